@@ -1,0 +1,39 @@
+"""Timestamps as the platforms send them: ISO 8601 with an offset, a bare Z, milliseconds, or unset."""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from typing import Any
+
+
+def parse_time(value: Any) -> datetime | None:
+    """Parse a platform timestamp; ``""``, ``None`` and unparsable values give ``None``.
+
+    A naive value (no offset) is taken as UTC so that comparisons never mix naive and aware.
+    """
+    if value is None or value == "":
+        return None
+    if isinstance(value, datetime):
+        return value if value.tzinfo else value.replace(tzinfo=timezone.utc)
+    text = str(value).strip()
+    if not text:
+        return None
+    try:
+        parsed = datetime.fromisoformat(text)
+    except ValueError:
+        try:
+            parsed = datetime.strptime(text[:10], "%Y-%m-%d")
+        except ValueError:
+            return None
+    return parsed if parsed.tzinfo else parsed.replace(tzinfo=timezone.utc)
+
+
+def iso(value: datetime | None) -> str:
+    """Render a time back to ISO 8601 (empty string when unset), keeping its offset."""
+    return value.isoformat() if value else ""
+
+
+def lag_seconds(later: datetime | None, earlier: datetime | None) -> int | None:
+    if later is None or earlier is None:
+        return None
+    return int(round((later - earlier).total_seconds()))
