@@ -169,3 +169,121 @@ class Corpus:
     links: list[Link] = field(default_factory=list)
     files: list[FileChange] = field(default_factory=list)
     commits: list[Commit] = field(default_factory=list)
+
+
+# ---------------------------------------------------------------------------
+# Conclusions: what link, kb and analyse decide about one issue. `Case.to_export()`
+# is one line of the case export (shared/reference/case-export.md).
+
+FUNNEL_STAGES = ("window", "unresolved", "internal", "cve", "empty_title", "noise",
+                 "rank", "analysis", "selected")
+DROP_REASONS = ("not_adopted", "no_fix_evidence", "internal_process", "consultation_only",
+                "env_workaround", "fix_pending", "self_answered", "merged_into_other", "not_a_problem")
+EVIDENCE_KINDS = ("auto_close", "minutes", "keyword", "branch_name", "linked", "comment",
+                  "answer", "backport")
+TIMINGS = ("same_second", "auto_close", "minutes", "later", "stale", "before_merge", "no_fix")
+TRAPS = ("stale_close", "close_storm", "linked_unrelated", "claimed_unmerged", "fix_not_landed",
+         "one_pr_many_issues", "closed_before_merge")
+
+
+@dataclass(slots=True)
+class FixRef:
+    repo: str
+    number: int
+    role: str                # "fix" | "backport"
+    state: str = ""
+    merged_at: datetime | None = None
+    url: str = ""
+    base_ref: str = ""
+
+    def to_export(self) -> dict[str, Any]:
+        return {"repo": self.repo, "number": self.number, "role": self.role, "state": self.state,
+                "merged_at": self.merged_at.isoformat() if self.merged_at else "", "url": self.url}
+
+
+@dataclass(slots=True)
+class Evidence:
+    kind: str                # EVIDENCE_KINDS
+    detail: str              # what was seen, quoted briefly
+    source: str              # where: "pulls/795", "issues/390/comments/12", ...
+
+    def to_export(self) -> dict[str, Any]:
+        return {"kind": self.kind, "detail": self.detail, "source": self.source}
+
+
+@dataclass(slots=True)
+class KbRef:
+    doc: str                 # world-relative path: docs/<owner>/<repo>/<path>
+    chunk: str               # "part0003"
+    score: float
+
+    def to_export(self) -> dict[str, Any]:
+        return {"doc": self.doc, "chunk": self.chunk, "score": round(self.score, 3)}
+
+
+@dataclass(slots=True)
+class Case:
+    repo: str
+    number: int
+    title: str = ""
+    url: str = ""
+    closed_at: datetime | None = None
+    funnel: str = "window"
+    drop_reason: str = ""
+    fix: list[FixRef] = field(default_factory=list)
+    evidence: list[Evidence] = field(default_factory=list)
+    timing: str = "no_fix"
+    lag_s: int | None = None
+    traps: list[str] = field(default_factory=list)
+    trap_notes: dict[str, str] = field(default_factory=dict)   # trap -> what shows it
+    kb_refs: list[KbRef] = field(default_factory=list)
+    theme: str = ""
+    problem: str = ""
+    answer: str = ""
+    symptom: str = ""
+    first_action: str = ""
+    value: float = 0.0
+    analysed_by: str = ""    # which analysis backend wrote problem/answer ("offline", "llm:<model>", ...)
+
+    @property
+    def key(self) -> str:
+        return f"{self.repo}#{self.number}"
+
+    def to_export(self) -> dict[str, Any]:
+        return {
+            "repo": self.repo, "number": self.number, "title": self.title, "url": self.url,
+            "closed_at": self.closed_at.isoformat() if self.closed_at else "",
+            "funnel": self.funnel, "drop_reason": self.drop_reason,
+            "fix": [f.to_export() for f in self.fix],
+            "evidence": [e.to_export() for e in self.evidence],
+            "timing": self.timing, "lag_s": self.lag_s,
+            "traps": list(self.traps), "trap_notes": dict(self.trap_notes),
+            "kb_refs": [k.to_export() for k in self.kb_refs],
+            "theme": self.theme, "problem": self.problem, "answer": self.answer,
+            "symptom": self.symptom, "first_action": self.first_action,
+            "value": round(self.value, 4), "analysed_by": self.analysed_by,
+        }
+
+    @classmethod
+    def from_export(cls, row: dict[str, Any]) -> "Case":
+        from fixlore.timeutil import parse_time
+
+        return cls(
+            repo=row["repo"], number=int(row["number"]), title=row.get("title", ""),
+            url=row.get("url", ""), closed_at=parse_time(row.get("closed_at")),
+            funnel=row.get("funnel", "window"), drop_reason=row.get("drop_reason", ""),
+            fix=[FixRef(repo=f["repo"], number=int(f["number"]), role=f.get("role", "fix"),
+                        state=f.get("state", ""), merged_at=parse_time(f.get("merged_at")),
+                        url=f.get("url", "")) for f in row.get("fix", [])],
+            evidence=[Evidence(kind=e["kind"], detail=e.get("detail", ""), source=e.get("source", ""))
+                      if isinstance(e, dict) else Evidence(kind=str(e), detail="", source="")
+                      for e in row.get("evidence", [])],
+            timing=row.get("timing", "no_fix"), lag_s=row.get("lag_s"),
+            traps=list(row.get("traps", [])), trap_notes=dict(row.get("trap_notes", {})),
+            kb_refs=[KbRef(doc=k["doc"], chunk=k.get("chunk", ""), score=float(k.get("score", 0)))
+                     if isinstance(k, dict) else KbRef(doc=str(k), chunk="", score=0.0)
+                     for k in row.get("kb_refs", [])],
+            theme=row.get("theme", ""), problem=row.get("problem", ""), answer=row.get("answer", ""),
+            symptom=row.get("symptom", ""), first_action=row.get("first_action", ""),
+            value=float(row.get("value", 0.0)), analysed_by=row.get("analysed_by", ""),
+        )
