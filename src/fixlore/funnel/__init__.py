@@ -1,1 +1,12 @@
-"""funnel stage."""
+"""Funnel stage: which issues of the window deserve a look, in pipeline order.
+
+`cheap_funnel` decides from the issue list alone (window, unresolved, internal, cve,
+empty_title, noise, else "pool"); `rank` (funnel.rank) scores the pool by value and
+keeps the top K for deep analysis.
+"""
+
+from fixlore.funnel.cheap import CHEAP_STAGES, POOL, cheap_funnel, closed_in_window, is_pull_item
+from fixlore.funnel.config import DEFAULT_TEMPLATES, FunnelConfig
+
+__all__ = ["CHEAP_STAGES", "DEFAULT_TEMPLATES", "POOL", "FunnelConfig", "cheap_funnel",
+           "closed_in_window", "is_pull_item"]

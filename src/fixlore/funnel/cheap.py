@@ -1,0 +1,103 @@
+"""The cheap funnel: stages decided from the issue list alone (no comments, no PRs).
+
+Order is the pipeline's: window, unresolved, internal, cve, empty_title, noise; an issue
+gets the first stage that drops it, or "pool".
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime
+
+from fixlore.funnel.config import FunnelConfig
+from fixlore.funnel.floods import flood_keys
+from fixlore.model import REASON_DUPLICATE, REASON_NOT_PLANNED, REASON_REJECTED, Issue
+
+POOL = "pool"
+CHEAP_STAGES = ("window", "unresolved", "internal", "cve", "empty_title", "noise")
+
+_CVE = re.compile(r"\bCVE-\d{4}-\d{3,}\b", re.IGNORECASE)
+# A title with no letter, digit or CJK character says nothing ("...", "？？", "[]").
+_MEANINGFUL = re.compile(r"[^\W_]", re.UNICODE)
+
+
+def is_pull_item(issue: Issue) -> bool:
+    """GitHub's issue list also carries PRs (a `pull_request` key); they are not issues."""
+    return isinstance(issue.raw, dict) and "pull_request" in issue.raw
+
+
+def closed_in_window(issue: Issue, since: datetime, until: datetime | None = None) -> bool:
+    if issue.state != "closed" or issue.closed_at is None:
+        return False
+    if issue.closed_at < since:
+        return False
+    return until is None or issue.closed_at <= until
+
+
+def _norm(values) -> set[str]:
+    return {v.strip().casefold() for v in values}
+
+
+def is_unresolved(issue: Issue, cfg: FunnelConfig) -> bool:
+    if issue.state_reason in (REASON_NOT_PLANNED, REASON_DUPLICATE, REASON_REJECTED):
+        return True
+    states = _norm(cfg.unresolved_states)
+    if issue.workflow_state and issue.workflow_state.strip().casefold() in states:
+        return True
+    labels = _norm(cfg.unresolved_labels)
+    return any(label.strip().casefold() in labels for label in issue.labels)
+
+
+def is_internal(issue: Issue, cfg: FunnelConfig) -> bool:
+    if issue.issue_type and issue.issue_type.strip().casefold() in _norm(cfg.internal_types):
+        return True
+    labels = _norm(cfg.internal_labels)
+    return any(label.strip().casefold() in labels for label in issue.labels)
+
+
+def is_cve(issue: Issue, cfg: FunnelConfig) -> bool:
+    if _CVE.search(issue.title or ""):
+        return True
+    labels = _norm(cfg.security_labels)
+    return any(label.strip().casefold() in labels for label in issue.labels)
+
+
+def is_empty_title(issue: Issue) -> bool:
+    return not _MEANINGFUL.search(issue.title or "")
+
+
+def is_template(issue: Issue, cfg: FunnelConfig) -> bool:
+    title = (issue.title or "").casefold()
+    return any(t.casefold() in title for t in cfg.templates if t)
+
+
+def cheap_funnel(issues: list[Issue], since: datetime, config: FunnelConfig | None = None,
+                 until: datetime | None = None) -> dict[str, str]:
+    """Issue.key -> the first cheap stage that drops it, or "pool".
+
+    PR items of a GitHub issue list are skipped (not in the result).
+    """
+    cfg = config or FunnelConfig()
+    verdict: dict[str, str] = {}
+    survivors: list[Issue] = []
+    for issue in issues:
+        if is_pull_item(issue):
+            continue
+        if not closed_in_window(issue, since, until):
+            verdict[issue.key] = "window"
+        elif is_unresolved(issue, cfg):
+            verdict[issue.key] = "unresolved"
+        elif is_internal(issue, cfg):
+            verdict[issue.key] = "internal"
+        elif is_cve(issue, cfg):
+            verdict[issue.key] = "cve"
+        elif is_empty_title(issue):
+            verdict[issue.key] = "empty_title"
+        elif is_template(issue, cfg):
+            verdict[issue.key] = "noise"
+        else:
+            survivors.append(issue)
+    flooded = flood_keys(survivors, cfg.flood_min_size, cfg.flood_similarity, cfg.flood_min_title_len)
+    for issue in survivors:
+        verdict[issue.key] = "noise" if issue.key in flooded else POOL
+    return verdict

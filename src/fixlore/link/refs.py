@@ -1,0 +1,155 @@
+"""Find issue and PR references in free text (PR titles/bodies, commit messages, comments)
+and in branch names.
+
+A reference is a *mention*; whether it means "this PR fixes that issue" is decided by the
+caller from the keyword, the kind and where the text came from. On GitCode `#N` can name an
+issue or a PR (both are shown as `#N` in the web UI), so it is reported as kind "either";
+`!N`, `/merge_requests/N`, `/pull/N`, `/pulls/N`, `PR N` and `MR N` are PRs; `/issues/N`
+and `issue #N` are issues.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+KIND_ISSUE = "issue"
+KIND_PULL = "pull"
+KIND_EITHER = "either"
+
+
+@dataclass(frozen=True, slots=True)
+class Ref:
+    kind: str                # "issue" | "pull" | "either"
+    repo: str                # "owner/name"
+    number: int
+    keyword: str = ""        # normalised closing keyword ("fixes", "closes", "resolves", "relates") or ""
+    span: tuple[int, int] = (0, 0)
+
+
+_MAX_NUMBER = 10_000_000     # issue/PR ordinals; longer digit runs are ids, hashes or timestamps
+_NAME = r"[A-Za-z0-9_][A-Za-z0-9_.\-]*"
+_HOSTS = r"(?:gitcode\.com|gitcode\.net|github\.com|gitee\.com)"
+_HASH = "[#＃]"
+_BANG = "[!！]"
+
+# One pass over the text; the alternation order matters (URLs before the short forms).
+_REF_RE = re.compile(
+    rf"""
+    (?P<url>https?://(?:www\.)?{_HOSTS}/(?P<u_owner>{_NAME})/(?P<u_repo>{_NAME})/(?:-/)?
+        (?P<u_kind>issues|merge_requests|pulls|pull)/(?P<u_num>\d+)(?!\d)
+    )
+  | (?P<full>(?<![A-Za-z0-9_/.\-@])(?P<f_owner>{_NAME})/(?P<f_repo>{_NAME})(?P<f_sig>{_HASH}|{_BANG})(?P<f_num>\d+)(?![A-Za-z0-9_]))
+  | (?P<word>(?<![A-Za-z0-9_/\-])(?P<w_kw>PRs?|MRs?|pull\s+request|merge\s+request|issues?)
+        \s*(?:{_HASH}|{_BANG}|[:：])?\s*(?P<w_sig>{_HASH}|{_BANG})?\s*(?P<w_num>\d+)(?![A-Za-z0-9_]|[.:]\d))
+  | (?P<short>(?<![A-Za-z0-9_&/{_HASH[1:-1]}{_BANG[1:-1]}])(?P<s_sig>{_HASH}|{_BANG})(?P<s_num>[1-9]\d*)(?![A-Za-z0-9_]|[.:]\d))
+    """,
+    re.VERBOSE | re.IGNORECASE,
+)
+
+# A closing keyword directly before a reference (optionally "the issue", "问题", a colon).
+_KEYWORD_BEFORE = re.compile(
+    r"""(?:
+        (?<![A-Za-z])(?<!not\ )(?<!n't\ )(?P<en>close[sd]?|fix(?:e[sd])?|resolve[sd]?)
+      | (?<![未没不无])(?P<zh>修复了?|解决了?|关闭了?|关联)
+    )
+    \s*(?:(?:the|this|that)\s+)?(?:issues?|bugs?|问题|缺陷|单)?\s*[:：]?\s*$""",
+    re.VERBOSE | re.IGNORECASE,
+)
+# Text allowed between two references of one keyword list: "Fixes #1, #2 and #3".
+_LIST_GAP = re.compile(r"^[\s,，、;；&+]*(?:(?:and|和|及|与)[\s,，、]*)?$", re.IGNORECASE)
+# Bare "#1 priority": an ordinal, not a reference, when no keyword precedes it.
+_ORDINAL_AFTER = re.compile(r"^\s+(?:priority|choice|spot|place|rank|fan|reason|pick|seller|hit)\b", re.IGNORECASE)
+# CSS-ish context: "#123456" after "color:" is a colour, not an issue.
+_COLOUR_BEFORE = re.compile(r"(?:colou?r|background|fill|stroke|border)[\w\-]*\s*[:=]\s*$", re.IGNORECASE)
+
+_EN_NORMAL = {"close": "closes", "closes": "closes", "closed": "closes", "fix": "fixes", "fixes": "fixes",
+              "fixed": "fixes", "resolve": "resolves", "resolves": "resolves", "resolved": "resolves"}
+_ZH_NORMAL = {"修复": "fixes", "修复了": "fixes", "解决": "resolves", "解决了": "resolves",
+              "关闭": "closes", "关闭了": "closes", "关联": "relates"}
+
+_KEYWORD_WINDOW = 40
+
+
+def _keyword_before(text: str, start: int) -> str:
+    m = _KEYWORD_BEFORE.search(text[max(0, start - _KEYWORD_WINDOW):start])
+    if not m:
+        return ""
+    if m.group("en"):
+        return _EN_NORMAL[m.group("en").lower()]
+    return _ZH_NORMAL[m.group("zh")]
+
+
+def find_refs(text: str | None, repo: str) -> list[Ref]:
+    """Every issue/PR reference in `text`, in order of appearance; `repo` resolves short forms."""
+    if not text:
+        return []
+    refs: list[Ref] = []
+    prev_end = -1
+    prev_keyword = ""
+    for m in _REF_RE.finditer(text):
+        ref = _to_ref(m, text, repo)
+        if ref is None:
+            continue
+        keyword = _keyword_before(text, m.start())
+        if not keyword and prev_keyword and _LIST_GAP.match(text[prev_end:m.start()]):
+            keyword = prev_keyword
+        if not keyword and m.group("short") and _ORDINAL_AFTER.match(text[m.end():m.end() + 20]):
+            continue
+        refs.append(Ref(ref[0], ref[1], ref[2], keyword, (m.start(), m.end())))
+        prev_end, prev_keyword = m.end(), keyword
+    return refs
+
+
+def _to_ref(m: re.Match[str], text: str, repo: str) -> tuple[str, str, int] | None:
+    if m.group("url"):
+        kind = KIND_ISSUE if m.group("u_kind").lower() == "issues" else KIND_PULL
+        return _checked(kind, f"{m.group('u_owner')}/{_strip_git(m.group('u_repo'))}", m.group("u_num"))
+    if m.group("full"):
+        kind = KIND_PULL if m.group("f_sig") in "!！" else KIND_EITHER
+        return _checked(kind, f"{m.group('f_owner')}/{m.group('f_repo')}", m.group("f_num"))
+    if m.group("word"):
+        word = m.group("w_kw").lower()
+        kind = KIND_ISSUE if word.startswith("issue") else KIND_PULL
+        if kind == KIND_ISSUE and m.group("w_sig") in ("!", "！"):
+            kind = KIND_PULL
+        return _checked(kind, repo, m.group("w_num"))
+    sig = m.group("s_sig")
+    if sig in "#＃" and _COLOUR_BEFORE.search(text[max(0, m.start() - 24):m.start()]):
+        return None
+    kind = KIND_PULL if sig in "!！" else KIND_EITHER
+    return _checked(kind, repo, m.group("s_num"))
+
+
+def _checked(kind: str, repo: str, digits: str) -> tuple[str, str, int] | None:
+    if len(digits) > 8:
+        return None
+    number = int(digits)
+    if number <= 0 or number >= _MAX_NUMBER:
+        return None
+    return kind, repo, number
+
+
+def _strip_git(name: str) -> str:
+    return name[:-4] if name.endswith(".git") else name
+
+
+# Branch names: bugfix/issue558, fix-558, issue_558, fix/#558, 558-short-title (GitHub's default).
+_BRANCH_PREFIXED = re.compile(
+    r"(?:^|[/_\-.])(?:issues?|bugs?|bugfix|hotfix|fix|fixes|feat|feature|gh|i)[/_\-#]*#?(\d{1,7})(?![\d.])",
+    re.IGNORECASE)
+_BRANCH_HASH = re.compile(r"#(\d{1,7})(?![\d.])")
+_BRANCH_LEADING = re.compile(r"(?:^|/)(\d{1,7})[-_][A-Za-z]")
+
+
+def refs_from_branch(branch: str | None) -> list[int]:
+    """Issue numbers a branch name points at; [] for names such as release-2.1 or fix-w8a8."""
+    if not branch:
+        return []
+    found: list[int] = []
+    for pattern in (_BRANCH_PREFIXED, _BRANCH_HASH, _BRANCH_LEADING):
+        for m in pattern.finditer(branch):
+            number = int(m.group(1))
+            if number > 0 and number not in found:
+                found.append(number)
+    return found
