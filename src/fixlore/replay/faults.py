@@ -1,0 +1,124 @@
+"""Fault injection for the replay server: which request gets which failure.
+
+A spec is a comma-separated list of ``kind:probability`` and ``kind@N`` items, e.g.
+``"429:0.05,500:0.02,stall:0.01,cutoff@7"``. Probabilistic draws depend only on the seed
+and the request's ordinal, so a run with the same seed and the same request order meets
+the same faults. ``kind@N`` injects on the N-th counted request (1-based) exactly.
+
+A URL never gets more than two faults in a row: the third consecutive request for the
+same URL is served cleanly, so a careful client always gets through (this holds for ``kind@N`` too).
+"""
+
+from __future__ import annotations
+
+import random
+import threading
+from dataclasses import dataclass, field
+
+from fixlore.errors import FixloreError
+
+KINDS = (
+    "429",             # rate limited, no Retry-After (GitCode is not known to send one)
+    "429-retry-after", # rate limited with Retry-After (GitHub's secondary limit)
+    "500",
+    "502",
+    "503",
+    "stall",           # hold the response longer than a client's read timeout
+    "cutoff",          # full Content-Length, part of the body, then close
+    "malformed",       # 200 with a body that is not JSON
+    "repeat-page",     # a list page answered with the previous page's items
+)
+
+MAX_CONSECUTIVE_PER_URL = 2
+
+
+@dataclass
+class FaultSpec:
+    probabilities: dict[str, float] = field(default_factory=dict)
+    at: dict[int, str] = field(default_factory=dict)
+
+    @property
+    def empty(self) -> bool:
+        return not self.probabilities and not self.at
+
+
+def parse_spec(spec: str | None) -> FaultSpec:
+    """Parse ``"kind:p,kind@N,..."``; raise FixloreError on an unknown kind or a bad number."""
+    out = FaultSpec()
+    if not spec:
+        return out
+    for raw in spec.split(","):
+        item = raw.strip()
+        if not item:
+            continue
+        if "@" in item:
+            kind, _, n = item.partition("@")
+            kind = kind.strip()
+            _check_kind(kind, item)
+            try:
+                index = int(n)
+            except ValueError:
+                raise FixloreError(f"bad fault {item!r}: expected kind@N with N a request number") from None
+            if index < 1:
+                raise FixloreError(f"bad fault {item!r}: request numbers start at 1")
+            out.at[index] = kind
+        else:
+            kind, sep, p = item.rpartition(":")
+            kind = kind.strip()
+            if not sep:
+                raise FixloreError(f"bad fault {item!r}: expected kind:probability or kind@N")
+            _check_kind(kind, item)
+            try:
+                prob = float(p)
+            except ValueError:
+                raise FixloreError(f"bad fault {item!r}: probability must be a number") from None
+            if not 0.0 <= prob <= 1.0:
+                raise FixloreError(f"bad fault {item!r}: probability must be between 0 and 1")
+            out.probabilities[kind] = out.probabilities.get(kind, 0.0) + prob
+    if sum(out.probabilities.values()) > 1.0 + 1e-9:
+        raise FixloreError(f"bad fault spec {spec!r}: probabilities add up to more than 1")
+    return out
+
+
+def _check_kind(kind: str, item: str) -> None:
+    if kind not in KINDS:
+        raise FixloreError(f"bad fault {item!r}: unknown kind {kind!r} (known: {', '.join(KINDS)})")
+
+
+class FaultPlan:
+    """Decides, request by request, whether to inject a fault, and remembers per-URL streaks."""
+
+    def __init__(self, spec: FaultSpec | str | None, seed: int = 0) -> None:
+        self.spec = spec if isinstance(spec, FaultSpec) else parse_spec(spec)
+        self.seed = seed
+        self._streak: dict[str, int] = {}
+        self._lock = threading.Lock()
+
+    def choose(self, ordinal: int, url_key: str, applicable: set[str]) -> str | None:
+        """The fault for request number ``ordinal`` (1-based) on ``url_key``, or None.
+
+        ``applicable`` names the kinds that make sense for this request (repeat-page only on a
+        list page after the first). A drawn kind that does not apply is not injected.
+        """
+        kind = self.spec.at.get(ordinal)
+        if kind is None and self.spec.probabilities:
+            # One draw per ordinal, independent of thread scheduling.
+            u = random.Random(f"{self.seed}:{ordinal}").random()
+            acc = 0.0
+            for k, p in self.spec.probabilities.items():
+                acc += p
+                if u < acc:
+                    kind = k
+                    break
+        with self._lock:
+            streak = self._streak.get(url_key, 0)
+            if kind is not None and kind not in applicable:
+                kind = None
+            if kind is not None and streak >= MAX_CONSECUTIVE_PER_URL:
+                kind = None
+            self._streak[url_key] = streak + 1 if kind is not None else 0
+        return kind
+
+    def reset(self) -> None:
+        with self._lock:
+            self._streak.clear()
