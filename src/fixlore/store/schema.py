@@ -1,0 +1,218 @@
+"""The store's tables, named for someone opening the file in Datasette.
+
+Times are stored in UTC (naive UTC text on SQLite, ``timestamptz`` on PostgreSQL) so that
+both dialects order and compare them the same way; the platform's original strings stay in
+the ``raw`` JSON. The migrations in ``store/migrations`` create exactly these tables.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+
+import sqlalchemy as sa
+from sqlalchemy.types import TypeDecorator
+
+
+class UTCDateTime(TypeDecorator):
+    """Aware datetimes in, aware UTC datetimes out, whatever the dialect."""
+
+    impl = sa.DateTime(timezone=True)
+    cache_ok = True
+
+    def process_bind_param(self, value, dialect):
+        if value is None:
+            return None
+        if value.tzinfo is None:
+            value = value.replace(tzinfo=timezone.utc)
+        value = value.astimezone(timezone.utc)
+        return value.replace(tzinfo=None) if dialect.name == "sqlite" else value
+
+    def process_result_value(self, value, dialect):
+        if value is None:
+            return None
+        if isinstance(value, str):
+            value = datetime.fromisoformat(value)
+        if value.tzinfo is None:
+            return value.replace(tzinfo=timezone.utc)
+        return value.astimezone(timezone.utc)
+
+
+metadata = sa.MetaData()
+
+repos = sa.Table(
+    "repos", metadata,
+    sa.Column("full_name", sa.String(300), primary_key=True),
+    sa.Column("platform", sa.String(20), nullable=False),
+    sa.Column("org", sa.String(200), nullable=False, server_default=""),
+    sa.Column("owner", sa.String(200), nullable=False),
+    sa.Column("name", sa.String(200), nullable=False),
+    sa.Column("display_name", sa.Text, nullable=False, server_default=""),
+    sa.Column("default_branch", sa.String(200), nullable=False, server_default=""),
+    sa.Column("html_url", sa.Text, nullable=False, server_default=""),
+    sa.Column("description", sa.Text, nullable=False, server_default=""),
+    sa.Column("updated_at", UTCDateTime),
+    sa.Column("raw", sa.JSON),
+)
+
+issues = sa.Table(
+    "issues", metadata,
+    sa.Column("repo", sa.String(300), primary_key=True),
+    sa.Column("number", sa.Integer, primary_key=True, autoincrement=False),
+    sa.Column("title", sa.Text, nullable=False, server_default=""),
+    sa.Column("body", sa.Text, nullable=False, server_default=""),
+    sa.Column("state", sa.String(20), nullable=False, server_default=""),
+    sa.Column("state_reason", sa.String(40), nullable=False, server_default=""),
+    sa.Column("workflow_state", sa.Text, nullable=False, server_default=""),
+    sa.Column("issue_type", sa.Text, nullable=False, server_default=""),
+    sa.Column("author", sa.String(200), nullable=False, server_default=""),
+    sa.Column("closed_by", sa.String(200), nullable=False, server_default=""),
+    sa.Column("labels", sa.JSON),
+    sa.Column("comments_count", sa.Integer, nullable=False, server_default="0"),
+    sa.Column("html_url", sa.Text, nullable=False, server_default=""),
+    sa.Column("created_at", UTCDateTime),
+    sa.Column("updated_at", UTCDateTime),
+    sa.Column("closed_at", UTCDateTime),
+    sa.Column("funnel_stage", sa.String(40), nullable=False, server_default=""),   # cheap funnel verdict
+    sa.Column("details_for", UTCDateTime),        # the updated_at whose details are stored (null: none)
+    sa.Column("raw", sa.JSON),
+)
+sa.Index("ix_issues_updated_at", issues.c.updated_at)
+
+pulls = sa.Table(
+    "pulls", metadata,
+    sa.Column("repo", sa.String(300), primary_key=True),
+    sa.Column("number", sa.Integer, primary_key=True, autoincrement=False),
+    sa.Column("title", sa.Text, nullable=False, server_default=""),
+    sa.Column("body", sa.Text, nullable=False, server_default=""),
+    sa.Column("state", sa.String(20), nullable=False, server_default=""),
+    sa.Column("merged", sa.Boolean, nullable=False, server_default=sa.false()),
+    sa.Column("author", sa.String(200), nullable=False, server_default=""),
+    sa.Column("head_ref", sa.Text, nullable=False, server_default=""),
+    sa.Column("head_repo", sa.String(300), nullable=False, server_default=""),
+    sa.Column("base_ref", sa.Text, nullable=False, server_default=""),
+    sa.Column("merge_commit_sha", sa.String(80), nullable=False, server_default=""),
+    sa.Column("html_url", sa.Text, nullable=False, server_default=""),
+    sa.Column("labels", sa.JSON),
+    sa.Column("created_at", UTCDateTime),
+    sa.Column("updated_at", UTCDateTime),
+    sa.Column("merged_at", UTCDateTime),
+    sa.Column("closed_at", UTCDateTime),
+    sa.Column("details_for", UTCDateTime),
+    sa.Column("raw", sa.JSON),
+)
+
+comments = sa.Table(
+    "comments", metadata,
+    sa.Column("repo", sa.String(300), primary_key=True),
+    sa.Column("parent_kind", sa.String(10), primary_key=True),
+    sa.Column("parent_number", sa.Integer, primary_key=True, autoincrement=False),
+    sa.Column("id", sa.String(100), primary_key=True),
+    sa.Column("author", sa.String(200), nullable=False, server_default=""),
+    sa.Column("body", sa.Text, nullable=False, server_default=""),
+    sa.Column("created_at", UTCDateTime),
+    sa.Column("raw", sa.JSON),
+)
+
+events = sa.Table(
+    "events", metadata,
+    sa.Column("repo", sa.String(300), primary_key=True),
+    sa.Column("parent_kind", sa.String(10), primary_key=True),
+    sa.Column("parent_number", sa.Integer, primary_key=True, autoincrement=False),
+    sa.Column("id", sa.String(200), primary_key=True),
+    sa.Column("action", sa.String(40), nullable=False),
+    sa.Column("actor", sa.String(200), nullable=False, server_default=""),
+    sa.Column("created_at", UTCDateTime),
+    sa.Column("detail", sa.JSON),
+    sa.Column("raw", sa.JSON),
+)
+
+issue_pull_links = sa.Table(
+    "issue_pull_links", metadata,
+    sa.Column("issue_repo", sa.String(300), primary_key=True),
+    sa.Column("issue_number", sa.Integer, primary_key=True, autoincrement=False),
+    sa.Column("pull_repo", sa.String(300), primary_key=True),
+    sa.Column("pull_number", sa.Integer, primary_key=True, autoincrement=False),
+    sa.Column("source", sa.String(30), primary_key=True),
+    sa.Column("recorded_on", sa.String(10), primary_key=True),     # "issue" | "pull": whose detail holds it
+)
+
+pull_files = sa.Table(
+    "pull_files", metadata,
+    sa.Column("repo", sa.String(300), primary_key=True),
+    sa.Column("pull_number", sa.Integer, primary_key=True, autoincrement=False),
+    sa.Column("filename", sa.Text, primary_key=True),
+    sa.Column("status", sa.String(30), nullable=False, server_default=""),
+    sa.Column("additions", sa.Integer, nullable=False, server_default="0"),
+    sa.Column("deletions", sa.Integer, nullable=False, server_default="0"),
+    sa.Column("patch", sa.Text, nullable=False, server_default=""),
+)
+
+pull_commits = sa.Table(
+    "pull_commits", metadata,
+    sa.Column("repo", sa.String(300), primary_key=True),
+    sa.Column("pull_number", sa.Integer, primary_key=True, autoincrement=False),
+    sa.Column("sha", sa.String(80), primary_key=True),
+    sa.Column("message", sa.Text, nullable=False, server_default=""),
+    sa.Column("author", sa.String(200), nullable=False, server_default=""),
+    sa.Column("date", UTCDateTime),
+)
+
+raw_payloads = sa.Table(
+    "raw_payloads", metadata,
+    sa.Column("repo", sa.String(300), primary_key=True),
+    sa.Column("parent_kind", sa.String(10), primary_key=True),
+    sa.Column("number", sa.Integer, primary_key=True, autoincrement=False),
+    sa.Column("resource", sa.String(40), primary_key=True),        # "comments", "events", "files", ...
+    sa.Column("payload", sa.JSON),
+    sa.Column("fetched_at", UTCDateTime),
+)
+
+http_cache = sa.Table(
+    "http_cache", metadata,
+    sa.Column("url", sa.Text, primary_key=True),
+    sa.Column("etag", sa.Text, nullable=False),
+    sa.Column("body", sa.Text, nullable=False),
+    sa.Column("headers", sa.JSON),
+    sa.Column("stored_at", UTCDateTime),
+)
+
+watermarks = sa.Table(
+    "watermarks", metadata,
+    sa.Column("repo", sa.String(300), primary_key=True),
+    sa.Column("issues_updated_at", UTCDateTime),    # newest issue updated_at fully processed
+    sa.Column("pulls_updated_at", UTCDateTime),     # newest PR updated_at listed
+    sa.Column("window_since", UTCDateTime),         # the window start this watermark was earned under
+    sa.Column("harvested_at", UTCDateTime),
+)
+
+harvest_runs = sa.Table(
+    "harvest_runs", metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("started_at", UTCDateTime),
+    sa.Column("finished_at", UTCDateTime),
+    sa.Column("status", sa.String(20), nullable=False, server_default="running"),
+    sa.Column("platform", sa.String(20), nullable=False, server_default=""),
+    sa.Column("orgs", sa.JSON),
+    sa.Column("window_since", UTCDateTime),
+    sa.Column("requests", sa.Integer, nullable=False, server_default="0"),
+    sa.Column("summary", sa.JSON),
+)
+
+runs = sa.Table(
+    "runs", metadata,
+    sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+    sa.Column("started_at", UTCDateTime),
+    sa.Column("finished_at", UTCDateTime),
+    sa.Column("status", sa.String(20), nullable=False, server_default="running"),
+    sa.Column("info", sa.JSON),                     # the run.json content
+)
+
+cases = sa.Table(
+    "cases", metadata,
+    sa.Column("repo", sa.String(300), primary_key=True),
+    sa.Column("number", sa.Integer, primary_key=True, autoincrement=False),
+    sa.Column("funnel", sa.String(40), nullable=False, server_default=""),
+    sa.Column("export", sa.JSON),                   # Case.to_export()
+    sa.Column("run_id", sa.Integer),
+    sa.Column("updated_at", UTCDateTime),
+)

@@ -1,0 +1,431 @@
+"""The store: one SQLite file (or a PostgreSQL database) holding everything a run knows.
+
+``Store.open(url)`` applies the packaged alembic migrations, so any file it opens has the
+current tables. Writes are idempotent upserts keyed by natural keys ((repo, number), ...):
+replaying the same work leaves the same rows, which is what makes the harvest resumable.
+"""
+
+from __future__ import annotations
+
+import json
+from contextlib import contextmanager
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, Iterable, Iterator
+
+import sqlalchemy as sa
+from alembic import command
+from alembic.config import Config
+
+from fixlore import model as m
+from fixlore.errors import ConfigError
+from fixlore.store import schema as t
+
+_HERE = Path(__file__).resolve().parent
+
+
+def _now() -> datetime:
+    return datetime.now(timezone.utc)
+
+
+def _jsonable(value: Any) -> Any:
+    """Round-trip through JSON so stored payloads never hold non-JSON objects."""
+    return json.loads(json.dumps(value, default=str)) if value is not None else None
+
+
+def upsert(conn: sa.Connection, table: sa.Table, rows: list[dict[str, Any]], keys: Iterable[str] | None = None,
+           update: Iterable[str] | None = None) -> None:
+    """INSERT ... ON CONFLICT (keys) DO UPDATE, in the dialect's own syntax."""
+    if not rows:
+        return
+    keys = list(keys or [c.name for c in table.primary_key.columns])
+    if conn.dialect.name == "postgresql":
+        from sqlalchemy.dialects.postgresql import insert
+    else:
+        from sqlalchemy.dialects.sqlite import insert
+    stmt = insert(table)
+    cols = list(update) if update is not None else [c for c in rows[0] if c not in keys]
+    if cols:
+        stmt = stmt.on_conflict_do_update(index_elements=keys, set_={c: stmt.excluded[c] for c in cols})
+    else:
+        stmt = stmt.on_conflict_do_nothing(index_elements=keys)
+    # Batches keep PostgreSQL's bind-parameter limit out of reach.
+    for start in range(0, len(rows), 500):
+        conn.execute(stmt, rows[start:start + 500])
+
+
+# ---------------------------------------------------------------------------
+# model <-> row
+
+
+def repo_row(repo: m.Repo, org: str = "") -> dict[str, Any]:
+    return {"full_name": repo.full_name, "platform": repo.platform, "org": org or repo.owner, "owner": repo.owner,
+            "name": repo.name, "display_name": repo.display_name, "default_branch": repo.default_branch,
+            "html_url": repo.html_url, "description": repo.description, "updated_at": repo.updated_at,
+            "raw": _jsonable(repo.raw)}
+
+
+def issue_row(issue: m.Issue) -> dict[str, Any]:
+    return {"repo": issue.repo, "number": issue.number, "title": issue.title, "body": issue.body,
+            "state": issue.state, "state_reason": issue.state_reason, "workflow_state": issue.workflow_state,
+            "issue_type": issue.issue_type, "author": issue.author, "closed_by": issue.closed_by,
+            "labels": list(issue.labels), "comments_count": issue.comments_count, "html_url": issue.html_url,
+            "created_at": issue.created_at, "updated_at": issue.updated_at, "closed_at": issue.closed_at,
+            "raw": _jsonable(issue.raw)}
+
+
+def pull_row(pull: m.Pull) -> dict[str, Any]:
+    return {"repo": pull.repo, "number": pull.number, "title": pull.title, "body": pull.body, "state": pull.state,
+            "merged": pull.merged, "author": pull.author, "head_ref": pull.head_ref, "head_repo": pull.head_repo,
+            "base_ref": pull.base_ref, "merge_commit_sha": pull.merge_commit_sha, "html_url": pull.html_url,
+            "labels": list(pull.labels), "created_at": pull.created_at, "updated_at": pull.updated_at,
+            "merged_at": pull.merged_at, "closed_at": pull.closed_at, "raw": _jsonable(pull.raw)}
+
+
+def _issue_of(row: Any) -> m.Issue:
+    return m.Issue(repo=row.repo, number=row.number, title=row.title, body=row.body, state=row.state,
+                   created_at=row.created_at, updated_at=row.updated_at, closed_at=row.closed_at,
+                   author=row.author, state_reason=row.state_reason, workflow_state=row.workflow_state,
+                   issue_type=row.issue_type, labels=list(row.labels or []), comments_count=row.comments_count,
+                   html_url=row.html_url, closed_by=row.closed_by, raw=row.raw or {})
+
+
+def _pull_of(row: Any) -> m.Pull:
+    return m.Pull(repo=row.repo, number=row.number, title=row.title, body=row.body, state=row.state,
+                  created_at=row.created_at, updated_at=row.updated_at, merged_at=row.merged_at,
+                  closed_at=row.closed_at, author=row.author, head_ref=row.head_ref, head_repo=row.head_repo,
+                  base_ref=row.base_ref, merge_commit_sha=row.merge_commit_sha, html_url=row.html_url,
+                  labels=list(row.labels or []), raw=row.raw or {})
+
+
+class StoreWriter:
+    """Writes inside one transaction (one repo's work, typically)."""
+
+    def __init__(self, conn: sa.Connection):
+        self.conn = conn
+
+    def upsert_repos(self, repos: list[m.Repo], org: str = "") -> None:
+        upsert(self.conn, t.repos, [repo_row(r, org) for r in repos])
+
+    def upsert_issues(self, issues: list[m.Issue]) -> None:
+        """Insert or refresh list-level fields; detail bookkeeping (details_for, funnel_stage) is kept."""
+        upsert(self.conn, t.issues, [issue_row(i) for i in issues])
+
+    def upsert_pulls(self, pulls: list[m.Pull]) -> None:
+        upsert(self.conn, t.pulls, [pull_row(p) for p in pulls])
+
+    def set_funnel_stages(self, verdicts: dict[tuple[str, int], str]) -> None:
+        for (repo, number), stage in verdicts.items():
+            self.conn.execute(sa.update(t.issues).where(t.issues.c.repo == repo, t.issues.c.number == number)
+                              .values(funnel_stage=stage))
+
+    def _replace_raw(self, repo: str, kind: str, number: int, raw: dict[str, Any]) -> None:
+        now = _now()
+        upsert(self.conn, t.raw_payloads, [
+            {"repo": repo, "parent_kind": kind, "number": number, "resource": name, "payload": _jsonable(payload),
+             "fetched_at": now} for name, payload in raw.items()])
+
+    def _replace_children(self, table: sa.Table, repo_col: str, number_col: str, repo: str, number: int,
+                          rows: list[dict[str, Any]], extra: dict[str, Any] | None = None) -> None:
+        cond = [table.c[repo_col] == repo, table.c[number_col] == number]
+        for col, value in (extra or {}).items():
+            cond.append(table.c[col] == value)
+        self.conn.execute(sa.delete(table).where(*cond))
+        unique: dict[tuple, dict[str, Any]] = {}
+        keys = [c.name for c in table.primary_key.columns]
+        for row in rows:
+            unique[tuple(row[k] for k in keys)] = row
+        upsert(self.conn, table, list(unique.values()))
+
+    def _replace_comments(self, repo: str, kind: str, number: int, comments: list[m.Comment]) -> None:
+        self._replace_children(t.comments, "repo", "parent_number", repo, number, [
+            {"repo": repo, "parent_kind": kind, "parent_number": number, "id": c.id, "author": c.author,
+             "body": c.body, "created_at": c.created_at, "raw": _jsonable(c.raw)} for c in comments],
+            {"parent_kind": kind})
+
+    def _replace_events(self, repo: str, kind: str, number: int, events: list[m.Event]) -> None:
+        self._replace_children(t.events, "repo", "parent_number", repo, number, [
+            {"repo": repo, "parent_kind": kind, "parent_number": number, "id": e.id, "action": e.action,
+             "actor": e.actor, "created_at": e.created_at, "detail": _jsonable(e.detail), "raw": _jsonable(e.raw)}
+            for e in events], {"parent_kind": kind})
+
+    def _replace_links(self, side: str, repo: str, number: int, links: list[m.Link]) -> None:
+        table = t.issue_pull_links
+        if side == "issue":
+            cond = [table.c.issue_repo == repo, table.c.issue_number == number]
+        else:
+            cond = [table.c.pull_repo == repo, table.c.pull_number == number]
+        self.conn.execute(sa.delete(table).where(*cond, table.c.recorded_on == side))
+        rows = {(lk.issue_repo, lk.issue_number, lk.pull_repo, lk.pull_number, lk.source): {
+            "issue_repo": lk.issue_repo, "issue_number": lk.issue_number, "pull_repo": lk.pull_repo,
+            "pull_number": lk.pull_number, "source": lk.source, "recorded_on": side} for lk in links}
+        upsert(self.conn, table, list(rows.values()))
+
+    def save_issue_detail(self, issue: m.Issue, detail: Any) -> None:
+        """Replace everything fetched for one issue and mark it as detailed at its current updated_at."""
+        self._replace_comments(issue.repo, "issue", issue.number, detail.comments)
+        self._replace_events(issue.repo, "issue", issue.number, detail.events)
+        self._replace_links("issue", issue.repo, issue.number, detail.links)
+        self._replace_raw(issue.repo, "issue", issue.number, detail.raw)
+        self.conn.execute(sa.update(t.issues).where(t.issues.c.repo == issue.repo, t.issues.c.number == issue.number)
+                          .values(details_for=issue.updated_at))
+
+    def save_pull_detail(self, pull: m.Pull, detail: Any) -> None:
+        self.upsert_pulls([pull])
+        self._replace_children(t.pull_files, "repo", "pull_number", pull.repo, pull.number, [
+            {"repo": pull.repo, "pull_number": pull.number, "filename": f.filename, "status": f.status,
+             "additions": f.additions, "deletions": f.deletions, "patch": f.patch} for f in detail.files])
+        self._replace_children(t.pull_commits, "repo", "pull_number", pull.repo, pull.number, [
+            {"repo": pull.repo, "pull_number": pull.number, "sha": c.sha, "message": c.message, "author": c.author,
+             "date": c.date} for c in detail.commits])
+        self._replace_events(pull.repo, "pull", pull.number, detail.events)
+        self._replace_links("pull", pull.repo, pull.number, detail.links)
+        self._replace_raw(pull.repo, "pull", pull.number, detail.raw)
+        self.conn.execute(sa.update(t.pulls).where(t.pulls.c.repo == pull.repo, t.pulls.c.number == pull.number)
+                          .values(details_for=pull.updated_at))
+
+    def set_watermark(self, repo: str, *, issues_updated_at: datetime | None = None,
+                      pulls_updated_at: datetime | None = None, window_since: datetime | None = None) -> None:
+        row = {"repo": repo, "harvested_at": _now()}
+        if issues_updated_at is not None:
+            row["issues_updated_at"] = issues_updated_at
+        if pulls_updated_at is not None:
+            row["pulls_updated_at"] = pulls_updated_at
+        if window_since is not None:
+            row["window_since"] = window_since
+        upsert(self.conn, t.watermarks, [row])
+
+
+class SqlHttpCache:
+    """The ``http_cache`` table as the HTTP client's ETag cache (one short transaction per write)."""
+
+    def __init__(self, engine: sa.Engine):
+        self.engine = engine
+        self._mem: dict[str, tuple[str, str, dict[str, str]]] | None = None
+
+    def _load(self) -> dict[str, tuple[str, str, dict[str, str]]]:
+        if self._mem is None:
+            with self.engine.connect() as conn:
+                self._mem = {r.url: (r.etag, r.body, r.headers or {}) for r in conn.execute(sa.select(t.http_cache))}
+        return self._mem
+
+    def get(self, url: str) -> tuple[str, str, dict[str, str]] | None:
+        return self._load().get(url)
+
+    def put(self, url: str, etag: str, body: str, headers: dict[str, str]) -> None:
+        self._load()[url] = (etag, body, headers)
+        with self.engine.begin() as conn:
+            upsert(conn, t.http_cache, [{"url": url, "etag": etag, "body": body, "headers": headers,
+                                         "stored_at": _now()}])
+
+
+class Store:
+    """Entry point: ``Store.open("sqlite:///fixlore.db")`` or ``Store.open("postgresql+psycopg://...")``."""
+
+    def __init__(self, engine: sa.Engine):
+        self.engine = engine
+        self.url = engine.url.render_as_string(hide_password=True)
+
+    @classmethod
+    def open(cls, url: str, migrate: bool = True) -> "Store":
+        if "://" not in url:
+            url = f"sqlite:///{url}"
+        if url.startswith("sqlite:///") and url != "sqlite:///:memory:":
+            Path(url[len("sqlite:///"):]).expanduser().parent.mkdir(parents=True, exist_ok=True)
+        try:
+            engine = sa.create_engine(url, future=True)
+        except (sa.exc.ArgumentError, sa.exc.NoSuchModuleError) as exc:
+            raise ConfigError(f"cannot use database URL {sa.engine.make_url(url).render_as_string(hide_password=True) if '://' in url else url}: {exc}") from None
+        if engine.dialect.name == "sqlite":
+            @sa.event.listens_for(engine, "connect")
+            def _pragmas(dbapi_conn, _record):            # noqa: ANN001
+                cur = dbapi_conn.cursor()
+                cur.execute("PRAGMA journal_mode=WAL")
+                cur.execute("PRAGMA busy_timeout=30000")
+                cur.close()
+        store = cls(engine)
+        if migrate:
+            try:
+                store.migrate()
+            except sa.exc.OperationalError as exc:
+                raise ConfigError(f"cannot open the store {store.url}: {str(exc.orig).splitlines()[0]}") from None
+        return store
+
+    def migrate(self) -> None:
+        cfg = Config(str(_HERE / "alembic.ini"))
+        cfg.set_main_option("script_location", str(_HERE / "migrations"))
+        with self.engine.begin() as conn:
+            cfg.attributes["connection"] = conn
+            command.upgrade(cfg, "head")
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    @contextmanager
+    def writer(self) -> Iterator[StoreWriter]:
+        """One transaction: everything written inside commits together or not at all."""
+        with self.engine.begin() as conn:
+            yield StoreWriter(conn)
+
+    def http_cache(self) -> SqlHttpCache:
+        return SqlHttpCache(self.engine)
+
+    # -- reads
+    def watermark(self, repo: str) -> dict[str, Any] | None:
+        with self.engine.connect() as conn:
+            row = conn.execute(sa.select(t.watermarks).where(t.watermarks.c.repo == repo)).first()
+        return dict(row._mapping) if row else None
+
+    def issues(self, repos: Iterable[str] | None = None, updated_since: datetime | None = None) -> list[m.Issue]:
+        query = sa.select(t.issues)
+        if repos is not None:
+            query = query.where(t.issues.c.repo.in_(list(repos)))
+        if updated_since is not None:
+            query = query.where(t.issues.c.updated_at >= updated_since)
+        with self.engine.connect() as conn:
+            return [_issue_of(r) for r in conn.execute(query.order_by(t.issues.c.repo, t.issues.c.number))]
+
+    def issue_bookkeeping(self, repo: str) -> dict[int, dict[str, Any]]:
+        """number -> {updated_at, details_for, funnel_stage} for one repo."""
+        c = t.issues.c
+        with self.engine.connect() as conn:
+            rows = conn.execute(sa.select(c.number, c.updated_at, c.details_for, c.funnel_stage).where(c.repo == repo))
+            return {r.number: {"updated_at": r.updated_at, "details_for": r.details_for,
+                               "funnel_stage": r.funnel_stage} for r in rows}
+
+    def pulls(self, repo: str | None = None) -> list[m.Pull]:
+        query = sa.select(t.pulls)
+        if repo is not None:
+            query = query.where(t.pulls.c.repo == repo)
+        with self.engine.connect() as conn:
+            return [_pull_of(r) for r in conn.execute(query.order_by(t.pulls.c.repo, t.pulls.c.number))]
+
+    def pull_details_for(self, keys: Iterable[tuple[str, int]]) -> dict[tuple[str, int], datetime | None]:
+        keys = list(keys)
+        out: dict[tuple[str, int], datetime | None] = {}
+        if not keys:
+            return out
+        c = t.pulls.c
+        with self.engine.connect() as conn:
+            for repo in {k[0] for k in keys}:
+                nums = [k[1] for k in keys if k[0] == repo]
+                for r in conn.execute(sa.select(c.repo, c.number, c.details_for)
+                                      .where(c.repo == repo, c.number.in_(nums))):
+                    out[(r.repo, r.number)] = r.details_for
+        return out
+
+    def comments_of(self, repo: str, kind: str, number: int) -> list[m.Comment]:
+        c = t.comments.c
+        with self.engine.connect() as conn:
+            rows = conn.execute(sa.select(t.comments).where(c.repo == repo, c.parent_kind == kind,
+                                                            c.parent_number == number))
+            return [m.Comment(repo=r.repo, parent_kind=r.parent_kind, parent_number=r.parent_number, id=r.id,
+                              author=r.author, body=r.body, created_at=r.created_at, raw=r.raw or {}) for r in rows]
+
+    def links_of_issue(self, repo: str, number: int) -> list[m.Link]:
+        c = t.issue_pull_links.c
+        with self.engine.connect() as conn:
+            rows = conn.execute(sa.select(t.issue_pull_links).where(c.issue_repo == repo, c.issue_number == number))
+            return [m.Link(r.issue_repo, r.issue_number, r.pull_repo, r.pull_number, r.source) for r in rows]
+
+    def count(self, table: str) -> int:
+        with self.engine.connect() as conn:
+            return conn.execute(sa.select(sa.func.count()).select_from(t.metadata.tables[table])).scalar_one()
+
+    def load_corpus(self, repos: Iterable[str] | None = None) -> m.Corpus:
+        """Everything in the store as plain model objects (what pure stages read)."""
+        wanted = set(repos) if repos is not None else None
+        corpus = m.Corpus()
+        with self.engine.connect() as conn:
+            def rows(table: sa.Table, repo_col: str = "repo", *order: str) -> Iterator[Any]:
+                query = sa.select(table)
+                if wanted is not None:
+                    query = query.where(table.c[repo_col].in_(sorted(wanted)))
+                if order:
+                    query = query.order_by(*[table.c[o] for o in order])
+                return conn.execute(query)
+
+            for r in rows(t.repos, "full_name", "full_name"):
+                corpus.repos.append(m.Repo(platform=r.platform, full_name=r.full_name, owner=r.owner, name=r.name,
+                                           display_name=r.display_name, default_branch=r.default_branch,
+                                           html_url=r.html_url, description=r.description, updated_at=r.updated_at,
+                                           raw=r.raw or {}))
+            if corpus.repos:
+                corpus.platform = corpus.repos[0].platform
+            corpus.issues = [_issue_of(r) for r in rows(t.issues, "repo", "repo", "number")]
+            corpus.pulls = [_pull_of(r) for r in rows(t.pulls, "repo", "repo", "number")]
+            corpus.comments = [m.Comment(repo=r.repo, parent_kind=r.parent_kind, parent_number=r.parent_number,
+                                         id=r.id, author=r.author, body=r.body, created_at=r.created_at,
+                                         raw=r.raw or {})
+                               for r in rows(t.comments, "repo", "repo", "parent_kind", "parent_number", "created_at")]
+            corpus.events = [m.Event(repo=r.repo, parent_kind=r.parent_kind, parent_number=r.parent_number, id=r.id,
+                                     action=r.action, actor=r.actor, created_at=r.created_at, detail=r.detail or {},
+                                     raw=r.raw or {})
+                             for r in rows(t.events, "repo", "repo", "parent_kind", "parent_number", "created_at")]
+            seen: set[tuple] = set()
+            for r in rows(t.issue_pull_links, "issue_repo", "issue_repo", "issue_number", "pull_repo", "pull_number"):
+                key = (r.issue_repo, r.issue_number, r.pull_repo, r.pull_number, r.source)
+                if key not in seen:
+                    seen.add(key)
+                    corpus.links.append(m.Link(*key))
+            corpus.files = [m.FileChange(repo=r.repo, pull_number=r.pull_number, filename=r.filename, status=r.status,
+                                         additions=r.additions, deletions=r.deletions, patch=r.patch)
+                            for r in rows(t.pull_files, "repo", "repo", "pull_number", "filename")]
+            corpus.commits = [m.Commit(repo=r.repo, pull_number=r.pull_number, sha=r.sha, message=r.message,
+                                       author=r.author, date=r.date)
+                              for r in rows(t.pull_commits, "repo", "repo", "pull_number", "sha")]
+        return corpus
+
+    # -- runs and cases (written by later stages)
+    def start_harvest_run(self, platform: str, orgs: list[str], window_since: datetime | None) -> int:
+        with self.engine.begin() as conn:
+            result = conn.execute(sa.insert(t.harvest_runs).values(
+                started_at=_now(), status="running", platform=platform, orgs=list(orgs), window_since=window_since))
+            return int(result.inserted_primary_key[0])
+
+    def finish_harvest_run(self, run_id: int, status: str, requests: int, summary: dict[str, Any]) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(sa.update(t.harvest_runs).where(t.harvest_runs.c.id == run_id).values(
+                finished_at=_now(), status=status, requests=requests, summary=_jsonable(summary)))
+
+    def start_run(self, info: dict[str, Any]) -> int:
+        with self.engine.begin() as conn:
+            result = conn.execute(sa.insert(t.runs).values(started_at=_now(), status="running",
+                                                           info=_jsonable(info)))
+            return int(result.inserted_primary_key[0])
+
+    def finish_run(self, run_id: int, status: str, info: dict[str, Any]) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(sa.update(t.runs).where(t.runs.c.id == run_id).values(
+                finished_at=_now(), status=status, info=_jsonable(info)))
+
+    def save_cases(self, cases: Iterable[m.Case], run_id: int | None = None) -> int:
+        rows = [{"repo": c.repo, "number": c.number, "funnel": c.funnel, "export": _jsonable(c.to_export()),
+                 "run_id": run_id, "updated_at": _now()} for c in cases]
+        with self.engine.begin() as conn:
+            upsert(conn, t.cases, rows)
+        return len(rows)
+
+    def load_cases(self) -> list[m.Case]:
+        with self.engine.connect() as conn:
+            rows = conn.execute(sa.select(t.cases.c.export).order_by(t.cases.c.repo, t.cases.c.number))
+            return [m.Case.from_export(r.export) for r in rows if r.export]
+
+    # -- a canonical view for comparing two stores
+    VOLATILE = {"raw_payloads": {"fetched_at"}, "watermarks": {"harvested_at"}}
+    SKIPPED = ("http_cache", "harvest_runs", "runs", "alembic_version")
+
+    def canonical_dump(self) -> dict[str, list[tuple]]:
+        """Every table's rows, sorted, without bookkeeping that differs between equal harvests."""
+        dump: dict[str, list[tuple]] = {}
+        with self.engine.connect() as conn:
+            for name, table in t.metadata.tables.items():
+                if name in self.SKIPPED:
+                    continue
+                cols = [c for c in table.columns if c.name not in self.VOLATILE.get(name, set())]
+                out = []
+                for row in conn.execute(sa.select(*cols)):
+                    out.append(tuple(json.dumps(v, sort_keys=True, default=str) if isinstance(v, (dict, list))
+                                     else (v.isoformat() if isinstance(v, datetime) else v) for v in row))
+                dump[name] = sorted(out, key=lambda r: json.dumps(r, default=str))
+        return dump
