@@ -1,0 +1,567 @@
+"""The knowledge base: documents, code and cases cut into passages, searchable by words and meaning.
+
+An index directory holds
+
+- ``kb.sqlite``: ``sources`` (one row per ingested document, with its content hash),
+  ``chunks`` (the passages), ``chunks_fts`` (an FTS5 table over the space-joined jieba
+  tokens, ranked by bm25), ``vec_cache`` (every passage vector ever computed, keyed by a
+  hash of the embedded text) and ``meta``;
+- ``vectors.npy`` / ``vector_ids.npy``: the L2-normalised float32 matrix of the current
+  passages and their chunk ids, searched by brute-force cosine with numpy;
+- ``userdict.txt`` and ``jieba.cache``: jieba's user dictionary and dictionary cache;
+- ``threshold.json``: the calibrated score threshold (see `fixlore.kb.calibrate`).
+
+Open it with `KnowledgeBase.open(dir)`; the file is a plain SQLite database anyone can browse.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import sqlite3
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Iterable, Sequence
+
+import numpy as np
+
+from fixlore.errors import FixloreError
+from fixlore.kb import scoring
+from fixlore.kb.chunking import chunk_document, file_format, kind_of
+from fixlore.kb.embed import Embedder, UseEmbedder, embed_batched, embed_text, text_key
+from fixlore.kb.tokens import STOPWORDS, Tokenizer, fts_escape
+from fixlore.model import Case, KbRef
+
+DB_NAME = "kb.sqlite"
+VECTORS_NAME = "vectors.npy"
+VECTOR_IDS_NAME = "vector_ids.npy"
+THRESHOLD_NAME = "threshold.json"
+
+MAX_FILE_BYTES = 1_000_000
+CANDIDATES = 100          # hits taken from each ranking before fusion
+MAX_QUERY_TERMS = 32      # key terms kept from a query
+COMMON_DF = 0.2           # terms in more than this share of passages are scored but not matched
+DEFAULT_THRESHOLD = 0.45  # used until `calibrate` saves one (see docs/kb.md)
+DOC_KINDS = ("doc", "code")
+
+SKIP_DIRS = {".git", ".hg", ".svn", "node_modules", "__pycache__", ".venv", "venv", ".tox"}
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS sources (
+    doc TEXT PRIMARY KEY,          -- docs/<owner>/<repo>/<path>, or cases/<owner>/<repo>/<number>
+    kind TEXT NOT NULL,            -- doc | code | case
+    sha256 TEXT NOT NULL,
+    size INTEGER NOT NULL,
+    n_chunks INTEGER NOT NULL,
+    ingested_at TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS chunks (
+    id INTEGER PRIMARY KEY,
+    doc TEXT NOT NULL,
+    chunk TEXT NOT NULL,           -- part0000, part0001, ...
+    kind TEXT NOT NULL,
+    heading TEXT NOT NULL,
+    text TEXT NOT NULL,
+    vec_key TEXT NOT NULL,         -- vec_cache.key of this passage's vector
+    UNIQUE (doc, chunk)
+);
+CREATE INDEX IF NOT EXISTS chunks_by_vec ON chunks (vec_key);
+CREATE VIRTUAL TABLE IF NOT EXISTS chunks_fts USING fts5(
+    tokens, kind UNINDEXED, tokenize = "unicode61 remove_diacritics 0 tokenchars '_.-+#'"
+);
+CREATE VIRTUAL TABLE IF NOT EXISTS chunks_vocab USING fts5vocab(chunks_fts, row);
+CREATE TABLE IF NOT EXISTS vec_cache (key TEXT PRIMARY KEY, model TEXT NOT NULL, vec BLOB NOT NULL);
+"""
+
+
+@dataclass(slots=True)
+class Passage:
+    doc: str
+    chunk: str
+    score: float                    # 0..1, see fixlore.kb.scoring
+    text: str
+    heading: str
+    bm25_rank: int | None           # 1-based rank in the BM25 list, None if not in it
+    vector_rank: int | None         # 1-based rank in the cosine list, None if not in it
+    kind: str = "doc"
+    rrf: float = 0.0
+    cosine: float = 0.0
+    coverage: float = 0.0
+    evidence: float = 0.0
+
+    def to_dict(self) -> dict:
+        return {"doc": self.doc, "chunk": self.chunk, "score": round(self.score, 4), "heading": self.heading,
+                "text": self.text, "kind": self.kind, "bm25_rank": self.bm25_rank,
+                "vector_rank": self.vector_rank, "cosine": round(self.cosine, 4),
+                "coverage": round(self.coverage, 4), "evidence": round(self.evidence, 4)}
+
+
+@dataclass(slots=True)
+class KbQuery:
+    """A query with its parts: `text` for words, `vector_text` for meaning, `focus` weighted double.
+
+    `prefer` names a document prefix (e.g. the case's own repo, ``docs/Ascend/msmodeling/``)
+    whose passages win ties in ordering; it never lifts a passage over the threshold.
+    """
+    text: str
+    focus: str = ""
+    vector_text: str = ""
+    prefer: str = ""
+
+
+@dataclass(slots=True)
+class IngestStats:
+    seen: int = 0
+    unchanged: int = 0
+    added: int = 0
+    updated: int = 0
+    removed: int = 0
+    skipped: int = 0
+    chunks: int = 0
+    embedded: int = 0
+    seconds: float = 0.0
+    skipped_files: list[str] = field(default_factory=list)
+
+    @property
+    def changed(self) -> int:
+        return self.added + self.updated + self.removed
+
+
+@dataclass(slots=True)
+class _Source:
+    doc: str
+    kind: str
+    fmt: str
+    text: str
+    sha: str
+    size: int
+
+
+Progress = Callable[[str, int, int], None]   # (phase, done, total)
+
+
+class KnowledgeBase:
+    def __init__(self, index_dir: Path, embedder: Embedder | None = None):
+        self.dir = Path(index_dir)
+        self.dir.mkdir(parents=True, exist_ok=True)
+        self.db = sqlite3.connect(self.dir / DB_NAME)
+        self.db.executescript(_SCHEMA)
+        self.tokenizer = Tokenizer(self.dir)
+        self.embedder: Embedder = embedder or UseEmbedder()
+        self._matrix: np.ndarray | None = None
+        self._ids: np.ndarray | None = None
+        self._kinds: np.ndarray | None = None
+        self._check_model()
+
+    # ------------------------------------------------------------------ open / close
+
+    @classmethod
+    def open(cls, index_dir: str | Path, embedder: Embedder | None = None) -> "KnowledgeBase":
+        return cls(Path(index_dir), embedder)
+
+    def close(self) -> None:
+        self.db.close()
+
+    def __enter__(self) -> "KnowledgeBase":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def _check_model(self) -> None:
+        row = self.db.execute("SELECT value FROM meta WHERE key='model'").fetchone()
+        if row is None:
+            with self.db:
+                self.db.execute("INSERT INTO meta VALUES ('model', ?)", (self.embedder.name,))
+        elif row[0] != self.embedder.name:
+            raise FixloreError(f"index {self.dir} was built with embedder {row[0]}, not {self.embedder.name}; "
+                               f"rebuild it in a new directory")
+
+    # ------------------------------------------------------------------ ingest
+
+    def ingest_folder(self, path: str | Path, prefix: str = "docs", progress: Progress | None = None) -> IngestStats:
+        """Index every readable file under `path` as ``<prefix>/<relative path>``.
+
+        The folder is taken as the whole of `prefix`: documents indexed earlier under that
+        prefix whose file is gone are removed. Files whose content hash is unchanged cost nothing.
+        """
+        root = Path(path)
+        if not root.is_dir():
+            raise FixloreError(f"not a folder: {root}")
+        started = time.monotonic()
+        stats = IngestStats()
+        prefix = prefix.strip("/")
+        known = dict(self.db.execute("SELECT doc, sha256 FROM sources WHERE kind != 'case'").fetchall())
+        seen: set[str] = set()
+        todo: list[_Source] = []
+        for file in _walk(root):
+            rel = file.relative_to(root).as_posix()
+            doc = f"{prefix}/{rel}" if prefix else rel
+            fmt = file_format(rel)
+            if fmt is None:
+                continue
+            stats.seen += 1
+            source = _read_source(file, doc, fmt)
+            if source is None:
+                stats.skipped += 1
+                stats.skipped_files.append(doc)
+                continue
+            seen.add(doc)
+            if known.get(doc) == source.sha:
+                stats.unchanged += 1
+                continue
+            if doc in known:
+                stats.updated += 1
+            else:
+                stats.added += 1
+            todo.append(source)
+        gone = [d for d in known if (d.startswith(prefix + "/") or not prefix) and d not in seen]
+        stats.removed = len(gone)
+        self._apply(todo, gone, stats, progress)
+        stats.seconds = time.monotonic() - started
+        return stats
+
+    def ingest_cases(self, cases: Iterable[Case], progress: Progress | None = None) -> IngestStats:
+        """Index cases (title, problem, answer, symptom, first action) as passages of kind "case"."""
+        started = time.monotonic()
+        stats = IngestStats()
+        known = dict(self.db.execute("SELECT doc, sha256 FROM sources WHERE kind = 'case'").fetchall())
+        todo: list[_Source] = []
+        for case in cases:
+            doc = case_doc(case)
+            text = case_text(case)
+            if not text.strip():
+                continue
+            stats.seen += 1
+            sha = hashlib.sha256(text.encode("utf-8")).hexdigest()
+            if known.get(doc) == sha:
+                stats.unchanged += 1
+                continue
+            stats.updated += doc in known
+            stats.added += doc not in known
+            todo.append(_Source(doc=doc, kind="case", fmt="txt", text=text, sha=sha, size=len(text)))
+        self._apply(todo, [], stats, progress)
+        stats.seconds = time.monotonic() - started
+        return stats
+
+    def _apply(self, todo: list[_Source], gone: list[str], stats: IngestStats, progress: Progress | None) -> None:
+        if not todo and not gone:
+            return
+        self.tokenizer.learn(s.text for s in todo if s.kind != "case")
+        now = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+        with self.db:
+            for doc in gone:
+                self._delete_doc(doc)
+            for n, src in enumerate(todo, 1):
+                self._delete_doc(src.doc)
+                chunks = chunk_document(src.text, src.fmt, src.doc)
+                label = _path_words(src.doc)
+                for ch in chunks:
+                    key = text_key(self.embedder.name, embed_text(ch.heading, ch.text))
+                    cur = self.db.execute(
+                        "INSERT INTO chunks (doc, chunk, kind, heading, text, vec_key) VALUES (?,?,?,?,?,?)",
+                        (src.doc, ch.chunk, src.kind, ch.heading, ch.text, key))
+                    toks = self.tokenizer.tokens(f"{label}\n{ch.heading}\n{ch.text}")
+                    self.db.execute("INSERT INTO chunks_fts (rowid, tokens, kind) VALUES (?,?,?)",
+                                    (cur.lastrowid, " ".join(toks), src.kind))
+                self.db.execute("INSERT INTO sources VALUES (?,?,?,?,?,?)",
+                                (src.doc, src.kind, src.sha, src.size, len(chunks), now))
+                stats.chunks += len(chunks)
+                if progress:
+                    progress("index", n, len(todo))
+        stats.embedded = self._embed_missing(progress)
+        self._rebuild_matrix()
+
+    def _delete_doc(self, doc: str) -> None:
+        ids = [r[0] for r in self.db.execute("SELECT id FROM chunks WHERE doc = ?", (doc,))]
+        for i in range(0, len(ids), 500):
+            part = ids[i:i + 500]
+            marks = ",".join("?" * len(part))
+            self.db.execute(f"DELETE FROM chunks_fts WHERE rowid IN ({marks})", part)
+        self.db.execute("DELETE FROM chunks WHERE doc = ?", (doc,))
+        self.db.execute("DELETE FROM sources WHERE doc = ?", (doc,))
+
+    def _embed_missing(self, progress: Progress | None) -> int:
+        rows = self.db.execute(
+            "SELECT c.vec_key, c.heading, c.text FROM chunks c "
+            "LEFT JOIN vec_cache v ON v.key = c.vec_key WHERE v.key IS NULL GROUP BY c.vec_key").fetchall()
+        if not rows:
+            return 0
+        texts = [embed_text(h, t) for _, h, t in rows]
+        done = 0
+        batch = 64
+        for start in range(0, len(rows), batch):
+            part = rows[start:start + batch]
+            vecs = embed_batched(self.embedder, texts[start:start + batch], batch=batch)
+            with self.db:
+                self.db.executemany("INSERT OR REPLACE INTO vec_cache VALUES (?,?,?)",
+                                    [(k, self.embedder.name, v.astype(np.float32).tobytes())
+                                     for (k, _, _), v in zip(part, vecs)])
+            done += len(part)
+            if progress:
+                progress("embed", done, len(rows))
+        return len(rows)
+
+    def _rebuild_matrix(self) -> None:
+        rows = self.db.execute(
+            "SELECT c.id, v.vec FROM chunks c JOIN vec_cache v ON v.key = c.vec_key ORDER BY c.id").fetchall()
+        dim = self.embedder.dim
+        ids = np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
+        matrix = np.zeros((len(rows), dim), dtype=np.float32)
+        for i, (_, blob) in enumerate(rows):
+            matrix[i] = np.frombuffer(blob, dtype=np.float32)
+        _save_npy(self.dir / VECTORS_NAME, matrix)
+        _save_npy(self.dir / VECTOR_IDS_NAME, ids)
+        self._matrix = self._ids = self._kinds = None
+
+    # ------------------------------------------------------------------ search
+
+    def _load_vectors(self) -> None:
+        if self._matrix is not None:
+            return
+        mpath, ipath = self.dir / VECTORS_NAME, self.dir / VECTOR_IDS_NAME
+        if not mpath.exists():
+            self._matrix = np.zeros((0, self.embedder.dim), dtype=np.float32)
+            self._ids = np.zeros(0, dtype=np.int64)
+        else:
+            self._matrix = np.load(mpath)
+            self._ids = np.load(ipath)
+        kind_of_id = dict(self.db.execute("SELECT id, kind FROM chunks").fetchall())
+        self._kinds = np.array([kind_of_id.get(int(i), "") for i in self._ids], dtype=object)
+
+    def search(self, query: str | KbQuery, k: int = 10, kind: str | Sequence[str] | None = None) -> list[Passage]:
+        """The `k` best passages, ordered by reciprocal rank fusion; each carries a 0..1 `score`."""
+        return self._candidates(query, kind)[:k]
+
+    def _candidates(self, query: str | KbQuery, kind: str | Sequence[str] | None) -> list[Passage]:
+        q = query if isinstance(query, KbQuery) else KbQuery(text=query)
+        kinds = (kind,) if isinstance(kind, str) else (tuple(kind) if kind else None)
+        n_docs = self.db.execute("SELECT count(*) FROM chunks").fetchone()[0]
+        if n_docs == 0:
+            return []
+        weights = self._query_terms(q, n_docs)
+        bm25_ids = self._bm25(weights, kinds, n_docs)
+        vec_ids, cosines = self._vector(q, kinds)
+        bm25_rank = {cid: r for r, cid in enumerate(bm25_ids, 1)}
+        vec_rank = {cid: r for r, cid in enumerate(vec_ids, 1)}
+        ids = list(dict.fromkeys(bm25_ids + vec_ids))
+        if not ids:
+            return []
+        rows = self._chunk_rows(ids)
+        out: list[Passage] = []
+        for cid in ids:
+            row = rows.get(cid)
+            if row is None:
+                continue
+            doc, chunk, ckind, heading, text, toks = row
+            cos = float(cosines.get(cid, 0.0))
+            passage_tokens = set(toks.split())
+            cover = scoring.coverage(weights, passage_tokens)
+            lexical = scoring.evidence(weights, passage_tokens)
+            br, vr = bm25_rank.get(cid), vec_rank.get(cid)
+            out.append(Passage(doc=doc, chunk=chunk, score=scoring.combined_score(cos, lexical), text=text,
+                               heading=heading, bm25_rank=br, vector_rank=vr, kind=ckind,
+                               rrf=scoring.rrf(br, vr), cosine=cos, coverage=cover, evidence=lexical))
+        out.sort(key=lambda p: (-p.rrf, -p.score, p.doc, p.chunk))
+        return out
+
+    def _query_terms(self, q: KbQuery, n_docs: int) -> dict[str, float]:
+        counts: Counter = Counter()
+        for part, weight in ((q.text, 1.0), (q.focus, 2.0)):
+            for tok in self.tokenizer.tokens(part, for_query=True) if part else ():
+                if tok not in STOPWORDS and (len(tok) > 1 or _is_cjk(tok)):
+                    counts[tok] += weight
+        dfs = self._dfs(list(counts))
+        return scoring.term_weights(counts, dfs, n_docs, MAX_QUERY_TERMS)
+
+    def _dfs(self, terms: list[str]) -> dict[str, int]:
+        out: dict[str, int] = {}
+        for i in range(0, len(terms), 400):
+            part = terms[i:i + 400]
+            marks = ",".join("?" * len(part))
+            out.update(self.db.execute(f"SELECT term, doc FROM chunks_vocab WHERE term IN ({marks})", part).fetchall())
+        return out
+
+    def _bm25(self, weights: dict[str, float], kinds: tuple[str, ...] | None, n_docs: int) -> list[int]:
+        if not weights:
+            return []
+        dfs = self._dfs(list(weights))
+        rare = [t for t in weights if dfs.get(t, 0) <= COMMON_DF * n_docs] or list(weights)
+        expr = " OR ".join(fts_escape(t) for t in rare)
+        sql = "SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ?"
+        args: list = [expr]
+        if kinds:
+            sql += f" AND kind IN ({','.join('?' * len(kinds))})"
+            args.extend(kinds)
+        sql += " ORDER BY bm25(chunks_fts) LIMIT ?"
+        args.append(CANDIDATES)
+        return [r[0] for r in self.db.execute(sql, args)]
+
+    def _vector(self, q: KbQuery, kinds: tuple[str, ...] | None) -> tuple[list[int], "_CosineLookup | dict"]:
+        self._load_vectors()
+        assert self._matrix is not None and self._ids is not None and self._kinds is not None
+        if len(self._ids) == 0:
+            return [], {}
+        text = q.vector_text or (q.focus + "\n" + q.text if q.focus else q.text)
+        qvec = self.embedder.encode([text[:2000]])[0]
+        sims = self._matrix @ qvec
+        if kinds:
+            sims = np.where(np.isin(self._kinds, kinds), sims, -np.inf)
+        n = min(CANDIDATES, len(sims))
+        top = np.argpartition(-sims, n - 1)[:n]
+        top = top[np.argsort(-sims[top], kind="stable")]
+        top = [i for i in top if np.isfinite(sims[i])]
+        ids = [int(self._ids[i]) for i in top]
+        # Cosines of BM25-only candidates are looked up in the same similarity vector.
+        return ids, _CosineLookup(sims, self._ids)
+
+    def _chunk_rows(self, ids: list[int]) -> dict[int, tuple]:
+        out: dict[int, tuple] = {}
+        for i in range(0, len(ids), 400):
+            part = ids[i:i + 400]
+            marks = ",".join("?" * len(part))
+            for row in self.db.execute(
+                    f"SELECT c.id, c.doc, c.chunk, c.kind, c.heading, c.text, f.tokens FROM chunks c "
+                    f"JOIN chunks_fts f ON f.rowid = c.id WHERE c.id IN ({marks})", part):
+                out[row[0]] = row[1:]
+        return out
+
+    # ------------------------------------------------------------------ refs
+
+    def ranked_docs(self, query: str | KbQuery, kind: Sequence[str] = DOC_KINDS) -> list[Passage]:
+        """Best passage of each document, in the order `refs_for` considers them."""
+        q = query if isinstance(query, KbQuery) else KbQuery(text=query)
+        best: dict[str, Passage] = {}
+        for p in self._candidates(q, kind):
+            cur = best.get(p.doc)
+            if cur is None or p.score > cur.score:
+                best[p.doc] = p
+        prefer = q.prefer
+
+        def order(p: Passage) -> tuple:
+            bonus = PREFER_BONUS if prefer and p.doc.startswith(prefer) else 0.0
+            return (-(p.score + bonus), p.doc)
+
+        return sorted(best.values(), key=order)
+
+    def refs_for(self, query: str | KbQuery, threshold: float | None = None, per_doc: bool = True,
+                 limit: int = 3, kind: Sequence[str] = DOC_KINDS) -> list[KbRef]:
+        """Documents that explain the query, best passage each, only those scoring >= threshold.
+
+        Nothing above the threshold gives ``[]``: a reference is never forced.
+        """
+        t = self.threshold() if threshold is None else threshold
+        if per_doc:
+            ranked = self.ranked_docs(query, kind)
+        else:
+            ranked = sorted(self._candidates(query, kind), key=lambda p: (-p.score, p.doc, p.chunk))
+        return [KbRef(doc=p.doc, chunk=p.chunk, score=round(p.score, 4)) for p in ranked if p.score >= t][:limit]
+
+    # ------------------------------------------------------------------ threshold
+
+    def threshold(self) -> float:
+        path = self.dir / THRESHOLD_NAME
+        if path.exists():
+            return float(json.loads(path.read_text("utf-8"))["threshold"])
+        return DEFAULT_THRESHOLD
+
+    def save_threshold(self, info: dict) -> None:
+        tmp = self.dir / (THRESHOLD_NAME + ".tmp")
+        tmp.write_text(json.dumps(info, ensure_ascii=False, indent=2, sort_keys=True), "utf-8")
+        os.replace(tmp, self.dir / THRESHOLD_NAME)
+
+    # ------------------------------------------------------------------ stats
+
+    def stats(self) -> dict:
+        by_kind = dict(self.db.execute("SELECT kind, count(*) FROM chunks GROUP BY kind").fetchall())
+        docs = dict(self.db.execute("SELECT kind, count(*) FROM sources GROUP BY kind").fetchall())
+        cached = self.db.execute("SELECT count(*) FROM vec_cache").fetchone()[0]
+        vec_bytes = (self.dir / VECTORS_NAME).stat().st_size if (self.dir / VECTORS_NAME).exists() else 0
+        return {"index": str(self.dir), "documents": docs, "chunks": by_kind,
+                "total_chunks": sum(by_kind.values()), "vectors_cached": cached,
+                "vector_matrix_bytes": vec_bytes, "db_bytes": (self.dir / DB_NAME).stat().st_size,
+                "model": self.embedder.name, "threshold": self.threshold(),
+                "threshold_source": "calibrated" if (self.dir / THRESHOLD_NAME).exists() else "default",
+                "user_words": len(self.tokenizer.userdict_path.read_text("utf-8").splitlines())
+                if self.tokenizer.userdict_path.exists() else 0}
+
+
+PREFER_BONUS = 0.02
+
+
+class _CosineLookup(dict):
+    """Cosine of any chunk id, computed from the similarity vector on demand."""
+
+    def __init__(self, sims: np.ndarray, ids: np.ndarray):
+        super().__init__()
+        self._sims = sims
+        self._pos = None
+        self._ids = ids
+
+    def get(self, cid, default=0.0):  # type: ignore[override]
+        if self._pos is None:
+            self._pos = {int(c): i for i, c in enumerate(self._ids)}
+        i = self._pos.get(cid)
+        if i is None:
+            return default
+        v = float(self._sims[i])
+        return v if np.isfinite(v) else default
+
+
+def case_doc(case: Case) -> str:
+    return f"cases/{case.repo}/{case.number}"
+
+
+def case_text(case: Case) -> str:
+    parts = [case.title, case.problem, case.answer, case.symptom, case.first_action]
+    return "\n\n".join(p.strip() for p in parts if p and p.strip())
+
+
+def _is_cjk(tok: str) -> bool:
+    return any("\u4e00" <= ch <= "\u9fff" for ch in tok)
+
+
+def _path_words(doc: str) -> str:
+    """Words of a document's path (file name, folders below the repo) that help a query find it."""
+    parts = doc.split("/")
+    tail = parts[3:] if parts[0] in ("docs", "cases") and len(parts) > 3 else parts
+    return " ".join(p.rsplit(".", 1)[0] if i == len(tail) - 1 else p for i, p in enumerate(tail))
+
+
+def _walk(root: Path) -> Iterable[Path]:
+    for dirpath, dirnames, filenames in os.walk(root):
+        dirnames[:] = sorted(d for d in dirnames if d not in SKIP_DIRS and not d.startswith("."))
+        for name in sorted(filenames):
+            p = Path(dirpath) / name
+            if p.is_file() and not p.is_symlink():
+                yield p
+
+
+def _read_source(file: Path, doc: str, fmt: str) -> _Source | None:
+    """The file's text, or None for a binary, huge or undecodable file."""
+    size = file.stat().st_size
+    if size > MAX_FILE_BYTES or size == 0:
+        return None
+    data = file.read_bytes()
+    if b"\0" in data[:8192]:
+        return None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        try:
+            text = data.decode("gb18030")
+        except UnicodeDecodeError:
+            return None
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    return _Source(doc=doc, kind=kind_of(fmt), fmt=fmt, text=text, sha=hashlib.sha256(data).hexdigest(), size=size)
+
+
+def _save_npy(path: Path, array: np.ndarray) -> None:
+    tmp = path.with_name(path.name + ".tmp.npy")
+    np.save(tmp, array)
+    os.replace(tmp, path)
