@@ -1,7 +1,63 @@
-"""Commands of this stage (filled in by the stage's owner)."""
+"""`fixlore replay WORLD`: serve a world on loopback through the platform's REST endpoints."""
+
+from __future__ import annotations
+
+import json
+import os
+import threading
+from pathlib import Path
 
 import typer
+from rich.console import Console
+
+from fixlore.errors import ConfigError
+
+
+def replay(
+    world: Path = typer.Argument(..., help="World folder (has world.yaml), e.g. worlds/demo."),
+    port: int = typer.Option(0, help="Port to listen on; 0 picks a free one."),
+    host: str = typer.Option("127.0.0.1", help="Address to bind. Keep the loopback default unless you must share it."),
+    rate_limit: bool = typer.Option(False, "--rate-limit", help="Enforce the platform's rate limit "
+                                    "(GitCode: 429 past 50/min or 4000/h; GitHub: 5000/h with X-RateLimit-* headers)."),
+    time_scale: float = typer.Option(1.0, help="Compress time for the rate limit: 60 makes a one-minute window last one second."),
+    faults: str = typer.Option("", help="Faults to inject, e.g. '429:0.05,500:0.02,stall:0.01,cutoff@7'. Kinds: 429, "
+                               "429-retry-after, 500, 502, 503, stall, cutoff, malformed, repeat-page."),
+    fault_seed: int = typer.Option(0, help="Seed for the fault draws; the same seed and request order give the same faults."),
+    stall_seconds: float = typer.Option(10.0, help="How long a 'stall' fault holds its response."),
+    token: str = typer.Option("", help="Accept only this token (others get 401). Visible in `ps`: prefer --token-env."),
+    token_env: str = typer.Option("", help="Read the accepted token from this environment variable."),
+) -> None:
+    """Serve WORLD on loopback as the platform's REST API until Ctrl-C, then print request counts.
+
+    The harvester (or curl) points at the printed base URL exactly as at the real site.
+    """
+    from fixlore.replay.server import ReplayServer
+
+    if token and token_env:
+        raise ConfigError("give either --token or --token-env, not both")
+    if token_env:
+        token = os.environ.get(token_env, "")
+        if not token:
+            raise ConfigError(f"environment variable {token_env} is empty or unset")
+    if time_scale <= 0:
+        raise ConfigError("--time-scale must be positive")
+
+    out = Console()
+    server = ReplayServer(world, port=port, host=host, rate_limit=rate_limit, time_scale=time_scale,
+                          faults=faults or None, fault_seed=fault_seed, token=token or None,
+                          stall_seconds=stall_seconds)
+    server.start()
+    out.print(f"serving {server.world.platform} world {world} at [bold]{server.base_url}[/]", highlight=False)
+    out.print(f"stats: http://{server.host}:{server.port}/__replay__/stats  (Ctrl-C to stop)", highlight=False)
+    try:
+        threading.Event().wait()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.stop()
+        out.print(json.dumps(server.stats(), indent=2, ensure_ascii=False), highlight=False)
 
 
 def register(app: typer.Typer) -> None:
     """Add this stage's commands to the `fixlore` app."""
+    app.command("replay")(replay)
