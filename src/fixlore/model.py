@@ -198,7 +198,16 @@ class FixRef:
 
     def to_export(self) -> dict[str, Any]:
         return {"repo": self.repo, "number": self.number, "role": self.role, "state": self.state,
-                "merged_at": self.merged_at.isoformat() if self.merged_at else "", "url": self.url}
+                "merged_at": self.merged_at.isoformat() if self.merged_at else "", "url": self.url,
+                "base_ref": self.base_ref}
+
+    @classmethod
+    def from_export(cls, row: dict[str, Any]) -> "FixRef":
+        from fixlore.timeutil import parse_time
+
+        return cls(repo=row["repo"], number=int(row["number"]), role=row.get("role", "fix"),
+                   state=row.get("state", ""), merged_at=parse_time(row.get("merged_at")),
+                   url=row.get("url", ""), base_ref=row.get("base_ref", ""))
 
 
 @dataclass(slots=True)
@@ -244,6 +253,13 @@ class Case:
     first_action: str = ""
     value: float = 0.0
     analysed_by: str = ""    # which analysis backend wrote problem/answer ("offline", "llm:<model>", ...)
+    # Link-stage extras (the reader's trail; not in truth.yaml):
+    provisional: bool = False    # True: funnel "selected" awaits deep analysis (link.analysis_candidates)
+    closed_by: str = ""          # who closed the issue (issue field or close event)
+    timing_note: str = ""        # what the timing class rests on: times, actor, which PR
+    pending_fix: list[FixRef] = field(default_factory=list)   # fix candidates that did not land before the close
+    candidates: list[dict[str, Any]] = field(default_factory=list)  # every PR considered, signals and verdict
+    audit: dict[str, Any] = field(default_factory=dict)       # timing re-check against the source, if sampled
 
     @property
     def key(self) -> str:
@@ -262,6 +278,9 @@ class Case:
             "theme": self.theme, "problem": self.problem, "answer": self.answer,
             "symptom": self.symptom, "first_action": self.first_action,
             "value": round(self.value, 4), "analysed_by": self.analysed_by,
+            "provisional": self.provisional, "closed_by": self.closed_by, "timing_note": self.timing_note,
+            "pending_fix": [f.to_export() for f in self.pending_fix],
+            "candidates": [dict(c) for c in self.candidates], "audit": dict(self.audit),
         }
 
     @classmethod
@@ -272,9 +291,7 @@ class Case:
             repo=row["repo"], number=int(row["number"]), title=row.get("title", ""),
             url=row.get("url", ""), closed_at=parse_time(row.get("closed_at")),
             funnel=row.get("funnel", "window"), drop_reason=row.get("drop_reason", ""),
-            fix=[FixRef(repo=f["repo"], number=int(f["number"]), role=f.get("role", "fix"),
-                        state=f.get("state", ""), merged_at=parse_time(f.get("merged_at")),
-                        url=f.get("url", "")) for f in row.get("fix", [])],
+            fix=[FixRef.from_export(f) for f in row.get("fix", [])],
             evidence=[Evidence(kind=e["kind"], detail=e.get("detail", ""), source=e.get("source", ""))
                       if isinstance(e, dict) else Evidence(kind=str(e), detail="", source="")
                       for e in row.get("evidence", [])],
@@ -286,4 +303,8 @@ class Case:
             theme=row.get("theme", ""), problem=row.get("problem", ""), answer=row.get("answer", ""),
             symptom=row.get("symptom", ""), first_action=row.get("first_action", ""),
             value=float(row.get("value", 0.0)), analysed_by=row.get("analysed_by", ""),
+            provisional=bool(row.get("provisional", False)), closed_by=row.get("closed_by", ""),
+            timing_note=row.get("timing_note", ""),
+            pending_fix=[FixRef.from_export(f) for f in row.get("pending_fix", [])],
+            candidates=[dict(c) for c in row.get("candidates", [])], audit=dict(row.get("audit", {})),
         )
