@@ -1,1 +1,18 @@
-"""analyse stage."""
+"""analyse stage: turn candidate cases into digest rows (problem, answer, theme, symptom,
+first action) and keep/drop decisions. `analyse_cases` is the entry point."""
+
+from fixlore.analyse.base import Analysis, Analyst
+from fixlore.analyse.context import CaseContext, CorpusIndex
+from fixlore.analyse.offline import OfflineAnalyst, make_embedder
+from fixlore.analyse.run import analyse_cases, is_candidate
+from fixlore.analyse.themes import assign_themes
+
+__all__ = ["Analysis", "Analyst", "CaseContext", "CorpusIndex", "OfflineAnalyst", "make_embedder",
+           "analyse_cases", "is_candidate", "assign_themes", "LlmAnalyst"]
+
+
+def __getattr__(name: str):
+    if name == "LlmAnalyst":   # imports openai only when asked for
+        from fixlore.analyse.llm import LlmAnalyst
+        return LlmAnalyst
+    raise AttributeError(name)

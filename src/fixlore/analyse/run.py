@@ -1,0 +1,79 @@
+"""Run an analyst over the candidate cases: fill the digest fields, decide keep/drop, group themes."""
+
+from __future__ import annotations
+
+from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
+from typing import Callable
+
+from fixlore.analyse.base import Analysis, Analyst
+from fixlore.analyse.context import CorpusIndex, fix_users
+from fixlore.analyse.offline import OfflineAnalyst
+from fixlore.analyse.text import tokens
+from fixlore.analyse.themes import assign_themes
+from fixlore.model import Case, Corpus
+
+CANDIDATE_STAGES = ("selected", "analysis")
+
+Progress = Callable[[int, int], None]
+
+
+def is_candidate(case: Case) -> bool:
+    """The linker's top-K marker when it sets one (`case.candidate`), else the funnel stages of deep analysis."""
+    flag = getattr(case, "candidate", None)
+    if flag is not None:
+        return bool(flag)
+    return case.funnel in CANDIDATE_STAGES
+
+
+def apply(case: Case, a: Analysis) -> None:
+    case.problem, case.answer, case.theme = a.problem, a.answer, a.theme
+    case.symptom, case.first_action = a.symptom, a.first_action
+    case.funnel = "selected" if a.keep else "analysis"
+    case.drop_reason = "" if a.keep else a.drop_reason
+    case.analysed_by = a.analysed_by
+
+
+def analyse_cases(cases: list[Case], corpus: Corpus | None, backend: Analyst | None = None,
+                  progress: Progress | None = None, workers: int = 4, embedder=None) -> dict:
+    """Analyse every candidate in place; return the run summary of this stage.
+
+    Summary keys: backend, candidates, analysed, kept, dropped, drop_reasons{code: n},
+    themes{theme: [case keys]}, fallbacks [case keys], llm_failed, and `llm` (requests,
+    cache_hits, tokens, cost, failures) when the backend reports stats.
+    """
+    backend = backend or OfflineAnalyst(embedder=embedder)
+    index = CorpusIndex(corpus)
+    users = fix_users(cases)
+    todo = [c for c in cases if is_candidate(c)]
+    tokens("预热")   # load jieba's dictionary once before threads share it
+    done = 0
+    if progress:
+        progress(0, len(todo))
+
+    def one(case: Case) -> Analysis:
+        return backend.analyse(case, index.context(case, users))
+
+    results: list[Analysis] = []
+    with ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
+        for a in pool.map(one, todo):    # map keeps the input order: the result is deterministic
+            results.append(a)
+            done += 1
+            if progress:
+                progress(done, len(todo))
+    for case, a in zip(todo, results):
+        apply(case, a)
+
+    kept = [c for c in todo if c.funnel == "selected"]
+    themes = assign_themes(kept, embedder=embedder)
+    fallbacks = [c.key for c in todo if "llm failed" in c.analysed_by]
+    summary = {
+        "backend": getattr(backend, "name", type(backend).__name__),
+        "candidates": len(todo), "analysed": len(results), "kept": len(kept),
+        "dropped": len(todo) - len(kept),
+        "drop_reasons": dict(Counter(c.drop_reason for c in todo if c.funnel == "analysis")),
+        "themes": themes, "fallbacks": fallbacks, "llm_failed": len(fallbacks),
+    }
+    if hasattr(backend, "stats"):
+        summary["llm"] = backend.stats()
+    return summary

@@ -1,0 +1,182 @@
+"""Text helpers for extractive analysis: cleaning issue templates, splitting sentences,
+spotting cue words, keywords (jieba). Pure functions over strings."""
+
+from __future__ import annotations
+
+import logging
+import re
+from functools import lru_cache
+
+_CJK = re.compile(r"[\u3400-\u9fff]")
+_URL = re.compile(r"https?://\S+")
+_CODE_FENCE = re.compile(r"```.*?```", re.S)
+_HTML_TAG = re.compile(r"<[^>\n]{0,200}>")
+_MD_IMAGE = re.compile(r"!\[[^\]]*\]\([^)]*\)")
+_MD_LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")
+_TITLE_PREFIX = re.compile(
+    r"^\s*(?:[\[【(（]\s*(?:bug|BUG|Bug|feature|Feature|FEATURE|question|Question|需求|缺陷|问题|求助|咨询|"
+    r"bugfix|RFC|rfc|task|Task|任务|文档|doc|Doc|docs|Docs|help|Help|support|Support)[^\]】)）]{0,20}[\]】)）]\s*[:：-]?\s*)+"
+)
+_TITLE_LEAD = re.compile(r"^\s*(?:bug\s*report|feature\s*request|issue)\s*[:：-]\s*", re.I)
+# Lines an issue template puts in: headings, checkboxes, field labels with nothing after them.
+_TEMPLATE_LINE = re.compile(
+    r"^\s*(?:#{1,6}\s.*|[-*]\s*\[[ xX]\]\s.*|[【\[]?(?:问题描述|环境信息|软件版本|硬件环境|复现步骤|期望结果|实际结果|"
+    r"日志信息|截图|其他|Describe the bug|Environment|To Reproduce|Expected behavior|Additional context|"
+    r"Steps to reproduce)[】\]]?\s*[:：]?\s*)$",
+    re.I,
+)
+# "!" is only an end of sentence before a space: "!795" is a merge request
+_SENT_SPLIT = re.compile(r"(?<=[。！？；])|(?<=[!?;])(?=\s)|\n+|(?<=[.])\s+(?=[A-Z0-9`(])")
+
+ROOT_CUES = ("根因", "原因", "定位", "导致", "因为", "由于", "引起", "造成", "问题在于", "症结", "触发",
+             "root cause", "because", "caused by", "due to", "the cause", "the problem is", "the issue is")
+FIX_CUES = ("修复", "改为", "改成", "改用", "新增", "调整", "统一", "增加", "删除", "去掉", "放宽", "适配",
+            "对齐", "补齐", "兼容", "支持", "fix", "change", "add ", "remove", "replace", "switch", "align")
+ACTION_CUES = ("请", "建议", "应", "需要", "改为", "设置", "使用", "升级", "配置", "去掉", "换用", "以",
+               "should", "use ", "set ", "upgrade", "try", "configure", "switch to", "remove")
+ERROR_CUES = ("error", "exception", "traceback", "failed", "failure", "timeout", "oom", "out of memory",
+              "报错", "失败", "异常", "超时", "崩溃", "溢出", "越界", "无法", "不一致", "coredump", "segmentation")
+_STOP = {"的", "了", "在", "是", "和", "与", "及", "或", "时", "后", "中", "对", "将", "把", "被", "为", "也",
+         "the", "a", "an", "and", "or", "to", "of", "in", "on", "for", "is", "are", "with", "when", "not",
+         "issue", "问题", "bug", "请问", "如何", "怎么", "一下", "使用", "出现", "进行", "需要", "可以"}
+
+
+def is_cjk(text: str) -> bool:
+    """True when the text is mostly Chinese (decides the language of generated connectors)."""
+    cjk = len(_CJK.findall(text or ""))
+    latin = len(re.findall(r"[A-Za-z]", text or ""))
+    # a Chinese character carries about a word: identifiers and logs inflate the Latin count
+    return cjk >= 4 and cjk * 4 >= latin
+
+
+def clean_title(title: str) -> str:
+    t = _HTML_TAG.sub("", title or "")
+    t = _TITLE_PREFIX.sub("", t)
+    t = _TITLE_LEAD.sub("", t)
+    return re.sub(r"\s+", " ", t).strip(" -:：")
+
+
+def clean_body(body: str) -> str:
+    """Body without code fences, images, HTML tags, URLs and template scaffolding."""
+    text = _CODE_FENCE.sub("\n", body or "")
+    text = _MD_IMAGE.sub("", text)
+    text = _MD_LINK.sub(r"\1", text)
+    text = _HTML_TAG.sub("", text)
+    lines = []
+    for line in text.splitlines():
+        if _TEMPLATE_LINE.match(line):
+            continue
+        line = re.sub(r"^\s*(?:[-*>]|\d+[.、)])\s+", "", line).strip()
+        if line:
+            lines.append(line)
+    return "\n".join(lines)
+
+
+_STRONG_ERROR = re.compile(r"\b\w*(?:Error|Exception|Fault)\b|Traceback|exit code|错误码|\bcode \d+|\bE\d{5,}", re.I)
+
+
+def error_lines(body: str, limit: int = 3) -> list[str]:
+    """Lines that look like what the user saw: error messages first (code fences included), then failures."""
+    strong: list[str] = []
+    weak: list[str] = []
+    for line in _HTML_TAG.sub("", body or "").splitlines():
+        s = line.strip().strip("`").strip()
+        if not (6 <= len(s) <= 200) or _TEMPLATE_LINE.match(s) or s in strong or s in weak:
+            continue
+        if _STRONG_ERROR.search(s):
+            strong.append(s)
+        elif any(c in s.lower() for c in ERROR_CUES):
+            weak.append(s)
+    return (strong + weak)[:limit]
+
+
+_REFS_ONLY = re.compile(r"(?:fix(?:es|ed)?|close[sd]?|resolve[sd]?|修复|解决|关闭|backport of|see|见)?\s*[#!]\d+[\s,，、;；]*", re.I)
+
+
+def informative(sentence: str) -> bool:
+    """False for sentences that are only issue/PR references ("Fixes #115", "修复 #103 #104")."""
+    rest = _REFS_ONLY.sub("", sentence)
+    rest = re.sub(r"[\W_]+", "", rest)
+    return len(rest) >= 4
+
+
+_LEADING_REFS = re.compile(r"^(?:(?:fix(?:es|ed)?|close[sd]?|resolve[sd]?|修复|解决|关闭)\s*[#!]\d+[\s,，、#!\d]*[:：。.]?\s*)+", re.I)
+
+
+def sentences(text: str) -> list[str]:
+    out = []
+    for raw in _SENT_SPLIT.split(clean_body(text)):
+        if not raw:
+            continue
+        s = _LEADING_REFS.sub("", _URL.sub("", raw)).strip(" \t-—*>·•")
+        if 6 <= len(s) <= 240 and informative(s):
+            out.append(s)
+    return out
+
+
+def has_cue(text: str, cues: tuple[str, ...]) -> bool:
+    low = (text or "").lower()
+    return any(c in low for c in cues)
+
+
+def cue_count(text: str, cues: tuple[str, ...]) -> int:
+    low = (text or "").lower()
+    return sum(1 for c in cues if c in low)
+
+
+@lru_cache(maxsize=1)
+def _jieba():
+    import jieba
+    import jieba.analyse
+
+    jieba.setLogLevel(logging.WARNING)
+    return jieba
+
+
+def tokens(text: str) -> list[str]:
+    """Lower-cased content words (jieba for Chinese, words for Latin), stop words removed."""
+    jb = _jieba()
+    out = []
+    for tok in jb.lcut(_URL.sub(" ", text or "")):
+        t = tok.strip().lower()
+        if len(t) < 2 and not _CJK.match(t):
+            continue
+        if not t or t in _STOP or re.fullmatch(r"[\W_]+", t) or t.isdigit():
+            continue
+        out.append(t)
+    return out
+
+
+def keywords(text: str, k: int = 8) -> list[str]:
+    """TF-IDF keywords (jieba's idf table), lower-cased and de-duplicated, in rank order."""
+    jb = _jieba()
+    seen: list[str] = []
+    for tag in jb.analyse.extract_tags(_URL.sub(" ", text or ""), topK=k * 2):
+        t = tag.lower()
+        if t in _STOP or t.isdigit() or len(t) < 2 or t in seen:
+            continue
+        seen.append(t)
+        if len(seen) >= k:
+            break
+    return seen
+
+
+def overlap(a: list[str], b: list[str]) -> float:
+    """Share of `a`'s words found in `b`."""
+    if not a:
+        return 0.0
+    bs = set(b)
+    return sum(1 for t in a if t in bs) / len(a)
+
+
+def shorten(text: str, limit: int) -> str:
+    text = re.sub(r"\s+", " ", text or "").strip()
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+
+
+_STATUS = re.compile(r"(定位中|排查中|处理中|分析中|跟进中|修复中|已复现|收到|看一下|looking into|investigating|on it|will check)", re.I)
+
+
+def is_status_update(sentence: str) -> bool:
+    """A short progress note ("已复现，定位中") rather than content."""
+    return len(sentence) <= 24 and bool(_STATUS.search(sentence))

@@ -1,0 +1,107 @@
+"""Group kept cases into labelled themes, per repository, by keyword (and optionally embedding)
+similarity: average-link agglomerative clustering with a similarity floor. A label the analyst
+already proposed (e.g. the LLM's) counts as a strong bond between cases sharing it."""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter, defaultdict
+
+from fixlore.analyse.text import keywords
+from fixlore.model import Case
+
+SIMILARITY_FLOOR = 0.18     # below this two groups stay apart
+SMALL_REPO = 3              # a repo with this few kept cases is one theme
+
+
+def _vector(case: Case) -> Counter:
+    text = f"{case.title} {case.problem} {case.answer.split('修复 ')[0].split('Fix: ')[0]}"
+    kws = keywords(text, 12)
+    return Counter({k: 12 - i for i, k in enumerate(kws)})
+
+
+def _cos(a: Counter, b: Counter) -> float:
+    num = sum(a[k] * b[k] for k in a.keys() & b.keys())
+    den = math.sqrt(sum(v * v for v in a.values())) * math.sqrt(sum(v * v for v in b.values()))
+    return num / den if den else 0.0
+
+
+def slug(text: str) -> str:
+    s = re.sub(r"[^\w\u3400-\u9fff]+", "-", text.lower()).strip("-")
+    return s[:60] or "misc"
+
+
+def _cluster(sim: list[list[float]], floor: float) -> list[list[int]]:
+    groups = [[i] for i in range(len(sim))]
+    while len(groups) > 1:
+        best, pair = floor, None
+        for x in range(len(groups)):
+            for y in range(x + 1, len(groups)):
+                s = sum(sim[i][j] for i in groups[x] for j in groups[y]) / (len(groups[x]) * len(groups[y]))
+                if s > best + 1e-12:
+                    best, pair = s, (x, y)
+        if pair is None:
+            break
+        x, y = pair
+        groups[x] = sorted(groups[x] + groups[y])
+        del groups[y]
+    return groups
+
+
+def _label(members: list[Case], vectors: list[Counter]) -> str:
+    counts: Counter = Counter()
+    for v in vectors:
+        for k, w in v.items():
+            counts[k] += w
+    shared = [k for k, _ in sorted(counts.items(), key=lambda kv: (-sum(1 for v in vectors if kv[0] in v), -kv[1], kv[0]))]
+    return "-".join(shared[:3]) if shared else slug(members[0].title)
+
+
+def assign_themes(cases: list[Case], embedder=None, floor: float = SIMILARITY_FLOOR) -> dict[str, list[str]]:
+    """Set `case.theme` on every given case; return theme -> case keys (in case order)."""
+    by_repo: dict[str, list[Case]] = defaultdict(list)
+    for c in cases:
+        by_repo[c.repo].append(c)
+    themes: dict[str, list[str]] = {}
+    for repo in sorted(by_repo):
+        members = sorted(by_repo[repo], key=lambda c: c.number)
+        vecs = [_vector(c) for c in members]
+        n = len(members)
+        proposed = [slug(c.theme) if c.theme else "" for c in members]
+        fixes = [{(f.repo, f.number) for f in c.fix if f.role == "fix"} for c in members]
+        if n <= SMALL_REPO:
+            groups = [list(range(n))]
+        else:
+            emb = None
+            if embedder is not None:
+                emb = embedder.encode([f"{c.title} {c.problem}" for c in members])
+            sim = [[0.0] * n for _ in range(n)]
+            for i in range(n):
+                for j in range(n):
+                    if i == j:
+                        continue
+                    s = _cos(vecs[i], vecs[j])
+                    if emb is not None:
+                        s = 0.5 * s + 0.5 * max(0.0, float(emb[i] @ emb[j]))
+                    if proposed[i] and proposed[i] == proposed[j]:
+                        s = max(s, 0.9)
+                    if fixes[i] & fixes[j]:      # one PR fixing both: the same mechanism
+                        s = max(s, 0.6)
+                    sim[i][j] = s
+            groups = _cluster(sim, floor)
+        short = repo.split("/")[-1]
+        for g in groups:
+            group_cases = [members[i] for i in g]
+            label = _label(group_cases, [vecs[i] for i in g])
+            common = Counter(p for p in (proposed[i] for i in g) if p).most_common(1)
+            if common and common[0][1] >= max(2, len(g) // 2 + 1):
+                label = common[0][0]
+            name = f"{slug(short)}:{slug(label)}"
+            base, k = name, 2
+            while name in themes:
+                name, k = f"{base}-{k}", k + 1
+            for c in group_cases:
+                c.theme = name
+            themes[name] = [c.key for c in group_cases]
+    return themes

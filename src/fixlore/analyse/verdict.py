@@ -1,0 +1,111 @@
+"""Keep or drop a candidate case, with a reason code, from evidence and discussion signals.
+
+The rules are general (they read what maintainers wrote and what the linker proved), checked in
+the order of how strongly a signal settles the question: an official "not a problem" or
+rejection beats everything, a landed fix keeps a case, and without one the case is kept only
+when the discussion teaches something (a root cause or a substantive official answer)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from fixlore.analyse.context import CaseContext
+from fixlore.analyse.facts import landed
+from fixlore.analyse.text import ROOT_CUES, clean_body, has_cue, is_cjk
+from fixlore.model import Case
+
+NOT_A_PROBLEM = ("不是问题", "非问题", "不是bug", "不是 bug", "并非问题", "不存在该问题", "实际不存在", "不存在此问题",
+                 "预期行为", "符合预期", "正常现象", "not a bug", "not an issue", "works as intended",
+                 "working as intended", "expected behavior", "expected behaviour", "by design", "no problem here")
+REJECTED = ("不采纳", "不予采纳", "不接纳", "不受理", "不予受理", "否决", "不做修改", "不会修改", "不计划支持", "暂不考虑",
+            "won't fix", "wont fix", "will not fix", "not planned", "declined", "rejected", "we will not", "won't be")
+MERGED_INTO = re.compile(
+    r"(?:重复|合并到|并入|合入到|转至|移至|跟踪于|统一在|duplicate of|tracked in|merged into|moved to)\s*"
+    r"(?:issue\s*)?#\s*\d+", re.I)
+REVIEW_TICKET = ("检视意见", "代码检视", "检视问题", "review comment", "code review", "评审意见", "走读意见")
+INTERNAL_TICKET = ("内部任务", "内部需求", "版本转测", "流水线任务", "internal task")
+WORKAROUND = ("规避", "绕过", "临时方案", "workaround", "work around", "重装", "重新安装", "换个环境", "环境问题",
+              "环境变量", "去掉该配置", "删除该配置", "清理缓存", "重启", "reinstall", "environment issue",
+              "升级驱动", "版本不匹配", "配套版本")
+QUESTION = ("?", "？", "如何", "怎么", "怎样", "是否", "请问", "咨询", "能否", "可否", "有没有", "什么时候", "何时",
+            "how to", "how do", "is there", "can i", "does ", "when will", "why ")
+SOLVED_BY_REPORTER = ("已解决", "解决了", "问题解决", "自己解决", "找到原因", "我的问题", "搞定", "可以了",
+                      "solved", "resolved it", "figured it out", "my mistake", "works now", "fixed it")
+# an official answer shorter than this (characters of content) teaches too little to publish
+MIN_ANSWER_CHARS = 40
+
+
+@dataclass(slots=True)
+class Verdict:
+    keep: bool
+    drop_reason: str = ""
+    notes: list[str] = field(default_factory=list)
+
+
+def _text(comments) -> str:
+    return "\n".join(clean_body(c.body) for c in comments)
+
+
+def _content_len(text: str) -> int:
+    return len(re.sub(r"\s+", "", text))
+
+
+def decide(case: Case, ctx: CaseContext, root_cause: str = "") -> Verdict:
+    """`root_cause` is what the analyst extracted (empty when nothing root-cause-like was found)."""
+    title = case.title or (ctx.issue.title if ctx.issue else "")
+    body = ctx.body
+    official = _text(ctx.maintainer_comments())
+    reporter = _text(ctx.reporter_comments())
+    pr_text = "\n".join(f"{p.title}\n{p.body}" for p in ctx.pulls)
+    kinds = {e.kind for e in case.evidence}
+    has_landed = landed(case)
+    pending = [f for f in case.fix if not (f.state == "merged" and f.merged_at is not None)]
+    notes: list[str] = []
+
+    if has_cue(official, NOT_A_PROBLEM):
+        return Verdict(False, "not_a_problem", ["official answer says it is not a problem"])
+    if has_cue(official, REJECTED) and not has_landed:
+        return Verdict(False, "not_adopted", ["official answer rejects the request"])
+    m = MERGED_INTO.search(official) or MERGED_INTO.search(reporter)
+    if m and not has_landed:
+        return Verdict(False, "merged_into_other", [f"folded into another issue ({m.group(0).strip()})"])
+    if has_cue(title, REVIEW_TICKET) or has_cue(title, INTERNAL_TICKET):
+        return Verdict(False, "internal_process", ["a review / internal process ticket, not a user problem"])
+
+    if has_landed:
+        notes.append("fix merged (state merged + merged_at)")
+        if "linked_unrelated" in case.traps and len([f for f in case.fix if f.role == "fix"]) == 0:
+            return Verdict(False, "no_fix_evidence", ["only an unrelated linked PR"])
+        return Verdict(True, "", notes)
+
+    if pending:
+        if root_cause:
+            notes.append("fix not landed, but the root cause / solution is established")
+            return Verdict(True, "", notes)
+        return Verdict(False, "fix_pending", ["fix PR still open or unmerged and nothing learned yet: watch"])
+
+    # No fix PR at all: what did the discussion teach?
+    substantive = _content_len(official) >= MIN_ANSWER_CHARS
+    if not official.strip():
+        if reporter.strip() and has_cue(reporter, SOLVED_BY_REPORTER):
+            return Verdict(False, "self_answered", ["reporter solved it alone; no official answer"])
+        if has_cue(body, ("应为", "应改为", "应该是", "should be", "typo")) and not has_cue(body, ROOT_CUES):
+            return Verdict(False, "self_answered", ["the report carries its own answer"])
+        return Verdict(False, "no_fix_evidence", ["no fix PR and no answer"])
+    if has_cue(official, WORKAROUND) and not root_cause:
+        return Verdict(False, "env_workaround", ["only an environment workaround, no root cause"])
+    if root_cause or ("answer" in kinds and substantive):
+        notes.append("official answer with an explanation, no code change")
+        return Verdict(True, "", notes)
+    if has_cue(title + "\n" + body, QUESTION):
+        return Verdict(False, "consultation_only", ["a question answered without a defect"])
+    if not substantive:
+        return Verdict(False, "no_fix_evidence", ["no fix PR; the answer is too thin to learn from"])
+    return Verdict(False, "consultation_only", ["discussion without a defect or a fix"])
+
+
+def language_of(case: Case, ctx: CaseContext) -> bool:
+    """True when the case's own text is Chinese (answers are written in the case's language)."""
+    talk = " ".join(c.body for c in ctx.comments[:5])
+    return is_cjk((case.title or "") + (ctx.body or "")[:400] + talk[:600])

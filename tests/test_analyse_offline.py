@@ -1,0 +1,360 @@
+"""The offline analyst on a hand-made world: realistic Chinese (and one English) issues with the
+linker's conclusions filled in as the linker would. `build_world()` is shared by the analyse and
+digest tests."""
+
+from __future__ import annotations
+
+import copy
+from datetime import datetime, timedelta, timezone
+
+import pytest
+
+from fixlore.analyse import OfflineAnalyst, analyse_cases, is_candidate
+from fixlore.analyse.context import CorpusIndex
+from fixlore.model import Case, Comment, Corpus, Evidence, FixRef, Issue, KbRef, Pull
+
+TZ = timezone(timedelta(hours=8))
+SIM, QNT, ENG = "Ascend/msdemo", "Ascend/quantkit", "octo/engine"
+
+
+def t(day: int, hh: int = 10, mm: int = 0, ss: int = 0) -> datetime:
+    return datetime(2026, 9, day, hh, mm, ss, tzinfo=TZ)
+
+
+class World:
+    def __init__(self):
+        self.corpus = Corpus(platform="gitcode")
+        self.cases: list[Case] = []
+        self._cid = 0
+
+    def issue(self, repo, n, title, body, *, author="reporter1", closed=None, comments=(), funnel="selected",
+              **case_fields) -> Case:
+        self.corpus.issues.append(Issue(repo=repo, number=n, title=title, body=body, state="closed",
+                                        created_at=t(1), updated_at=closed or t(18), closed_at=closed or t(18),
+                                        author=author, html_url=self.issue_url(repo, n)))
+        for i, (who, text) in enumerate(comments):
+            self._cid += 1
+            self.corpus.comments.append(Comment(repo=repo, parent_kind="issue", parent_number=n,
+                                                id=str(self._cid), author=who, body=text,
+                                                created_at=t(2) + timedelta(hours=i)))
+        case = Case(repo=repo, number=n, title=title, url=self.issue_url(repo, n), closed_at=closed or t(18),
+                    funnel=funnel, **case_fields)
+        self.cases.append(case)
+        return case
+
+    @staticmethod
+    def issue_url(repo, n):
+        host = "github.com" if repo == ENG else "gitcode.com"
+        return f"https://{host}/{repo}/issues/{n}"
+
+    def pull(self, repo, n, title, body, *, state="merged", merged=None, base="master", head="", author="dev1"):
+        self.corpus.pulls.append(Pull(repo=repo, number=n, title=title, body=body, state=state,
+                                      created_at=t(1), updated_at=merged or t(10), merged_at=merged,
+                                      closed_at=merged, author=author, base_ref=base, head_ref=head,
+                                      html_url=self.pull_url(repo, n)))
+
+    @staticmethod
+    def pull_url(repo, n):
+        if repo == ENG:
+            return f"https://github.com/{repo}/pull/{n}"
+        return f"https://gitcode.com/{repo}/merge_requests/{n}"
+
+    def fix(self, repo, n, *, role="fix", state="merged", merged=None, base="master"):
+        return FixRef(repo=repo, number=n, role=role, state=state, merged_at=merged,
+                      url=self.pull_url(repo, n), base_ref=base)
+
+
+def ev(kind, detail="", source=""):
+    return Evidence(kind=kind, detail=detail, source=source)
+
+
+TEMPLATE = """### 问题描述
+{desc}
+
+### 环境信息
+- [x] 已搜索过已有 issue
+软件版本：CANN 8.5.RC1，torch_npu 2.7.1
+
+### 日志信息
+```
+{log}
+```
+"""
+
+
+def build_world() -> World:
+    w = World()
+    # --- Ascend/msdemo: routing, scripts, config ------------------------------------------------
+    w.pull(SIM, 795, "修复 shared-expert-tp 下 MoE 路由 topk 未随 TP 切分",
+           "Closes #101\n\n根因：route() 在 _dp_transform_enter 之前按全量 token 计算 topk，hidden 已按 tp 切分而 topk 仍为 N×k，"
+           "导致 init_routing_v2 按 numel 驱动的 all_to_all 分发量膨胀约 2 倍。\n本 PR 将路由计算移到 token 切片之后，并补充单测。",
+           merged=t(8, 10, 12, 3))
+    w.issue(SIM, 101, "【Bug】开启 shared-expert-tp 时 MoE topk 未随 TP 切分，分发量高估 tp 倍",
+            TEMPLATE.format(desc="仿真 DeepSeek-V3 时开启 shared-expert-tp=4，all_to_all 通信量约为理论值的 2 倍。",
+                            log="WARNING dispatch numel mismatch: expected 4096 got 8192"),
+            closed=t(8, 10, 12, 3),
+            comments=[("maintainer-a", "已复现，定位中。"),
+                      ("maintainer-a", "根因是 route() 在 TP 切分前计算 topk，导致分发量按 tp 倍高估；!795 已修复。")],
+            fix=[w.fix(SIM, 795, merged=t(8, 10, 12, 3))],
+            evidence=[ev("keyword", "PR body: 'Closes #101'", "pulls/795"),
+                      ev("auto_close", "merged 10:12:03, closed 10:12:03", "pulls/795, issues/101")],
+            timing="same_second", lag_s=0, value=0.9,
+            kb_refs=[KbRef("docs/Ascend/msdemo/docs/moe.md", "part0003", 0.912)])
+    w.pull(SIM, 796, "MoE 路由统计在 TP=4 时对齐 token 切片", "Fixes #102。路由统计改为按本地 token 计数。",
+           merged=t(9, 9, 0, 0))
+    w.issue(SIM, 102, "MoE 路由在 TP=4 时 topk 统计偏大，通信量估计失真",
+            "开启 TP=4 后 MoE topk 统计值是 TP=1 的 4 倍，报告中的通信量不可信。",
+            closed=t(9, 9, 2, 0),
+            comments=[("maintainer-b", "原因是路由统计在切分前进行，与 #101 同源，已由 !796 修复。")],
+            fix=[w.fix(SIM, 796, merged=t(9, 9, 0, 0))],
+            evidence=[ev("keyword", "PR body: 'Fixes #102'", "pulls/796"),
+                      ev("auto_close", "merged 09:00:00, closed 09:02:00", "pulls/796, issues/102")],
+            timing="auto_close", lag_s=120, value=0.8)
+    w.pull(SIM, 850, "stop 脚本自排除 + health 探针改判日志",
+           "修复 #103 #104：stop_vllm_process.sh 增加 protected_pids 自排除逻辑；health() 改为判断日志 start up 完成，不再发真实推理请求。",
+           merged=t(10, 15, 0, 0))
+    w.issue(SIM, 103, "stop_vllm_process.sh 按 pkill -f 匹配，清理链误杀自身进程",
+            "调用 bash -c 'bash /tmp/vllm/stop_vllm_process.sh vllm' 时脚本把自己也杀掉了，退出码 137。",
+            closed=t(10, 15, 2, 0),
+            comments=[("maintainer-a", "因为 pkill -f 的模式也出现在脚本自身命令行里，首轮 pkill -9 会命中脚本与会话 shell。")],
+            fix=[w.fix(SIM, 850, merged=t(10, 15, 0, 0))],
+            evidence=[ev("keyword", "PR body: '修复 #103 #104'", "pulls/850"),
+                      ev("auto_close", "merged 15:00:00, closed 15:02:00", "pulls/850")],
+            timing="auto_close", lag_s=120, traps=["one_pr_many_issues"], value=0.7)
+    w.issue(SIM, 104, "压测期间 scheduler 每秒调用 health() 发真实推理请求，污染测量",
+            "8×910B2 实机抓包显示压测窗口内每秒 1 条 completion 请求。",
+            closed=t(10, 15, 0, 55),
+            comments=[("maintainer-c", "MultiHostSimulator.health() 在 /health 返回 200 后仍无条件发 completion 请求，导致压测数据被污染。")],
+            fix=[w.fix(SIM, 850, merged=t(10, 15, 0, 0))],
+            evidence=[ev("keyword", "PR body: '修复 #103 #104'", "pulls/850"),
+                      ev("auto_close", "merged 15:00:00, closed 15:00:55", "pulls/850")],
+            timing="auto_close", lag_s=55, traps=["one_pr_many_issues"], value=0.7)
+    w.issue(SIM, 105, "profiling_database 缺 A2 实机与新版 vllm 数据，何时更新？",
+            "数据库里只有 A3 的数据，A2 用户没法参考。",
+            comments=[("maintainer-b", "官方排期 26Q3 分三批补充实测数据：GLM 5.1 + vllm-ascend 0.18.0，"
+                                       "GLM 5.2 + 0.23.0rc1，Kimi k3 + 0.23.0rc1，覆盖 A2 与 A3 机型。")],
+            evidence=[ev("answer", "official schedule in comment", "issues/105/comments")],
+            timing="no_fix", value=0.5)
+    w.issue(SIM, 106, "optx 配置繁琐，建议直接读取 vLLM 启动脚本",
+            "希望 optx 能直接解析 vllm serve 启动命令，不想再写 config.toml。",
+            comments=[("maintainer-a", "经讨论不采纳：脚本优先级与变量展开规则会推高维护成本，维持 config.toml 单一入口。")],
+            timing="no_fix", value=0.4)
+    w.pull(SIM, 3054, "预训练 packing 按文档边界隔离", "按完整文档 packing，生成 cu_seqlens 隔离跨文档注意力。", state="open")
+    w.issue(SIM, 107, "预训练 packing 按 cutoff_len 硬切，跨文档注意力泄漏",
+            "多文档拼接后直接按 cutoff_len 切分，注意力会跨文档。",
+            comments=[("maintainer-c", "确认 master 现状：文档拼接后按 cutoff_len 切分，没有边界隔离，导致跨文档注意力与位置状态泄漏。方案见 !3054。")],
+            fix=[w.fix(SIM, 3054, state="open")], timing="no_fix",
+            traps=["fix_not_landed"], trap_notes={"fix_not_landed": "!3054 open at snapshot"}, value=0.6)
+    w.pull(SIM, 880, "算子精度修复（WIP）", "WIP", state="open")
+    w.issue(SIM, 108, "GroupedMatmul 在 bf16 下精度偏差", "对比 CPU 结果最大误差 3e-2。",
+            comments=[("maintainer-b", "收到，!880 在处理。")],
+            fix=[w.fix(SIM, 880, state="open")], timing="no_fix", traps=["fix_not_landed"], value=0.45)
+    w.issue(SIM, 109, "【代码检视】对 !4716 的检视意见", "1. 变量命名不规范 2. 缺少单测", author="maintainer-a",
+            comments=[("dev2", "已按意见修改。")], timing="no_fix", value=0.3)
+    w.pull(SIM, 810, "修复 Qwen3.5 量化内存溢出", "Fixes #110：分块加载权重，避免一次性 materialize。", merged=t(1, 11, 0, 0))
+    w.issue(SIM, 110, "Qwen3.5-397B 量化时内存溢出", "量化到第 30 层时 host 内存 OOM 被 kill。",
+            closed=t(23, 3, 0, 0),
+            comments=[("maintainer-b", "bug 已由提出人修复，根因是权重一次性 materialize 导致内存峰值翻倍。"),
+                      ("stale-bot", "该 issue 4 天无更新，自动关闭。")],
+            fix=[w.fix(SIM, 810, merged=t(1, 11, 0, 0))],
+            evidence=[ev("keyword", "PR body: 'Fixes #110'", "pulls/810")],
+            timing="stale", lag_s=int((t(23, 3) - t(1, 11)).total_seconds()),
+            traps=["stale_close"], trap_notes={"stale_close": "closed by stale-bot"}, value=0.6)
+    w.issue(SIM, 111, "构造 attention 输入时 shape 校验报错", "用自定义构造的输入时报 shape mismatch。",
+            comments=[("maintainer-c", "与创建人对齐，该构造场景实际不存在，不是问题。")], timing="no_fix", value=0.3)
+    w.issue(SIM, 112, "安装后 import 报错 libascend_hal.so 找不到",
+            TEMPLATE.format(desc="pip 安装后 import 失败。", log="ImportError: libascend_hal.so: cannot open shared object file"),
+            comments=[("maintainer-a", "请先 source /usr/local/Ascend/ascend-toolkit/set_env.sh 设置环境变量规避。")],
+            timing="no_fix", value=0.3)
+    w.issue(SIM, 113, "shared-expert-tp 通信量翻倍", "同 #101 的现象。",
+            comments=[("maintainer-a", "与 #101 重复，合并到 #101 跟踪。")], timing="no_fix", value=0.3)
+    w.issue(SIM, 114, "请问支持 Python 3.12 吗？", "想在新环境里装。", comments=[("maintainer-b", "支持。")],
+            timing="no_fix", value=0.2)
+    w.pull(SIM, 902, "FX 编译前先做 stable_topo_sort", "Fixes #115", merged=t(12, 12, 0, 0))
+    w.issue(SIM, 115, "DeepSeek PD ratio 编译失败：FX 在 pow_2 定义前使用",
+            TEMPLATE.format(desc="编译阶段报错。", log="RuntimeError: node pow_2 used before definition"),
+            closed=t(12, 9, 0, 0),
+            comments=[("maintainer-b", "根因：AOT Autograd 的 FX 图里符号 shape 节点可能排在其消费的 view 之后，rewrite 前未做拓扑归一化。")],
+            fix=[w.fix(SIM, 902, merged=t(12, 12, 0, 0))],
+            evidence=[ev("keyword", "PR body: 'Fixes #115'", "pulls/902")],
+            timing="before_merge", lag_s=-3 * 3600,
+            traps=["closed_before_merge"], trap_notes={"closed_before_merge": "closed 09:00, !902 merged 12:00"}, value=0.6)
+    # --- Ascend/quantkit: storms, claimed-unmerged, linked-unrelated --------------------------------
+    w.pull(QNT, 964, "修复 W8A8DynamicPerChannelFakeQuantLinear 前向", "修复 #564 伪量化前向计算错误。", merged=t(16, 10, 0, 0),
+           head="bugfix/issue564")
+    w.issue(QNT, 564, "Qwen3-32B W8A8C8 伪量化推理对话重复回答", "伪量化后推理输出不断重复同一句话。",
+            closed=t(18, 13, 39, 56),
+            comments=[("maintainer-q", "定位：异常由 IR 图 W8A8DynamicPerChannelFakeQuantLinear 前向错误引起。")],
+            fix=[w.fix(QNT, 964, merged=t(16, 10, 0, 0))],
+            evidence=[ev("branch_name", "branch bugfix/issue564", "pulls/964"), ev("keyword", "修复 #564", "pulls/964")],
+            timing="later", lag_s=int((t(18, 13, 39, 56) - t(16, 10)).total_seconds()),
+            traps=["close_storm"], trap_notes={"close_storm": "closer-bot closed 3 issues 13:39:56-13:40:00"}, value=0.7)
+    w.pull(QNT, 976, "多卡伪量化样本分片越界修复", "修复 #567", merged=t(16, 11, 0, 0), head="bugfix/issue567")
+    w.issue(QNT, 567, "DeepSeek-V3.1 4 卡伪量化推理 list 越界",
+            "IndexError: list index out of range", closed=t(18, 13, 40, 0),
+            comments=[("maintainer-q", "根因：多卡场景样本分片在样本数不能整除卡数时数组越界。")],
+            fix=[w.fix(QNT, 976, merged=t(16, 11, 0, 0))],
+            evidence=[ev("branch_name", "branch bugfix/issue567", "pulls/976")],
+            timing="later", lag_s=int((t(18, 13, 40) - t(16, 11)).total_seconds()),
+            traps=["close_storm"], trap_notes={"close_storm": "closer-bot closed 3 issues 13:39:56-13:40:00"}, value=0.7)
+    w.pull(QNT, 54, "attention_mask dtype 调整", "尝试修复 #41", state="closed")
+    w.pull(QNT, 55, "attention_mask 改为 bool", "Fixes #41：attention_mask 改为 bool。", merged=t(14, 10, 0, 0))
+    w.issue(QNT, 41, "thd 格式训练 loss 飙至 21、grad_norm 570+",
+            "Qwen3.5-9B 用 thd 格式训练，loss 从 2 飙到 21。", closed=t(18, 13, 39, 58),
+            comments=[("maintainer-q", "!54 已合入，请更新后重试。"),
+                      ("maintainer-r", "定位：attention_mask 以 int32 创建，input_ids[i, mask[i]] 把 int 当行号索引而非掩码，导致 embedding 与 position_ids 全毁。")],
+            fix=[w.fix(QNT, 55, merged=t(14, 10, 0, 0))],
+            evidence=[ev("keyword", "Fixes #41", "pulls/55"), ev("comment", "comment cites !54", "issues/41/comments")],
+            timing="later", lag_s=int((t(18, 13, 39, 58) - t(14, 10)).total_seconds()),
+            traps=["claimed_unmerged", "close_storm"],
+            trap_notes={"claimed_unmerged": "!54 closed unmerged; real fix !55",
+                        "close_storm": "closer-bot closed 3 issues 13:39:56-13:40:00"}, value=0.8)
+    w.pull(QNT, 1008, "修复 #647 的 kv 对齐", "Fixes #647", merged=t(17, 10, 0, 0))
+    w.pull(QNT, 986, "HBM 续查按 instance/dp 对齐", "Closes #631。HBM 续查按 instance/dp 对齐，亲和调度支持阈值配置。",
+           merged=t(18, 20, 10, 39))
+    w.issue(QNT, 631, "kv-conductor HBM→CPU 续查未按 instance/dp 对齐，cpu_blocks 虚高",
+            "cpu_blocks 指标比实际大很多。", closed=t(18, 20, 10, 39),
+            comments=[("maintainer-q", "原因是 HBM 续查未按 instance/dp 对齐，同一 block 被重复计数。")],
+            fix=[w.fix(QNT, 986, merged=t(18, 20, 10, 39))],
+            evidence=[ev("keyword", "Closes #631", "pulls/986"), ev("auto_close", "same second", "pulls/986"),
+                      ev("linked", "platform link to !1008 checked: unrelated", "issues/631/pull_requests")],
+            timing="same_second", lag_s=0, traps=["linked_unrelated"],
+            trap_notes={"linked_unrelated": "linked !1008 fixes #647"}, value=0.7)
+    w.pull(QNT, 990, "量化配置 backport", "Backport of !958 to release/26.2.0", merged=t(15, 10, 20, 0), base="release/26.2.0")
+    w.pull(QNT, 958, "权重转换校验逻辑修复", "Fixes #558：check_model_type_transformers 与转换流程冲突。",
+           merged=t(14, 10, 0, 0), head="bugfix/issue558")
+    w.issue(QNT, 558, "权重量化转换报 BaseModelAdapter 无 get_model_type 属性",
+            "AttributeError: 'BaseModelAdapter' object has no attribute 'get_model_type'", closed=t(15, 10, 20, 30),
+            comments=[("maintainer-q", "根因：check_model_type_transformers 校验逻辑与权重转换流程冲突，致转换入口不可用。")],
+            fix=[w.fix(QNT, 958, merged=t(14, 10, 0, 0)),
+                 w.fix(QNT, 990, role="backport", merged=t(15, 10, 20, 0), base="release/26.2.0")],
+            evidence=[ev("branch_name", "branch bugfix/issue558", "pulls/958"), ev("keyword", "Fixes #558", "pulls/958"),
+                      ev("backport", "!990 on release/26.2.0", "pulls/990"), ev("auto_close", "30 s after backport", "pulls/990")],
+            timing="auto_close", lag_s=30, value=0.65)
+    # --- octo/engine: an English GitHub repo ------------------------------------------------------
+    w.pull(ENG, 12, "Fix bf16 checkpoint loading segfault", "Fixes #7. The loader casts bf16 tensors through a float16 view, "
+           "which reads past the buffer because the element count is computed from the wrong dtype.",
+           merged=t(11, 8, 0, 0))
+    w.pull(ENG, 13, "[release/2.1] Fix bf16 checkpoint loading segfault", "Backport of #12", merged=t(11, 9, 0, 0),
+           base="release/2.1")
+    w.issue(ENG, 7, "Segfault when loading a checkpoint with bf16 weights",
+            "Loading a bf16 checkpoint crashes.\n\nSegmentation fault (core dumped) in load_state_dict",
+            author="alice", closed=t(11, 8, 0, 0),
+            comments=[("bob-maintainer", "The root cause is that the loader computes the element count from the float16 view, "
+                                         "so it reads past the end of the buffer. Fixed in #12, backported in #13.")],
+            fix=[w.fix(ENG, 12, merged=t(11, 8, 0, 0)),
+                 w.fix(ENG, 13, role="backport", merged=t(11, 9, 0, 0), base="release/2.1")],
+            evidence=[ev("keyword", "Fixes #7", "pulls/12"), ev("auto_close", "same second", "pulls/12"),
+                      ev("backport", "#13 on release/2.1", "pulls/13")],
+            timing="same_second", lag_s=0, value=0.75)
+    # --- not candidates: the funnel's earlier stages and the backlog ------------------------------
+    for n, stage in [(201, "window"), (202, "window"), (203, "unresolved"), (204, "internal"), (205, "cve"),
+                     (206, "empty_title"), (207, "noise"), (208, "noise"), (209, "noise"),
+                     (210, "rank"), (211, "rank"), (212, "rank")]:
+        title = {"noise": "API一致性任务", "empty_title": "", "cve": "CVE-2026-0001 openssl 漏洞通告"}.get(
+            stage, f"其他问题 {n}：日志格式优化建议")
+        w.issue(SIM, n, title, "", funnel=stage, value=0.1 * (n % 5))
+    return w
+
+
+# ---------------------------------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def analysed():
+    w = build_world()
+    summary = analyse_cases(w.cases, w.corpus, OfflineAnalyst(), workers=2)
+    return w, summary, {c.key: c for c in w.cases}
+
+
+def test_only_candidates_are_analysed(analysed):
+    w, summary, by = analysed
+    cands = [c for c in w.cases if c.funnel in ("selected", "analysis")]
+    assert summary["candidates"] == summary["analysed"] == len(cands) == 21
+    assert by[f"{SIM}#210"].funnel == "rank" and by[f"{SIM}#210"].answer == ""
+    assert summary["kept"] + summary["dropped"] == summary["analysed"]
+
+
+def test_keep_drop_reasons_follow_the_signals(analysed):
+    _, summary, by = analysed
+    expect = {106: "not_adopted", 108: "fix_pending", 109: "internal_process", 111: "not_a_problem",
+              112: "env_workaround", 113: "merged_into_other", 114: "consultation_only"}
+    for n, reason in expect.items():
+        c = by[f"{SIM}#{n}"]
+        assert (c.funnel, c.drop_reason) == ("analysis", reason), (n, c.drop_reason, c.analysed_by)
+    for n in (101, 102, 103, 104, 105, 107, 110, 115):
+        assert by[f"{SIM}#{n}"].funnel == "selected", n
+    assert by[f"{QNT}#41"].funnel == "selected" and by[f"{ENG}#7"].funnel == "selected"
+    assert summary["drop_reasons"] == {r: 1 for r in expect.values()}
+
+
+def test_answer_states_root_cause_fix_and_close(analysed):
+    _, _, by = analysed
+    a = by[f"{SIM}#101"].answer
+    assert "根因" in a and "route()" in a
+    assert "!795" in a and "09-08 合入" in a and "合入当秒自动关单" in a
+    assert "moe.md" in a and "0.912" in a                                       # the kb ref
+    stale = by[f"{SIM}#110"].answer
+    assert "stale" in stale and "22 天" in stale                                # lag from the case, not invented
+    early = by[f"{SIM}#115"].answer
+    assert "关单早于修复合入" in early and "不倒填" in early
+    pending = by[f"{SIM}#107"].answer
+    assert "!3054" in pending and "未合入" in pending
+    assert "!54" in by[f"{QNT}#41"].answer and "!55" in by[f"{QNT}#41"].answer
+    bp = by[f"{QNT}#558"].answer
+    assert "backport !990" in bp and "release/26.2.0" in bp
+
+
+def test_problem_is_de_templated_and_english_case_in_english(analysed):
+    _, _, by = analysed
+    assert by[f"{SIM}#101"].problem.startswith("开启 shared-expert-tp")
+    assert "【Bug】" not in by[f"{SIM}#101"].problem
+    en = by[f"{ENG}#7"]
+    assert "root cause" in en.answer.lower() and "PR#12" in en.answer and "backport PR#13" in en.answer
+    assert "closed in the same second" in en.answer and "。" not in en.answer
+
+
+def test_symptom_and_first_action(analysed):
+    _, _, by = analysed
+    assert "ImportError" in by[f"{SIM}#112"].symptom or "RuntimeError" in by[f"{SIM}#115"].symptom
+    assert "pow_2" in by[f"{SIM}#115"].symptom
+    assert by[f"{SIM}#101"].first_action.startswith("升级到含 !795")
+    assert by[f"{SIM}#107"].first_action.startswith("关注 !3054")
+    assert by[f"{ENG}#7"].first_action.startswith("upgrade to a build with PR#12")
+    assert all(c.symptom and c.first_action for c in by.values() if c.funnel == "selected")
+
+
+def test_themes_group_related_cases(analysed):
+    _, summary, by = analysed
+    moe = {by[f"{SIM}#101"].theme, by[f"{SIM}#102"].theme}
+    assert len(moe) == 1 and moe.pop().startswith("msdemo:")
+    assert by[f"{SIM}#101"].theme != by[f"{SIM}#103"].theme
+    assert set(summary["themes"]) == {c.theme for c in by.values() if c.funnel == "selected"}
+    assert all(c.analysed_by == "offline" for c in by.values() if c.funnel in ("selected", "analysis"))
+
+
+def test_offline_is_deterministic():
+    runs = []
+    for workers in (1, 3):
+        w = build_world()
+        analyse_cases(w.cases, w.corpus, OfflineAnalyst(), workers=workers)
+        runs.append([c.to_export() for c in w.cases])
+    assert runs[0] == runs[1]
+
+
+def test_candidate_marker_takes_precedence():
+    c = Case(repo=SIM, number=1, funnel="rank")
+    assert not is_candidate(c)
+    c2 = copy.copy(c)
+    c2.funnel = "analysis"
+    assert is_candidate(c2)
+
+
+def test_context_collects_shared_fix():
+    w = build_world()
+    from fixlore.analyse.context import fix_users
+
+    idx = CorpusIndex(w.corpus)
+    case = next(c for c in w.cases if c.number == 103)
+    ctx = idx.context(case, fix_users(w.cases))
+    assert [p.number for p in ctx.pulls] == [850]
+    assert ctx.shared_fix_cases == [f"{SIM}#104"]
+    assert [c.author for c in ctx.maintainer_comments()] == ["maintainer-a"]
