@@ -1,7 +1,56 @@
-"""Commands of this stage (filled in by the stage's owner)."""
+"""`fixlore harvest`: the harvest stage alone, against the real site or any API base URL."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any, Optional
 
 import typer
+from rich.console import Console
+
+from fixlore.config import load_settings, parse_since
+from fixlore.errors import ConfigError
 
 
 def register(app: typer.Typer) -> None:
-    """Add this stage's commands to the `fixlore` app."""
+    @app.command("harvest")
+    def harvest_cmd(
+        org: list[str] = typer.Option([], "--org", help="Organisation to harvest (repeatable)."),
+        since: Optional[str] = typer.Option(None, "--since", help="Window start, ISO."),
+        platform: Optional[str] = typer.Option(None, "--platform", help="gitcode or github."),
+        db: Optional[str] = typer.Option(None, "--db", help="sqlite:///path or postgresql+psycopg://..."),
+        config: Optional[Path] = typer.Option(None, "--config", help="TOML or YAML settings file."),
+        base_url: Optional[str] = typer.Option(None, "--base-url"),
+        token_env: Optional[str] = typer.Option(None, "--token-env", help="Name of the variable holding the token."),
+        lookback_days: Optional[int] = typer.Option(None, "--lookback-days"),
+        rate_limit: Optional[bool] = typer.Option(None, "--rate-limit/--no-rate-limit"),
+        time_scale: Optional[float] = typer.Option(None, "--time-scale"),
+        naive: bool = typer.Option(False, "--naive", help="Fetch every window issue's details (baseline)."),
+        quiet: bool = typer.Option(False, "--quiet", "-q"),
+    ) -> None:
+        """List every repo's issues updated in the window and fetch details for the cheap funnel's pool."""
+        from fixlore.funnel import FunnelConfig
+        from fixlore.harvest.connect import connect
+        from fixlore.harvest.harvester import harvest
+        from fixlore.store import Store
+
+        overrides: dict[str, Any] = {"platform": platform, "orgs": list(org) or None, "db": db, "base_url": base_url,
+                                     "token_env": token_env, "lookback_days": lookback_days, "rate_limit": rate_limit,
+                                     "time_scale": time_scale, "since": parse_since(since) if since else None}
+        settings = load_settings(config, {k: v for k, v in overrides.items() if v is not None})
+        if settings.since is None:
+            raise ConfigError("give --since (or `since` in the config file)")
+        if not settings.orgs:
+            raise ConfigError("give at least one --org (or `orgs` in the config file)")
+        store = Store.open(settings.db)
+        client, source = connect(settings, store, token=settings.token())
+        try:
+            report = harvest(store, source, settings.orgs, settings.since, lookback_days=settings.lookback_days,
+                             funnel_config=FunnelConfig.from_mapping(settings.funnel), naive=naive, quiet=quiet)
+        finally:
+            client.close()
+            store.close()
+        if not quiet:
+            Console().print_json(client.redact(json.dumps({**report.as_dict(),
+                                                           "requests": client.accounting.snapshot()})))

@@ -1,0 +1,359 @@
+"""The harvester: walk every repo of the orgs, list what changed, fetch details only where they pay.
+
+Order of work (each step writes the store, so a crash loses at most one object's fetch):
+
+1. repos      list each org's repositories;
+2. issues     per repo, page issues by ``updated_at`` descending down to the window start
+              (or the repo's watermark on a re-run) and upsert them;
+3. funnel     the cheap funnel over every issue updated in the window, before any detail;
+4. details    per repo with pool issues not yet detailed at their current ``updated_at``:
+              their comments, history and platform links; the repo's PRs updated since
+              (window start - look-back); the detail of candidate PRs only; then the repo's
+              watermark advances.
+
+Idempotence: every write is an upsert keyed by (repo, number) or a replace of one parent's
+children, and "already done" is read back from the store (``details_for`` equals the
+object's ``updated_at``), so a re-run after a crash converges to the same rows.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections import Counter
+from contextlib import nullcontext
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Any, Callable, Iterable
+
+from fixlore import model as m
+from fixlore.funnel import POOL, FunnelConfig, cheap_funnel
+from fixlore.link.refs import KIND_EITHER, KIND_ISSUE, KIND_PULL, find_refs, refs_from_branch
+from fixlore.sources.base import Source
+from fixlore.store import Store
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class HarvestReport:
+    orgs: list[str] = field(default_factory=list)
+    repos: int = 0
+    issues_listed: int = 0
+    issues_in_window: int = 0
+    funnel: dict[str, int] = field(default_factory=dict)      # cheap funnel stage -> count
+    issues_detailed: int = 0
+    repos_with_work: int = 0
+    pulls_listed: int = 0
+    pull_candidates: int = 0
+    pulls_detailed: int = 0
+    phase_seconds: dict[str, float] = field(default_factory=dict)
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"orgs": self.orgs, "repos": self.repos, "issues_listed": self.issues_listed,
+                "issues_in_window": self.issues_in_window, "funnel": dict(self.funnel),
+                "issues_detailed": self.issues_detailed, "repos_with_work": self.repos_with_work,
+                "pulls_listed": self.pulls_listed, "pull_candidates": self.pull_candidates,
+                "pulls_detailed": self.pulls_detailed,
+                "phase_seconds": {k: round(v, 3) for k, v in self.phase_seconds.items()}}
+
+
+class _Progress:
+    """rich progress bars, or nothing at all in quiet mode."""
+
+    def __init__(self, quiet: bool):
+        self.bar = None
+        if not quiet:
+            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+            self.bar = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                                TimeElapsedColumn(), transient=False)
+
+    def __enter__(self) -> "_Progress":
+        if self.bar:
+            self.bar.start()
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        if self.bar:
+            self.bar.stop()
+
+    def task(self, description: str, total: int | None) -> Any:
+        return self.bar.add_task(description, total=total) if self.bar else None
+
+    def advance(self, task: Any, n: int = 1, description: str | None = None) -> None:
+        if self.bar and task is not None:
+            self.bar.update(task, advance=n, **({"description": description} if description else {}))
+
+    def finish(self, task: Any) -> None:
+        if self.bar and task is not None:
+            total = self.bar.tasks[[t.id for t in self.bar.tasks].index(task)].total
+            self.bar.update(task, completed=total)
+
+
+# ---------------------------------------------------------------------------
+# Candidate PRs (pure)
+
+
+def issue_refs_in_pull(pull: m.Pull) -> set[tuple[str, int]]:
+    """(repo, number) of issues a PR's title, body or branch name points at."""
+    found: set[tuple[str, int]] = set()
+    for ref in find_refs(f"{pull.title}\n{pull.body}", pull.repo):
+        if ref.kind in (KIND_ISSUE, KIND_EITHER):
+            found.add((ref.repo, ref.number))
+    for number in refs_from_branch(pull.head_ref):
+        found.add((pull.repo, number))
+    return found
+
+
+def pull_refs_in_text(text: str, repo: str) -> tuple[set[tuple[str, int]], set[tuple[str, int]]]:
+    """(explicit PR refs, ambiguous ``#N`` refs) in a comment or PR body."""
+    explicit, either = set(), set()
+    for ref in find_refs(text, repo):
+        if ref.kind == KIND_PULL:
+            explicit.add((ref.repo, ref.number))
+        elif ref.kind == KIND_EITHER:
+            either.add((ref.repo, ref.number))
+    return explicit, either
+
+
+@dataclass
+class Candidates:
+    """PRs worth a detail fetch, and why (kept for debugging and the run report)."""
+    reasons: dict[tuple[str, int], set[str]] = field(default_factory=dict)
+
+    def add(self, key: tuple[str, int], reason: str) -> None:
+        if key[1] > 0:
+            self.reasons.setdefault(key, set()).add(reason)
+
+    def keys(self) -> list[tuple[str, int]]:
+        return sorted(self.reasons)
+
+
+def select_candidates(pool: list[m.Issue], listed_pulls: list[m.Pull], links: list[m.Link],
+                      events: list[m.Event], comments: list[m.Comment]) -> Candidates:
+    """Candidate PRs for a repo's pool issues, from data already in hand (no requests)."""
+    wanted = {(i.repo, i.number) for i in pool}
+    listed = {(p.repo, p.number) for p in listed_pulls}
+    cands = Candidates()
+    for link in links:
+        if (link.issue_repo, link.issue_number) in wanted:
+            cands.add((link.pull_repo, link.pull_number), "linked")
+    for event in events:
+        if (event.repo, event.parent_number) in wanted and event.parent_kind == "issue" and event.detail.get("pull"):
+            cands.add((str(event.detail.get("pull_repo") or event.repo), int(event.detail["pull"])), "event")
+    for pull in listed_pulls:
+        if issue_refs_in_pull(pull) & wanted:
+            cands.add((pull.repo, pull.number), "mentions_issue")
+    for comment in comments:
+        if (comment.repo, comment.parent_number) not in wanted or comment.parent_kind != "issue":
+            continue
+        explicit, either = pull_refs_in_text(comment.body, comment.repo)
+        for key in explicit:
+            cands.add(key, "comment")
+        for key in either:
+            # "#N" may be an issue: take it as a PR only when such a PR is known, or in another repo.
+            if key in listed or key[0] != comment.repo:
+                cands.add(key, "comment")
+    return cands
+
+
+# ---------------------------------------------------------------------------
+# The harvest
+
+
+class Harvester:
+    def __init__(self, store: Store, source: Source, *, since: datetime, lookback_days: int = 60,
+                 funnel_config: FunnelConfig | None = None, naive: bool = False, quiet: bool = True,
+                 on_request: Callable[[], None] | None = None):
+        self.store = store
+        self.source = source
+        self.since = since
+        self.pulls_since = since - timedelta(days=lookback_days)
+        self.funnel_config = funnel_config or FunnelConfig()
+        self.naive = naive
+        self.quiet = quiet
+        self.report = HarvestReport()
+
+    # -- phases
+    def run(self, orgs: list[str]) -> HarvestReport:
+        self.report.orgs = list(orgs)
+        with _Progress(self.quiet) as progress:
+            repos = self._timed("repos", lambda: self._list_repos(orgs, progress))
+            self.report.repos = len(repos)
+            self._timed("issues", lambda: self._list_issues(repos, progress))
+            verdicts = self._timed("funnel", lambda: self._funnel(repos))
+            self._timed("details", lambda: self._details(repos, verdicts, progress))
+        return self.report
+
+    def _timed(self, name: str, work: Callable[[], Any]) -> Any:
+        start = time.perf_counter()
+        try:
+            return work()
+        finally:
+            self.report.phase_seconds[name] = self.report.phase_seconds.get(name, 0.0) + time.perf_counter() - start
+
+    def _list_repos(self, orgs: list[str], progress: _Progress) -> list[m.Repo]:
+        task = progress.task("orgs", len(orgs))
+        repos: list[m.Repo] = []
+        seen: set[str] = set()
+        for org in orgs:
+            found = self.source.list_repos(org)
+            with self.store.writer() as w:
+                w.upsert_repos(found, org)
+            for repo in found:
+                if repo.full_name not in seen:
+                    seen.add(repo.full_name)
+                    repos.append(repo)
+            progress.advance(task, description=f"org {org}: {len(found)} repos")
+        return repos
+
+    def _watermark_applies(self, mark: dict[str, Any] | None) -> bool:
+        """A watermark earned under a window that started no later than ours covers our window."""
+        return bool(mark and mark.get("window_since") and mark["window_since"] <= self.since)
+
+    def _list_issues(self, repos: list[m.Repo], progress: _Progress) -> None:
+        task = progress.task("issue lists", len(repos))
+        for repo in repos:
+            mark = self.store.watermark(repo.full_name)
+            bound = self.since
+            if self._watermark_applies(mark) and mark.get("issues_updated_at"):
+                bound = max(bound, mark["issues_updated_at"])
+            batch: list[m.Issue] = []
+            for issue in self.source.iter_issues(repo.full_name, bound):
+                batch.append(issue)
+                if len(batch) >= 100:
+                    self._save_issues(batch)
+                    batch = []
+            self._save_issues(batch)
+            progress.advance(task, description=f"issues {repo.full_name}")
+
+    def _save_issues(self, batch: list[m.Issue]) -> None:
+        if batch:
+            with self.store.writer() as w:
+                w.upsert_issues(batch)
+            self.report.issues_listed += len(batch)
+
+    def _funnel(self, repos: list[m.Repo]) -> dict[str, str]:
+        names = [r.full_name for r in repos]
+        in_window = self.store.issues(names, updated_since=self.since)
+        self.report.issues_in_window = len(in_window)
+        verdicts = cheap_funnel(in_window, self.since, self.funnel_config)
+        self.report.funnel = dict(Counter(verdicts.values()))
+        by_key = {}
+        for issue in in_window:
+            stage = verdicts.get(issue.key)
+            if stage:
+                by_key[(issue.repo, issue.number)] = stage
+        with self.store.writer() as w:
+            w.set_funnel_stages(by_key)
+        return verdicts
+
+    def _details(self, repos: list[m.Repo], verdicts: dict[str, str], progress: _Progress) -> None:
+        plans = []
+        for repo in repos:
+            book = self.store.issue_bookkeeping(repo.full_name)
+            selected = [n for n, b in book.items()
+                        if b["updated_at"] is not None and b["updated_at"] >= self.since
+                        and (self.naive or verdicts.get(f"{repo.full_name}#{n}") == POOL)]
+            needs = sorted(n for n in selected if book[n]["details_for"] != book[n]["updated_at"])
+            mark = self.store.watermark(repo.full_name)
+            pending = selected and not self._watermark_applies(mark)
+            plans.append((repo, selected, needs, pending))
+        work = [p for p in plans if p[2] or p[3]]
+        self.report.repos_with_work = len(work)
+        repo_task = progress.task("repos with new pool issues", len(work))
+        issue_task = progress.task("issue details", sum(len(p[2]) for p in work))
+        pull_task = progress.task("PR details", None)
+        # Repos without work: their listing is done, so their watermark can move now.
+        with self.store.writer() as w:
+            for repo, selected, needs, pending in plans:
+                if not (needs or pending):
+                    self._advance_issue_watermark(w, repo.full_name)
+        for repo, selected, needs, _pending in work:
+            self._repo_details(repo.full_name, selected, needs, progress, issue_task, pull_task)
+            progress.advance(repo_task, description=f"details {repo.full_name}")
+        progress.finish(pull_task)
+
+    def _advance_issue_watermark(self, writer: Any, repo: str, pulls_updated_at: datetime | None = None) -> None:
+        book = self.store.issue_bookkeeping(repo)
+        newest = max((b["updated_at"] for b in book.values() if b["updated_at"]), default=None)
+        writer.set_watermark(repo, issues_updated_at=newest, pulls_updated_at=pulls_updated_at,
+                             window_since=self.since)
+
+    def _repo_details(self, repo: str, selected: list[int], needs: list[int], progress: _Progress,
+                      issue_task: Any, pull_task: Any) -> None:
+        issues = {i.number: i for i in self.store.issues([repo])}
+        for number in needs:
+            issue = issues[number]
+            detail = self.source.issue_detail(issue)
+            with self.store.writer() as w:
+                w.save_issue_detail(issue, detail)
+            self.report.issues_detailed += 1
+            progress.advance(issue_task)
+
+        # The repo's PRs updated since (window start - look-back), from its watermark on a re-run.
+        mark = self.store.watermark(repo)
+        bound = self.pulls_since
+        if self._watermark_applies(mark) and mark.get("pulls_updated_at"):
+            bound = max(bound, mark["pulls_updated_at"])
+        newest_pull = mark.get("pulls_updated_at") if mark else None
+        batch: list[m.Pull] = []
+        for pull in self.source.iter_pulls(repo, bound):
+            batch.append(pull)
+            if pull.updated_at and (newest_pull is None or pull.updated_at > newest_pull):
+                newest_pull = pull.updated_at
+        if batch:
+            with self.store.writer() as w:
+                w.upsert_pulls(batch)
+            self.report.pulls_listed += len(batch)
+
+        pool = [issues[n] for n in selected if n in issues]
+        corpus = self.store.load_corpus([repo])
+        cands = select_candidates(pool, corpus.pulls, corpus.links, corpus.events, corpus.comments)
+        self._fetch_pulls(cands, {(p.repo, p.number): p for p in corpus.pulls}, progress, pull_task)
+        with self.store.writer() as w:
+            self._advance_issue_watermark(w, repo, pulls_updated_at=newest_pull)
+
+    def _fetch_pulls(self, cands: Candidates, known: dict[tuple[str, int], m.Pull], progress: _Progress,
+                     pull_task: Any) -> None:
+        queue = cands.keys()
+        seen = set(queue)
+        hops = {key: 0 for key in queue}
+        detailed = self.store.pull_details_for(queue)
+        while queue:
+            key = queue.pop(0)
+            self.report.pull_candidates += 1
+            pull = known.get(key)
+            if pull is None:
+                if key in detailed and detailed[key] is not None:
+                    continue                    # cited PR outside our listings, already fetched once
+                pull = self.source.get_pull(*key)
+                if pull is None:
+                    continue
+            if detailed.get(key) is None or detailed.get(key) != pull.updated_at:
+                detail = self.source.pull_detail(pull)
+                with self.store.writer() as w:
+                    w.save_pull_detail(pull, detail)
+                self.report.pulls_detailed += 1
+                progress.advance(pull_task)
+            # Cross-repo references of a candidate PR (a backport, a fix in a sibling repo): one hop.
+            if hops[key] == 0:
+                explicit, either = pull_refs_in_text(f"{pull.title}\n{pull.body}", pull.repo)
+                for ref in sorted(explicit | either):
+                    if ref[0] != pull.repo and ref not in seen:
+                        seen.add(ref)
+                        hops[ref] = 1
+                        queue.append(ref)
+                        detailed.update(self.store.pull_details_for([ref]))
+
+
+def harvest(store: Store, source: Source, orgs: Iterable[str], since: datetime, *, lookback_days: int = 60,
+            funnel_config: FunnelConfig | None = None, naive: bool = False, quiet: bool = True) -> HarvestReport:
+    """Harvest ``orgs`` from ``source`` into ``store`` for the window starting at ``since``.
+
+    ``naive=True`` fetches the details of every issue updated in the window instead of only
+    the cheap funnel's pool (the baseline the benchmark compares against).
+    """
+    harvester = Harvester(store, source, since=since, lookback_days=lookback_days, funnel_config=funnel_config,
+                          naive=naive, quiet=quiet)
+    return harvester.run(list(orgs))
