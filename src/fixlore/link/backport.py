@@ -1,0 +1,65 @@
+"""Backports: the same change landed on a release branch.
+
+A merged PR is a twin of a fix when it targets a different branch and either names the fix
+(`backport of !870`, a cherry-pick note, the fix's URL), or carries the same title once
+branch tags are removed (`[26.2.0] fix X` ~ `fix X`), or changes the same files with a
+similar title. Twins are searched among the repo's PRs merged near the fix (bisect on the
+merge-time index), never by scanning every PR.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import timedelta
+
+from rapidfuzz import fuzz
+
+from fixlore.link.config import LinkConfig
+from fixlore.link.index import CorpusIndex, Key
+from fixlore.model import Pull
+
+_TAGS = re.compile(r"[\[【(（]\s*(?:backport|cherry[- ]?pick|回合|同步|合入|master|main|dev|release|br_|r?\d+(?:\.\w+)+|v\d[\w.]*)"
+                   r"[^\]】)）]*[\]】)）]|\b(?:backport|cherry[- ]?pick(?:ed)?)\b\s*(?:to|of|from|:)?|回合|同步至?\s*\S*分支",
+                   re.IGNORECASE)
+_VERSIONISH = re.compile(r"\b(?:to\s+)?(?:branch\s+)?(?:r|v|release[-/_]?)?\d+(?:\.\w+)+\b", re.IGNORECASE)
+_BACKPORT_WORD = re.compile(r"backport|cherry[- ]?pick|回合|同步", re.IGNORECASE)
+
+
+def _shape(title: str) -> str:
+    t = _TAGS.sub(" ", title or "")
+    t = _VERSIONISH.sub(" ", t)
+    return " ".join(t.casefold().split())
+
+
+def find_twins(fix: Pull, idx: CorpusIndex, cfg: LinkConfig, exclude: set[Key]) -> list[tuple[Pull, str]]:
+    """Merged PRs that carry `fix` to another branch, with what shows it."""
+    out: list[tuple[Pull, str]] = []
+    seen: set[Key] = set(exclude) | {(fix.repo, fix.number)}
+    for m in idx.pull_pull_refs.get((fix.repo, fix.number), []):
+        p = idx.pulls.get(m.pull)
+        if p is None or m.pull in seen or not p.merged or p.base_ref == fix.base_ref:
+            continue
+        text = f"{p.title}\n{p.body}"
+        if _BACKPORT_WORD.search(text) or _shape(p.title) == _shape(fix.title):
+            seen.add(m.pull)
+            out.append((p, f"PR {m.where} cites !{fix.number}: {m.quote}"))
+    if fix.merged_at is None:
+        return out
+    window = timedelta(days=cfg.backport_window_days)
+    shape = _shape(fix.title)
+    fix_files = {f.filename for f in idx.files.get((fix.repo, fix.number), [])}
+    for p in idx.merged_between(fix.repo, fix.merged_at - window, fix.merged_at + window):
+        pk = (p.repo, p.number)
+        if pk in seen or p.base_ref == fix.base_ref:
+            continue
+        sim = fuzz.ratio(shape, _shape(p.title)) if shape else 0.0
+        if sim >= cfg.backport_title_similarity:
+            seen.add(pk)
+            out.append((p, f"same change on {p.base_ref or '?'}: title '{p.title}' ~ '{fix.title}' ({sim:.0f}%)"))
+            continue
+        if fix_files and sim >= 60:
+            files = {f.filename for f in idx.files.get(pk, [])}
+            if files and len(files & fix_files) / len(files | fix_files) >= 0.8:
+                seen.add(pk)
+                out.append((p, f"same files on {p.base_ref or '?'} ({len(files & fix_files)} shared) and similar title"))
+    return out

@@ -1,0 +1,293 @@
+"""build_cases: funnel + link for every issue of the run, as Case objects.
+
+Passes: (1) cheap funnel; (2) the fix verdict of every closed issue; (3) corpus-wide facts
+(close storms over every close, PRs that fix several issues); (4) per issue timing, traps,
+evidence; (5) value and the top-K cut of the pool.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import asdict, dataclass
+from datetime import datetime
+from typing import Any
+
+from fixlore.funnel import FunnelConfig, cheap_funnel
+from fixlore.funnel.rank import ValueInputs, top_k, value_score
+from fixlore.link.candidates import Candidate, pull_label
+from fixlore.link.closes import STALE_NOTICE, Close, close_storms, is_bot, stale_note
+from fixlore.link.config import LinkConfig
+from fixlore.link.index import CorpusIndex, Key
+from fixlore.link.verdict import FixVerdict, decide
+from fixlore.model import Case, Corpus, Evidence, FixRef, Issue, Pull
+
+_EVIDENCE_OF = {"linked": "linked", "keyword": "keyword", "mention": "keyword", "commit_close": "keyword",
+                "cross_ref": "keyword", "branch_name": "branch_name", "comment": "comment", "backport": "backport"}
+
+
+@dataclass(slots=True)
+class FunnelCounts:
+    considered: int = 0          # issues updated in the window (the run's input)
+    window: int = 0              # not closed inside the window
+    closed_in_window: int = 0
+    unresolved: int = 0
+    internal: int = 0
+    cve: int = 0
+    empty_title: int = 0
+    after_filters: int = 0       # resolved, user-side, not CVE, titled
+    noise: int = 0
+    pool: int = 0
+    top_k: int = 0               # the configured cut
+    analysis_candidates: int = 0 # pool issues sent to deep analysis
+    rank: int = 0                # the backlog for the next digest
+
+    def as_dict(self) -> dict[str, int]:
+        return asdict(self)
+
+
+def _config(config: Any) -> LinkConfig:
+    if config is None:
+        return LinkConfig()
+    if isinstance(config, LinkConfig):
+        return config
+    if isinstance(config, FunnelConfig):
+        return LinkConfig(funnel=config)
+    if isinstance(config, dict):
+        return LinkConfig(funnel=FunnelConfig.from_mapping(config))
+    raise TypeError(f"unsupported config: {type(config).__name__}")
+
+
+def analysis_candidates(cases: list[Case]) -> list[Case]:
+    """The top-K pool cases awaiting deep analysis (funnel "selected", provisional=True).
+
+    The analysis stage sets funnel to "selected" or "analysis" (+ drop_reason) and clears
+    `provisional`; everything it needs is on the case (fix, pending_fix, candidates,
+    evidence, timing, traps with notes, value)."""
+    return [c for c in cases if c.provisional]
+
+
+def build_cases(corpus: Corpus, since: datetime, config: LinkConfig | FunnelConfig | dict | None = None,
+                until: datetime | None = None) -> tuple[list[Case], FunnelCounts]:
+    cfg = _config(config)
+    idx = CorpusIndex(corpus)
+    issues = list(idx.issues.values())
+    stages = cheap_funnel(issues, since, cfg.funnel, until)
+
+    verdicts: dict[Key, FixVerdict] = {}
+    for issue in issues:
+        if issue.state == "closed" and issue.closed_at is not None:
+            verdicts[(issue.repo, issue.number)] = decide(issue, idx, cfg)
+
+    actors = {key: idx.close_actor(idx.issues[key]) for key in verdicts}
+    closes = [Close(f"{k[0]}#{k[1]}", actors[k], idx.issues[k].closed_at,
+                    v.lag_s is not None and -cfg.clock_slack_s <= v.lag_s <= cfg.auto_close_s)
+              for k, v in verdicts.items()]
+    storms = close_storms(closes, cfg)
+
+    fixed_by: dict[Key, list[Key]] = defaultdict(list)
+    for key, v in verdicts.items():
+        if stages.get(f"{key[0]}#{key[1]}") == "window":
+            continue
+        for pull, role in v.fix:
+            if role == "fix":
+                fixed_by[(pull.repo, pull.number)].append(key)
+
+    cases: list[Case] = []
+    for issue in issues:
+        key = (issue.repo, issue.number)
+        stage = stages[issue.key]
+        case = Case(repo=issue.repo, number=issue.number, title=issue.title,
+                    url=issue.html_url or f"https://gitcode.com/{issue.repo}/issues/{issue.number}",
+                    closed_at=issue.closed_at, funnel=stage if stage != "pool" else "rank")
+        v = verdicts.get(key)
+        if v is not None:
+            case.closed_by = actors.get(key, "")
+            case.candidates = [_candidate_row(c) for c in v.candidates.values()]
+            if stage != "window":
+                _conclude(case, issue, v, idx, cfg, storms.get(issue.key, ""), fixed_by)
+        cases.append(case)
+
+    pool = [c for c in cases if stages[c.key] == "pool"]
+    items = []
+    for c in pool:
+        issue = idx.issues[(c.repo, c.number)]
+        c.value = value_score(_value_inputs(issue, c, verdicts.get((c.repo, c.number)), idx))
+        items.append((c.key, c.value, len(idx.issue_comments.get((c.repo, c.number), [])),
+                      c.closed_at.timestamp() if c.closed_at else 0.0))
+    top, _rest = top_k(items, cfg.funnel.rank_top_k)
+    top_set = set(top)
+    for c in pool:
+        if c.key in top_set:
+            c.funnel, c.provisional = "selected", True
+        else:
+            c.funnel = "rank"
+
+    counts = FunnelCounts(considered=len(cases), top_k=cfg.funnel.rank_top_k)
+    for stage in stages.values():
+        if stage in ("window", "unresolved", "internal", "cve", "empty_title", "noise"):
+            setattr(counts, stage, getattr(counts, stage) + 1)
+    counts.closed_in_window = counts.considered - counts.window
+    counts.after_filters = counts.closed_in_window - counts.unresolved - counts.internal - counts.cve - counts.empty_title
+    counts.pool = len(pool)
+    counts.analysis_candidates = len(top_set)
+    counts.rank = counts.pool - counts.analysis_candidates
+    cases.sort(key=lambda c: (c.repo, c.number))
+    return cases, counts
+
+
+def _fixref(pull: Pull, role: str) -> FixRef:
+    return FixRef(repo=pull.repo, number=pull.number, role=role, state=pull.state, merged_at=pull.merged_at,
+                  url=pull.html_url or f"https://gitcode.com/{pull.repo}/merge_requests/{pull.number}",
+                  base_ref=pull.base_ref)
+
+
+def _candidate_row(c: Candidate) -> dict[str, Any]:
+    p = c.pull
+    return {"repo": c.key[0], "number": c.key[1], "verdict": c.verdict,
+            "state": p.state if p else "unknown", "merged_at": p.merged_at.isoformat() if p and p.merged_at else "",
+            "base_ref": p.base_ref if p else "", "title": p.title if p else "", "unrelated": c.unrelated,
+            "signals": [{"kind": s.kind, "detail": s.detail, "source": s.source, "claim": s.claim} for s in c.signals]}
+
+
+def _t(at: datetime | None) -> str:
+    return at.isoformat() if at else "?"
+
+
+def _conclude(case: Case, issue: Issue, v: FixVerdict, idx: CorpusIndex, cfg: LinkConfig, storm: str,
+              fixed_by: dict[Key, list[Key]]) -> None:
+    n = issue.number
+    comments = idx.issue_comments.get((issue.repo, n), [])
+    case.fix = [_fixref(p, role) for p, role in v.fix]
+    case.pending_fix = [_fixref(p, "fix") for p in v.pending + v.after_close]
+    has_fix = bool(case.fix)
+
+    evidence: list[Evidence] = []
+    for pull, role in v.fix:
+        c = v.candidates.get((pull.repo, pull.number))
+        for s in (c.signals if c else []):
+            kind = _EVIDENCE_OF.get(s.kind)
+            if kind is None or (kind == "linked" and c.unrelated):
+                continue
+            evidence.append(Evidence(kind, f"{pull_label(c.key, issue.repo)}: {s.detail}", s.source))
+        if role == "backport" and (pull.repo, pull.number) in v.backport_notes \
+                and not any(e.kind == "backport" and e.source == f"pulls/{pull.number}" for e in evidence):
+            evidence.append(Evidence("backport", f"{pull_label((pull.repo, pull.number), issue.repo)}: "
+                                                 f"{v.backport_notes[(pull.repo, pull.number)]}", f"pulls/{pull.number}"))
+
+    stale = stale_note(issue, case.closed_by, comments, v.lag_s, cfg)
+    traps: dict[str, str] = {}
+    if stale:
+        traps["stale_close"] = stale
+    if storm:
+        traps["close_storm"] = storm
+
+    lag = v.lag_s
+    if lag is not None:
+        case.lag_s = lag
+        last = v.last_fix
+        base = (f"fix {pull_label((last.repo, last.number), issue.repo)} merged {_t(last.merged_at)}, "
+                f"issue closed {_t(issue.closed_at)}{' by ' + case.closed_by if case.closed_by else ''}: lag {lag}s")
+        if stale:
+            case.timing = "stale"
+            case.timing_note = f"{base}; stale close, the fix time is the merge time"
+        elif abs(lag) <= cfg.same_second_s:
+            case.timing = "same_second"
+        elif lag <= cfg.auto_close_s:
+            case.timing = "auto_close"
+        elif lag <= cfg.minutes_s:
+            case.timing = "minutes"
+        else:
+            case.timing = "later"
+        if not case.timing_note:
+            case.timing_note = base
+        if case.timing in ("same_second", "auto_close", "minutes") and not storm:
+            kind = "minutes" if case.timing == "minutes" else "auto_close"
+            evidence.append(Evidence(kind, f"merged {_t(last.merged_at)}, closed {_t(issue.closed_at)} ({lag}s)",
+                                     f"pulls/{last.number}, issues/{n}"))
+    elif stale:
+        case.timing = "stale"
+        case.timing_note = f"no merged fix before the close; {stale}"
+    elif v.after_close and not has_fix:
+        first = min(v.after_close, key=lambda p: p.merged_at)
+        gap = int((first.merged_at - issue.closed_at).total_seconds())
+        case.timing = "before_merge"
+        case.timing_note = (f"issue closed {_t(issue.closed_at)}, fix candidate "
+                            f"{pull_label((first.repo, first.number), issue.repo)} merged {_t(first.merged_at)} "
+                            f"({gap}s later): not back-filled")
+    else:
+        case.timing = "no_fix"
+        case.timing_note = "no merged fix PR found" + (
+            f"; candidates: {', '.join(pull_label(c.key, issue.repo) + ' ' + c.verdict for c in v.candidates.values())}"
+            if v.candidates else "")
+
+    if v.after_close and not has_fix:
+        traps["closed_before_merge"] = case.timing_note if case.timing == "before_merge" else (
+            "closed before " + ", ".join(f"{pull_label((p.repo, p.number), issue.repo)} merged {_t(p.merged_at)}"
+                                         for p in v.after_close))
+    if v.pending and not has_fix and not v.after_close:
+        traps["fix_not_landed"] = "closed as resolved but the fix did not land: " + ", ".join(
+            f"{pull_label((p.repo, p.number), issue.repo)} is {p.state}{' (closed unmerged)' if p.state == 'closed' else ''}"
+            for p in v.pending)
+    unrelated = [c.unrelated for c in v.candidates.values() if c.unrelated]
+    if unrelated:
+        traps["linked_unrelated"] = "; ".join(unrelated)
+    claims = []
+    for c in v.candidates.values():
+        if c.pull is None or c.pull.merged or c.pull.state != "closed":
+            continue
+        for s in c.signals:
+            if s.kind == "comment" and s.claim:
+                claims.append(f"{s.detail} — but {pull_label(c.key, issue.repo)} was closed unmerged"
+                              f" ({_t(c.pull.closed_at)}) [{s.source}]")
+    if claims:
+        traps["claimed_unmerged"] = "; ".join(claims)
+    shared = []
+    for pull, role in v.fix:
+        others = [k for k in fixed_by.get((pull.repo, pull.number), []) if k != (issue.repo, n)]
+        if role == "fix" and others:
+            shared.append(f"{pull_label((pull.repo, pull.number), issue.repo)} also fixes "
+                          + ", ".join(f"#{k[1]}" if k[0] == issue.repo else f"{k[0]}#{k[1]}" for k in others))
+    if shared:
+        traps["one_pr_many_issues"] = "; ".join(shared)
+
+    if not has_fix:
+        answer = _answer(issue, comments, cfg)
+        if answer is not None:
+            evidence.append(answer)
+
+    seen = set()
+    case.evidence = []
+    for e in evidence:
+        if (e.kind, e.detail, e.source) not in seen:
+            seen.add((e.kind, e.detail, e.source))
+            case.evidence.append(e)
+    order = {t: i for i, t in enumerate(("stale_close", "close_storm", "linked_unrelated", "claimed_unmerged",
+                                         "fix_not_landed", "one_pr_many_issues", "closed_before_merge"))}
+    case.traps = sorted(traps, key=order.get)
+    case.trap_notes = {t: traps[t] for t in case.traps}
+
+
+def _answer(issue: Issue, comments, cfg: LinkConfig) -> Evidence | None:
+    best = None
+    for c in comments:
+        body = c.body or ""
+        if not c.author or c.author == issue.author or is_bot(c.author) or STALE_NOTICE.search(body):
+            continue
+        size = len("".join(body.split()))
+        if size >= cfg.answer_min_chars and (best is None or size > best[0]):
+            best = (size, c)
+    if best is None:
+        return None
+    c = best[1]
+    snippet = " ".join((c.body or "").split())[:100]
+    return Evidence("answer", f"answer by {c.author}: '{snippet}'", f"issues/{issue.number}/comments/{c.id}")
+
+
+def _value_inputs(issue: Issue, case: Case, v: FixVerdict | None, idx: CorpusIndex) -> ValueInputs:
+    comments = idx.issue_comments.get((issue.repo, issue.number), [])
+    kinds = {e.kind for e in case.evidence}
+    return ValueInputs(
+        title=issue.title, body=issue.body or "", labels=list(issue.labels), issue_type=issue.issue_type,
+        author=issue.author, comments=[(c.author, c.body or "") for c in comments if not STALE_NOTICE.search(c.body or "")],
+        fix_merged=bool(case.fix), fix_strong=bool(v and v.fix_strong), fix_pending=bool(case.pending_fix),
+        close_explained=bool(kinds & {"auto_close", "minutes"}), answered="answer" in kinds, closer=case.closed_by)

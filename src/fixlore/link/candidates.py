@@ -1,0 +1,115 @@
+"""Candidate fix PRs of one issue, from every signal, each with what was seen and where.
+
+Signals (internal names; `verdict` maps them to the evidence vocabulary):
+  linked        the platform's issue<->PR link (issue pulls, PR issues, operate-log link events)
+  keyword       a PR title/body/commit names the issue with a closing keyword, an issue URL or "issue #N"
+  mention       a PR title/body/commit names the issue as a bare #N
+  branch_name   the PR's source branch names the issue (bugfix/issue558)
+  commit_close  GitHub: the issue was closed by a commit of the PR
+  cross_ref     GitHub: a cross-reference from the PR appears on the issue's timeline
+  comment       an issue comment cites the PR (claim=True when it says the PR fixed/merged)
+  timing        the PR merged within the auto-close window before the close
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from fixlore.link.index import CorpusIndex, Key
+from fixlore.link.refs import KIND_EITHER, KIND_ISSUE, KIND_PULL, find_refs
+from fixlore.model import EV_CLOSED, Issue, Pull
+
+_CLAIM = re.compile(r"合入|已合|合并|修复|解决|fix|merged|landed|resolved|已提交|提交了|通过", re.IGNORECASE)
+_NOT_LANDED = re.compile(r"未合|没合|尚未|还没|待合|not (?:yet )?merged|unmerged|abandon|放弃|废弃|撤回|未通过", re.IGNORECASE)
+_PR_CONTEXT = re.compile(r"\b(?:pr|mr|pull|merge)\b|合入|合并|提交|补丁|patch", re.IGNORECASE)
+_SENTENCE = re.compile(r"[^。；;！!？?\n]*")
+
+
+@dataclass(slots=True)
+class Signal:
+    kind: str
+    detail: str
+    source: str
+    claim: bool = False
+
+
+@dataclass(slots=True)
+class Candidate:
+    key: Key
+    pull: Pull | None
+    signals: list[Signal] = field(default_factory=list)
+    unrelated: str = ""          # why a linked PR is not about this issue
+    verdict: str = ""            # fix | backport | after_close | pending | weak | unrelated | missing
+
+    def kinds(self) -> set[str]:
+        return {s.kind for s in self.signals}
+
+    def add(self, signal: Signal) -> None:
+        if not any(s.kind == signal.kind and s.source == signal.source and s.detail == signal.detail
+                   for s in self.signals):
+            self.signals.append(signal)
+
+
+def pull_label(key: Key, issue_repo: str) -> str:
+    repo, number = key
+    return f"!{number}" if repo == issue_repo else f"{repo}!{number}"
+
+
+def _sentence_around(text: str, start: int, end: int) -> str:
+    left = max(text.rfind(ch, 0, start) for ch in "。；;！!？?\n")
+    right_candidates = [i for i in (text.find(ch, end) for ch in "。；;！!？?\n") if i != -1]
+    right = min(right_candidates) if right_candidates else len(text)
+    return text[left + 1:right]
+
+
+def gather(issue: Issue, idx: CorpusIndex) -> dict[Key, Candidate]:
+    key = (issue.repo, issue.number)
+    n = issue.number
+    cands: dict[Key, Candidate] = {}
+
+    def cand(pk: Key) -> Candidate:
+        if pk not in cands:
+            cands[pk] = Candidate(pk, idx.pulls.get(pk))
+        return cands[pk]
+
+    for pk, sources in idx.links.get(key, {}).items():
+        cand(pk).add(Signal("linked", f"platform link ({', '.join(sorted(sources))})",
+                            f"issues/{n}/pull_requests"))
+    for m in idx.mentions.get(key, []):
+        pull = idx.pulls.get(m.pull)
+        if pull is None:
+            continue
+        strong = bool(m.ref.keyword) or m.ref.kind == KIND_ISSUE
+        kind = "keyword" if strong else "mention"
+        how = f"'{m.ref.keyword}'" if m.ref.keyword else ("issue URL/name" if m.ref.kind == KIND_ISSUE else "bare #N")
+        cand(m.pull).add(Signal(kind, f"PR {m.where} names #{n} ({how}): {m.quote}", f"pulls/{m.pull[1]}"))
+    for pk in idx.branch_refs.get(key, []):
+        pull = idx.pulls.get(pk)
+        if pull is not None:
+            cand(pk).add(Signal("branch_name", f"source branch '{pull.head_ref}' names #{n}", f"pulls/{pk[1]}"))
+    for pk, ev in idx.cross_refs(key):
+        if ev.action == EV_CLOSED:
+            sha = str((ev.detail or {}).get("commit_id") or (ev.raw or {}).get("commit_id") or "")[:10]
+            cand(pk).add(Signal("commit_close", f"issue closed by commit {sha} of the PR", f"issues/{n}/timeline"))
+        else:
+            cand(pk).add(Signal("cross_ref", f"timeline {ev.action} from the PR", f"issues/{n}/timeline"))
+
+    for c in idx.issue_comments.get(key, []):
+        body = c.body or ""
+        for ref in find_refs(body, issue.repo):
+            pk = (ref.repo, ref.number)
+            if ref.kind == KIND_ISSUE or pk == key and ref.kind != KIND_PULL:
+                continue
+            if ref.kind == KIND_EITHER:
+                if pk not in idx.pulls:
+                    continue
+                sentence = _sentence_around(body, *ref.span)
+                if pk in idx.issues and not _PR_CONTEXT.search(sentence):
+                    continue
+            sentence = _sentence_around(body, *ref.span)
+            claim = bool(_CLAIM.search(sentence)) and not _NOT_LANDED.search(sentence)
+            quote = " ".join(sentence.split())[:120]
+            cand(pk).add(Signal("comment", f"comment by {c.author or '?'}: '{quote}'",
+                                f"issues/{n}/comments/{c.id}", claim=claim))
+    return cands

@@ -1,0 +1,113 @@
+"""Who closed an issue and how: stale processes and close storms.
+
+A stale close is a close by a process rather than by a person acting on a fix: the closing
+account looks like a bot (and the close is not an auto-close right after a merge), or a
+stale notice ("no activity for N days", "长时间未更新", "自动关闭" …) was posted before the
+close by a bot, by the closer, or after days of silence.
+
+A close storm is one actor closing many issues in a short run; computed over every close in
+the corpus, leaving out closes explained by a linked fix merging just before them.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from fixlore.link.config import LinkConfig
+from fixlore.model import Comment, Issue
+
+_BOT_TOKENS = {"bot", "robot", "ci", "stale", "stalebot", "automation", "autobot"}
+_SPLIT = re.compile(r"[^a-z0-9]+")
+STALE_NOTICE = re.compile(
+    r"\bstale\b|inactiv|no (?:recent )?activity|without activity|been automatically|auto(?:matically)?[- ]?clos|"
+    r"will be closed|has been closed due|长时间(?:未|没有|无)|(?:未|没有|无)(?:人)?(?:更新|活动|响应|回复)|"
+    r"自动关闭|将(?:被)?关闭|超过\s*\d+\s*天|\d+\s*天(?:内)?(?:未|无|没有)",
+    re.IGNORECASE)
+
+
+def is_bot(login: str) -> bool:
+    low = (login or "").lower()
+    if not low:
+        return False
+    if "[bot]" in low:
+        return True
+    parts = [p for p in _SPLIT.split(low) if p]
+    return any(p in _BOT_TOKENS or p.endswith("bot") or p.endswith("robot") for p in parts)
+
+
+def stale_note(issue: Issue, actor: str, comments: list[Comment], lag_s: int | None, cfg: LinkConfig) -> str:
+    """Why this close is a stale close ("" when it is not)."""
+    close = issue.closed_at
+    if close is None:
+        return ""
+    slack = timedelta(seconds=cfg.clock_slack_s)
+    notice: Comment | None = None
+    previous: datetime | None = issue.created_at
+    for c in comments:
+        if c.created_at is None or c.created_at > close + slack:
+            continue
+        if STALE_NOTICE.search(c.body or ""):
+            notice = c
+        elif notice is None:
+            previous = c.created_at if previous is None or c.created_at > previous else previous
+    explained = lag_s is not None and -cfg.clock_slack_s <= lag_s <= cfg.auto_close_s
+    if notice is not None:
+        idle_days = (notice.created_at - previous).total_seconds() / 86400 if previous else 0.0
+        if is_bot(notice.author) or (actor and notice.author == actor) or idle_days >= cfg.stale_idle_days:
+            snippet = " ".join((notice.body or "").split())[:80]
+            who = f"closed by {actor}" if actor else "closed"
+            return (f"{who} at {close.isoformat()}; stale notice by {notice.author} at "
+                    f"{notice.created_at.isoformat()} after {idle_days:.1f} days without activity: '{snippet}'")
+    if actor and is_bot(actor) and not explained:
+        return f"closed by bot account {actor} at {close.isoformat()}, not within {cfg.auto_close_s}s of a fix merge"
+    return ""
+
+
+@dataclass(slots=True)
+class Close:
+    key: str
+    actor: str
+    at: datetime
+    explained: bool
+
+
+def close_storms(closes: list[Close], cfg: LinkConfig) -> dict[str, str]:
+    """Issue key -> note, for every close that belongs to a storm."""
+    by_actor: dict[str, list[Close]] = defaultdict(list)
+    for c in closes:
+        if c.actor and not c.explained:
+            by_actor[c.actor].append(c)
+    notes: dict[str, str] = {}
+    for actor, items in by_actor.items():
+        items.sort(key=lambda c: c.at)
+        chain: list[Close] = []
+        for c in items + [None]:
+            if c is not None and chain and (c.at - chain[-1].at).total_seconds() <= cfg.storm_gap_s:
+                chain.append(c)
+                continue
+            if chain and _is_storm(chain, cfg):
+                span = int((chain[-1].at - chain[0].at).total_seconds())
+                names = ", ".join(x.key for x in chain[:8]) + (" …" if len(chain) > 8 else "")
+                note = (f"{actor} closed {len(chain)} issues within {span}s "
+                        f"({chain[0].at.isoformat()} – {chain[-1].at.isoformat()}): {names}")
+                for x in chain:
+                    notes[x.key] = note
+            chain = [c] if c is not None else []
+    return notes
+
+
+def _is_storm(chain: list[Close], cfg: LinkConfig) -> bool:
+    if len(chain) >= cfg.storm_batch_n:
+        return True
+    if len(chain) < cfg.storm_burst_n:
+        return False
+    j = 0
+    for i in range(len(chain)):
+        while (chain[i].at - chain[j].at).total_seconds() > cfg.storm_burst_s:
+            j += 1
+        if i - j + 1 >= cfg.storm_burst_n:
+            return True
+    return False

@@ -1,0 +1,219 @@
+"""Lookups over a Corpus, built once per run so that linking one issue is a few dict hits.
+
+Every PR's title, body and commit messages are scanned for references once; the index is
+then keyed by the issue they name. No per-issue scan over all PRs happens anywhere.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_left, bisect_right
+from collections import defaultdict
+from dataclasses import dataclass
+from datetime import datetime
+
+from fixlore.link.refs import KIND_EITHER, KIND_ISSUE, KIND_PULL, Ref, find_refs, refs_from_branch
+from fixlore.model import (EV_CLOSED, EV_CROSS_REF, EV_LINKED, EV_REFERENCED, Comment, Commit, Corpus, Event,
+                           FileChange, Issue, Link, Pull)
+
+Key = tuple[str, int]
+
+_LINK_CONTENT_NUMBER = re.compile(r"#\s*(\d+)\s*$")
+
+
+@dataclass(slots=True)
+class Mention:
+    """A PR's text naming an issue: where, how, and the quoted fragment."""
+    pull: Key
+    where: str               # "title" | "body" | "commit <sha7>"
+    ref: Ref
+    quote: str
+
+
+def _quote(text: str, span: tuple[int, int], width: int = 36) -> str:
+    start = max(0, span[0] - width)
+    end = min(len(text), span[1] + 8)
+    frag = text[start:end].replace("\n", " ").strip()
+    return ("…" if start > 0 else "") + frag + ("…" if end < len(text) else "")
+
+
+def _pull_key_of_event(ev: Event, default_repo: str) -> Key | None:
+    d = ev.detail or {}
+    number = d.get("pull", d.get("pull_number", d.get("source_number")))
+    repo = d.get("pull_repo", d.get("source_repo")) or default_repo
+    if number is None:
+        raw = ev.raw or {}
+        source = (raw.get("source") or {}).get("issue") if isinstance(raw.get("source"), dict) else None
+        if isinstance(source, dict) and "pull_request" in source:
+            number = source.get("number")
+            full = ((source.get("repository") or {}).get("full_name")) or ""
+            repo = full or repo
+        elif ev.action == EV_LINKED:
+            m = _LINK_CONTENT_NUMBER.search(str(raw.get("content", "")))
+            number = m.group(1) if m else None
+    try:
+        return (str(repo), int(str(number))) if number is not None else None
+    except ValueError:
+        return None
+
+
+def _issue_key_of_pull_event(ev: Event) -> Key | None:
+    d = ev.detail or {}
+    number = d.get("issue", d.get("issue_number"))
+    repo = d.get("issue_repo") or ev.repo
+    if number is None:
+        m = _LINK_CONTENT_NUMBER.search(str((ev.raw or {}).get("content", "")))
+        number = m.group(1) if m else None
+    try:
+        return (str(repo), int(str(number))) if number is not None else None
+    except ValueError:
+        return None
+
+
+def _by_time(item) -> tuple[bool, float, str]:
+    at = item.created_at
+    return (at is None, at.timestamp() if at else 0.0, str(item.id))
+
+
+class CorpusIndex:
+    def __init__(self, corpus: Corpus):
+        self.corpus = corpus
+        self.issues: dict[Key, Issue] = {}
+        for i in corpus.issues:
+            if not (isinstance(i.raw, dict) and "pull_request" in i.raw):
+                self.issues[(i.repo, i.number)] = i
+        self.pulls: dict[Key, Pull] = {(p.repo, p.number): p for p in corpus.pulls}
+        self.default_branch: dict[str, str] = {r.full_name: r.default_branch for r in corpus.repos if r.default_branch}
+
+        self.issue_comments: dict[Key, list[Comment]] = defaultdict(list)
+        self.pull_comments: dict[Key, list[Comment]] = defaultdict(list)
+        for c in corpus.comments:
+            (self.issue_comments if c.parent_kind == "issue" else self.pull_comments)[(c.repo, c.parent_number)].append(c)
+        for bucket in (self.issue_comments, self.pull_comments):
+            for lst in bucket.values():
+                lst.sort(key=_by_time)
+        self.issue_events: dict[Key, list[Event]] = defaultdict(list)
+        self.pull_events: dict[Key, list[Event]] = defaultdict(list)
+        for e in corpus.events:
+            (self.issue_events if e.parent_kind == "issue" else self.pull_events)[(e.repo, e.parent_number)].append(e)
+        self.files: dict[Key, list[FileChange]] = defaultdict(list)
+        for f in corpus.files:
+            self.files[(f.repo, f.pull_number)].append(f)
+        self.commits: dict[Key, list[Commit]] = defaultdict(list)
+        self.sha_to_pull: dict[str, Key] = {}
+        for cm in corpus.commits:
+            self.commits[(cm.repo, cm.pull_number)].append(cm)
+            if cm.sha:
+                self.sha_to_pull.setdefault(cm.sha, (cm.repo, cm.pull_number))
+        for p in corpus.pulls:
+            if p.merge_commit_sha:
+                self.sha_to_pull.setdefault(p.merge_commit_sha, (p.repo, p.number))
+
+        # Platform links, both directions, as issue -> {pull: sources}.
+        self.links: dict[Key, dict[Key, set[str]]] = defaultdict(lambda: defaultdict(set))
+        for link in corpus.links:
+            self.links[(link.issue_repo, link.issue_number)][(link.pull_repo, link.pull_number)].add(link.source)
+        for key, events in self.issue_events.items():
+            for ev in events:
+                if ev.action == EV_LINKED:
+                    pk = _pull_key_of_event(ev, key[0])
+                    if pk:
+                        self.links[key][pk].add("operate_log")
+        for key, events in self.pull_events.items():
+            for ev in events:
+                if ev.action == EV_LINKED:
+                    ik = _issue_key_of_pull_event(ev)
+                    if ik:
+                        self.links[ik][key].add("pull_operate_log")
+
+        # Text mentions of issues by PRs, branch names, PR->PR references.
+        self.mentions: dict[Key, list[Mention]] = defaultdict(list)
+        self.pull_issue_refs: dict[Key, list[Mention]] = defaultdict(list)
+        self.pull_pull_refs: dict[Key, list[Mention]] = defaultdict(list)   # cited pull -> citing mentions
+        self.branch_refs: dict[Key, list[Key]] = defaultdict(list)
+        for p in corpus.pulls:
+            pk = (p.repo, p.number)
+            texts = [("title", p.title or ""), ("body", p.body or "")]
+            texts += [(f"commit {cm.sha[:7]}", cm.message or "") for cm in self.commits.get(pk, [])]
+            for where, text in texts:
+                for ref in find_refs(text, p.repo):
+                    m = Mention(pk, where, ref, _quote(text, ref.span))
+                    if ref.kind in (KIND_ISSUE, KIND_EITHER):
+                        self.mentions[(ref.repo, ref.number)].append(m)
+                        self.pull_issue_refs[pk].append(m)
+                    if ref.kind in (KIND_PULL, KIND_EITHER) and (ref.repo, ref.number) != pk:
+                        self.pull_pull_refs[(ref.repo, ref.number)].append(m)
+            for number in refs_from_branch(p.head_ref):
+                self.branch_refs[(p.repo, number)].append(pk)
+
+        # Merged PRs per repo in merge order, for timing candidates and backport twins.
+        merged: dict[str, list[Pull]] = defaultdict(list)
+        for p in corpus.pulls:
+            if p.merged:
+                merged[p.repo].append(p)
+        self.merged_by_repo: dict[str, list[Pull]] = {}
+        self._merged_times: dict[str, list[float]] = {}
+        for repo, lst in merged.items():
+            lst.sort(key=lambda p: p.merged_at)
+            self.merged_by_repo[repo] = lst
+            self._merged_times[repo] = [p.merged_at.timestamp() for p in lst]
+
+        # Base branch most used per repo, when the repo object does not name its default.
+        counts: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
+        for p in corpus.pulls:
+            if p.base_ref:
+                counts[p.repo][p.base_ref] += 1
+        for repo, c in counts.items():
+            if repo not in self.default_branch:
+                self.default_branch[repo] = max(c.items(), key=lambda kv: (kv[1], kv[0] in ("master", "main")))[0]
+
+    def merged_between(self, repo: str, start: datetime, end: datetime) -> list[Pull]:
+        times = self._merged_times.get(repo)
+        if not times:
+            return []
+        lo = bisect_left(times, start.timestamp())
+        hi = bisect_right(times, end.timestamp())
+        return self.merged_by_repo[repo][lo:hi]
+
+    def close_actor(self, issue: Issue) -> str:
+        if issue.closed_by:
+            return issue.closed_by
+        best: Event | None = None
+        for ev in self.issue_events.get((issue.repo, issue.number), []):
+            if ev.action == EV_CLOSED and ev.actor:
+                if best is None or (ev.created_at and best.created_at and ev.created_at >= best.created_at):
+                    best = ev
+        return best.actor if best else ""
+
+    def close_events(self, key: Key) -> list[Event]:
+        return [e for e in self.issue_events.get(key, []) if e.action == EV_CLOSED]
+
+    def cross_refs(self, key: Key) -> list[tuple[Key, Event]]:
+        out = []
+        for ev in self.issue_events.get(key, []):
+            if ev.action in (EV_CROSS_REF, EV_REFERENCED, EV_CLOSED):
+                pk = self.pull_of_commit(ev) if ev.action != EV_CROSS_REF else None
+                if pk is None and ev.action != EV_CLOSED:
+                    pk = _pull_key_of_event(ev, key[0])
+                if pk:
+                    out.append((pk, ev))
+        return out
+
+    def pull_of_commit(self, ev: Event) -> Key | None:
+        sha = str((ev.detail or {}).get("commit_id") or (ev.raw or {}).get("commit_id") or "")
+        if not sha:
+            return None
+        if sha in self.sha_to_pull:
+            return self.sha_to_pull[sha]
+        for known, pk in self.sha_to_pull.items():
+            if len(sha) >= 7 and (known.startswith(sha) or sha.startswith(known)):
+                return pk
+        return None
+
+    def is_default_branch(self, repo: str, branch: str) -> bool:
+        if not branch:
+            return True
+        default = self.default_branch.get(repo)
+        if default:
+            return branch == default
+        return branch in ("master", "main", "develop", "dev")

@@ -1,0 +1,60 @@
+"""Vocabulary of issues and PRs, for "is this change about that issue" checks.
+
+Tokens are lower-cased ASCII words (identifiers split on _ - . / and camelCase, 3+ letters,
+stopwords removed) and CJK character bigrams. Deliberately cheap: it runs for every
+candidate link.
+"""
+
+from __future__ import annotations
+
+import re
+
+_WORD = re.compile(r"[A-Za-z][A-Za-z0-9]{2,}")
+_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
+_CJK_RUN = re.compile(r"[\u4e00-\u9fff]{2,}")
+_URL = re.compile(r"https?://\S+")
+_STOP = frozenset("""
+the and for with this that from have has are was were not but you your our can will would should
+could into when then than what which who how why does did done its also just like more some such
+only any all one two use used using fix fixes fixed fixing bug issue issues problem error pull request
+merge merged add added adds update updated support close closes closed resolve resolves resolved
+please thanks thank hello test tests testing code change changes master main branch release version
+http https www com gitcode github md txt py cpp json yaml
+""".split())
+_CJK_STOP = frozenset(["问题", "修复", "解决", "关联", "请问", "一下", "这个", "没有", "可以", "是否", "已经",
+                       "进行", "使用", "如果", "需要", "我们", "你们", "谢谢", "感谢", "合入", "提交"])
+
+
+def tokens(text: str | None) -> set[str]:
+    if not text:
+        return set()
+    text = _URL.sub(" ", text)
+    out: set[str] = set()
+    for word in _WORD.findall(text):
+        for part in _CAMEL.sub(" ", word).split():
+            low = part.lower()
+            if len(low) >= 3 and low not in _STOP:
+                out.add(low)
+        low = word.lower()
+        if low not in _STOP:
+            out.add(low)
+    for run in _CJK_RUN.findall(text):
+        for i in range(len(run) - 1):
+            gram = run[i:i + 2]
+            if gram not in _CJK_STOP:
+                out.add(gram)
+    return out
+
+
+def path_tokens(paths) -> set[str]:
+    out: set[str] = set()
+    for path in paths:
+        out |= tokens(re.sub(r"[/_.\-]", " ", path))
+    return out
+
+
+def overlap(a: set[str], b: set[str]) -> float:
+    """Shared share of the smaller vocabulary (0 when either side is empty)."""
+    if not a or not b:
+        return 0.0
+    return len(a & b) / min(len(a), len(b))
