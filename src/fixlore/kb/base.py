@@ -46,6 +46,8 @@ MAX_QUERY_TERMS = 32      # key terms kept from a query
 COMMON_DF = 0.2           # terms in more than this share of passages are scored but not matched
 DEFAULT_THRESHOLD = 0.45  # used until `calibrate` saves one (see docs/kb.md)
 DOC_KINDS = ("doc", "code")
+PREFER_BONUS = 0.02       # ordering bonus of the case's own repository (never counts for the threshold)
+RELATIVE_CUT = 0.85       # further refs must reach this share of the first ref's score
 
 SKIP_DIRS = {".git", ".hg", ".svn", "node_modules", "__pycache__", ".venv", "venv", ".tox"}
 
@@ -449,17 +451,24 @@ class KnowledgeBase:
         return sorted(best.values(), key=order)
 
     def refs_for(self, query: str | KbQuery, threshold: float | None = None, per_doc: bool = True,
-                 limit: int = 3, kind: Sequence[str] = DOC_KINDS) -> list[KbRef]:
+                 limit: int = 3, kind: Sequence[str] = DOC_KINDS, relative: float = RELATIVE_CUT) -> list[KbRef]:
         """Documents that explain the query, best passage each, only those scoring >= threshold.
 
-        Nothing above the threshold gives ``[]``: a reference is never forced.
+        Nothing above the threshold gives ``[]``: a reference is never forced. After the
+        first reference, others must also reach `relative` times its score, so a clear
+        answer is not padded with its weaker neighbours.
         """
         t = self.threshold() if threshold is None else threshold
         if per_doc:
             ranked = self.ranked_docs(query, kind)
         else:
             ranked = sorted(self._candidates(query, kind), key=lambda p: (-p.score, p.doc, p.chunk))
-        return [KbRef(doc=p.doc, chunk=p.chunk, score=round(p.score, 4)) for p in ranked if p.score >= t][:limit]
+        passing = [p for p in ranked if p.score >= t]
+        if not passing:
+            return []
+        floor = passing[0].score * relative
+        return [KbRef(doc=p.doc, chunk=p.chunk, score=round(p.score, 4))
+                for i, p in enumerate(passing) if i == 0 or p.score >= floor][:limit]
 
     # ------------------------------------------------------------------ threshold
 
@@ -490,7 +499,6 @@ class KnowledgeBase:
                 if self.tokenizer.userdict_path.exists() else 0}
 
 
-PREFER_BONUS = 0.02
 
 
 class _CosineLookup(dict):

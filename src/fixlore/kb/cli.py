@@ -1,7 +1,131 @@
-"""Commands of this stage (filled in by the stage's owner)."""
+"""`fixlore kb ...`: build, search, inspect and calibrate the knowledge base.
+
+Each command is a thin wrapper over the `KnowledgeBase` call of the same name.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Optional
 
 import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+from rich.text import Text
+
+DEFAULT_INDEX = os.environ.get("FIXLORE_KB_INDEX", ".fixlore/kb")
+
+kb_app = typer.Typer(help="Knowledge base: documents, code and cases behind a hybrid (BM25 + vector) index.",
+                     no_args_is_help=True)
+
+IndexOpt = typer.Option(DEFAULT_INDEX, "--index", help="Index directory (env FIXLORE_KB_INDEX).")
 
 
 def register(app: typer.Typer) -> None:
     """Add this stage's commands to the `fixlore` app."""
+    app.add_typer(kb_app, name="kb")
+
+
+def _progress_bar(console: Console) -> tuple[Progress, callable]:
+    bar = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                   console=console, transient=False)
+    tasks: dict[str, int] = {}
+
+    def update(phase: str, done: int, total: int) -> None:
+        if phase not in tasks:
+            label = {"index": "chunk + index", "embed": "embed"}.get(phase, phase)
+            tasks[phase] = bar.add_task(label, total=total)
+        bar.update(tasks[phase], completed=done, total=total)
+
+    return bar, update
+
+
+@kb_app.command("build")
+def build(docs_dir: Path = typer.Argument(..., help="Folder of documents/code (a world's docs/ or a clone)."),
+          index: Path = IndexOpt,
+          prefix: str = typer.Option("docs", help="Path prefix of the documents' names, e.g. docs/<owner>/<repo> "
+                                                  "for a clone."),
+          ) -> None:
+    """Ingest a folder: chunk, index words, embed. Unchanged files cost nothing."""
+    from fixlore.kb.base import KnowledgeBase
+
+    console = Console(stderr=True)
+    kb = KnowledgeBase.open(index)
+    bar, update = _progress_bar(console)
+    with bar:
+        stats = kb.ingest_folder(docs_dir, prefix=prefix, progress=update)
+    console.print(f"{stats.seen} files: {stats.added} added, {stats.updated} updated, {stats.unchanged} unchanged, "
+                  f"{stats.removed} removed, {stats.skipped} skipped; {stats.chunks} chunks, "
+                  f"{stats.embedded} embedded in {stats.seconds:.1f}s -> {index}", highlight=False)
+    kb.close()
+
+
+@kb_app.command("search")
+def search(query: str = typer.Argument(..., help="What to look for (Chinese or English)."),
+           index: Path = IndexOpt,
+           k: int = typer.Option(10, "-k", help="How many passages."),
+           kind: Optional[str] = typer.Option(None, help="doc | code | case"),
+           as_json: bool = typer.Option(False, "--json", help="JSON lines instead of a table."),
+           ) -> None:
+    """Search passages; score is 0..1 (cite above the index's threshold)."""
+    from fixlore.kb.base import KnowledgeBase
+
+    kb = KnowledgeBase.open(index)
+    hits = kb.search(query, k=k, kind=kind)
+    threshold = kb.threshold()
+    kb.close()
+    if as_json:
+        for p in hits:
+            typer.echo(json.dumps(p.to_dict(), ensure_ascii=False))
+        return
+    table = Table(title=f"threshold {threshold:.3f}", show_lines=False)
+    for col in ("doc", "chunk", "score", "snippet"):
+        table.add_column(col, overflow="fold")
+    for p in hits:
+        snippet = " ".join(p.text.split())[:160]
+        style = "bold" if p.score >= threshold else "dim"
+        table.add_row(Text(p.doc), Text(p.chunk), Text(f"{p.score:.3f}", style=style),
+                      Text((f"[{p.heading}] " if p.heading else "") + snippet))
+    Console().print(table)
+
+
+@kb_app.command("stats")
+def stats(index: Path = IndexOpt) -> None:
+    """What the index holds."""
+    from fixlore.kb.base import KnowledgeBase
+
+    kb = KnowledgeBase.open(index)
+    info = kb.stats()
+    kb.close()
+    table = Table(show_header=False)
+    for key, value in info.items():
+        table.add_row(Text(key), Text(json.dumps(value, ensure_ascii=False) if isinstance(value, dict) else str(value)))
+    Console().print(table)
+
+
+@kb_app.command("calibrate")
+def calibrate_cmd(world: Path = typer.Argument(..., help="A world with truth.yaml (kb_refs are the labels)."),
+                  index: Path = IndexOpt,
+                  folds: int = typer.Option(2, help="Cross-validation folds for the held-out figures."),
+                  ) -> None:
+    """Fit the score threshold on a world's truth, report cross-validated figures, save it with the index."""
+    from fixlore.kb.base import KnowledgeBase
+    from fixlore.kb.calibrate import calibrate, cross_validate, evaluate, rank_labelled
+    from fixlore.kb.truth import labelled_cases
+
+    kb = KnowledgeBase.open(index)
+    labelled = [(lc.query, lc.expected or None) for lc in labelled_cases(world)]
+    rows = rank_labelled(kb, labelled)
+    cv = cross_validate(rows, folds=folds)
+    t = calibrate(kb, labelled, source=f"{world} truth.yaml ({len(labelled)} selected cases)")
+    fitted = evaluate(rows, t)
+    kb.close()
+    console = Console()
+    console.print(f"threshold {t:.4f} saved in {index}", highlight=False)
+    console.print(f"in-sample: {fitted['right_doc_first']}/{fitted['with_doc']} right doc first, "
+                  f"{fitted['none_when_none']}/{fitted['without_doc']} none when none", highlight=False)
+    console.print(f"{folds}-fold held-out (mean of {cv['repeats']} shuffles): {cv['right_doc_first']}/{cv['with_doc']} "
+                  f"right doc first, {cv['none_when_none']}/{cv['without_doc']} none when none", highlight=False)

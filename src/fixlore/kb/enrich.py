@@ -1,0 +1,122 @@
+"""Enrich: attach to each case the documents that explain its mechanism (`case.kb_refs`).
+
+The query is built from what the run knows about the case: the issue title and body, the
+comments of people other than the reporter (maintainers' answers carry the root cause),
+the titles and bodies of the fix PRs, and the case's own problem/answer text when the
+analysis has already written it. The root-cause side (answer, fix PR titles, maintainers'
+comments) is the query's *focus*: its terms count double, and it leads the text that is
+embedded. Everything is trimmed: templates, links, images, HTML comments and long logs add
+words that match everything and explain nothing.
+
+The case's own repository is a prior: its documents win ties in ordering. It never lifts a
+document over the threshold, and no hit above the threshold means no reference.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from typing import Iterable
+
+from fixlore.kb.base import KbQuery, KnowledgeBase
+from fixlore.model import Case, Comment, Corpus, Issue, Pull
+
+BODY_CHARS = 900
+COMMENT_CHARS = 500
+COMMENTS_CHARS = 1500
+PR_BODY_CHARS = 600
+VECTOR_CHARS = 700
+
+_HTML_COMMENT = re.compile(r"<!--.*?-->", re.S)
+_IMAGE = re.compile(r"!\[[^\]]*\]\([^)]*\)")
+_LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")
+_URL = re.compile(r"https?://\S+")
+_FENCE = re.compile(r"```.*?(```|$)", re.S)
+_BOT = re.compile(r"(bot|robot|ci|jenkins)$|^(ascend-robot|openeuler-ci-bot|i-robot)", re.I)
+_COMMAND = re.compile(r"^\s*/\w+")
+
+
+def clean_text(text: str, limit: int) -> str:
+    """Issue or PR text without markup noise, long code/log blocks shortened, cut at `limit` chars."""
+    if not text:
+        return ""
+    text = _HTML_COMMENT.sub(" ", text)
+    text = _IMAGE.sub(" ", text)
+    text = _LINK.sub(r"\1", text)
+    text = _URL.sub(" ", text)
+    # A fenced block keeps its first lines (the error message), not the whole log.
+    text = _FENCE.sub(lambda m: "\n".join(m.group(0).split("\n")[1:6]), text)
+    text = re.sub(r"[ \t]+", " ", text)
+    text = re.sub(r"\n\s*\n+", "\n", text)
+    return text.strip()[:limit]
+
+
+def _is_answer_comment(comment: Comment, reporter: str) -> bool:
+    if comment.author == reporter or _BOT.search(comment.author or ""):
+        return False
+    body = (comment.body or "").strip()
+    return len(body) >= 8 and not _COMMAND.match(body)
+
+
+class CaseContext:
+    """Look-ups into a corpus by issue and PR key."""
+
+    def __init__(self, corpus: Corpus):
+        self.issues: dict[tuple[str, int], Issue] = {(i.repo, i.number): i for i in corpus.issues}
+        self.pulls: dict[tuple[str, int], Pull] = {(p.repo, p.number): p for p in corpus.pulls}
+        self.comments: dict[tuple[str, int], list[Comment]] = defaultdict(list)
+        for c in corpus.comments:
+            if c.parent_kind == "issue":
+                self.comments[(c.repo, c.parent_number)].append(c)
+
+
+def case_query(case: Case, ctx: CaseContext) -> KbQuery:
+    """The knowledge-base query for one case (see the module docstring)."""
+    issue = ctx.issues.get((case.repo, case.number))
+    title = case.title or (issue.title if issue else "")
+    body = clean_text(issue.body, BODY_CHARS) if issue else ""
+    reporter = issue.author if issue else ""
+    answers: list[str] = []
+    used = 0
+    comments = sorted(ctx.comments.get((case.repo, case.number), []),
+                      key=lambda c: (c.created_at is None, c.created_at or 0, c.id))
+    for c in comments:
+        if not _is_answer_comment(c, reporter) or used >= COMMENTS_CHARS:
+            continue
+        piece = clean_text(c.body, min(COMMENT_CHARS, COMMENTS_CHARS - used))
+        answers.append(piece)
+        used += len(piece)
+    pr_titles: list[str] = []
+    pr_bodies: list[str] = []
+    for f in case.fix:
+        pull = ctx.pulls.get((f.repo, f.number))
+        if pull is None:
+            continue
+        pr_titles.append(_strip_prefix(pull.title))
+        pr_bodies.append(clean_text(pull.body, PR_BODY_CHARS))
+    focus = "\n".join(x for x in [case.answer, case.problem, *pr_titles, *answers[:2]] if x)
+    text = "\n".join(x for x in [title, body, *answers, *pr_titles, *pr_bodies] if x)
+    vector_text = "\n".join(x for x in [title, case.problem, case.answer, *pr_titles, *answers[:1], body] if x)
+    return KbQuery(text=text, focus=focus, vector_text=vector_text[:VECTOR_CHARS],
+                   prefer=f"docs/{case.repo}/")
+
+
+def _strip_prefix(title: str) -> str:
+    """PR titles often start with a tag ("[fix]", "bugfix:"); the tag explains nothing."""
+    return re.sub(r"^\s*(\[[^\]]{1,20}\]|【[^】]{1,20}】|\w{2,10}:)\s*", "", title or "")
+
+
+def enrich(cases: list[Case], corpus: Corpus, kb: KnowledgeBase, threshold: float | None = None,
+           limit: int = 3) -> list[Case]:
+    """Set `kb_refs` on every case: documents above the threshold (the index's calibrated one
+    by default), best passage each, at most `limit`; none above it leaves ``[]``."""
+    ctx = CaseContext(corpus)
+    t = kb.threshold() if threshold is None else threshold
+    for case in cases:
+        case.kb_refs = kb.refs_for(case_query(case, ctx), threshold=t, limit=limit)
+    return cases
+
+
+def queries_for(cases: Iterable[Case], corpus: Corpus) -> list[KbQuery]:
+    ctx = CaseContext(corpus)
+    return [case_query(c, ctx) for c in cases]

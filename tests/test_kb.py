@@ -1,0 +1,203 @@
+"""Knowledge base: tokens, index, hybrid search, threshold, incremental ingest, enrich."""
+
+from __future__ import annotations
+
+import json
+import logging
+import shutil
+from datetime import datetime, timezone
+from pathlib import Path
+
+import pytest
+
+from fixlore.kb.base import THRESHOLD_NAME, VECTORS_NAME, KnowledgeBase
+from fixlore.kb.calibrate import Ranked, best_threshold, calibrate, cross_validate, evaluate, rank_labelled
+from fixlore.kb.embed import UseEmbedder
+from fixlore.kb.enrich import case_query, CaseContext, enrich
+from fixlore.model import Case, Comment, Corpus, FixRef, Issue, Pull
+from test_kb_corpus import QUERIES, UNRELATED, write_corpus
+
+T0 = datetime(2026, 9, 10, tzinfo=timezone.utc)
+
+
+@pytest.fixture(scope="module")
+def embedder():
+    return UseEmbedder()
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory, embedder):
+    root = tmp_path_factory.mktemp("kbworld")
+    docs = write_corpus(root)
+    kb = KnowledgeBase.open(root / "index", embedder=embedder)
+    stats = kb.ingest_folder(docs, prefix="docs")
+    yield kb, docs, stats
+    kb.close()
+
+
+def test_ingest_reads_text_and_code_and_skips_binaries(built):
+    kb, _, stats = built
+    docs = {r[0] for r in kb.db.execute("SELECT doc FROM sources")}
+    assert "docs/Ascend/msmodeling/docs/moe.md" in docs
+    assert "docs/Ascend/mind-cluster/component/ascend-docker-runtime/mount.go" in docs
+    assert not any(d.endswith(".png") for d in docs)
+    assert stats.added == len(docs) and stats.embedded == stats.chunks > 0
+    kinds = dict(kb.db.execute("SELECT doc, kind FROM sources"))
+    assert kinds["docs/Ascend/memfabric_hybrid/src/election.py"] == "code"
+    assert kinds["docs/Ascend/memfabric_hybrid/docs/ha.rst"] == "doc"
+
+
+def test_jieba_cache_and_user_dictionary_live_in_the_index(built):
+    kb, _, _ = built
+    assert Path(kb.tokenizer._jieba.tmp_dir) == kb.dir
+    assert (kb.dir / "jieba.cache").is_file()
+    assert logging.getLogger("jieba").level >= logging.WARNING
+    words = (kb.dir / "userdict.txt").read_text("utf-8").split()
+    assert "all_to_all" in words and "node_base_info" in words and "init_routing_v2" in words
+
+
+def test_identifier_tokens(built):
+    kb, _, _ = built
+    toks = kb.tokenizer.tokens("init_routing_v2 按 numel 驱动 all_to_all，NodeAffinity 失败 unknown_ident_x")
+    for t in ("init_routing_v2", "init", "routing", "all_to_all", "nodeaffinity", "node", "affinity",
+              "驱动", "unknown_ident_x"):
+        assert t in toks
+    assert all(t == t.lower() for t in toks)
+
+
+@pytest.mark.parametrize("query,expected", QUERIES)
+def test_queries_find_the_right_document_first(built, query, expected):
+    kb, _, _ = built
+    hits = kb.search(query, k=5)
+    assert hits[0].doc == expected
+    refs = kb.refs_for(query)
+    assert refs and refs[0].doc == expected and refs[0].chunk == hits[0].chunk
+
+
+def test_the_right_chunk_not_just_the_document(built):
+    kb, _, _ = built
+    hit = kb.search("all_to_all 通信量如何用 numel 估算", k=1)[0]
+    assert hit.doc.endswith("moe.md") and "通信量估算" in hit.heading
+    hit = kb.search("network_link 采集周期是多少", k=1)[0]
+    assert hit.doc.endswith("npu_exporter.md") and "network" in hit.heading
+    assert hit.bm25_rank is not None and hit.vector_rank is not None
+
+
+@pytest.mark.parametrize("query", UNRELATED)
+def test_nothing_relevant_gives_no_refs(built, query):
+    kb, _, _ = built
+    assert kb.search(query, k=3)          # search still answers ...
+    assert kb.refs_for(query) == []       # ... but nothing clears the threshold
+
+
+def test_incremental_reingest_does_no_work(tmp_path, embedder):
+    docs = write_corpus(tmp_path)
+    kb = KnowledgeBase.open(tmp_path / "index", embedder=embedder)
+    first = kb.ingest_folder(docs, prefix="docs")
+    vec_mtime = (kb.dir / VECTORS_NAME).stat().st_mtime_ns
+    again = kb.ingest_folder(docs, prefix="docs")
+    assert (again.added, again.updated, again.removed, again.chunks, again.embedded) == (0, 0, 0, 0, 0)
+    assert again.unchanged == first.added
+    assert (kb.dir / VECTORS_NAME).stat().st_mtime_ns == vec_mtime
+
+    # One edited section re-embeds only that section; a deleted file leaves the index.
+    moe = docs / "Ascend/msmodeling/docs/moe.md"
+    moe.write_text(moe.read_text("utf-8").replace("不受上述问题影响", "同样不受影响，已在 26.2.0 验证"), "utf-8")
+    (docs / "Ascend/msmodeling/docs/optix_config.md").unlink()
+    third = kb.ingest_folder(docs, prefix="docs")
+    assert (third.updated, third.removed) == (1, 1)
+    assert third.embedded == 1
+    assert not [p for p in kb.search("OptiX 参数注入位置", k=10) if p.doc.endswith("optix_config.md")]
+    n_chunks = kb.db.execute("SELECT sum(n_chunks) FROM sources").fetchone()[0]
+    assert kb.stats()["total_chunks"] == n_chunks < first.chunks
+    assert kb.db.execute("SELECT count(*) FROM chunks_fts").fetchone()[0] == n_chunks
+    kb.close()
+
+
+def test_ingest_cases_are_searchable_as_kind_case_but_never_cited(built):
+    kb, _, _ = built
+    case = Case(repo="Ascend/MindSpeed-Bridge", number=41, title="thd 格式训练 loss 飙至 21",
+                problem="Qwen3.5 用 thd 格式训练 loss 飙升、grad_norm 570+",
+                answer="attention_mask 以 int32 创建，被当作行号索引而非掩码；PR 55 改为 bool。")
+    stats = kb.ingest_cases([case])
+    assert stats.added == 1
+    assert kb.ingest_cases([case]).unchanged == 1
+    hits = kb.search("attention_mask int32 当行号索引 loss 飙升", k=3, kind="case")
+    assert hits and hits[0].doc == "cases/Ascend/MindSpeed-Bridge/41" and hits[0].kind == "case"
+    assert all(r.doc.startswith("docs/") for r in kb.refs_for("attention_mask int32 当行号索引 loss 飙升", threshold=0.0))
+
+
+def _corpus() -> Corpus:
+    issues = [
+        Issue(repo="Ascend/msmodeling", number=390, title="开 shared-expert-tp 时 MoE 分发量高估",
+              body="<!-- 模板 -->\n开启 shared-expert-tp 后 all_to_all 通信量约 2 倍。\n![img](http://x/y.png)",
+              state="closed", created_at=T0, updated_at=T0, closed_at=T0, author="user1"),
+        Issue(repo="Ascend/msmodeling", number=999, title="请问 Windows 上 Photoshop 插件字体颜色怎么改",
+              body="安装插件后字体颜色不对", state="closed", created_at=T0, updated_at=T0, closed_at=T0,
+              author="user2"),
+    ]
+    comments = [
+        Comment(repo="Ascend/msmodeling", parent_kind="issue", parent_number=390, id="1", author="maintainer",
+                body="route() 在 token 切片前计算，topk 仍是 N×k，init_routing_v2 按 numel 驱动 all_to_all。",
+                created_at=T0),
+        Comment(repo="Ascend/msmodeling", parent_kind="issue", parent_number=390, id="2", author="user1",
+                body="谢谢", created_at=T0),
+    ]
+    pulls = [Pull(repo="Ascend/msmodeling", number=795, title="[fix] 路由与 token 切片对齐",
+                  body="Closes #390. route 在 TP 切分之后计算 topk。", state="merged", created_at=T0,
+                  updated_at=T0, merged_at=T0, closed_at=T0)]
+    return Corpus(issues=issues, comments=comments, pulls=pulls)
+
+
+def test_case_query_uses_issue_maintainer_comments_and_fix_prs():
+    corpus = _corpus()
+    case = Case(repo="Ascend/msmodeling", number=390, fix=[FixRef(repo="Ascend/msmodeling", number=795, role="fix")])
+    q = case_query(case, CaseContext(corpus))
+    assert "init_routing_v2" in q.text and "init_routing_v2" in q.focus      # the maintainer's answer, weighted
+    assert "路由与 token 切片对齐" in q.focus and "[fix]" not in q.focus        # fix PR title without its tag
+    assert "谢谢" not in q.text                                                 # the reporter's own reply
+    assert "<!--" not in q.text and "http" not in q.text and "img" not in q.text
+    assert q.prefer == "docs/Ascend/msmodeling/"
+
+
+def test_enrich_sets_refs_only_above_threshold(built):
+    kb, _, _ = built
+    corpus = _corpus()
+    cases = [Case(repo="Ascend/msmodeling", number=390, fix=[FixRef(repo="Ascend/msmodeling", number=795, role="fix")]),
+             Case(repo="Ascend/msmodeling", number=999)]
+    enrich(cases, corpus, kb)
+    assert cases[0].kb_refs and cases[0].kb_refs[0].doc == "docs/Ascend/msmodeling/docs/moe.md"
+    assert all(r.score >= kb.threshold() for r in cases[0].kb_refs)
+    assert cases[1].kb_refs == []
+    enrich(cases, corpus, kb, threshold=0.99)
+    assert cases[0].kb_refs == [] and cases[1].kb_refs == []
+
+
+def test_best_threshold_maximises_correct_decisions():
+    rows = [Ranked(docs=[("a", 0.7), ("b", 0.3)], expected=frozenset({"a"})),
+            Ranked(docs=[("b", 0.6), ("a", 0.2)], expected=frozenset({"b"})),
+            Ranked(docs=[("a", 0.35)], expected=frozenset()),
+            Ranked(docs=[("c", 0.5)], expected=frozenset())]
+    t = best_threshold(rows)
+    assert 0.5 < t < 0.6
+    res = evaluate(rows, t)
+    assert res["correct"] == 4 and res["right_doc_first"] == 2 and res["none_when_none"] == 2
+    # A wrong document above the threshold counts as wrong even if the right one follows.
+    wrong = Ranked(docs=[("x", 0.9), ("a", 0.8)], expected=frozenset({"a"}))
+    assert evaluate([wrong], 0.5)["wrong_doc_cited"] == 1
+
+
+def test_calibrate_saves_threshold_used_by_default(tmp_path, built, embedder):
+    kb, _, _ = built
+    labelled = [(q, d) for q, d in QUERIES] + [(q, None) for q in UNRELATED]
+    copy = tmp_path / "index"
+    shutil.copytree(kb.dir, copy)
+    kb2 = KnowledgeBase.open(copy, embedder=embedder)
+    t = calibrate(kb2, labelled, source="fixture")
+    saved = json.loads((copy / THRESHOLD_NAME).read_text("utf-8"))
+    assert saved["threshold"] == t == kb2.threshold() and saved["source"] == "fixture"
+    assert saved["correct"] == len(labelled)
+    rows = rank_labelled(kb2, labelled)
+    cv = cross_validate(rows, folds=2, repeats=3)
+    assert cv["total"] == len(labelled)
+    kb2.close()
