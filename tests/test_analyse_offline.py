@@ -4,12 +4,11 @@ digest tests."""
 
 from __future__ import annotations
 
-import copy
 from datetime import datetime, timedelta, timezone
 
 import pytest
 
-from fixlore.analyse import OfflineAnalyst, analyse_cases, is_candidate
+from fixlore.analyse import OfflineAnalyst, analyse_cases, candidates_of
 from fixlore.analyse.context import CorpusIndex
 from fixlore.model import Case, Comment, Corpus, Evidence, FixRef, Issue, KbRef, Pull
 
@@ -341,11 +340,21 @@ def test_offline_is_deterministic():
 
 
 def test_candidate_marker_takes_precedence():
-    c = Case(repo=SIM, number=1, funnel="rank")
-    assert not is_candidate(c)
-    c2 = copy.copy(c)
-    c2.funnel = "analysis"
-    assert is_candidate(c2)
+    ranked = Case(repo=SIM, number=1, funnel="rank")
+    dropped = Case(repo=SIM, number=2, funnel="analysis")
+    assert candidates_of([ranked, dropped]) == [dropped]           # no marker: funnel stages
+    marked = Case(repo=SIM, number=3, funnel="selected", provisional=True)
+    plain = Case(repo=SIM, number=4, funnel="selected")
+    assert candidates_of([marked, plain, ranked]) == [marked]      # marker in use: only marked cases
+
+
+def test_pending_fix_from_the_linker_counts_as_not_landed():
+    w = build_world()
+    case = next(c for c in w.cases if c.number == 107)
+    case.pending_fix, case.fix = list(case.fix), []
+    analyse_cases([case], w.corpus, OfflineAnalyst())
+    assert case.funnel == "selected" and "!3054" in case.answer and "未合入" in case.answer
+    assert not case.provisional
 
 
 def test_context_collects_shared_fix():

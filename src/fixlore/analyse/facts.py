@@ -48,11 +48,23 @@ def _where(f: FixRef, zh: bool) -> str:
     return ("，" if zh else ", ").join(parts)
 
 
+def unlanded(case: Case) -> list[FixRef]:
+    """Fix PRs that did not land: unmerged ones in the fix set plus the linker's `pending_fix`."""
+    out = [f for f in case.fix if not is_merged(f)]
+    seen = {(f.repo, f.number) for f in out} | {(f.repo, f.number) for f in case.fix}
+    for f in getattr(case, "pending_fix", []) or []:
+        if (f.repo, f.number) not in seen and not is_merged(f):
+            seen.add((f.repo, f.number))
+            out.append(f)
+    return out
+
+
 def fix_sentence(case: Case, zh: bool) -> str:
-    if not case.fix:
+    shown = [f for f in case.fix if is_merged(f)] + unlanded(case)
+    if not shown:
         return ""
     parts = []
-    for f in case.fix:
+    for f in shown:
         role = ("backport " if f.role == "backport" else "") if zh else ("backport " if f.role == "backport" else "")
         label = pr_label(f, case.repo)
         parts.append(f"{role}{label}（{_where(f, zh)}）" if zh else f"{role}{label} ({_where(f, zh)})")
@@ -77,7 +89,7 @@ def close_sentence(case: Case, zh: bool) -> str:
         s = (f"关单早于修复合入{(' ' + lag) if lag else ''}，不倒填" if zh
              else f"closed before the fix merged{(' (' + lag + ')') if lag else ''}; not back-filled")
     else:
-        pending = [pr_label(f, case.repo) for f in case.fix if not is_merged(f)]
+        pending = [pr_label(f, case.repo) for f in unlanded(case)]
         if pending:
             s = (f"修复 {'、'.join(pending)} 未合入，关单≠落地" if zh
                  else f"fix {', '.join(pending)} not merged: closed is not landed")

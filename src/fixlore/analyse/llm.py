@@ -191,8 +191,14 @@ class LlmAnalyst:
             with self._lock:
                 self.cache_hits += 1
             return self._to_analysis(LlmReply.model_validate(cached), {}, cached=True)
+        usage: dict[str, int] = {}
         try:
             resp = self._ask(messages)
+            if getattr(resp, "usage", None) is not None:     # a malformed reply still cost its tokens
+                usage = {"prompt_tokens": int(resp.usage.prompt_tokens or 0),
+                         "completion_tokens": int(resp.usage.completion_tokens or 0)}
+                with self._lock:
+                    self.tokens.update(usage)
             reply = parse_reply(resp.choices[0].message.content if resp.choices else None)
         except Exception as exc:  # noqa: BLE001 - every failure of one case falls back for that case
             reason = failure_reason(exc)
@@ -202,12 +208,6 @@ class LlmAnalyst:
             fb.analysed_by = f"{self.fallback.name} (llm failed: {reason})"
             fb.notes = fb.notes + [f"llm failed: {reason}"]
             return fb
-        usage = {}
-        if getattr(resp, "usage", None) is not None:
-            usage = {"prompt_tokens": int(resp.usage.prompt_tokens or 0),
-                     "completion_tokens": int(resp.usage.completion_tokens or 0)}
-        with self._lock:
-            self.tokens.update(usage)
         self.cache.put(key, self.prompt.version_id, self.model, reply.model_dump(), usage)
         return self._to_analysis(reply, usage, cached=False)
 

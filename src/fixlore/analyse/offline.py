@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from fixlore.analyse.base import Analysis
 from fixlore.analyse.context import CaseContext
-from fixlore.analyse.facts import close_sentence, fix_sentence, is_merged, kb_sentence, pr_label
+from fixlore.analyse.facts import close_sentence, fix_sentence, is_merged, kb_sentence, pr_label, unlanded
 from fixlore.analyse.text import (ACTION_CUES, FIX_CUES, ROOT_CUES, clean_body, clean_title, cue_count,
                                   error_lines, is_status_update, keywords, overlap, sentences, shorten, tokens)
 from fixlore.analyse.verdict import decide, language_of
@@ -111,7 +111,7 @@ class OfflineAnalyst:
 
     def first_action(self, case: Case, cands: list[Scored], zh: bool) -> str:
         merged = [f for f in case.fix if is_merged(f)]
-        if case.fix:
+        if case.fix or unlanded(case):
             # what the change does (a PR sentence that describes a change, not the cause)
             official = [c for c in cands if c.source in ("pull", "maintainer") and c.fix > 0 and c.root == 0]
         else:
@@ -123,7 +123,7 @@ class OfflineAnalyst:
             upgrade = f"升级到含 {label} 的版本" if zh else f"upgrade to a build with {label}"
             return shorten(f"{upgrade}；{best[0].text}" if zh and best else
                            f"{upgrade}; {best[0].text}" if best else upgrade, 90)
-        pending = [f for f in case.fix if not is_merged(f)]
+        pending = unlanded(case)
         if pending:
             label = ", ".join(pr_label(f, case.repo) for f in pending)
             watch = f"关注 {label} 合入" if zh else f"watch {label} until it merges"

@@ -18,12 +18,17 @@ CANDIDATE_STAGES = ("selected", "analysis")
 Progress = Callable[[int, int], None]
 
 
-def is_candidate(case: Case) -> bool:
-    """The linker's top-K marker when it sets one (`case.candidate`), else the funnel stages of deep analysis."""
-    flag = getattr(case, "candidate", None)
-    if flag is not None:
-        return bool(flag)
+def is_candidate(case: Case, marker_in_use: bool = False) -> bool:
+    """With the linker's top-K marker in use (`case.provisional`), exactly the marked cases;
+    without it, the cases in the funnel stages of deep analysis."""
+    if marker_in_use:
+        return bool(getattr(case, "provisional", False))
     return case.funnel in CANDIDATE_STAGES
+
+
+def candidates_of(cases: list[Case]) -> list[Case]:
+    marker = any(getattr(c, "provisional", False) for c in cases)
+    return [c for c in cases if is_candidate(c, marker)]
 
 
 def apply(case: Case, a: Analysis) -> None:
@@ -32,6 +37,8 @@ def apply(case: Case, a: Analysis) -> None:
     case.funnel = "selected" if a.keep else "analysis"
     case.drop_reason = "" if a.keep else a.drop_reason
     case.analysed_by = a.analysed_by
+    if hasattr(case, "provisional"):
+        case.provisional = False
 
 
 def analyse_cases(cases: list[Case], corpus: Corpus | None, backend: Analyst | None = None,
@@ -45,7 +52,7 @@ def analyse_cases(cases: list[Case], corpus: Corpus | None, backend: Analyst | N
     backend = backend or OfflineAnalyst(embedder=embedder)
     index = CorpusIndex(corpus)
     users = fix_users(cases)
-    todo = [c for c in cases if is_candidate(c)]
+    todo = candidates_of(cases)
     tokens("预热")   # load jieba's dictionary once before threads share it
     done = 0
     if progress:

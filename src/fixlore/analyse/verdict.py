@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass, field
 
 from fixlore.analyse.context import CaseContext
-from fixlore.analyse.facts import landed
+from fixlore.analyse.facts import landed, unlanded
 from fixlore.analyse.text import ROOT_CUES, clean_body, has_cue, is_cjk
 from fixlore.model import Case
 
@@ -60,7 +60,7 @@ def decide(case: Case, ctx: CaseContext, root_cause: str = "") -> Verdict:
     pr_text = "\n".join(f"{p.title}\n{p.body}" for p in ctx.pulls)
     kinds = {e.kind for e in case.evidence}
     has_landed = landed(case)
-    pending = [f for f in case.fix if not (f.state == "merged" and f.merged_at is not None)]
+    pending = unlanded(case)
     notes: list[str] = []
 
     if has_cue(official, NOT_A_PROBLEM):

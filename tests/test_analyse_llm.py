@@ -1,0 +1,146 @@
+"""The LLM backend against a real loopback HTTP server speaking the chat completions API:
+retries, per-case fallback to offline (429 storm, timeout, malformed reply), cache, usage."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from fake_openai import FakeOpenAI, Ok, Raw, Sleep, Status
+from fixlore.analyse import analyse_cases
+from fixlore.analyse.llm import LlmAnalyst, parse_reply, MalformedReply
+from fixlore.analyse.promptfile import load_prompt
+from test_analyse_offline import build_world
+
+SECRET = "sk-test-do-not-log-0123456789"
+
+
+def marker(key: str) -> str:
+    return f"ISSUE {key}\n"
+
+
+def pick(world, numbers):
+    cases = [c for c in world.cases if c.number in numbers and c.funnel in ("selected", "analysis")]
+    return sorted(cases, key=lambda c: numbers.index(c.number))
+
+
+def make(fake, cache_path, **kw):
+    return LlmAnalyst(base_url=fake.base_url, model="fake-qwen", key_env="FIXLORE_TEST_LLM_KEY",
+                      cache_path=str(cache_path), timeout=kw.pop("timeout", 1.0), attempts=kw.pop("attempts", 3),
+                      backoff_base=0.01, backoff_max=0.05, price_prompt=2e-6, price_completion=8e-6, **kw)
+
+
+def test_failures_fall_back_per_case_and_the_run_finishes(tmp_path, monkeypatch):
+    monkeypatch.setenv("FIXLORE_TEST_LLM_KEY", SECRET)
+    w = build_world()
+    cases = pick(w, [101, 102, 103, 104, 105])
+    k = {c.number: c.key for c in cases}
+    script = {
+        marker(k[101]): [Status(429), Ok()],                        # one 429, then fine: retried
+        marker(k[102]): [Status(429, {"retry-after": "0"})],        # a 429 storm: every attempt refused
+        marker(k[103]): [Sleep(2.5)],                               # slower than the client's timeout
+        marker(k[104]): [Raw("Sure! Here is the analysis: {problem: ...")],   # malformed reply
+        marker(k[105]): [Status(503), Ok(content={
+            "problem": "A2 数据缺失", "answer": "官方 26Q3 分三批补测。", "theme": "profiling-data",
+            "symptom": "数据库缺 A2", "first_action": "等 26Q3 数据", "keep": False,
+            "drop_reason": "consultation_only", "notes": ["schedule only"]})],
+    }
+    with FakeOpenAI(script) as fake:
+        backend = make(fake, tmp_path / "llm.sqlite", timeout=0.8, attempts=2)
+        summary = analyse_cases(cases, w.corpus, backend, workers=3)
+        assert fake.count(marker(k[101])) == 2
+        assert fake.count(marker(k[102])) == 2          # attempts exhausted
+        assert fake.count(marker(k[103])) == 2
+        assert fake.count(marker(k[104])) == 1          # malformed is not retried
+        assert fake.count(marker(k[105])) == 2          # 503 retried
+        assert all(r["auth"] == f"Bearer {SECRET}" for r in fake.requests)
+        assert all(r["path"] == "/v1/chat/completions" for r in fake.requests)
+
+    by = {c.number: c for c in cases}
+    assert by[101].analysed_by == "llm:fake-qwen" and by[101].problem.startswith("[llm]")
+    assert by[102].analysed_by == "offline (llm failed: 429 rate limited)"
+    assert by[103].analysed_by == "offline (llm failed: timeout)"
+    assert by[104].analysed_by.startswith("offline (llm failed: malformed reply")
+    for n in (102, 103, 104):                           # the offline answer stands in
+        assert not by[n].problem.startswith("[llm]") and f"!{by[n].fix[0].number}" in by[n].answer
+    assert by[105].funnel == "analysis" and by[105].drop_reason == "consultation_only"
+
+    assert summary["llm_failed"] == 3 and sorted(summary["fallbacks"]) == sorted([k[102], k[103], k[104]])
+    llm = summary["llm"]
+    assert llm["llm_failures"] == {"429 rate limited": 1, "timeout": 1, "malformed reply": 1}
+    assert llm["tokens"] == {"prompt": 240 + 10, "completion": 80 + 5}
+    assert llm["cost"] == pytest.approx(250 * 2e-6 + 85 * 8e-6)
+    assert llm["prompt_version"].startswith("analyse_case.v1@")
+    assert SECRET not in json.dumps(summary, ensure_ascii=False)
+    assert all(SECRET not in c.analysed_by and SECRET not in c.answer for c in cases)
+
+
+def test_cache_hit_on_rerun_makes_no_request(tmp_path):
+    cache = tmp_path / "llm.sqlite"
+    w1 = build_world()
+    first = pick(w1, [101, 110, 115])
+    with FakeOpenAI() as fake:
+        analyse_cases(first, w1.corpus, make(fake, cache), workers=2)
+        assert len(fake.requests) == 3
+    w2 = build_world()
+    again = pick(w2, [101, 110, 115])
+    with FakeOpenAI() as fake:
+        backend = make(fake, cache)
+        summary = analyse_cases(again, w2.corpus, backend, workers=2)
+        assert fake.requests == []
+    assert summary["llm"]["cache_hits"] == 3 and summary["llm"]["requests"] == 0
+    assert summary["llm"]["tokens"] == {"prompt": 0, "completion": 0} and summary["llm"]["cost"] == 0
+    assert [c.problem for c in again] == [c.problem for c in first]
+    assert all(c.analysed_by == "llm:fake-qwen (cached)" for c in again)
+
+
+def test_failed_cases_are_not_cached(tmp_path):
+    cache = tmp_path / "llm.sqlite"
+    w = build_world()
+    cases = pick(w, [101])
+    with FakeOpenAI({marker(cases[0].key): [Raw("not json")]}) as fake:
+        analyse_cases(cases, w.corpus, make(fake, cache))
+    assert "llm failed" in cases[0].analysed_by
+    with FakeOpenAI() as fake:
+        analyse_cases(cases, w.corpus, make(fake, cache))
+        assert len(fake.requests) == 1
+    assert cases[0].analysed_by == "llm:fake-qwen"
+
+
+def test_llm_themes_are_grouped_across_cases(tmp_path):
+    w = build_world()
+    cases = pick(w, [101, 102, 103, 104, 105, 107])
+    with FakeOpenAI() as fake:       # every default reply proposes the theme "llm-theme"
+        summary = analyse_cases(cases, w.corpus, make(fake, tmp_path / "c.sqlite"))
+    assert list(summary["themes"]) == ["msdemo:llm-theme"]
+
+
+@pytest.mark.parametrize("content, why", [
+    ("", "not JSON"),
+    ("[1, 2]", "not an object"),
+    ('{"problem": "x", "answer": "y", "keep": false, "drop_reason": "because"}', "drop_reason"),
+    ('{"problem": "", "answer": "y", "keep": true}', "problem"),
+])
+def test_reply_validation(content, why):
+    with pytest.raises(MalformedReply, match=why):
+        parse_reply(content)
+
+
+def test_reply_in_a_code_fence_is_accepted():
+    r = parse_reply('```json\n{"problem": "p", "answer": "a", "keep": true, "drop_reason": "x", "notes": "n"}\n```')
+    assert r.keep and r.drop_reason == "" and r.notes == ["n"]
+
+
+def test_prompt_file_is_versioned_and_carries_the_case(tmp_path):
+    p = load_prompt("analyse_case.v1")
+    assert p.version_id.startswith("analyse_case.v1@") and len(p.digest) == 12
+    w = build_world()
+    case = pick(w, [101])[0]
+    from fixlore.analyse.context import CorpusIndex
+
+    with FakeOpenAI() as fake:
+        msgs = make(fake, tmp_path / "c.sqlite").messages(case, CorpusIndex(w.corpus).context(case))
+    assert msgs[0]["role"] == "system" and "JSON" in msgs[0]["content"]
+    user = msgs[1]["content"]
+    assert marker(case.key) in user and "!795" in user and "maintainer-a" in user and "{facts}" not in user
