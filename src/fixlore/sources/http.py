@@ -310,7 +310,7 @@ class ApiClient:
         """
         endpoint = endpoint or path
         url = self.url_for(path, params)
-        cached = self.cache.get(url) if (conditional and self.cache is not None) else None
+        cached = self.cache.get(self._cache_key(url)) if (conditional and self.cache is not None) else None
 
         retrying = tenacity.Retrying(
             stop=tenacity.stop_after_attempt(self.max_attempts),
@@ -328,6 +328,10 @@ class ApiClient:
         except _Retryable as exc:
             raise self._give_up(exc, endpoint) from None
         raise AssertionError("unreachable")  # pragma: no cover
+
+    def _cache_key(self, url: str) -> str:
+        """The URL relative to the API root, so a replay server on a new port still hits the cache."""
+        return url[len(self.base_url):] if url.startswith(self.base_url) else url
 
     def _wait(self, state: tenacity.RetryCallState) -> float:
         exc = state.outcome.exception() if state.outcome else None
@@ -394,7 +398,7 @@ class ApiClient:
         kept = {k: resp.headers[k] for k in _KEPT_HEADERS if k in resp.headers}
         etag = resp.headers.get("etag")
         if etag and self.cache is not None:
-            self.cache.put(url, etag, body.decode("utf-8", "replace"), kept)
+            self.cache.put(self._cache_key(url), etag, body.decode("utf-8", "replace"), kept)
         return ApiResponse(status, data, kept, url)
 
     def _is_github_rate_limited(self, resp: httpx2.Response) -> bool:
