@@ -94,10 +94,8 @@ class RateLimiter:
 
     def acquire(self) -> None:
         with self._lock:
-            while True:
-                delay = max([b.wait_time() for b in self.buckets] + [self.pause_until - self.clock(), 0.0])
-                if delay <= 0:
-                    break
+            delay = max([b.wait_time() for b in self.buckets] + [self.pause_until - self.clock(), 0.0])
+            if delay > 0:
                 self._sleep(delay)
             for b in self.buckets:
                 b.take()
@@ -363,7 +361,8 @@ class ApiClient:
             raise _Retryable("connection dropped mid-response", cause=exc) from None
 
         status = resp.status_code
-        self.accounting.record(endpoint, status)
+        if not 200 <= status < 300:
+            self.accounting.record(endpoint, status)
         self.limiter.observe(resp.headers)
 
         if status == 304 and cached:
@@ -395,6 +394,7 @@ class ApiClient:
         except ValueError as exc:
             self.accounting.record(endpoint, "malformed")
             raise _Retryable("malformed JSON", cause=exc) from None
+        self.accounting.record(endpoint, status)
         kept = {k: resp.headers[k] for k in _KEPT_HEADERS if k in resp.headers}
         etag = resp.headers.get("etag")
         if etag and self.cache is not None:

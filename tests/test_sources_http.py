@@ -1,0 +1,191 @@
+import json
+
+import httpx2
+import pytest
+
+from fixlore.errors import SourceError
+from fixlore.sources.http import ApiClient, MemoryCache, RateLimiter, TokenBucket, parse_link_header
+
+TOKEN = "tok-SECRET-123456"
+
+
+class Script:
+    """A MockTransport handler that plays a list of responses (or exceptions) in order."""
+
+    def __init__(self, *steps):
+        self.steps = list(steps)
+        self.requests: list[httpx2.Request] = []
+
+    def __call__(self, request: httpx2.Request) -> httpx2.Response:
+        self.requests.append(request)
+        step = self.steps.pop(0) if len(self.steps) > 1 else self.steps[0]
+        if isinstance(step, Exception):
+            raise step
+        return step(request) if callable(step) else step
+
+
+def ok(data, **headers):
+    return httpx2.Response(200, json=data, headers=headers)
+
+
+def client(handler, platform="gitcode", **kw):
+    """A client whose sleeps advance a fake clock instead of waiting."""
+    slept, now = [], [1_000_000.0]
+
+    def sleep(seconds):
+        slept.append(seconds)
+        now[0] += seconds
+
+    kw.setdefault("limiter", RateLimiter(clock=lambda: now[0], sleep=sleep))
+    c = ApiClient("https://api.example.test/api/v5", platform, TOKEN, transport=httpx2.MockTransport(handler),
+                  sleep=sleep, backoff_base=1.0, **kw)
+    c.slept = slept
+    return c
+
+
+def test_token_travels_in_headers_only():
+    script = Script(ok([]))
+    c = client(script)
+    c.get("/orgs/x/repos", {"page": 1}, endpoint="/orgs/{org}/repos")
+    req = script.requests[0]
+    assert req.headers["Authorization"] == f"Bearer {TOKEN}"
+    assert req.headers["PRIVATE-TOKEN"] == TOKEN
+    assert TOKEN not in str(req.url)
+    gh = Script(ok([]))
+    client(gh, platform="github").get("/orgs/x/repos")
+    assert gh.requests[0].headers["Authorization"] == f"Bearer {TOKEN}" and "PRIVATE-TOKEN" not in gh.requests[0].headers
+
+
+def test_429_honours_retry_after_and_backs_off_without_it():
+    script = Script(httpx2.Response(429, headers={"Retry-After": "7"}), httpx2.Response(429),
+                    httpx2.Response(503), ok({"a": 1}))
+    c = client(script)
+    assert c.get("/x").data == {"a": 1}
+    assert c.limiter.pause_until > 0                       # Retry-After paused the limiter
+    # Retry-After: no backoff of its own (0.0), the limiter holds every request ~7 s instead.
+    assert c.slept[0] == 0.0 and 6.0 <= c.slept[1] <= 7.0
+    assert 1.0 <= c.slept[2] <= 2.0 and 2.0 <= c.slept[3] <= 4.0   # jittered exponential backoff
+    assert len(c.slept) == 4
+    assert c.accounting.by_status == {"429": 2, "503": 1, "200": 1}
+    assert c.accounting.retries == 3
+
+
+def test_cut_off_timeout_and_malformed_json_are_retried():
+    script = Script(httpx2.RemoteProtocolError("peer closed connection without sending complete message body"),
+                    httpx2.ReadTimeout("stalled"),
+                    httpx2.Response(200, content=b'{"broken": ', headers={"content-type": "application/json"}),
+                    ok([1, 2]))
+    c = client(script)
+    assert c.get("/x", endpoint="/x").data == [1, 2]
+    assert c.accounting.by_endpoint["/x"] == 4
+    assert {"cut_off", "timeout", "malformed"} <= set(c.accounting.by_status)
+
+
+def test_persistent_malformed_json_is_a_clear_error():
+    script = Script(httpx2.Response(200, content=b"<html>oops"))
+    with pytest.raises(SourceError, match="malformed JSON"):
+        client(script, max_attempts=3).get("/x")
+
+
+def test_unreachable_host_names_the_host():
+    script = Script(httpx2.ConnectError("connection refused"))
+    with pytest.raises(SourceError, match="cannot reach api.example.test") as err:
+        client(script, max_attempts=2).get("/x")
+    assert "\n" not in str(err.value)
+
+
+@pytest.mark.parametrize("status", [401, 403])
+def test_bad_token_is_one_line_without_the_token(status):
+    script = Script(httpx2.Response(status, json={"message": f"401 Unauthorized token {TOKEN}"}))
+    with pytest.raises(SourceError) as err:
+        client(script).get("/orgs/x/repos")
+    text = str(err.value)
+    assert "token" in text and TOKEN not in text and "\n" not in text
+
+
+def test_error_body_shapes():
+    from fixlore.sources.http import error_message
+
+    assert error_message({"message": "401 Unauthorized"}) == "401 Unauthorized"
+    assert error_message({"error_code": 400, "error_code_name": "UN_KNOW", "error_message": "bad"}) == "bad"
+    assert error_message({"error": "Pull Request不存在或未合并"}) == "Pull Request不存在或未合并"
+
+
+def test_etag_304_reuses_the_stored_body():
+    def handler(request):
+        if request.headers.get("If-None-Match") == '"v1"':
+            return httpx2.Response(304)
+        return httpx2.Response(200, json=[{"id": 1}], headers={"ETag": '"v1"', "total_page": "1"})
+
+    cache = MemoryCache()
+    c = client(Script(handler), cache=cache)
+    first = c.get("/repos/o/r/issues", {"page": 1})
+    second = c.get("/repos/o/r/issues", {"page": 1})
+    assert second.data == first.data == [{"id": 1}] and second.from_cache
+    assert second.headers.get("total_page") == "1"
+    assert c.accounting.by_status == {"200": 1, "304": 1}
+    assert all(TOKEN not in json.dumps(v) for v in cache.entries.values())
+
+
+def _pages(pages, repeat_at=None):
+    served = []
+
+    def handler(request):
+        page = int(request.url.params["page"])
+        served.append(page)
+        if repeat_at is not None and page == repeat_at and served.count(page) == 1:
+            return ok(pages[page - 2], total_page=str(len(pages)))
+        return ok(pages[page - 1] if page <= len(pages) else [], total_page=str(len(pages)))
+
+    return handler, served
+
+
+def test_gitcode_paging_stops_on_short_page_and_survives_a_repeated_page():
+    pages = [[{"id": i} for i in range(k * 100, k * 100 + 100)] for k in range(2)] + [[{"id": 999}]]
+    handler, served = _pages(pages, repeat_at=2)
+    c = client(handler)
+    got = [item["id"] for page in c.paginate("/x", per_page=100) for item in page]
+    assert got == list(range(200)) + [999]
+    assert served == [1, 2, 2, 3]
+
+
+def test_paging_stops_when_a_page_keeps_repeating():
+    handler = Script(ok([{"id": i} for i in range(100)]))
+    c = client(handler)
+    pages = list(c.paginate("/x", per_page=100))
+    assert len(pages) == 1 and len(handler.requests) == 3
+
+
+def test_github_link_paging():
+    def handler(request):
+        page = int(request.url.params.get("page", 1))
+        link = '<https://api.example.test/api/v5/x?page=2&per_page=2>; rel="next"' if page == 1 else ""
+        return ok([{"id": page * 10}, {"id": page * 10 + 1}] if page == 1 else [{"id": 99}], Link=link)
+
+    c = client(handler, platform="github")
+    assert [i["id"] for p in c.paginate("/x", per_page=2, style="link") for i in p] == [10, 11, 99]
+    assert parse_link_header('<u1>; rel="next", <u2>; rel="last"') == {"next": "u1", "last": "u2"}
+
+
+def test_github_remaining_low_sleeps_until_reset():
+    now = [1000.0]
+    limiter = RateLimiter(clock=lambda: now[0], sleep=lambda s: now.__setitem__(0, now[0] + s))
+    limiter.observe(httpx2.Headers({"x-ratelimit-remaining": "0", "x-ratelimit-reset": "1100"}))
+    limiter.acquire()
+    assert now[0] >= 1100
+
+
+def test_github_secondary_limit_403_is_retried():
+    script = Script(httpx2.Response(403, json={"message": "You have exceeded a secondary rate limit"},
+                                    headers={"Retry-After": "3"}), ok({"ok": True}))
+    assert client(script, platform="github").get("/x").data == {"ok": True}
+
+
+def test_gitcode_buckets_pace_50_a_minute_with_time_scale():
+    now = [0.0]
+    bucket = TokenBucket(50, 60.0, time_scale=60.0, clock=lambda: now[0])
+    limiter = RateLimiter([bucket], clock=lambda: now[0], sleep=lambda s: now.__setitem__(0, now[0] + s))
+    for _ in range(150):
+        limiter.acquire()
+    # 50 at once, then 100 more at 50 per (60 s / 60) = one real second each 50.
+    assert 1.9 <= now[0] <= 2.1
