@@ -19,8 +19,9 @@ from fixlore.link.closes import STALE_NOTICE, Close, close_storms, is_bot, stale
 from fixlore.link.config import LinkConfig
 from fixlore.link.index import CorpusIndex, Key
 from fixlore.link.verdict import FixVerdict, decide
-from fixlore.model import Case, Corpus, Evidence, FixRef, Issue, Pull
+from fixlore.model import TRAPS, Case, Corpus, Evidence, FixRef, Issue, Pull
 
+_TRAP_ORDER = {t: i for i, t in enumerate(TRAPS)}
 _EVIDENCE_OF = {"linked": "linked", "keyword": "keyword", "mention": "keyword", "commit_close": "keyword",
                 "cross_ref": "keyword", "branch_name": "branch_name", "comment": "comment", "backport": "backport"}
 
@@ -84,14 +85,6 @@ def build_cases(corpus: Corpus, since: datetime, config: LinkConfig | FunnelConf
               for k, v in verdicts.items()]
     storms = close_storms(closes, cfg)
 
-    fixed_by: dict[Key, list[Key]] = defaultdict(list)
-    for key, v in verdicts.items():
-        if stages.get(f"{key[0]}#{key[1]}") == "window":
-            continue
-        for pull, role in v.fix:
-            if role == "fix":
-                fixed_by[(pull.repo, pull.number)].append(key)
-
     cases: list[Case] = []
     for issue in issues:
         key = (issue.repo, issue.number)
@@ -104,7 +97,7 @@ def build_cases(corpus: Corpus, since: datetime, config: LinkConfig | FunnelConf
             case.closed_by = actors.get(key, "")
             case.candidates = [_candidate_row(c) for c in v.candidates.values()]
             if stage != "window":
-                _conclude(case, issue, v, idx, cfg, storms.get(issue.key, ""), fixed_by)
+                _conclude(case, issue, v, idx, cfg, storms.get(issue.key, ""))
         cases.append(case)
 
     pool = [c for c in cases if stages[c.key] == "pool"]
@@ -121,6 +114,10 @@ def build_cases(corpus: Corpus, since: datetime, config: LinkConfig | FunnelConf
             c.funnel, c.provisional = "selected", True
         else:
             c.funnel = "rank"
+    for c in cases:
+        if not cfg.conclude_all and not c.provisional:
+            _strip_conclusions(c)
+    _mark_shared_fixes(cases)
 
     counts = FunnelCounts(considered=len(cases), top_k=cfg.funnel.rank_top_k)
     for stage in stages.values():
@@ -133,6 +130,34 @@ def build_cases(corpus: Corpus, since: datetime, config: LinkConfig | FunnelConf
     counts.rank = counts.pool - counts.analysis_candidates
     cases.sort(key=lambda c: (c.repo, c.number))
     return cases, counts
+
+
+def _strip_conclusions(case: Case) -> None:
+    """Cases that do not go to deep analysis carry no fix claim (the candidates stay for the
+    record); a close storm is still named, since close times alone show it."""
+    case.fix, case.pending_fix, case.evidence = [], [], []
+    case.timing, case.lag_s, case.timing_note = "no_fix", None, ""
+    case.traps = [t for t in case.traps if t == "close_storm"]
+    case.trap_notes = {t: case.trap_notes[t] for t in case.traps}
+
+
+def _mark_shared_fixes(cases: list[Case]) -> None:
+    fixed_by: dict[Key, list[Case]] = defaultdict(list)
+    for c in cases:
+        for f in c.fix:
+            if f.role == "fix":
+                fixed_by[(f.repo, f.number)].append(c)
+    for (repo, number), users in fixed_by.items():
+        if len(users) < 2:
+            continue
+        for c in users:
+            others = ", ".join(o.key if o.repo != c.repo else f"#{o.number}" for o in users if o is not c)
+            label = f"!{number}" if repo == c.repo else f"{repo}!{number}"
+            note = f"{label} also fixes {others}"
+            c.trap_notes["one_pr_many_issues"] = "; ".join(x for x in (c.trap_notes.get("one_pr_many_issues"), note) if x)
+            if "one_pr_many_issues" not in c.traps:
+                c.traps.append("one_pr_many_issues")
+                c.traps.sort(key=_TRAP_ORDER.get)
 
 
 def _fixref(pull: Pull, role: str) -> FixRef:
@@ -153,8 +178,7 @@ def _t(at: datetime | None) -> str:
     return at.isoformat() if at else "?"
 
 
-def _conclude(case: Case, issue: Issue, v: FixVerdict, idx: CorpusIndex, cfg: LinkConfig, storm: str,
-              fixed_by: dict[Key, list[Key]]) -> None:
+def _conclude(case: Case, issue: Issue, v: FixVerdict, idx: CorpusIndex, cfg: LinkConfig, storm: str) -> None:
     n = issue.number
     comments = idx.issue_comments.get((issue.repo, n), [])
     case.fix = [_fixref(p, role) for p, role in v.fix]
@@ -241,16 +265,7 @@ def _conclude(case: Case, issue: Issue, v: FixVerdict, idx: CorpusIndex, cfg: Li
                               f" ({_t(c.pull.closed_at)}) [{s.source}]")
     if claims:
         traps["claimed_unmerged"] = "; ".join(claims)
-    shared = []
-    for pull, role in v.fix:
-        others = [k for k in fixed_by.get((pull.repo, pull.number), []) if k != (issue.repo, n)]
-        if role == "fix" and others:
-            shared.append(f"{pull_label((pull.repo, pull.number), issue.repo)} also fixes "
-                          + ", ".join(f"#{k[1]}" if k[0] == issue.repo else f"{k[0]}#{k[1]}" for k in others))
-    if shared:
-        traps["one_pr_many_issues"] = "; ".join(shared)
-
-    if not has_fix:
+    if not has_fix and not v.pending:
         answer = _answer(issue, comments, cfg)
         if answer is not None:
             evidence.append(answer)
@@ -261,9 +276,7 @@ def _conclude(case: Case, issue: Issue, v: FixVerdict, idx: CorpusIndex, cfg: Li
         if (e.kind, e.detail, e.source) not in seen:
             seen.add((e.kind, e.detail, e.source))
             case.evidence.append(e)
-    order = {t: i for i, t in enumerate(("stale_close", "close_storm", "linked_unrelated", "claimed_unmerged",
-                                         "fix_not_landed", "one_pr_many_issues", "closed_before_merge"))}
-    case.traps = sorted(traps, key=order.get)
+    case.traps = sorted(traps, key=_TRAP_ORDER.get)
     case.trap_notes = {t: traps[t] for t in case.traps}
 
 

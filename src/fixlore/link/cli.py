@@ -1,7 +1,193 @@
-"""Commands of this stage (filled in by the stage's owner)."""
+"""Commands of the link stage: `fixlore export cases`, `fixlore explain`, `fixlore score`."""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from pathlib import Path
+from typing import Any, Optional
 
 import typer
+from rich.console import Console
+from rich.table import Table
+
+from fixlore.errors import ConfigError, FixloreError
+
+export_app = typer.Typer(help="Export the run's conclusions.", no_args_is_help=True)
+
+
+def _since(value: str | None, meta: dict[str, Any]) -> Any:
+    from fixlore.timeutil import parse_time
+
+    raw = value or (meta.get("window") or {}).get("since") or meta.get("since")
+    since = parse_time(raw) if raw else None
+    if since is None:
+        raise ConfigError("give --since (ISO time of the window start)")
+    return since
+
+
+def _link_config(meta: dict[str, Any], top_k: int | None, config: Path | None) -> Any:
+    from fixlore.funnel import FunnelConfig
+    from fixlore.link.config import LinkConfig
+
+    mapping: dict[str, Any] = {}
+    if config is not None:
+        import yaml
+
+        if not config.is_file():
+            raise ConfigError(f"no config file at {config}")
+        mapping = dict((yaml.safe_load(config.read_text(encoding="utf-8")) or {}).get("funnel") or {})
+    if meta.get("rank_top_k") is not None:
+        mapping.setdefault("rank_top_k", meta["rank_top_k"])
+    if top_k is not None:
+        mapping["rank_top_k"] = top_k
+    return LinkConfig(funnel=FunnelConfig.from_mapping(mapping))
+
+
+def load_or_build_cases(*, db: str | None = None, world: Path | None = None, cases: Path | None = None,
+                        since: str | None = None, top_k: int | None = None, config: Path | None = None,
+                        rebuild: bool = False) -> list:
+    """Cases from a case export, a store (its cases table, else built from its corpus) or a world."""
+    from fixlore.link import build_cases
+    from fixlore.link.export import read_cases_jsonl
+
+    if cases is not None:
+        return read_cases_jsonl(cases)
+    if db:
+        from fixlore.store import Store
+
+        store = Store.open(db)
+        try:
+            if not rebuild:
+                saved = store.load_cases()
+                if saved:
+                    return saved
+            corpus = store.load_corpus()
+        finally:
+            store.close()
+        meta: dict[str, Any] = {}
+    elif world is not None:
+        from fixlore.sources.offline import load_world, read_world_meta
+
+        meta = read_world_meta(world)
+        corpus = load_world(world)
+    else:
+        raise ConfigError("give --db URL, --world PATH or --cases FILE")
+    built, _counts = build_cases(corpus, _since(since, meta), _link_config(meta, top_k, config))
+    return built
+
+
+_KEY = re.compile(r"^(?P<repo>[^#\s]+/[^#\s]+)#(?P<n>\d+)$")
 
 
 def register(app: typer.Typer) -> None:
-    """Add this stage's commands to the `fixlore` app."""
+    @export_app.command("cases")
+    def export_cases(
+        fmt: str = typer.Option("jsonl", "--format", help="Only jsonl."),
+        db: Optional[str] = typer.Option(None, "--db", help="Store URL (sqlite:///path or postgresql+psycopg://...)."),
+        world: Optional[Path] = typer.Option(None, "--world", help="Build from a world folder instead of a store."),
+        out: Optional[Path] = typer.Option(None, "--out", help="Output file (default: stdout)."),
+        since: Optional[str] = typer.Option(None, "--since", help="Window start, ISO (default: the world's)."),
+        top_k: Optional[int] = typer.Option(None, "--top-k", help="Pool cases sent to deep analysis."),
+        config: Optional[Path] = typer.Option(None, "--config", help="YAML with a `funnel:` section."),
+        rebuild: bool = typer.Option(False, "--rebuild", help="Ignore cases saved in the store; link its corpus again."),
+    ) -> None:
+        """One JSON object a line for every issue the run considered (case-export.md)."""
+        from fixlore.link.export import write_cases_jsonl
+
+        if fmt != "jsonl":
+            raise ConfigError(f"unknown format {fmt!r} (only jsonl)")
+        cases = load_or_build_cases(db=db, world=world, since=since, top_k=top_k, config=config, rebuild=rebuild)
+        n = write_cases_jsonl(cases, out if out is not None else sys.stdout)
+        if out is not None:
+            Console(stderr=True).print(f"wrote {n} cases to {out}", highlight=False)
+
+    app.add_typer(export_app, name="export")
+
+    @app.command("explain")
+    def explain_cmd(
+        key: str = typer.Argument(..., help="OWNER/REPO#N"),
+        db: Optional[str] = typer.Option(None, "--db"),
+        world: Optional[Path] = typer.Option(None, "--world"),
+        cases: Optional[Path] = typer.Option(None, "--cases", help="A case export (jsonl)."),
+        since: Optional[str] = typer.Option(None, "--since"),
+        as_json: bool = typer.Option(False, "--json", help="Print the case's export line instead."),
+    ) -> None:
+        """The evidence chain of one case: fix, evidence, timing, traps, every candidate PR considered."""
+        from fixlore.link.explain import render_case
+
+        m = _KEY.match(key.strip())
+        if not m:
+            raise ConfigError(f"expected OWNER/REPO#N, got {key!r}")
+        found = [c for c in load_or_build_cases(db=db, world=world, cases=cases, since=since)
+                 if c.repo == m.group("repo") and c.number == int(m.group("n"))]
+        if not found:
+            raise FixloreError(f"{key} is not among the run's cases")
+        if as_json:
+            typer.echo(json.dumps(found[0].to_export(), ensure_ascii=False, indent=2))
+        else:
+            Console().print(render_case(found[0]))
+
+    @app.command("score")
+    def score_cmd(
+        truth: Path = typer.Option(..., "--truth", help="A world's truth.yaml."),
+        cases: Path = typer.Option(..., "--cases", help="A case export (jsonl)."),
+        as_json: bool = typer.Option(False, "--json", help="Print the full report as JSON."),
+        show: int = typer.Option(15, "--show", help="How many mismatching keys to list."),
+    ) -> None:
+        """Compare a case export with truth, key by key."""
+        from fixlore.link.export import read_cases_jsonl
+        from fixlore.link.score import load_truth, score
+
+        report = score(load_truth(truth), read_cases_jsonl(cases)).as_dict()
+        if as_json:
+            typer.echo(json.dumps(report, ensure_ascii=False, indent=2))
+            return
+        print_score(Console(), report, show)
+
+
+def _pr_row(table: Table, name: str, pr: dict[str, Any]) -> None:
+    table.add_row(name, f"{pr['precision']:.3f}", f"{pr['recall']:.3f}", f"{pr['tp']}/{pr['fp']}/{pr['fn']}")
+
+
+def print_score(console: Console, report: dict[str, Any], show: int = 15) -> None:
+    summary = Table(title=f"score over {report['keys']} truth keys", title_justify="left")
+    summary.add_column("metric")
+    summary.add_column("value", justify="right")
+    summary.add_row("funnel accuracy", f"{report['funnel_accuracy']:.3f}")
+    summary.add_row("funnel accuracy (analysis≡selected)", f"{report['funnel_accuracy_pre_analysis']:.3f}")
+    summary.add_row("timing accuracy", f"{report['timing_accuracy']:.3f} of {report['timing_total']}")
+    summary.add_row("theme pair agreement", f"{report['themes']['pair_agreement']:.3f} ({report['themes']['pairs']} pairs)")
+    summary.add_row("theme adjusted Rand", f"{report['themes']['adjusted_rand']:.3f}")
+    console.print(summary)
+    pr = Table(title="precision / recall", title_justify="left")
+    for col in ("what", "precision", "recall", "tp/fp/fn"):
+        pr.add_column(col, justify="right" if col != "what" else "left")
+    _pr_row(pr, "fix (repo, number, role)", report["fix"]["repo_number_role"])
+    _pr_row(pr, "fix (repo, number)", report["fix"]["repo_number"])
+    _pr_row(pr, "evidence kinds", report["evidence"])
+    for kind, v in report["evidence_by_kind"].items():
+        _pr_row(pr, f"  {kind}", v)
+    _pr_row(pr, "traps", report["traps"])
+    for kind, v in report["traps_by_kind"].items():
+        _pr_row(pr, f"  {kind}", v)
+    _pr_row(pr, "kb_refs (by doc)", report["kb_refs"])
+    console.print(pr)
+    counts = Table(title="funnel counts", title_justify="left")
+    counts.add_column("stage")
+    counts.add_column("truth", justify="right")
+    counts.add_column("export", justify="right")
+    t, e = report["funnel_counts"]["truth"], report["funnel_counts"]["export"]
+    for stage in ("window", "unresolved", "internal", "cve", "empty_title", "noise", "rank", "analysis", "selected"):
+        counts.add_row(stage, str(t.get(stage, 0)), str(e.get(stage, 0)))
+    console.print(counts)
+    if report["mismatches"] and show:
+        mm = Table(title=f"mismatches ({len(report['mismatches'])}, first {show})", title_justify="left")
+        mm.add_column("key", no_wrap=True)
+        mm.add_column("what differs (truth != export)")
+        from rich.text import Text
+
+        for row in report["mismatches"][:show]:
+            mm.add_row(Text(row["key"]), Text("\n".join(row["problems"])))
+        console.print(mm)

@@ -21,11 +21,13 @@ from fixlore.model import Comment, Issue
 
 _BOT_TOKENS = {"bot", "robot", "ci", "stale", "stalebot", "automation", "autobot"}
 _SPLIT = re.compile(r"[^a-z0-9]+")
-STALE_NOTICE = re.compile(
-    r"\bstale\b|inactiv|no (?:recent )?activity|without activity|been automatically|auto(?:matically)?[- ]?clos|"
-    r"will be closed|has been closed due|长时间(?:未|没有|无)|(?:未|没有|无)(?:人)?(?:更新|活动|响应|回复)|"
-    r"自动关闭|将(?:被)?关闭|超过\s*\d+\s*天|\d+\s*天(?:内)?(?:未|无|没有)",
-    re.IGNORECASE)
+_IDLE = (r"(?:长时间|长期|\d+\s*天(?:内)?)\s*(?:未|没有|无)(?:人)?(?:更新|活动|响应|回复|进展|跟进)|"
+         r"(?:无|没有)(?:任何)?(?:更新|活动|响应|回复|进展)|no (?:recent |further )?(?:activity|response|updates?)|"
+         r"inactiv\w*|without (?:any )?activity|not been updated|been quiet")
+_CLOSING = r"关闭|关单|close[sd]?|closing"
+# A stale notice says the *issue* has been idle and is (being) closed for it; either order.
+STALE_NOTICE = re.compile(rf"\bstale\b|(?:{_IDLE})[\s\S]{{0,80}}?(?:{_CLOSING})|(?:{_CLOSING})[\s\S]{{0,80}}?(?:{_IDLE})",
+                          re.IGNORECASE)
 
 
 def is_bot(login: str) -> bool:

@@ -14,6 +14,9 @@ from fixlore.funnel.config import FunnelConfig
 @dataclass(slots=True)
 class LinkConfig:
     funnel: FunnelConfig = field(default_factory=FunnelConfig)
+    # False: only the top-K analysis candidates carry fix/evidence/timing/traps (the others
+    # keep their candidates and a close storm, if any), as truth.yaml records them.
+    conclude_all: bool = False
     same_second_s: int = 1
     auto_close_s: int = 180
     minutes_s: int = 3600

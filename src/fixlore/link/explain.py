@@ -1,0 +1,105 @@
+"""`fixlore explain`: one case's evidence chain, for a person to check.
+
+Everything shown comes from the case (issue and PR text is hostile input: it is printed as
+plain text, never interpreted as console markup).
+"""
+
+from __future__ import annotations
+
+from rich.console import Group
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
+
+from fixlore.model import Case
+
+
+def _t(value) -> str:
+    return value.isoformat() if value else "—"
+
+
+def render_case(case: Case) -> Group:
+    head = Text()
+    head.append(f"{case.key}  ", style="bold")
+    head.append(case.title or "")
+    head.append(f"\n{case.url}", style="dim")
+    facts = Table.grid(padding=(0, 2))
+    facts.add_column(style="bold cyan", no_wrap=True)
+    facts.add_column()
+    stage = case.funnel + (f" ({case.drop_reason})" if case.drop_reason else "")
+    if case.provisional:
+        stage += "  [awaiting deep analysis]"
+    facts.add_row("funnel", Text(stage))
+    facts.add_row("value", Text(f"{case.value:.3f}"))
+    facts.add_row("closed", Text(f"{_t(case.closed_at)}" + (f" by {case.closed_by}" if case.closed_by else "")))
+    lag = "" if case.lag_s is None else f", lag {case.lag_s}s"
+    facts.add_row("timing", Text(f"{case.timing}{lag}"))
+    if case.timing_note:
+        facts.add_row("", Text(case.timing_note, style="dim"))
+    if case.audit:
+        held = case.audit.get("held")
+        facts.add_row("audit", Text(("held" if held else "FAILED" if held is False else "error") + ": "
+                                    + "; ".join(case.audit.get("checks", [])) + (case.audit.get("error") or "")))
+    parts: list = [Panel(Group(head, Text(""), facts), title="case", title_align="left")]
+
+    fixes = Table(title="fix", title_justify="left", expand=True)
+    for col in ("PR", "role", "state", "merged_at", "branch"):
+        fixes.add_column(col)
+    for f in case.fix:
+        fixes.add_row(Text(f"{f.repo}!{f.number}"), Text(f.role), Text(f.state), Text(_t(f.merged_at)), Text(f.base_ref))
+    for f in case.pending_fix:
+        fixes.add_row(Text(f"{f.repo}!{f.number}"), Text("not landed", style="yellow"), Text(f.state),
+                      Text(_t(f.merged_at)), Text(f.base_ref))
+    if not case.fix and not case.pending_fix:
+        fixes.add_row(Text("none"), Text(""), Text(""), Text(""), Text(""))
+    parts.append(fixes)
+
+    ev = Table(title="evidence", title_justify="left", expand=True)
+    ev.add_column("kind", no_wrap=True)
+    ev.add_column("what was seen")
+    ev.add_column("where", no_wrap=True)
+    for e in case.evidence:
+        ev.add_row(Text(e.kind, style="green"), Text(e.detail), Text(e.source, style="dim"))
+    if not case.evidence:
+        ev.add_row(Text("none"), Text(""), Text(""))
+    parts.append(ev)
+
+    if case.traps:
+        traps = Table(title="traps", title_justify="left", expand=True)
+        traps.add_column("trap", no_wrap=True, style="red")
+        traps.add_column("what shows it")
+        for t in case.traps:
+            traps.add_row(Text(t), Text(case.trap_notes.get(t, "")))
+        parts.append(traps)
+
+    if case.candidates:
+        cands = Table(title="candidates considered", title_justify="left", expand=True)
+        for col in ("PR", "verdict", "state", "signals"):
+            cands.add_column(col)
+        for c in case.candidates:
+            sig = "\n".join(f"{s['kind']}{' (claims fix)' if s.get('claim') else ''}: {s['detail']}"
+                            for s in c.get("signals", []))
+            if c.get("unrelated"):
+                sig += f"\nunrelated: {c['unrelated']}"
+            cands.add_row(Text(f"{c['repo']}!{c['number']}"), Text(c.get("verdict", "")), Text(c.get("state", "")),
+                          Text(sig))
+        parts.append(cands)
+
+    if case.problem or case.answer:
+        body = Text()
+        if case.problem:
+            body.append("problem: ", style="bold")
+            body.append(case.problem + "\n")
+        if case.answer:
+            body.append("answer: ", style="bold")
+            body.append(case.answer)
+        parts.append(Panel(body, title="analysis", title_align="left"))
+    if case.kb_refs:
+        kb = Table(title="kb_refs", title_justify="left")
+        kb.add_column("doc")
+        kb.add_column("chunk")
+        kb.add_column("score")
+        for k in case.kb_refs:
+            kb.add_row(Text(k.doc), Text(k.chunk), Text(f"{k.score:.3f}"))
+        parts.append(kb)
+    return Group(*parts)
