@@ -428,10 +428,11 @@ def modelkit(w: World) -> None:
             "mlops-zhao", t("2026-09-17 11:40:22"), closed=t("2026-09-18 14:00:01"), closed_by="zhang-wei",
             comments=[("zhang-wei", t("2026-09-17 15:10:00"), "tie_word_embeddings=True 的模型不单独存 lm_head 权重，加载逻辑没处理，已定位。"),
                       ("mlops-zhao", t("2026-09-18 17:02:00"), "2.1 分支也会修吗？我们线上用的是 2.1.1。"),
-                      ("zhang-wei", t("2026-09-18 17:10:45"), "已 backport 到 release/2.1，2.1.2 会带上。")],
+                      ("zhang-wei", t("2026-09-18 17:10:45"), "已 backport 到 release/2.1（!207），2.1.2 会带上。")],
             labels=("bug",),
             truth=dict(funnel="selected", fix=[(MK, 205, "fix"), (MK, 207, "backport")],
-                       evidence=["keyword", "auto_close", "backport"], timing="same_second", theme="model-loading"))
+                       evidence=["keyword", "auto_close", "backport", "comment"], timing="same_second",
+                       theme="model-loading"))
 
     # 106: closed as resolved, but the fix PR is still open.
     w.pull(MK, 210, "W4A16 GPTQ act-order 在 group_size=128 下未生效", "Fixes #106\n\nact_order 与 group_size 同时开启时，"
