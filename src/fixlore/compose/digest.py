@@ -1,0 +1,334 @@
+"""The digest as data, in one language: overview, per-repo tables, themes, troubleshooting guide,
+methods and disclosure. Issue-derived text (problem, answer, symptom ...) stays in the case's own
+language; the framing around it follows `lang`. Every number is read from `compute_figures`."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter, defaultdict
+from typing import Any
+
+from fixlore.compose.figures import AUTO_CLOSE_TIMINGS, Refs, compute_figures, merged
+from fixlore.model import Case
+
+REASON_TEXT = {
+    "not_adopted": ("官方不采纳", "officially not adopted"),
+    "no_fix_evidence": ("零修复证据", "no fix evidence"),
+    "internal_process": ("内部流程单", "internal process ticket"),
+    "consultation_only": ("咨询无缺陷", "consultation only"),
+    "env_workaround": ("环境类 workaround", "environment workaround only"),
+    "fix_pending": ("修复 PR 未合入，留观", "fix PR still open, watch"),
+    "self_answered": ("自带答案", "self-answered"),
+    "merged_into_other": ("并入他单", "merged into another issue"),
+    "not_a_problem": ("官方核验非问题", "officially not a problem"),
+    "unspecified": ("未注明", "unspecified"),
+}
+CARRIER_TEXT = {
+    "fix_not_landed": ("resolved 但修复未落地", "resolved but the fix never landed"),
+    "claimed_unmerged": ("评论称已合入的 PR 实为 closed 未合", "a PR cited as merged was closed unmerged"),
+    "linked_unrelated": ("页面关联的 merged PR 与本单无关", "a linked merged PR is unrelated"),
+    "closed_before_merge": ("关单早于修复合入，不倒填", "closed before the fix merged, not back-filled"),
+}
+
+
+def _t(lang: str, zh: str, en: str) -> str:
+    return zh if lang == "zh" else en
+
+
+def _j(lang: str, items) -> str:
+    return ("、" if lang == "zh" else ", ").join(str(i) for i in items)
+
+
+def fmt_lag(seconds: int | None, lang: str) -> str:
+    if seconds is None:
+        return "?"
+    s = abs(int(seconds))
+    if s < 60:
+        return _t(lang, f"{s} 秒", f"{s} s")
+    if s < 3600:
+        m, r = divmod(s, 60)
+        return _t(lang, f"{m} 分 {r:02d} 秒", f"{m} min {r:02d} s") if r else _t(lang, f"{m} 分钟", f"{m} min")
+    if s < 2 * 86400:
+        return _t(lang, f"{s / 3600:.1f} 小时", f"{s / 3600:.1f} h")
+    return _t(lang, f"{round(s / 86400)} 天", f"{round(s / 86400)} days")
+
+
+def _date(iso: str) -> str:
+    return iso[:10] if iso else ""
+
+
+def _label_words(theme: str) -> str:
+    label = theme.split(":", 1)[-1]
+    return re.sub(r"-\d+$", "", label).replace("-", "/")
+
+
+def _gist(answer: str) -> str:
+    first = re.split(r"(?<=[。；])|(?<=[.;])\s", answer or "", maxsplit=1)[0].strip()
+    return first if len(first) <= 90 else first[:89] + "…"
+
+
+def _fix_labels(c: Case, ref: Refs) -> list[str]:
+    out = []
+    for f in c.fix:
+        mark = f"!{f.number}" if "merge_requests" in (f.url or "") else f"PR#{f.number}"
+        mark = mark if f.repo == c.repo else f"{ref.repo(f.repo)}{mark}"
+        out.append(mark + ("" if merged(f) else "(open)" if f.state == "open" else f"({f.state or '?'})"))
+    return out
+
+
+def _safe_url(url: str) -> str:
+    return url if re.match(r"^https?://", url or "", re.I) else ""
+
+
+# ---------------------------------------------------------------------------------------------
+def _title(cases: list[Case], run: dict, fig: dict, lang: str) -> str:
+    if run.get("title"):
+        return str(run["title"])
+    orgs = run.get("orgs") or sorted({c.repo.split("/")[0] for c in cases if "/" in c.repo})
+    win = fig["window"]
+    since = _date(win["since"]) or _date(win["first_close"])
+    until = _date(win["until"]) or _date(win["last_close"])
+    span = f"{since} ~ {until}" if since and until and since != until else (since or until)
+    return _t(lang, f"{_j(lang, orgs)} 开源仓 Issue 分析解答 · {span}",
+              f"{_j(lang, orgs)} resolved issues digest · {span}")
+
+
+def _themes(kept: list[Case], ref: Refs, lang: str) -> list[dict[str, Any]]:
+    by_repo: dict[str, dict[str, list[Case]]] = defaultdict(lambda: defaultdict(list))
+    for c in kept:
+        by_repo[c.repo][c.theme or f"{ref.repo(c.repo)}:misc"].append(c)
+    groups, rest = [], []
+    for repo, themes in by_repo.items():
+        singles = [cs[0] for cs in themes.values() if len(cs) == 1]
+        for theme, cs in themes.items():
+            if len(cs) >= 2 or len(singles) < 2:
+                groups.append((repo, _label_words(theme), cs))
+        if len(singles) >= 2:     # cases without a sibling: one section per repo, after the real themes
+            rest.append((repo, _t(lang, "其他单案", "other single cases"), singles))
+    groups.sort(key=lambda g: (-len(g[2]), ref.repo(g[0]), g[1]))
+    rest.sort(key=lambda g: (-len(g[2]), ref.repo(g[0])))
+    groups += rest
+    out = []
+    for i, (repo, label, cs) in enumerate(groups, 1):
+        cs = sorted(cs, key=lambda c: c.number)
+        n = len(cs)
+        landed = [c for c in cs if any(merged(f) for f in c.fix)]
+        chains = [c for c in cs if c.timing in AUTO_CLOSE_TIMINGS]
+        pending = [c for c in cs if "fix_not_landed" in c.traps or (c.fix and not any(merged(f) for f in c.fix))]
+        answered = [c for c in cs if not c.fix]
+        stale = [c for c in cs if c.timing == "stale"]
+        prs = Counter(lbl for c in cs for lbl in _fix_labels(c, ref))
+        shared = [p for p, k in prs.items() if k > 1]
+        dates = sorted(f.merged_at for c in cs for f in c.fix if merged(f))
+        docs = sorted({k.doc.split("/")[-1] for c in cs for k in c.kb_refs})
+        bits = []
+        if landed:
+            bits.append(_t(lang, f"{len(landed)} 案修复已合入", f"{len(landed)} with a merged fix"))
+        if chains:
+            bits.append(_t(lang, f"{len(chains)} 条合入即关单", f"{len(chains)} closed by the merge"))
+        if pending:
+            bits.append(_t(lang, f"{len(pending)} 案修复未落地", f"{len(pending)} whose fix has not landed"))
+        if answered:
+            bits.append(_t(lang, f"{len(answered)} 案为官方答复无代码修复", f"{len(answered)} answered without a code change"))
+        headline = _t(lang, f"{i}. {ref.repo(repo)} · {label}：{n} 案", f"{i}. {ref.repo(repo)} · {label}: {n} case{'s' if n > 1 else ''}")
+        if bits:
+            headline += _t(lang, f"，{bits[0]}", f", {bits[0]}")
+        para = [_t(lang, f"本组 {n} 案：{_j(lang, bits) or '均无修复'}。", f"{n} cases: {_j(lang, bits) or 'none with a fix'}.")]
+        if dates:
+            span = dates[0].strftime("%m-%d") + ("" if dates[0].date() == dates[-1].date() else "~" + dates[-1].strftime("%m-%d"))
+            para.append(_t(lang, f"修复合入时间 {span}。", f"fixes merged {span}."))
+        if shared:
+            para.append(_t(lang, f"{_j(lang, shared)} 一 PR 修多单。", f"{_j(lang, shared)} fixed several issues at once."))
+        if stale:
+            para.append(_t(lang, f"{_j(lang, [ref(c) for c in stale])} 为 stale 关单，以 merged_at 为准。",
+                           f"{_j(lang, [ref(c) for c in stale])} closed by a stale process: the merge time counts."))
+        if docs:
+            para.append(_t(lang, f"KB 佐证：{_j(lang, docs)}。", f"KB: {_j(lang, docs)}."))
+        bullets = []
+        for c in cs:
+            labels = _fix_labels(c, ref)
+            gist = _gist(c.answer)
+            tail = "" if not labels or all(lb.split("(")[0] in gist for lb in labels) else _t(lang, f"（{_j(lang, labels)}）", f" ({_j(lang, labels)})")
+            bullets.append({"ref": ref(c), "url": _safe_url(c.url), "problem": c.problem or c.title, "text": gist + tail})
+        out.append({"headline": headline, "paragraph": " ".join(para) if lang == "en" else "".join(para),
+                    "bullets": bullets, "themes": sorted({c.theme for c in cs}), "repo": repo})
+    return out
+
+
+def _guide(kept: list[Case], ref: Refs, repo_order: list[str]) -> list[dict[str, Any]]:
+    rows: dict[tuple[str, str], dict[str, Any]] = {}
+    for c in sorted(kept, key=lambda c: (repo_order.index(c.repo), c.number)):
+        symptom = c.symptom or c.problem or c.title
+        key = (re.sub(r"\s+", "", symptom.lower()), c.first_action)
+        row = rows.setdefault(key, {"symptom": symptom, "first_action": c.first_action, "cases": []})
+        row["cases"].append({"ref": ref(c), "url": _safe_url(c.url)})
+    return list(rows.values())
+
+
+def _disclosure(fig: dict, run: dict, lang: str) -> list[dict[str, str]]:
+    f, kb, mg, car, ev, tm, dr, bl, an = (fig[k] for k in ("funnel", "kb", "merge", "carriers", "evidence", "timing",
+                                                          "drops", "backlog", "analysis"))
+    win = fig["window"]
+    since = win["since"] or win["first_close"]
+    items = []
+    items.append({"label": _t(lang, "增量口径", "Scope and funnel"), "text": _t(
+        lang,
+        f"{f['repos']} 仓，窗口起点 {_date(since)}（按关单时间判定，updated_at 近但关单早者不计）：共考察 {f['considered']} 条，"
+        f"窗口内关单 {f['closed_in_window']} 条（窗口外 {f['by_stage']['window']} 条）；排除未解决 {f['unresolved']}、内部单 {f['internal']}、"
+        f"CVE {f['cve']}、空标题 {f['empty_title']} 后，已解决×用户侧 {f['resolved_user_side']} 条；再排 {f['noise']} 条模板刷屏后有效池 "
+        f"{f['pool']} 条；按价值取头部 {f['analysed']} 条深析，留 {f['kept']} 条入选、弃 {f['dropped']} 条。",
+        f"{f['repos']} repositories, window from {_date(since)} (by close time, not updated_at): {f['considered']} issues considered, "
+        f"{f['closed_in_window']} closed in the window ({f['by_stage']['window']} outside); after removing unresolved {f['unresolved']}, "
+        f"internal {f['internal']}, CVE {f['cve']} and empty titles {f['empty_title']}, {f['resolved_user_side']} resolved user-side issues; "
+        f"{f['noise']} template-flood issues removed leaves a pool of {f['pool']}; the top {f['analysed']} by value were analysed "
+        f"in depth: {f['kept']} kept, {f['dropped']} dropped.")})
+    kb_list = _j(lang, [f"{r['case']}→{r['doc'].split('/')[-1]}（{r['score']:.3f}）" if lang == "zh"
+                         else f"{r['case']}→{r['doc'].split('/')[-1]} ({r['score']:.3f})" for r in kb["cases"]])
+    items.append({"label": _t(lang, "KB 核实", "Knowledge base"), "text": _t(
+        lang,
+        f"{kb['rows']} 行中 {kb['with_refs']} 行挂 kb_refs" + (f"（{kb_list}）" if kb_list else "")
+        + f"；{kb['without_refs']} 行无高于阈值的命中，留空未硬凑。",
+        f"{kb['with_refs']} of {kb['rows']} rows carry kb_refs" + (f" ({kb_list})" if kb_list else "")
+        + f"; {kb['without_refs']} rows had no passage above the threshold and are left empty, never forced.")})
+    carriers = []
+    for trap, (zh, en) in CARRIER_TEXT.items():
+        if car[trap]:
+            names = _j(lang, [x["case"] + (f"（{x['note']}）" if lang == "zh" and x["note"] else f" ({x['note']})" if x["note"] else "")
+                              for x in car[trap]])
+            carriers.append(_t(lang, f"{zh} {len(car[trap])} 例：{names}", f"{en}: {len(car[trap])} ({names})"))
+    n_carriers = sum(len(v) for v in car.values())
+    nm = _j(lang, [f"{k} {v}" for k, v in mg["not_merged"].items()]) or "0"
+    audit = tm["audit"]
+    audit_txt = ""
+    if audit["checked"]:
+        audit_txt = _t(lang, f"抽 {audit['checked']} 条时序断言对 API 复核，通过 {audit['passed']} 条"
+                       + (f"（未通过：{_j(lang, audit['failed'])}）" if audit["failed"] else "") + "。",
+                       f" {audit['checked']} timing claims re-checked against the API, {audit['passed']} confirmed"
+                       + (f" (failed: {_j(lang, audit['failed'])})" if audit["failed"] else "") + ".")
+    items.append({"label": _t(lang, "PR 合并判定", "Merge rule"), "text": _t(
+        lang,
+        f"一律以 state == merged 且 merged_at 非空判定（平台 merged 字段不可用）。深析案例共引用修复 PR {mg['fix_refs']} 个："
+        f"合入 {mg['merged']}，未合入 {nm}。特殊载体 {n_carriers} 例" + (f"——{'；'.join(carriers)}" if carriers else "") + "。" + audit_txt,
+        f"A PR counts as merged only when state == merged and merged_at is set (the platform's merged field is not used). "
+        f"The analysed cases cite {mg['fix_refs']} fix PRs: {mg['merged']} merged, not merged: {nm}. "
+        f"Special carriers: {n_carriers}" + (f" — {'; '.join(carriers)}" if carriers else "") + "." + audit_txt)})
+    ch = ev["auto_close_chains"]
+    tiers = []
+    if ch["count"]:
+        tiers.append(_t(lang, f"合入即关单链 {ch['count']} 条（同秒 {ch['same_second']} 条，最长差 {fmt_lag(ch['max_lag_s'], lang)}：{_j(lang, ch['cases'])}）",
+                        f"closed by the merge: {ch['count']} ({ch['same_second']} in the same second, longest gap {fmt_lag(ch['max_lag_s'], lang)}: {_j(lang, ch['cases'])})"))
+    if ev["minutes"]:
+        tiers.append(_t(lang, f"分钟级 {len(ev['minutes'])} 条（{_j(lang, [m['case'] + ' ' + fmt_lag(m['lag_s'], lang) for m in ev['minutes']])}）",
+                        f"within the hour: {len(ev['minutes'])} ({_j(lang, [m['case'] + ' ' + fmt_lag(m['lag_s'], lang) for m in ev['minutes']])})"))
+    if ev["one_pr_many_issues"]:
+        tiers.append(_t(lang, "一 PR 多单 " + _j(lang, [f"{m['pr']} 修 {_j(lang, m['cases'])}" for m in ev["one_pr_many_issues"]]),
+                        "one PR, many issues: " + _j(lang, [f"{m['pr']} fixed {' & '.join(m['cases'])}" for m in ev["one_pr_many_issues"]])))
+    if ev["backports"]:
+        tiers.append(_t(lang, f"backport {len(ev['backports'])} 例（" + _j(lang, [f"{b['case']} {b['pr']}→{b['branch'] or '?'}" for b in ev["backports"]]) + "）",
+                        f"backports: {len(ev['backports'])} (" + _j(lang, [f"{b['case']} {b['pr']}→{b['branch'] or '?'}" for b in ev["backports"]]) + ")"))
+    if ev["branch_names"]:
+        tiers.append(_t(lang, "分支名实锤 " + _j(lang, [f"{b['case']}（{b['detail']}）" for b in ev["branch_names"]]),
+                        "branch names: " + _j(lang, [f"{b['case']} ({b['detail']})" for b in ev["branch_names"]])))
+    for kind, zh, en in (("keyword", "PR/提交显式关键字", "closing keywords"), ("linked", "平台关联核对", "platform links checked"),
+                         ("comment", "评论引用 PR", "comments citing the PR"), ("answer", "评论解答/官方口径", "official answers")):
+        if kind in ev["by_kind"]:
+            k = ev["by_kind"][kind]
+            tiers.append(_t(lang, f"{zh} {k['count']} 条（{_j(lang, k['cases'])}）", f"{en}: {k['count']} ({_j(lang, k['cases'])})"))
+    items.append({"label": _t(lang, "关联依据分层", "Evidence tiers"),
+                  "text": ("；" if lang == "zh" else "; ").join(tiers) + ("。" if lang == "zh" else ".") if tiers
+                  else _t(lang, "入选案例无关联证据。", "No kept case carries link evidence.")})
+    traps = []
+    if tm["stale"]:
+        traps.append(_t(lang, f"stale 关单 {len(tm['stale'])} 条，关单晚于真实修复（" + _j(lang, [f"{s['case']} 晚 {fmt_lag(s['lag_s'], lang)}" for s in tm["stale"]]) + "），判据回到 PR merged_at",
+                        f"stale closes: {len(tm['stale'])}, closed after the real fix (" + _j(lang, [f"{s['case']} {fmt_lag(s['lag_s'], lang)} late" for s in tm["stale"]]) + "); the PR's merged_at is what counts"))
+    for st in tm["close_storms"]:
+        who = _j(lang, st["actors"]) or (st["notes"][0] if st["notes"] else _t(lang, "同一操作者", "one actor"))
+        traps.append(_t(lang, f"关单风暴 {st['start'][:10]} {st['start'][11:19]}~{st['end'][11:19]}（{st['span_s']} 秒内 {st['count']} 单，{who}：{_j(lang, st['cases'])}），关单时刻不说明修复",
+                        f"close storm {st['start'][:10]} {st['start'][11:19]}–{st['end'][11:19]} ({st['count']} issues in {st['span_s']} s, {who}: {', '.join(st['cases'])}): the close time says nothing about a fix"))
+    if tm["before_merge"]:
+        traps.append(_t(lang, "关单早于合入 " + _j(lang, [f"{b['case']}（早 {fmt_lag(b['lag_s'], lang)}）" for b in tm["before_merge"]]) + "，不倒填",
+                        "closed before the merge: " + _j(lang, [f"{b['case']} ({fmt_lag(b['lag_s'], lang)} early)" for b in tm["before_merge"]]) + ", never back-filled"))
+    dist = _j(lang, [f"{k} {v}" for k, v in tm["by_timing"].items()])
+    traps.append(_t(lang, f"时序分布：{dist}", f"timing classes: {dist}"))
+    items.append({"label": _t(lang, "时序陷阱实录", "Timing traps"),
+                  "text": ("；" if lang == "zh" else "; ").join(traps) + ("。" if lang == "zh" else ".")})
+    by_reason = defaultdict(list)
+    for d in dr["cases"]:
+        by_reason[d["reason"]].append(d["case"])
+    drops = _j(lang, [f"{REASON_TEXT.get(r, (r, r))[0 if lang == 'zh' else 1]} {len(v)}（{_j(lang, v)}）" if lang == "zh"
+                      else f"{REASON_TEXT.get(r, (r, r))[1]} {len(v)} ({', '.join(v)})" for r, v in sorted(by_reason.items())])
+    items.append({"label": _t(lang, "诚实弃收", "Honest drops"), "text": _t(
+        lang, f"深析层弃 {dr['count']} 条" + (f"——{drops}" if drops else "") + "。",
+        f"{dr['count']} dropped by deep analysis" + (f": {drops}" if drops else "") + ".")})
+    top = _j(lang, [b["title"] or b["case"] for b in bl["top"]])
+    items.append({"label": _t(lang, "候选统计与余量", "Backlog"), "text": _t(
+        lang, f"有效池 {f['pool']} 条本轮深析 {f['analysed']} 条，余 {bl['count']} 条留待后续" + (f"，价值靠前：{top}" if top else "") + "。",
+        f"Of a pool of {f['pool']}, {f['analysed']} were analysed; {bl['count']} wait for a later digest" + (f"; highest value: {top}" if top else "") + ".")})
+    ab = _j(lang, [f"{k} {v}" for k, v in an["by_backend"].items()])
+    llm_bits = ""
+    if an["llm_fallbacks"] or an["tokens"]:
+        tok = an["tokens"] or {}
+        llm_bits = _t(lang, f"；LLM 失败回退离线 {an['llm_fallbacks']} 条", f"; {an['llm_fallbacks']} fell back to offline after an LLM failure")
+        if tok:
+            llm_bits += _t(lang, f"，tokens 输入 {tok.get('prompt', 0)} / 输出 {tok.get('completion', 0)}",
+                           f", tokens in {tok.get('prompt', 0)} / out {tok.get('completion', 0)}")
+        if an["cost"] is not None:
+            llm_bits += _t(lang, f"，成本 {an['cost']}", f", cost {an['cost']}")
+        if an["cache_hits"]:
+            llm_bits += _t(lang, f"，缓存命中 {an['cache_hits']}", f", cache hits {an['cache_hits']}")
+    items.append({"label": _t(lang, "分析方式", "Analysis"), "text": _t(
+        lang, f"深析 worker：{ab or '无'}{llm_bits}。", f"Analysis workers: {ab or 'none'}{llm_bits}.")})
+    return items
+
+
+def build_digest(cases: list[Case], run: dict | None = None, lang: str = "zh", figures: dict | None = None) -> dict[str, Any]:
+    run = run or {}
+    fig = figures or compute_figures(cases, run)
+    ref = Refs(cases)
+    kept = [c for c in cases if c.funnel == "selected"]
+    per_repo: dict[str, list[Case]] = defaultdict(list)
+    for c in kept:
+        per_repo[c.repo].append(c)
+    order = sorted(per_repo, key=lambda r: (-len(per_repo[r]), r))
+    themes = _themes(kept, ref, lang)
+    descriptions = run.get("repo_descriptions") or {}
+    overview, repos = [], []
+    for repo in order:
+        cs = sorted(per_repo[repo], key=lambda c: c.number)
+        labels = list(dict.fromkeys(_label_words(c.theme) for c in cs if c.theme))
+        positioning = descriptions.get(repo) or _t(lang, f"主题：{_j(lang, labels[:4])}", f"topics: {', '.join(labels[:4])}")
+        overview.append({"repo": ref.repo(repo), "full_name": repo, "positioning": positioning, "count": len(cs)})
+        chains = sum(1 for c in cs if c.timing in AUTO_CLOSE_TIMINGS)
+        bps = sum(1 for c in cs for f in c.fix if f.role == "backport")
+        pending = sum(1 for c in cs if "fix_not_landed" in c.traps)
+        n_themes = len({c.theme for c in cs})
+        bits = [_t(lang, f"{len(cs)} 案 {n_themes} 个主题", f"{len(cs)} cases in {n_themes} theme{'s' if n_themes > 1 else ''}")]
+        if chains:
+            bits.append(_t(lang, f"{chains} 条合入即关单", f"{chains} closed by the merge"))
+        if bps:
+            bits.append(_t(lang, f"{bps} 个 backport", f"{bps} backport{'s' if bps > 1 else ''}"))
+        if pending:
+            bits.append(_t(lang, f"{pending} 案修复未落地", f"{pending} fix not landed"))
+        repos.append({"repo": ref.repo(repo), "full_name": repo, "heading": f"{ref.repo(repo)}（{positioning}）" if lang == "zh" else f"{ref.repo(repo)} ({positioning})",
+                      "subtitle": ("，" if lang == "zh" else ", ").join(bits),
+                      "rows": [{"ref": f"#{c.number}", "case": ref(c), "url": _safe_url(c.url), "problem": c.problem or c.title,
+                                "answer": c.answer, "kb_refs": [k.to_export() for k in c.kb_refs],
+                                "analysed_by": c.analysed_by} for c in cs]})
+    return {
+        "lang": lang,
+        "title": _title(cases, run, fig, lang),
+        "headings": {
+            "overview": _t(lang, "总览", "Overview"),
+            "overview_cols": [_t(lang, "仓库", "Repository"), _t(lang, "定位", "Positioning"), _t(lang, "收录条数", "Cases")],
+            "table_cols": [_t(lang, "编号", "No."), _t(lang, "Issue 问题内容", "Issue"), _t(lang, "解答总结", "Answer")],
+            "themes": _t(lang, f"组合解读：这 {len(kept)} 条里的共性规律", f"Themes: what the {len(kept)} cases have in common"),
+            "guide": _t(lang, "排错指引（从这批 issue 提炼）", "Troubleshooting guide (from these issues)"),
+            "guide_cols": [_t(lang, "症状", "Symptom"), _t(lang, "第一优先动作", "First action"), _t(lang, "本篇相关案例", "Cases")],
+            "disclosure": _t(lang, "考据与口径披露", "Methods and disclosure"),
+        },
+        "overview": overview,
+        "repos": repos,
+        "themes": themes,
+        "guide": _guide(kept, ref, order),
+        "disclosure": _disclosure(fig, run, lang),
+    }

@@ -1,0 +1,235 @@
+"""Every figure a digest prints, computed from the run's cases (and the run summary): pure data in,
+plain dicts out. Nothing here is a constant about a world; change the cases and the figures move."""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from typing import Any
+
+from fixlore.model import FUNNEL_STAGES, Case
+
+AUTO_CLOSE_TIMINGS = ("same_second", "auto_close")
+CARRIER_TRAPS = ("fix_not_landed", "claimed_unmerged", "linked_unrelated", "closed_before_merge")
+STORM_GAP_S = 300          # closes of one storm follow each other within this gap
+
+
+def merged(f) -> bool:
+    return f.state == "merged" and f.merged_at is not None
+
+
+class Refs:
+    """Short, unique case names: `<repo name>#<number>`, the owner only when two repos share a name."""
+
+    def __init__(self, cases: list[Case]):
+        repos = {c.repo for c in cases}
+        names = Counter(r.split("/")[-1] for r in repos)
+        self._short = {r: (r.split("/")[-1] if names[r.split("/")[-1]] == 1 else r) for r in repos}
+
+    def repo(self, repo: str) -> str:
+        return self._short.get(repo, repo)
+
+    def __call__(self, case: Case) -> str:
+        return f"{self.repo(case.repo)}#{case.number}"
+
+
+def stage_summary(run: dict[str, Any], name: str) -> dict[str, Any]:
+    """A stage's summary from run.json: `run[name]`, or the `stages` list the pipeline records."""
+    if isinstance(run.get(name), dict):
+        return run[name]
+    for st in run.get("stages", []) or []:
+        if st.get("name") == name and isinstance(st.get("summary"), dict):
+            return st["summary"]
+    return {}
+
+
+def window_of(cases: list[Case], run: dict[str, Any]) -> dict[str, str]:
+    win = run.get("window") if isinstance(run.get("window"), dict) else {}
+    since = win.get("since") or run.get("since") or ""
+    until = win.get("until") or run.get("until") or run.get("snapshot_at") or ""
+    closes = sorted(c.closed_at for c in cases if c.closed_at and c.funnel != "window")
+    return {"since": str(since), "until": str(until),
+            "first_close": closes[0].isoformat() if closes else "",
+            "last_close": closes[-1].isoformat() if closes else ""}
+
+
+def funnel_figures(cases: list[Case]) -> dict[str, Any]:
+    by = Counter(c.funnel for c in cases)
+    stages = {s: by.get(s, 0) for s in FUNNEL_STAGES}
+    return {
+        "considered": len(cases),
+        "by_stage": stages,
+        "closed_in_window": len(cases) - stages["window"],
+        "unresolved": stages["unresolved"], "internal": stages["internal"], "cve": stages["cve"],
+        "empty_title": stages["empty_title"],
+        "resolved_user_side": stages["noise"] + stages["rank"] + stages["analysis"] + stages["selected"],
+        "noise": stages["noise"],
+        "pool": stages["rank"] + stages["analysis"] + stages["selected"],
+        "analysed": stages["analysis"] + stages["selected"],
+        "kept": stages["selected"], "dropped": stages["analysis"], "backlog": stages["rank"],
+        "repos": len({c.repo for c in cases}),
+        "repos_with_kept": len({c.repo for c in cases if c.funnel == "selected"}),
+    }
+
+
+def kb_figures(kept: list[Case], ref: Refs) -> dict[str, Any]:
+    rows = []
+    for c in kept:
+        if c.kb_refs:
+            best = max(c.kb_refs, key=lambda k: k.score)
+            rows.append({"case": ref(c), "doc": best.doc, "chunk": best.chunk, "score": round(best.score, 3),
+                         "refs": len(c.kb_refs)})
+    return {"rows": len(kept), "with_refs": len(rows), "without_refs": len(kept) - len(rows), "cases": rows}
+
+
+def merge_figures(analysed: list[Case]) -> dict[str, Any]:
+    fixes = [f for c in analysed for f in list(c.fix) + list(getattr(c, "pending_fix", []) or [])]
+    states = Counter("merged" if merged(f) else (f.state or "unknown") for f in fixes)
+    return {"fix_refs": len(fixes), "merged": states.get("merged", 0),
+            "not_merged": {k: v for k, v in sorted(states.items()) if k != "merged"},
+            "state_merged_without_time": sum(1 for f in fixes if f.state == "merged" and f.merged_at is None)}
+
+
+def carrier_figures(analysed: list[Case], ref: Refs) -> dict[str, list[dict[str, str]]]:
+    out: dict[str, list[dict[str, str]]] = {t: [] for t in CARRIER_TRAPS}
+    for c in analysed:
+        for t in CARRIER_TRAPS:
+            if t in c.traps:
+                out[t].append({"case": ref(c), "note": c.trap_notes.get(t, ""), "funnel": c.funnel})
+    return out
+
+
+def _pr(f, case: Case, ref: Refs) -> str:
+    mark = f"!{f.number}" if "merge_requests" in (f.url or "") else f"PR#{f.number}"
+    return mark if f.repo == case.repo else f"{ref.repo(f.repo)}{mark}"
+
+
+def evidence_figures(kept: list[Case], all_cases: list[Case], ref: Refs) -> dict[str, Any]:
+    chains = [c for c in kept if c.timing in AUTO_CLOSE_TIMINGS]
+    lags = [abs(c.lag_s) for c in chains if c.lag_s is not None]
+    minutes = [{"case": ref(c), "lag_s": c.lag_s} for c in kept if c.timing == "minutes"]
+    users: dict[tuple[str, int], list[Case]] = defaultdict(list)
+    for c in all_cases:
+        for f in c.fix:
+            if f.role == "fix":
+                users[(f.repo, f.number)].append(c)
+    many = []
+    for (repo, number), cs in sorted(users.items()):
+        if len(cs) >= 2 and any(c.funnel == "selected" for c in cs):
+            f = next(f for f in cs[0].fix if (f.repo, f.number) == (repo, number))
+            many.append({"pr": _pr(f, cs[0], ref), "repo": ref.repo(repo), "cases": [ref(c) for c in cs]})
+    backports = []
+    for c in kept:
+        for f in c.fix:
+            if f.role == "backport":
+                backports.append({"case": ref(c), "pr": _pr(f, c, ref), "branch": f.base_ref,
+                                  "merged": merged(f)})
+    kinds: dict[str, list[str]] = defaultdict(list)
+    details: dict[str, list[dict[str, str]]] = defaultdict(list)
+    for c in kept:
+        for k in dict.fromkeys(e.kind for e in c.evidence):
+            kinds[k].append(ref(c))
+        for e in c.evidence:
+            if e.kind == "branch_name":
+                details["branch_name"].append({"case": ref(c), "detail": e.detail})
+    return {
+        "auto_close_chains": {"count": len(chains), "same_second": sum(1 for c in chains if c.timing == "same_second"),
+                              "max_lag_s": max(lags) if lags else None,
+                              "cases": [ref(c) for c in chains]},
+        "minutes": minutes,
+        "one_pr_many_issues": many,
+        "backports": backports,
+        "branch_names": details["branch_name"],
+        "by_kind": {k: {"count": len(v), "cases": v} for k, v in sorted(kinds.items())},
+        "no_evidence": [ref(c) for c in kept if not c.evidence],
+    }
+
+
+def _storms(cases: list[Case], ref: Refs) -> list[dict[str, Any]]:
+    storm = sorted((c for c in cases if "close_storm" in c.traps and c.closed_at), key=lambda c: c.closed_at)
+    groups: list[list[Case]] = []
+    for c in storm:
+        if groups and (c.closed_at - groups[-1][-1].closed_at).total_seconds() <= STORM_GAP_S:
+            groups[-1].append(c)
+        else:
+            groups.append([c])
+    out = []
+    for g in groups:
+        actors = sorted({c.closed_by for c in g if getattr(c, "closed_by", "")})
+        out.append({"start": g[0].closed_at.isoformat(), "end": g[-1].closed_at.isoformat(),
+                    "span_s": int((g[-1].closed_at - g[0].closed_at).total_seconds()),
+                    "count": len(g), "actors": actors, "cases": [ref(c) for c in g],
+                    "notes": sorted({c.trap_notes.get("close_storm", "") for c in g} - {""})})
+    return out
+
+
+def _audit_ok(a: dict[str, Any]) -> bool:
+    if "ok" in a:
+        return bool(a["ok"])
+    return str(a.get("status", a.get("result", ""))).lower() in ("ok", "pass", "passed", "confirmed", "match")
+
+
+def timing_figures(analysed: list[Case], ref: Refs, run: dict[str, Any]) -> dict[str, Any]:
+    stale = [{"case": ref(c), "lag_s": c.lag_s, "note": c.trap_notes.get("stale_close", "")}
+             for c in analysed if c.timing == "stale" or "stale_close" in c.traps]
+    before = [{"case": ref(c), "lag_s": c.lag_s, "note": c.trap_notes.get("closed_before_merge", "")}
+              for c in analysed if c.timing == "before_merge" or "closed_before_merge" in c.traps]
+    audited = [c for c in analysed if getattr(c, "audit", None)]
+    audit = {"checked": len(audited), "passed": sum(1 for c in audited if _audit_ok(c.audit)),
+             "failed": [ref(c) for c in audited if not _audit_ok(c.audit)]}
+    link = stage_summary(run, "link")
+    if not audited and isinstance(link.get("audit"), dict):
+        audit = {"checked": int(link["audit"].get("checked", 0)), "passed": int(link["audit"].get("passed", 0)),
+                 "failed": list(link["audit"].get("failed", []))}
+    return {
+        "by_timing": dict(sorted(Counter(c.timing for c in analysed).items())),
+        "stale": sorted(stale, key=lambda s: -(s["lag_s"] or 0)),
+        "close_storms": _storms(analysed, ref),
+        "before_merge": before,
+        "audit": audit,
+    }
+
+
+def drop_figures(analysed: list[Case], ref: Refs) -> dict[str, Any]:
+    dropped = [c for c in analysed if c.funnel == "analysis"]
+    return {"count": len(dropped), "by_reason": dict(sorted(Counter(c.drop_reason or "unspecified" for c in dropped).items())),
+            "cases": [{"case": ref(c), "reason": c.drop_reason or "unspecified",
+                       "what": c.problem or c.title} for c in sorted(dropped, key=lambda c: (c.repo, c.number))]}
+
+
+def backlog_figures(cases: list[Case], ref: Refs, top: int = 5) -> dict[str, Any]:
+    rank = sorted((c for c in cases if c.funnel == "rank"), key=lambda c: (-c.value, c.repo, c.number))
+    per_repo = Counter(ref.repo(c.repo) for c in rank)
+    return {"count": len(rank), "per_repo": dict(per_repo.most_common()),
+            "top": [{"case": ref(c), "title": c.title, "value": round(c.value, 3)} for c in rank[:top]]}
+
+
+def analysis_figures(analysed: list[Case], run: dict[str, Any]) -> dict[str, Any]:
+    st = stage_summary(run, "analyse")
+    by_backend = Counter((c.analysed_by or "unknown").split(" (")[0] for c in analysed)
+    fallbacks = [c for c in analysed if "llm failed" in (c.analysed_by or "")]
+    llm = st.get("llm", {}) if isinstance(st.get("llm"), dict) else {}
+    return {"by_backend": dict(by_backend), "llm_fallbacks": len(fallbacks),
+            "llm_failures": dict(llm.get("llm_failures", {})), "tokens": llm.get("tokens", {}),
+            "cost": llm.get("cost"), "cache_hits": llm.get("cache_hits"), "requests": llm.get("requests"),
+            "prompt_version": llm.get("prompt_version", "")}
+
+
+def compute_figures(cases: list[Case], run: dict[str, Any] | None = None) -> dict[str, Any]:
+    run = run or {}
+    ref = Refs(cases)
+    kept = sorted((c for c in cases if c.funnel == "selected"), key=lambda c: (c.repo, c.number))
+    analysed = sorted((c for c in cases if c.funnel in ("selected", "analysis")), key=lambda c: (c.repo, c.number))
+    harvest = stage_summary(run, "harvest")
+    return {
+        "window": window_of(cases, run),
+        "funnel": funnel_figures(cases),
+        "kb": kb_figures(kept, ref),
+        "merge": merge_figures(analysed),
+        "carriers": carrier_figures(analysed, ref),
+        "evidence": evidence_figures(kept, cases, ref),
+        "timing": timing_figures(analysed, ref, run),
+        "drops": drop_figures(analysed, ref),
+        "backlog": backlog_figures(cases, ref),
+        "analysis": analysis_figures(analysed, run),
+        "api": {k: harvest[k] for k in ("requests", "repos", "orgs", "api_requests") if k in harvest},
+    }

@@ -1,0 +1,42 @@
+"""write_digests: the four files of a digest from the run's cases and run summary."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from fixlore.compose.digest import build_digest
+from fixlore.compose.figures import compute_figures
+from fixlore.compose.render import html, markdown, to_json
+from fixlore.errors import ConfigError
+from fixlore.model import Case
+
+LANGS = ("zh", "en")
+
+
+def write_digests(cases: list[Case], run_summary: dict[str, Any] | None, out_dir: str | Path,
+                  langs: tuple[str, ...] | list[str] = LANGS) -> dict[str, Path]:
+    """Write digest.<lang>.md for each language, digest.html (all languages, one page) and
+    digest.json (figures, the digests and the kept cases); return {name: path}."""
+    langs = tuple(langs)
+    bad = [lg for lg in langs if lg not in LANGS]
+    if bad or not langs:
+        raise ConfigError(f"unknown digest language {bad or langs}; use zh, en or both")
+    run = run_summary or {}
+    figures = compute_figures(cases, run)
+    digests = {lg: build_digest(cases, run, lg, figures) for lg in langs}
+    out = Path(out_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    paths: dict[str, Path] = {}
+    for lg, d in digests.items():
+        p = out / f"digest.{lg}.md"
+        p.write_text(markdown(d), encoding="utf-8")
+        paths[f"md_{lg}"] = p
+    p = out / "digest.html"
+    p.write_text(html([digests[lg] for lg in langs]), encoding="utf-8")
+    paths["html"] = p
+    kept = [c.to_export() for c in sorted(cases, key=lambda c: (c.repo, c.number)) if c.funnel in ("selected", "analysis")]
+    p = out / "digest.json"
+    p.write_text(to_json(digests, figures, kept), encoding="utf-8")
+    paths["json"] = p
+    return paths
