@@ -88,8 +88,13 @@ def gather(issue: Issue, idx: CorpusIndex) -> dict[Key, Candidate]:
         pull = idx.pulls.get(pk)
         if pull is not None:
             cand(pk).add(Signal("branch_name", f"source branch '{pull.head_ref}' names #{n}", f"pulls/{pk[1]}"))
+    connected = idx.connected(key)
     for pk, ev in idx.cross_refs(key):
-        if ev.action == EV_CLOSED:
+        if ev.action == EV_CLOSED and connected:
+            cand(pk).add(Signal("linked", "issue connected to the PR by hand (timeline 'connected') and closed by "
+                                          f"its commit {str((ev.detail or {}).get('commit_id') or '')[:10]}",
+                                f"issues/{n}/timeline"))
+        elif ev.action == EV_CLOSED:
             sha = str((ev.detail or {}).get("commit_id") or (ev.raw or {}).get("commit_id") or "")[:10]
             cand(pk).add(Signal("commit_close", f"issue closed by commit {sha} of the PR", f"issues/{n}/timeline"))
         else:

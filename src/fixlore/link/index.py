@@ -110,8 +110,11 @@ class CorpusIndex:
                 self.sha_to_pull.setdefault(p.merge_commit_sha, (p.repo, p.number))
 
         # Platform links, both directions, as issue -> {pull: sources}.
+        # A GitHub timeline cross-reference is a mention in the PR's text, not a platform link.
         self.links: dict[Key, dict[Key, set[str]]] = defaultdict(lambda: defaultdict(set))
         for link in corpus.links:
+            if link.source == "timeline":
+                continue
             self.links[(link.issue_repo, link.issue_number)][(link.pull_repo, link.pull_number)].add(link.source)
         for key, events in self.issue_events.items():
             for ev in events:
@@ -198,6 +201,11 @@ class CorpusIndex:
                 if pk:
                     out.append((pk, ev))
         return out
+
+    def connected(self, key: Key) -> bool:
+        """GitHub: the issue was connected to a PR by hand (the event does not name the PR)."""
+        return any((e.detail or {}).get("event") == "connected" or (e.raw or {}).get("event") == "connected"
+                   for e in self.issue_events.get(key, []))
 
     def pull_of_commit(self, ev: Event) -> Key | None:
         sha = str((ev.detail or {}).get("commit_id") or (ev.raw or {}).get("commit_id") or "")
