@@ -134,6 +134,7 @@ def register(app: typer.Typer) -> None:
         lookback_days: Optional[int] = typer.Option(None, "--lookback-days"),
         rank_top_k: Optional[int] = typer.Option(None, "--rank-top-k"),
         read_timeout: Optional[float] = typer.Option(None, "--read-timeout"),
+        max_attempts: Optional[int] = typer.Option(None, "--max-attempts", help="Tries per request before giving up."),
         naive: bool = typer.Option(False, "--naive", help="Fetch every window issue's details (baseline)."),
         stage: list[str] = typer.Option([], "--stage", help="Run only these stages (repeatable)."),
         quiet: bool = typer.Option(False, "--quiet", "-q"),
@@ -144,6 +145,7 @@ def register(app: typer.Typer) -> None:
         overrides: dict[str, Any] = {"platform": platform, "orgs": list(org) or None, "db": db, "base_url": base_url,
                                      "token_env": token_env, "time_scale": time_scale, "lookback_days": lookback_days,
                                      "rank_top_k": rank_top_k, "read_timeout": read_timeout, "rate_limit": rate_limit,
+                                     "max_attempts": max_attempts,
                                      "since": parse_since(since) if since else None}
         overrides = {k: v for k, v in overrides.items() if v is not None}
         console = Console(stderr=False, quiet=quiet)

@@ -26,6 +26,7 @@ def register(app: typer.Typer) -> None:
         lookback_days: Optional[int] = typer.Option(None, "--lookback-days"),
         rate_limit: Optional[bool] = typer.Option(None, "--rate-limit/--no-rate-limit"),
         time_scale: Optional[float] = typer.Option(None, "--time-scale"),
+        max_attempts: Optional[int] = typer.Option(None, "--max-attempts", help="Tries per request before giving up."),
         naive: bool = typer.Option(False, "--naive", help="Fetch every window issue's details (baseline)."),
         quiet: bool = typer.Option(False, "--quiet", "-q"),
     ) -> None:
@@ -37,7 +38,8 @@ def register(app: typer.Typer) -> None:
 
         overrides: dict[str, Any] = {"platform": platform, "orgs": list(org) or None, "db": db, "base_url": base_url,
                                      "token_env": token_env, "lookback_days": lookback_days, "rate_limit": rate_limit,
-                                     "time_scale": time_scale, "since": parse_since(since) if since else None}
+                                     "time_scale": time_scale, "max_attempts": max_attempts,
+                                     "since": parse_since(since) if since else None}
         settings = load_settings(config, {k: v for k, v in overrides.items() if v is not None})
         if settings.since is None:
             raise ConfigError("give --since (or `since` in the config file)")
