@@ -8,7 +8,6 @@ import threading
 from pathlib import Path
 
 import typer
-from rich.console import Console
 
 from fixlore.errors import ConfigError
 
@@ -42,20 +41,20 @@ def replay(
     if time_scale <= 0:
         raise ConfigError("--time-scale must be positive")
 
-    out = Console()
     server = ReplayServer(world, port=port, host=host, rate_limit=rate_limit, time_scale=time_scale,
                           faults=faults or None, fault_seed=fault_seed, token=token or None,
                           stall_seconds=stall_seconds)
     server.start()
-    out.print(f"serving {server.world.platform} world {world} at [bold]{server.base_url}[/]", highlight=False)
-    out.print(f"stats: http://{server.host}:{server.port}/__replay__/stats  (Ctrl-C to stop)", highlight=False)
+    # Plain echo, not rich: a wrapped line would break scripts that read the URL.
+    typer.echo(f"serving {server.world.platform} world {world} at {server.base_url}")
+    typer.echo(f"stats: http://{server.host}:{server.port}/__replay__/stats  (Ctrl-C to stop)")
     try:
         threading.Event().wait()
     except KeyboardInterrupt:
         pass
     finally:
         server.stop()
-        out.print(json.dumps(server.stats(), indent=2, ensure_ascii=False), highlight=False)
+        typer.echo(json.dumps(server.stats(), indent=2, ensure_ascii=False))
 
 
 def register(app: typer.Typer) -> None:

@@ -101,7 +101,8 @@ class ReplayServer:
         httpd.block_on_close = False  # a stalled handler must not hold up stop()
         self._httpd = httpd
         self.port = httpd.server_address[1]
-        self._thread = threading.Thread(target=httpd.serve_forever, name=f"replay:{self.port}", daemon=True)
+        self._thread = threading.Thread(target=httpd.serve_forever, kwargs={"poll_interval": 0.05},
+                                        name=f"replay:{self.port}", daemon=True)
         self._thread.start()
         return self
 
