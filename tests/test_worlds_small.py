@@ -1,0 +1,195 @@
+"""The bundled small worlds: rebuilt byte-identically, platform quirks kept, truth consistent with the objects."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+
+import pytest
+
+from fixlore.replay.world import World
+from fixlore.timeutil import parse_time
+
+ROOT = Path(__file__).resolve().parents[1]
+WORLDS = {"demo": "worldgen/demo.py", "github-mini": "worldgen/github_mini.py"}
+
+FUNNEL = ["window", "unresolved", "internal", "cve", "empty_title", "noise", "rank", "analysis", "selected"]
+DROP_REASONS = {"not_adopted", "no_fix_evidence", "internal_process", "consultation_only", "env_workaround",
+                "fix_pending", "self_answered", "merged_into_other", "not_a_problem"}
+EVIDENCE = {"auto_close", "minutes", "keyword", "branch_name", "linked", "comment", "answer", "backport"}
+TIMING = {"same_second", "auto_close", "minutes", "later", "stale", "before_merge", "no_fix"}
+TRAPS = {"stale_close", "close_storm", "linked_unrelated", "claimed_unmerged", "fix_not_landed",
+         "one_pr_many_issues", "closed_before_merge"}
+KEYS = ["repo", "number", "funnel", "drop_reason", "fix", "evidence", "timing", "lag_s", "traps", "kb_refs", "theme"]
+
+
+def _generator(name: str):
+    path = ROOT / WORLDS[name]
+    spec = importlib.util.spec_from_file_location(f"worldgen_{name.replace('-', '_')}", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _files(root: Path) -> dict[str, bytes]:
+    return {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+@pytest.mark.parametrize("name", sorted(WORLDS))
+def test_generator_rebuilds_the_committed_world_byte_identically(name, tmp_path):
+    _generator(name).write(tmp_path / name)
+    rebuilt, committed = _files(tmp_path / name), _files(ROOT / "worlds" / name)
+    assert sorted(rebuilt) == sorted(committed)
+    changed = [p for p in rebuilt if rebuilt[p] != committed[p]]
+    assert changed == []
+
+
+def _merged(pull: dict, platform: str) -> bool:
+    if platform == "gitcode":
+        return pull["state"] == "merged" and bool(pull["merged_at"])
+    return bool(pull["merged_at"])
+
+
+@pytest.mark.parametrize("name", sorted(WORLDS))
+def test_truth_refers_to_existing_objects_and_uses_the_vocabulary(name):
+    world = World(ROOT / "worlds" / name)
+    truth = world.truth()
+    since = parse_time(truth["window"]["since"])
+    assert since is not None
+    seen = set()
+    for e in truth["issues"]:
+        assert list(e) == KEYS
+        owner, repo = e["repo"].split("/")
+        issue = world.issue(owner, repo, e["number"])
+        assert issue is not None, e
+        assert "pull_request" not in issue  # truth is about issues, never PRs
+        assert (e["repo"], e["number"]) not in seen
+        seen.add((e["repo"], e["number"]))
+        assert e["funnel"] in FUNNEL
+        assert (e["drop_reason"] in DROP_REASONS) if e["funnel"] == "analysis" else e["drop_reason"] == ""
+        assert set(e["evidence"]) <= EVIDENCE and len(set(e["evidence"])) == len(e["evidence"])
+        assert e["timing"] in TIMING
+        assert set(e["traps"]) <= TRAPS
+        for ref in e["kb_refs"]:
+            assert (world.path / ref).is_file(), ref
+            assert ref.startswith("docs/")
+        for f in e["fix"]:
+            assert f["role"] in ("fix", "backport")
+            fo, fr = f["repo"].split("/")
+            pull = world.pull(fo, fr, f["number"])
+            assert pull is not None and _merged(pull, world.platform), f
+        if e["funnel"] != "selected" and e["funnel"] != "analysis":
+            assert e["fix"] == [] and e["evidence"] == []
+        _check_timing(world, e, issue)
+
+
+def _close_time(world: World, issue: dict):
+    return parse_time(issue["finished_at"] if world.platform == "gitcode" else issue["closed_at"])
+
+
+def _check_timing(world: World, e: dict, issue: dict) -> None:
+    """lag_s and the timing class follow from the stored times."""
+    fixes = [f for f in e["fix"] if f["role"] == "fix"]
+    if e["timing"] in ("no_fix", "before_merge") or not fixes:
+        assert e["lag_s"] is None
+        if e["timing"] == "before_merge":
+            assert "closed_before_merge" in e["traps"]
+        return
+    fo, fr = fixes[0]["repo"].split("/")
+    merged = parse_time(world.pull(fo, fr, fixes[0]["number"])["merged_at"])
+    lag = int((_close_time(world, issue) - merged).total_seconds())
+    assert e["lag_s"] == lag
+    bounds = {"same_second": (-1, 1), "auto_close": (0, 180), "minutes": (0, 3600)}
+    if e["timing"] in bounds:
+        lo, hi = bounds[e["timing"]]
+        assert lo <= lag <= hi, e
+    else:
+        assert lag > 3600, e
+    if e["timing"] == "stale":
+        assert "stale_close" in e["traps"]
+
+
+@pytest.mark.parametrize("name", sorted(WORLDS))
+def test_every_issue_updated_in_the_window_has_a_truth_entry(name):
+    world = World(ROOT / "worlds" / name)
+    truth = world.truth()
+    since = parse_time(truth["window"]["since"])
+    named = {(e["repo"], e["number"]) for e in truth["issues"]}
+    updated = {(f"{o}/{r}", int(str(i["number"]))) for o, r in world.repos() for i in world.issues(o, r)
+               if "pull_request" not in i and parse_time(i["updated_at"]) >= since}
+    assert updated == named
+
+
+@pytest.mark.parametrize("name", sorted(WORLDS))
+def test_rank_cut_matches_the_pool(name):
+    world = World(ROOT / "worlds" / name)
+    funnels = [e["funnel"] for e in world.truth()["issues"]]
+    assert world.rank_top_k == funnels.count("selected") + funnels.count("analysis")
+    assert funnels.count("rank") > 0
+
+
+def test_demo_covers_every_funnel_stage_and_trap():
+    truth = World(ROOT / "worlds" / "demo").truth()["issues"]
+    assert {e["funnel"] for e in truth} == set(FUNNEL)
+    assert set().union(*(e["traps"] for e in truth)) == TRAPS
+
+
+def test_the_two_worlds_together_cover_every_evidence_kind_and_timing():
+    entries = [e for name in WORLDS for e in World(ROOT / "worlds" / name).truth()["issues"]]
+    assert set().union(*(e["evidence"] for e in entries)) == EVIDENCE
+    assert {e["timing"] for e in entries} == TIMING
+
+
+def test_demo_keeps_the_gitcode_quirks():
+    world = World(ROOT / "worlds" / "demo")
+    for owner, repo in world.repos():
+        for issue in world.issues(owner, repo):
+            assert isinstance(issue["number"], str) and "closed_at" not in issue
+            for key in ("created_at", "updated_at", "finished_at"):
+                assert issue[key] == "" or issue[key].endswith("+08:00")
+            assert (issue["finished_at"] == "") == (issue["state"] == "open")
+        for pull in world.pulls(owner, repo):
+            assert "merged" not in pull and "/merge_requests/" in pull["html_url"]
+            assert (pull["state"] == "merged") == (pull["merged_at"] != "")
+            assert isinstance(pull["number"], int)
+
+
+def test_demo_contains_the_required_situations():
+    world = World(ROOT / "worlds" / "demo")
+    issues = {(o, r, int(i["number"])): i for o, r in world.repos() for i in world.issues(o, r)}
+    titles = [i["title"] for i in issues.values()]
+    assert "" in titles
+    assert sum(t.startswith("API一致性任务") for t in titles) >= 3 and titles.count("重复-请忽略") >= 2
+    assert any(i["issue_type"] == "任务" for i in issues.values())
+    assert any("CVE-" in t for t in titles)
+    pulls = [p for o, r in world.repos() for p in world.pulls(o, r)]
+    assert any(p["head"]["ref"].startswith("bugfix/issue") for p in pulls)
+    assert any("cherry-pick" in p["body"] and p["base"]["ref"].startswith("release/") for p in pulls)
+    actions = {e["action_type"] for o, r in world.repos() for n in world.issue_numbers(o, r)
+               for e in world.issue_file(o, r, n, "events") or []}
+    assert {"closed", "reopened", "add_issue_mr_link"} <= actions
+    # The close storm: one actor, four closes within five seconds.
+    closes = sorted((e["user"]["login"], parse_time(e["created_at"])) for o, r in world.repos()
+                    for n in world.issue_numbers(o, r) for e in world.issue_file(o, r, n, "events") or []
+                    if e["action_type"] == "closed")
+    assert any(closes[i][0] == closes[i + 3][0] and (closes[i + 3][1] - closes[i][1]).total_seconds() <= 5
+               for i in range(len(closes) - 3))
+    assert len(world.docs()) >= 10
+
+
+def test_github_mini_keeps_the_github_quirks():
+    world = World(ROOT / "worlds" / "github-mini")
+    widgets = world.issues("minilab", "widgets")
+    assert len(widgets) > 100
+    pr_numbers = set(world.pull_numbers("minilab", "widgets"))
+    for item in widgets:
+        assert isinstance(item["number"], int) and item["created_at"].endswith("Z")
+        assert ("pull_request" in item) == (item["number"] in pr_numbers)
+    for pull in world.pulls("minilab", "widgets"):
+        assert pull["state"] in ("open", "closed")
+        assert pull["merged"] == (pull["merged_at"] is not None)
+    reasons = {i["state_reason"] for i in widgets if "pull_request" not in i and i["state"] == "closed"}
+    assert {"completed", "not_planned", "duplicate"} <= reasons
+    events = {e["event"] for n in world.issue_numbers("minilab", "widgets")
+              for e in world.issue_file("minilab", "widgets", n, "events") or []}
+    assert {"closed", "cross-referenced", "connected", "referenced", "commented"} <= events
