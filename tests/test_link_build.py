@@ -58,7 +58,7 @@ def test_linked_pr_about_another_issue_is_unrelated():
                       body="cpu blocks count doubles when instance dp alignment missing in hbm lookup"),
                 issue(647, "heartbeat timeout on cross pod controller", closed=t(19))],
         pulls=[pull(1008, "controller heartbeat endpoint id", body="Fixes #647. endpoint set built from global id",
-                    state="open"),
+                    merged=t(17)),
                pull(986, "align HBM lookup by instance/dp", body="Fixes #631", merged=t(18, 20, 10, 39))],
         links=[link(631, 1008), link(631, 986)])
     c = _cases(corpus)[0][631]
@@ -66,6 +66,23 @@ def test_linked_pr_about_another_issue_is_unrelated():
     assert "linked_unrelated" in c.traps
     assert "#647" in c.trap_notes["linked_unrelated"]
     assert "fix_not_landed" not in c.traps
+
+
+def test_open_linked_pr_about_another_issue_is_no_trap_and_no_fix():
+    corpus = Corpus(issues=[issue(5, "cpu blocks inflated", closed=t(18))],
+                    pulls=[pull(9, "heartbeat endpoints", body="Fixes #7", state="open")], links=[link(5, 9)])
+    c = _cases(corpus)[0][5]
+    assert c.fix == [] and c.traps == [] and c.timing == "no_fix"
+
+
+def test_linked_pr_touching_none_of_the_named_identifiers_is_unrelated():
+    corpus = Corpus(issues=[issue(441, "rename --optix-mode to --search-mode", closed=t(18, 18, 30),
+                                  body="`--optix-mode` is not intuitive; please rename it to `--search-mode`")],
+                    pulls=[pull(861, "refactor: unify round logging", body="print candidates, pruned and elapsed per round",
+                                merged=t(18, 18, 27))],
+                    links=[link(441, 861)])
+    c = _cases(corpus)[0][441]
+    assert c.fix == [] and c.traps == ["linked_unrelated"] and "--optix-mode" in c.trap_notes["linked_unrelated"]
 
 
 def test_comment_citing_a_closed_unmerged_pr_is_a_trap_and_the_real_fix_wins():

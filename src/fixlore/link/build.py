@@ -7,6 +7,7 @@ evidence; (5) value and the top-K cut of the pool.
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from dataclasses import asdict, dataclass
 from datetime import datetime
@@ -228,21 +229,19 @@ def _conclude(case: Case, issue: Issue, v: FixVerdict, idx: CorpusIndex, cfg: Li
             kind = "minutes" if case.timing == "minutes" else "auto_close"
             evidence.append(Evidence(kind, f"merged {_t(last.merged_at)}, closed {_t(issue.closed_at)} ({lag}s)",
                                      f"pulls/{last.number}, issues/{n}"))
-    elif stale:
-        case.timing = "stale"
-        case.timing_note = f"no merged fix before the close; {stale}"
     elif v.after_close and not has_fix:
         first = min(v.after_close, key=lambda p: p.merged_at)
         gap = int((first.merged_at - issue.closed_at).total_seconds())
         case.timing = "before_merge"
+        via = v.after_close_via.get((first.repo, first.number), "")
         case.timing_note = (f"issue closed {_t(issue.closed_at)}, fix candidate "
-                            f"{pull_label((first.repo, first.number), issue.repo)} merged {_t(first.merged_at)} "
+                            f"{pull_label((first.repo, first.number), issue.repo)}{via} merged {_t(first.merged_at)} "
                             f"({gap}s later): not back-filled")
     else:
         case.timing = "no_fix"
-        case.timing_note = "no merged fix PR found" + (
+        case.timing_note = "no merged fix PR before the close" + (
             f"; candidates: {', '.join(pull_label(c.key, issue.repo) + ' ' + c.verdict for c in v.candidates.values())}"
-            if v.candidates else "")
+            if v.candidates else "") + ("; the close itself was a stale close" if stale else "")
 
     if v.after_close and not has_fix:
         traps["closed_before_merge"] = case.timing_note if case.timing == "before_merge" else (
@@ -252,7 +251,7 @@ def _conclude(case: Case, issue: Issue, v: FixVerdict, idx: CorpusIndex, cfg: Li
         traps["fix_not_landed"] = "closed as resolved but the fix did not land: " + ", ".join(
             f"{pull_label((p.repo, p.number), issue.repo)} is {p.state}{' (closed unmerged)' if p.state == 'closed' else ''}"
             for p in v.pending)
-    unrelated = [c.unrelated for c in v.candidates.values() if c.unrelated]
+    unrelated = [c.unrelated for c in v.candidates.values() if c.unrelated and c.pull is not None and c.pull.merged]
     if unrelated:
         traps["linked_unrelated"] = "; ".join(unrelated)
     claims = []
@@ -280,11 +279,21 @@ def _conclude(case: Case, issue: Issue, v: FixVerdict, idx: CorpusIndex, cfg: Li
     case.trap_notes = {t: traps[t] for t in case.traps}
 
 
+_CLOSING_NOTE = re.compile(r"^[\s\W]*(?:已答复|已回复|已解决|已修复|问题已解决|答复完毕)?[\s\W]*"
+                           r"(?:关闭|先关闭|关单|closing|close[sd]?)[\s\W]*$", re.IGNORECASE)
+_REFUSAL = re.compile(r"不受理|不予受理|不采纳|暂不采纳|不予采纳|不在规划|不计划|不会支持|won't fix|wont fix|will not fix|"
+                      r"not planned|declin|不是问题|非问题|不是 ?bug|符合预期|预期行为|not a bug|expected behaviou?r|"
+                      r"works as intended|working as intended", re.IGNORECASE)
+
+
 def _answer(issue: Issue, comments, cfg: LinkConfig) -> Evidence | None:
+    """The most substantial answer by someone other than the reporter: not a bot, not a stale
+    notice, not a bare closing note, not a refusal or a "not a problem" verdict."""
     best = None
     for c in comments:
         body = c.body or ""
-        if not c.author or c.author == issue.author or is_bot(c.author) or STALE_NOTICE.search(body):
+        if not c.author or c.author == issue.author or is_bot(c.author) or STALE_NOTICE.search(body) \
+                or _CLOSING_NOTE.match(body) or _REFUSAL.search(body):
             continue
         size = len("".join(body.split()))
         if size >= cfg.answer_min_chars and (best is None or size > best[0]):

@@ -20,8 +20,13 @@ from fixlore.link.index import CorpusIndex, Key
 from fixlore.link.refs import KIND_EITHER, KIND_ISSUE, KIND_PULL, find_refs
 from fixlore.model import EV_CLOSED, Issue, Pull
 
-_CLAIM = re.compile(r"合入|已合|合并|修复|解决|fix|merged|landed|resolved|已提交|提交了|通过", re.IGNORECASE)
-_NOT_LANDED = re.compile(r"未合|没合|尚未|还没|待合|not (?:yet )?merged|unmerged|abandon|放弃|废弃|撤回|未通过", re.IGNORECASE)
+# A comment that says the PR merged / fixed it (what `claimed_unmerged` checks against the PR's state).
+_CLAIM_FIX = re.compile(r"合入|已合|合并|修复|修好|解决|fixed|fixes|merged|landed|resolved", re.IGNORECASE)
+# A comment that points at the PR as where the change is made ("see !N", "changed in !N", "submitted !N").
+_CITE = re.compile(r"修改|改了|改动|整改|已提交|提交了|提了|实现", re.IGNORECASE)
+_CITE_BEFORE = re.compile(r"(?:见|详见|参见|参考|在|随|由|通过|see|in|via|by)\s*(?:PR|MR)?\s*[:：]?\s*$", re.IGNORECASE)
+_NOT_LANDED = re.compile(r"未合|没合|尚未|还没|待合|not (?:yet )?merged|unmerged|abandon|放弃|废弃|撤回|未通过|"
+                         r"\bWIP\b|在做|进行中|草稿|draft|不采纳|不予采纳|拒绝|rejected|关了|被关", re.IGNORECASE)
 _PR_CONTEXT = re.compile(r"\b(?:pr|mr|pull|merge)\b|合入|合并|提交|补丁|patch", re.IGNORECASE)
 _SENTENCE = re.compile(r"[^。；;！!？?\n]*")
 
@@ -31,7 +36,8 @@ class Signal:
     kind: str
     detail: str
     source: str
-    claim: bool = False
+    claim: bool = False      # a comment saying the PR merged / fixed the issue
+    cite: bool = False       # a comment pointing at the PR as where the change is
 
 
 @dataclass(slots=True)
@@ -113,8 +119,12 @@ def gather(issue: Issue, idx: CorpusIndex) -> dict[Key, Candidate]:
                 if pk in idx.issues and not _PR_CONTEXT.search(sentence):
                     continue
             sentence = _sentence_around(body, *ref.span)
-            claim = bool(_CLAIM.search(sentence)) and not _NOT_LANDED.search(sentence)
+            landed_denied = bool(_NOT_LANDED.search(sentence))
+            claim = bool(_CLAIM_FIX.search(sentence)) and not landed_denied
+            line_start = max(body.rfind(ch, 0, ref.span[0]) for ch in "。；;！!？?\n，,") + 1
+            cite = not landed_denied and (claim or bool(_CITE.search(sentence))
+                                          or bool(_CITE_BEFORE.search(body[line_start:ref.span[0]])))
             quote = " ".join(sentence.split())[:120]
             cand(pk).add(Signal("comment", f"comment by {c.author or '?'}: '{quote}'",
-                                f"issues/{n}/comments/{c.id}", claim=claim))
+                                f"issues/{n}/comments/{c.id}", claim=claim, cite=cite))
     return cands

@@ -2,8 +2,8 @@
 
 A stale close is a close by a process rather than by a person acting on a fix: the closing
 account looks like a bot (and the close is not an auto-close right after a merge), or a
-stale notice ("no activity for N days", "长时间未更新", "自动关闭" …) was posted before the
-close by a bot, by the closer, or after days of silence.
+stale notice ("no activity for N days … will be closed", "4 天无更新，自动关闭" …) was posted
+by a bot, or posted after days of silence as a warning at least a day before the close.
 
 A close storm is one actor closing many issues in a short run; computed over every close in
 the corpus, leaving out closes explained by a linked fix merging just before them.
@@ -58,7 +58,10 @@ def stale_note(issue: Issue, actor: str, comments: list[Comment], lag_s: int | N
     explained = lag_s is not None and -cfg.clock_slack_s <= lag_s <= cfg.auto_close_s
     if notice is not None:
         idle_days = (notice.created_at - previous).total_seconds() / 86400 if previous else 0.0
-        if is_bot(notice.author) or (actor and notice.author == actor) or idle_days >= cfg.stale_idle_days:
+        warned_days = (close - notice.created_at).total_seconds() / 86400
+        # A person writing "no updates for long, closing" as they close is a manual close with
+        # a reason; a stale process posts by bot, or warns first and closes days later.
+        if is_bot(notice.author) or (idle_days >= cfg.stale_idle_days and warned_days >= cfg.stale_warning_days):
             snippet = " ".join((notice.body or "").split())[:80]
             who = f"closed by {actor}" if actor else "closed"
             return (f"{who} at {close.isoformat()}; stale notice by {notice.author} at "

@@ -32,9 +32,11 @@ class LinkConfig:
     storm_burst_n: int = 3
     storm_burst_s: int = 10
     storm_batch_n: int = 4
-    # Stale closes: the closing account looks like a bot, or it posted a stale notice, or a
-    # stale notice was posted after >= stale_idle_days without activity before the close.
+    # Stale closes: the closing account looks like a bot (and the close is no auto-close), or
+    # a bot posted a stale notice, or a stale notice was posted after >= stale_idle_days
+    # without activity and >= stale_warning_days before the close.
     stale_idle_days: float = 3.0
+    stale_warning_days: float = 1.0
     # A timing-only candidate (no text, link or branch) is accepted only when it merged
     # within this many seconds of the close and shares vocabulary with the issue.
     timing_only_s: int = 1
@@ -45,8 +47,9 @@ class LinkConfig:
     unrelated_overlap: float = 0.3
     unrelated_no_overlap: float = 0.05
     # An official answer: a comment by someone other than the reporter (not a bot, not a
-    # stale notice) with at least this many non-space characters.
-    answer_min_chars: int = 40
+    # stale notice, not a bare "closing" note, not a refusal) with at least this many
+    # non-space characters.
+    answer_min_chars: int = 12
     # Backport twins: title similarity (rapidfuzz ratio after removing branch tags).
     backport_title_similarity: float = 85.0
     backport_window_days: int = 60

@@ -134,12 +134,17 @@ def _strip_git(name: str) -> str:
     return name[:-4] if name.endswith(".git") else name
 
 
-# Branch names: bugfix/issue558, fix-558, issue_558, fix/#558, 558-short-title (GitHub's default).
+# Branch names: bugfix/issue558, fix-558, issue_558, fix/#558, 558-short-title (GitHub's default),
+# fix/ha-472-etcd (a fix branch carrying the number as its own token).
 _BRANCH_PREFIXED = re.compile(
     r"(?:^|[/_\-.])(?:issues?|bugs?|bugfix|hotfix|fix|fixes|feat|feature|gh|i)[/_\-#]*#?(\d{1,7})(?![\d.])",
     re.IGNORECASE)
 _BRANCH_HASH = re.compile(r"#(\d{1,7})(?![\d.])")
 _BRANCH_LEADING = re.compile(r"(?:^|/)(\d{1,7})[-_][A-Za-z]")
+# fix/ha-472-etcd-dual-master: in a fix-type branch, a standalone number of 2+ digits.
+_FIX_BRANCH = re.compile(r"^(?:bug|bugfix|hotfix|fix|fixes|issue|issues)[/_\-]", re.IGNORECASE)
+_BRANCH_TOKEN = re.compile(r"(?:^|[/_\-])([1-9]\d{1,6})(?=$|[/_\-])")
+_DATE = re.compile(r"(?:19|20)\d\d[-_./]?[01]\d[-_./]?[0-3]\d")
 
 
 def refs_from_branch(branch: str | None) -> list[int]:
@@ -147,8 +152,12 @@ def refs_from_branch(branch: str | None) -> list[int]:
     if not branch:
         return []
     found: list[int] = []
-    for pattern in (_BRANCH_PREFIXED, _BRANCH_HASH, _BRANCH_LEADING):
-        for m in pattern.finditer(branch):
+    patterns = [_BRANCH_PREFIXED, _BRANCH_HASH, _BRANCH_LEADING]
+    if _FIX_BRANCH.match(branch):
+        patterns.append(_BRANCH_TOKEN)
+    undated = _DATE.sub("-", branch)
+    for pattern in patterns:
+        for m in pattern.finditer(undated):
             number = int(m.group(1))
             if number > 0 and number not in found:
                 found.append(number)

@@ -2,15 +2,16 @@
 
 A candidate is fix-like when it has a strong signal (closing keyword / issue URL, source
 branch, a closing commit, or a platform link that the change confirms), or two independent
-weaker ones (bare mention, timeline cross-reference, an issue comment citing it, a merge
-just before the close). An issue comment that says a PR fixed it counts alone only when no
-candidate has a strong signal. A fix-like PR is in the fix set only when merged (state
+weaker ones (bare mention, timeline cross-reference, an issue comment naming it, a merge
+just before the close), or an issue comment that points at it as where the change is made
+("已在 !802 修复", "see !N", "文档随 !N 修改") without saying it did not land. A fix-like PR is in the fix set only when merged (state
 merged + merged_at) no later than the close; merged later it is not back-filled; open or
 closed unmerged it did not land.
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from datetime import timedelta
 
@@ -18,7 +19,7 @@ from fixlore.link.backport import find_twins
 from fixlore.link.candidates import Candidate, Signal, gather, pull_label
 from fixlore.link.config import LinkConfig
 from fixlore.link.index import CorpusIndex, Key
-from fixlore.link.refs import KIND_ISSUE
+from fixlore.link.refs import KIND_ISSUE, KIND_PULL, find_refs
 from fixlore.link.text import overlap, path_tokens, tokens
 from fixlore.model import Issue, Pull
 
@@ -34,6 +35,7 @@ class FixVerdict:
     backport_notes: dict[Key, str] = field(default_factory=dict)
     pending: list[Pull] = field(default_factory=list)              # fix-like, not merged
     after_close: list[Pull] = field(default_factory=list)          # fix-like, merged after the close
+    after_close_via: dict[Key, str] = field(default_factory=dict)  # how an indirect after-close fix was found
     lag_s: int | None = None                                       # close minus the last fix merge before it
     last_fix: Pull | None = None
 
@@ -51,6 +53,29 @@ def pull_tokens(pull: Pull, idx: CorpusIndex) -> set[str]:
     return tokens(f"{pull.title}\n{pull.body}") | path_tokens(files)
 
 
+_CODE_SPAN = re.compile(r"`([^`\n]{3,60})`")
+_FLAG = re.compile(r"(?<![\w-])(--[A-Za-z][\w-]{2,})")
+
+
+_IDENT = re.compile(r"^(?:--?)?[A-Za-z_][\w.\-/:]*$")
+
+
+def _identifiers(text: str) -> set[str]:
+    """What an issue names precisely: identifier-like inline code spans (no spaces, starting
+    with a letter: a flag, a function, a file, a setting) and command-line flags."""
+    found = {m.strip() for m in _CODE_SPAN.findall(text or "")}
+    found |= set(_FLAG.findall(text or ""))
+    return {x for x in found if len(x) >= 3 and _IDENT.match(x) and any(ch.isalpha() for ch in x)}
+
+
+def _pull_text(pull: Pull, idx: CorpusIndex) -> str:
+    parts = [pull.title or "", pull.body or ""]
+    for f in idx.files.get((pull.repo, pull.number), []):
+        parts += [f.filename, f.patch or ""]
+    parts += [c.message for c in idx.commits.get((pull.repo, pull.number), [])]
+    return "\n".join(parts)
+
+
 def unrelated_reason(issue: Issue, pull: Pull, idx: CorpusIndex, cfg: LinkConfig, itoks: set[str]) -> str:
     """Why a platform-linked PR is not about this issue ("" when it may well be)."""
     key = (issue.repo, issue.number)
@@ -61,6 +86,12 @@ def unrelated_reason(issue: Issue, pull: Pull, idx: CorpusIndex, cfg: LinkConfig
                      for m in refs if (m.ref.keyword or m.ref.kind == KIND_ISSUE)})
     ptoks = pull_tokens(pull, idx)
     ov = overlap(itoks, ptoks)
+    named = _identifiers(f"{issue.title}\n{issue.body}")
+    if named and ov < cfg.unrelated_overlap:
+        text = _pull_text(pull, idx).casefold()
+        if not any(x.casefold() in text for x in named):
+            return (f"linked {pull_label((pull.repo, pull.number), issue.repo)} touches none of what the issue names "
+                    f"({', '.join(sorted(named)[:4])}) and shares {ov:.0%} of its vocabulary")
     if others and ov < cfg.unrelated_overlap:
         return (f"linked {pull_label((pull.repo, pull.number), issue.repo)} names {', '.join(others[:4])} as what it "
                 f"fixes, not this issue, and shares {ov:.0%} of its vocabulary (title/body/files)")
@@ -105,8 +136,8 @@ def decide(issue: Issue, idx: CorpusIndex, cfg: LinkConfig) -> FixVerdict:
             continue
         k = c.kinds()
         medium = k & MEDIUM
-        claimed = any(s.kind == "comment" and s.claim for s in c.signals)
-        if strong(c) or len(medium) >= 2 or k == {"timing"} or (claimed and not any_strong and not c.unrelated):
+        cited = any(s.kind == "comment" and s.cite for s in c.signals)
+        if strong(c) or len(medium) >= 2 or k == {"timing"} or (cited and not c.unrelated):
             fixlike.append(c)
         else:
             c.verdict = "unrelated" if c.unrelated else "weak"
@@ -148,12 +179,44 @@ def decide(issue: Issue, idx: CorpusIndex, cfg: LinkConfig) -> FixVerdict:
             if twin in verdict.after_close:
                 verdict.after_close.remove(twin)
 
+    if close is not None and not verdict.fix and not verdict.after_close and not verdict.pending:
+        _deferred_fix(issue, idx, cfg, verdict)
+
     if close is not None:
         merged_before = [p for p, _ in verdict.fix if p.merged_at is not None and p.merged_at <= close + slack]
         if merged_before:
             verdict.last_fix = max(merged_before, key=lambda p: p.merged_at)
             verdict.lag_s = int(round((close - verdict.last_fix.merged_at).total_seconds()))
     return verdict
+
+
+def _deferred_fix(issue: Issue, idx: CorpusIndex, cfg: LinkConfig, verdict: FixVerdict) -> None:
+    """An answer that defers the change to another ticket ("同主题的 #1167 会在 26.2.0 删除…"):
+    when that ticket's own fix merged after this issue was closed, this issue was closed before
+    the fix merged. Such a PR is never put in the fix set (no back-filling)."""
+    key = (issue.repo, issue.number)
+    close = issue.closed_at + timedelta(seconds=cfg.clock_slack_s)
+    for c in idx.issue_comments.get(key, []):
+        if not c.author or c.author == issue.author:
+            continue
+        for ref in find_refs(c.body or "", issue.repo):
+            other = (ref.repo, ref.number)
+            if ref.kind == KIND_PULL or other == key or other not in idx.issues:
+                continue
+            fixes: set[Key] = set(idx.links.get(other, {}))
+            fixes |= {m.pull for m in idx.mentions.get(other, []) if m.ref.keyword or m.ref.kind == KIND_ISSUE}
+            fixes |= set(idx.branch_refs.get(other, []))
+            for pk in sorted(fixes):
+                p = idx.pulls.get(pk)
+                if p is None or not p.merged or p.merged_at <= close or p in verdict.after_close:
+                    continue
+                label = f"#{other[1]}" if other[0] == issue.repo else f"{other[0]}#{other[1]}"
+                verdict.after_close.append(p)
+                verdict.after_close_via[pk] = f" (the fix of {label}, which comment {c.id} names)"
+                cand = verdict.candidates.setdefault(pk, Candidate(pk, p))
+                cand.add(Signal("comment", f"comment by {c.author} defers the change to {label}, fixed by this PR",
+                                f"issues/{issue.number}/comments/{c.id}"))
+                cand.verdict = "after_close"
 
 
 def _timing_only(issue: Issue, idx: CorpusIndex, cfg: LinkConfig, cands: dict[Key, Candidate], itoks: set[str]) -> None:
