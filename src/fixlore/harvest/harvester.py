@@ -138,9 +138,19 @@ def select_candidates(pool: list[m.Issue], listed_pulls: list[m.Pull], links: li
     for link in links:
         if (link.issue_repo, link.issue_number) in wanted:
             cands.add((link.pull_repo, link.pull_number), "linked")
+    by_sha: dict[str, tuple[str, int]] = {}
+    for pull in listed_pulls:
+        for sha in (pull.merge_commit_sha, str((pull.raw.get("head") or {}).get("sha") or "")):
+            if sha:
+                by_sha[sha] = (pull.repo, pull.number)
     for event in events:
-        if (event.repo, event.parent_number) in wanted and event.parent_kind == "issue" and event.detail.get("pull"):
+        if (event.repo, event.parent_number) not in wanted or event.parent_kind != "issue":
+            continue
+        if event.detail.get("pull"):
             cands.add((str(event.detail.get("pull_repo") or event.repo), int(event.detail["pull"])), "event")
+        sha = str(event.detail.get("commit_id") or "")
+        if sha and sha in by_sha:          # closed or referenced by a commit: the PR that carried it
+            cands.add(by_sha[sha], "commit")
     for pull in listed_pulls:
         if issue_refs_in_pull(pull) & wanted:
             cands.add((pull.repo, pull.number), "mentions_issue")
