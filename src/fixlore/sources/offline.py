@@ -53,9 +53,11 @@ def load_world(path: str | Path) -> Corpus:
     seen_repos: set[str] = set()
     for org in meta.get("orgs") or []:
         org_file = root / "orgs" / f"{org}.json"
-        if not org_file.is_file():
-            continue
-        for raw in _load(org_file):
+        if org_file.is_file():
+            listing = _load(org_file)
+        else:       # no listing file: the repo objects under repos/<org>/ are the listing
+            listing = [_load(p) for p in sorted((root / "repos" / org).glob("*/repo.json"))]
+        for raw in listing:
             repo = gh.normalize_repo(raw) if platform == "github" else gc.normalize_repo(raw, platform)
             if repo.full_name not in seen_repos:
                 seen_repos.add(repo.full_name)
