@@ -86,8 +86,14 @@ def close_sentence(case: Case, zh: bool) -> str:
         s = (f"stale 流程关单，比修复合入晚 {lag}，以 merged_at 为准" if zh
              else f"stale close {lag} after the fix merged; the merge time is what counts")
     elif t == "before_merge":
-        s = (f"关单早于修复合入{(' ' + lag) if lag else ''}，不倒填" if zh
-             else f"closed before the fix merged{(' (' + lag + ')') if lag else ''}; not back-filled")
+        later = [f for f in getattr(case, "pending_fix", []) or [] if is_merged(f)]
+        if later:
+            what = "、".join(f"{pr_label(f, case.repo)} {f.merged_at.strftime('%m-%d')} 合入" for f in later) if zh else \
+                ", ".join(f"{pr_label(f, case.repo)} merged {f.merged_at.strftime('%m-%d')}" for f in later)
+            s = (f"关单早于修复合入（{what}），不倒填" if zh else f"closed before the fix merged ({what}); not back-filled")
+        else:
+            s = (f"关单早于修复合入{(' ' + lag) if lag else ''}，不倒填" if zh
+                 else f"closed before the fix merged{(' (' + lag + ')') if lag else ''}; not back-filled")
     else:
         pending = [pr_label(f, case.repo) for f in unlanded(case)]
         if pending:

@@ -13,7 +13,7 @@ from fixlore.analyse.base import Analysis
 from fixlore.analyse.context import CaseContext
 from fixlore.analyse.facts import close_sentence, fix_sentence, is_merged, kb_sentence, pr_label, unlanded
 from fixlore.analyse.text import (ACTION_CUES, FIX_CUES, ROOT_CUES, clean_body, clean_title, cue_count,
-                                  error_lines, is_status_update, keywords, overlap, sentences, shorten, tokens)
+                                  error_lines, is_status_update, keywords, without_status, overlap, sentences, shorten, tokens)
 from fixlore.analyse.verdict import decide, language_of
 from fixlore.model import Case
 
@@ -67,7 +67,8 @@ class OfflineAnalyst:
         sims = self._similarities(title, [s for s, _ in uniq])
         out = []
         for i, (s, src) in enumerate(uniq):
-            root, fix, action = cue_count(s, ROOT_CUES), cue_count(s, FIX_CUES), cue_count(s, ACTION_CUES)
+            content = without_status(s)
+            root, fix, action = cue_count(content, ROOT_CUES), cue_count(content, FIX_CUES), cue_count(content, ACTION_CUES)
             if is_status_update(s):     # "定位中" names the cue word but says nothing yet
                 root = fix = action = 0
             rel = overlap(title_kw, tokens(s))
@@ -149,6 +150,8 @@ class OfflineAnalyst:
         sep = "。" if zh else ". "
         parts = [shorten(c.text.rstrip("。.；;"), 140) for c in sorted(explanation, key=lambda x: x.order)]
         parts += [p for p in (fix_sentence(case, zh), close_sentence(case, zh), kb_sentence(case, zh)) if p]
+        if not zh:
+            parts = [p[:1].upper() + p[1:] for p in parts if p]
         answer = sep.join(p.rstrip("。. ") for p in parts if p)
         answer = answer + ("。" if zh else ".") if answer else ""
         theme_kw = keywords(title + " " + root_text, 3)

@@ -72,7 +72,12 @@ def analyse_cases(cases: list[Case], corpus: Corpus | None, backend: Analyst | N
         apply(case, a)
 
     kept = [c for c in todo if c.funnel == "selected"]
-    themes = assign_themes(kept, embedder=embedder)
+    # themes over the whole pool (kept, dropped, backlog): the backlog's next digest starts grouped
+    pool = [c for c in cases if c.funnel in ("selected", "analysis", "rank")]
+    all_themes = assign_themes(pool, embedder=embedder)
+    kept_keys = {c.key for c in kept}
+    themes = {t: [k for k in keys if k in kept_keys] for t, keys in all_themes.items()}
+    themes = {t: keys for t, keys in themes.items() if keys}
     fallbacks = [c.key for c in todo if "llm failed" in c.analysed_by]
     summary = {
         "backend": getattr(backend, "name", type(backend).__name__),

@@ -26,7 +26,7 @@ _TEMPLATE_LINE = re.compile(
     re.I,
 )
 # "!" is only an end of sentence before a space: "!795" is a merge request
-_SENT_SPLIT = re.compile(r"(?<=[。！？；])|(?<=[!?;])(?=\s)|\n+|(?<=[.])\s+(?=[A-Z0-9`(])")
+_SENT_SPLIT = re.compile(r"(?<=[。！？；])|(?<=[!?])(?=\s)|\n+|(?<=[.])\s+(?=[A-Z0-9`(])")
 
 ROOT_CUES = ("根因", "原因", "定位", "导致", "因为", "由于", "引起", "造成", "问题在于", "症结", "触发",
              "root cause", "because", "caused by", "due to", "the cause", "the problem is", "the issue is")
@@ -36,6 +36,11 @@ ACTION_CUES = ("请", "建议", "应", "需要", "改为", "设置", "使用", "
                "should", "use ", "set ", "upgrade", "try", "configure", "switch to", "remove")
 ERROR_CUES = ("error", "exception", "traceback", "failed", "failure", "timeout", "oom", "out of memory",
               "报错", "失败", "异常", "超时", "崩溃", "溢出", "越界", "无法", "不一致", "coredump", "segmentation")
+# words of a problem report (something is wrong), as opposed to a how-to question
+PROBLEM_CUES = ERROR_CUES + ("变高", "变慢", "变低", "下降", "升高", "偏大", "偏小", "偏差", "不生效", "没有生效", "未生效",
+                             "无效", "不对", "错误", "不符", "不一", "误判", "误杀", "泄漏", "缺", "丢失", "卡住", "hang",
+                             "wrong", "slow", "regress", "incorrect", "broken", "doesn't work", "does not work",
+                             "not working", "missing", "leak", "crash", "flicker", "ignores", "mismatch")
 _STOP = {"的", "了", "在", "是", "和", "与", "及", "或", "时", "后", "中", "对", "将", "把", "被", "为", "也",
          "the", "a", "an", "and", "or", "to", "of", "in", "on", "for", "is", "are", "with", "when", "not",
          "issue", "问题", "bug", "请问", "如何", "怎么", "一下", "使用", "出现", "进行", "需要", "可以"}
@@ -85,7 +90,7 @@ def error_lines(body: str, limit: int = 3) -> list[str]:
             continue
         if _STRONG_ERROR.search(s):
             strong.append(s)
-        elif any(c in s.lower() for c in ERROR_CUES):
+        elif has_cue(s, ERROR_CUES):
             weak.append(s)
     return (strong + weak)[:limit]
 
@@ -114,14 +119,25 @@ def sentences(text: str) -> list[str]:
     return out
 
 
+_SUFFIX_CUES = {"error", "exception", "fault", "overflow", "timeout"}
+
+
+@lru_cache(maxsize=64)
+def _cue_patterns(cues: tuple[str, ...]) -> tuple[re.Pattern, ...]:
+    # Latin cues must start a word ("hang" is not in "change", "fix" is in "fixed")
+    # except the endings of identifiers: RuntimeError, NullPointerException, SegmentationFault
+    return tuple(re.compile(("(?<![a-z])" if re.match(r"[a-z]", c) and c not in _SUFFIX_CUES else "") + re.escape(c))
+                 for c in cues)
+
+
 def has_cue(text: str, cues: tuple[str, ...]) -> bool:
     low = (text or "").lower()
-    return any(c in low for c in cues)
+    return any(p.search(low) for p in _cue_patterns(cues))
 
 
 def cue_count(text: str, cues: tuple[str, ...]) -> int:
     low = (text or "").lower()
-    return sum(1 for c in cues if c in low)
+    return sum(1 for p in _cue_patterns(cues) if p.search(low))
 
 
 @lru_cache(maxsize=1)
@@ -175,8 +191,14 @@ def shorten(text: str, limit: int) -> str:
 
 
 _STATUS = re.compile(r"(定位中|排查中|处理中|分析中|跟进中|修复中|已复现|收到|看一下|looking into|investigating|on it|will check)", re.I)
+# phrases that name a cue word but report progress, not a cause ("问题已定位并有方案")
+_STATUS_PHRASES = re.compile(r"(问题已定位|已定位|定位中|正在定位|定位到问题|已经定位|在检视中|在提交中|合入后|has been located|root cause found)", re.I)
 
 
 def is_status_update(sentence: str) -> bool:
     """A short progress note ("已复现，定位中") rather than content."""
     return len(sentence) <= 24 and bool(_STATUS.search(sentence))
+
+
+def without_status(sentence: str) -> str:
+    return _STATUS_PHRASES.sub(" ", sentence)

@@ -6,19 +6,29 @@ from __future__ import annotations
 
 import math
 import re
-from collections import Counter, defaultdict
+from collections import Counter
 
 from fixlore.analyse.text import keywords
 from fixlore.model import Case
 
 SIMILARITY_FLOOR = 0.18     # below this two groups stay apart
-SMALL_REPO = 3              # a repo with this few kept cases is one theme
+CROSS_REPO_FACTOR = 0.8    # the same words in another repo are slightly weaker evidence of one mechanism
 
 
 def _vector(case: Case) -> Counter:
     text = f"{case.title} {case.problem} {case.answer.split('修复 ')[0].split('Fix: ')[0]}"
-    kws = keywords(text, 12)
+    # the repo's own name and version numbers are shared by every case of a repo: not a topic
+    own = set(re.split(r"[-_/.\s]+", case.repo.lower()))
+    kws = [k for k in keywords(text, 16) if k not in own and not re.fullmatch(r"[\d.x-]+", k)][:12]
     return Counter({k: 12 - i for i, k in enumerate(kws)})
+
+
+def _idf_weighted(vecs: list[Counter]) -> list[Counter]:
+    """Down-weight words most cases share (within this pool): they name the product, not the mechanism."""
+    n = len(vecs)
+    df = Counter(k for v in vecs for k in v)
+    return [Counter({k: w * math.log((n + 1) / (df[k] + 0.5)) for k, w in v.items() if df[k] < n or n < 3})
+            for v in vecs]
 
 
 def _cos(a: Counter, b: Counter) -> float:
@@ -59,49 +69,43 @@ def _label(members: list[Case], vectors: list[Counter]) -> str:
 
 
 def assign_themes(cases: list[Case], embedder=None, floor: float = SIMILARITY_FLOOR) -> dict[str, list[str]]:
-    """Set `case.theme` on every given case; return theme -> case keys (in case order)."""
-    by_repo: dict[str, list[Case]] = defaultdict(list)
-    for c in cases:
-        by_repo[c.repo].append(c)
+    """Set `case.theme` on every given case; return theme -> case keys. Themes may span repositories
+    (the same mechanism in two repos is one theme); a case with no close neighbour is its own theme."""
+    members = sorted(cases, key=lambda c: (c.repo, c.number))
+    n = len(members)
+    if n == 0:
+        return {}
+    vecs = [_vector(c) for c in members]
+    weighted = _idf_weighted(vecs)
+    proposed = [slug(c.theme) if c.theme else "" for c in members]
+    fixes = [{(f.repo, f.number) for f in c.fix if f.role == "fix"} for c in members]
+    emb = embedder.encode([f"{c.title} {c.problem}" for c in members]) if embedder is not None and n > 1 else None
+    sim = [[0.0] * n for _ in range(n)]
+    for i in range(n):
+        for j in range(i + 1, n):
+            s = _cos(weighted[i], weighted[j])
+            if emb is not None:
+                s = 0.5 * s + 0.5 * max(0.0, float(emb[i] @ emb[j]))
+            if members[i].repo != members[j].repo:
+                s *= CROSS_REPO_FACTOR
+            if proposed[i] and proposed[i] == proposed[j]:
+                s = max(s, 0.9)
+            if fixes[i] & fixes[j]:      # one PR fixing both: the same mechanism
+                s = max(s, 0.6)
+            sim[i][j] = sim[j][i] = s
+    groups = _cluster(sim, floor)
     themes: dict[str, list[str]] = {}
-    for repo in sorted(by_repo):
-        members = sorted(by_repo[repo], key=lambda c: c.number)
-        vecs = [_vector(c) for c in members]
-        n = len(members)
-        proposed = [slug(c.theme) if c.theme else "" for c in members]
-        fixes = [{(f.repo, f.number) for f in c.fix if f.role == "fix"} for c in members]
-        if n <= SMALL_REPO:
-            groups = [list(range(n))]
-        else:
-            emb = None
-            if embedder is not None:
-                emb = embedder.encode([f"{c.title} {c.problem}" for c in members])
-            sim = [[0.0] * n for _ in range(n)]
-            for i in range(n):
-                for j in range(n):
-                    if i == j:
-                        continue
-                    s = _cos(vecs[i], vecs[j])
-                    if emb is not None:
-                        s = 0.5 * s + 0.5 * max(0.0, float(emb[i] @ emb[j]))
-                    if proposed[i] and proposed[i] == proposed[j]:
-                        s = max(s, 0.9)
-                    if fixes[i] & fixes[j]:      # one PR fixing both: the same mechanism
-                        s = max(s, 0.6)
-                    sim[i][j] = s
-            groups = _cluster(sim, floor)
-        short = repo.split("/")[-1]
-        for g in groups:
-            group_cases = [members[i] for i in g]
-            label = _label(group_cases, [vecs[i] for i in g])
-            common = Counter(p for p in (proposed[i] for i in g) if p).most_common(1)
-            if common and common[0][1] >= max(2, len(g) // 2 + 1):
-                label = common[0][0]
-            name = f"{slug(short)}:{slug(label)}"
-            base, k = name, 2
-            while name in themes:
-                name, k = f"{base}-{k}", k + 1
-            for c in group_cases:
-                c.theme = name
-            themes[name] = [c.key for c in group_cases]
+    for g in sorted(groups, key=lambda g: g[0]):
+        group_cases = [members[i] for i in g]
+        label = _label(group_cases, [vecs[i] for i in g])
+        common = Counter(p for p in (proposed[i] for i in g) if p).most_common(1)
+        if common and common[0][1] >= max(2, len(g) // 2 + 1):
+            label = common[0][0]
+        name, k = slug(label), 2
+        base = name
+        while name in themes:
+            name, k = f"{base}-{k}", k + 1
+        for c in group_cases:
+            c.theme = name
+        themes[name] = [c.key for c in group_cases]
     return themes

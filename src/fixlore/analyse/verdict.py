@@ -12,12 +12,14 @@ from dataclasses import dataclass, field
 
 from fixlore.analyse.context import CaseContext
 from fixlore.analyse.facts import landed, unlanded
-from fixlore.analyse.text import ROOT_CUES, clean_body, has_cue, is_cjk
+from fixlore.analyse.text import PROBLEM_CUES, ROOT_CUES, clean_body, has_cue, is_cjk
 from fixlore.model import Case
 
 NOT_A_PROBLEM = ("不是问题", "非问题", "不是bug", "不是 bug", "并非问题", "不存在该问题", "实际不存在", "不存在此问题",
-                 "预期行为", "符合预期", "正常现象", "not a bug", "not an issue", "works as intended",
-                 "working as intended", "expected behavior", "expected behaviour", "by design", "no problem here")
+                 "not a bug", "not an issue", "no problem here")
+# "works as designed": a drop only when nothing is explained or advised along with it
+AS_DESIGNED = ("预期行为", "符合预期", "正常现象", "设计如此", "works as intended", "working as intended",
+               "expected behavior", "expected behaviour", "by design")
 REJECTED = ("不采纳", "不予采纳", "不接纳", "不受理", "不予受理", "否决", "不做修改", "不会修改", "不计划支持", "暂不考虑",
             "won't fix", "wont fix", "will not fix", "not planned", "declined", "rejected", "we will not", "won't be")
 MERGED_INTO = re.compile(
@@ -28,6 +30,13 @@ INTERNAL_TICKET = ("内部任务", "内部需求", "版本转测", "流水线任
 WORKAROUND = ("规避", "绕过", "临时方案", "workaround", "work around", "重装", "重新安装", "换个环境", "环境问题",
               "环境变量", "去掉该配置", "删除该配置", "清理缓存", "重启", "reinstall", "environment issue",
               "升级驱动", "版本不匹配", "配套版本")
+# an official voice acknowledging a defect in the product (so a workaround is not the whole story)
+DEFECT_ACK = ("修复", "缺陷", "bug", "fix", "没有同步", "遗漏", "漏掉", "回归", "regression", "问题已确认", "确认是问题")
+ADVICE = ("建议", "请", "应", "需要", "可以通过", "设置", "改为", "调大", "调小", "开启", "关闭", "换用", "升级到", "去掉",
+          "配置", "should", "recommend", "set ", "use ", "try ", "upgrade", "enable", "disable")
+# an answer that commits to nothing teaches nothing definite
+HEDGED = ("尚未验证", "未验证", "理论上", "不确定", "暂不清楚", "不太清楚", "应该可以", "可能可以", "没有测试过", "未测试",
+          "not verified", "untested", "not tested", "theoretically", "should probably", "not sure", "might work")
 QUESTION = ("?", "？", "如何", "怎么", "怎样", "是否", "请问", "咨询", "能否", "可否", "有没有", "什么时候", "何时",
             "how to", "how do", "is there", "can i", "does ", "when will", "why ")
 SOLVED_BY_REPORTER = ("已解决", "解决了", "问题解决", "自己解决", "找到原因", "我的问题", "搞定", "可以了",
@@ -63,8 +72,12 @@ def decide(case: Case, ctx: CaseContext, root_cause: str = "") -> Verdict:
     pending = unlanded(case)
     notes: list[str] = []
 
+    substantive = _content_len(official) >= MIN_ANSWER_CHARS
+    advice = has_cue(official, ADVICE)
     if has_cue(official, NOT_A_PROBLEM):
         return Verdict(False, "not_a_problem", ["official answer says it is not a problem"])
+    if has_cue(official, AS_DESIGNED) and not has_landed and not (substantive and advice):
+        return Verdict(False, "not_a_problem", ["works as designed, nothing explained or advised"])
     if has_cue(official, REJECTED) and not has_landed:
         return Verdict(False, "not_adopted", ["official answer rejects the request"])
     m = MERGED_INTO.search(official) or MERGED_INTO.search(reporter)
@@ -86,23 +99,32 @@ def decide(case: Case, ctx: CaseContext, root_cause: str = "") -> Verdict:
         return Verdict(False, "fix_pending", ["fix PR still open or unmerged and nothing learned yet: watch"])
 
     # No fix PR at all: what did the discussion teach?
-    substantive = _content_len(official) >= MIN_ANSWER_CHARS
     if not official.strip():
         if reporter.strip() and has_cue(reporter, SOLVED_BY_REPORTER):
             return Verdict(False, "self_answered", ["reporter solved it alone; no official answer"])
         if has_cue(body, ("应为", "应改为", "应该是", "should be", "typo")) and not has_cue(body, ROOT_CUES):
             return Verdict(False, "self_answered", ["the report carries its own answer"])
         return Verdict(False, "no_fix_evidence", ["no fix PR and no answer"])
-    if has_cue(official, WORKAROUND) and not root_cause:
+    defect = has_cue(official, DEFECT_ACK)
+    if has_cue(official, WORKAROUND) and not root_cause and not defect:
         return Verdict(False, "env_workaround", ["only an environment workaround, no root cause"])
-    if root_cause or ("answer" in kinds and substantive):
-        notes.append("official answer with an explanation, no code change")
+    if "fix_not_landed" in case.traps and not root_cause:
+        return Verdict(False, "fix_pending", ["a fix is announced but has not landed, nothing learned yet: watch"])
+    question = has_cue(title + "\n" + body, QUESTION)
+    if root_cause:
+        notes.append("root cause explained, no code change linked")
         return Verdict(True, "", notes)
-    if has_cue(title + "\n" + body, QUESTION):
-        return Verdict(False, "consultation_only", ["a question answered without a defect"])
-    if not substantive:
-        return Verdict(False, "no_fix_evidence", ["no fix PR; the answer is too thin to learn from"])
-    return Verdict(False, "consultation_only", ["discussion without a defect or a fix"])
+    if question and not defect and not has_cue(title + "\n" + body, PROBLEM_CUES):
+        return Verdict(False, "consultation_only", ["a how-to question answered; no defect reported"])
+    if substantive and (advice or defect):
+        notes.append("official answer explains and advises, no code change")
+        return Verdict(True, "", notes)
+    if substantive and not has_cue(official, HEDGED) and (question or "answer" in kinds):
+        notes.append("a definite official answer, no code change")
+        return Verdict(True, "", notes)
+    if question:
+        return Verdict(False, "consultation_only", ["a question answered without a defect (thin or hedged answer)"])
+    return Verdict(False, "no_fix_evidence", ["no fix PR; the answer is too thin to learn from"])
 
 
 def language_of(case: Case, ctx: CaseContext) -> bool:
