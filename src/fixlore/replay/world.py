@@ -59,6 +59,7 @@ class World:
         self.rank_top_k: int | None = meta.get("rank_top_k")
 
         self._cache: dict[Path, Any] = {}
+        self._listings: dict[Path, list[int]] = {}
         self._lock = threading.Lock()
         if eager:
             self.load_all()
@@ -151,11 +152,15 @@ class World:
         d = self._repo_dir(owner, repo)
         if d is None or not (d / kind).is_dir():
             return []
-        nums = []
-        for p in (d / kind).glob("*.json"):
-            if p.stem.isdigit():  # <n>.json, not <n>.comments.json
-                nums.append(int(p.stem))
-        return sorted(nums)
+        key = d / kind
+        with self._lock:
+            cached = self._listings.get(key)
+        if cached is None:
+            # <n>.json, not <n>.comments.json; listed once (reload() builds a fresh World).
+            cached = sorted(int(p.stem) for p in key.glob("*.json") if p.stem.isdigit())
+            with self._lock:
+                self._listings[key] = cached
+        return list(cached)
 
     def issue_numbers(self, owner: str, repo: str) -> list[int]:
         return self._numbers(owner, repo, "issues")
