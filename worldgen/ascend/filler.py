@@ -148,6 +148,7 @@ class Filler:
                      closer_role="maint", close=None, created=None, security=False, stage, pr=None, traps=(), pinned=False,
                      thanks_after=False):
         w, r = self.w, self.r
+        title = texts.tidy(title)
         close = close or self.close_time()
         created = created or self.created_before(close)
         closer = ROBOT[repo.split("/")[0]] if closer_role == "robot" else self.who(repo, closer_role, author)
@@ -260,11 +261,12 @@ class Filler:
                                   closer_role=r.choice(["author", "author", "maint"]), stage="rank",
                                   labels=["bug"] if r.random() < 0.3 else ())
             elif kind == "typo":
-                title, body, f, good, bad = texts.doc_typo(r, fam, path)
+                title, body, f, old, new = texts.doc_typo(r, fam, path)
                 pr = None
                 if typo_with_pr > 0:
                     typo_with_pr -= 1
-                    diff = f"@@ -{r.randint(5, 200)},3 +{r.randint(5, 200)},3 @@\n {r.choice(['', '## 安装', '## 快速开始'])}\n-{bad or 'pip install'} \n+{good}\n"
+                    at = r.randint(5, 200)
+                    diff = f"@@ -{at},3 +{at},3 @@\n {r.choice(['## 安装', '## 快速开始', '## 说明', ''])}\n-{old}\n+{new}\n \n"
                     pr = self.pr_plan(r.choice([f"docs: 修正 {f} 拼写", f"fix typo in {f}", f"修复文档错误", f"docs: fix link in {f}"]),
                                       [(f, diff)], author=r.choice([author, r.choice(self.users)]))
                 self.closed_issue(repo, title, body, author, issue_type="缺陷", replies=[] if pr else r.choice([[], [("maint", "已修改")], [("maint", "感谢反馈，已修正。")]]),
@@ -353,7 +355,11 @@ class Filler:
                 if with_pr > 0 and r.random() < 0.2:
                     with_pr -= 1
                     f = r.choice(["tests/ut/CMakeLists.txt", ".ci/pipeline.yml", "docs/zh/design/overview.md", "scripts/build.sh"])
-                    pr = self.pr_plan(r.choice(["UT 补充", "CI 门禁配置", "设计文档补充", "构建脚本调整"]), [(f, "@@ -1,3 +1,4 @@\n # config\n+option: on\n")], author=author)
+                    change = {"tests/ut/CMakeLists.txt": "@@ -12,3 +12,4 @@\n add_subdirectory(core)\n add_subdirectory(utils)\n+add_subdirectory(parser)\n",
+                              ".ci/pipeline.yml": "@@ -20,3 +20,6 @@\n stages:\n   - build\n   - ut\n+  - codecheck\n+codecheck:\n+  script: bash ci/codecheck.sh\n",
+                              "docs/zh/design/overview.md": "@@ -40,2 +40,5 @@\n ## 模块划分\n+\n+### 解析模块\n+负责日志读取与字段抽取，输出统一的事件结构。\n",
+                              "scripts/build.sh": "@@ -8,3 +8,3 @@\n set -e\n-cmake .. -DCMAKE_BUILD_TYPE=Debug\n+cmake .. -DCMAKE_BUILD_TYPE=Release -DBUILD_UT=ON\n"}[f]
+                    pr = self.pr_plan(r.choice(["UT 补充", "CI 门禁配置", "设计文档补充", "构建脚本调整"]), [(f, change)], author=author)
             elif kind == "review":
                 pr_ref = r.randint(500, 5000)
                 title = texts.review_title(r, pr_ref)
@@ -396,6 +402,7 @@ class Filler:
             fam, path = self.fam(repo), repo.split("/")[1]
             author = r.choice(self.users)
             title, body, replies, itype = texts.env_problem(r, fam, path)
+            title = texts.tidy(title)
             created = self.created_before("2026-09-19T12:00:00+08:00", min_hours=30, max_days=200)
             n = self.number(repo)
             iss = w.new_issue(repo, n, title, body, author, created, issue_type=itype, state_kind="open")
@@ -407,6 +414,7 @@ class Filler:
             fam, path = self.fam(repo), repo.split("/")[1]
             author = r.choice(self.users)
             title, body, answer, thanks, itype = texts.usage_question(r, fam, path)
+            title = texts.tidy(title)
             close = iso(datetime(2026, 9, 16, 20, 0, 0) - timedelta(hours=r.randint(1, 2000)))
             created = self.created_before(close, min_hours=2, max_days=120)
             n = self.number(repo)
@@ -426,6 +434,7 @@ class Filler:
             fam, path = self.fam(repo), repo.split("/")[1]
             author = r.choice(self.users)
             title, body, answer, thanks, itype = texts.usage_question(r, fam, path)
+            title = texts.tidy(title)
             last = iso(datetime(2026, 9, 16, 22, 0, 0) - timedelta(hours=r.randint(1, 3000), seconds=r.randint(0, 3599)))
             created = self.created_before(last, min_hours=1, max_days=200)
             n = self.number(repo)

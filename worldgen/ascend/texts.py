@@ -1,6 +1,8 @@
 """Text builders for the generated issues: titles, bodies and replies that read like real tracker traffic."""
 from __future__ import annotations
 
+import re
+
 from .vocab import HW, OS, PY, V
 
 ENV_HEADS = ["### 环境信息", "【环境】", "**环境**", "环境：", "### Environment", "软件版本："]
@@ -35,6 +37,11 @@ def log_block(r, fam):
         [f"{err}", f"[W] {r.choice(['retry 1/3', 'fallback to cpu', 'device 0 busy', 'check env failed'])}"],
     ])
     return r.choice(LOG_HEADS) + "\n```\n" + "\n".join(pre) + "\n```"
+
+
+def tidy(title):
+    """Chinese titles do not put a space between two Han characters."""
+    return re.sub(r"(?<=[\u4e00-\u9fff]) (?=[\u4e00-\u9fff])", "", title)
 
 
 def join(*parts):
@@ -127,15 +134,17 @@ def doc_typo(r, fam, repo_path):
     if kind < 0.5:
         title = r.choice([f"{f} 中 {bad} 拼写错误", f"文档错别字：{bad} -> {good}", f"{f} typo: {bad}"])
         body = r.choice([f"{f} 中「{bad}」应为「{good}」。", f"第 {r.randint(8, 300)} 行 {bad} 拼错了。", f"typo"])
+        line = r.choice(["开启 {w} 前请先完成环境配置。", "- {w}：详见下文说明", "| {w} | 见配置说明 |", "通过 `--{w}` 参数指定。"])
+        old, new = line.format(w=bad), line.format(w=good)
     elif kind < 0.8:
         title = r.choice([f"{f} 里的链接失效", f"文档链接 404", f"{f} 跳转链接错误"])
         body = f"{f} 中的「{r.choice(['安装指导', '配套表', '快速入门', 'FAQ', '版本说明'])}」链接点进去是 404。"
-        good, bad = "docs/zh/install.md", "docs/install.md"
+        old, new = "- [安装指导](docs/install.md)", "- [安装指导](docs/zh/install.md)"
     else:
         title = r.choice([f"README 安装命令少了参数", f"{f} 示例命令有误"])
         body = f"{f} 中的示例命令 `pip install {repo_path.lower()}` 应加上 `--no-deps`，否则会覆盖已安装的 torch。"
-        good, bad = "--no-deps", ""
-    return title, body, f, good, bad
+        old, new = f"pip install {repo_path.lower()}", f"pip install --no-deps {repo_path.lower()}"
+    return title, body, f, old, new
 
 
 def feature_ask(r, fam, repo_path):
