@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import threading
 from pathlib import Path
 
@@ -26,7 +27,7 @@ def replay(
     token: str = typer.Option("", help="Accept only this token (others get 401). Visible in `ps`: prefer --token-env."),
     token_env: str = typer.Option("", help="Read the accepted token from this environment variable."),
 ) -> None:
-    """Serve WORLD on loopback as the platform's REST API until Ctrl-C, then print request counts.
+    """Serve WORLD on loopback as the platform's REST API until Ctrl-C (or SIGTERM), then print request counts.
 
     The harvester (or curl) points at the printed base URL exactly as at the real site.
     """
@@ -48,8 +49,14 @@ def replay(
     # Plain echo, not rich: a wrapped line would break scripts that read the URL.
     typer.echo(f"serving {server.world.platform} world {world} at {server.base_url}")
     typer.echo(f"stats: http://{server.host}:{server.port}/__replay__/stats  (Ctrl-C to stop)")
+    done = threading.Event()
+    # Stop cleanly on Ctrl-C and on `kill` (a shell starts background jobs with SIGINT ignored).
+    if threading.current_thread() is threading.main_thread():
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            signal.signal(sig, lambda *_: done.set())
     try:
-        threading.Event().wait()
+        while not done.wait(0.5):
+            pass
     except KeyboardInterrupt:
         pass
     finally:
