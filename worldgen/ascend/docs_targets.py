@@ -312,29 +312,54 @@ TARGETS["docs/Ascend/mind-cluster/docs/zh/05_observability/npu_exporter_metrics.
 TARGETS["docs/Ascend/mind-cluster/docs/zh/06_api/01_volcano.md"] = """# Volcano 参数说明
 
 ## 1. 概述
-本章说明 volcano-scheduler 昇腾插件与 device-plugin 中和调度相关的参数。
+本章说明 volcano-scheduler 昇腾插件（huawei-npu）及 device-plugin 中与调度相关的参数。参数分为调度器配置、任务 yaml 标签与注解、device-plugin 启动参数三类。
+修改调度器配置后需重启 volcano-scheduler；修改 device-plugin 启动参数后需重建 DaemonSet。
 
 ## 2. volcano-scheduler 配置
 | 参数 | 说明 |
 |---|---|
 | huawei-npu | 开启 NPU 调度插件 |
-| nodeorder | 节点打分 |
-| presetVirtualDevice | 静态虚拟化预置 |
+| nodeorder | 节点打分，按剩余 NPU 与拓扑打分 |
+| presetVirtualDevice | 静态虚拟化预置，与 device-plugin 同名参数保持一致 |
+| grace-over-time | 故障重调度时等待旧 Pod 退出的时间（秒），默认 900 |
 
-## 3. 亲和性调度
-A2/A3 训练任务按 HCCS 环与超节点拓扑进行亲和调度，需节点打上 `accelerator-type` 标签。
+配置位于 volcano-scheduler-configmap 的 `volcano-scheduler.conf`，`actions` 需包含 `enqueue, allocate, backfill`。
+
+## 3. 任务 yaml 中的标签与注解
+| 键 | 位置 | 说明 |
+|---|---|---|
+| ring-controller.atlas | label | 芯片类型，如 ascend-910b |
+| fault-scheduling | label | 重调度策略：grace / force / off |
+| huawei.com/schedule_policy | annotation | 调度策略，如 chip4-node8、chip2-node16 |
+| sp-block | annotation | A3 超节点任务的逻辑超节点大小 |
+
+节点需打上 `accelerator-type`（如 module-910b-8）与 `host-arch`（huawei-arm / huawei-x86）标签，标签值使用中横线。
 
 ## 4. device-plugin 与 volcano 相关参数
 | 参数 | 默认值 | 说明 |
 |---|---|---|
-| -volcanoType | false | 是否与 volcano 配合使用（由 volcano 分配设备） |
+| -volcanoType | false | 是否与 volcano 配合使用（设备由 volcano 选定，device-plugin 按注解分配） |
 | -shareDevCount | 1 | 共享设备数，大于 1 表示一颗芯片虚拟成多份共享使用 |
 | -presetVirtualDevice | true | 是否静态虚拟化 |
+| -hotReset | -1 | 故障芯片热复位策略 |
 
-约束：仅共享设备场景（shareDevCount>1）不支持 `-volcanoType=true`，两者同时配置时 device-plugin 启动参数校验失败并退出。
+约束：仅共享设备场景（shareDevCount>1）不支持 `-volcanoType=true`：共享设备由 kubelet 按份数分配，volcano 选定的整卡设备无法与之对应，任务会一直 Pending。两者同时配置时 device-plugin 启动参数校验失败并退出，日志提示 `volcanoType can not be true when shareDevCount > 1`。
 
-## 5. 故障重调度
-任务级与 Pod 级重调度参数见第 7 章。
+## 5. 亲和性调度
+A2 训练服务器按 HCCS 环（0-3、4-7）做亲和：1/2/4/8 卡任务优先放在同一个环内。A3 超节点任务按 sp-block 划分逻辑超节点，同一逻辑超节点内的节点优先。
+亲和失败时任务保持 Pending，事件中给出不满足的规则。
+
+## 6. 资源上报与健康检查
+device-plugin 以 `huawei.com/Ascend910` 等资源名上报可用芯片，故障芯片从可用列表移除并写入 `huawei.com/Ascend910-Unhealthy` 注解；volcano 通过节点注解感知故障芯片。
+
+## 7. 故障重调度
+| 策略 | 行为 |
+|---|---|
+| grace | 等待 grace-over-time 后删除旧 Pod 并重新调度 |
+| force | 立即删除并重新调度 |
+| off | 不重调度 |
+
+Pod 级重调度只重建故障 Pod，需要训练框架支持进程级恢复。
 """
 
 TARGETS["docs/Ascend/mind-cluster/docs/zh/07_clusterops/clusterops_agent.md"] = """# clusterops-agent

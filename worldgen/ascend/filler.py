@@ -41,6 +41,9 @@ NUMBER_BASE = {"Ascend/msmodeling": 300, "Ascend/MindSpeed-MM": 500, "Ascend/min
                "Ascend/MindSpeed-LLM": 2050, "Ascend/torchair": 150, "Ascend/memcache": 60, "Ascend/msinsight": 210,
                "Ascend/DrivingSDK": 180, "cann/ops-nn": 900, "cann/ops-transformer": 1200, "cann/hcomm": 240}
 PR_BASE_FACTOR = 3
+# generated PRs of the case repos continue after the seed's PR numbers
+PR_BASE = {"Ascend/msmodeling": 876, "Ascend/MindSpeed-MM": 3175, "Ascend/mind-cluster": 4722, "Ascend/msmodelslim": 986,
+           "Ascend/MindSpeed-Bridge": 138, "Ascend/MindIE-Motor": 1010, "Ascend/memfabric_hybrid": 1325}
 
 
 class Filler:
@@ -105,7 +108,8 @@ class Filler:
     def pr_number(self, repo):
         used = self.used_prs.setdefault(repo, set())
         if repo not in self.next_pr:
-            self.next_pr[repo] = NUMBER_BASE.get(repo, 400) * PR_BASE_FACTOR + random.Random(f"{self.w.seed}:pb:{repo}").randint(50, 400)
+            self.next_pr[repo] = PR_BASE.get(repo) or (NUMBER_BASE.get(repo, 400) * PR_BASE_FACTOR
+                                                       + random.Random(f"{self.w.seed}:pb:{repo}").randint(50, 400))
         n = self.next_pr[repo]
         while n in used:
             n += 1
