@@ -260,6 +260,17 @@ def test_reload_serves_the_changed_world(tmp_path):
         assert c.get(ISSUE).json()["title"] == "changed title"
 
 
+def test_a_broken_world_file_is_a_500_not_a_dropped_connection(tmp_path):
+    world = tmp_path / "demo"
+    shutil.copytree(DEMO, world)
+    (world / "repos" / "demo-ai" / "modelkit" / "issues" / "101.json").write_text("{broken", encoding="utf-8")
+    with ReplayServer(world) as srv, httpx2.Client(base_url=srv.base_url) as c:
+        r = c.get(ISSUE)
+        assert r.status_code == 500 and "101.json" in r.json()["message"]
+        assert c.get("/repos/demo-ai/modelkit/issues/102").status_code == 200
+        assert srv.stats()["by_status"] == {"200": 1, "500": 1}
+
+
 def test_context_manager_and_explicit_start_stop():
     srv = ReplayServer(DEMO)
     srv.start()

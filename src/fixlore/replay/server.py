@@ -202,7 +202,7 @@ class ReplayServer:
         return Answer(int(kind), f"<html><head><title>{text}</title></head><body><center><h1>{text}</h1></center></body></html>")
 
     def handle(self, path: str, raw_query: str, headers: Any, self_url: str) -> "_Reply":
-        """Compute the reply to GET path?query. Counting happens when the reply is sent."""
+        """Compute the reply to GET path?query (the handler counts it just before sending)."""
         query = dict(parse_qsl(raw_query, keep_blank_values=True))
         prefix = api_gitcode.PREFIX if self.platform == "gitcode" else api_github.PREFIX
         ordinal = self._next_ordinal()
@@ -306,7 +306,10 @@ def _make_handler(server: ReplayServer) -> type[BaseHTTPRequestHandler]:
                 self._send_plain(200, json.dumps(server.stats()).encode(), "application/json")
                 return
             host = self.headers.get("Host") or f"{server.host}:{server.port}"
-            reply = server.handle(parts.path, parts.query, self.headers, f"http://{host}{parts.path}")
+            try:
+                reply = server.handle(parts.path, parts.query, self.headers, f"http://{host}{parts.path}")
+            except Exception as exc:  # a broken world file or a bug: answer, do not drop the connection
+                reply = _Reply("GET (server error)", Answer(500, {"message": f"replay server error: {exc}"}))
             # Counted before sending, so a client that has its answer also sees it in the stats.
             server._count(reply.endpoint, reply.status, reply.fault)
             try:
