@@ -59,7 +59,11 @@ def is_cve(issue: Issue, cfg: FunnelConfig) -> bool:
     if _CVE.search(issue.title or ""):
         return True
     labels = _norm(cfg.security_labels)
-    return any(label.strip().casefold() in labels for label in issue.labels)
+    return any(_label_root(label) in labels for label in issue.labels)
+
+
+def _label_root(label: str) -> str:
+    return re.split(r"[/:]", label.strip().casefold(), maxsplit=1)[0].strip()
 
 
 def is_empty_title(issue: Issue) -> bool:

@@ -27,8 +27,10 @@ class FunnelConfig:
     # Issue types / labels that mark internal tickets (compared case-insensitively).
     internal_types: tuple[str, ...] = ("任务", "task", "内部任务", "internal", "需求任务",
                                        "检视意见", "review", "code review")
-    internal_labels: tuple[str, ...] = ("internal", "task", "内部", "内部任务", "review-comment",
-                                        "检视意见", "code-review")
+    internal_labels: tuple[str, ...] = ("internal", "task", "内部", "内部任务", "内部测试", "internal-test",
+                                        "review", "review-comment", "code-review", "检视意见", "代码检视",
+                                        "版本任务", "release-task", "iteration", "迭代任务", "转测")
+    # Matched exactly, and as a prefix before "/" or ":" (CVE/FIXED, security:low).
     security_labels: tuple[str, ...] = ("cve", "security", "security-advisory", "vulnerability",
                                         "安全", "安全漏洞", "漏洞")
     unresolved_labels: tuple[str, ...] = ("duplicate", "invalid", "wontfix", "won't fix", "wont fix",

@@ -1,99 +1,80 @@
 """Value of a pool issue for the digest, and the top-K cut.
 
-value = clip(0..1) of a weighted sum of general signals, read from the issue, its comments
-and the linker's verdict (none of them names a product, a repo or one world's words):
+A digest case is worth reading for what it teaches: a maintainer's explanation, or a fix
+whose report says enough to learn from. The score (0..1) is
 
-  fix evidence    0.30  a merged fix with strong evidence (keyword, link, branch, commit);
-                  0.20  a merged fix on weaker evidence; 0.12 a fix that has not landed
-  explanation     0.20  a non-reporter comment with root-cause cues (根因/原因/because/root cause/
-                        caused by/导致/定位 …), scaled by its length; 0.08 a substantive answer without cues
-  body substance  0.20  reproduction steps, logs/tracebacks/code blocks, versions/environment,
-                        and body length (each a share)
-  discussion      0.10  comments and distinct participants (log-scaled)
-  labels          0.05  a bug/defect label or issue type
-  closure         0.15  the close is explained by the fix (auto-close / minutes) or an answer
-  penalties       -0.15 a bare question (short body) answered by one short reply
-                  -0.15 a reporter's own "thanks / solved" close without a fix or an answer
-                  -0.10 a near-empty body
+  0.60 knowledge    max(answer, fix x report size)
+                    answer: the longest reply by someone other than the reporter that is not
+                      a bot, a stale notice, a bare closing note or a canned reply (the same
+                      text posted on several issues), saturating at 80 characters; a reporter's
+                      own follow-up that explains a cause counts at 0.8
+                    fix: 1.0 merged with strong evidence (keyword, link, branch, commit),
+                      0.8 merged on weaker evidence, 0.6 a fix that has not landed;
+                      scaled by the report's size (saturating at 100 characters): a one-line
+                      typo fix teaches little
+  0.20 report       body length (saturating at 300 characters) and the presence of
+                    reproduction steps, logs/tracebacks/code, versions/environment
+  0.10 discussion   human comments (saturating at 3)
+  0.10 closure      the close is explained by the fix (auto-close / minutes) or an answer
+  -0.15             a bare question (short body, question title) with one short reply
+  -0.15             the reporter's own "thanks / solved" close with neither fix nor answer
 
 Ties are broken by more comments, then later close, then key, so the cut is deterministic.
+No term names a product, a repository or one tracker's wording.
 """
 
 from __future__ import annotations
 
-import math
 import re
 from dataclasses import dataclass
 
-_ROOT = re.compile(r"根因|原因|根本原因|导致|引起|由于|因为|定位|排查|root cause|caused by|because|due to|the reason|"
-                   r"the problem is|stems from|regression", re.IGNORECASE)
-_REPRO = re.compile(r"复现|重现|步骤|reproduc|steps to|to reproduce|运行命令|执行命令|command|脚本", re.IGNORECASE)
-_LOGS = re.compile(r"traceback|error|exception|报错|错误|失败|fail|```|stack|core dump|segmentation|日志|log", re.IGNORECASE)
-_VERSION = re.compile(r"\b\d+\.\d+(?:\.\w+)?\b|版本|version|环境|environment|CANN|driver|固件|python\s*\d", re.IGNORECASE)
-_QUESTION = re.compile(r"[?？]\s*$|^(?:如何|怎么|怎样|请问|是否|能否|可否|how|what|why|is there|can i|does)", re.IGNORECASE)
-_THANKS = re.compile(r"谢谢|感谢|已解决|解决了|可以了|搞定|thanks|thank you|solved|works now|resolved", re.IGNORECASE)
-_BUG = re.compile(r"bug|defect|缺陷|故障|regression", re.IGNORECASE)
+_REPRO = re.compile(r"复现|重现|步骤|reproduc|steps to|to reproduce|运行命令|执行命令|command|脚本|script", re.IGNORECASE)
+_LOGS = re.compile(r"traceback|error|exception|报错|错误|失败|fail|```|stack|core dump|segmentation|日志|\blog\b",
+                   re.IGNORECASE)
+_VERSION = re.compile(r"\b\d+\.\d+(?:\.\w+)?\b|版本|version|环境|environment|driver|固件|python\s*\d", re.IGNORECASE)
+_QUESTION = re.compile(r"[?？]\s*$|^(?:如何|怎么|怎样|请问|是否|能否|可否|how|what|why|is there|can i|does)|怎么|如何|吗\s*$|"
+                       r"多少|是什么|有没有|哪些|哪个",
+                       re.IGNORECASE)
+_THANKS = re.compile(r"谢谢|感谢|已解决|解决了|可以了|好了|好的|搞定|thanks|thank you|solved|works now|resolved", re.IGNORECASE)
+
+
+CAUSE = re.compile(r"根因|原因|导致|引起|由于|因为|查到|定位|发现是|所致|root cause|caused by|because|due to|turned out|"
+                   r"the problem (?:is|was)", re.IGNORECASE)
 
 
 @dataclass(slots=True)
 class ValueInputs:
     title: str
     body: str
-    labels: list[str]
-    issue_type: str
     author: str
-    comments: list[tuple[str, str]]      # (author, body), oldest first
+    answer_chars: int                     # longest substantive non-reporter reply (0 if none)
+    human_comments: int                   # comments by people (no bots, no stale notices)
+    reporter_last: str                    # the reporter's last comment ("" if none)
     fix_merged: bool
     fix_strong: bool                      # keyword / linked / branch_name / commit evidence
     fix_pending: bool                     # a fix candidate exists but did not land
     close_explained: bool                 # auto_close or minutes evidence
     answered: bool                        # "answer" evidence
-    closer: str = ""
+    self_explained_chars: int = 0         # longest reporter follow-up that explains a cause
 
 
 def value_score(v: ValueInputs) -> float:
-    score = 0.0
-    if v.fix_merged:
-        score += 0.30 if v.fix_strong else 0.20
-    elif v.fix_pending:
-        score += 0.12
+    body = (v.body or "").strip()
+    size = min(1.0, len(body) / 100)
+    answer = max(min(1.0, v.answer_chars / 80), 0.8 * min(1.0, v.self_explained_chars / 80))
+    fix = 1.0 if v.fix_merged and v.fix_strong else 0.8 if v.fix_merged else 0.6 if v.fix_pending else 0.0
+    knowledge = max(answer, fix * size)
 
-    others = [(a, b or "") for a, b in v.comments if a and a != v.author]
-    cue_len = max((len(b) for _, b in others if _ROOT.search(b)), default=0)
-    if cue_len:
-        score += 0.10 + 0.10 * min(1.0, cue_len / 400)
-    elif any(len(b.strip()) >= 40 for _, b in others):
-        score += 0.08
+    cues = sum(bool(p.search(body)) for p in (_REPRO, _LOGS, _VERSION)) / 3
+    report = 0.5 * min(1.0, len(body) / 300) + 0.5 * cues
+    discussion = min(1.0, v.human_comments / 3)
+    closure = 1.0 if v.close_explained else 0.6 if (v.answered or v.fix_merged) else 0.0
 
-    body = v.body or ""
-    substance = 0.0
-    substance += 0.25 if _REPRO.search(body) else 0.0
-    substance += 0.25 if _LOGS.search(body) else 0.0
-    substance += 0.25 if _VERSION.search(body) else 0.0
-    substance += 0.25 * min(1.0, len(body) / 800)
-    score += 0.20 * substance
-
-    participants = {a for a, _ in v.comments if a}
-    score += 0.05 * min(1.0, math.log1p(len(v.comments)) / math.log1p(8))
-    score += 0.05 * min(1.0, len(participants) / 3)
-
-    if any(_BUG.search(x) for x in [*v.labels, v.issue_type]):
-        score += 0.05
-    if v.close_explained:
-        score += 0.15
-    elif v.answered or v.fix_merged:
-        score += 0.07
-
-    short_body = len(body.strip()) < 80
-    if _QUESTION.search((v.title or "").strip()) and short_body and len(others) <= 1 \
-            and all(len(b.strip()) < 80 for _, b in others) and not v.fix_merged:
+    score = 0.60 * knowledge + 0.20 * report + 0.10 * discussion + 0.10 * closure
+    if _QUESTION.search((v.title or "").strip()) and len(body) < 80 and v.answer_chars < 60 and not v.fix_merged:
         score -= 0.15
-    own = [b for a, b in v.comments if a == v.author]
-    if own and _THANKS.search(own[-1]) and not v.fix_merged and not v.answered \
-            and (not v.closer or v.closer == v.author):
+    if v.reporter_last and _THANKS.search(v.reporter_last) and not v.fix_merged and not v.answer_chars:
         score -= 0.15
-    if len(body.strip()) < 15:
-        score -= 0.10
     return max(0.0, min(1.0, score))
 
 

@@ -14,7 +14,7 @@ from datetime import datetime
 from typing import Any
 
 from fixlore.funnel import FunnelConfig, cheap_funnel
-from fixlore.funnel.rank import ValueInputs, top_k, value_score
+from fixlore.funnel.rank import CAUSE, ValueInputs, top_k, value_score
 from fixlore.link.candidates import Candidate, pull_label
 from fixlore.link.closes import STALE_NOTICE, Close, close_storms, is_bot, stale_note
 from fixlore.link.config import LinkConfig
@@ -85,6 +85,7 @@ def build_cases(corpus: Corpus, since: datetime, config: LinkConfig | FunnelConf
                     v.lag_s is not None and -cfg.clock_slack_s <= v.lag_s <= cfg.auto_close_s)
               for k, v in verdicts.items()]
     storms = close_storms(closes, cfg)
+    canned = canned_replies(corpus)
 
     cases: list[Case] = []
     for issue in issues:
@@ -98,14 +99,14 @@ def build_cases(corpus: Corpus, since: datetime, config: LinkConfig | FunnelConf
             case.closed_by = actors.get(key, "")
             case.candidates = [_candidate_row(c) for c in v.candidates.values()]
             if stage != "window":
-                _conclude(case, issue, v, idx, cfg, storms.get(issue.key, ""))
+                _conclude(case, issue, v, idx, cfg, storms.get(issue.key, ""), canned)
         cases.append(case)
 
     pool = [c for c in cases if stages[c.key] == "pool"]
     items = []
     for c in pool:
         issue = idx.issues[(c.repo, c.number)]
-        c.value = value_score(_value_inputs(issue, c, verdicts.get((c.repo, c.number)), idx))
+        c.value = value_score(_value_inputs(issue, c, verdicts.get((c.repo, c.number)), idx, cfg, canned))
         items.append((c.key, c.value, len(idx.issue_comments.get((c.repo, c.number), [])),
                       c.closed_at.timestamp() if c.closed_at else 0.0))
     top, _rest = top_k(items, cfg.funnel.rank_top_k)
@@ -179,7 +180,8 @@ def _t(at: datetime | None) -> str:
     return at.isoformat() if at else "?"
 
 
-def _conclude(case: Case, issue: Issue, v: FixVerdict, idx: CorpusIndex, cfg: LinkConfig, storm: str) -> None:
+def _conclude(case: Case, issue: Issue, v: FixVerdict, idx: CorpusIndex, cfg: LinkConfig, storm: str,
+              canned: set[str]) -> None:
     n = issue.number
     comments = idx.issue_comments.get((issue.repo, n), [])
     case.fix = [_fixref(p, role) for p, role in v.fix]
@@ -265,7 +267,7 @@ def _conclude(case: Case, issue: Issue, v: FixVerdict, idx: CorpusIndex, cfg: Li
     if claims:
         traps["claimed_unmerged"] = "; ".join(claims)
     if not has_fix and not v.pending:
-        answer = _answer(issue, comments, cfg)
+        answer = _answer(issue, comments, cfg, canned)
         if answer is not None:
             evidence.append(answer)
 
@@ -282,22 +284,40 @@ def _conclude(case: Case, issue: Issue, v: FixVerdict, idx: CorpusIndex, cfg: Li
 _CLOSING_NOTE = re.compile(r"^[\s\W]*(?:已答复|已回复|已解决|已修复|问题已解决|答复完毕)?[\s\W]*"
                            r"(?:关闭|先关闭|关单|closing|close[sd]?)[\s\W]*$", re.IGNORECASE)
 _REFUSAL = re.compile(r"不受理|不予受理|不采纳|暂不采纳|不予采纳|不在规划|不计划|不会支持|won't fix|wont fix|will not fix|"
-                      r"not planned|declin|不是问题|非问题|不是 ?bug|符合预期|预期行为|not a bug|expected behaviou?r|"
-                      r"works as intended|working as intended", re.IGNORECASE)
+                      r"not planned|declin|不是问题|非问题|不是 ?bug|not a bug|"
+                      r"not an issue", re.IGNORECASE)
 
 
-def _answer(issue: Issue, comments, cfg: LinkConfig) -> Evidence | None:
-    """The most substantial answer by someone other than the reporter: not a bot, not a stale
-    notice, not a bare closing note, not a refusal or a "not a problem" verdict."""
+def _squash(text: str) -> str:
+    return "".join((text or "").split())
+
+
+def canned_replies(corpus: Corpus, min_issues: int = 3) -> set[str]:
+    """Reply texts posted verbatim on several issues: boilerplate, not an explanation."""
+    seen: dict[str, set[tuple[str, int]]] = defaultdict(set)
+    for c in corpus.comments:
+        if c.parent_kind == "issue" and c.body:
+            seen[_squash(c.body)].add((c.repo, c.parent_number))
+    return {text for text, where in seen.items() if len(where) >= min_issues}
+
+
+def _best_answer(issue: Issue, comments, cfg: LinkConfig, canned: set[str]):
+    """The most substantial reply by someone other than the reporter: not a bot, a stale
+    notice, a bare closing note, a refusal / "not a problem" verdict or a canned reply."""
     best = None
     for c in comments:
         body = c.body or ""
         if not c.author or c.author == issue.author or is_bot(c.author) or STALE_NOTICE.search(body) \
-                or _CLOSING_NOTE.match(body) or _REFUSAL.search(body):
+                or _CLOSING_NOTE.match(body) or _REFUSAL.search(body) or _squash(body) in canned:
             continue
-        size = len("".join(body.split()))
+        size = len(_squash(body))
         if size >= cfg.answer_min_chars and (best is None or size > best[0]):
             best = (size, c)
+    return best
+
+
+def _answer(issue: Issue, comments, cfg: LinkConfig, canned: set[str]) -> Evidence | None:
+    best = _best_answer(issue, comments, cfg, canned)
     if best is None:
         return None
     c = best[1]
@@ -305,11 +325,18 @@ def _answer(issue: Issue, comments, cfg: LinkConfig) -> Evidence | None:
     return Evidence("answer", f"answer by {c.author}: '{snippet}'", f"issues/{issue.number}/comments/{c.id}")
 
 
-def _value_inputs(issue: Issue, case: Case, v: FixVerdict | None, idx: CorpusIndex) -> ValueInputs:
+def _value_inputs(issue: Issue, case: Case, v: FixVerdict | None, idx: CorpusIndex, cfg: LinkConfig,
+                  canned: set[str]) -> ValueInputs:
     comments = idx.issue_comments.get((issue.repo, issue.number), [])
+    human = [c for c in comments if c.author and not is_bot(c.author) and not STALE_NOTICE.search(c.body or "")]
+    own = [c for c in human if c.author == issue.author]
+    best = _best_answer(issue, comments, cfg, canned)
     kinds = {e.kind for e in case.evidence}
+    explained = [len(_squash(c.body)) for c in own if CAUSE.search(c.body or "")]
     return ValueInputs(
-        title=issue.title, body=issue.body or "", labels=list(issue.labels), issue_type=issue.issue_type,
-        author=issue.author, comments=[(c.author, c.body or "") for c in comments if not STALE_NOTICE.search(c.body or "")],
+        title=issue.title, body=issue.body or "", author=issue.author,
+        answer_chars=best[0] if best else 0, self_explained_chars=max(explained, default=0),
+        human_comments=len(human),
+        reporter_last=own[-1].body if own else "",
         fix_merged=bool(case.fix), fix_strong=bool(v and v.fix_strong), fix_pending=bool(case.pending_fix),
-        close_explained=bool(kinds & {"auto_close", "minutes"}), answered="answer" in kinds, closer=case.closed_by)
+        close_explained=bool(kinds & {"auto_close", "minutes"}), answered="answer" in kinds)
