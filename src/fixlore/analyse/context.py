@@ -17,6 +17,7 @@ class CaseContext:
     pull_comments: list[Comment] = field(default_factory=list)
     commits: list[Commit] = field(default_factory=list)
     shared_fix_cases: list[str] = field(default_factory=list)    # other case keys fixed by the same PR
+    shared_fix_titles: dict[str, str] = field(default_factory=dict)   # their titles
 
     @property
     def author(self) -> str:
@@ -61,8 +62,13 @@ class CorpusIndex:
             for other in (fix_users or {}).get((f.repo, f.number), []):
                 if other != case.key and other not in shared:
                     shared.append(other)
+        titles = {}
+        for key in shared:
+            repo, _, num = key.rpartition("#")
+            other = self.issues.get((repo, int(num))) if num.isdigit() else None
+            titles[key] = other.title if other else ""
         return CaseContext(
-            issue=self.issues.get((case.repo, case.number)),
+            issue=self.issues.get((case.repo, case.number)), shared_fix_titles=titles,
             comments=list(self.comments.get((case.repo, "issue", case.number), [])),
             pulls=pulls, pull_comments=pcomments, commits=commits, shared_fix_cases=shared,
         )

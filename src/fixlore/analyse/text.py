@@ -28,8 +28,9 @@ _TEMPLATE_LINE = re.compile(
 # "!" is only an end of sentence before a space: "!795" is a merge request
 _SENT_SPLIT = re.compile(r"(?<=[。！？；])|(?<=[!?])(?=\s)|\n+|(?<=[.])\s+(?=[A-Z0-9`(])")
 
-ROOT_CUES = ("根因", "原因", "定位", "导致", "因为", "由于", "引起", "造成", "问题在于", "症结", "触发",
-             "root cause", "because", "caused by", "due to", "the cause", "the problem is", "the issue is")
+ROOT_CUES = ("根因", "原因", "定位", "导致", "因为", "由于", "引起", "造成", "问题在于", "问题出在", "症结", "触发",
+             "查到", "发现是", "原来是", "root cause", "because", "caused by", "due to", "the cause",
+             "the problem is", "the issue is", "turns out", "the culprit")
 FIX_CUES = ("修复", "改为", "改成", "改用", "新增", "调整", "统一", "增加", "删除", "去掉", "放宽", "适配",
             "对齐", "补齐", "兼容", "支持", "fix", "change", "add ", "remove", "replace", "switch", "align")
 ACTION_CUES = ("请", "建议", "应", "需要", "改为", "设置", "使用", "升级", "配置", "去掉", "换用", "以",
@@ -46,12 +47,14 @@ _STOP = {"的", "了", "在", "是", "和", "与", "及", "或", "时", "后", "
          "issue", "问题", "bug", "请问", "如何", "怎么", "一下", "使用", "出现", "进行", "需要", "可以"}
 
 
+def cjk_count(text: str) -> int:
+    return len(_CJK.findall(text or ""))
+
+
 def is_cjk(text: str) -> bool:
-    """True when the text is mostly Chinese (decides the language of generated connectors)."""
-    cjk = len(_CJK.findall(text or ""))
-    latin = len(re.findall(r"[A-Za-z]", text or ""))
-    # a Chinese character carries about a word: identifiers and logs inflate the Latin count
-    return cjk >= 4 and cjk * 4 >= latin
+    """True when the text is written in Chinese. Chinese writers quote English identifiers and logs
+    freely, English writers hardly ever write Chinese: a few Chinese characters decide it."""
+    return cjk_count(text) >= 6
 
 
 def clean_title(title: str) -> str:

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from fixlore.analyse.context import CaseContext
 from fixlore.analyse.facts import landed, unlanded
-from fixlore.analyse.text import PROBLEM_CUES, ROOT_CUES, clean_body, has_cue, is_cjk
+from fixlore.analyse.text import PROBLEM_CUES, ROOT_CUES, cjk_count, clean_body, has_cue, is_cjk
 from fixlore.model import Case
 
 NOT_A_PROBLEM = ("不是问题", "非问题", "不是bug", "不是 bug", "并非问题", "不存在该问题", "实际不存在", "不存在此问题",
@@ -29,7 +29,12 @@ REVIEW_TICKET = ("检视意见", "代码检视", "检视问题", "review comment
 INTERNAL_TICKET = ("内部任务", "内部需求", "版本转测", "流水线任务", "internal task")
 WORKAROUND = ("规避", "绕过", "临时方案", "workaround", "work around", "重装", "重新安装", "换个环境", "环境问题",
               "环境变量", "去掉该配置", "删除该配置", "清理缓存", "重启", "reinstall", "environment issue",
-              "升级驱动", "版本不匹配", "配套版本")
+              "升级驱动", "版本不匹配", "配套版本", "pythonpath", "ld_library_path", "pip install", "先安装", "未安装",
+              "安装依赖", "export ", "set_env", "source ")
+# a maintainer laying out the fix to come ("方案：按完整文档 packing …"): something learned even before it lands
+SOLUTION = re.compile(r"(方案|改法|修复思路|解决思路|解决办法|修复方式|solution|approach|fix plan|proposed fix)\s*[:：]", re.I)
+_PR_IN_TITLE = re.compile(r"(?:\bPR\s*#?\s*|\bMR\s*#?\s*|!)(\d+)", re.I)
+_LIST_ITEM = re.compile(r"^\s*(?:\d+[.、)]|[-*])\s+\S", re.M)
 # an official voice acknowledging a defect in the product (so a workaround is not the whole story)
 DEFECT_ACK = ("修复", "缺陷", "bug", "fix", "没有同步", "遗漏", "漏掉", "回归", "regression", "问题已确认", "确认是问题")
 ADVICE = ("建议", "请", "应", "需要", "可以通过", "设置", "改为", "调大", "调小", "开启", "关闭", "换用", "升级到", "去掉",
@@ -74,17 +79,23 @@ def decide(case: Case, ctx: CaseContext, root_cause: str = "") -> Verdict:
 
     substantive = _content_len(official) >= MIN_ANSWER_CHARS
     advice = has_cue(official, ADVICE)
+    if has_cue(official, REJECTED) and not has_landed:
+        return Verdict(False, "not_adopted", ["official answer rejects the request"])
     if has_cue(official, NOT_A_PROBLEM):
         return Verdict(False, "not_a_problem", ["official answer says it is not a problem"])
     if has_cue(official, AS_DESIGNED) and not has_landed and not (substantive and advice):
         return Verdict(False, "not_a_problem", ["works as designed, nothing explained or advised"])
-    if has_cue(official, REJECTED) and not has_landed:
-        return Verdict(False, "not_adopted", ["official answer rejects the request"])
     m = MERGED_INTO.search(official) or MERGED_INTO.search(reporter)
     if m and not has_landed:
         return Verdict(False, "merged_into_other", [f"folded into another issue ({m.group(0).strip()})"])
     if has_cue(title, REVIEW_TICKET) or has_cue(title, INTERNAL_TICKET):
         return Verdict(False, "internal_process", ["a review / internal process ticket, not a user problem"])
+    titled_prs = {int(n) for n in _PR_IN_TITLE.findall(title)}
+    if titled_prs & {f.number for f in case.fix} and len(_LIST_ITEM.findall(body)) >= 3:
+        return Verdict(False, "internal_process", ["a list of remarks on the PR the title names: a review ticket"])
+    if has_landed and ctx.shared_fix_cases and not official.strip() and _lesser_of_shared(case, ctx, pr_text):
+        return Verdict(False, "merged_into_other",
+                       [f"its fix PR is about {ctx.shared_fix_cases[0]}; no discussion of its own: told in that row"])
 
     if has_landed:
         notes.append("fix merged (state merged + merged_at)")
@@ -93,7 +104,7 @@ def decide(case: Case, ctx: CaseContext, root_cause: str = "") -> Verdict:
         return Verdict(True, "", notes)
 
     if pending:
-        if root_cause:
+        if root_cause or (SOLUTION.search(official) and substantive):
             notes.append("fix not landed, but the root cause / solution is established")
             return Verdict(True, "", notes)
         return Verdict(False, "fix_pending", ["fix PR still open or unmerged and nothing learned yet: watch"])
@@ -127,7 +138,28 @@ def decide(case: Case, ctx: CaseContext, root_cause: str = "") -> Verdict:
     return Verdict(False, "no_fix_evidence", ["no fix PR; the answer is too thin to learn from"])
 
 
+def _lesser_of_shared(case: Case, ctx: CaseContext, pr_text: str) -> bool:
+    """True when the shared fix PR speaks about another issue more than about this one."""
+    from fixlore.analyse.text import overlap, tokens
+
+    pr_tokens = tokens(pr_text)
+    mine = overlap(tokens(case.title), pr_tokens)
+    others = [overlap(tokens(t), pr_tokens) for t in ctx.shared_fix_titles.values() if t]
+    named = re.findall(r"#(\d+)", pr_text)
+    if named and str(case.number) not in named and any(k.endswith(f"#{n}") for k in ctx.shared_fix_cases for n in named):
+        return True
+    if others and max(others) > mine + 0.2:
+        return True
+    # the PR's title states the change: does it speak of the other issue and hardly of this one?
+    pr_titles = tokens(" ".join(p.title for p in ctx.pulls))
+    mine_t = overlap(tokens(case.title), pr_titles)
+    others_t = [overlap(tokens(t), pr_titles) for t in ctx.shared_fix_titles.values() if t]
+    return bool(others_t) and max(others_t) > mine_t and mine_t <= 0.25
+
+
 def language_of(case: Case, ctx: CaseContext) -> bool:
     """True when the case's own text is Chinese (answers are written in the case's language)."""
+    if cjk_count(case.title) >= 2:
+        return True
     talk = " ".join(c.body for c in ctx.comments[:5])
-    return is_cjk((case.title or "") + (ctx.body or "")[:400] + talk[:600])
+    return is_cjk((ctx.body or "")[:400] + talk[:600])
