@@ -76,6 +76,11 @@ def test_link_header_walks_every_page_exactly_once(client, world):
     assert len(seen) == len(set(seen)) == total
 
 
+def test_link_header_ignores_an_odd_host_header(server, client):
+    r = client.get(f"{W}/issues", params={"state": "all"}, headers={"Host": "evil.example/x"})
+    assert links(r)["next"].startswith(f"http://127.0.0.1:{server.port}/")
+
+
 def test_per_page_max_100(client, world):
     r = client.get(f"{W}/issues", params={"state": "all", "per_page": 1000})
     assert len(r.json()) == 100

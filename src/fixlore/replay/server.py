@@ -30,6 +30,7 @@ from fixlore.replay.world import World
 ADMIN_STATS = "/__replay__/stats"
 _STATUS_FAULTS = {"429", "429-retry-after", "500", "502", "503"}
 _SECRET_PARAMS = {"access_token"}
+_SAFE_HOST = re.compile(r"[A-Za-z0-9.\-]+(:\d{1,5})?|\[[0-9A-Fa-f:.]+\](:\d{1,5})?")
 
 
 def _compile(template: str) -> re.Pattern:
@@ -305,7 +306,10 @@ def _make_handler(server: ReplayServer) -> type[BaseHTTPRequestHandler]:
             if parts.path == ADMIN_STATS:
                 self._send_plain(200, json.dumps(server.stats()).encode(), "application/json")
                 return
-            host = self.headers.get("Host") or f"{server.host}:{server.port}"
+            # Link headers echo the address the client used, unless the Host header looks odd.
+            host = self.headers.get("Host") or ""
+            if not _SAFE_HOST.fullmatch(host):
+                host = f"{server.host}:{server.port}"
             try:
                 reply = server.handle(parts.path, parts.query, self.headers, f"http://{host}{parts.path}")
             except Exception as exc:  # a broken world file or a bug: answer, do not drop the connection
