@@ -299,7 +299,7 @@ class Filler:
             title = r.choice(["重复-请忽略", "重复-请忽略", "重复，请忽略", f"重复-请忽略 {r.choice(['', '1', '2'])}".strip()])
             body = r.choice(["误提交，请忽略", "", "重复提交", "网络卡了提交了两次"])
             self.closed_issue(repo, title, body, r.choice(self.users), issue_type="缺陷", closer_role="author", stage="noise")
-        ops = ["aclnnAddmm", "aclnnAddbmm", "aclnnBaddbmm", "aclnnAddmv", "aclnnAddr", "aclnnBatchMatMul", "aclnnMatmulAllReduce", "aclnnMv"]
+        ops = ["aclnnAddmm", "aclnnAddbmm", "aclnnBaddbmm", "aclnnAddmv", "aclnnAddr", "aclnnBmm", "aclnnMm", "aclnnMv"]
         close = datetime(2026, 9, 19, 15, 2, 0)
         for i, op in enumerate(ops):
             title = f"{op} 算子 910B 精度用例补充验证"
