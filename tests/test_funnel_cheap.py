@@ -82,3 +82,23 @@ def test_config_from_mapping_and_title_shape():
     cfg = FunnelConfig.from_mapping({"rank_top_k": "10", "templates": ["A"], "unknown": 1})
     assert cfg.rank_top_k == 10 and cfg.templates == ("A",) and cfg.extra == {"unknown": 1}
     assert title_shape("Task  0017 X") == title_shape("task 18 x")
+
+
+def test_template_matching_ignores_punctuation_variants():
+    assert _stage(issue(1, "重复，请忽略", closed=t(18))) == "noise"
+    assert _stage(issue(2, "重复 - 请忽略 2", closed=t(18))) == "noise"
+    assert _stage(issue(3, "请忽略重复的日志", closed=t(18))) == "pool"
+
+
+def test_flood_with_one_varying_token_of_different_lengths():
+    names = ["aclnnAddmm", "aclnnMv", "aclnnMatmulAllReduce", "aclnnBatchMatMul", "aclnnAddr"]
+    flood = [issue(10 + i, f"{n} 算子 910B 精度用例补充验证", closed=t(18), author="tester")
+             for i, n in enumerate(names)]
+    verdict = cheap_funnel(flood, SINCE)
+    assert {verdict[i.key] for i in flood} == {"noise"}
+
+
+def test_one_shared_word_is_not_a_slot_flood():
+    titles = ["OOM on 910B", "hang on 910B", "crash on 910B", "slow on 910B", "wrong result on 910B"]
+    many = [issue(10 + i, title, closed=t(18), author="u") for i, title in enumerate(titles)]
+    assert set(cheap_funnel(many, SINCE).values()) == {"pool"}

@@ -70,9 +70,17 @@ def is_empty_title(issue: Issue) -> bool:
     return not _MEANINGFUL.search(issue.title or "")
 
 
+_PUNCT_SPACE = re.compile(r"[\W_]+", re.UNICODE)
+
+
+def _bare(text: str) -> str:
+    """Case, spaces and punctuation folded away: "重复，请忽略" and "重复-请忽略" are one template."""
+    return _PUNCT_SPACE.sub("", (text or "").casefold())
+
+
 def is_template(issue: Issue, cfg: FunnelConfig) -> bool:
-    title = (issue.title or "").casefold()
-    return any(t.casefold() in title for t in cfg.templates if t)
+    title = _bare(issue.title)
+    return any(_bare(t) and _bare(t) in title for t in cfg.templates)
 
 
 def cheap_funnel(issues: list[Issue], since: datetime, config: FunnelConfig | None = None,

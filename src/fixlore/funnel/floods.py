@@ -1,9 +1,13 @@
 """Template floods: many near-identical titles from one account inside the window.
 
 Titles are compared after masking digits (so "任务-0017" and "任务-0018" are equal) and
-folding case and spaces. Per author, titles are clustered greedily against cluster
-representatives with rapidfuzz's normalised Levenshtein ratio; exact duplicates after
-masking are grouped first, so the fuzzy pass only runs on distinct shapes.
+folding case and spaces. Per author, two passes join titles into clusters (union-find):
+  - slot pass: titles equal but for one token ("aclnnAddmm 算子 910B 精度用例补充验证" and
+    "aclnnMv 算子 910B 精度用例补充验证") share a key with that token masked; the rest of
+    the title must still carry at least `min_title_len` characters;
+  - fuzzy pass: greedy clustering against representatives with rapidfuzz's normalised
+    Levenshtein ratio (exact duplicates after masking are grouped first).
+A cluster of at least `min_size` issues is a flood.
 """
 
 from __future__ import annotations
@@ -34,10 +38,47 @@ def flood_keys(issues: Iterable[Issue], min_size: int, similarity: float, min_ti
     for group in by_author.values():
         if len(group) < min_size:
             continue
+        parent = list(range(len(group)))
+
+        def find(i: int) -> int:
+            while parent[i] != i:
+                parent[i] = parent[parent[i]]
+                i = parent[i]
+            return i
+
+        def union(i: int, j: int) -> None:
+            parent[find(i)] = find(j)
+
+        index = {id(issue): i for i, issue in enumerate(group)}
         for cluster in _clusters(group, similarity, min_title_len):
-            if len(cluster) >= min_size:
-                flooded.update(i.key for i in cluster)
+            for other in cluster[1:]:
+                union(index[id(cluster[0])], index[id(other)])
+        for members in _slot_groups(group, min_title_len):
+            for other in members[1:]:
+                union(index[id(members[0])], index[id(other)])
+        sizes: dict[int, list[Issue]] = defaultdict(list)
+        for i, issue in enumerate(group):
+            sizes[find(i)].append(issue)
+        for members in sizes.values():
+            if len(members) >= min_size:
+                flooded.update(i.key for i in members)
     return flooded
+
+
+_TOKEN = re.compile(r"[a-z0-9_.]+|[^\sa-z0-9_.]+")
+
+
+def _slot_groups(group: list[Issue], min_title_len: int) -> list[list[Issue]]:
+    keyed: dict[str, list[Issue]] = defaultdict(list)
+    for issue in group:
+        parts = _TOKEN.findall(title_shape(issue.title))
+        if len(parts) < 2:
+            continue
+        for i in range(len(parts)):
+            rest = parts[:i] + ["\x00"] + parts[i + 1:]
+            if sum(len(p) for p in rest if p != "\x00") >= min_title_len:
+                keyed["\x01".join(rest)].append(issue)
+    return [members for members in keyed.values() if len(members) > 1]
 
 
 def _clusters(group: list[Issue], similarity: float, min_title_len: int) -> list[list[Issue]]:
