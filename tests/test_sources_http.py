@@ -189,3 +189,17 @@ def test_gitcode_buckets_pace_50_a_minute_with_time_scale():
         limiter.acquire()
     # 50 at once, then 100 more at 50 per (60 s / 60) = one real second each 50.
     assert 1.9 <= now[0] <= 2.1
+
+
+def test_gitcode_sliding_window_never_exceeds_50_in_any_minute():
+    from fixlore.sources.http import SlidingWindow
+
+    now = [0.0]
+    window = SlidingWindow(50, 60.0, time_scale=60.0, clock=lambda: now[0], margin=0.0)
+    limiter = RateLimiter([window], clock=lambda: now[0], sleep=lambda s: now.__setitem__(0, now[0] + s))
+    sent = []
+    for _ in range(120):
+        limiter.acquire()
+        sent.append(now[0])
+    assert sent[49] == 0.0 and sent[50] >= 1.0 and sent[100] >= 2.0      # bursts of 50 per scaled minute
+    assert all(sum(1 for t in sent if start <= t < start + 1.0) <= 50 for start in sent)

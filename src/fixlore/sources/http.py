@@ -17,7 +17,7 @@ import random
 import re
 import threading
 import time
-from collections import Counter
+from collections import Counter, deque
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator, Protocol
 from urllib.parse import urlencode, urlsplit
@@ -61,6 +61,33 @@ class TokenBucket:
         self.tokens -= 1
 
 
+class SlidingWindow:
+    """At most ``limit`` requests in any ``period`` seconds (divided by ``time_scale``).
+
+    A token bucket whose tokens come back exactly ``period`` after they were spent: it allows
+    the documented burst yet never exceeds the quota in any window, whether the server
+    counts in fixed or sliding windows.
+    """
+
+    def __init__(self, limit: int, period: float, time_scale: float = 1.0,
+                 clock: Callable[[], float] = time.monotonic, margin: float = 0.02):
+        self.limit = limit
+        self.period = period * (1 + margin) / max(time_scale, 1e-9)
+        self.clock = clock
+        self.spent: deque[float] = deque()
+
+    def wait_time(self) -> float:
+        now = self.clock()
+        while self.spent and now - self.spent[0] >= self.period:
+            self.spent.popleft()
+        if len(self.spent) < self.limit:
+            return 0.0
+        return self.spent[0] + self.period - now
+
+    def take(self) -> None:
+        self.spent.append(self.clock())
+
+
 class RateLimiter:
     """Client-side pacing: token buckets for documented quotas plus server-announced pauses.
 
@@ -69,7 +96,7 @@ class RateLimiter:
     count runs low we sleep until the announced reset.
     """
 
-    def __init__(self, buckets: list[TokenBucket] | None = None, time_scale: float = 1.0,
+    def __init__(self, buckets: list[TokenBucket | SlidingWindow] | None = None, time_scale: float = 1.0,
                  sleep: Callable[[float], None] = time.sleep, clock: Callable[[], float] = time.time,
                  low_water: int = 1):
         self.buckets = buckets or []
@@ -87,7 +114,7 @@ class RateLimiter:
         if not enabled:
             return cls(time_scale=time_scale, sleep=sleep)
         if platform in ("gitcode", "gitee"):
-            buckets = [TokenBucket(50, 60.0, time_scale), TokenBucket(4000, 3600.0, time_scale)]
+            buckets = [SlidingWindow(50, 60.0, time_scale), SlidingWindow(4000, 3600.0, time_scale)]
         else:
             buckets = []                  # GitHub tells us its budget in headers
         return cls(buckets, time_scale=time_scale, sleep=sleep)
@@ -167,7 +194,8 @@ class Accounting:
 
     def snapshot(self) -> dict[str, Any]:
         return {"total": self.total, "by_endpoint": dict(sorted(self.by_endpoint.items())),
-                "by_status": dict(sorted(self.by_status.items())), "retries": self.retries,
+                "by_status": dict(sorted(self.by_status.items())),
+                "by_endpoint_status": dict(sorted(self.by_endpoint_status.items())), "retries": self.retries,
                 "not_modified": self.not_modified}
 
 
