@@ -107,8 +107,8 @@ CASES = [
              "docs/Ascend/mind-cluster/docs/zh/03_deployment/npu_exporter.md"], theme="mc-observability"),
 
     Case(R, 1153, "server 节点 unexpectedAdmissionError 后 pod 一直 pending 无法调度",
-         "```\nWarning  UnexpectedAdmissionError  kubelet  Allocate failed due to ...\nWarning  FailedScheduling  volcano  pod group is not ready, 1 Pending, 1 minAvailable; "
-         "Pending: 1 Unschedulable\n  0/4 nodes are unavailable: 4 plugin NodeAffinity predicates failed node(s) didn't match Pod's node affinity/selector.\n```\n节点 NPU 都是空闲的。",
+         "8 卡训练任务下发后，kubelet 先报 UnexpectedAdmissionError，删除 Pod 重建后一直 Pending：\n```\nWarning  UnexpectedAdmissionError  kubelet  Allocate failed due to ...\nWarning  FailedScheduling  volcano  pod group is not ready, 1 Pending, 1 minAvailable; "
+         "Pending: 1 Unschedulable\n  0/4 nodes are unavailable: 4 plugin NodeAffinity predicates failed node(s) didn't match Pod's node affinity/selector.\n```\n节点 NPU 都是空闲的，`kubectl describe node` 看 huawei.com/Ascend910 可分配 8。\n\n环境：MindCluster 26.1.0，K8s 1.28，volcano 1.9，Atlas 800T A2。",
          "majun_train", "09-16 15:02:20", "09-18 16:10:40", "lihuan_mc",
          comments=[("09-16 18:30:05", "majun_train", "自己查到了：节点标签写成了 host_arch=huawei_arm，MindCluster 默认标签用中横线（host-arch=huawei-arm），不能用下划线。在 Init 配置文件里改正标签后任务正常调度。"),
                    ("09-17 09:10:12", "shepherd-cheung", "是的，标签名需与默认标签一致。")],
@@ -127,6 +127,8 @@ CASES = [
          "A5 新版本 CANN 的 plog 里建链日志变成了：\n```\n[INFO] HCCL(1234,python):2026-09-15-10:22:31.112 [rank_info_detect.cc:412] DetectRankTableImpl: rank[3] connect to root 10.0.1.2:60000 success\n```\n"
          "ascend-fd 还在找旧关键字，诊断报告里建链信息全空。",
          "xiaohan_diag", "09-15 10:40:02", "09-19 17:20:44", "zhangwei_mc", labels=["bug"],
+         comments=[('09-15 15:30:22', 'pengcheng_fd', '确认：A5 配套的 hcomm 把建链检测日志统一到 rank_info_detect 模块，关键字由 RankInfoDetect 改为 DetectRankTableImpl。解析器只认旧关键字，checker 也需要同步调整判断条件。'),
+                   ('09-16 09:12:40', 'xiaohan_diag', '旧版本 CANN 的日志还要兼容，两种关键字都得认。')],
          prs=[PR4683], fix=[(R, 4683, "fix")], evidence=["auto_close", "linked"], timing="same_second",
          kb=["docs/cann/hcomm/src/framework/rank_info_detect/rank_info_detect.cc",
              "docs/cann/hcomm/src/framework/rank_info_detect/root_info_detect_provider.cc"], theme="mc-observability"),
@@ -143,6 +145,7 @@ CASES = [
     Case(R, 1166, "npu-exporter 的 network 指标组混装了带宽和链路指标，难以区分和单独设置周期",
          "network 组里既有 tx/rx 带宽又有 link_status、link_speed、link_up_num，采集周期只能一起调。链路类其实 10 分钟采一次就够。",
          "renjie_ops", "09-10 11:22:09", "09-18 16:13:05", "lihuan_mc", issue_type="需求",
+         comments=[('09-11 09:40:30', 'qiumeng_exp', '合理。计划拆成 network_bandwidth（带宽类，60s）与 network_link（链路类，600s）两组，光模块 optical 默认周期也放宽到 600s；旧 network 组保留一个版本做兼容。')],
          prs=[PR4685], fix=[(R, 4685, "fix")], evidence=["linked"], timing="later", traps=["close_storm"],
          kb=["docs/Ascend/mind-cluster/docs/zh/05_observability/npu_exporter_metrics.md"], theme="mc-observability"),
 
@@ -150,18 +153,22 @@ CASES = [
          "UB 组网环境，不用 DPU 的训练任务也拉不起来：\n```\n[ERROR] HCCL: rootinfo network level RoCE, but UB device /dev/ubcore0 not found in container\n```\n"
          "默认挂载进来的 rootinfo 配的是 RoCE 层级，但容器里没有 UB 网卡字符文件。",
          "hujianrong", "09-14 16:02:37", "09-18 20:31:50", "zhangwei_mc", issue_type="需求",
+         comments=[('09-15 09:20:18', 'zhangwei_mc', '评估结论：26.2.0 删除 rootinfo 默认挂载，通信域改由 CANN 自协商创建；UB 网卡设备需要 MindCluster ≥ 26.2.0 且 CANN ≥ 9.2.0。')],
          prs=[PR4691], fix=[(R, 4691, "fix")], evidence=["auto_close", "linked"], timing="same_second",
          kb=["docs/Ascend/mind-cluster/docs/zh/appendix/default_mounts.md"], theme="mc-scheduling-mount"),
 
     Case(R, 1172, "ascend-fd-tk 扫描时部分交换机 ssh 登录超时，本地 ssh 可正常连",
          "```\nparamiko.ssh_exception.SSHException: Error reading SSH protocol banner\n[WARN] switch 10.8.0.21 login timeout after 10s\n```\n手工 `ssh admin@10.8.0.21` 大约 12 秒后才出密码提示，但能登录。",
          "luoyi_net", "09-17 11:05:40", "09-19 10:15:27", "zhangwei_mc", labels=["bug"],
+         comments=[('09-17 14:10:05', 'pengcheng_fd', '交换机这类嵌入式设备认证响应慢，10s 对整个连接过程太短；另外 paramiko 默认会先试本机 ~/.ssh 下的密钥和 SSH agent，失败几次后交换机会拖慢甚至拒绝。认证阶段放宽到 30s，并且只走工具配置的认证方式。'),
+                   ('09-17 15:01:33', 'luoyi_net', '本机 ~/.ssh 下确实有三把 key。')],
          prs=[PR4694], fix=[(R, 4694, "fix")], evidence=["auto_close", "linked"], timing="same_second",
          kb=[], theme="mc-observability"),
 
     Case(R, 1174, "clusterops-agent 的 CM 上限 1M，与内存中 relcache/pathmap 大小不一致",
          "大集群下 relcache + pathmap 超过 1M，写 ConfigMap 报 `ConfigMap \"clusterops-cache\" is invalid: []: Too long: must have at most 1048576 bytes`，agent 重启后缓存丢失。",
          "wuqiang_ops", "09-15 14:20:33", "09-18 17:37:03", "zhangwei_mc", labels=["bug"],
+         comments=[('09-15 16:30:12', 'zhangwei_mc', '1M 是单个 ConfigMap 的上限（etcd 限制），relcache/pathmap 是内存结构，大集群下远超 1M。改为最多 100 个 CM 分片，同时缓存改成执行即缓存，去掉对任务 get 权限的依赖。文档里关于上限的描述也要改。')],
          prs=[PR4698], fix=[(R, 4698, "fix")], evidence=["auto_close", "linked"], timing="same_second",
          kb=["docs/Ascend/mind-cluster/docs/zh/07_clusterops/clusterops_agent.md"], theme="mc-observability"),
 
@@ -176,22 +183,29 @@ CASES = [
     Case(R, 1184, "ClusterOps 采集 plog 时把多个 taskid 目录的数据一并采集",
          "同一节点跑过多个任务，采集 task A 的 plog 时把 task B、C 的目录也打包进来了，诊断结论被干扰。",
          "xiaohan_diag", "09-18 19:30:27", "09-20 10:59:56", "zhangwei_mc", labels=["bug"],
+         comments=[('09-19 09:05:40', 'wuqiang_ops', 'node-collector 目前按目录前缀匹配，同节点多个任务的目录都会命中。改为严格按 taskid 匹配；目录名没有 taskid（uuid 命名）时按 ip 匹配，两者都没有再退化为关键字匹配。'),
+                   ('09-19 10:30:18', 'xiaohan_diag', '没有 taskid 的采集请求直接不采？'),
+                   ('09-19 10:41:02', 'wuqiang_ops', '是的，宁可不采也不误采。')],
          prs=[PR4719], fix=[(R, 4719, "fix")], evidence=["auto_close", "linked"], timing="same_second",
          kb=["docs/Ascend/mind-cluster/docs/zh/07_clusterops/node_collector.md"], theme="mc-observability"),
 
     Case(R, 1185, "ascend-fd-tk 使用了 Python 3.10 才有的语法，3.9 下运行报错",
          "```\n  File \"ascend_fd_tk/fetcher/factory.py\", line 3\n    def create_fetcher(kind: str) -> SwitchFetcher | PoDManagerFetcher:\nTypeError: unsupported operand type(s) for |: 'type' and 'type'\n```\nPython 3.9.9，EulerOS。",
          "luoyi_net", "09-19 14:10:45", "09-20 11:30:28", "zhangwei_mc", labels=["bug"],
+         comments=[('09-19 14:40:20', 'pengcheng_fd', '`X | Y` 注解是 3.10 语法，在 3.9 上定义函数时就会求值报错。改回 typing.Union/Optional，工具最低支持 3.8。')],
          prs=[PR4718], fix=[(R, 4718, "fix")], evidence=["auto_close", "linked"], timing="same_second",
          kb=[], theme="mc-observability"),
 
     # dropped
     Case(R, 1183, "ascend-fd 检测结果解析几处问题汇总（PR 4716）",
-         "1. reporter.py 第 88 行异常分支没有打印原始行\n2. parser 拆分后 `__all__` 未更新\n3. 单测缺少空日志用例\n4. 魔鬼数字 4096 建议改为常量",
+         "以下问题在阅读 `component/ascend-fd/parser` 时发现：\n1. `reporter.py` 第 88 行异常分支只打印了异常类型，没有打印原始日志行，定位困难：\n```python\nexcept ValueError as e:\n    logger.warning(\"parse failed: %s\", type(e))\n```\n"
+         "2. parser 拆分后 `__init__.py` 的 `__all__` 未更新，`from ascend_fd.parser import Reporter` 报 ImportError\n3. 单测缺少空日志文件用例\n4. 魔鬼数字 4096 建议改为常量 `MAX_LINE_LEN`",
          "zhengli_review", "09-17 15:20:44", "09-18 11:40:20", "pengcheng_fd",
-         comments=[("09-18 11:40:12", "pengcheng_fd", "已在 PR 4716 后续提交中修改，关闭。")],
+         comments=[("09-17 16:02:10", "pengcheng_fd", "1、2、4 在 PR 4716 里一起改，空日志用例补到 tests/parser。"),
+                   ("09-18 11:40:12", "pengcheng_fd", "已在 PR 4716 后续提交中修改，关闭。")],
          prs=[PR4716], funnel="analysis", drop_reason="internal_process",
          fix=[(R, 4716, "fix")], evidence=["comment"], timing="later", theme="mc-observability"),
+
 ]
 
 EXTRA_PRS = []

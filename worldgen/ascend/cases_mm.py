@@ -186,22 +186,31 @@ CASES = [
          "```\nValueError: Unsupported file type: /data/llava/train-00000-of-00008.parquet, supported: ('.json', '.jsonl', '.parquat', '.arrow')\n```\n"
          "看了下 `mindspeed_mm/data/utils.py` 扩展名写成了 `.parquat`，下面还有 `pandas.read_parquat`。",
          "gaoyan_data", "09-18 09:21:40", "09-18 17:02:48", "wangzy_mm", labels=["bug"],
+         comments=[('09-18 09:35:12', 'gaoyan_data', '两处拼写：受支持扩展名和 pandas 读取函数名，修复并补回归测试。')],
          prs=[PR3171], fix=[(R, 3171, "fix")], evidence=["auto_close", "linked"], timing="same_second",
          kb=[], theme="mm-fsdp2-pipeline"),
 
     # dropped
     Case(R, 542, "qwen3_6 README 目录跳转失效",
-         "目录里「LoRA 微调」点击无法跳转。",
+         "`examples/fsdp2/qwen3_6/README.md` 开头目录里有几项点击后不跳转：\n- 「LoRA 微调」指向 `#lora微调`，实际标题生成的锚点是 `#lora-微调`\n- 「性能优化」指向 `#性能调优`，正文没有这个标题\n\n"
+         "应该是标题改过但目录没同步。",
          "zhaolei_user", "09-17 08:50:02", "09-18 10:47:21", "wangzy_mm", labels=["documentation"],
+         comments=[("09-17 10:05:33", "tianxue_doc", "这个 README 正在整体整改（版本号、缺失章节），目录一起修。")],
          prs=[PR3157], funnel="analysis", drop_reason="merged_into_other",
          fix=[(R, 3157, "fix")], evidence=["auto_close", "linked"], timing="same_second", traps=["one_pr_many_issues"],
          theme="readme-version-consistency"),
 
     Case(R, 568, "[RFC] 多模态数据加载统一为流式 pipeline",
-         "## 背景\n当前多模态数据集加载方式分散在各模型目录……\n\n## 方案\n1. 统一 DataSource 抽象\n2. ",
+         "## 背景\n当前多模态数据集加载方式分散在各模型目录：qwen2.5-vl 用 map-style dataset 全量预处理，internvl 在 collate 里做图像切块，视频模型各自实现抽帧。"
+         "带来的问题：\n1. 预处理结果无法复用，换模型要重跑数小时；\n2. 大数据集（>1 亿样本）全量索引内存不够；\n3. 动态分辨率下各 rank 负载不均。\n\n"
+         "## 目标\n- 统一 DataSource → Decoder → Transform → Packer 四段式流式 pipeline\n- 支持断点续读（记录 shard 与 offset）\n- 与 datapacking 打通\n\n"
+         "## 方案\n1. 统一 DataSource 抽象：本地 jsonl/parquet、对象存储、webdataset tar\n2. ",
          "lixin_pretrain", "09-06 10:00:31", "09-19 10:12:00", "huangrui_mm", issue_type="需求",
-         comments=[("09-19 10:11:52", "huangrui_mm", "RFC 内容不完整且长期未更新，关闭。")],
+         comments=[("09-08 15:20:40", "gaoyan_data", "断点续读这块很需要，目前 resume 只能从 epoch 开始。方案部分好像没写完？"),
+                   ("09-10 09:12:15", "huangrui_mm", "期待补全方案与接口设计后再评审。"),
+                   ("09-19 10:11:52", "huangrui_mm", "RFC 内容不完整且长期未更新，关闭；补全后可重新提交。")],
          funnel="analysis", drop_reason="no_fix_evidence", timing="no_fix", theme="mm-fsdp2-pipeline"),
+
 ]
 
 EXTRA_PRS = []

@@ -345,21 +345,29 @@ CASES = [
 
     # dropped by deep analysis
     Case(R, 363, "optix 并发寻优时两个候选写同一个结果目录会互相覆盖",
-         "如果两个候选参数组合的哈希前缀相同，结果会写到同一个目录里互相覆盖，最后报告里少一组。",
+         "### 现象（推断）\n`optix/search/runner.py` 中结果目录按候选参数生成：\n```python\nrun_dir = os.path.join(out_dir, digest(candidate)[:8])\nos.makedirs(run_dir, exist_ok=True)\n```\n"
+         "并发数 `search.parallel=8` 时，如果两个候选的摘要前 8 位相同，两个 worker 会写同一个目录，`metrics.json` 被后写的覆盖，最终报告少一组候选。\n\n"
+         "### 建议\n目录名用完整摘要，或者 `makedirs(exist_ok=False)` 冲突时报错。\n\n### 环境\nmsmodeling master 2f81c0a，Python 3.10.14",
          "wuhao_infer", "08-28 09:55:02", "09-17 11:05:40", "liutao_tc",
          comments=[
-            ("08-29 10:12:00", "chenlu_optix", "目录名用的是完整 sha256，不是前缀，能否给一下实际复现的配置？"),
-            ("09-01 16:40:18", "wuhao_infer", "我是读代码推断的，实际没碰到。"),
+            ("08-29 10:12:00", "chenlu_optix", "看了下当前实现：`digest()` 返回的是完整 sha256，runner 里并没有截断（截断是 0.3 版本的旧代码，已在重构中删除）。能否给一下实际复现的配置和版本？"),
+            ("09-01 16:40:18", "wuhao_infer", "我是对照一份旧分支的代码推断的，master 上实际没碰到过，报告里候选数也是对的。"),
+            ("09-02 09:30:51", "chenlu_optix", "好的。master 上目录名是完整摘要，8 并发跑 2000 候选的回归里也没有出现覆盖。"),
             ("09-17 11:05:31", "liutao_tc", "和创建人对齐，该构造场景实际不存在，不做修改，关闭。")],
          funnel="analysis", drop_reason="not_adopted", timing="no_fix", theme="optix-config-hygiene"),
 
     Case(R, 441, "建议把 --optix-mode 改名为 --search-mode",
-         "`--optix-mode` 这个名字对新用户不直观，建议改成 `--search-mode`，保留旧名兼容。",
+         "`--optix-mode` 这个名字对新用户不直观：大家第一次看到都以为是切换 OptiX 的运行模式，实际上它选择的是搜索策略（grid / bayes / slo-first）。\n\n"
+         "建议：\n1. 新增 `--search-mode`，语义不变；\n2. 保留 `--optix-mode` 作为别名，打印 deprecation 告警；\n3. 文档与示例统一改为新名字。\n\n"
+         "另外日志里每轮搜索的输出也比较乱，DEBUG 行重复很多。",
          "liqing_dev", "09-05 14:30:12", "09-18 18:30:02", "liutao_tc", issue_type="需求",
          comments=[
-            ("09-08 09:20:44", "chenlu_optix", "参数名已在多个客户脚本中使用，改名收益不大，暂不采纳。"),
-            ("09-18 18:29:55", "liutao_tc", "关闭。")],
+            ("09-06 10:40:18", "wuhao_infer", "+1，我们内部培训时也被问过好几次。"),
+            ("09-08 09:20:44", "chenlu_optix", "参数名已在多个客户的自动化脚本中使用，改名后即使保留别名也会引入告警噪声，收益不大，暂不采纳。日志的问题另外整理。"),
+            ("09-08 11:02:30", "liqing_dev", "理解，那至少在文档里把含义写清楚？"),
+            ("09-18 18:29:55", "liutao_tc", "文档描述已在参数说明中补充，改名不采纳，关闭。")],
          prs=[PR861], funnel="analysis", drop_reason="not_adopted", timing="no_fix", traps=["linked_unrelated"], theme="optix-config-hygiene"),
+
 ]
 
 EXTRA_PRS = [PR837]
