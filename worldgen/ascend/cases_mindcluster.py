@@ -111,7 +111,7 @@ CASES = [
          "Pending: 1 Unschedulable\n  0/4 nodes are unavailable: 4 plugin NodeAffinity predicates failed node(s) didn't match Pod's node affinity/selector.\n```\n节点 NPU 都是空闲的，`kubectl describe node` 看 huawei.com/Ascend910 可分配 8。\n\n环境：MindCluster 26.1.0，K8s 1.28，volcano 1.9，Atlas 800T A2。",
          "majun_train", "09-16 15:02:20", "09-18 16:10:40", "lihuan_mc",
          comments=[("09-16 18:30:05", "majun_train", "自己查到了：节点标签写成了 host_arch=huawei_arm，MindCluster 默认标签用中横线（host-arch=huawei-arm），不能用下划线。在 Init 配置文件里改正标签后任务正常调度。"),
-                   ("09-17 09:10:12", "shepherd-cheung", "是的，标签名需与默认标签一致。")],
+                   ("09-17 09:10:12", "shepherd-cheung", "是的。volcano 的 NodeAffinity 按任务 nodeSelector 与节点标签做精确匹配，MindCluster 的默认标签（host-arch、accelerator-type 等）键和值都用中横线；Init 配置文件里写成下划线后打出的标签与任务不匹配，调度器就会一直报 predicates failed。UnexpectedAdmissionError 是之前设备分配失败留下的，删除 Pod 重新下发即可。")],
          evidence=["answer"], timing="no_fix", traps=["close_storm"],
          kb=["docs/Ascend/mind-cluster/docs/zh/08_faq/scheduling_faq.md"], theme="mc-scheduling-mount"),
 

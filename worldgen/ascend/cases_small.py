@@ -160,7 +160,8 @@ CASES = [
          comments=[("09-16 09:20:30", "songlei_mf", "1.2 分支 host_shm 协议下不应设置 ock.mmc.local_service.max.dram.size=50GB，它与 local_service.dram.size=20GB 叠加后超限，去掉该项即可。"),
                    ("09-18 14:40:10", "huxin_deploy", "去掉后推理不再报错，已解决，关闭。")],
          evidence=["answer"], timing="no_fix", kb=[], theme="small-repo-sharp-root-causes"),
-    Case(F, 485, "offload shared 模式不支持 A3 跨机", "A3 超节点内两台机器，offload shared 模式只能单机用，跨机 put 报 unsupported topology。",
+    Case(F, 485, "offload shared 模式不支持 A3 跨机", "A3 超节点内两台机器（同一 super pod），offload shared 模式只能单机用，跨机 put 直接失败：\n```\n[mmc][ERROR] SharedPool::Init topology A3_SUPERPOD cross node unsupported\n[mmc][ERROR] put key kv_1_0_88 failed, ret=-95\n```\n"
+         "配置：`ock.mmc.offload.mode=shared`，`ock.mmc.local_service.dram.size=64GB`，memfabric_hybrid 1.3 分支，CANN 9.0.0。\n\n希望 shared 模式支持超节点内跨机共享 host 池，减少每机重复缓存。",
          "huxin_deploy", "09-08 15:40:10", "09-20 14:17:23", "songlei_mf", issue_type="需求",
          comments=[('09-09 10:20:15', 'songlei_mf', 'A3 超节点内跨机可以走 UB 传输，shared 模式目前只实现了单机 host 池，排期补齐。')],
          prs=[PR1322], fix=[(F, 1322, "fix")], evidence=["auto_close", "linked"], timing="same_second",

@@ -142,7 +142,7 @@ def doc_typo(r, fam, repo_path):
         old, new = "- [安装指导](docs/install.md)", "- [安装指导](docs/zh/install.md)"
     else:
         title = r.choice([f"README 安装命令少了参数", f"{f} 示例命令有误"])
-        body = f"{f} 中的示例命令 `pip install {repo_path.lower()}` 应加上 `--no-deps`，否则会覆盖已安装的 torch。"
+        body = r.choice([f"`pip install {repo_path.lower()}` 少了 --no-deps，会覆盖已装的 torch。", "示例命令缺参数。", f"{f} 里的 pip 命令要加 --no-deps"])
         old, new = f"pip install {repo_path.lower()}", f"pip install --no-deps {repo_path.lower()}"
     return title, body, f, old, new
 
@@ -214,13 +214,13 @@ NAMED = {
     "Ascend/pytorch": [
         ("torch.storage.TypedStorage deepcopy 后 dtype 变成 float32",
          "```python\ns = torch.TypedStorage([1, 2, 3], dtype=torch.float16, device='npu')\nt = copy.deepcopy(s)\nprint(t.dtype)  # torch.float32\n```\ntorch 2.6.0 / torch_npu 2.6.0。",
-         [("maint", "已知问题，TypedStorage 已被 torch 标记废弃，建议使用 UntypedStorage；后续版本修复 deepcopy 的 dtype 保持。")]),
+         [("maint", "TypedStorage 已废弃，建议用 UntypedStorage。")]),
         ("torch.compile inductor 后端首次 trace 耗时过长",
          "Qwen2.5-7B 用 torch.compile(backend='inductor')，首次 trace + 编译 23 分钟，GPU 上只要 4 分钟。",
          [("maint", "NPU 上 inductor 后端仍在完善，建议先用 torchair 图模式；可开启编译缓存减少二次耗时。"), ("author", "好的")]),
         ("310P 上 torch.npu.set_device(1) 后 0 卡仍被占用约 300MB",
          "```\n$ npu-smi info\n| 0  310P3 | ... | 312 / 21534 |\n| 1  310P3 | ... | 1630 / 21534 |\n```\n进程只 set_device(1)，0 卡也被占了。",
-         [("maint", "import torch_npu 时初始化会在默认设备上创建上下文，请在 import 前设置 ASCEND_RT_VISIBLE_DEVICES=1。")]),
+         [("maint", "import 前设置 ASCEND_RT_VISIBLE_DEVICES=1 试试。"), ("author", "可以了")]),
     ],
     "Ascend/torchair": [
         ("图模式下 npu_fused_infer_attention_score 动态 shape 反复重编译", "decode 阶段每个 step 都触发重编译，日志大量 `recompile` 。",
