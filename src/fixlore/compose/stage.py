@@ -1,0 +1,22 @@
+"""The compose stage of the pipeline (see fixlore.pipeline): the digests from the stored cases
+and the run record so far, plus the final case export they are a view of."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from fixlore.compose.write import write_digests
+
+
+def run(ctx: Any) -> dict[str, Any]:
+    cases = ctx.store.load_cases()
+    if not cases:
+        return {"skipped": "no cases in the store"}
+    export = ctx.out_dir / "cases.jsonl"
+    with export.open("w", encoding="utf-8") as fh:
+        for c in sorted(cases, key=lambda c: (c.repo, c.number)):
+            fh.write(json.dumps(c.to_export(), ensure_ascii=False, default=str) + "\n")
+    paths = write_digests(cases, dict(ctx.info), ctx.out_dir)
+    return {"cases": str(export), "files": {k: str(p) for k, p in paths.items()},
+            "kept": sum(1 for c in cases if c.funnel == "selected")}

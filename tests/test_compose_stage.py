@@ -1,0 +1,55 @@
+"""The analyse and compose pipeline stages over a store: cases in, analysed cases and digests out."""
+
+from __future__ import annotations
+
+import json
+from types import SimpleNamespace
+
+from fixlore.analyse import stage as analyse_stage
+from fixlore.compose import stage as compose_stage
+from fixlore.model import Case
+from test_analyse_offline import build_world
+
+
+class MemoryStore:
+    """The three store calls the stages make, over a world held in memory."""
+
+    def __init__(self, world):
+        self.world = world
+        self.saved: list[dict] = [c.to_export() for c in world.cases]
+
+    def load_cases(self):
+        return [Case.from_export(row) for row in self.saved]
+
+    def load_corpus(self, repos=None):
+        return self.world.corpus
+
+    def save_cases(self, cases, run_id=None):
+        self.saved = [c.to_export() for c in cases]
+        return len(self.saved)
+
+
+def test_stages_analyse_then_compose(tmp_path):
+    world = build_world()
+    for c in world.cases:                       # the linker's marker: these await deep analysis
+        c.provisional = c.funnel in ("selected", "analysis")
+        if c.provisional:
+            c.funnel = "selected"
+    store = MemoryStore(world)
+    info = {"window": {"since": "2026-09-01T00:00:00+08:00"}, "stages": []}
+    ctx = SimpleNamespace(store=store, settings=SimpleNamespace(), out_dir=tmp_path, run_id=7, info=info)
+    summary = analyse_stage.run(ctx)
+    assert summary["analysed"] == 21 and summary["dropped"] == len([r for r in store.saved if r["funnel"] == "analysis"])
+    assert not any(r["provisional"] for r in store.saved)
+    info["stages"].append({"name": "analyse", "status": "ok", "summary": summary})
+    out = compose_stage.run(ctx)
+    assert set(out["files"]) == {"md_zh", "md_en", "html", "json"}
+    rows = [json.loads(line) for line in (tmp_path / "cases.jsonl").read_text("utf-8").splitlines()]
+    assert len(rows) == len(world.cases) and out["kept"] == sum(1 for r in rows if r["funnel"] == "selected")
+    assert "深析 worker：offline 21" in (tmp_path / "digest.zh.md").read_text("utf-8")
+
+
+def test_stages_skip_without_cases(tmp_path):
+    empty = SimpleNamespace(load_cases=lambda: [])
+    ctx = SimpleNamespace(store=empty, settings=SimpleNamespace(), out_dir=tmp_path, run_id=None, info={})
+    assert "skipped" in analyse_stage.run(ctx) and "skipped" in compose_stage.run(ctx)
