@@ -144,3 +144,29 @@ def test_prompt_file_is_versioned_and_carries_the_case(tmp_path):
     assert msgs[0]["role"] == "system" and "JSON" in msgs[0]["content"]
     user = msgs[1]["content"]
     assert marker(case.key) in user and "!795" in user and "maintainer-a" in user and "{facts}" not in user
+
+
+def test_cli_analyse_with_the_llm_backend(tmp_path, monkeypatch):
+    from typer.testing import CliRunner
+
+    from fixlore.cli import app
+
+    monkeypatch.setenv("FIXLORE_TEST_LLM_KEY", SECRET)
+    w = build_world()
+    cases = pick(w, [101, 102])
+    src = tmp_path / "cases.jsonl"
+    src.write_text("".join(json.dumps(c.to_export(), ensure_ascii=False) + "\n" for c in cases), "utf-8")
+    with FakeOpenAI({marker(cases[1].key): [Raw("{broken")]}) as fake:
+        res = CliRunner().invoke(app, [
+            "analyse", "--cases", str(src), "--out", str(tmp_path / "out.jsonl"), "--no-embed",
+            "--backend", "llm", "--llm-base-url", fake.base_url, "--llm-model", "fake-qwen",
+            "--llm-key-env", "FIXLORE_TEST_LLM_KEY", "--llm-cache", str(tmp_path / "cache.sqlite"),
+            "--summary", str(tmp_path / "summary.json"), "--price-prompt", "0.000001"])
+        assert res.exit_code == 0, res.output
+        assert len(fake.requests) == 2
+    assert "1 fell back to offline" in res.output and SECRET not in res.output
+    rows = [json.loads(line) for line in (tmp_path / "out.jsonl").read_text("utf-8").splitlines()]
+    assert [r["analysed_by"].split(" (")[0] for r in rows] == ["llm:fake-qwen", "offline"]
+    summary = json.loads((tmp_path / "summary.json").read_text("utf-8"))["analyse"]
+    assert summary["llm"]["cost"] == pytest.approx((120 + 10) * 1e-6)
+    assert summary["decisions"][cases[1].key]["notes"][-1].startswith("llm failed: malformed reply")

@@ -46,8 +46,9 @@ def analyse_cases(cases: list[Case], corpus: Corpus | None, backend: Analyst | N
     """Analyse every candidate in place; return the run summary of this stage.
 
     Summary keys: backend, candidates, analysed, kept, dropped, drop_reasons{code: n},
-    themes{theme: [case keys]}, fallbacks [case keys], llm_failed, and `llm` (requests,
-    cache_hits, tokens, cost, failures) when the backend reports stats.
+    themes{theme: [kept case keys]}, fallbacks [case keys], llm_failed, decisions{case key:
+    keep, drop_reason, notes, analysed_by}, and `llm` (model, prompt_version, requests,
+    cache_hits, tokens, cost, llm_failures) when the backend reports stats.
     """
     backend = backend or OfflineAnalyst(embedder=embedder)
     index = CorpusIndex(corpus)
@@ -68,8 +69,11 @@ def analyse_cases(cases: list[Case], corpus: Corpus | None, backend: Analyst | N
             done += 1
             if progress:
                 progress(done, len(todo))
+    decisions = {}
     for case, a in zip(todo, results):
         apply(case, a)
+        decisions[case.key] = {"keep": a.keep, "drop_reason": a.drop_reason, "notes": list(a.notes),
+                               "analysed_by": a.analysed_by}
 
     kept = [c for c in todo if c.funnel == "selected"]
     # themes over the whole pool (kept, dropped, backlog): the backlog's next digest starts grouped
@@ -85,6 +89,7 @@ def analyse_cases(cases: list[Case], corpus: Corpus | None, backend: Analyst | N
         "dropped": len(todo) - len(kept),
         "drop_reasons": dict(Counter(c.drop_reason for c in todo if c.funnel == "analysis")),
         "themes": themes, "fallbacks": fallbacks, "llm_failed": len(fallbacks),
+        "decisions": decisions,
     }
     if hasattr(backend, "stats"):
         summary["llm"] = backend.stats()

@@ -17,6 +17,12 @@ def run(ctx: Any) -> dict[str, Any]:
     with export.open("w", encoding="utf-8") as fh:
         for c in sorted(cases, key=lambda c: (c.repo, c.number)):
             fh.write(json.dumps(c.to_export(), ensure_ascii=False, default=str) + "\n")
-    paths = write_digests(cases, dict(ctx.info), ctx.out_dir)
+    run = dict(ctx.info)
+    try:   # the repos' own descriptions position them in the overview
+        corpus = ctx.store.load_corpus(repos=sorted({c.repo for c in cases if c.funnel == "selected"}))
+        run.setdefault("repo_descriptions", {r.full_name: r.description for r in corpus.repos if r.description})
+    except AttributeError:
+        pass
+    paths = write_digests(cases, run, ctx.out_dir)
     return {"cases": str(export), "files": {k: str(p) for k, p in paths.items()},
             "kept": sum(1 for c in cases if c.funnel == "selected")}
