@@ -213,4 +213,10 @@ CASES = [
 
 ]
 
-EXTRA_PRS = []
+PR3037 = PR(R, 3037, "docs(qwen3_5): README 配套版本与章节整改",
+    "qwen3_5 README：triton-ascend 统一为 3.2.2，补充 EP、MoE aux loss、mtp 章节。",
+    "tianxue_doc", "docs/qwen3_5-readme", "09-08 16:20:11", merged="09-12 11:30:40", merger="wangzy_mm",
+    files=[("examples/fsdp2/qwen3_5/README.md", "@@ -18,3 +18,3 @@\n-| triton-ascend | 3.2.1 |\n+| triton-ascend | 3.2.2 |\n")],
+    commits=["docs(qwen3_5): versions and sections"])
+
+EXTRA_PRS = [PR3037]

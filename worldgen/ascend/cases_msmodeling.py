@@ -370,4 +370,21 @@ CASES = [
 
 ]
 
-EXTRA_PRS = [PR837]
+# earlier merges the case texts cite as causes (not fixes)
+PR699 = PR(R, 699, "feat(quant): GMM + SwiGLU + MXFP4 融合为 _quant 算子",
+    "MXFP4 场景下把 grouped matmul、swiglu 与 dynamic mx quant 融合为 `npu_grouped_matmul_swiglu_quant`，减少两次 HBM 往返。",
+    "panjie_tc", "feat/mxfp4-gmm-fusion", "08-22 10:30:12", merged="08-29 16:40:05", merger="yangxiaoming",
+    files=[("tensor_cast/passes/fusion/quant_fusion.py", "@@ -30,4 +30,9 @@ class QuantFusionPass:\n+    PATTERNS = [\n+        (\"npu_grouped_matmul\", \"npu_swiglu\", \"npu_dynamic_mx_quant\"),\n+    ]\n+    FUSED = \"npu_grouped_matmul_swiglu_quant\"\n")],
+    commits=["feat(quant): fuse gmm+swiglu+mxfp4 quant"])
+PR754 = PR(R, 754, "feat(memory): _internal_copy_region_v2 记录拷贝区间",
+    "新增 v2 版本的 copy_region 记录算子，在 meta 中标记 bookkeeping，供内存复用分析使用。",
+    "liutao_tc", "feat/copy-region-v2", "08-30 11:02:45", merged="09-05 18:20:31", merger="yangxiaoming",
+    files=[("tensor_cast/ops/copy_region.py", "@@ -12,3 +12,9 @@\n+@register_op(\"_internal_copy_region_v2\")\n+def copy_region_v2(src, region):\n+    node = _record(src, region)\n+    node.meta[\"bookkeeping\"] = True\n+    return src\n")],
+    commits=["feat(memory): copy_region v2"])
+PR778 = PR(R, 778, "refactor(optix): 引入 VllmCommand 统一命令行构造",
+    "把 vllm serve 命令行拼接逻辑收敛到 VllmCommand，配置字段通过 update_data_field 写入。",
+    "chenlu_optix", "refactor/vllm-command", "08-25 14:10:20", merged="09-03 10:05:44", merger="liutao_tc",
+    files=[("optix/backend/vllm_command.py", "@@ -0,0 +1,8 @@\n+class VllmCommand:\n+    def __init__(self, model):\n+        self.model = model\n+        self.args = {}\n+\n+    def update_data_field(self, key, value):\n+        self.args[key] = value\n")],
+    commits=["refactor(optix): VllmCommand"])
+
+EXTRA_PRS = [PR837, PR699, PR754, PR778]

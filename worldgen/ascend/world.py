@@ -272,7 +272,8 @@ class World:
             base = f"repos/{repo}/pulls/{n}"
             linked = [self.issues[(repo, x)] for x in pr.links if (repo, x) in self.issues]
             files[base + ".json"] = shapes.pull_obj(meta, pr, [i["number"] for i in linked])
-            files[base + ".issues.json"] = [shapes.linked_issue_item(meta, i) for i in linked]
+            if linked:
+                files[base + ".issues.json"] = [shapes.linked_issue_item(meta, i) for i in linked]
             if pr.file_stats:
                 files[base + ".files.json"] = [self._file(meta, pr, f) for f in pr.file_stats]
             files[base + ".commits.json"] = self._commits(meta, pr)
