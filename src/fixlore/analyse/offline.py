@@ -140,15 +140,20 @@ class OfflineAnalyst:
         title = clean_title(case.title or (ctx.issue.title if ctx.issue else ""))
         cands = self._candidates(case, ctx, title)
         causes = self._best([c for c in cands if c.root > 0], self.cause_sentences)
-        explanation = causes
-        if not explanation:
-            # no root-cause wording: the most relevant thing an official voice said (an answer, a change)
-            explanation = self._best([c for c in cands if c.source in ("maintainer", "pull")], 1)
+        explanation = list(causes)
+        taken = lambda c: any(c.text == e.text for e in explanation)  # noqa: E731
+        if not case.fix or not causes:
+            # what the official voice answered (advice, a clarification) beside the cause
+            explanation += self._best([c for c in cands if c.source == "maintainer" and not taken(c)
+                                       and not any(overlap(tokens(c.text), tokens(e.text)) > 0.5 for e in explanation)], 1)
+        if not causes:
+            explanation += self._best([c for c in cands if c.source == "pull" and not taken(c)
+                                       and not any(overlap(tokens(c.text), tokens(e.text)) > 0.5 for e in explanation)], 1)
         root_text = " ".join(c.text for c in causes)
         verdict = decide(case, ctx, root_cause=root_text)
 
         sep = "。" if zh else ". "
-        parts = [shorten(c.text.rstrip("。.；;"), 140) for c in sorted(explanation, key=lambda x: x.order)]
+        parts = [shorten(c.text.rstrip("。.；;"), 140) for c in explanation]
         parts += [p for p in (fix_sentence(case, zh), close_sentence(case, zh), kb_sentence(case, zh)) if p]
         if not zh:
             parts = [p[:1].upper() + p[1:] for p in parts if p]

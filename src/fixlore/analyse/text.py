@@ -8,7 +8,7 @@ import re
 from functools import lru_cache
 
 _CJK = re.compile(r"[\u3400-\u9fff]")
-_URL = re.compile(r"https?://\S+")
+_URL = re.compile(r"(?:https?://|www\.)[^\s）)\]】，。；、\u3400-\u9fff]+")
 _CODE_FENCE = re.compile(r"```.*?```", re.S)
 _HTML_TAG = re.compile(r"<[^>\n]{0,200}>")
 _MD_IMAGE = re.compile(r"!\[[^\]]*\]\([^)]*\)")
@@ -116,7 +116,9 @@ def sentences(text: str) -> list[str]:
     for raw in _SENT_SPLIT.split(clean_body(text)):
         if not raw:
             continue
-        s = _LEADING_REFS.sub("", _URL.sub("", raw)).strip(" \t-—*>·•")
+        # brackets a link leaves empty ("route()" is code and stays)
+        s = re.sub(r"（\s*）|(?<![\w.])\(\s*\)", "", _URL.sub("", raw))
+        s = _LEADING_REFS.sub("", s).strip(" \t-—*>·•")
         if 6 <= len(s) <= 240 and informative(s):
             out.append(s)
     return out
