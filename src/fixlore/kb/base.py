@@ -19,6 +19,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import sqlite3
 import time
 from collections import Counter
@@ -33,7 +34,7 @@ from fixlore.errors import FixloreError
 from fixlore.kb import scoring
 from fixlore.kb.chunking import chunk_document, file_format, kind_of
 from fixlore.kb.embed import Embedder, UseEmbedder, embed_batched, embed_text, text_key
-from fixlore.kb.tokens import STOPWORDS, Tokenizer, fts_escape
+from fixlore.kb.tokens import Tokenizer, fts_escape, is_query_term
 from fixlore.model import Case, KbRef
 
 DB_NAME = "kb.sqlite"
@@ -46,7 +47,7 @@ CANDIDATES = 100          # hits taken from each ranking before fusion
 MAX_QUERY_TERMS = 32      # key terms kept from a query
 COMMON_DF = 0.05          # terms in more than this share of passages are scored but not matched
 MATCH_TERMS = 16          # at most this many (the heaviest) terms go into the FTS5 expression
-DEFAULT_THRESHOLD = 0.45  # used until `calibrate` saves one (see docs/kb.md)
+DEFAULT_THRESHOLD = 0.476 # used until `calibrate` saves one (see docs/kb.md)
 DOC_KINDS = ("doc", "code")
 PREFER_BONUS = 0.02       # ordering bonus of the case's own repository (never counts for the threshold)
 RELATIVE_CUT = 0.92       # further refs must reach this share of the first ref's score
@@ -94,14 +95,14 @@ class Passage:
     kind: str = "doc"
     rrf: float = 0.0
     cosine: float = 0.0
-    coverage: float = 0.0
-    evidence: float = 0.0
+    coverage: float = 0.0           # share of the query's key-term weight found in the passage
+    focus_coverage: float = 0.0     # the same for the root-cause (focus) text alone
 
     def to_dict(self) -> dict:
         return {"doc": self.doc, "chunk": self.chunk, "score": round(self.score, 4), "heading": self.heading,
                 "text": self.text, "kind": self.kind, "bm25_rank": self.bm25_rank,
                 "vector_rank": self.vector_rank, "cosine": round(self.cosine, 4),
-                "coverage": round(self.coverage, 4), "evidence": round(self.evidence, 4)}
+                "coverage": round(self.coverage, 4), "focus_coverage": round(self.focus_coverage, 4)}
 
 
 @dataclass(slots=True)
@@ -374,6 +375,8 @@ class KnowledgeBase:
             self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="kb-vector")
         vector_job = self._pool.submit(self._vector, q, kinds)
         weights = self._query_terms(q, n_docs)
+        focus_weights = self._focus_terms(q, n_docs) if q.focus else weights
+        floor = scoring.coverage_floor(n_docs)
         bm25_ids = self._bm25(weights, kinds, n_docs)
         vec_ids, cosines = vector_job.result()
         bm25_rank = {cid: r for r, cid in enumerate(bm25_ids, 1)}
@@ -390,20 +393,24 @@ class KnowledgeBase:
             doc, chunk, ckind, heading, text, toks = row
             cos = float(cosines.get(cid, 0.0))
             passage_tokens = set(toks.split())
-            cover = scoring.coverage(weights, passage_tokens)
-            lexical = scoring.evidence(weights, passage_tokens)
+            cover = scoring.coverage(weights, passage_tokens, floor=floor)
+            focus_cover = scoring.coverage(focus_weights, passage_tokens, floor=floor)
             br, vr = bm25_rank.get(cid), vec_rank.get(cid)
-            out.append(Passage(doc=doc, chunk=chunk, score=scoring.combined_score(cos, lexical), text=text,
+            out.append(Passage(doc=doc, chunk=chunk, score=scoring.combined_score(cos, cover, focus_cover), text=text,
                                heading=heading, bm25_rank=br, vector_rank=vr, kind=ckind,
-                               rrf=scoring.rrf(br, vr), cosine=cos, coverage=cover, evidence=lexical))
+                               rrf=scoring.rrf(br, vr), cosine=cos, coverage=cover, focus_coverage=focus_cover))
         out.sort(key=lambda p: (-p.rrf, -p.score, p.doc, p.chunk))
         return out
+
+    def _focus_terms(self, q: KbQuery, n_docs: int) -> dict[str, float]:
+        counts: Counter = Counter(t for t in self.tokenizer.tokens(q.focus, for_query=True) if is_query_term(t))
+        return scoring.term_weights(counts, self._dfs(list(counts)), n_docs, MAX_QUERY_TERMS)
 
     def _query_terms(self, q: KbQuery, n_docs: int) -> dict[str, float]:
         counts: Counter = Counter()
         for part, weight in ((q.text, 1.0), (q.focus, 2.0)):
             for tok in self.tokenizer.tokens(part, for_query=True) if part else ():
-                if tok not in STOPWORDS and (len(tok) > 1 or _is_cjk(tok)):
+                if is_query_term(tok):
                     counts[tok] += weight
         dfs = self._dfs(list(counts))
         return scoring.term_weights(counts, dfs, n_docs, MAX_QUERY_TERMS)
@@ -470,10 +477,16 @@ class KnowledgeBase:
     # ------------------------------------------------------------------ refs
 
     def ranked_docs(self, query: str | KbQuery, kind: Sequence[str] = DOC_KINDS) -> list[Passage]:
-        """Best passage of each document, in the order `refs_for` considers them."""
+        """Best passage of each citable document, in the order `refs_for` considers them.
+
+        Release notes and changelogs are searchable but never cited: they say that something
+        changed, not how it works, and they mention nearly every fix in passing.
+        """
         q = query if isinstance(query, KbQuery) else KbQuery(text=query)
         best: dict[str, Passage] = {}
         for p in self._candidates(q, kind):
+            if is_changelog(p.doc):
+                continue
             cur = best.get(p.doc)
             if cur is None or p.score > cur.score:
                 best[p.doc] = p
@@ -549,6 +562,15 @@ class _CosineLookup:
             return default
         v = float(self._sims[i])
         return v if np.isfinite(v) else default
+
+
+_CHANGELOG = re.compile(r"(^|/)(release[_-]?notes?|changelog|changes|history|news)(/|\.(md|rst|txt)$)"
+                        r"|(^|/)v?\d+(\.\d+)+([._-]?(rc|alpha|beta)\d*)?\.(md|rst|txt)$", re.I)
+
+
+def is_changelog(doc: str) -> bool:
+    """Release notes, changelogs, per-version notes (``26.3.0.md``)."""
+    return bool(_CHANGELOG.search(doc))
 
 
 def case_doc(case: Case) -> str:

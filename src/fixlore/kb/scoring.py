@@ -5,26 +5,27 @@ Ordering: reciprocal rank fusion (RRF) of the BM25 ranking and the cosine rankin
 RRF is robust to the two scales being incomparable, but its values say nothing about
 whether a passage is relevant at all.
 
-Score (0..1, used for thresholds): the mean of two quantities a reader can check,
+Score (0..1, used for thresholds): the mean of three quantities a reader can check,
 
-    score = 0.5 * max(cosine, 0) + 0.5 * evidence
+    score = (max(cosine, 0) + coverage + focus_coverage) / 3
 
 - ``cosine``: the USE cosine between the query's vector text and the passage
-  (heading + start of the text);
-- ``evidence``: how much rare-term evidence the passage shares with the query,
-  ``E / (E + E0)`` where ``E = Σ w_t`` over the query's key terms found in the passage,
-  ``w_t = idf_t · min(1 + ln tf_t, 2)`` (tf counted in the query, the root-cause text
-  counting double) and ``E0 = 8`` (about three rare terms: sharing three rare terms gives
-  ~0.5). It saturates instead of dividing by the query's total weight, so a long issue
-  body full of log noise is not penalised, and a one-word overlap with a common term
-  (idf ~2) stays near 0.2.
+  (heading + start of the text): does the passage talk about the same thing?
+- ``coverage``: the share of the query's key-term weight that the passage contains,
+  ``Σ_{t in passage} w_t / max(Σ_t w_t, floor)``. Key terms are the query's 32 heaviest
+  tokens that occur somewhere in the corpus, ``w_t = idf_t · min(1 + ln tf_t, 2)`` (tf
+  counted in the query, the root-cause text counting double). The floor, ``3 · ln N``
+  for N passages (about three rare terms), keeps a query that shares only one common
+  word with the corpus from reaching full coverage by having nothing else to cover.
+- ``focus_coverage``: the same share for the query's *focus* alone, i.e. the root-cause
+  side of a case (the answer, the fix PR titles, the maintainers' first comments). For a
+  plain query without a focus it equals ``coverage``.
 
-``coverage`` (the share of the query's key-term weight found in the passage) is reported
-alongside as a diagnostic. A passage that both paraphrases the query and names several of
-its rare terms scores high; a passage from the right area that shares only common words
-stays low. The threshold
-that turns the score into "cite it / cite nothing" is calibrated on labelled data
-(`fixlore.kb.calibrate`).
+A passage that paraphrases the query and also names most of its distinctive terms (the
+root cause's identifiers, error strings, parameter names) scores high; a passage on the
+same topic that shares the topic's words but not the mechanism's stays lower. The
+threshold that turns the score into "cite it / cite nothing" is calibrated on labelled
+data (`fixlore.kb.calibrate`); docs/kb.md has the figures.
 """
 
 from __future__ import annotations
@@ -33,8 +34,6 @@ import math
 from typing import Iterable, Mapping
 
 RRF_K = 60
-W_VECTOR = 0.5
-W_LEXICAL = 0.5
 
 
 def rrf(bm25_rank: int | None, vector_rank: int | None, k: int = RRF_K) -> float:
@@ -51,9 +50,6 @@ def idf(df: int, n_docs: int) -> float:
     return max(math.log(1.0 + (n_docs - df + 0.5) / (df + 0.5)), 0.01)
 
 
-EVIDENCE_E0 = 8.0
-
-
 def term_weights(counts: Mapping[str, float], dfs: Mapping[str, int], n_docs: int,
                  max_terms: int) -> dict[str, float]:
     """The query's key terms: those in the corpus, weighted idf·min(1+ln tf, 2), the `max_terms` heaviest."""
@@ -63,19 +59,17 @@ def term_weights(counts: Mapping[str, float], dfs: Mapping[str, int], n_docs: in
     return dict(weighted[:max_terms])
 
 
-def coverage(weights: Mapping[str, float], passage_tokens: Iterable[str]) -> float:
-    total = sum(weights.values())
+def coverage_floor(n_passages: int) -> float:
+    return 3.0 * math.log(max(n_passages, 2))
+
+
+def coverage(weights: Mapping[str, float], passage_tokens: Iterable[str], floor: float = 0.0) -> float:
+    total = max(sum(weights.values()), floor)
     if total <= 0:
         return 0.0
     present = set(passage_tokens)
     return sum(w for t, w in weights.items() if t in present) / total
 
 
-def evidence(weights: Mapping[str, float], passage_tokens: Iterable[str], e0: float = EVIDENCE_E0) -> float:
-    present = set(passage_tokens)
-    found = sum(w for t, w in weights.items() if t in present)
-    return found / (found + e0)
-
-
-def combined_score(cosine: float, lexical: float) -> float:
-    return W_VECTOR * max(cosine, 0.0) + W_LEXICAL * lexical
+def combined_score(cosine: float, cover: float, focus_cover: float) -> float:
+    return (max(cosine, 0.0) + cover + focus_cover) / 3.0

@@ -167,6 +167,15 @@ class Tokenizer:
                 out.extend(parts)
 
 
+_BARE_NUMBER = re.compile(r"^\d+(?:[.,]\d+)?$")
+
+
+def is_query_term(token: str) -> bool:
+    """Worth asking the index for: not a stopword, at least two characters (single CJK characters
+    are nearly all function words), not a bare number (log values, counts)."""
+    return len(token) >= 2 and token not in STOPWORDS and not _BARE_NUMBER.match(token)
+
+
 def fts_escape(token: str) -> str:
     """A token as an FTS5 string literal (double quotes doubled)."""
     return '"' + token.replace('"', '""') + '"'
