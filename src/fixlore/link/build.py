@@ -78,7 +78,7 @@ def build_cases(corpus: Corpus, since: datetime, config: LinkConfig | FunnelConf
     verdicts: dict[Key, FixVerdict] = {}
     for issue in issues:
         if issue.state == "closed" and issue.closed_at is not None:
-            verdicts[(issue.repo, issue.number)] = decide(issue, idx, cfg)
+            verdicts[(issue.repo, issue.number)] = decide(issue, idx, cfg, stages[issue.key] != "unresolved")
 
     actors = {key: idx.close_actor(idx.issues[key]) for key in verdicts}
     closes = [Close(f"{k[0]}#{k[1]}", actors[k], idx.issues[k].closed_at,
@@ -119,6 +119,10 @@ def build_cases(corpus: Corpus, since: datetime, config: LinkConfig | FunnelConf
     for c in cases:
         if not cfg.conclude_all and not c.provisional:
             _strip_conclusions(c)
+        elif not c.provisional:
+            # An answer without a code change is evidence a digest case rests on; outside the
+            # analysis candidates it is noted in the trail only.
+            c.evidence = [e for e in c.evidence if e.kind != "answer"]
     _mark_shared_fixes(cases)
 
     counts = FunnelCounts(considered=len(cases), top_k=cfg.funnel.rank_top_k)

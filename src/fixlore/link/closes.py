@@ -80,7 +80,8 @@ class Close:
 
 
 def close_storms(closes: list[Close], cfg: LinkConfig) -> dict[str, str]:
-    """Issue key -> note, for every close that belongs to a storm."""
+    """Issue key -> note, for every close inside a run of >= storm_min_closes closes by one
+    actor within storm_window_s."""
     by_actor: dict[str, list[Close]] = defaultdict(list)
     for c in closes:
         if c.actor and not c.explained:
@@ -88,31 +89,25 @@ def close_storms(closes: list[Close], cfg: LinkConfig) -> dict[str, str]:
     notes: dict[str, str] = {}
     for actor, items in by_actor.items():
         items.sort(key=lambda c: c.at)
-        chain: list[Close] = []
-        for c in items + [None]:
-            if c is not None and chain and (c.at - chain[-1].at).total_seconds() <= cfg.storm_gap_s:
-                chain.append(c)
+        marked = [False] * len(items)
+        j = 0
+        for i in range(len(items)):
+            while (items[i].at - items[j].at).total_seconds() > cfg.storm_window_s:
+                j += 1
+            if i - j + 1 >= cfg.storm_min_closes:
+                for k in range(j, i + 1):
+                    marked[k] = True
+        run: list[Close] = []
+        for c, m in zip(items + [None], marked + [False]):
+            if m:
+                run.append(c)
                 continue
-            if chain and _is_storm(chain, cfg):
-                span = int((chain[-1].at - chain[0].at).total_seconds())
-                names = ", ".join(x.key for x in chain[:8]) + (" …" if len(chain) > 8 else "")
-                note = (f"{actor} closed {len(chain)} issues within {span}s "
-                        f"({chain[0].at.isoformat()} – {chain[-1].at.isoformat()}): {names}")
-                for x in chain:
+            if run:
+                span = int((run[-1].at - run[0].at).total_seconds())
+                names = ", ".join(x.key for x in run[:8]) + (" …" if len(run) > 8 else "")
+                note = (f"{actor} closed {len(run)} issues within {span}s "
+                        f"({run[0].at.isoformat()} – {run[-1].at.isoformat()}): {names}")
+                for x in run:
                     notes[x.key] = note
-            chain = [c] if c is not None else []
+            run = []
     return notes
-
-
-def _is_storm(chain: list[Close], cfg: LinkConfig) -> bool:
-    if len(chain) >= cfg.storm_batch_n:
-        return True
-    if len(chain) < cfg.storm_burst_n:
-        return False
-    j = 0
-    for i in range(len(chain)):
-        while (chain[i].at - chain[j].at).total_seconds() > cfg.storm_burst_s:
-            j += 1
-        if i - j + 1 >= cfg.storm_burst_n:
-            return True
-    return False

@@ -14,24 +14,22 @@ from fixlore.funnel.config import FunnelConfig
 @dataclass(slots=True)
 class LinkConfig:
     funnel: FunnelConfig = field(default_factory=FunnelConfig)
-    # False: only the top-K analysis candidates carry fix/evidence/timing/traps (the others
-    # keep their candidates and a close storm, if any), as truth.yaml records them.
-    conclude_all: bool = False
+    # True: every issue closed inside the window carries its fix, evidence, timing and traps,
+    # whatever its funnel stage (a fix is a fact about the issue). False: only the top-K
+    # analysis candidates do; the others keep their candidates and a close storm.
+    conclude_all: bool = True
     same_second_s: int = 1
     auto_close_s: int = 180
     minutes_s: int = 3600
     # A close more than this many seconds before the merge is "before_merge"; timestamps
     # are second-precision, so a merge and its auto-close may swap by a second.
     clock_slack_s: int = 1
-    # Close storms: one actor's closes, chained while consecutive closes are at most
-    # storm_gap_s apart. A chain is a storm when it holds >= storm_burst_n closes within
-    # storm_burst_s (a bot sweeping), or >= storm_batch_n closes in all (a manual batch).
-    # Closes that are explained by a linked PR merging within auto_close_s are left out:
-    # a maintainer merging several fixes in a row is not a storm.
-    storm_gap_s: int = 300
-    storm_burst_n: int = 3
-    storm_burst_s: int = 10
-    storm_batch_n: int = 4
+    # Close storms: one actor closing >= storm_min_closes issues within storm_window_s (a bot
+    # sweeping in seconds, or a manual batch over minutes); every close of such a run is
+    # marked. Closes explained by a linked fix merging within auto_close_s before them are
+    # left out: a maintainer merging several fixes in a row is not a storm.
+    storm_min_closes: int = 3
+    storm_window_s: int = 600
     # Stale closes: the closing account looks like a bot (and the close is no auto-close), or
     # a bot posted a stale notice, or a stale notice was posted after >= stale_idle_days
     # without activity and >= stale_warning_days before the close.
@@ -42,10 +40,13 @@ class LinkConfig:
     timing_only_s: int = 1
     timing_only_overlap: float = 0.25
     # linked_unrelated: vocabulary overlap below unrelated_overlap, together with the PR
-    # naming another issue as the one it fixes, means the link is not about this issue;
-    # without such a naming, only near-zero overlap (unrelated_no_overlap) does.
+    # naming another issue as the one it fixes, or with the PR touching none of the
+    # identifiers the issue names, means the link is not about this issue; so does a
+    # near-zero overlap (unrelated_no_overlap) with an issue that describes its problem in
+    # at least unrelated_min_tokens terms (a bare task title says too little to judge).
     unrelated_overlap: float = 0.3
     unrelated_no_overlap: float = 0.05
+    unrelated_min_tokens: int = 16
     # An official answer: a comment by someone other than the reporter (not a bot, not a
     # stale notice, not a bare "closing" note, not a refusal) with at least this many
     # non-space characters.

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 
 from fixlore.link.backport import find_twins
-from fixlore.link.candidates import Candidate, Signal, gather, pull_label
+from fixlore.link.candidates import Candidate, Signal, _sentence_around, gather, pull_label
 from fixlore.link.config import LinkConfig
 from fixlore.link.index import CorpusIndex, Key
 from fixlore.link.refs import KIND_ISSUE, KIND_PULL, find_refs
@@ -92,16 +92,19 @@ def unrelated_reason(issue: Issue, pull: Pull, idx: CorpusIndex, cfg: LinkConfig
         if not any(x.casefold() in text for x in named):
             return (f"linked {pull_label((pull.repo, pull.number), issue.repo)} touches none of what the issue names "
                     f"({', '.join(sorted(named)[:4])}) and shares {ov:.0%} of its vocabulary")
+    if len(itoks) >= cfg.unrelated_min_tokens and len(ptoks) >= cfg.unrelated_min_tokens // 2 \
+            and ov < cfg.unrelated_no_overlap:
+        return (f"linked {pull_label((pull.repo, pull.number), issue.repo)} shares {ov:.0%} of this issue's "
+                f"vocabulary (the issue describes its problem in {len(itoks)} terms): its change is about something else")
     if others and ov < cfg.unrelated_overlap:
         return (f"linked {pull_label((pull.repo, pull.number), issue.repo)} names {', '.join(others[:4])} as what it "
                 f"fixes, not this issue, and shares {ov:.0%} of its vocabulary (title/body/files)")
-    if len(itoks) >= 8 and len(ptoks) >= 8 and ov < cfg.unrelated_no_overlap:
-        return (f"linked {pull_label((pull.repo, pull.number), issue.repo)} shares {ov:.0%} of this issue's "
-                f"vocabulary: its change is about something else")
     return ""
 
 
-def decide(issue: Issue, idx: CorpusIndex, cfg: LinkConfig) -> FixVerdict:
+def decide(issue: Issue, idx: CorpusIndex, cfg: LinkConfig, resolved: bool = True) -> FixVerdict:
+    """`resolved`: the issue was closed as resolved (not rejected / duplicate); only then can
+    an answer that defers the change to another ticket make it "closed before the fix merged"."""
     cands = gather(issue, idx)
     close = issue.closed_at if issue.state == "closed" else None
     slack = timedelta(seconds=cfg.clock_slack_s)
@@ -179,7 +182,7 @@ def decide(issue: Issue, idx: CorpusIndex, cfg: LinkConfig) -> FixVerdict:
             if twin in verdict.after_close:
                 verdict.after_close.remove(twin)
 
-    if close is not None and not verdict.fix and not verdict.after_close and not verdict.pending:
+    if resolved and close is not None and not verdict.fix and not verdict.after_close and not verdict.pending:
         _deferred_fix(issue, idx, cfg, verdict)
 
     if close is not None:
@@ -188,6 +191,9 @@ def decide(issue: Issue, idx: CorpusIndex, cfg: LinkConfig) -> FixVerdict:
             verdict.last_fix = max(merged_before, key=lambda p: p.merged_at)
             verdict.lag_s = int(round((close - verdict.last_fix.merged_at).total_seconds()))
     return verdict
+
+
+_DUPLICATE = re.compile(r"重复|duplicate|dup of|same as|同一(?:个)?问题|已有|已存在", re.IGNORECASE)
 
 
 def _deferred_fix(issue: Issue, idx: CorpusIndex, cfg: LinkConfig, verdict: FixVerdict) -> None:
@@ -199,9 +205,12 @@ def _deferred_fix(issue: Issue, idx: CorpusIndex, cfg: LinkConfig, verdict: FixV
     for c in idx.issue_comments.get(key, []):
         if not c.author or c.author == issue.author:
             continue
-        for ref in find_refs(c.body or "", issue.repo):
+        body = c.body or ""
+        for ref in find_refs(body, issue.repo):
             other = (ref.repo, ref.number)
             if ref.kind == KIND_PULL or other == key or other not in idx.issues:
+                continue
+            if _DUPLICATE.search(_sentence_around(body, *ref.span)):
                 continue
             fixes: set[Key] = set(idx.links.get(other, {}))
             fixes |= {m.pull for m in idx.mentions.get(other, []) if m.ref.keyword or m.ref.kind == KIND_ISSUE}
