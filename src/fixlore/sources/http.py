@@ -367,6 +367,8 @@ class ApiClient:
             n = state.attempt_number
             delay = min(self.backoff_max, self.backoff_base * (2 ** (n - 1)))
             delay = random.uniform(delay / 2, delay)          # jitter: spread out synchronized retries
+        log.info("retrying after %s (attempt %d): waiting %.2fs", exc.why if isinstance(exc, _Retryable) else exc,
+                 state.attempt_number, delay / self.time_scale)
         return delay / self.time_scale
 
     def _attempt(self, url: str, endpoint: str, cached: tuple[str, str, dict[str, str]] | None,
