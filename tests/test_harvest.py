@@ -160,3 +160,24 @@ def test_faults_leave_the_same_store_as_a_clean_run(make_world, tmp_path):
         injected = srv.stats()["faults_injected"]
     assert sum(injected.values()) > 5 and acc.retries > 0
     assert faulty.canonical_dump() == clean.canonical_dump()
+
+
+BUNDLED = Path(__file__).resolve().parents[1] / "worlds"
+
+
+@pytest.mark.parametrize("name", ["demo", "github-mini"])
+def test_bundled_world_fix_prs_of_pool_issues_are_fetched(name, tmp_path):
+    import yaml
+
+    world = BUNDLED / name
+    if not (world / "world.yaml").is_file():
+        pytest.skip(f"worlds/{name} is not in this checkout")
+    exp = Expected(world)
+    store, report, _ = run_harvest(world, f"sqlite:///{tmp_path / 'b.db'}")
+    corpus = store.load_corpus()
+    assert {(i.repo, i.number) for i in corpus.issues} == {(i.repo, i.number) for i in exp.window}
+    detailed = {(f.repo, f.pull_number) for f in corpus.files} | {(c.repo, c.pull_number) for c in corpus.commits}
+    truth = yaml.safe_load((world / "truth.yaml").read_text(encoding="utf-8"))
+    wanted = {(f["repo"], f["number"]) for item in truth["issues"] if (item["repo"], item["number"]) in exp.pool
+              for f in item.get("fix") or []}
+    assert wanted and wanted <= detailed
