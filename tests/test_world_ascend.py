@@ -291,9 +291,12 @@ def test_evidence_kinds_are_backed_by_the_data(w):
         if "linked" in e["evidence"]:
             linked = {p["number"] for p in w.issue(repo, n, ".pulls")}
             assert linked & set(fixes), (repo, n)
+        bodies = " ".join(c["body"] for c in w.issue(repo, n, ".comments")) if w.has(f"repos/{repo}/issues/{n}.comments.json") else ""
         if "comment" in e["evidence"]:
-            bodies = " ".join(c["body"] for c in w.issue(repo, n, ".comments"))
             assert any(re.search(rf"(!|#|PR ?){p}\b", bodies) for p in fixes), (repo, n)
+        elif e["funnel"] in ("selected", "analysis"):
+            # and the converse: a comment citing the fix PR ("!795", "PR#826", "PR 55") is evidence
+            assert not any(re.search(rf"(?:!|PR ?#?){p}\b", bodies) for p in fixes), (repo, n)
         if "backport" in e["evidence"]:
             assert any(f["role"] == "backport" for f in e["fix"])
 

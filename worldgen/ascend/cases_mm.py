@@ -95,7 +95,7 @@ CASES = [
          comments=[("08-06 09:12:33", "liuyang_contrib", "认领。"),
                    ("09-12 18:40:10", "liuyang_contrib", "PR !2813 已提交，64 卡 MFU 24.6，实践文档在 #498。"),
                    ("09-15 10:21:55", "huangrui_mm", "检视通过，CI 跑完后合入。")],
-         prs=[PR2813], fix=[(R, 2813, "fix")], evidence=["auto_close", "linked", "keyword"], timing="auto_close",
+         prs=[PR2813], fix=[(R, 2813, "fix")], evidence=["auto_close", "linked", "keyword", "comment"], timing="auto_close",
          kb=["docs/Ascend/MindSpeed-MM/docs/zh/models/magihuman.md"], theme="mm-capability-boundary"),
 
     Case(R, 520, "qwen3_6 README 中 triton-ascend 版本前后不一致（3.2.0 / 3.2.1）",
@@ -179,7 +179,7 @@ CASES = [
          "panjie_quant", "09-02 09:10:00", "09-18 21:14:20", "wangzy_mm", issue_type="需求",
          comments=[("09-03 10:00:12", "huangrui_mm", "在做，!3158。"),
                    ("09-17 18:22:40", "panjie_quant", "精度：qwen3.5-27B 误差 0.25%，qwen3-vl-30B 0.33%；性能 1.3× / 1.1× bf16。")],
-         prs=[PR3158], fix=[(R, 3158, "fix")], evidence=["auto_close", "linked"], timing="auto_close",
+         prs=[PR3158], fix=[(R, 3158, "fix")], evidence=["auto_close", "linked", "comment"], timing="auto_close",
          kb=["docs/Ascend/MindSpeed-MM/docs/zh/features/mxfp8_training_recipe.md"], theme="mm-capability-boundary"),
 
     Case(R, 720, "utils.py 扩展名拼成 .parquat，parquet 数据集全部读不出来",

@@ -253,7 +253,7 @@ CASES = [
             ("09-08 10:30:15", "liutao_tc", "!795 已合入 master，请验证。"),
             ("09-09 20:11:47", "jiangwei_npu", "验证 ok，tp=2 all_to_all 耗时恢复正常。")],
          prs=[PR795], resolved_at="09-12 21:03:10", bot_close=True,
-         fix=[(R, 795, "fix")], evidence=["keyword"], timing="stale", traps=["stale_close"],
+         fix=[(R, 795, "fix")], evidence=["keyword", "comment"], timing="stale", traps=["stale_close"],
          kb=["docs/Ascend/msmodeling/docs/zh/design/moe_routing_simulation.md"], theme="tensorcast-regression"),
 
     Case(R, 403, "model adaptor 依赖实测锚点，verify 裸抛异常，MoE 模型误报卡住流水线",
@@ -288,7 +288,7 @@ CASES = [
          "```\n$ bash -c 'bash /tmp/vllm/stop_vllm_process.sh vllm'; echo $?\nKilled\n137\n```\n后面 5 次重试成了死代码，真正的 vllm 进程有时还活着。",
          "zhaoyf_serving", "09-12 16:28:30", "09-17 15:22:09", "yangxiaoming", labels=["bug"],
          comments=[("09-13 09:40:18", "liutao_tc", "确认，需要自排除。和 #411 一起在 !850 修。")],
-         prs=[PR850], fix=[(R, 850, "fix")], evidence=["auto_close", "keyword", "linked"], timing="auto_close",
+         prs=[PR850], fix=[(R, 850, "fix")], evidence=["auto_close", "keyword", "linked", "comment"], timing="auto_close",
          traps=["one_pr_many_issues"], kb=[], theme="optix-config-hygiene"),
 
     Case(R, 411, "压测期间 scheduler 每秒调用 health() 发真实推理探针，污染测量",
@@ -354,7 +354,7 @@ CASES = [
             ("09-01 16:40:18", "wuhao_infer", "我是对照一份旧分支的代码推断的，master 上实际没碰到过，报告里候选数也是对的。"),
             ("09-02 09:30:51", "chenlu_optix", "好的。master 上目录名是完整摘要，8 并发跑 2000 候选的回归里也没有出现覆盖。"),
             ("09-17 11:05:31", "liutao_tc", "和创建人对齐，该构造场景实际不存在，不做修改，关闭。")],
-         funnel="analysis", drop_reason="not_adopted", timing="no_fix", theme="optix-config-hygiene"),
+         funnel="analysis", drop_reason="not_adopted", evidence=["answer"], timing="no_fix", theme="optix-config-hygiene"),
 
     Case(R, 441, "建议把 --optix-mode 改名为 --search-mode",
          "`--optix-mode` 这个名字对新用户不直观：大家第一次看到都以为是切换 OptiX 的运行模式，实际上它选择的是搜索策略（grid / bayes / slo-first）。\n\n"
@@ -366,7 +366,7 @@ CASES = [
             ("09-08 09:20:44", "chenlu_optix", "参数名已在多个客户的自动化脚本中使用，改名后即使保留别名也会引入告警噪声，收益不大，暂不采纳。日志的问题另外整理。"),
             ("09-08 11:02:30", "liqing_dev", "理解，那至少在文档里把含义写清楚？"),
             ("09-18 18:29:55", "liutao_tc", "文档描述已在参数说明中补充，改名不采纳，关闭。")],
-         prs=[PR861], funnel="analysis", drop_reason="not_adopted", timing="no_fix", traps=["linked_unrelated"], theme="optix-config-hygiene"),
+         prs=[PR861], funnel="analysis", drop_reason="not_adopted", evidence=["answer"], timing="no_fix", traps=["linked_unrelated"], theme="optix-config-hygiene"),
 
 ]
 

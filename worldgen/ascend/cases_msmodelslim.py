@@ -136,14 +136,14 @@ CASES = [
          comments=[("09-10 10:02:22", "wanglin_slim", "核验了一下：embedding 与 lm_head 默认不量化，保持 bf16（约 1.5G）；每个 Linear 还有 per channel 的 scale/offset（fp32）以及 deq_scale；description json 记录每个权重的量化类型。16G 符合预期，不是问题。"),
                    ("09-10 14:30:05", "gaoming_user", "明白了，lm_head 不量化是出于精度考虑吧？"),
                    ("09-11 09:15:40", "wanglin_slim", "是的，可以通过 disable_names 配置，但不建议量化 lm_head。")],
-         funnel="analysis", drop_reason="not_a_problem", timing="no_fix", theme="slim-quant-correctness"),
+         funnel="analysis", drop_reason="not_a_problem", evidence=["answer"], timing="no_fix", theme="slim-quant-correctness"),
     Case(R, 480, "W4A8稀疏量化偶现精度下降",
          "W4A8 稀疏量化 Qwen3-8B，同一配置连续跑两次：\n| 次数 | ceval | mmlu |\n|---|---|---|\n| 1 | 78.9 | 74.1 |\n| 2 | 76.8 | 73.9 |\n\nceval 掉了 2 个点，配置完全一样，校准集 512 条。是不是有随机性？",
          "gaoming_user", "09-10 09:40:15", "09-18 15:02:33", "wanglin_slim",
          comments=[("09-11 10:20:40", "dujun_quant", "校准集会随机采样，请固定 seed 后再跑两次对比。"),
                    ("09-15 18:02:11", "gaoming_user", "固定 seed=1234 后两次都是 78.7，但之前那次 76.8 没法复现了。"),
                    ("09-18 15:02:20", "wanglin_slim", "固定种子后结果稳定，原问题无法复现，关闭；如再出现请附随机种子和日志。")],
-         funnel="analysis", drop_reason="no_fix_evidence", timing="no_fix", theme="slim-quant-correctness"),
+         funnel="analysis", drop_reason="no_fix_evidence", evidence=["answer"], timing="no_fix", theme="slim-quant-correctness"),
 
 ]
 

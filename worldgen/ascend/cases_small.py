@@ -94,7 +94,7 @@ CASES = [
          "liwen_ds", "09-03 15:00:20", "09-17 16:21:40", "guojing_br", issue_type="需求",
          comments=[("09-04 10:10:33", "guojing_br", "Bridge 定位只面向 MindSpeed ↔ Megatron，DeepSpeed 后端不在规划内，不受理。DeepSpeed 的昇腾适配请关注 deepspeed-ascend 仓。"),
                    ("09-04 11:20:02", "liwen_ds", "了解。")],
-         funnel="analysis", drop_reason="not_adopted", timing="no_fix", theme="small-repo-sharp-root-causes"),
+         funnel="analysis", drop_reason="not_adopted", evidence=["answer"], timing="no_fix", theme="small-repo-sharp-root-causes"),
     Case(B, 76, "pip 安装 bridge 后 import 报 No module named 'megatron'",
          "按 README 执行 `pip install -e .` 后：\n```\n>>> import mindspeed_bridge\nTraceback (most recent call last):\n  File \"<stdin>\", line 1, in <module>\n"
          "  File \"mindspeed_bridge/__init__.py\", line 3, in <module>\n    from megatron.core import parallel_state\nModuleNotFoundError: No module named 'megatron'\n```\n"
