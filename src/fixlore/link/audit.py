@@ -30,7 +30,10 @@ class AuditResult:
     details: list[dict[str, Any]] = field(default_factory=list)
 
     def as_dict(self) -> dict[str, Any]:
-        return {"sampled": self.sampled, "held": self.held, "failed": self.failed, "errors": self.errors,
+        """`checked`/`passed`/`failed` (keys that did not hold) are what a digest prints."""
+        return {"checked": self.sampled, "passed": self.held,
+                "failed": [d["key"] for d in self.details if d.get("held") is False],
+                "errors": [d["key"] for d in self.details if d.get("held") is None],
                 "by_timing": self.by_timing, "details": self.details}
 
 
@@ -84,10 +87,11 @@ def audit_timing(cases: list[Case], fetch: Fetch, sample_size: int = 21) -> Audi
                               f" state {state or '?'} ({'held' if pull_ok else 'differs'})")
         except Exception as exc:   # a failed re-fetch is recorded, never fatal to the run
             result.errors += 1
-            case.audit = {"held": None, "checks": checks, "error": f"{type(exc).__name__}: {exc}"[:200]}
+            case.audit = {"held": None, "ok": False, "status": "error", "checks": checks,
+                          "error": f"{type(exc).__name__}: {exc}"[:200]}
             result.details.append({"key": case.key, "timing": case.timing, "held": None, "error": case.audit["error"]})
             continue
-        case.audit = {"held": ok, "checks": checks}
+        case.audit = {"held": ok, "ok": ok, "status": "ok" if ok else "differs", "checks": checks}
         bucket = result.by_timing.setdefault(case.timing, {"sampled": 0, "held": 0})
         bucket["sampled"] += 1
         if ok:

@@ -89,6 +89,8 @@ def build_cases(corpus: Corpus, since: datetime, config: LinkConfig | FunnelConf
 
     cases: list[Case] = []
     for issue in issues:
+        if not _considered(issue, since):
+            continue
         key = (issue.repo, issue.number)
         stage = stages[issue.key]
         case = Case(repo=issue.repo, number=issue.number, title=issue.title,
@@ -126,7 +128,7 @@ def build_cases(corpus: Corpus, since: datetime, config: LinkConfig | FunnelConf
     _mark_shared_fixes(cases)
 
     counts = FunnelCounts(considered=len(cases), top_k=cfg.funnel.rank_top_k)
-    for stage in stages.values():
+    for stage in (stages[c.key] for c in cases):
         if stage in ("window", "unresolved", "internal", "cve", "empty_title", "noise"):
             setattr(counts, stage, getattr(counts, stage) + 1)
     counts.closed_in_window = counts.considered - counts.window
@@ -136,6 +138,12 @@ def build_cases(corpus: Corpus, since: datetime, config: LinkConfig | FunnelConf
     counts.rank = counts.pool - counts.analysis_candidates
     cases.sort(key=lambda c: (c.repo, c.number))
     return cases, counts
+
+
+def _considered(issue: Issue, since: datetime) -> bool:
+    """The run considers every issue updated (or closed) inside the window; older ones only
+    inform corpus-wide facts such as close storms."""
+    return any(t is not None and t >= since for t in (issue.updated_at, issue.closed_at))
 
 
 def _strip_conclusions(case: Case) -> None:

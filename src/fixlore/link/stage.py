@@ -1,0 +1,47 @@
+"""The link stage of the pipeline (see fixlore.pipeline): funnel + link over the store's
+corpus, a re-check of a sample of timing claims against the source, cases saved back.
+
+Summary keys: funnel (every stage's count), timing {class: n}, traps {trap: n}, evidence
+{kind: n} (over the analysis candidates), analysis_candidates, audit {checked, passed,
+failed, errors, by_timing, details}.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from fixlore.funnel import FunnelConfig
+from fixlore.link.audit import audit_timing, corpus_fetcher, source_fetcher
+from fixlore.link.build import analysis_candidates, build_cases
+from fixlore.link.config import LinkConfig
+
+AUDIT_SAMPLE = 21
+
+
+def link_config(settings: Any) -> LinkConfig:
+    mapping = dict(getattr(settings, "funnel", None) or {})
+    if getattr(settings, "rank_top_k", None) is not None:
+        mapping.setdefault("rank_top_k", settings.rank_top_k)
+    return LinkConfig(funnel=FunnelConfig.from_mapping(mapping))
+
+
+def run(ctx: Any) -> dict[str, Any]:
+    corpus = ctx.store.load_corpus()
+    cases, counts = build_cases(corpus, ctx.since, link_config(ctx.settings))
+    if getattr(ctx, "source", None) is not None:
+        fetch, mode = source_fetcher(ctx.source), "source"
+    else:
+        fetch, mode = corpus_fetcher(corpus), "store"
+    chosen = analysis_candidates(cases)
+    result = audit_timing(chosen, fetch, AUDIT_SAMPLE)
+    ctx.store.save_cases(cases, ctx.run_id)
+    ctx.info["funnel"] = counts.as_dict()
+    return {
+        "funnel": counts.as_dict(),
+        "analysis_candidates": len(chosen),
+        "timing": dict(sorted(Counter(c.timing for c in chosen).items())),
+        "traps": dict(sorted(Counter(t for c in chosen for t in c.traps).items())),
+        "evidence": dict(sorted(Counter(e.kind for c in chosen for e in c.evidence).items())),
+        "audit": {**result.as_dict(), "via": mode},
+    }
