@@ -30,7 +30,13 @@ INTERNAL_TICKET = ("内部任务", "内部需求", "版本转测", "流水线任
 WORKAROUND = ("规避", "绕过", "临时方案", "workaround", "work around", "重装", "重新安装", "换个环境", "环境问题",
               "环境变量", "去掉该配置", "删除该配置", "清理缓存", "重启", "reinstall", "environment issue",
               "升级驱动", "版本不匹配", "配套版本", "pythonpath", "ld_library_path", "pip install", "先安装", "未安装",
-              "安装依赖", "export ", "set_env", "source ")
+              "安装依赖", "set_env")
+# closed without a conclusion: no feedback, not reproducible, an abandoned proposal
+NO_CONCLUSION = ("无反馈", "未反馈", "没有反馈", "没有回复", "未回复", "无法复现", "未能复现", "不能复现", "没复现",
+                 "长期未更新", "长期无更新", "内容不完整", "补全后", "no response", "no feedback", "not reproducible",
+                 "cannot reproduce", "can't reproduce", "could not reproduce", "unable to reproduce", "inactivity")
+FEATURE_REQUEST = ("希望", "诉求", "建议增加", "建议支持", "能不能", "期望", "需求", "feature request", "would like",
+                   "please add", "would be nice", "could you add")
 # a maintainer laying out the fix to come ("方案：按完整文档 packing …"): something learned even before it lands
 SOLUTION = re.compile(r"(方案|改法|修复思路|解决思路|解决办法|修复方式|solution|approach|fix plan|proposed fix)\s*[:：]", re.I)
 _PR_IN_TITLE = re.compile(r"(?:\bPR\s*#?\s*|\bMR\s*#?\s*|!)(\d+)", re.I)
@@ -125,7 +131,10 @@ def decide(case: Case, ctx: CaseContext, root_cause: str = "") -> Verdict:
     if root_cause:
         notes.append("root cause explained, no code change linked")
         return Verdict(True, "", notes)
-    if question and not defect and not has_cue(title + "\n" + body, PROBLEM_CUES):
+    if has_cue(official, NO_CONCLUSION):
+        return Verdict(False, "no_fix_evidence", ["closed without a conclusion (no feedback / not reproducible)"])
+    report = title + "\n" + body
+    if question and not defect and not has_cue(report, PROBLEM_CUES) and not has_cue(report, FEATURE_REQUEST):
         return Verdict(False, "consultation_only", ["a how-to question answered; no defect reported"])
     if substantive and (advice or defect):
         notes.append("official answer explains and advises, no code change")
