@@ -92,7 +92,8 @@ CASES = [
          "我们有一批 DeepSpeed ZeRO-3 训练的脚本，想复用 Bridge 的模型定义和权重转换能力。能否在 Bridge 里加一个 DeepSpeed 的适配层？\n"
          "具体需要：\n- HF ↔ DeepSpeed checkpoint 转换\n- ZeRO-3 下的参数收集接口",
          "liwen_ds", "09-03 15:00:20", "09-17 16:21:40", "guojing_br", issue_type="需求",
-         comments=[("09-04 10:10:33", "guojing_br", "Bridge 定位只面向 MindSpeed ↔ Megatron，DeepSpeed 后端不在规划内，不受理。DeepSpeed 的昇腾适配请关注 deepspeed-ascend 仓。"),
+         comments=[("09-04 10:10:33", "guojing_br", "Bridge 定位只面向 MindSpeed ↔ Megatron：模型定义依赖 Megatron 的 parallel_state 与 TP/PP 切分，权重转换也按 mcore 的 dist checkpoint 布局实现；"
+                    "DeepSpeed ZeRO-3 的参数分区与收集方式完全不同，无法复用。DeepSpeed 后端不在规划内，不受理。DeepSpeed 的昇腾适配请关注 deepspeed-ascend 仓。"),
                    ("09-04 11:20:02", "liwen_ds", "了解。")],
          funnel="analysis", drop_reason="not_adopted", evidence=["answer"], timing="no_fix", theme="small-repo-sharp-root-causes"),
     Case(B, 76, "pip 安装 bridge 后 import 报 No module named 'megatron'",
@@ -138,7 +139,8 @@ CASES = [
     Case(M, 635, "性能调优文档中 TTOT 应为 TPOT",
          "`docs/zh/performance_tuning.md` 第 3 节「时延指标」写的是 TTOT，应为 TPOT（Time Per Output Token）。同一节的公式 `TTOT = (E2E - TTFT) / (output_tokens - 1)` 也是 TPOT 的定义。",
          "lin_doc", "09-14 09:12:12", "09-17 14:02:02", "lin_doc",
-         comments=[("09-15 10:20:11", "xiewen_motor", "是笔误，公式没问题。"),
+         comments=[("09-14 15:30:40", "wangrui_infer", "顺便问一下，benchmark 输出里的 ITL 和 TPOT 是一回事吗？"),
+                   ("09-15 10:20:11", "xiewen_motor", "TTOT 是笔误，公式本身没问题。TPOT 是单个请求解码阶段的平均每 token 时延，(E2E - TTFT) / (output_tokens - 1)；ITL 是相邻两个 token 的间隔，按 token 统计分布，P99 ITL 会明显高于 TPOT。"),
                    ("09-17 14:01:50", "lin_doc", "已在下个文档版本修正，我自己关掉。")],
          funnel="analysis", drop_reason="self_answered", timing="no_fix", theme="small-repo-sharp-root-causes"),
     Case(F, 472, "主节点 etcd 断链恢复后出现双主，旧主不降级",
