@@ -19,6 +19,8 @@ def main(argv=None):
     ap.add_argument("--out", default=DEFAULT_OUT)
     ap.add_argument("--seed", type=int, default=20260921)
     args = ap.parse_args(argv)
+    if os.path.isdir(args.out) and os.listdir(args.out) and not os.path.exists(os.path.join(args.out, "world.yaml")):
+        sys.exit(f"refusing to write into {args.out}: not empty and not a world (no world.yaml)")
     # the README is hand-written documentation of the generator and survives regeneration
     readme = os.path.join(args.out, "README.md")
     keep = open(readme, encoding="utf-8").read() if os.path.exists(readme) else None
