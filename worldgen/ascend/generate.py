@@ -1,7 +1,7 @@
 """Assemble the whole world: hand-written cases, generated filler, docs corpus."""
 from __future__ import annotations
 
-from . import cases_mindcluster, cases_mm, cases_msmodeling, cases_msmodelslim, cases_small
+from . import cases_mindcluster, cases_mm, cases_msmodeling, cases_msmodelslim, cases_small, docs_corpus, filler
 from .world import World
 
 CASE_MODULES = [cases_msmodeling, cases_mm, cases_mindcluster, cases_msmodelslim, cases_small]
@@ -23,16 +23,8 @@ def build(seed: int = 20260921) -> World:
             w.add_case(c)
         for spec in mod.EXTRA_PRS:
             w.add_pr(spec)
-    try:
-        from . import filler
-        filler.populate(w)
-    except ImportError:
-        pass
-    try:
-        from . import docs_corpus
-        docs_corpus.populate(w)
-    except ImportError:
-        pass
+    filler.populate(w)
+    docs_corpus.populate(w)
     return w
 
 
