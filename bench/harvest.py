@@ -14,6 +14,7 @@ no-change re-run per repo.
 from __future__ import annotations
 
 import argparse
+import shutil
 import sys
 import tempfile
 import time
@@ -38,7 +39,10 @@ QUOTA_PER_HOUR = 4000
 
 def pick_world(force_synthetic: bool, tmp: Path) -> tuple[Path, str]:
     if not force_synthetic and (ASCEND / "world.yaml").is_file() and any((ASCEND / "repos").glob("*/*/repo.json")):
-        return ASCEND, "worlds/ascend-2026-09"
+        # A private copy: every run of the bench then sees the same world, even if it is regenerated meanwhile.
+        copy = tmp / "ascend-2026-09"
+        shutil.copytree(ASCEND, copy, ignore=shutil.ignore_patterns("docs"))
+        return copy, "worlds/ascend-2026-09 (copied)"
     shape = WorldShape(orgs=("cann", "Ascend"), repos=187, closed_in_window=1019, other_updated=300,
                        old_issues=1500, seed=20260921)
     return write_world(tmp / "synthetic", shape), "synthetic (187 repos, 1019 closed in window)"
