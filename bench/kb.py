@@ -46,13 +46,19 @@ from fixlore.kb.embed import UseEmbedder, embed_text  # noqa: E402
 SAMPLE = 256
 
 
-def seed_sentences() -> list[str]:
+def seed_sentences(extra: Path | None = None) -> list[str]:
     sentences: list[str] = []
-    for path in sorted(glob.glob(str(ROOT / "worlds" / "*" / "docs" / "**" / "*"), recursive=True)):
+    paths = glob.glob(str(ROOT / "worlds" / "*" / "docs" / "**" / "*"), recursive=True)
+    if extra is not None:
+        paths += glob.glob(str(extra / "docs" / "**" / "*"), recursive=True)
+    for path in sorted(set(paths)):
         fmt = file_format(path)
         if not fmt or not Path(path).is_file():
             continue
-        text = Path(path).read_text("utf-8", errors="replace")
+        try:
+            text = Path(path).read_text("utf-8", errors="replace")
+        except OSError:          # a world being regenerated under us
+            continue
         for ch in chunk_document(text, fmt, path):
             for piece in ch.text.replace("。", "。\n").split("\n"):
                 if len(piece.strip()) > 12:
@@ -178,11 +184,11 @@ def main() -> None:
                 break
 
     rng = random.Random(7)
-    sentences = seed_sentences()
+    sentences = seed_sentences(world)
     work = Path(tempfile.mkdtemp(prefix="kb-bench-", dir=ROOT / "bench"))
     embedder = UseEmbedder()
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
-    print(f"seed sentences: {len(sentences)} (from worlds/*/docs); {os.cpu_count()} cores, "
+    print(f"seed sentences: {len(sentences)} (from the worlds' docs); {os.cpu_count()} cores, "
           f"load average {load:.1f} at start (other work on the machine slows every figure)")
     try:
         # ---------------------------------------------------------------- real world index

@@ -43,7 +43,7 @@ VECTOR_IDS_NAME = "vector_ids.npy"
 THRESHOLD_NAME = "threshold.json"
 
 MAX_FILE_BYTES = 1_000_000
-CANDIDATES = 100          # hits taken from each ranking before fusion
+CANDIDATES = 50           # hits taken from each ranking before fusion
 MAX_QUERY_TERMS = 32      # key terms kept from a query
 COMMON_DF = 0.05          # terms in more than this share of passages are scored but not matched
 MATCH_TERMS = 16          # at most this many (the heaviest) terms go into the FTS5 expression
