@@ -31,6 +31,8 @@ WORKAROUND = ("规避", "绕过", "临时方案", "workaround", "work around", "
               "环境变量", "去掉该配置", "删除该配置", "清理缓存", "重启", "reinstall", "environment issue",
               "升级驱动", "版本不匹配", "配套版本", "pythonpath", "ld_library_path", "pip install", "先安装", "未安装",
               "安装依赖", "set_env")
+SELF_ANSWER = ("应为", "应改为", "应该是", "should be", "should read")
+TYPO = ("笔误", "typo", "拼写", "错别字", "写错")
 # closed without a conclusion: no feedback, not reproducible, an abandoned proposal
 NO_CONCLUSION = ("无反馈", "未反馈", "没有反馈", "没有回复", "未回复", "无法复现", "未能复现", "不能复现", "没复现",
                  "长期未更新", "长期无更新", "内容不完整", "补全后", "no response", "no feedback", "not reproducible",
@@ -54,6 +56,8 @@ SOLVED_BY_REPORTER = ("已解决", "解决了", "问题解决", "自己解决", 
                       "solved", "resolved it", "figured it out", "my mistake", "works now", "fixed it")
 # an official answer shorter than this (characters of content) teaches too little to publish
 MIN_ANSWER_CHARS = 40
+# an official explanation this long stands even when the issue was then closed for lack of feedback
+RICH_ANSWER_CHARS = 120
 
 
 @dataclass(slots=True)
@@ -99,7 +103,7 @@ def decide(case: Case, ctx: CaseContext, root_cause: str = "") -> Verdict:
     titled_prs = {int(n) for n in _PR_IN_TITLE.findall(title)}
     if titled_prs & {f.number for f in case.fix} and len(_LIST_ITEM.findall(body)) >= 3:
         return Verdict(False, "internal_process", ["a list of remarks on the PR the title names: a review ticket"])
-    if has_landed and ctx.shared_fix_cases and not official.strip() and _lesser_of_shared(case, ctx, pr_text):
+    if has_landed and ctx.shared_fix_cases and not substantive and _lesser_of_shared(case, ctx, pr_text):
         return Verdict(False, "merged_into_other",
                        [f"its fix PR is about {ctx.shared_fix_cases[0]}; no discussion of its own: told in that row"])
 
@@ -119,9 +123,11 @@ def decide(case: Case, ctx: CaseContext, root_cause: str = "") -> Verdict:
     if not official.strip():
         if reporter.strip() and has_cue(reporter, SOLVED_BY_REPORTER):
             return Verdict(False, "self_answered", ["reporter solved it alone; no official answer"])
-        if has_cue(body, ("应为", "应改为", "应该是", "should be", "typo")) and not has_cue(body, ROOT_CUES):
+        if has_cue(body + "\n" + title, SELF_ANSWER) and not has_cue(body, ROOT_CUES):
             return Verdict(False, "self_answered", ["the report carries its own answer"])
         return Verdict(False, "no_fix_evidence", ["no fix PR and no answer"])
+    if has_cue(body + "\n" + title, SELF_ANSWER) and has_cue(official, TYPO) and not root_cause:
+        return Verdict(False, "self_answered", ["a slip the report already corrects; the answer confirms it"])
     defect = has_cue(official, DEFECT_ACK)
     if has_cue(official, WORKAROUND) and not root_cause and not defect:
         return Verdict(False, "env_workaround", ["only an environment workaround, no root cause"])
@@ -131,7 +137,8 @@ def decide(case: Case, ctx: CaseContext, root_cause: str = "") -> Verdict:
     if root_cause:
         notes.append("root cause explained, no code change linked")
         return Verdict(True, "", notes)
-    if has_cue(official, NO_CONCLUSION):
+    richest = max((_content_len(clean_body(c.body)) for c in ctx.maintainer_comments()), default=0)
+    if has_cue(official, NO_CONCLUSION) and richest < RICH_ANSWER_CHARS:
         return Verdict(False, "no_fix_evidence", ["closed without a conclusion (no feedback / not reproducible)"])
     report = title + "\n" + body
     if question and not defect and not has_cue(report, PROBLEM_CUES) and not has_cue(report, FEATURE_REQUEST):
@@ -155,7 +162,9 @@ def _lesser_of_shared(case: Case, ctx: CaseContext, pr_text: str) -> bool:
     mine = overlap(tokens(case.title), pr_tokens)
     others = [overlap(tokens(t), pr_tokens) for t in ctx.shared_fix_titles.values() if t]
     named = re.findall(r"#(\d+)", pr_text)
-    if named and str(case.number) not in named and any(k.endswith(f"#{n}") for k in ctx.shared_fix_cases for n in named):
+    if str(case.number) in named:        # the PR names this issue: a fix target in its own right
+        return False
+    if any(k.endswith(f"#{n}") for k in ctx.shared_fix_cases for n in named):
         return True
     if others and max(others) > mine + 0.2:
         return True
