@@ -201,3 +201,48 @@ def test_calibrate_saves_threshold_used_by_default(tmp_path, built, embedder):
     cv = cross_validate(rows, folds=2, repeats=3)
     assert cv["total"] == len(labelled)
     kb2.close()
+
+
+def test_changelogs_are_searchable_but_never_cited():
+    from fixlore.kb.base import is_changelog
+
+    assert is_changelog("docs/o/r/CHANGELOG.md") and is_changelog("docs/o/r/docs/zh/release_notes/26.3.0.md")
+    assert is_changelog("docs/o/r/docs/26.0.0.rst")
+    assert not is_changelog("docs/o/r/docs/moe.md") and not is_changelog("docs/o/r/src/changes.py")
+    assert not is_changelog("docs/o/r/docs/v2.1-migration.md")
+
+
+def test_query_terms_skip_function_words_and_bare_numbers():
+    from fixlore.kb.tokens import is_query_term
+
+    assert not is_query_term("的") and not is_query_term("它") and not is_query_term("12") and not is_query_term("0.8")
+    assert is_query_term("26.2.0") and is_query_term("30s") and is_query_term("通信") and is_query_term("all_to_all")
+
+
+def test_search_from_another_thread(built):
+    from concurrent.futures import ThreadPoolExecutor
+
+    kb, _, _ = built
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        results = list(pool.map(lambda q: kb.search(q, k=1)[0].doc, [q for q, _ in QUERIES]))
+    assert results == [d for _, d in QUERIES]
+
+
+def test_cli_build_search_stats(tmp_path):
+    from typer.testing import CliRunner
+
+    from fixlore.cli import app
+
+    docs = write_corpus(tmp_path)
+    index = tmp_path / "cli-index"
+    runner = CliRunner()
+    res = runner.invoke(app, ["kb", "build", str(docs), "--index", str(index)])
+    assert res.exit_code == 0, res.output
+    res = runner.invoke(app, ["kb", "search", "node_base_info 驱动版本标签", "--index", str(index), "-k", "2", "--json"])
+    assert res.exit_code == 0, res.output
+    first = json.loads(res.output.splitlines()[0])
+    assert first["doc"] == "docs/Ascend/mind-cluster/docs/npu_exporter.md" and first["chunk"].startswith("part")
+    res = runner.invoke(app, ["kb", "search", "[bold]NodeAffinity[/bold] pending", "--index", str(index)])
+    assert res.exit_code == 0 and "faq.md" in res.output
+    res = runner.invoke(app, ["kb", "stats", "--index", str(index)])
+    assert res.exit_code == 0 and "total_chunks" in res.output

@@ -21,6 +21,7 @@ import json
 import os
 import re
 import sqlite3
+import threading
 import time
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
@@ -153,7 +154,9 @@ class KnowledgeBase:
     def __init__(self, index_dir: Path, embedder: Embedder | None = None):
         self.dir = Path(index_dir)
         self.dir.mkdir(parents=True, exist_ok=True)
-        self.db = sqlite3.connect(self.dir / DB_NAME)
+        # One connection, shared by the threads of a server: every use holds self._lock.
+        self.db = sqlite3.connect(self.dir / DB_NAME, check_same_thread=False)
+        self._lock = threading.RLock()
         self.db.executescript(_SCHEMA)
         self.tokenizer = Tokenizer(self.dir)
         self.embedder: Embedder = embedder or UseEmbedder()
@@ -262,6 +265,11 @@ class KnowledgeBase:
     def _apply(self, todo: list[_Source], gone: list[str], stats: IngestStats, progress: Progress | None) -> None:
         if not todo and not gone:
             return
+        with self._lock:
+            self._apply_locked(todo, gone, stats, progress)
+
+    def _apply_locked(self, todo: list[_Source], gone: list[str], stats: IngestStats,
+                      progress: Progress | None) -> None:
         self.tokenizer.learn(s.text for s in todo if s.kind != "case")
         now = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
         with self.db:
@@ -361,6 +369,10 @@ class KnowledgeBase:
         return self._candidates(query, kind)[:k]
 
     def _candidates(self, query: str | KbQuery, kind: str | Sequence[str] | None) -> list[Passage]:
+        with self._lock:
+            return self._candidates_locked(query, kind)
+
+    def _candidates_locked(self, query: str | KbQuery, kind: str | Sequence[str] | None) -> list[Passage]:
         q = query if isinstance(query, KbQuery) else KbQuery(text=query)
         kinds = (kind,) if isinstance(kind, str) else (tuple(kind) if kind else None)
         if self._n_chunks is None:
