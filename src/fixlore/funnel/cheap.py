@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from datetime import datetime
+from functools import lru_cache
 
 from fixlore.funnel.config import FunnelConfig
 from fixlore.funnel.floods import flood_keys
@@ -34,8 +35,13 @@ def closed_in_window(issue: Issue, since: datetime, until: datetime | None = Non
     return until is None or issue.closed_at <= until
 
 
-def _norm(values) -> set[str]:
-    return {v.strip().casefold() for v in values}
+def _norm(values) -> frozenset[str]:
+    return _norm_cached(tuple(values))
+
+
+@lru_cache(maxsize=64)
+def _norm_cached(values: tuple[str, ...]) -> frozenset[str]:
+    return frozenset(v.strip().casefold() for v in values)
 
 
 def is_unresolved(issue: Issue, cfg: FunnelConfig) -> bool:

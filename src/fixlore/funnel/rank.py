@@ -59,7 +59,7 @@ class ValueInputs:
 
 
 def value_score(v: ValueInputs) -> float:
-    body = (v.body or "").strip()
+    body = (v.body or "").strip()[:4000]
     size = min(1.0, len(body) / 100)
     answer = max(min(1.0, v.answer_chars / 80), 0.8 * min(1.0, v.self_explained_chars / 80))
     fix = 1.0 if v.fix_merged and v.fix_strong else 0.8 if v.fix_merged else 0.6 if v.fix_pending else 0.0

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from datetime import timedelta
 
-from rapidfuzz import fuzz
+from rapidfuzz import fuzz, process
 
 from fixlore.link.config import LinkConfig
 from fixlore.link.index import CorpusIndex, Key
@@ -31,6 +31,22 @@ def _shape(title: str) -> str:
     return " ".join(t.casefold().split())
 
 
+def _shapes(idx: CorpusIndex) -> dict[Key, str]:
+    cache = getattr(idx, "_backport_shapes", None)
+    if cache is None:
+        cache = {}
+        idx._backport_shapes = cache
+    return cache
+
+
+def shape_of(pull: Pull, idx: CorpusIndex) -> str:
+    cache = _shapes(idx)
+    key = (pull.repo, pull.number)
+    if key not in cache:
+        cache[key] = _shape(pull.title)
+    return cache[key]
+
+
 def find_twins(fix: Pull, idx: CorpusIndex, cfg: LinkConfig, exclude: set[Key]) -> list[tuple[Pull, str]]:
     """Merged PRs that carry `fix` to another branch, with what shows it."""
     out: list[tuple[Pull, str]] = []
@@ -40,26 +56,33 @@ def find_twins(fix: Pull, idx: CorpusIndex, cfg: LinkConfig, exclude: set[Key]) 
         if p is None or m.pull in seen or not p.merged or p.base_ref == fix.base_ref:
             continue
         text = f"{p.title}\n{p.body}"
-        if _BACKPORT_WORD.search(text) or _shape(p.title) == _shape(fix.title):
+        if _BACKPORT_WORD.search(text) or shape_of(p, idx) == shape_of(fix, idx):
             seen.add(m.pull)
             out.append((p, f"PR {m.where} cites !{fix.number}: {m.quote}"))
     if fix.merged_at is None:
         return out
     window = timedelta(days=cfg.backport_window_days)
-    shape = _shape(fix.title)
+    shape = shape_of(fix, idx)
     fix_files = {f.filename for f in idx.files.get((fix.repo, fix.number), [])}
-    for p in idx.merged_between(fix.repo, fix.merged_at - window, fix.merged_at + window):
-        pk = (p.repo, p.number)
-        if pk in seen or p.base_ref == fix.base_ref:
+    for branch in idx.branches_of(fix.repo):
+        if branch == fix.base_ref:
             continue
-        sim = fuzz.ratio(shape, _shape(p.title)) if shape else 0.0
-        if sim >= cfg.backport_title_similarity:
-            seen.add(pk)
-            out.append((p, f"same change on {p.base_ref or '?'}: title '{p.title}' ~ '{fix.title}' ({sim:.0f}%)"))
+        others = [p for p in idx.merged_between(fix.repo, fix.merged_at - window, fix.merged_at + window, branch)
+                  if (p.repo, p.number) not in seen]
+        if not others or not shape:
             continue
-        if fix_files and sim >= 60:
-            files = {f.filename for f in idx.files.get(pk, [])}
-            if files and len(files & fix_files) / len(files | fix_files) >= 0.8:
+        shapes = [shape_of(p, idx) for p in others]
+        hits = {i: score for _, score, i in process.extract(shape, shapes, scorer=fuzz.ratio, score_cutoff=60,
+                                                              limit=None)}
+        for i, sim in sorted(hits.items(), key=lambda kv: -kv[1]):
+            p = others[i]
+            pk = (p.repo, p.number)
+            if sim >= cfg.backport_title_similarity:
                 seen.add(pk)
-                out.append((p, f"same files on {p.base_ref or '?'} ({len(files & fix_files)} shared) and similar title"))
+                out.append((p, f"same change on {p.base_ref or '?'}: title '{p.title}' ~ '{fix.title}' ({sim:.0f}%)"))
+            elif fix_files:
+                files = {f.filename for f in idx.files.get(pk, [])}
+                if files and len(files & fix_files) / len(files | fix_files) >= 0.8:
+                    seen.add(pk)
+                    out.append((p, f"same files on {p.base_ref or '?'} ({len(files & fix_files)} shared) and similar title"))
     return out

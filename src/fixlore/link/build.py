@@ -86,6 +86,7 @@ def build_cases(corpus: Corpus, since: datetime, config: LinkConfig | FunnelConf
               for k, v in verdicts.items()]
     storms = close_storms(closes, cfg)
     canned = canned_replies(corpus)
+    _ANSWERS.clear()
 
     cases: list[Case] = []
     for issue in issues:
@@ -137,6 +138,7 @@ def build_cases(corpus: Corpus, since: datetime, config: LinkConfig | FunnelConf
     counts.analysis_candidates = len(top_set)
     counts.rank = counts.pool - counts.analysis_candidates
     cases.sort(key=lambda c: (c.repo, c.number))
+    _ANSWERS.clear()
     return cases, counts
 
 
@@ -313,9 +315,21 @@ def canned_replies(corpus: Corpus, min_issues: int = 3) -> set[str]:
     return {text for text, where in seen.items() if len(where) >= min_issues}
 
 
+_ANSWERS: dict[tuple[int, str, int], object] = {}
+
+
 def _best_answer(issue: Issue, comments, cfg: LinkConfig, canned: set[str]):
     """The most substantial reply by someone other than the reporter: not a bot, a stale
     notice, a bare closing note, a refusal / "not a problem" verdict or a canned reply."""
+    memo_key = (id(canned), issue.repo, issue.number)
+    if memo_key in _ANSWERS:
+        return _ANSWERS[memo_key]
+    best = _find_answer(issue, comments, cfg, canned)
+    _ANSWERS[memo_key] = best
+    return best
+
+
+def _find_answer(issue: Issue, comments, cfg: LinkConfig, canned: set[str]):
     best = None
     for c in comments:
         body = c.body or ""

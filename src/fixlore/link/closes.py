@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
+from functools import lru_cache
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -21,15 +22,33 @@ from fixlore.model import Comment, Issue
 
 _BOT_TOKENS = {"bot", "robot", "ci", "stale", "stalebot", "automation", "autobot"}
 _SPLIT = re.compile(r"[^a-z0-9]+")
-_IDLE = (r"(?:长时间|长期|\d+\s*天(?:内)?)\s*(?:未|没有|无)(?:人)?(?:更新|活动|响应|回复|进展|跟进)|"
-         r"(?:无|没有)(?:任何)?(?:更新|活动|响应|回复|进展)|no (?:recent |further )?(?:activity|response|updates?)|"
-         r"inactiv\w*|without (?:any )?activity|not been updated|been quiet")
-_CLOSING = r"关闭|关单|close[sd]?|closing"
-# A stale notice says the *issue* has been idle and is (being) closed for it; either order.
-STALE_NOTICE = re.compile(rf"\bstale\b|(?:{_IDLE})[\s\S]{{0,80}}?(?:{_CLOSING})|(?:{_CLOSING})[\s\S]{{0,80}}?(?:{_IDLE})",
-                          re.IGNORECASE)
+_IDLE = re.compile(r"(?:长时间|长期|\d+\s*天(?:以上|内)?)[^，。,.\n]{0,8}?(?:未|没有|无)[^，。,.\n]{0,4}?"
+                   r"(?:更新|活动|响应|回复|进展|跟进)|(?:无|没有)(?:任何|新的)?(?:更新|活动|响应|回复|进展)|no (?:recent |further )?(?:activity|response|updates?)|"
+                   r"inactiv\w*|without (?:any )?activity|not been updated|been quiet", re.IGNORECASE)
+_CLOSING = re.compile(r"关闭|关单|close[sd]?|closing", re.IGNORECASE)
+_STALE_WORD = re.compile(r"\bstale\b", re.IGNORECASE)
 
 
+class _StaleNotice:
+    """A stale notice says the *issue* has been idle and is (being) closed for it, in either
+    order within 80 characters, or says "stale" outright."""
+
+    @staticmethod
+    def search(text: str) -> bool:
+        if not text:
+            return False
+        if "stale" in text.lower() and _STALE_WORD.search(text):
+            return True
+        for m in _IDLE.finditer(text):
+            if _CLOSING.search(text, max(0, m.start() - 80), m.end() + 80):
+                return True
+        return False
+
+
+STALE_NOTICE = _StaleNotice()
+
+
+@lru_cache(maxsize=65536)
 def is_bot(login: str) -> bool:
     low = (login or "").lower()
     if not low:

@@ -149,17 +149,23 @@ class CorpusIndex:
             for number in refs_from_branch(p.head_ref):
                 self.branch_refs[(p.repo, number)].append(pk)
 
-        # Merged PRs per repo in merge order, for timing candidates and backport twins.
-        merged: dict[str, list[Pull]] = defaultdict(list)
+        # Merged PRs per repo (and per repo and target branch) in merge order, for timing
+        # candidates and backport twins.
+        merged: dict[tuple[str, str | None], list[Pull]] = defaultdict(list)
         for p in corpus.pulls:
             if p.merged:
-                merged[p.repo].append(p)
-        self.merged_by_repo: dict[str, list[Pull]] = {}
-        self._merged_times: dict[str, list[float]] = {}
-        for repo, lst in merged.items():
+                merged[(p.repo, None)].append(p)
+                merged[(p.repo, p.base_ref)].append(p)
+        self._merged: dict[tuple[str, str | None], list[Pull]] = {}
+        self._merged_times: dict[tuple[str, str | None], list[float]] = {}
+        self._branches: dict[str, list[str]] = defaultdict(list)
+        for (repo, branch), lst in merged.items():
             lst.sort(key=lambda p: p.merged_at)
-            self.merged_by_repo[repo] = lst
-            self._merged_times[repo] = [p.merged_at.timestamp() for p in lst]
+            self._merged[(repo, branch)] = lst
+            self._merged_times[(repo, branch)] = [p.merged_at.timestamp() for p in lst]
+            if branch is not None:
+                self._branches[repo].append(branch)
+        self._pull_tokens: dict[Key, set[str]] = {}
 
         # Base branch most used per repo, when the repo object does not name its default.
         counts: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
@@ -170,13 +176,16 @@ class CorpusIndex:
             if repo not in self.default_branch:
                 self.default_branch[repo] = max(c.items(), key=lambda kv: (kv[1], kv[0] in ("master", "main")))[0]
 
-    def merged_between(self, repo: str, start: datetime, end: datetime) -> list[Pull]:
-        times = self._merged_times.get(repo)
+    def merged_between(self, repo: str, start: datetime, end: datetime, branch: str | None = None) -> list[Pull]:
+        times = self._merged_times.get((repo, branch))
         if not times:
             return []
         lo = bisect_left(times, start.timestamp())
         hi = bisect_right(times, end.timestamp())
-        return self.merged_by_repo[repo][lo:hi]
+        return self._merged[(repo, branch)][lo:hi]
+
+    def branches_of(self, repo: str) -> list[str]:
+        return self._branches.get(repo, [])
 
     def close_actor(self, issue: Issue) -> str:
         if issue.closed_by:

@@ -33,19 +33,45 @@ _HOSTS = r"(?:gitcode\.com|gitcode\.net|github\.com|gitee\.com)"
 _HASH = "[#＃]"
 _BANG = "[!！]"
 
-# One pass over the text; the alternation order matters (URLs before the short forms).
-_REF_RE = re.compile(
-    rf"""
-    (?P<url>https?://(?:www\.)?{_HOSTS}/(?P<u_owner>{_NAME})/(?P<u_repo>{_NAME})/(?:-/)?
-        (?P<u_kind>issues|merge_requests|pulls|pull)/(?P<u_num>\d+)(?!\d)
-    )
-  | (?P<full>(?<![A-Za-z0-9_/.\-@])(?P<f_owner>{_NAME})/(?P<f_repo>{_NAME})(?P<f_sig>{_HASH}|{_BANG})(?P<f_num>\d+)(?![A-Za-z0-9_]))
-  | (?P<word>(?<![A-Za-z0-9_/\-])(?P<w_kw>PRs?|MRs?|pull\s+request|merge\s+request|issues?)
-        \s*(?:{_HASH}|{_BANG}|[:：])?\s*(?P<w_sig>{_HASH}|{_BANG})?\s*(?P<w_num>\d+)(?![A-Za-z0-9_]|[.:]\d))
-  | (?P<short>(?<![A-Za-z0-9_&/{_HASH[1:-1]}{_BANG[1:-1]}])(?P<s_sig>{_HASH}|{_BANG})(?P<s_num>[1-9]\d*)(?![A-Za-z0-9_]|[.:]\d))
-    """,
-    re.VERBOSE | re.IGNORECASE,
-)
+# Four patterns, each run only when its marker occurs in the text (a plain `in` test), so
+# text without references costs one lower-casing and a few substring checks.
+_URL_RE = re.compile(
+    rf"(?P<url>https?://(?:www\.)?{_HOSTS}/(?P<u_owner>{_NAME})/(?P<u_repo>{_NAME})/(?:-/)?"
+    rf"(?P<u_kind>issues|merge_requests|pulls|pull)/(?P<u_num>\d+)(?!\d))", re.IGNORECASE)
+_FULL_RE = re.compile(
+    rf"(?P<full>(?<![A-Za-z0-9_/.\-@])(?P<f_owner>{_NAME})/(?P<f_repo>{_NAME})(?P<f_sig>{_HASH}|{_BANG})"
+    rf"(?P<f_num>\d+)(?![A-Za-z0-9_]))")
+_WORD_RE = re.compile(
+    rf"(?P<word>(?<![A-Za-z0-9_/\-])(?P<w_kw>PRs?|MRs?|pull\s+request|merge\s+request|issues?)"
+    rf"\s*(?:{_HASH}|{_BANG}|[:：])?\s*(?P<w_sig>{_HASH}|{_BANG})?\s*(?P<w_num>\d+)(?![A-Za-z0-9_]|[.:]\d))",
+    re.IGNORECASE)
+_SHORT_RE = re.compile(
+    rf"(?P<short>(?<![A-Za-z0-9_&/#＃!！])(?P<s_sig>{_HASH}|{_BANG})(?P<s_num>[1-9]\d*)(?![A-Za-z0-9_]|[.:]\d))")
+_SIGILS = ("#", "!", "＃", "！")
+_WORDS = ("pr", "mr", "issue", "pull", "merge")
+
+
+def _matches(text: str) -> list[re.Match[str]]:
+    found: list[re.Match[str]] = []
+    has_sigil = any(ch in text for ch in _SIGILS)
+    if "://" in text:
+        found += _URL_RE.finditer(text)
+    if has_sigil and "/" in text:
+        found += _FULL_RE.finditer(text)
+    low = text.lower()
+    if any(w in low for w in _WORDS):
+        found += _WORD_RE.finditer(text)
+    if has_sigil:
+        found += _SHORT_RE.finditer(text)
+    if len(found) > 1:
+        found.sort(key=lambda m: (m.start(), -m.end()))
+        kept: list[re.Match[str]] = []
+        for m in found:
+            if not kept or m.start() >= kept[-1].end():
+                kept.append(m)
+        found = kept
+    return found
+
 
 # A closing keyword directly before a reference (optionally "the issue", "问题", a colon).
 _KEYWORD_BEFORE = re.compile(
@@ -87,28 +113,32 @@ def find_refs(text: str | None, repo: str) -> list[Ref]:
     refs: list[Ref] = []
     prev_end = -1
     prev_keyword = ""
-    for m in _REF_RE.finditer(text):
+    for m in _matches(text):
         ref = _to_ref(m, text, repo)
         if ref is None:
             continue
         keyword = _keyword_before(text, m.start())
         if not keyword and prev_keyword and _LIST_GAP.match(text[prev_end:m.start()]):
             keyword = prev_keyword
-        if not keyword and m.group("short") and _ORDINAL_AFTER.match(text[m.end():m.end() + 20]):
+        if not keyword and _group(m, "short") and _ORDINAL_AFTER.match(text[m.end():m.end() + 20]):
             continue
         refs.append(Ref(ref[0], ref[1], ref[2], keyword, (m.start(), m.end())))
         prev_end, prev_keyword = m.end(), keyword
     return refs
 
 
+def _group(m: re.Match[str], name: str) -> str | None:
+    return m.groupdict().get(name)
+
+
 def _to_ref(m: re.Match[str], text: str, repo: str) -> tuple[str, str, int] | None:
-    if m.group("url"):
+    if _group(m, "url"):
         kind = KIND_ISSUE if m.group("u_kind").lower() == "issues" else KIND_PULL
         return _checked(kind, f"{m.group('u_owner')}/{_strip_git(m.group('u_repo'))}", m.group("u_num"))
-    if m.group("full"):
+    if _group(m, "full"):
         kind = KIND_PULL if m.group("f_sig") in "!！" else KIND_EITHER
         return _checked(kind, f"{m.group('f_owner')}/{m.group('f_repo')}", m.group("f_num"))
-    if m.group("word"):
+    if _group(m, "word"):
         word = m.group("w_kw").lower()
         kind = KIND_ISSUE if word.startswith("issue") else KIND_PULL
         if kind == KIND_ISSUE and m.group("w_sig") in ("!", "！"):

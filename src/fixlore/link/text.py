@@ -25,24 +25,27 @@ _CJK_STOP = frozenset(["问题", "修复", "解决", "关联", "请问", "一下
                        "进行", "使用", "如果", "需要", "我们", "你们", "谢谢", "感谢", "合入", "提交"])
 
 
+_PART = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[0-9]+")
+
+
 def tokens(text: str | None) -> set[str]:
     if not text:
         return set()
-    text = _URL.sub(" ", text)
+    if "://" in text:
+        text = _URL.sub(" ", text)
     out: set[str] = set()
     for word in _WORD.findall(text):
-        for part in _CAMEL.sub(" ", word).split():
-            low = part.lower()
-            if len(low) >= 3 and low not in _STOP:
-                out.add(low)
         low = word.lower()
         if low not in _STOP:
             out.add(low)
+        if not (word.islower() or word.isupper()) or "_" in word:
+            for part in _PART.findall(word):
+                part = part.lower()
+                if len(part) >= 3 and part not in _STOP:
+                    out.add(part)
     for run in _CJK_RUN.findall(text):
-        for i in range(len(run) - 1):
-            gram = run[i:i + 2]
-            if gram not in _CJK_STOP:
-                out.add(gram)
+        out.update(a + b for a, b in zip(run, run[1:]))
+    out.difference_update(_CJK_STOP)
     return out
 
 

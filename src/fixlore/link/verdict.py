@@ -49,8 +49,27 @@ class FixVerdict:
 
 
 def pull_tokens(pull: Pull, idx: CorpusIndex) -> set[str]:
-    files = [f.filename for f in idx.files.get((pull.repo, pull.number), [])]
-    return tokens(f"{pull.title}\n{pull.body}") | path_tokens(files)
+    key = (pull.repo, pull.number)
+    cached = idx._pull_tokens.get(key)
+    if cached is None:
+        files = [f.filename for f in idx.files.get(key, [])]
+        cached = tokens(f"{pull.title}\n{pull.body}") | path_tokens(files)
+        idx._pull_tokens[key] = cached
+    return cached
+
+
+class _LazyTokens:
+    """An issue's vocabulary, computed on first use (most issues never need it)."""
+
+    __slots__ = ("_text", "_tokens")
+
+    def __init__(self, text: str):
+        self._text, self._tokens = text, None
+
+    def get(self) -> set[str]:
+        if self._tokens is None:
+            self._tokens = tokens(self._text)
+        return self._tokens
 
 
 _CODE_SPAN = re.compile(r"`([^`\n]{3,60})`")
@@ -76,12 +95,13 @@ def _pull_text(pull: Pull, idx: CorpusIndex) -> str:
     return "\n".join(parts)
 
 
-def unrelated_reason(issue: Issue, pull: Pull, idx: CorpusIndex, cfg: LinkConfig, itoks: set[str]) -> str:
+def unrelated_reason(issue: Issue, pull: Pull, idx: CorpusIndex, cfg: LinkConfig, itoks) -> str:
     """Why a platform-linked PR is not about this issue ("" when it may well be)."""
     key = (issue.repo, issue.number)
     refs = idx.pull_issue_refs.get((pull.repo, pull.number), [])
     if any((m.ref.repo, m.ref.number) == key for m in refs):
         return ""
+    itoks = itoks.get() if isinstance(itoks, _LazyTokens) else itoks
     others = sorted({f"#{m.ref.number}" if m.ref.repo == issue.repo else f"{m.ref.repo}#{m.ref.number}"
                      for m in refs if (m.ref.keyword or m.ref.kind == KIND_ISSUE)})
     ptoks = pull_tokens(pull, idx)
@@ -108,7 +128,7 @@ def decide(issue: Issue, idx: CorpusIndex, cfg: LinkConfig, resolved: bool = Tru
     cands = gather(issue, idx)
     close = issue.closed_at if issue.state == "closed" else None
     slack = timedelta(seconds=cfg.clock_slack_s)
-    itoks = tokens(f"{issue.title}\n{issue.body}")
+    itoks = _LazyTokens(f"{issue.title}\n{issue.body}")
 
     if close is not None and not any(c.pull is not None for c in cands.values()):
         _timing_only(issue, idx, cfg, cands, itoks)
@@ -228,13 +248,17 @@ def _deferred_fix(issue: Issue, idx: CorpusIndex, cfg: LinkConfig, verdict: FixV
                 cand.verdict = "after_close"
 
 
-def _timing_only(issue: Issue, idx: CorpusIndex, cfg: LinkConfig, cands: dict[Key, Candidate], itoks: set[str]) -> None:
+def _timing_only(issue: Issue, idx: CorpusIndex, cfg: LinkConfig, cands: dict[Key, Candidate], itoks) -> None:
     """With no candidate at all, a PR merged within a second of the close that shares the
     issue's vocabulary and names no other issue is a candidate of its own."""
     close = issue.closed_at
     window = timedelta(seconds=cfg.timing_only_s)
+    near = idx.merged_between(issue.repo, close - window, close + window)
+    if not near:
+        return
+    itoks = itoks.get() if isinstance(itoks, _LazyTokens) else itoks
     plausible = []
-    for p in idx.merged_between(issue.repo, close - window, close + window):
+    for p in near:
         if any(m.ref.keyword for m in idx.pull_issue_refs.get((p.repo, p.number), [])):
             continue
         ov = overlap(itoks, pull_tokens(p, idx))

@@ -1,0 +1,141 @@
+"""Benchmark: funnel + link + export on a synthetic corpus (default 100,000 issues and 100,000 PRs).
+
+    .venv/bin/python bench/link.py [--issues 100000] [--pulls 100000] [--repos 100] [--seed 1]
+
+Builds the Corpus in memory (realistic text sizes, every kind of reference: closing keywords,
+issue URLs, branch names, platform links both ways, comment citations, backports on release
+branches, bot closes, template floods), then times `build_cases` and `write_cases_jsonl` and
+prints issues per second. Nothing leaves the machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import tempfile
+import time
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+
+from fixlore.link import LinkConfig, build_cases
+from fixlore.link.export import write_cases_jsonl
+from fixlore.model import EV_CLOSED, EV_LINKED, Comment, Commit, Corpus, Event, FileChange, Issue, Link, Pull, Repo
+
+TZ = timezone(timedelta(hours=8))
+SINCE = datetime(2026, 9, 17, tzinfo=TZ)
+WORDS = ("npu memory kernel operator graph compile quantization scheduler device plugin timeout deadlock "
+         "tensor shape dtype overflow gradient checkpoint resume optimizer pipeline parallel attention cache "
+         "driver firmware container mount volume metric exporter collector parser config yaml launcher "
+         "量化 算子 显存 精度 调度 编译 内存 通信 超时 报错 训练 推理 模型 接口 文档 版本 配置 日志 节点 集群").split()
+
+
+def _text(rng: random.Random, n_words: int) -> str:
+    return " ".join(rng.choice(WORDS) for _ in range(n_words))
+
+
+def make_corpus(n_issues: int, n_pulls: int, n_repos: int, seed: int) -> Corpus:
+    rng = random.Random(seed)
+    corpus = Corpus(platform="gitcode")
+    repos = [f"org{r % 3}/repo{r}" for r in range(n_repos)]
+    for full in repos:
+        owner, name = full.split("/")
+        corpus.repos.append(Repo("gitcode", full, owner, name, default_branch="master"))
+    authors = [f"user{i}" for i in range(3000)]
+    maintainers = [f"maint{i}" for i in range(200)]
+    per_repo_issues = max(1, n_issues // n_repos)
+    per_repo_pulls = max(1, n_pulls // n_repos)
+    for full in repos:
+        issue_numbers = list(range(1, per_repo_issues + 1))
+        for n in issue_numbers:
+            created = SINCE - timedelta(days=rng.uniform(1, 90))
+            roll = rng.random()
+            closed = None
+            if roll < 0.7:
+                closed = SINCE + timedelta(seconds=rng.uniform(0, 4 * 86400)) if rng.random() < 0.8 else \
+                    SINCE - timedelta(days=rng.uniform(1, 30))
+            title = _text(rng, rng.randint(4, 12))
+            if rng.random() < 0.01:
+                title = f"API一致性任务 {rng.choice(WORDS)}_{n}"
+            labels = [rng.choice(["bug", "duplicate", "task", "CVE", "feature", "question"])] if rng.random() < 0.4 else []
+            issue_type = rng.choice(["缺陷", "Bug-Report", "咨询", "任务", "需求"])
+            body = _text(rng, rng.randint(30, 160)) + "\n```\nTraceback: RuntimeError at step 3\n```\nversion 8.0.RC1"
+            updated = max(t for t in (created, closed, SINCE + timedelta(hours=rng.uniform(0, 90))) if t)
+            author = rng.choice(authors)
+            closed_by = ""
+            if closed is not None:
+                closed_by = "ci-robot" if rng.random() < 0.05 else rng.choice(maintainers)
+            corpus.issues.append(Issue(full, n, title, body, "closed" if closed else "open", created, updated, closed,
+                                       author=author, labels=labels, issue_type=issue_type, closed_by=closed_by,
+                                       html_url=f"https://gitcode.com/{full}/issues/{n}"))
+            for k in range(rng.choice((0, 0, 1, 1, 2, 3, 4))):
+                who = author if k % 2 else rng.choice(maintainers)
+                corpus.comments.append(Comment(full, "issue", n, f"{full}-{n}-{k}", who,
+                                               _text(rng, rng.randint(8, 60)),
+                                               created + timedelta(days=rng.uniform(0, 5))))
+            if closed is not None:
+                corpus.events.append(Event(full, "issue", n, f"ev-{full}-{n}", EV_CLOSED, closed_by, closed))
+        for p in range(1, per_repo_pulls + 1):
+            target = rng.choice(issue_numbers)
+            merged = rng.random() < 0.75
+            merged_at = SINCE + timedelta(seconds=rng.uniform(-10 * 86400, 4 * 86400)) if merged else None
+            how = rng.random()
+            body = _text(rng, rng.randint(20, 120))
+            head_ref = f"dev-{rng.randint(1, 10**6)}"
+            if how < 0.35:
+                body = f"Fixes #{target}\n" + body
+            elif how < 0.45:
+                body = f"解决issue：https://gitcode.com/{full}/issues/{target}\n" + body
+            elif how < 0.55:
+                head_ref = f"bugfix/issue{target}"
+            base_ref = "master" if rng.random() < 0.9 else "release/26.2.0"
+            title = _text(rng, rng.randint(4, 10))
+            corpus.pulls.append(Pull(full, p, title, body, "merged" if merged else rng.choice(["open", "closed"]),
+                                     merged_at - timedelta(days=2) if merged_at else SINCE - timedelta(days=3),
+                                     merged_at or SINCE, merged_at, None, author=rng.choice(authors),
+                                     head_ref=head_ref, base_ref=base_ref,
+                                     html_url=f"https://gitcode.com/{full}/merge_requests/{p}"))
+            if how >= 0.55 and how < 0.85:
+                corpus.links.append(Link(full, target, full, p, "issue_pulls"))
+                corpus.events.append(Event(full, "issue", target, f"lk-{full}-{p}", EV_LINKED, rng.choice(maintainers),
+                                           merged_at, detail={"pull": p}))
+            elif how >= 0.85 and rng.random() < 0.5:
+                corpus.comments.append(Comment(full, "issue", target, f"{full}-{target}-pr{p}", rng.choice(maintainers),
+                                               f"已在 !{p} 修复合入，请验证", SINCE))
+            for f in range(rng.randint(1, 4)):
+                corpus.files.append(FileChange(full, p, f"src/{rng.choice(WORDS)}/{rng.choice(WORDS)}_{f}.py",
+                                               "modified", rng.randint(1, 50), rng.randint(0, 20)))
+            corpus.commits.append(Commit(full, p, f"{rng.getrandbits(160):040x}", title))
+    return corpus
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--issues", type=int, default=100_000)
+    ap.add_argument("--pulls", type=int, default=100_000)
+    ap.add_argument("--repos", type=int, default=100)
+    ap.add_argument("--seed", type=int, default=1)
+    args = ap.parse_args(argv)
+
+    t0 = time.perf_counter()
+    corpus = make_corpus(args.issues, args.pulls, args.repos, args.seed)
+    t1 = time.perf_counter()
+    cases, counts = build_cases(corpus, SINCE, LinkConfig())
+    t2 = time.perf_counter()
+    with tempfile.TemporaryDirectory() as tmp:
+        n = write_cases_jsonl(cases, Path(tmp) / "cases.jsonl")
+        size = (Path(tmp) / "cases.jsonl").stat().st_size
+    t3 = time.perf_counter()
+    issues = len(corpus.issues)
+    print(f"corpus: {issues:,} issues, {len(corpus.pulls):,} PRs, {len(corpus.comments):,} comments, "
+          f"{len(corpus.events):,} events, {len(corpus.links):,} links, {len(corpus.files):,} files "
+          f"(generated in {t1 - t0:.1f}s)")
+    print(f"funnel: {counts.as_dict()}")
+    print(f"build_cases (funnel + link + rank): {t2 - t1:.2f}s  -> {issues / (t2 - t1):,.0f} issues/s")
+    print(f"write_cases_jsonl: {n:,} cases, {size / 1e6:.1f} MB in {t3 - t2:.2f}s")
+    print(f"funnel + link + export: {t3 - t1:.2f}s  -> {issues / (t3 - t1):,.0f} issues/s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
