@@ -246,3 +246,20 @@ def test_cli_build_search_stats(tmp_path):
     assert res.exit_code == 0 and "faq.md" in res.output
     res = runner.invoke(app, ["kb", "stats", "--index", str(index)])
     assert res.exit_code == 0 and "total_chunks" in res.output
+
+
+def test_two_folders_under_one_prefix_keep_each_other(tmp_path, embedder):
+    a, b = tmp_path / "a" / "docs", tmp_path / "b" / "docs"
+    (a / "o1/r1").mkdir(parents=True)
+    (b / "o2/r2").mkdir(parents=True)
+    (a / "o1/r1/x.md").write_text("# X\n\nall_to_all 通信量估算与 numel 的关系说明。\n", "utf-8")
+    (b / "o2/r2/y.md").write_text("# Y\n\netcd 选主与租约续期的说明文字。\n", "utf-8")
+    kb = KnowledgeBase.open(tmp_path / "index", embedder=embedder)
+    kb.ingest_folder(a, prefix="docs")
+    kb.ingest_folder(b, prefix="docs")
+    docs = {r[0] for r in kb.db.execute("SELECT doc FROM sources")}
+    assert docs == {"docs/o1/r1/x.md", "docs/o2/r2/y.md"}
+    (a / "o1/r1/x.md").unlink()
+    assert kb.ingest_folder(a, prefix="docs").removed == 1
+    assert {r[0] for r in kb.db.execute("SELECT doc FROM sources")} == {"docs/o2/r2/y.md"}
+    kb.close()

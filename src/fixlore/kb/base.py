@@ -63,7 +63,8 @@ CREATE TABLE IF NOT EXISTS sources (
     sha256 TEXT NOT NULL,
     size INTEGER NOT NULL,
     n_chunks INTEGER NOT NULL,
-    ingested_at TEXT NOT NULL
+    ingested_at TEXT NOT NULL,
+    origin TEXT NOT NULL DEFAULT ''  -- the folder and prefix it was ingested from ("" for cases)
 );
 CREATE TABLE IF NOT EXISTS chunks (
     id INTEGER PRIMARY KEY,
@@ -145,6 +146,7 @@ class _Source:
     text: str
     sha: str
     size: int
+    origin: str = ""
 
 
 Progress = Callable[[str, int, int], None]   # (phase, done, total)
@@ -158,6 +160,9 @@ class KnowledgeBase:
         self.db = sqlite3.connect(self.dir / DB_NAME, check_same_thread=False)
         self._lock = threading.RLock()
         self.db.executescript(_SCHEMA)
+        columns = {r[1] for r in self.db.execute("PRAGMA table_info(sources)")}
+        if "origin" not in columns:          # index files written before the column existed
+            self.db.execute("ALTER TABLE sources ADD COLUMN origin TEXT NOT NULL DEFAULT ''")
         self.tokenizer = Tokenizer(self.dir)
         self.embedder: Embedder = embedder or UseEmbedder()
         self._matrix: np.ndarray | None = None
@@ -200,8 +205,8 @@ class KnowledgeBase:
     def ingest_folder(self, path: str | Path, prefix: str = "docs", progress: Progress | None = None) -> IngestStats:
         """Index every readable file under `path` as ``<prefix>/<relative path>``.
 
-        The folder is taken as the whole of `prefix`: documents indexed earlier under that
-        prefix whose file is gone are removed. Files whose content hash is unchanged cost nothing.
+        Documents ingested earlier from the same folder and prefix whose file is gone are
+        removed (other folders' documents stay). Files whose content hash is unchanged cost nothing.
         """
         root = Path(path)
         if not root.is_dir():
@@ -209,7 +214,10 @@ class KnowledgeBase:
         started = time.monotonic()
         stats = IngestStats()
         prefix = prefix.strip("/")
+        origin = f"{root.resolve()}::{prefix}"
         known = dict(self.db.execute("SELECT doc, sha256 FROM sources WHERE kind != 'case'").fetchall())
+        mine = {d for (d,) in self.db.execute("SELECT doc FROM sources WHERE origin = ?", (origin,))}
+        moved: list[str] = []
         seen: set[str] = set()
         todo: list[_Source] = []
         for file in _walk(root):
@@ -225,16 +233,22 @@ class KnowledgeBase:
                 stats.skipped_files.append(doc)
                 continue
             seen.add(doc)
+            source.origin = origin
             if known.get(doc) == source.sha:
                 stats.unchanged += 1
+                if doc not in mine:
+                    moved.append(doc)
                 continue
             if doc in known:
                 stats.updated += 1
             else:
                 stats.added += 1
             todo.append(source)
-        gone = [d for d in known if (d.startswith(prefix + "/") or not prefix) and d not in seen]
+        gone = sorted(mine - seen)
         stats.removed = len(gone)
+        if moved:
+            with self._lock, self.db:
+                self.db.executemany("UPDATE sources SET origin = ? WHERE doc = ?", [(origin, d) for d in moved])
         self._apply(todo, gone, stats, progress)
         stats.seconds = time.monotonic() - started
         return stats
@@ -287,8 +301,9 @@ class KnowledgeBase:
                     toks = self.tokenizer.tokens(f"{label}\n{ch.heading}\n{ch.text}")
                     self.db.execute("INSERT INTO chunks_fts (rowid, tokens, kind) VALUES (?,?,?)",
                                     (cur.lastrowid, " ".join(toks), src.kind))
-                self.db.execute("INSERT INTO sources VALUES (?,?,?,?,?,?)",
-                                (src.doc, src.kind, src.sha, src.size, len(chunks), now))
+                self.db.execute("INSERT INTO sources (doc, kind, sha256, size, n_chunks, ingested_at, origin) "
+                                "VALUES (?,?,?,?,?,?,?)",
+                                (src.doc, src.kind, src.sha, src.size, len(chunks), now, src.origin))
                 stats.chunks += len(chunks)
                 if progress:
                     progress("index", n, len(todo))
@@ -386,8 +401,7 @@ class KnowledgeBase:
         if self._pool is None:
             self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="kb-vector")
         vector_job = self._pool.submit(self._vector, q, kinds)
-        weights = self._query_terms(q, n_docs)
-        focus_weights = self._focus_terms(q, n_docs) if q.focus else weights
+        weights, focus_weights = self._query_terms(q, n_docs)
         floor = scoring.coverage_floor(n_docs)
         bm25_ids = self._bm25(weights, kinds, n_docs)
         vec_ids, cosines = vector_job.result()
@@ -414,18 +428,21 @@ class KnowledgeBase:
         out.sort(key=lambda p: (-p.rrf, -p.score, p.doc, p.chunk))
         return out
 
-    def _focus_terms(self, q: KbQuery, n_docs: int) -> dict[str, float]:
-        counts: Counter = Counter(t for t in self.tokenizer.tokens(q.focus, for_query=True) if is_query_term(t))
-        return scoring.term_weights(counts, self._dfs(list(counts)), n_docs, MAX_QUERY_TERMS)
-
-    def _query_terms(self, q: KbQuery, n_docs: int) -> dict[str, float]:
+    def _query_terms(self, q: KbQuery, n_docs: int) -> tuple[dict[str, float], dict[str, float]]:
+        """Key-term weights of the whole query (focus counted double) and of the focus alone."""
+        text_counts = Counter(t for t in self.tokenizer.tokens(q.text, for_query=True) if is_query_term(t))
+        focus_counts = Counter(t for t in self.tokenizer.tokens(q.focus, for_query=True) if is_query_term(t)) \
+            if q.focus else Counter()
         counts: Counter = Counter()
-        for part, weight in ((q.text, 1.0), (q.focus, 2.0)):
-            for tok in self.tokenizer.tokens(part, for_query=True) if part else ():
-                if is_query_term(tok):
-                    counts[tok] += weight
+        for t, c in text_counts.items():
+            counts[t] += c
+        for t, c in focus_counts.items():
+            counts[t] += 2.0 * c
         dfs = self._dfs(list(counts))
-        return scoring.term_weights(counts, dfs, n_docs, MAX_QUERY_TERMS)
+        weights = scoring.term_weights(counts, dfs, n_docs, MAX_QUERY_TERMS)
+        if not focus_counts:
+            return weights, weights
+        return weights, scoring.term_weights(focus_counts, dfs, n_docs, MAX_QUERY_TERMS)
 
     def _dfs(self, terms: list[str]) -> dict[str, int]:
         """Passage frequency of each term (0 when absent), cached until the next ingest."""
@@ -522,7 +539,8 @@ class KnowledgeBase:
         if per_doc:
             ranked = self.ranked_docs(query, kind)
         else:
-            ranked = sorted(self._candidates(query, kind), key=lambda p: (-p.score, p.doc, p.chunk))
+            ranked = sorted((p for p in self._candidates(query, kind) if not is_changelog(p.doc)),
+                            key=lambda p: (-p.score, p.doc, p.chunk))
         passing = [p for p in ranked if p.score >= t]
         if not passing:
             return []

@@ -91,6 +91,11 @@ class Tokenizer:
         self._jieba = jieba.Tokenizer()
         self._jieba.tmp_dir = str(self.home)
         self._jieba.cache_file = CACHE_NAME
+        # jieba's global tokenizer would write its cache to /tmp; if nobody in this process
+        # chose a place for it yet, it goes next to ours.
+        if getattr(jieba.dt, "tmp_dir", None) is None and not getattr(jieba.dt, "initialized", False):
+            jieba.dt.tmp_dir = str(self.home)
+            jieba.dt.cache_file = CACHE_NAME
         self._user_words: set[str] = set()
         self._ready = False
 
