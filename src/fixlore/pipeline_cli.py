@@ -11,7 +11,6 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from fixlore import __name__ as _pkg  # noqa: F401
 from fixlore.config import load_settings, parse_since
 from fixlore.errors import ConfigError
 from fixlore.pipeline import RunContext, discover_stages, run_stages, utc_now_iso

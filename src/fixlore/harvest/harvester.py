@@ -21,7 +21,6 @@ from __future__ import annotations
 import logging
 import time
 from collections import Counter
-from contextlib import nullcontext
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any, Callable, Iterable
