@@ -172,8 +172,7 @@ def select_candidates(pool: list[m.Issue], listed_pulls: list[m.Pull], links: li
 
 class Harvester:
     def __init__(self, store: Store, source: Source, *, since: datetime, lookback_days: int = 60,
-                 funnel_config: FunnelConfig | None = None, naive: bool = False, quiet: bool = True,
-                 on_request: Callable[[], None] | None = None):
+                 funnel_config: FunnelConfig | None = None, naive: bool = False, quiet: bool = True):
         self.store = store
         self.source = source
         self.since = since
