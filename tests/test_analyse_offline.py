@@ -367,3 +367,19 @@ def test_context_collects_shared_fix():
     assert [p.number for p in ctx.pulls] == [850]
     assert ctx.shared_fix_cases == [f"{SIM}#104"]
     assert [c.author for c in ctx.maintainer_comments()] == ["maintainer-a"]
+
+
+def test_digest_sized_themes_split_repos_and_pool_small_ones():
+    from fixlore.analyse.themes import assign_digest_themes
+
+    big = [Case(repo="o/big", number=i, title=t, problem=t) for i, t in enumerate(
+        ["MoE 路由 topk 高估", "MoE 路由 token 切分错误", "MoE 路由 all_to_all 膨胀", "MoE 路由 专家负载不均",
+         "MoE 路由 gating 误报", "MoE 路由 TP 切分",
+         "配置 注入 env 语义混用", "配置 注入 命令行 参数", "配置 注入 MindIE 路径", "配置 注入 toml 校验",
+         "配置 注入 默认值 覆盖", "配置 注入 环境变量 丢失"], 1)]
+    small = [Case(repo="o/tiny", number=1, title="etcd 双主 不降级"), Case(repo="p/mini", number=2, title="bind 地址 失败")]
+    themes = assign_digest_themes(big + small, size=6)
+    groups = sorted(sorted(c.number for c in big + small if c.theme == t and c.repo == "o/big") for t in themes)
+    groups = [g for g in groups if g]
+    assert groups == [[1, 2, 3, 4, 5, 6], [7, 8, 9, 10, 11, 12]]
+    assert small[0].theme == small[1].theme and small[0].theme not in {c.theme for c in big}

@@ -10,12 +10,13 @@ from fixlore.analyse.base import Analysis, Analyst
 from fixlore.analyse.context import CorpusIndex, fix_users
 from fixlore.analyse.offline import OfflineAnalyst
 from fixlore.analyse.text import tokens
-from fixlore.analyse.themes import assign_themes
+from fixlore.analyse.themes import assign_digest_themes, assign_themes
 from fixlore.model import Case, Corpus
 
 CANDIDATE_STAGES = ("selected", "analysis")
 
 Progress = Callable[[int, int], None]
+DIGEST_SIZED = 4       # kept cases per wanted theme size from which themes are sized for reading
 
 
 def is_candidate(case: Case, marker_in_use: bool = False) -> bool:
@@ -42,7 +43,8 @@ def apply(case: Case, a: Analysis) -> None:
 
 
 def analyse_cases(cases: list[Case], corpus: Corpus | None, backend: Analyst | None = None,
-                  progress: Progress | None = None, workers: int = 4, embedder=None) -> dict:
+                  progress: Progress | None = None, workers: int = 4, embedder=None,
+                  theme_size: int = 6) -> dict:
     """Analyse every candidate in place; return the run summary of this stage.
 
     Summary keys: backend, candidates, analysed, kept, dropped, drop_reasons{code: n},
@@ -76,12 +78,18 @@ def analyse_cases(cases: list[Case], corpus: Corpus | None, backend: Analyst | N
                                "analysed_by": a.analysed_by}
 
     kept = [c for c in todo if c.funnel == "selected"]
-    # themes over the whole pool (kept, dropped, backlog): the backlog's next digest starts grouped
-    pool = [c for c in cases if c.funnel in ("selected", "analysis", "rank")]
-    all_themes = assign_themes(pool, embedder=embedder)
-    kept_keys = {c.key for c in kept}
-    themes = {t: [k for k in keys if k in kept_keys] for t, keys in all_themes.items()}
-    themes = {t: keys for t, keys in themes.items() if keys}
+    # a digest-sized set reads best in themes of about `theme_size` cases; a handful of cases keeps
+    # only the groups that similarity alone makes
+    if theme_size > 0 and len(kept) >= DIGEST_SIZED * theme_size:
+        themes = assign_digest_themes(kept, embedder=embedder, size=theme_size)
+        rest = [c for c in cases if c.funnel in ("analysis", "rank")]
+        assign_themes(rest, embedder=embedder)      # the backlog's next digest starts grouped
+    else:
+        pool = [c for c in cases if c.funnel in ("selected", "analysis", "rank")]
+        all_themes = assign_themes(pool, embedder=embedder)
+        kept_keys = {c.key for c in kept}
+        themes = {t: [k for k in keys if k in kept_keys] for t, keys in all_themes.items()}
+        themes = {t: keys for t, keys in themes.items() if keys}
     fallbacks = [c.key for c in todo if "llm failed" in c.analysed_by]
     summary = {
         "backend": getattr(backend, "name", type(backend).__name__),

@@ -16,7 +16,8 @@ CROSS_REPO_FACTOR = 0.8    # the same words in another repo are slightly weaker 
 
 
 def _vector(case: Case) -> Counter:
-    text = f"{case.title} {case.problem} {case.answer.split('修复 ')[0].split('Fix: ')[0]}"
+    explanation = re.split(r"修复 |Fix: |无代码修复|No code change|KB[：:]", case.answer or "")[0]
+    text = f"{case.title} {case.problem} {explanation}"
     # the repo's own name and version numbers are shared by every case of a repo: not a topic
     own = set(re.split(r"[-_/.\s]+", case.repo.lower()))
     kws = [k for k in keywords(text, 16) if k not in own and not re.fullmatch(r"[\d.x-]+", k)][:12]
@@ -57,6 +58,89 @@ def _cluster(sim: list[list[float]], floor: float) -> list[list[int]]:
         groups[x] = sorted(groups[x] + groups[y])
         del groups[y]
     return groups
+
+
+def _cluster_to(sim: list[list[float]], k: int) -> list[list[int]]:
+    """Average-link merging until at most `k` groups remain."""
+    groups = [[i] for i in range(len(sim))]
+    # a size cap keeps the groups balanced: average link alone tends to grow one giant group
+    cap = -(-len(sim) // max(1, k)) + 1
+    while len(groups) > max(1, k):
+        best, pair = None, None
+        for x in range(len(groups)):
+            for y in range(x + 1, len(groups)):
+                if len(groups[x]) + len(groups[y]) > cap:
+                    continue
+                s = sum(sim[i][j] for i in groups[x] for j in groups[y]) / (len(groups[x]) * len(groups[y]))
+                if best is None or s > best + 1e-12:
+                    best, pair = s, (x, y)
+        if pair is None:
+            cap += 1
+            continue
+        x, y = pair
+        groups[x] = sorted(groups[x] + groups[y])
+        del groups[y]
+    return groups
+
+
+def _similarity(members: list[Case], vecs: list[Counter], embedder=None) -> list[list[float]]:
+    n = len(members)
+    weighted = _idf_weighted(vecs)
+    proposed = [slug(c.theme) if c.theme else "" for c in members]
+    fixes = [{(f.repo, f.number) for f in c.fix if f.role == "fix"} for c in members]
+    emb = embedder.encode([f"{c.title} {c.problem}" for c in members]) if embedder is not None and n > 1 else None
+    sim = [[0.0] * n for _ in range(n)]
+    for i in range(n):
+        for j in range(i + 1, n):
+            s = _cos(weighted[i], weighted[j])
+            if emb is not None:
+                s = 0.5 * s + 0.5 * max(0.0, float(emb[i] @ emb[j]))
+            if members[i].repo != members[j].repo:
+                s *= CROSS_REPO_FACTOR
+            if proposed[i] and proposed[i] == proposed[j]:
+                s = max(s, 0.9)
+            if fixes[i] & fixes[j]:      # one PR fixing both: the same mechanism
+                s = max(s, 0.6)
+            sim[i][j] = sim[j][i] = s
+    return sim
+
+
+def _name(group_cases: list[Case], vecs: list[Counter], taken: dict, prefix: str = "") -> str:
+    label = _label(group_cases, vecs)
+    proposed = [slug(c.theme) for c in group_cases if c.theme]
+    common = Counter(proposed).most_common(1)
+    if common and common[0][1] >= max(2, len(group_cases) // 2 + 1):
+        label = common[0][0]
+    name = slug(f"{prefix}-{label}" if prefix else label)
+    base, k = name, 2
+    while name in taken:
+        name, k = f"{base}-{k}", k + 1
+    return name
+
+
+def assign_digest_themes(kept: list[Case], embedder=None, size: int = 6, small_repo: int = 2) -> dict[str, list[str]]:
+    """Themes sized for reading, as a digest groups its kept cases: each repository's cases split
+    into about len/size groups of the most similar cases; repositories with `small_repo` cases or
+    fewer are read together (grouped across repos by the same rule)."""
+    by_repo: dict[str, list[Case]] = {}
+    for c in sorted(kept, key=lambda c: (c.repo, c.number)):
+        by_repo.setdefault(c.repo, []).append(c)
+    blocks = [(repo.split("/")[-1], cs) for repo, cs in by_repo.items() if len(cs) > small_repo]
+    small = [c for cs in by_repo.values() if len(cs) <= small_repo for c in cs]
+    if small:
+        blocks.append(("", small))
+    themes: dict[str, list[str]] = {}
+    for prefix, members in blocks:
+        vecs = [_vector(c) for c in members]
+        k = max(1, round(len(members) / size))
+        groups = _cluster_to(_similarity(members, vecs, embedder), k) if k > 1 else [list(range(len(members)))]
+        for g in sorted(groups, key=lambda g: g[0]):
+            group_cases = [members[i] for i in g]
+            name = _name(group_cases, [vecs[i] for i in g], themes, prefix)
+            for c in group_cases:
+                c.theme = name
+            themes[name] = [c.key for c in group_cases]
+    return themes
 
 
 def _label(members: list[Case], vectors: list[Counter]) -> str:
