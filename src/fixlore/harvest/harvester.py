@@ -19,6 +19,7 @@ object's ``updated_at``), so a re-run after a crash converges to the same rows.
 from __future__ import annotations
 
 import logging
+import re
 import time
 from collections import Counter
 from dataclasses import dataclass, field
@@ -163,7 +164,35 @@ def select_candidates(pool: list[m.Issue], listed_pulls: list[m.Pull], links: li
             # "#N" may be an issue: take it as a PR only when such a PR is known, or in another repo.
             if key in listed or key[0] != comment.repo:
                 cands.add(key, "comment")
+    add_backport_twins(cands, listed_pulls)
     return cands
+
+
+def _title_key(title: str) -> str:
+    text = re.sub(r"^\s*(\[[^\]]*\]\s*|(cherry[- ]?pick|backport)\s*(of|:)?\s*)+", "", title.casefold())
+    return re.sub(r"\W+", " ", text).strip()
+
+
+def add_backport_twins(cands: Candidates, listed_pulls: list[m.Pull]) -> None:
+    """Listed PRs that cite a candidate PR, or carry its title to another branch (backports)."""
+    chosen = {key: None for key in cands.reasons}
+    by_key = {(p.repo, p.number): p for p in listed_pulls}
+    titles = {}
+    for key in chosen:
+        pull = by_key.get(key)
+        if pull and len(_title_key(pull.title)) >= 8:
+            titles.setdefault((pull.repo, _title_key(pull.title)), set()).add(pull.base_ref)
+    for pull in listed_pulls:
+        key = (pull.repo, pull.number)
+        if key in chosen:
+            continue
+        explicit, either = pull_refs_in_text(f"{pull.title}\n{pull.body}", pull.repo)
+        if (explicit | either) & set(chosen):
+            cands.add(key, "cites_candidate")
+            continue
+        branches = titles.get((pull.repo, _title_key(pull.title)))
+        if branches and pull.base_ref not in branches:
+            cands.add(key, "backport_twin")
 
 
 # ---------------------------------------------------------------------------
