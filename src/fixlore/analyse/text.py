@@ -44,7 +44,8 @@ PROBLEM_CUES = ERROR_CUES + ("变高", "变慢", "变低", "下降", "升高", "
                              "not working", "missing", "leak", "crash", "flicker", "ignores", "mismatch")
 _STOP = {"的", "了", "在", "是", "和", "与", "及", "或", "时", "后", "中", "对", "将", "把", "被", "为", "也",
          "the", "a", "an", "and", "or", "to", "of", "in", "on", "for", "is", "are", "with", "when", "not",
-         "issue", "问题", "bug", "请问", "如何", "怎么", "一下", "使用", "出现", "进行", "需要", "可以"}
+         "issue", "问题", "bug", "请问", "如何", "怎么", "一下", "使用", "出现", "进行", "需要", "可以",
+         "pr", "mr", "修复", "fix", "fixes", "合入", "关单", "方案", "已经", "没有", "时候"}
 
 
 def cjk_count(text: str) -> int:

@@ -57,9 +57,26 @@ def _date(iso: str) -> str:
     return iso[:10] if iso else ""
 
 
-def _label_words(theme: str) -> str:
-    label = theme.split(":", 1)[-1]
-    return re.sub(r"-\d+$", "", label).replace("-", "/")
+def _theme_words(theme: str, cs: list[Case], ref: Refs) -> str:
+    """A theme id made readable: without the repository names it may start with."""
+    words = [w for w in re.sub(r"-\d+$", "", theme.split(":", 1)[-1]).split("-") if w]
+    repo_words = {w for c in cs for w in re.split(r"[-_]", ref.repo(c.repo).lower())}
+    while words and words[0] in repo_words:
+        words = words[1:]
+    return "/".join(words[:4]) or theme
+
+
+def _common_words(cs: list[Case], k: int = 4) -> list[str]:
+    """Keywords that at least two cases of a group share (what ties the group together)."""
+    if len(cs) < 2:
+        return []
+    from fixlore.analyse.text import keywords
+
+    counts: Counter = Counter()
+    for c in cs:
+        counts.update(set(keywords(f"{c.title} {c.problem}", 8)))
+    shared = [w for w, n in counts.most_common() if n >= 2]
+    return shared[:k]
 
 
 def _gist(answer: str) -> str:
@@ -94,23 +111,29 @@ def _title(cases: list[Case], run: dict, fig: dict, lang: str) -> str:
 
 
 def _themes(kept: list[Case], ref: Refs, lang: str) -> list[dict[str, Any]]:
-    by_repo: dict[str, dict[str, list[Case]]] = defaultdict(lambda: defaultdict(list))
+    by_theme: dict[str, list[Case]] = defaultdict(list)
     for c in kept:
-        by_repo[c.repo][c.theme or f"{ref.repo(c.repo)}:misc"].append(c)
-    groups, rest = [], []
-    for repo, themes in by_repo.items():
-        singles = [cs[0] for cs in themes.values() if len(cs) == 1]
-        for theme, cs in themes.items():
-            if len(cs) >= 2 or len(singles) < 2:
-                groups.append((repo, _label_words(theme), cs))
-        if len(singles) >= 2:     # cases without a sibling: one section per repo, after the real themes
-            rest.append((repo, _t(lang, "其他单案", "other single cases"), singles))
-    groups.sort(key=lambda g: (-len(g[2]), ref.repo(g[0]), g[1]))
-    rest.sort(key=lambda g: (-len(g[2]), ref.repo(g[0])))
-    groups += rest
+        by_theme[c.theme or f"{ref.repo(c.repo)}:misc"].append(c)
+    groups, singles = [], defaultdict(list)
+    for theme, cs in by_theme.items():
+        if len(cs) >= 2:
+            groups.append((theme, cs))
+        else:
+            singles[cs[0].repo].append(cs[0])
+    rest = []
+    for repo, cs in singles.items():
+        if len(cs) >= 2:     # cases without a sibling: one section per repo, after the real themes
+            rest.append(("", cs))
+        else:
+            groups.append((cs[0].theme, cs))
+    order = lambda g: (-len(g[1]), sorted(ref(c) for c in g[1]))  # noqa: E731
+    groups = sorted(groups, key=order) + sorted(rest, key=order)
     out = []
-    for i, (repo, label, cs) in enumerate(groups, 1):
-        cs = sorted(cs, key=lambda c: c.number)
+    for i, (theme, cs) in enumerate(groups, 1):
+        repos = sorted({ref.repo(c.repo) for c in cs})
+        where = "/".join(repos) if len(repos) <= 3 else _t(lang, f"{len(repos)} 个小仓", f"{len(repos)} small repos")
+        label = _theme_words(theme, cs, ref) if theme else _t(lang, "其他单案", "other single cases")
+        cs = sorted(cs, key=lambda c: (ref.repo(c.repo), c.number))
         n = len(cs)
         landed = [c for c in cs if any(merged(f) for f in c.fix)]
         chains = [c for c in cs if c.timing in AUTO_CLOSE_TIMINGS]
@@ -130,10 +153,13 @@ def _themes(kept: list[Case], ref: Refs, lang: str) -> list[dict[str, Any]]:
             bits.append(_t(lang, f"{len(pending)} 案修复未落地", f"{len(pending)} whose fix has not landed"))
         if answered:
             bits.append(_t(lang, f"{len(answered)} 案为官方答复无代码修复", f"{len(answered)} answered without a code change"))
-        headline = _t(lang, f"{i}. {ref.repo(repo)} · {label}：{n} 案", f"{i}. {ref.repo(repo)} · {label}: {n} case{'s' if n > 1 else ''}")
+        headline = _t(lang, f"{i}. {where} · {label}：{n} 案", f"{i}. {where} · {label}: {n} case{'s' if n > 1 else ''}")
         if bits:
             headline += _t(lang, f"，{bits[0]}", f", {bits[0]}")
         para = [_t(lang, f"本组 {n} 案：{_j(lang, bits) or '均无修复'}。", f"{n} cases: {_j(lang, bits) or 'none with a fix'}.")]
+        common = _common_words(cs)
+        if common:
+            para.append(_t(lang, f"共同线索：{_j(lang, common)}。", f"common threads: {', '.join(common)}."))
         if dates:
             span = dates[0].strftime("%m-%d") + ("" if dates[0].date() == dates[-1].date() else "~" + dates[-1].strftime("%m-%d"))
             para.append(_t(lang, f"修复合入时间 {span}。", f"fixes merged {span}."))
@@ -151,7 +177,7 @@ def _themes(kept: list[Case], ref: Refs, lang: str) -> list[dict[str, Any]]:
             tail = "" if not labels or all(lb.split("(")[0] in gist for lb in labels) else _t(lang, f"（{_j(lang, labels)}）", f" ({_j(lang, labels)})")
             bullets.append({"ref": ref(c), "url": _safe_url(c.url), "problem": c.problem or c.title, "text": gist + tail})
         out.append({"headline": headline, "paragraph": " ".join(para) if lang == "en" else "".join(para),
-                    "bullets": bullets, "themes": sorted({c.theme for c in cs}), "repo": repo})
+                    "bullets": bullets, "themes": sorted({c.theme for c in cs}), "repos": sorted({c.repo for c in cs})})
     return out
 
 
@@ -295,7 +321,7 @@ def build_digest(cases: list[Case], run: dict | None = None, lang: str = "zh", f
     overview, repos = [], []
     for repo in order:
         cs = sorted(per_repo[repo], key=lambda c: c.number)
-        labels = list(dict.fromkeys(_label_words(c.theme) for c in cs if c.theme))
+        labels = list(dict.fromkeys(_theme_words(c.theme, [c], ref) for c in cs if c.theme))
         positioning = descriptions.get(repo) or _t(lang, f"主题：{_j(lang, labels[:4])}", f"topics: {', '.join(labels[:4])}")
         overview.append({"repo": ref.repo(repo), "full_name": repo, "positioning": positioning, "count": len(cs)})
         chains = sum(1 for c in cs if c.timing in AUTO_CLOSE_TIMINGS)
