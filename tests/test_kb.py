@@ -246,6 +246,9 @@ def test_cli_build_search_stats(tmp_path):
     assert res.exit_code == 0 and "faq.md" in res.output
     res = runner.invoke(app, ["kb", "stats", "--index", str(index)])
     assert res.exit_code == 0 and "total_chunks" in res.output
+    res = runner.invoke(app, ["kb", "search", "x", "--index", str(tmp_path / "missing")])
+    assert res.exit_code != 0 and "no knowledge base" in str(res.exception)
+    assert not (tmp_path / "missing").exists()
 
 
 def test_two_folders_under_one_prefix_keep_each_other(tmp_path, embedder):

@@ -176,7 +176,11 @@ class KnowledgeBase:
     # ------------------------------------------------------------------ open / close
 
     @classmethod
-    def open(cls, index_dir: str | Path, embedder: Embedder | None = None) -> "KnowledgeBase":
+    def open(cls, index_dir: str | Path, embedder: Embedder | None = None, create: bool = True) -> "KnowledgeBase":
+        """Open (or, with create=True, start) the index in `index_dir`."""
+        if not create and not (Path(index_dir) / DB_NAME).is_file():
+            raise FixloreError(f"no knowledge base in {index_dir}: build one with `fixlore kb build DOCS_DIR --index "
+                               f"{index_dir}`")
         return cls(Path(index_dir), embedder)
 
     def close(self) -> None:

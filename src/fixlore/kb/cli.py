@@ -73,7 +73,7 @@ def search(query: str = typer.Argument(..., help="What to look for (Chinese or E
     """Search passages; score is 0..1 (cite above the index's threshold)."""
     from fixlore.kb.base import KnowledgeBase
 
-    kb = KnowledgeBase.open(index)
+    kb = KnowledgeBase.open(index, create=False)
     hits = kb.search(query, k=k, kind=kind)
     threshold = kb.threshold()
     kb.close()
@@ -97,7 +97,7 @@ def stats(index: Path = IndexOpt) -> None:
     """What the index holds."""
     from fixlore.kb.base import KnowledgeBase
 
-    kb = KnowledgeBase.open(index)
+    kb = KnowledgeBase.open(index, create=False)
     info = kb.stats()
     kb.close()
     table = Table(show_header=False)
@@ -116,7 +116,7 @@ def calibrate_cmd(world: Path = typer.Argument(..., help="A world with truth.yam
     from fixlore.kb.calibrate import calibrate, cross_validate, evaluate, rank_labelled
     from fixlore.kb.truth import labelled_cases
 
-    kb = KnowledgeBase.open(index)
+    kb = KnowledgeBase.open(index, create=False)
     labelled = [(lc.query, lc.expected or None) for lc in labelled_cases(world)]
     rows = rank_labelled(kb, labelled)
     cv = cross_validate(rows, folds=folds)
