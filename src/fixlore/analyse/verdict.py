@@ -31,6 +31,8 @@ WORKAROUND = ("规避", "绕过", "临时方案", "workaround", "work around", "
               "环境变量", "去掉该配置", "删除该配置", "清理缓存", "重启", "reinstall", "environment issue",
               "升级驱动", "版本不匹配", "配套版本", "pythonpath", "ld_library_path", "pip install", "先安装", "未安装",
               "安装依赖", "set_env")
+FOLDED = ("一起修", "一并修", "一起改", "一并改", "一并处理", "一起处理", "顺带", "顺便修", "捎带",
+          "together with", "along with", "as part of", "in the same pr", "while at it")
 SELF_ANSWER = ("应为", "应改为", "应该是", "should be", "should read")
 TYPO = ("笔误", "typo", "拼写", "错别字", "写错")
 # closed without a conclusion: no feedback, not reproducible, an abandoned proposal
@@ -103,7 +105,7 @@ def decide(case: Case, ctx: CaseContext, root_cause: str = "") -> Verdict:
     titled_prs = {int(n) for n in _PR_IN_TITLE.findall(title)}
     if titled_prs & {f.number for f in case.fix} and len(_LIST_ITEM.findall(body)) >= 3:
         return Verdict(False, "internal_process", ["a list of remarks on the PR the title names: a review ticket"])
-    if has_landed and ctx.shared_fix_cases and not substantive and _lesser_of_shared(case, ctx, pr_text):
+    if has_landed and ctx.shared_fix_cases and _folded(case, ctx, official, pr_text):
         return Verdict(False, "merged_into_other",
                        [f"its fix PR is about {ctx.shared_fix_cases[0]}; no discussion of its own: told in that row"])
 
@@ -154,18 +156,32 @@ def decide(case: Case, ctx: CaseContext, root_cause: str = "") -> Verdict:
     return Verdict(False, "no_fix_evidence", ["no fix PR; the answer is too thin to learn from"])
 
 
-def _lesser_of_shared(case: Case, ctx: CaseContext, pr_text: str) -> bool:
-    """True when the shared fix PR speaks about another issue more than about this one."""
+def _folded(case: Case, ctx: CaseContext, official: str, pr_text: str) -> bool:
+    """True when this issue rode along in a fix made for another issue: the PR does not name it,
+    and either someone says it is fixed along with the other work, or the PR names the other issue,
+    or (with nobody discussing it) the PR's title speaks of the other issue and not of this one."""
     from fixlore.analyse.text import overlap, tokens
 
-    pr_tokens = tokens(pr_text)
-    mine = overlap(tokens(case.title), pr_tokens)
-    others = [overlap(tokens(t), pr_tokens) for t in ctx.shared_fix_titles.values() if t]
     named = re.findall(r"#(\d+)", pr_text)
     if str(case.number) in named:        # the PR names this issue: a fix target in its own right
         return False
+    if has_cue(official, FOLDED):
+        return True
+    # "顺带修正目录中的锚点错误": the PR's by-the-way line, if it is about this issue rather than the others
+    for line in re.split(r"[\n。；;]", pr_text):
+        if has_cue(line, FOLDED):
+            line_tokens = tokens(line)
+            mine_l = overlap(tokens(case.title), line_tokens)
+            others_l = [overlap(tokens(t), line_tokens) for t in ctx.shared_fix_titles.values() if t]
+            if mine_l > 0 and mine_l > max(others_l, default=0.0):
+                return True
     if any(k.endswith(f"#{n}") for k in ctx.shared_fix_cases for n in named):
         return True
+    if official.strip():
+        return False
+    pr_tokens = tokens(pr_text)
+    mine = overlap(tokens(case.title), pr_tokens)
+    others = [overlap(tokens(t), pr_tokens) for t in ctx.shared_fix_titles.values() if t]
     if others and max(others) > mine + 0.2:
         return True
     # the PR's title states the change: does it speak of the other issue and hardly of this one?
