@@ -95,3 +95,11 @@ def test_refs_are_short_and_unique():
     cases = [Case(repo="a/tools", number=1), Case(repo="b/tools", number=2), Case(repo=QNT, number=3)]
     ref = Refs(cases)
     assert [ref(c) for c in cases] == ["a/tools#1", "b/tools#2", "quantkit#3"]
+
+
+def test_close_before_a_pending_merge_gets_its_lag(analysed):
+    cases, _ = analysed
+    c = next(c for c in cases if c.number == 115)
+    c.pending_fix, c.fix, c.lag_s = list(c.fix), [], None
+    before = compute_figures(cases)["timing"]["before_merge"]
+    assert before == [{"case": "msdemo#115", "lag_s": -3 * 3600, "note": c.trap_notes["closed_before_merge"]}]

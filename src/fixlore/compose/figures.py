@@ -168,10 +168,18 @@ def _audit_ok(a: dict[str, Any]) -> bool:
     return str(a.get("status", a.get("result", ""))).lower() in ("ok", "pass", "passed", "confirmed", "match")
 
 
+def _lag_to_later_merge(c: Case) -> int | None:
+    """Close time minus the first merge after it (negative), when the linker left lag_s unset."""
+    later = sorted(f.merged_at for f in list(c.fix) + list(getattr(c, "pending_fix", []) or [])
+                   if merged(f) and c.closed_at and f.merged_at > c.closed_at)
+    return int((c.closed_at - later[0]).total_seconds()) if later else None
+
+
 def timing_figures(analysed: list[Case], ref: Refs, run: dict[str, Any]) -> dict[str, Any]:
     stale = [{"case": ref(c), "lag_s": c.lag_s, "note": c.trap_notes.get("stale_close", "")}
              for c in analysed if c.timing == "stale" or "stale_close" in c.traps]
-    before = [{"case": ref(c), "lag_s": c.lag_s, "note": c.trap_notes.get("closed_before_merge", "")}
+    before = [{"case": ref(c), "lag_s": c.lag_s if c.lag_s is not None else _lag_to_later_merge(c),
+               "note": c.trap_notes.get("closed_before_merge", "")}
               for c in analysed if c.timing == "before_merge" or "closed_before_merge" in c.traps]
     audited = [c for c in analysed if getattr(c, "audit", None)]
     audit = {"checked": len(audited), "passed": sum(1 for c in audited if _audit_ok(c.audit)),
