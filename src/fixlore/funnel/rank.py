@@ -28,10 +28,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-_REPRO = re.compile(r"复现|重现|步骤|reproduc|steps to|to reproduce|运行命令|执行命令|command|脚本|script", re.IGNORECASE)
-_LOGS = re.compile(r"traceback|error|exception|报错|错误|失败|fail|```|stack|core dump|segmentation|日志|\blog\b",
-                   re.IGNORECASE)
-_VERSION = re.compile(r"\b\d+\.\d+(?:\.\w+)?\b|版本|version|环境|environment|driver|固件|python\s*\d", re.IGNORECASE)
+# Matched against the lower-cased body (cheaper than IGNORECASE over long text).
+_REPRO = re.compile(r"复现|重现|步骤|reproduc|steps to|运行命令|执行命令|command|脚本|script")
+_LOGS = re.compile(r"traceback|error|exception|报错|错误|失败|fail|```|stack|core dump|segmentation|日志|\blog\b")
+_VERSION = re.compile(r"\d+\.\d+|版本|version|环境|environment|driver|固件|python\s*\d")
 _QUESTION = re.compile(r"[?？]\s*$|^(?:如何|怎么|怎样|请问|是否|能否|可否|how|what|why|is there|can i|does)|怎么|如何|吗\s*$|"
                        r"多少|是什么|有没有|哪些|哪个",
                        re.IGNORECASE)
@@ -65,7 +65,8 @@ def value_score(v: ValueInputs) -> float:
     fix = 1.0 if v.fix_merged and v.fix_strong else 0.8 if v.fix_merged else 0.6 if v.fix_pending else 0.0
     knowledge = max(answer, fix * size)
 
-    cues = sum(bool(p.search(body)) for p in (_REPRO, _LOGS, _VERSION)) / 3
+    low = body.lower()
+    cues = sum(bool(p.search(low)) for p in (_REPRO, _LOGS, _VERSION)) / 3
     report = 0.5 * min(1.0, len(body) / 300) + 0.5 * cues
     discussion = min(1.0, v.human_comments / 3)
     closure = 1.0 if v.close_explained else 0.6 if (v.answered or v.fix_merged) else 0.0

@@ -47,6 +47,17 @@ def shape_of(pull: Pull, idx: CorpusIndex) -> str:
     return cache[key]
 
 
+def _branch_shapes(idx: CorpusIndex, repo: str, branch: str) -> list[str]:
+    cache = getattr(idx, "_branch_shape_lists", None)
+    if cache is None:
+        cache = {}
+        idx._branch_shape_lists = cache
+    key = (repo, branch)
+    if key not in cache:
+        cache[key] = [shape_of(p, idx) for p in idx.merged_list(repo, branch)]
+    return cache[key]
+
+
 def find_twins(fix: Pull, idx: CorpusIndex, cfg: LinkConfig, exclude: set[Key]) -> list[tuple[Pull, str]]:
     """Merged PRs that carry `fix` to another branch, with what shows it."""
     out: list[tuple[Pull, str]] = []
@@ -67,16 +78,17 @@ def find_twins(fix: Pull, idx: CorpusIndex, cfg: LinkConfig, exclude: set[Key]) 
     for branch in idx.branches_of(fix.repo):
         if branch == fix.base_ref:
             continue
-        others = [p for p in idx.merged_between(fix.repo, fix.merged_at - window, fix.merged_at + window, branch)
-                  if (p.repo, p.number) not in seen]
-        if not others or not shape:
+        lo, hi = idx.merged_range(fix.repo, fix.merged_at - window, fix.merged_at + window, branch)
+        if lo >= hi or not shape:
             continue
-        shapes = [shape_of(p, idx) for p in others]
-        hits = {i: score for _, score, i in process.extract(shape, shapes, scorer=fuzz.ratio, score_cutoff=60,
-                                                              limit=None)}
-        for i, sim in sorted(hits.items(), key=lambda kv: -kv[1]):
+        others = idx.merged_list(fix.repo, branch)[lo:hi]
+        shapes = _branch_shapes(idx, fix.repo, branch)[lo:hi]
+        hits = process.extract(shape, shapes, scorer=fuzz.ratio, score_cutoff=60, limit=None)
+        for _, sim, i in sorted(hits, key=lambda h: -h[1]):
             p = others[i]
             pk = (p.repo, p.number)
+            if pk in seen:
+                continue
             if sim >= cfg.backport_title_similarity:
                 seen.add(pk)
                 out.append((p, f"same change on {p.base_ref or '?'}: title '{p.title}' ~ '{fix.title}' ({sim:.0f}%)"))

@@ -7,6 +7,7 @@ evidence; (5) value and the top-K cut of the pool.
 
 from __future__ import annotations
 
+import gc
 import re
 from collections import defaultdict
 from dataclasses import asdict, dataclass
@@ -70,6 +71,18 @@ def analysis_candidates(cases: list[Case]) -> list[Case]:
 
 def build_cases(corpus: Corpus, since: datetime, config: LinkConfig | FunnelConfig | dict | None = None,
                 until: datetime | None = None) -> tuple[list[Case], FunnelCounts]:
+    # The corpus is millions of long-lived objects; the cyclic collector would walk them all
+    # again and again while this pass allocates (and frees, by refcount) its working objects.
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        return _build_cases(corpus, since, config, until)
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def _build_cases(corpus: Corpus, since: datetime, config: Any, until: datetime | None) -> tuple[list[Case], FunnelCounts]:
     cfg = _config(config)
     idx = CorpusIndex(corpus)
     issues = list(idx.issues.values())

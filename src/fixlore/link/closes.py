@@ -34,11 +34,15 @@ class _StaleNotice:
     order within 80 characters, or says "stale" outright."""
 
     @staticmethod
+    @lru_cache(maxsize=200_000)
     def search(text: str) -> bool:
         if not text:
             return False
-        if "stale" in text.lower() and _STALE_WORD.search(text):
+        low = text.lower()
+        if "stale" in low and _STALE_WORD.search(text):
             return True
+        if not ("关" in low or "clos" in low):
+            return False
         for m in _IDLE.finditer(text):
             if _CLOSING.search(text, max(0, m.start() - 80), m.end() + 80):
                 return True

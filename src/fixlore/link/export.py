@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import json
 from collections.abc import Iterable
 from pathlib import Path
@@ -17,6 +18,16 @@ def case_line(case: Case) -> str:
 
 def write_cases_jsonl(cases: Iterable[Case], path: str | Path | IO[str]) -> int:
     """Write cases ordered by (repo, number); returns how many. `path` may be an open text stream."""
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        return _write(cases, path)
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def _write(cases: Iterable[Case], path: str | Path | IO[str]) -> int:
     ordered = sorted(cases, key=lambda c: (c.repo, c.number))
     if hasattr(path, "write"):
         for c in ordered:

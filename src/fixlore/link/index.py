@@ -184,6 +184,15 @@ class CorpusIndex:
         hi = bisect_right(times, end.timestamp())
         return self._merged[(repo, branch)][lo:hi]
 
+    def merged_range(self, repo: str, start: datetime, end: datetime, branch: str | None = None) -> tuple[int, int]:
+        times = self._merged_times.get((repo, branch))
+        if not times:
+            return 0, 0
+        return bisect_left(times, start.timestamp()), bisect_right(times, end.timestamp())
+
+    def merged_list(self, repo: str, branch: str | None = None) -> list[Pull]:
+        return self._merged.get((repo, branch), [])
+
     def branches_of(self, repo: str) -> list[str]:
         return self._branches.get(repo, [])
 

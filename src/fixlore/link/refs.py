@@ -47,19 +47,17 @@ _WORD_RE = re.compile(
     re.IGNORECASE)
 _SHORT_RE = re.compile(
     rf"(?P<short>(?<![A-Za-z0-9_&/#＃!！])(?P<s_sig>{_HASH}|{_BANG})(?P<s_num>[1-9]\d*)(?![A-Za-z0-9_]|[.:]\d))")
-_SIGILS = ("#", "!", "＃", "！")
-_WORDS = ("pr", "mr", "issue", "pull", "merge")
 
 
 def _matches(text: str) -> list[re.Match[str]]:
     found: list[re.Match[str]] = []
-    has_sigil = any(ch in text for ch in _SIGILS)
+    has_sigil = "#" in text or "!" in text or "＃" in text or "！" in text
     if "://" in text:
         found += _URL_RE.finditer(text)
     if has_sigil and "/" in text:
         found += _FULL_RE.finditer(text)
     low = text.lower()
-    if any(w in low for w in _WORDS):
+    if "pr" in low or "mr" in low or "issue" in low or "pull" in low or "merge" in low:
         found += _WORD_RE.finditer(text)
     if has_sigil:
         found += _SHORT_RE.finditer(text)

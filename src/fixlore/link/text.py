@@ -10,8 +10,6 @@ from __future__ import annotations
 import re
 
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9]{2,}")
-_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
-_CJK_RUN = re.compile(r"[\u4e00-\u9fff]{2,}")
 _URL = re.compile(r"https?://\S+")
 _STOP = frozenset("""
 the and for with this that from have has are was were not but you your our can will would should
@@ -26,26 +24,26 @@ _CJK_STOP = frozenset(["问题", "修复", "解决", "关联", "请问", "一下
 
 
 _PART = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[0-9]+")
+_CAMEL_HINT = re.compile(r"[a-z0-9][A-Z]")
+_CJK_PAIR = re.compile(r"(?=([\u4e00-\u9fff]{2}))")
+_LOWER_WORD = re.compile(r"[a-z][a-z0-9]{2,}")
+_MAX_CHARS = 1200   # a description's vocabulary is settled by then; what follows is mostly logs
 
 
 def tokens(text: str | None) -> set[str]:
     if not text:
         return set()
+    text = text[:_MAX_CHARS]
     if "://" in text:
         text = _URL.sub(" ", text)
-    out: set[str] = set()
-    for word in _WORD.findall(text):
-        low = word.lower()
-        if low not in _STOP:
-            out.add(low)
-        if not (word.islower() or word.isupper()) or "_" in word:
-            for part in _PART.findall(word):
-                part = part.lower()
-                if len(part) >= 3 and part not in _STOP:
-                    out.add(part)
-    for run in _CJK_RUN.findall(text):
-        out.update(a + b for a, b in zip(run, run[1:]))
-    out.difference_update(_CJK_STOP)
+    out = set(_LOWER_WORD.findall(text.lower()))
+    if _CAMEL_HINT.search(text):
+        for word in _WORD.findall(text):
+            if not (word.islower() or word.isupper()):
+                out.update(p.lower() for p in _PART.findall(word) if len(p) >= 3)
+    out.update(_CJK_PAIR.findall(text))
+    out -= _STOP
+    out -= _CJK_STOP
     return out
 
 

@@ -147,17 +147,18 @@ def decide(issue: Issue, idx: CorpusIndex, cfg: LinkConfig, resolved: bool = Tru
             c.add(Signal("timing", f"merged {p.merged_at.isoformat()}, issue closed {lag}s later",
                          f"pulls/{p.number}, issues/{issue.number}"))
 
+    kinds_of = {key: c.kinds() for key, c in cands.items()}
+
     def strong(c: Candidate) -> bool:
-        k = c.kinds()
+        k = kinds_of[c.key]
         return bool(k & STRONG) or ("linked" in k and not c.unrelated)
 
-    any_strong = any(strong(c) for c in cands.values() if c.pull is not None)
     verdict = FixVerdict(issue, cands)
     fixlike: list[Candidate] = []
     for c in cands.values():
         if c.pull is None:
             continue
-        k = c.kinds()
+        k = kinds_of[c.key]
         medium = k & MEDIUM
         cited = any(s.kind == "comment" and s.cite for s in c.signals)
         if strong(c) or len(medium) >= 2 or k == {"timing"} or (cited and not c.unrelated):
