@@ -53,3 +53,18 @@ def test_stages_skip_without_cases(tmp_path):
     empty = SimpleNamespace(load_cases=lambda: [])
     ctx = SimpleNamespace(store=empty, settings=SimpleNamespace(), out_dir=tmp_path, run_id=None, info={})
     assert "skipped" in analyse_stage.run(ctx) and "skipped" in compose_stage.run(ctx)
+
+
+def test_stage_uses_an_llm_endpoint_named_in_the_environment(tmp_path, monkeypatch):
+    from fake_openai import FakeOpenAI
+
+    world = build_world()
+    store = MemoryStore(world)
+    ctx = SimpleNamespace(store=store, settings=SimpleNamespace(), out_dir=tmp_path, run_id=1, info={})
+    with FakeOpenAI() as fake:
+        monkeypatch.setenv("FIXLORE_LLM_BASE_URL", fake.base_url)
+        monkeypatch.setenv("FIXLORE_LLM_MODEL", "fake-qwen")
+        monkeypatch.setenv("FIXLORE_LLM_CACHE", str(tmp_path / "cache.sqlite"))
+        summary = analyse_stage.run(ctx)
+        assert len(fake.requests) == summary["analysed"] == 21
+    assert summary["backend"] == "llm:fake-qwen" and summary["llm"]["requests"] == 21

@@ -1,23 +1,31 @@
 """The analyse stage of the pipeline (see fixlore.pipeline): read the cases the link stage
-stored, analyse the candidates, store them back."""
+stored, analyse the candidates, store them back. Offline unless an LLM endpoint is named in the
+settings or in FIXLORE_LLM_BASE_URL / FIXLORE_LLM_MODEL (key variable: FIXLORE_LLM_KEY_ENV,
+default OPENAI_API_KEY; answer cache: FIXLORE_LLM_CACHE)."""
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 from fixlore.analyse.offline import OfflineAnalyst
 from fixlore.analyse.run import analyse_cases, candidates_of
 
 
+def _setting(settings: Any, name: str) -> str:
+    """A setting by name, else the environment variable FIXLORE_<NAME> (names only: never a key)."""
+    return str(getattr(settings, name, "") or os.environ.get(f"FIXLORE_{name.upper()}", "") or "")
+
+
 def _backend(settings: Any, offline: OfflineAnalyst):
-    """The LLM backend when the settings name an endpoint (llm_base_url, llm_model), else offline."""
-    base_url, model = getattr(settings, "llm_base_url", ""), getattr(settings, "llm_model", "")
+    """The LLM backend when an endpoint is named (llm_base_url + llm_model), else offline."""
+    base_url, model = _setting(settings, "llm_base_url"), _setting(settings, "llm_model")
     if not (base_url and model):
         return offline
     from fixlore.analyse.llm import LlmAnalyst
 
-    return LlmAnalyst(base_url=base_url, model=model, key_env=getattr(settings, "llm_key_env", "") or "OPENAI_API_KEY",
-                      cache_path=getattr(settings, "llm_cache", None), fallback=offline)
+    return LlmAnalyst(base_url=base_url, model=model, key_env=_setting(settings, "llm_key_env") or "OPENAI_API_KEY",
+                      cache_path=_setting(settings, "llm_cache") or None, fallback=offline)
 
 
 def run(ctx: Any) -> dict[str, Any]:

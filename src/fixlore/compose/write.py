@@ -17,7 +17,15 @@ LANGS = ("zh", "en")
 def write_digests(cases: list[Case], run_summary: dict[str, Any] | None, out_dir: str | Path,
                   langs: tuple[str, ...] | list[str] = LANGS) -> dict[str, Path]:
     """Write digest.<lang>.md for each language, digest.html (all languages, one page) and
-    digest.json (figures, the digests and the kept cases); return {name: path}."""
+    digest.json (figures, the digests and the analysed cases); return {"md_zh", "md_en", "html",
+    "json"} -> path.
+
+    Every figure is computed from `cases`. From `run_summary` (run.json or a part of it) only these
+    keys are read, all optional: title, orgs, window{since, until} (or since / until /
+    snapshot_at), repo_descriptions{full_name: text}, and the stage summaries — given either as
+    top-level keys or as the pipeline's `stages` list of {name, summary}: analyse (llm: tokens,
+    cost, cache_hits, requests, llm_failures, prompt_version), link (audit{checked, passed,
+    failed}, used when the cases carry no audit of their own), harvest (requests, repos, orgs)."""
     langs = tuple(langs)
     bad = [lg for lg in langs if lg not in LANGS]
     if bad or not langs:
