@@ -1,0 +1,52 @@
+from fixlore.funnel.rank import ValueInputs, top_k, value_score
+
+
+def _v(**kw):
+    base = dict(title="crash when loading checkpoint", body="", author="rep", answer_chars=0, human_comments=0,
+                reporter_last="", fix_merged=False, fix_strong=False, fix_pending=False, close_explained=False,
+                answered=False)
+    base.update(kw)
+    return ValueInputs(**base)
+
+
+RICH = ("steps to reproduce: run train.sh on 8 cards\nTraceback (most recent call last): RuntimeError: ...\n"
+        "version CANN 8.0.RC1, torch 2.1.0, driver 24.1\n" * 3)
+
+
+def test_values_stay_in_range():
+    for kw in ({}, dict(body=RICH, answer_chars=500, fix_merged=True, fix_strong=True, close_explained=True,
+                        human_comments=9)):
+        assert 0.0 <= value_score(_v(**kw)) <= 1.0
+
+
+def test_explained_fix_beats_one_line_typo_fix():
+    typo = value_score(_v(title="typo in README", body="teh -> the", fix_merged=True, fix_strong=True,
+                          close_explained=True))
+    real = value_score(_v(body=RICH, fix_merged=True, fix_strong=True, close_explained=True))
+    assert real > typo + 0.2
+
+
+def test_maintainer_explanation_counts_and_canned_reply_does_not():
+    explained = value_score(_v(body=RICH, answer_chars=200, human_comments=2, answered=True))
+    canned = value_score(_v(body=RICH, answer_chars=0, human_comments=1))
+    assert explained > canned + 0.3
+
+
+def test_bare_question_and_thanks_close_are_penalised():
+    plain = value_score(_v(title="csv export is missing", body="only html now", answer_chars=30, human_comments=2,
+                           answered=True))
+    question = value_score(_v(title="how to export csv?", body="only html now", answer_chars=30, human_comments=2,
+                              answered=True))
+    assert question < plain
+    thanks = value_score(_v(body=RICH, human_comments=1, reporter_last="好了，谢谢"))
+    assert thanks < value_score(_v(body=RICH, human_comments=1))
+
+
+def test_reporters_own_root_cause_counts():
+    assert value_score(_v(body=RICH, self_explained_chars=200)) > value_score(_v(body=RICH))
+
+
+def test_top_k_is_deterministic_with_ties():
+    items = [("o/r#2", 0.5, 1, 10.0), ("o/r#1", 0.5, 1, 10.0), ("o/r#3", 0.9, 0, 1.0), ("o/r#4", 0.5, 3, 0.0)]
+    top, rest = top_k(items, 2)
+    assert top == ["o/r#3", "o/r#4"] and rest == ["o/r#1", "o/r#2"]
