@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from fixlore.analyse.base import Analysis
 from fixlore.analyse.context import CaseContext
 from fixlore.analyse.facts import close_sentence, fix_sentence, is_merged, kb_sentence, pr_label, unlanded
-from fixlore.analyse.text import (ACTION_CUES, FIX_CUES, ROOT_CUES, clean_body, clean_title, cue_count,
+from fixlore.analyse.text import (ACTION_CUES, FIX_CUES, ROOT_CUES, clean_title, cue_count,
                                   error_lines, is_status_update, keywords, without_status, overlap, sentences, shorten, tokens)
 from fixlore.analyse.verdict import decide, language_of
 from fixlore.model import Case
@@ -184,4 +184,4 @@ def make_embedder(enabled: bool = True):
     return USE(threads=1)
 
 
-__all__ = ["OfflineAnalyst", "make_embedder", "clean_body"]
+__all__ = ["OfflineAnalyst", "make_embedder"]

@@ -156,39 +156,14 @@ def assign_themes(cases: list[Case], embedder=None, floor: float = SIMILARITY_FL
     """Set `case.theme` on every given case; return theme -> case keys. Themes may span repositories
     (the same mechanism in two repos is one theme); a case with no close neighbour is its own theme."""
     members = sorted(cases, key=lambda c: (c.repo, c.number))
-    n = len(members)
-    if n == 0:
+    if not members:
         return {}
     vecs = [_vector(c) for c in members]
-    weighted = _idf_weighted(vecs)
-    proposed = [slug(c.theme) if c.theme else "" for c in members]
-    fixes = [{(f.repo, f.number) for f in c.fix if f.role == "fix"} for c in members]
-    emb = embedder.encode([f"{c.title} {c.problem}" for c in members]) if embedder is not None and n > 1 else None
-    sim = [[0.0] * n for _ in range(n)]
-    for i in range(n):
-        for j in range(i + 1, n):
-            s = _cos(weighted[i], weighted[j])
-            if emb is not None:
-                s = 0.5 * s + 0.5 * max(0.0, float(emb[i] @ emb[j]))
-            if members[i].repo != members[j].repo:
-                s *= CROSS_REPO_FACTOR
-            if proposed[i] and proposed[i] == proposed[j]:
-                s = max(s, 0.9)
-            if fixes[i] & fixes[j]:      # one PR fixing both: the same mechanism
-                s = max(s, 0.6)
-            sim[i][j] = sim[j][i] = s
-    groups = _cluster(sim, floor)
+    groups = _cluster(_similarity(members, vecs, embedder), floor)
     themes: dict[str, list[str]] = {}
     for g in sorted(groups, key=lambda g: g[0]):
         group_cases = [members[i] for i in g]
-        label = _label(group_cases, [vecs[i] for i in g])
-        common = Counter(p for p in (proposed[i] for i in g) if p).most_common(1)
-        if common and common[0][1] >= max(2, len(g) // 2 + 1):
-            label = common[0][0]
-        name, k = slug(label), 2
-        base = name
-        while name in themes:
-            name, k = f"{base}-{k}", k + 1
+        name = _name(group_cases, [vecs[i] for i in g], themes)
         for c in group_cases:
             c.theme = name
         themes[name] = [c.key for c in group_cases]
