@@ -383,3 +383,14 @@ def test_digest_sized_themes_split_repos_and_pool_small_ones():
     groups = [g for g in groups if g]
     assert groups == [[1, 2, 3, 4, 5, 6], [7, 8, 9, 10, 11, 12]]
     assert small[0].theme == small[1].theme and small[0].theme not in {c.theme for c in big}
+
+
+def test_documentation_slips_share_one_theme_across_repos():
+    from fixlore.analyse.themes import assign_themes
+
+    slips = [Case(repo="a/x", number=1, title="README 安装命令少了 -e"), Case(repo="b/y", number=2, title="Typo in README"),
+             Case(repo="c/z", number=3, title="部署文档中 metrics 端口写成了 9090")]
+    other = Case(repo="a/x", number=4, title="8 卡以上 ring allreduce 偶发超时")
+    themes = assign_themes(slips + [other])
+    assert {c.theme for c in slips} == {"docs-typo"} and other.theme != "docs-typo"
+    assert themes["docs-typo"] == ["a/x#1", "b/y#2", "c/z#3"]

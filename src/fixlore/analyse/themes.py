@@ -15,6 +15,20 @@ SIMILARITY_FLOOR = 0.18     # below this two groups stay apart
 CROSS_REPO_FACTOR = 0.8    # the same words in another repo are slightly weaker evidence of one mechanism
 
 
+DOC_WORDS = ("readme", "docs/", "doc ", "docs ", "文档", "资料", "示例", "样例", "contributing", "docstring",
+             "guide", "教程", "手册", ".md")
+SLIP_WORDS = ("typo", "拼写", "错别字", "笔误", "写成", "写错", "少了", "多了", "broken link", "dead link", "失效",
+              "跳转", "misspell", "链接错误", "链接失效")
+
+
+def is_doc_slip(case: Case) -> bool:
+    """A documentation slip (a typo, a wrong or dead link in docs): one category across all repos."""
+    from fixlore.analyse.text import has_cue
+
+    title = case.title or case.problem
+    return has_cue(title, DOC_WORDS) and has_cue(title, SLIP_WORDS)
+
+
 def _vector(case: Case) -> Counter:
     explanation = re.split(r"修复 |Fix: |无代码修复|No code change|KB[：:]", case.answer or "")[0]
     text = f"{case.title} {case.problem} {explanation}"
@@ -88,6 +102,7 @@ def _similarity(members: list[Case], vecs: list[Counter], embedder=None) -> list
     weighted = _idf_weighted(vecs)
     proposed = [slug(c.theme) if c.theme else "" for c in members]
     fixes = [{(f.repo, f.number) for f in c.fix if f.role == "fix"} for c in members]
+    slips = [is_doc_slip(c) for c in members]
     emb = embedder.encode([f"{c.title} {c.problem}" for c in members]) if embedder is not None and n > 1 else None
     sim = [[0.0] * n for _ in range(n)]
     for i in range(n):
@@ -101,12 +116,16 @@ def _similarity(members: list[Case], vecs: list[Counter], embedder=None) -> list
                 s = max(s, 0.9)
             if fixes[i] & fixes[j]:      # one PR fixing both: the same mechanism
                 s = max(s, 0.6)
+            if slips[i] and slips[j]:
+                s = max(s, 0.9)
             sim[i][j] = sim[j][i] = s
     return sim
 
 
 def _name(group_cases: list[Case], vecs: list[Counter], taken: dict, prefix: str = "") -> str:
     label = _label(group_cases, vecs)
+    if len(group_cases) > 1 and sum(map(is_doc_slip, group_cases)) * 2 > len(group_cases):
+        label = "docs-typo"
     proposed = [slug(c.theme) for c in group_cases if c.theme]
     common = Counter(proposed).most_common(1)
     if common and common[0][1] >= max(2, len(group_cases) // 2 + 1):
