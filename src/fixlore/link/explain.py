@@ -18,6 +18,21 @@ def _t(value) -> str:
     return value.isoformat() if value else "—"
 
 
+def _human(seconds: int) -> str:
+    s = abs(seconds)
+    if s < 120:
+        return f"{seconds}s"
+    if s < 7200:
+        return f"{seconds}s ({s / 60:.0f} min)"
+    if s < 172800:
+        return f"{seconds}s ({s / 3600:.1f} h)"
+    return f"{seconds}s ({s / 86400:.1f} days)"
+
+
+def _label(repo: str, number: int, case: Case) -> str:
+    return f"!{number}" if repo == case.repo else f"{repo}!{number}"
+
+
 def render_case(case: Case) -> Group:
     head = Text()
     head.append(f"{case.key}  ", style="bold")
@@ -32,7 +47,7 @@ def render_case(case: Case) -> Group:
     facts.add_row("funnel", Text(stage))
     facts.add_row("value", Text(f"{case.value:.3f}"))
     facts.add_row("closed", Text(f"{_t(case.closed_at)}" + (f" by {case.closed_by}" if case.closed_by else "")))
-    lag = "" if case.lag_s is None else f", lag {case.lag_s}s"
+    lag = "" if case.lag_s is None else f", lag {_human(case.lag_s)}"
     facts.add_row("timing", Text(f"{case.timing}{lag}"))
     if case.timing_note:
         facts.add_row("", Text(case.timing_note, style="dim"))
@@ -46,9 +61,10 @@ def render_case(case: Case) -> Group:
     for col in ("PR", "role", "state", "merged_at", "branch"):
         fixes.add_column(col)
     for f in case.fix:
-        fixes.add_row(Text(f"{f.repo}!{f.number}"), Text(f.role), Text(f.state), Text(_t(f.merged_at)), Text(f.base_ref))
+        fixes.add_row(Text(_label(f.repo, f.number, case)), Text(f.role), Text(f.state), Text(_t(f.merged_at)),
+                      Text(f.base_ref))
     for f in case.pending_fix:
-        fixes.add_row(Text(f"{f.repo}!{f.number}"), Text("not landed", style="yellow"), Text(f.state),
+        fixes.add_row(Text(_label(f.repo, f.number, case)), Text("not landed", style="yellow"), Text(f.state),
                       Text(_t(f.merged_at)), Text(f.base_ref))
     if not case.fix and not case.pending_fix:
         fixes.add_row(Text("none"), Text(""), Text(""), Text(""), Text(""))
@@ -81,7 +97,7 @@ def render_case(case: Case) -> Group:
                             for s in c.get("signals", []))
             if c.get("unrelated"):
                 sig += f"\nunrelated: {c['unrelated']}"
-            cands.add_row(Text(f"{c['repo']}!{c['number']}"), Text(c.get("verdict", "")), Text(c.get("state", "")),
+            cands.add_row(Text(_label(c["repo"], c["number"], case)), Text(c.get("verdict", "")), Text(c.get("state", "")),
                           Text(sig))
         parts.append(cands)
 
