@@ -266,3 +266,23 @@ def test_two_folders_under_one_prefix_keep_each_other(tmp_path, embedder):
     assert kb.ingest_folder(a, prefix="docs").removed == 1
     assert {r[0] for r in kb.db.execute("SELECT doc FROM sources")} == {"docs/o2/r2/y.md"}
     kb.close()
+
+
+def test_coarse_pass_finds_the_same_nearest_rows_as_brute_force():
+    import numpy as np
+
+    from fixlore.kb import vectors
+
+    rng = np.random.default_rng(3)
+    centres = rng.normal(size=(40, 512)).astype(np.float32)
+    matrix = centres[rng.integers(0, 40, 6000)] + 0.3 * rng.normal(size=(6000, 512)).astype(np.float32)
+    matrix /= np.linalg.norm(matrix, axis=1, keepdims=True)
+    projection = vectors.fit_projection(matrix, dims=64)
+    coarse = matrix @ projection
+    for k in range(5):
+        q = matrix[rng.integers(0, 6000)] + 0.1 * rng.normal(size=512).astype(np.float32)
+        q /= np.linalg.norm(q)
+        exact_rows, sims = vectors.top_rows(matrix, q, 20)
+        approx_rows, known = vectors.top_rows(matrix, q, 20, coarse=coarse, projection=projection)
+        assert list(approx_rows) == list(exact_rows)
+        assert all(abs(known[int(r)] - sims[int(r)]) < 1e-5 for r in approx_rows)

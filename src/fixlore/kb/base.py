@@ -32,7 +32,7 @@ from typing import Callable, Iterable, Sequence
 import numpy as np
 
 from fixlore.errors import FixloreError
-from fixlore.kb import scoring
+from fixlore.kb import scoring, vectors
 from fixlore.kb.chunking import chunk_document, file_format, kind_of
 from fixlore.kb.embed import Embedder, UseEmbedder, embed_batched, embed_text, text_key
 from fixlore.kb.tokens import Tokenizer, fts_escape, is_query_term
@@ -41,6 +41,8 @@ from fixlore.model import Case, KbRef
 DB_NAME = "kb.sqlite"
 VECTORS_NAME = "vectors.npy"
 VECTOR_IDS_NAME = "vector_ids.npy"
+COARSE_NAME = "vectors_coarse.npy"
+PROJECTION_NAME = "projection.npy"
 THRESHOLD_NAME = "threshold.json"
 
 MAX_FILE_BYTES = 1_000_000
@@ -169,6 +171,8 @@ class KnowledgeBase:
         self._ids: np.ndarray | None = None
         self._kinds: np.ndarray | None = None
         self._masks: dict[tuple[str, ...], np.ndarray] = {}
+        self._coarse: np.ndarray | None = None
+        self._projection: np.ndarray | None = None
         self._pool: ThreadPoolExecutor | None = None
         self._reset_caches()
         self._check_model()
@@ -352,8 +356,7 @@ class KnowledgeBase:
         matrix = np.zeros((len(rows), dim), dtype=np.float32)
         for i, (_, blob) in enumerate(rows):
             matrix[i] = np.frombuffer(blob, dtype=np.float32)
-        _save_npy(self.dir / VECTORS_NAME, matrix)
-        _save_npy(self.dir / VECTOR_IDS_NAME, ids)
+        write_matrix(self.dir, matrix, ids)
         self._matrix = self._ids = self._kinds = None
         self._reset_caches()
 
@@ -373,6 +376,12 @@ class KnowledgeBase:
         else:
             self._matrix = np.load(mpath)
             self._ids = np.load(ipath)
+        self._coarse = self._projection = None
+        cpath, ppath = self.dir / COARSE_NAME, self.dir / PROJECTION_NAME
+        if cpath.exists() and ppath.exists():
+            coarse = np.load(cpath)
+            if len(coarse) == len(self._ids):
+                self._coarse, self._projection = coarse, np.load(ppath)
         kind_of_id = dict(self.db.execute("SELECT id, kind FROM chunks").fetchall())
         self._kinds = np.array([kind_of_id.get(int(i), "") for i in self._ids], dtype=object)
         self._masks = {}
@@ -478,23 +487,18 @@ class KnowledgeBase:
         args.append(CANDIDATES)
         return [r[0] for r in self.db.execute(sql, args)]
 
-    def _vector(self, q: KbQuery, kinds: tuple[str, ...] | None) -> tuple[list[int], "_CosineLookup | dict"]:
+    def _vector(self, q: KbQuery, kinds: tuple[str, ...] | None) -> tuple[list[int], "vectors.CosineLookup | dict"]:
         self._load_vectors()
         assert self._matrix is not None and self._ids is not None and self._kinds is not None
         if len(self._ids) == 0:
             return [], {}
         text = q.vector_text or (q.focus + "\n" + q.text if q.focus else q.text)
         qvec = self.embedder.encode([text[:2000]])[0]
-        sims = self._matrix @ qvec
-        if kinds:
-            sims = np.where(self._kind_mask(kinds), sims, -np.inf)
-        n = min(CANDIDATES, len(sims))
-        top = np.argpartition(-sims, n - 1)[:n]
-        top = top[np.argsort(-sims[top], kind="stable")]
-        top = [i for i in top if np.isfinite(sims[i])]
-        ids = [int(self._ids[i]) for i in top]
-        # Cosines of BM25-only candidates are looked up in the same similarity vector.
-        return ids, _CosineLookup(sims, self._ids)
+        mask = self._kind_mask(kinds) if kinds else None
+        rows, known = vectors.top_rows(self._matrix, qvec, CANDIDATES, mask, self._coarse, self._projection)
+        ids = [int(self._ids[i]) for i in rows]
+        # Cosines of BM25-only candidates come from the same computation, or one row product.
+        return ids, vectors.CosineLookup(self._matrix, self._ids, qvec, known)
 
     def _chunk_rows(self, ids: list[int]) -> dict[int, tuple]:
         out: dict[int, tuple] = {}
@@ -583,21 +587,6 @@ class KnowledgeBase:
 
 
 
-class _CosineLookup:
-    """Cosine of any chunk id, read from the similarity vector (ids are sorted ascending)."""
-
-    def __init__(self, sims: np.ndarray, ids: np.ndarray):
-        self._sims = sims
-        self._ids = ids
-
-    def get(self, cid: int, default: float = 0.0) -> float:
-        i = int(np.searchsorted(self._ids, cid))
-        if i >= len(self._ids) or self._ids[i] != cid:
-            return default
-        v = float(self._sims[i])
-        return v if np.isfinite(v) else default
-
-
 _CHANGELOG = re.compile(r"(^|/)(release[_-]?notes?|changelog|changes|history|news)(/|\.(md|rst|txt)$)"
                         r"|(^|/)v?\d+(\.\d+)+([._-]?(rc|alpha|beta)\d*)?\.(md|rst|txt)$", re.I)
 
@@ -654,6 +643,20 @@ def _read_source(file: Path, doc: str, fmt: str) -> _Source | None:
     if text.startswith("\ufeff"):
         text = text[1:]
     return _Source(doc=doc, kind=kind_of(fmt), fmt=fmt, text=text, sha=hashlib.sha256(data).hexdigest(), size=size)
+
+
+def write_matrix(index_dir: Path, matrix: np.ndarray, ids: np.ndarray) -> None:
+    """The vector files of an index: the matrix, its chunk ids (ascending) and, for a large
+    matrix, its coarse projection (see fixlore.kb.vectors)."""
+    _save_npy(index_dir / VECTORS_NAME, matrix.astype(np.float32, copy=False))
+    _save_npy(index_dir / VECTOR_IDS_NAME, ids)
+    if len(matrix) >= vectors.COARSE_MIN_ROWS:
+        projection = vectors.fit_projection(matrix)
+        _save_npy(index_dir / PROJECTION_NAME, projection)
+        _save_npy(index_dir / COARSE_NAME, np.ascontiguousarray(matrix @ projection))
+    else:
+        for name in (COARSE_NAME, PROJECTION_NAME):
+            (index_dir / name).unlink(missing_ok=True)
 
 
 def _save_npy(path: Path, array: np.ndarray) -> None:
