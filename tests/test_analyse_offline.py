@@ -394,3 +394,13 @@ def test_documentation_slips_share_one_theme_across_repos():
     themes = assign_themes(slips + [other])
     assert {c.theme for c in slips} == {"docs-typo"} and other.theme != "docs-typo"
     assert themes["docs-typo"] == ["a/x#1", "b/y#2", "c/z#3"]
+
+
+def test_dropped_cases_join_the_closest_kept_theme_of_their_repo():
+    from fixlore.analyse.themes import attach_to_themes
+
+    kept = [Case(repo="o/r", number=1, title="MoE 路由 topk 高估", theme="r-moe"),
+            Case(repo="o/r", number=2, title="配置 注入 env 语义混用", theme="r-config")]
+    dropped = [Case(repo="o/r", number=3, title="MoE 路由 topk 统计偏大"), Case(repo="o/other", number=4, title="无关")]
+    left = attach_to_themes(dropped, kept)
+    assert dropped[0].theme == "r-moe" and left == [dropped[1]]

@@ -10,7 +10,7 @@ from fixlore.analyse.base import Analysis, Analyst
 from fixlore.analyse.context import CorpusIndex, fix_users
 from fixlore.analyse.offline import OfflineAnalyst
 from fixlore.analyse.text import tokens
-from fixlore.analyse.themes import assign_digest_themes, assign_themes
+from fixlore.analyse.themes import assign_digest_themes, assign_themes, attach_to_themes
 from fixlore.model import Case, Corpus
 
 CANDIDATE_STAGES = ("selected", "analysis")
@@ -82,8 +82,10 @@ def analyse_cases(cases: list[Case], corpus: Corpus | None, backend: Analyst | N
     # only the groups that similarity alone makes
     if theme_size > 0 and len(kept) >= DIGEST_SIZED * theme_size:
         themes = assign_digest_themes(kept, embedder=embedder, size=theme_size)
-        rest = [c for c in cases if c.funnel in ("analysis", "rank")]
-        assign_themes(rest, embedder=embedder)      # the backlog's next digest starts grouped
+        dropped = [c for c in cases if c.funnel == "analysis"]
+        left = attach_to_themes(dropped, kept)
+        # the backlog (and drops from repos with nothing kept) group among themselves
+        assign_themes(left + [c for c in cases if c.funnel == "rank"], embedder=embedder)
     else:
         pool = [c for c in cases if c.funnel in ("selected", "analysis", "rank")]
         all_themes = assign_themes(pool, embedder=embedder)

@@ -187,3 +187,20 @@ def assign_themes(cases: list[Case], embedder=None, floor: float = SIMILARITY_FL
             c.theme = name
         themes[name] = [c.key for c in group_cases]
     return themes
+
+
+def attach_to_themes(cases: list[Case], themed: list[Case]) -> list[Case]:
+    """Give each case the theme of the most similar already-themed case group of its own repository
+    (a dropped case belongs with the kept cases it resembles); return the cases left without one."""
+    groups: dict[tuple[str, str], list[Counter]] = {}
+    for c in themed:
+        groups.setdefault((c.repo, c.theme), []).append(_vector(c))
+    left = []
+    for c in sorted(cases, key=lambda c: (c.repo, c.number)):
+        mine = [(t, vs) for (repo, t), vs in groups.items() if repo == c.repo]
+        if not mine:
+            left.append(c)
+            continue
+        v = _vector(c)
+        c.theme = max(mine, key=lambda tv: (sum(_cos(v, w) for w in tv[1]) / len(tv[1]), tv[0]))[0]
+    return left
