@@ -7,6 +7,7 @@ landed and how the close relates to it from the linker's conclusions."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from fixlore.analyse.base import Analysis
@@ -57,9 +58,15 @@ class OfflineAnalyst:
             raw += [(s, "reporter") for s in sentences(c.body)]
         raw += [(s, "body") for s in sentences(ctx.body)]
 
+        # a sentence citing a PR that never merged ("已由 !47 修复合入") would mislead the reader
+        dead = {str(f.number) for f in unlanded(case) if f.state != "open"}
+        dead |= set(re.findall(r"[!#](\d+)", case.trap_notes.get("claimed_unmerged", "")))
+        dead -= {str(f.number) for f in case.fix if is_merged(f)}
         seen: set[str] = set()
         uniq = []
         for s, src in raw:
+            if dead and set(re.findall(r"(?:!|PR\s*#?|#)(\d+)", s)) & dead:
+                continue
             if s not in seen:
                 seen.add(s)
                 uniq.append((s, src))

@@ -196,7 +196,8 @@ def shorten(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
 
 
-_STATUS = re.compile(r"(定位中|排查中|处理中|分析中|跟进中|修复中|已复现|收到|看一下|looking into|investigating|on it|will check)", re.I)
+_STATUS = re.compile(r"(定位中|排查中|处理中|分析中|跟进中|修复中|已复现|收到|看一下|马上提|稍后提|马上修|尽快修|"
+                     r"looking into|investigating|on it|will check|will submit|pr incoming)", re.I)
 # phrases that name a cue word but report progress, not a cause ("问题已定位并有方案")
 _STATUS_PHRASES = re.compile(r"(问题已定位|已定位|定位中|正在定位|定位到问题|已经定位|在检视中|在提交中|合入后|has been located|root cause found)", re.I)
 

@@ -106,8 +106,9 @@ def _title(cases: list[Case], run: dict, fig: dict, lang: str) -> str:
     since = _date(win["since"]) or _date(win["first_close"])
     until = _date(win["until"]) or _date(win["last_close"])
     span = f"{since} ~ {until}" if since and until and since != until else (since or until)
-    return _t(lang, f"{_j(lang, orgs)} 开源仓 Issue 分析解答 · {span}",
-              f"{_j(lang, orgs)} resolved issues digest · {span}")
+    tail = f" · {span}" if span else ""
+    return _t(lang, f"{_j(lang, orgs)} 开源仓 Issue 分析解答{tail}".strip(),
+              f"{_j(lang, orgs)} resolved issues digest{tail}".strip())
 
 
 def _themes(kept: list[Case], ref: Refs, lang: str) -> list[dict[str, Any]]:
@@ -156,7 +157,8 @@ def _themes(kept: list[Case], ref: Refs, lang: str) -> list[dict[str, Any]]:
         headline = _t(lang, f"{i}. {where} · {label}：{n} 案", f"{i}. {where} · {label}: {n} case{'s' if n > 1 else ''}")
         if bits:
             headline += _t(lang, f"，{bits[0]}", f", {bits[0]}")
-        para = [_t(lang, f"本组 {n} 案：{_j(lang, bits) or '均无修复'}。", f"{n} cases: {_j(lang, bits) or 'none with a fix'}.")]
+        para = [_t(lang, f"本组 {n} 案：{_j(lang, bits) or '均无修复'}。",
+                   f"{n} case{'s' if n > 1 else ''}: {_j(lang, bits) or 'none with a fix'}.")]
         common = _common_words(cs)
         if common:
             para.append(_t(lang, f"共同线索：{_j(lang, common)}。", f"common threads: {', '.join(common)}."))
@@ -248,7 +250,7 @@ def _disclosure(fig: dict, run: dict, lang: str) -> list[dict[str, str]]:
                         f"within the hour: {len(ev['minutes'])} ({_j(lang, [m['case'] + ' ' + fmt_lag(m['lag_s'], lang) for m in ev['minutes']])})"))
     if ev["one_pr_many_issues"]:
         tiers.append(_t(lang, "一 PR 多单 " + _j(lang, [f"{m['pr']} 修 {_j(lang, m['cases'])}" for m in ev["one_pr_many_issues"]]),
-                        "one PR, many issues: " + _j(lang, [f"{m['pr']} fixed {' & '.join(m['cases'])}" for m in ev["one_pr_many_issues"]])))
+                        "one PR, many issues: " + _j(lang, [f"{m['pr']} fixed {' and '.join(m['cases'])}" for m in ev["one_pr_many_issues"]])))
     if ev["backports"]:
         tiers.append(_t(lang, f"backport {len(ev['backports'])} 例（" + _j(lang, [f"{b['case']} {b['pr']}→{b['branch'] or '?'}" for b in ev["backports"]]) + "）",
                         f"backports: {len(ev['backports'])} (" + _j(lang, [f"{b['case']} {b['pr']}→{b['branch'] or '?'}" for b in ev["backports"]]) + ")"))
@@ -328,7 +330,8 @@ def build_digest(cases: list[Case], run: dict | None = None, lang: str = "zh", f
         bps = sum(1 for c in cs for f in c.fix if f.role == "backport")
         pending = sum(1 for c in cs if "fix_not_landed" in c.traps)
         n_themes = len({c.theme for c in cs})
-        bits = [_t(lang, f"{len(cs)} 案 {n_themes} 个主题", f"{len(cs)} cases in {n_themes} theme{'s' if n_themes > 1 else ''}")]
+        bits = [_t(lang, f"{len(cs)} 案 {n_themes} 个主题",
+                   f"{len(cs)} case{'s' if len(cs) > 1 else ''} in {n_themes} theme{'s' if n_themes > 1 else ''}")]
         if chains:
             bits.append(_t(lang, f"{chains} 条合入即关单", f"{chains} closed by the merge"))
         if bps:

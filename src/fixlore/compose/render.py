@@ -20,7 +20,6 @@ _MD_SPECIAL = re.compile(r"([\\`*\[\]<>|])")
 def md_text(text: Any) -> str:
     """One table-cell-safe Markdown line: no raw HTML, no link/emphasis syntax, no pipes or newlines."""
     s = re.sub(r"\s+", " ", str(text or "")).strip()
-    s = s.replace("&", "&amp;")
     return _MD_SPECIAL.sub(lambda m: {"<": "&lt;", ">": "&gt;"}.get(m.group(1), "\\" + m.group(1)), s)
 
 
