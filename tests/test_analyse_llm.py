@@ -170,3 +170,13 @@ def test_cli_analyse_with_the_llm_backend(tmp_path, monkeypatch):
     summary = json.loads((tmp_path / "summary.json").read_text("utf-8"))["analyse"]
     assert summary["llm"]["cost"] == pytest.approx((120 + 10) * 1e-6)
     assert summary["decisions"][cases[1].key]["notes"][-1].startswith("llm failed: malformed reply")
+
+
+def test_a_model_answer_missing_the_fix_gets_the_proven_facts(tmp_path):
+    w = build_world()
+    cases = pick(w, [101, 558])
+    good = {"problem": "p", "answer": "根因：route() 提前计算 topk。!795 修复，合入当秒关单。", "keep": True}
+    with FakeOpenAI({marker(cases[0].key): [Ok(content=good)]}) as fake:     # 558 gets the default reply
+        analyse_cases(cases, w.corpus, make(fake, tmp_path / "c.sqlite"))
+    assert cases[0].answer == good["answer"]                      # the model named the fix: left as is
+    assert cases[1].answer.startswith("[llm]") and "!958" in cases[1].answer and "backport !990" in cases[1].answer

@@ -21,7 +21,7 @@ from tenacity import RetryCallState, Retrying, retry_if_exception, stop_after_at
 from fixlore.analyse.base import Analysis
 from fixlore.analyse.cache import AnswerCache, input_key
 from fixlore.analyse.context import CaseContext
-from fixlore.analyse.facts import close_sentence, fix_sentence, kb_sentence
+from fixlore.analyse.facts import close_sentence, fix_sentence, kb_sentence, pr_label
 from fixlore.analyse.offline import OfflineAnalyst
 from fixlore.analyse.promptfile import load_prompt
 from fixlore.analyse.text import clean_body, shorten
@@ -190,7 +190,7 @@ class LlmAnalyst:
         if cached is not None:
             with self._lock:
                 self.cache_hits += 1
-            return self._to_analysis(LlmReply.model_validate(cached), {}, cached=True)
+            return self._with_facts(self._to_analysis(LlmReply.model_validate(cached), {}, cached=True), case, ctx)
         usage: dict[str, int] = {}
         try:
             resp = self._ask(messages)
@@ -209,7 +209,20 @@ class LlmAnalyst:
             fb.notes = fb.notes + [f"llm failed: {reason}"]
             return fb
         self.cache.put(key, self.prompt.version_id, self.model, reply.model_dump(), usage)
-        return self._to_analysis(reply, usage, cached=False)
+        return self._with_facts(self._to_analysis(reply, usage, cached=False), case, ctx)
+
+    @staticmethod
+    def _with_facts(a: Analysis, case: Case, ctx: CaseContext) -> Analysis:
+        """The fix and its landing are facts the pipeline proved: if the model left a fix PR out of
+        the answer, state them after its text rather than publish an answer without them."""
+        labels = [pr_label(f, case.repo) for f in case.fix]
+        if labels and not all(lb in a.answer for lb in labels):
+            zh = language_of(case, ctx)
+            facts = [p for p in (fix_sentence(case, zh), close_sentence(case, zh)) if p]
+            sep = "。" if zh else ". "
+            a.answer = a.answer.rstrip("。. ") + sep + sep.join(facts) + ("。" if zh else ".")
+            a.notes = a.notes + ["fix facts appended to the model's answer"]
+        return a
 
     def _to_analysis(self, reply: LlmReply, usage: dict, cached: bool) -> Analysis:
         return Analysis(problem=shorten(reply.problem, 120), answer=reply.answer, theme=reply.theme,
