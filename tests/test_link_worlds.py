@@ -88,3 +88,14 @@ def test_cli_export_explain_score_on_the_demo_world(tmp_path):
     assert res.exit_code == 0 and "evidence" in res.output and f"!{row['fix'][0]['number']}" in res.output
     res = runner.invoke(app, ["explain", "nobody/none#1", "--cases", str(out)])
     assert res.exit_code != 0
+
+
+@pytest.mark.skipif("demo" not in WORLDS, reason="demo world missing")
+def test_parallel_linking_gives_the_same_cases():
+    meta = read_world_meta(ROOT / "demo")
+    corpus = load_world(ROOT / "demo")
+    since = parse_time(meta["window"]["since"])
+    one, counts_one = build_cases(corpus, since, LinkConfig(funnel=FunnelConfig(rank_top_k=12)))
+    two, counts_two = build_cases(corpus, since, LinkConfig(funnel=FunnelConfig(rank_top_k=12), workers=2))
+    assert [c.to_export() for c in one] == [c.to_export() for c in two]
+    assert counts_one == counts_two

@@ -87,44 +87,33 @@ def _build_cases(corpus: Corpus, since: datetime, config: Any, until: datetime |
     idx = CorpusIndex(corpus)
     issues = list(idx.issues.values())
     stages = cheap_funnel(issues, since, cfg.funnel, until)
-
-    verdicts: dict[Key, FixVerdict] = {}
-    for issue in issues:
-        if issue.state == "closed" and issue.closed_at is not None:
-            verdicts[(issue.repo, issue.number)] = decide(issue, idx, cfg, stages[issue.key] != "unresolved")
-
-    actors = {key: idx.close_actor(idx.issues[key]) for key in verdicts}
-    closes = [Close(f"{k[0]}#{k[1]}", actors[k], idx.issues[k].closed_at,
-                    v.lag_s is not None and -cfg.clock_slack_s <= v.lag_s <= cfg.auto_close_s)
-              for k, v in verdicts.items()]
-    storms = close_storms(closes, cfg)
     canned = canned_replies(corpus)
-    _ANSWERS.clear()
+    shared = _Shared(idx, cfg, stages, canned, since)
+
+    keys = [(i.repo, i.number) for i in issues]
+    results = _run_parallel(shared, keys, cfg.workers) if cfg.workers > 1 else _link_many(shared, keys)
 
     cases: list[Case] = []
-    for issue in issues:
-        if not _considered(issue, since):
-            continue
-        key = (issue.repo, issue.number)
-        stage = stages[issue.key]
-        case = Case(repo=issue.repo, number=issue.number, title=issue.title,
-                    url=issue.html_url or f"https://gitcode.com/{issue.repo}/issues/{issue.number}",
-                    closed_at=issue.closed_at, funnel=stage if stage != "pool" else "rank")
-        v = verdicts.get(key)
-        if v is not None:
-            case.closed_by = actors.get(key, "")
-            case.candidates = [_candidate_row(c) for c in v.candidates.values()]
-            if stage != "window":
-                _conclude(case, issue, v, idx, cfg, storms.get(issue.key, ""), canned)
-        cases.append(case)
+    closes: list[Close] = []
+    strong: dict[str, bool] = {}
+    for case, close, fix_strong in results:
+        if close is not None:
+            closes.append(close)
+        if case is not None:
+            cases.append(case)
+            strong[case.key] = fix_strong
+    storms = close_storms(closes, cfg)
+    for case in cases:
+        note = storms.get(case.key)
+        if note:
+            _apply_storm(case, note)
+            if stages[case.key] == "pool":
+                case.value = value_score(_value_inputs(idx.issues[(case.repo, case.number)], case, strong[case.key],
+                                                       idx, cfg, canned))
 
     pool = [c for c in cases if stages[c.key] == "pool"]
-    items = []
-    for c in pool:
-        issue = idx.issues[(c.repo, c.number)]
-        c.value = value_score(_value_inputs(issue, c, verdicts.get((c.repo, c.number)), idx, cfg, canned))
-        items.append((c.key, c.value, len(idx.issue_comments.get((c.repo, c.number), [])),
-                      c.closed_at.timestamp() if c.closed_at else 0.0))
+    items = [(c.key, c.value, len(idx.issue_comments.get((c.repo, c.number), [])),
+              c.closed_at.timestamp() if c.closed_at else 0.0) for c in pool]
     top, _rest = top_k(items, cfg.funnel.rank_top_k)
     top_set = set(top)
     for c in pool:
@@ -153,6 +142,106 @@ def _build_cases(corpus: Corpus, since: datetime, config: Any, until: datetime |
     cases.sort(key=lambda c: (c.repo, c.number))
     _ANSWERS.clear()
     return cases, counts
+
+
+@dataclass(slots=True)
+class _Shared:
+    idx: CorpusIndex
+    cfg: LinkConfig
+    stages: dict[str, str]
+    canned: set[str]
+    since: datetime
+
+
+def _link_one(sh: _Shared, key: Key) -> tuple[Case | None, Close | None, bool]:
+    """One issue: its verdict and conclusions (without the corpus-wide close-storm pass)."""
+    idx, cfg = sh.idx, sh.cfg
+    issue = idx.issues[key]
+    stage = sh.stages[issue.key]
+    considered = _considered(issue, sh.since)
+    closed = issue.state == "closed" and issue.closed_at is not None
+    v: FixVerdict | None = None
+    close: Close | None = None
+    actor = ""
+    if closed:
+        actor = idx.close_actor(issue)
+        if stage != "window" or considered:
+            v = decide(issue, idx, cfg, stage != "unresolved")
+            explained = v.lag_s is not None and -cfg.clock_slack_s <= v.lag_s <= cfg.auto_close_s
+        else:
+            # Older closes only tell a close storm whether a linked fix merged just before them.
+            explained = _explained_close(issue, idx, cfg)
+        close = Close(issue.key, actor, issue.closed_at, explained)
+    if not considered:
+        return None, close, False
+    case = Case(repo=issue.repo, number=issue.number, title=issue.title,
+                url=issue.html_url or f"https://gitcode.com/{issue.repo}/issues/{issue.number}",
+                closed_at=issue.closed_at, funnel=stage if stage != "pool" else "rank")
+    fix_strong = bool(v and v.fix_strong)
+    if v is not None:
+        case.closed_by = actor
+        case.candidates = [_candidate_row(c) for c in v.candidates.values()]
+        if stage != "window":
+            _conclude(case, issue, v, idx, cfg, "", sh.canned)
+    if stage == "pool":
+        case.value = value_score(_value_inputs(issue, case, fix_strong, idx, cfg, sh.canned))
+    return case, close, fix_strong
+
+
+def _link_many(sh: _Shared, keys: list[Key]) -> list[tuple[Case | None, Close | None, bool]]:
+    try:
+        return [_link_one(sh, key) for key in keys]
+    finally:
+        _ANSWERS.clear()
+
+
+_FORKED: _Shared | None = None
+
+
+def _forked_chunk(keys: list[Key]) -> list[tuple[Case | None, Close | None, bool]]:
+    gc.disable()
+    return _link_many(_FORKED, keys)
+
+
+def _run_parallel(sh: _Shared, keys: list[Key], workers: int) -> list[tuple[Case | None, Close | None, bool]]:
+    """Fork `workers` processes that inherit the index (nothing is pickled but the results)."""
+    import multiprocessing
+
+    try:
+        ctx = multiprocessing.get_context("fork")
+    except ValueError:
+        return _link_many(sh, keys)
+    global _FORKED
+    _FORKED = sh
+    size = max(1, len(keys) // (workers * 4) + 1)
+    chunks = [keys[i:i + size] for i in range(0, len(keys), size)]
+    try:
+        with ctx.Pool(workers) as pool:
+            parts = pool.map(_forked_chunk, chunks)
+    finally:
+        _FORKED = None
+    return [r for part in parts for r in part]
+
+
+def _apply_storm(case: Case, note: str) -> None:
+    """A close storm: the close time says nothing about a fix, so no timing evidence rests on it."""
+    case.evidence = [e for e in case.evidence if e.kind not in ("auto_close", "minutes")]
+    case.trap_notes["close_storm"] = note
+    if "close_storm" not in case.traps:
+        case.traps.append("close_storm")
+        case.traps.sort(key=_TRAP_ORDER.get)
+
+
+def _explained_close(issue: Issue, idx: CorpusIndex, cfg: LinkConfig) -> bool:
+    """A PR linked to the issue, or naming it, merged within the auto-close window before the close."""
+    key = (issue.repo, issue.number)
+    pulls = set(idx.links.get(key, {})) | {m.pull for m in idx.mentions.get(key, [])} | set(idx.branch_refs.get(key, []))
+    close = issue.closed_at.timestamp()
+    for pk in pulls:
+        p = idx.pulls.get(pk)
+        if p is not None and p.merged and -cfg.clock_slack_s <= close - p.merged_at.timestamp() <= cfg.auto_close_s:
+            return True
+    return False
 
 
 def _considered(issue: Issue, since: datetime) -> bool:
@@ -364,7 +453,7 @@ def _answer(issue: Issue, comments, cfg: LinkConfig, canned: set[str]) -> Eviden
     return Evidence("answer", f"answer by {c.author}: '{snippet}'", f"issues/{issue.number}/comments/{c.id}")
 
 
-def _value_inputs(issue: Issue, case: Case, v: FixVerdict | None, idx: CorpusIndex, cfg: LinkConfig,
+def _value_inputs(issue: Issue, case: Case, fix_strong: bool, idx: CorpusIndex, cfg: LinkConfig,
                   canned: set[str]) -> ValueInputs:
     comments = idx.issue_comments.get((issue.repo, issue.number), [])
     human = [c for c in comments if c.author and not is_bot(c.author) and not STALE_NOTICE.search(c.body or "")]
@@ -377,5 +466,5 @@ def _value_inputs(issue: Issue, case: Case, v: FixVerdict | None, idx: CorpusInd
         answer_chars=best[0] if best else 0, self_explained_chars=max(explained, default=0),
         human_comments=len(human),
         reporter_last=own[-1].body if own else "",
-        fix_merged=bool(case.fix), fix_strong=bool(v and v.fix_strong), fix_pending=bool(case.pending_fix),
+        fix_merged=bool(case.fix), fix_strong=fix_strong, fix_pending=bool(case.pending_fix),
         close_explained=bool(kinds & {"auto_close", "minutes"}), answered="answer" in kinds)

@@ -18,6 +18,8 @@ class LinkConfig:
     # whatever its funnel stage (a fix is a fact about the issue). False: only the top-K
     # analysis candidates do; the others keep their candidates and a close storm.
     conclude_all: bool = True
+    # Processes that link issues in parallel (forked: they share the index); 1 = in-process.
+    workers: int = 1
     same_second_s: int = 1
     auto_close_s: int = 180
     minutes_s: int = 3600

@@ -12,8 +12,11 @@ from fixlore.errors import FixloreError
 from fixlore.model import Case
 
 
+_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(", ", ": "))
+
+
 def case_line(case: Case) -> str:
-    return json.dumps(case.to_export(), ensure_ascii=False, sort_keys=False)
+    return _ENCODER.encode(case.to_export())
 
 
 def write_cases_jsonl(cases: Iterable[Case], path: str | Path | IO[str]) -> int:
