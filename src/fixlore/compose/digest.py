@@ -66,6 +66,17 @@ def _theme_words(theme: str, cs: list[Case], ref: Refs) -> str:
     return "/".join(words[:4]) or theme
 
 
+def _repo_words(cs: list[Case], ref: Refs, k: int = 5) -> list[str]:
+    """What a repository's kept cases are about, by keyword frequency (its own name left out)."""
+    from fixlore.analyse.text import keywords
+
+    own = {w for c in cs for w in re.split(r"[-_]", ref.repo(c.repo).lower())}
+    counts: Counter = Counter()
+    for c in cs:
+        counts.update(w for w in set(keywords(f"{c.title} {c.problem}", 8)) if w not in own)
+    return [w for w, _ in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))][:k]
+
+
 def _common_words(cs: list[Case], k: int = 4) -> list[str]:
     """Keywords that at least two cases of a group share (what ties the group together)."""
     if len(cs) < 2:
@@ -323,8 +334,8 @@ def build_digest(cases: list[Case], run: dict | None = None, lang: str = "zh", f
     overview, repos = [], []
     for repo in order:
         cs = sorted(per_repo[repo], key=lambda c: c.number)
-        labels = list(dict.fromkeys(_theme_words(c.theme, [c], ref) for c in cs if c.theme))
-        positioning = descriptions.get(repo) or _t(lang, f"主题：{_j(lang, labels[:4])}", f"topics: {', '.join(labels[:4])}")
+        topics = _repo_words(cs, ref)
+        positioning = descriptions.get(repo) or _t(lang, f"关键词：{_j(lang, topics)}", f"keywords: {', '.join(topics)}")
         overview.append({"repo": ref.repo(repo), "full_name": repo, "positioning": positioning, "count": len(cs)})
         chains = sum(1 for c in cs if c.timing in AUTO_CLOSE_TIMINGS)
         bps = sum(1 for c in cs for f in c.fix if f.role == "backport")
