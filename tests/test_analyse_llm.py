@@ -180,3 +180,14 @@ def test_a_model_answer_missing_the_fix_gets_the_proven_facts(tmp_path):
         analyse_cases(cases, w.corpus, make(fake, tmp_path / "c.sqlite"))
     assert cases[0].answer == good["answer"]                      # the model named the fix: left as is
     assert cases[1].answer.startswith("[llm]") and "!958" in cases[1].answer and "backport !990" in cases[1].answer
+
+
+def test_a_server_refusing_json_mode_is_asked_in_plain_mode(tmp_path):
+    w = build_world()
+    cases = pick(w, [101])
+    with FakeOpenAI({marker(cases[0].key): [Status(400), Ok()]}) as fake:
+        backend = make(fake, tmp_path / "c.sqlite")
+        analyse_cases(cases, w.corpus, backend)
+        bodies = [r["body"] for r in fake.requests]
+    assert "response_format" in bodies[0] and "response_format" not in bodies[1]
+    assert cases[0].analysed_by == "llm:fake-qwen" and backend.json_mode is False

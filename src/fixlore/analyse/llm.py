@@ -172,8 +172,19 @@ class LlmAnalyst:
         return min(self.backoff_base * (2 ** (state.attempt_number - 1)), self.backoff_max)
 
     def _ask(self, messages: list[dict]):
+        try:
+            return self._ask_once(messages, self.json_mode)
+        except openai.BadRequestError:
+            if not self.json_mode:
+                raise
+            # some OpenAI-compatible servers refuse response_format: ask in plain mode from now on
+            with self._lock:
+                self.json_mode = False
+            return self._ask_once(messages, False)
+
+    def _ask_once(self, messages: list[dict], json_mode: bool):
         kwargs: dict[str, Any] = {"model": self.model, "messages": messages, "temperature": self.temperature}
-        if self.json_mode:
+        if json_mode:
             kwargs["response_format"] = {"type": "json_object"}
         for attempt in Retrying(retry=retry_if_exception(_retryable), stop=stop_after_attempt(self.attempts),
                                 wait=self._wait, reraise=True):
