@@ -147,7 +147,7 @@ def fill_index(kb: KnowledgeBase, texts: list[str], tokens: list[list[str]], vec
     order = np.argsort(all_ids, kind="stable")
     write_matrix(kb.dir, np.concatenate([old, vectors])[order].astype(np.float32), all_ids[order])
     kb._matrix = None
-    kb._reset_caches()
+    kb.rebuild_term_df()
     return time.perf_counter() - t
 
 

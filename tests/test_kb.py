@@ -108,6 +108,9 @@ def test_incremental_reingest_does_no_work(tmp_path, embedder):
     assert (third.updated, third.removed) == (1, 1)
     assert third.embedded == 1
     assert not [p for p in kb.search("OptiX 参数注入位置", k=10) if p.doc.endswith("optix_config.md")]
+    # Passage frequencies kept at ingest agree with a recount from the FTS vocabulary.
+    kept = dict(kb.db.execute("SELECT term, df FROM term_df"))
+    assert kept == dict(kb.db.execute("SELECT term, doc FROM chunks_vocab"))
     n_chunks = kb.db.execute("SELECT sum(n_chunks) FROM sources").fetchone()[0]
     assert kb.stats()["total_chunks"] == n_chunks < first.chunks
     assert kb.db.execute("SELECT count(*) FROM chunks_fts").fetchone()[0] == n_chunks

@@ -48,8 +48,8 @@ THRESHOLD_NAME = "threshold.json"
 MAX_FILE_BYTES = 1_000_000
 CANDIDATES = 50           # hits taken from each ranking before fusion
 MAX_QUERY_TERMS = 32      # key terms kept from a query
-COMMON_DF = 0.05          # terms in more than this share of passages are scored but not matched
-MATCH_TERMS = 16          # at most this many (the heaviest) terms go into the FTS5 expression
+COMMON_DF = 0.01          # terms in more than this share of passages are scored but not matched
+MATCH_TERMS = 10          # at most this many (the heaviest) terms go into the FTS5 expression
 DEFAULT_THRESHOLD = 0.476 # used until `calibrate` saves one (see docs/kb.md)
 DOC_KINDS = ("doc", "code")
 PREFER_BONUS = 0.02       # ordering bonus of the case's own repository (never counts for the threshold)
@@ -83,6 +83,7 @@ CREATE VIRTUAL TABLE IF NOT EXISTS chunks_fts USING fts5(
     tokens, kind UNINDEXED, tokenize = "unicode61 remove_diacritics 0 tokenchars '_.-+#'"
 );
 CREATE VIRTUAL TABLE IF NOT EXISTS chunks_vocab USING fts5vocab(chunks_fts, row);
+CREATE TABLE IF NOT EXISTS term_df (term TEXT PRIMARY KEY, df INTEGER NOT NULL) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS vec_cache (key TEXT PRIMARY KEY, model TEXT NOT NULL, vec BLOB NOT NULL);
 """
 
@@ -174,8 +175,12 @@ class KnowledgeBase:
         self._coarse: np.ndarray | None = None
         self._projection: np.ndarray | None = None
         self._pool: ThreadPoolExecutor | None = None
+        self._df_delta: Counter = Counter()
         self._reset_caches()
         self._check_model()
+        if (self.db.execute("SELECT 1 FROM term_df LIMIT 1").fetchone() is None
+                and self.db.execute("SELECT 1 FROM chunks LIMIT 1").fetchone() is not None):
+            self.rebuild_term_df()
 
     # ------------------------------------------------------------------ open / close
 
@@ -309,12 +314,14 @@ class KnowledgeBase:
                     toks = self.tokenizer.tokens(f"{label}\n{ch.heading}\n{ch.text}")
                     self.db.execute("INSERT INTO chunks_fts (rowid, tokens, kind) VALUES (?,?,?)",
                                     (cur.lastrowid, " ".join(toks), src.kind))
+                    self._df_delta.update(set(toks))
                 self.db.execute("INSERT INTO sources (doc, kind, sha256, size, n_chunks, ingested_at, origin) "
                                 "VALUES (?,?,?,?,?,?,?)",
                                 (src.doc, src.kind, src.sha, src.size, len(chunks), now, src.origin))
                 stats.chunks += len(chunks)
                 if progress:
                     progress("index", n, len(todo))
+            self._flush_df()
         stats.embedded = self._embed_missing(progress)
         self._rebuild_matrix()
 
@@ -323,9 +330,26 @@ class KnowledgeBase:
         for i in range(0, len(ids), 500):
             part = ids[i:i + 500]
             marks = ",".join("?" * len(part))
+            for (toks,) in self.db.execute(f"SELECT tokens FROM chunks_fts WHERE rowid IN ({marks})", part):
+                self._df_delta.subtract(set(toks.split()))
             self.db.execute(f"DELETE FROM chunks_fts WHERE rowid IN ({marks})", part)
         self.db.execute("DELETE FROM chunks WHERE doc = ?", (doc,))
         self.db.execute("DELETE FROM sources WHERE doc = ?", (doc,))
+
+    def _flush_df(self) -> None:
+        """Apply the passage-frequency changes of this ingest to `term_df` (what queries weigh terms by)."""
+        delta = [(t, d) for t, d in self._df_delta.items() if d]
+        self._df_delta = Counter()
+        self.db.executemany("INSERT INTO term_df (term, df) VALUES (?, ?) "
+                            "ON CONFLICT(term) DO UPDATE SET df = df + excluded.df", delta)
+        self.db.execute("DELETE FROM term_df WHERE df <= 0")
+
+    def rebuild_term_df(self) -> None:
+        """Recount `term_df` from the FTS vocabulary (index files from before the table, bulk loads)."""
+        with self._lock, self.db:
+            self.db.execute("DELETE FROM term_df")
+            self.db.execute("INSERT INTO term_df (term, df) SELECT term, doc FROM chunks_vocab")
+        self._reset_caches()
 
     def _embed_missing(self, progress: Progress | None) -> int:
         rows = self.db.execute(
@@ -464,7 +488,7 @@ class KnowledgeBase:
         for i in range(0, len(missing), 400):
             part = missing[i:i + 400]
             marks = ",".join("?" * len(part))
-            found = dict(self.db.execute(f"SELECT term, doc FROM chunks_vocab WHERE term IN ({marks})", part).fetchall())
+            found = dict(self.db.execute(f"SELECT term, df FROM term_df WHERE term IN ({marks})", part).fetchall())
             for t in part:
                 cache[t] = found.get(t, 0)
         if len(cache) > 200_000:
