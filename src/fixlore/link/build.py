@@ -418,6 +418,10 @@ def canned_replies(corpus: Corpus, min_issues: int = 3) -> set[str]:
 
 
 _ANSWERS: dict[tuple[int, str, int], object] = {}
+# A reply that only asks for more information is not an answer.
+_ASKS_ONLY = re.compile(r"^\s*(?:请|麻烦)?(?:提供|补充|附上|上传|贴一下|发一下)[^。！？!?]{0,60}[。！？!?]?\s*$|"
+                        r"^\s*(?:please|could you|can you)\s+(?:provide|share|attach|post|upload)\b[^.!?]{0,80}[.!?]?\s*$",
+                        re.IGNORECASE)
 
 
 def _best_answer(issue: Issue, comments, cfg: LinkConfig, canned: set[str]):
@@ -436,7 +440,8 @@ def _find_answer(issue: Issue, comments, cfg: LinkConfig, canned: set[str]):
     for c in comments:
         body = c.body or ""
         if not c.author or c.author == issue.author or is_bot(c.author) or STALE_NOTICE.search(body) \
-                or _CLOSING_NOTE.match(body) or _REFUSAL.search(body) or _squash(body) in canned:
+                or _CLOSING_NOTE.match(body) or _REFUSAL.search(body) or _ASKS_ONLY.match(body) \
+                or _squash(body) in canned:
             continue
         size = len(_squash(body))
         if size >= cfg.answer_min_chars and (best is None or size > best[0]):
