@@ -7,6 +7,7 @@ keeps the top K for deep analysis.
 
 from fixlore.funnel.cheap import CHEAP_STAGES, POOL, cheap_funnel, closed_in_window, is_pull_item
 from fixlore.funnel.config import DEFAULT_TEMPLATES, FunnelConfig
+from fixlore.funnel.rank import ValueInputs, top_k, value_score
 
-__all__ = ["CHEAP_STAGES", "DEFAULT_TEMPLATES", "POOL", "FunnelConfig", "cheap_funnel",
-           "closed_in_window", "is_pull_item"]
+__all__ = ["CHEAP_STAGES", "DEFAULT_TEMPLATES", "POOL", "FunnelConfig", "ValueInputs", "cheap_funnel",
+           "closed_in_window", "is_pull_item", "top_k", "value_score"]

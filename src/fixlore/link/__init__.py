@@ -1,11 +1,22 @@
 """Link stage: trace each closed issue to the change that really fixed it.
 
-    cases, counts = build_cases(corpus, since, config)
+    from fixlore.link import build_cases, analysis_candidates, LinkConfig
+    cases, counts = build_cases(corpus, since, LinkConfig(funnel=FunnelConfig(rank_top_k=63)))
 
-gives one Case per issue of the run (every issue updated in the window) with its funnel
-stage, fix set (roles fix/backport), evidence (kind, what was seen, where), timing class and
-lag, traps with notes, and value. The top-K pool cases carry funnel "selected" with
-`provisional=True` until the analysis stage decides them (`analysis_candidates(cases)`).
+`build_cases` gives one Case per issue the run considered (every issue updated or closed
+inside the window) with its funnel stage, fix set (roles fix/backport, merged PRs only),
+evidence (kind, what was seen, where), timing class and lag with a `timing_note`, traps with
+`trap_notes`, the PRs that did not land (`pending_fix`), every candidate PR considered with
+its signals (`candidates`), and a value (pool issues). `counts` is every funnel stage's count.
+
+Hand-off to deep analysis: the top-K pool cases carry funnel "selected" with
+`provisional=True` (`analysis_candidates(cases)` lists them); the analysis stage sets funnel
+"selected" or "analysis" + drop_reason and clears `provisional`. The rest of the pool is
+funnel "rank" (the backlog).
+
+Also here: `refs.find_refs` / `refs_from_branch` (reference parsing), `audit.audit_timing`
+(re-check a sample of timing claims against the source), `export.write_cases_jsonl` /
+`read_cases_jsonl` (the case export), `score.score` (export vs truth), `explain.render_case`.
 """
 
 from fixlore.link.build import FunnelCounts, analysis_candidates, build_cases
