@@ -33,6 +33,7 @@ import numpy as np
 
 from fixlore.errors import FixloreError
 from fixlore.kb import scoring, vectors
+from fixlore.kb.blas import blas_threads
 from fixlore.kb.chunking import chunk_document, file_format, kind_of
 from fixlore.kb.embed import Embedder, UseEmbedder, embed_batched, embed_text, text_key
 from fixlore.kb.tokens import Tokenizer, fts_escape, is_query_term
@@ -519,7 +520,9 @@ class KnowledgeBase:
         text = q.vector_text or (q.focus + "\n" + q.text if q.focus else q.text)
         qvec = self.embedder.encode([text[:2000]])[0]
         mask = self._kind_mask(kinds) if kinds else None
-        rows, known = vectors.top_rows(self._matrix, qvec, CANDIDATES, mask, self._coarse, self._projection)
+        # One BLAS thread: the pass is memory-bound, and idle OpenBLAS threads spin (see blas.py).
+        with blas_threads(1):
+            rows, known = vectors.top_rows(self._matrix, qvec, CANDIDATES, mask, self._coarse, self._projection)
         ids = [int(self._ids[i]) for i in rows]
         # Cosines of BM25-only candidates come from the same computation, or one row product.
         return ids, vectors.CosineLookup(self._matrix, self._ids, qvec, known)
