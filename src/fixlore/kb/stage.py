@@ -1,0 +1,47 @@
+"""The enrich stage of the pipeline (see fixlore.pipeline): index the documents, then give each
+case sent to deep analysis the documents that explain its mechanism (`kb_refs`), above the
+index's calibrated threshold only.
+
+Documents come from the replayed world's ``docs/`` folder and from every folder named in the
+settings (``kb_docs``: ``PATH`` or ``PATH=docs/<owner>/<repo>`` for a local clone). The index
+lives in ``<out>/kb`` unless ``kb_index`` names another directory (a shared index is reused:
+unchanged files cost nothing).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from fixlore.kb.base import KnowledgeBase
+from fixlore.kb.enrich import enrich
+
+
+def _doc_folders(ctx: Any) -> list[tuple[Path, str]]:
+    folders: list[tuple[Path, str]] = []
+    if ctx.world is not None and (Path(ctx.world) / "docs").is_dir():
+        folders.append((Path(ctx.world) / "docs", "docs"))
+    for spec in getattr(ctx.settings, "kb_docs", None) or []:
+        path, _, prefix = str(spec).partition("=")
+        folders.append((Path(path), prefix or "docs"))
+    return folders
+
+
+def run(ctx: Any) -> dict[str, Any]:
+    folders = _doc_folders(ctx)
+    if not folders:
+        return {"skipped": "no documents: replay a world with docs/ or set kb_docs"}
+    cases = ctx.store.load_cases()
+    todo = [c for c in cases if c.provisional or c.funnel in ("selected", "analysis")]
+    index_dir = Path(getattr(ctx.settings, "kb_index", "") or ctx.out_dir / "kb")
+    with KnowledgeBase.open(index_dir) as kb:
+        ingested = [kb.ingest_folder(path, prefix=prefix) for path, prefix in folders]
+        corpus = ctx.store.load_corpus(repos=sorted({c.repo for c in todo}))
+        enrich(todo, corpus, kb)
+        threshold = kb.threshold()
+        stats = kb.stats()
+    ctx.store.save_cases(cases, ctx.run_id)
+    with_refs = sum(1 for c in todo if c.kb_refs)
+    return {"index": str(index_dir), "documents": sum(s.seen for s in ingested),
+            "chunks": stats["total_chunks"], "threshold": round(threshold, 3),
+            "threshold_source": stats["threshold_source"], "cases": len(todo), "with_refs": with_refs}
