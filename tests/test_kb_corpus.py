@@ -245,3 +245,18 @@ def test_file_formats():
     assert file_format("main.go") == "go"
     assert file_format("deploy.yaml") == "yaml"
     assert file_format("logo.png") is None
+
+
+def test_a_long_python_class_is_cut_at_its_methods():
+    methods = "\n".join(f"    def method_{i}(self):\n        \"\"\"Step {i} of the pipeline.\"\"\"\n"
+                        + "\n".join(f"        value_{j} = self.compute({i}, {j})" for j in range(12)) + "\n"
+                        for i in range(6))
+    text = "import os\n\n\nclass Pipeline:\n    \"\"\"Runs the steps.\"\"\"\n\n    @property\n" + methods
+    chunks = chunk_document(text, "py", "src/pipe.py")
+    headings = [c.heading for c in chunks]
+    assert "pipe.py > class Pipeline > def method_0(self)" in headings
+    assert "pipe.py > class Pipeline > def method_5(self)" in headings
+    first = next(c for c in chunks if c.heading.endswith("def method_0(self)"))
+    assert first.text.startswith("    @property")
+    small = chunk_document("class Small:\n    def a(self):\n        return 1\n", "py", "s.py")
+    assert [c.heading for c in small] == ["s.py > class Small"]

@@ -233,7 +233,46 @@ def _code_sections(text: str, fmt: str, path: str) -> list[tuple[tuple[str, ...]
     current.extend(pending)
     if any(ln.strip() for ln in current):
         sections.append(((name, title) if title else (name,), "\n".join(current).strip("\n")))
+    if fmt == "py":
+        sections = [sub for sec in sections for sub in _python_methods(sec)]
     return sections
+
+
+_PY_METHOD = re.compile(r"^(\s+)(?:async\s+def|def)\s+([A-Za-z_]\w*)")
+
+
+def _python_methods(section: tuple[tuple[str, ...], str]) -> list[tuple[tuple[str, ...], str]]:
+    """A class too long for one passage is cut at its methods (heading: file > class > method)."""
+    heading, body = section
+    if len(heading) < 2 or not heading[-1].startswith("class ") or len(body) <= MAX_CHARS:
+        return [section]
+    lines = body.split("\n")
+    indent = next((m.group(1) for ln in lines[1:] if (m := _PY_METHOD.match(ln))), None)
+    if indent is None:
+        return [section]
+    out: list[tuple[tuple[str, ...], str]] = []
+    current: list[str] = []
+    sub = ""
+    pending: list[str] = []
+    for line in lines:
+        m = _PY_METHOD.match(line)
+        if line.startswith(indent + "@") and not line.startswith(indent + " "):
+            pending.append(line)
+            continue
+        if m and m.group(1) == indent:
+            if any(ln.strip() for ln in current):
+                out.append((heading + ((sub,) if sub else ()), "\n".join(current).strip("\n")))
+            current = pending + [line]
+            pending = []
+            sub = _signature(line)
+            continue
+        current.extend(pending)
+        pending = []
+        current.append(line)
+    current.extend(pending)
+    if any(ln.strip() for ln in current):
+        out.append((heading + ((sub,) if sub else ()), "\n".join(current).strip("\n")))
+    return out
 
 
 def _signature(line: str) -> str:
