@@ -13,7 +13,6 @@ from rich.table import Table
 
 from fixlore.config import load_settings, parse_since
 from fixlore.errors import ConfigError
-from fixlore.pipeline import RunContext, discover_stages, run_stages, utc_now_iso
 
 
 def _world_defaults(world: Path) -> dict[str, Any]:
@@ -30,6 +29,7 @@ def run_pipeline(*, world: Path | None, out: Path, overrides: dict[str, Any], co
                  console: Console | None = None) -> dict[str, Any]:
     """Library form of `fixlore run`; returns the run.json content (also written to out/run.json)."""
     from fixlore.harvest.connect import connect
+    from fixlore.pipeline import RunContext, discover_stages, run_stages, utc_now_iso
     from fixlore.store import Store
 
     out.mkdir(parents=True, exist_ok=True)

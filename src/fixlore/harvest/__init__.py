@@ -1,5 +1,14 @@
 """Harvest stage: walk the orgs' repos and fill the store, fetching details only for the funnel's pool."""
 
-from fixlore.harvest.harvester import Harvester, HarvestReport, harvest, select_candidates
+import importlib
+
+_EXPORTS = ("Harvester", "HarvestReport", "harvest", "select_candidates")
+
+
+def __getattr__(name: str):
+    # Loaded on first use (PEP 562): the store and HTTP stack only when harvesting.
+    if name in _EXPORTS:
+        return getattr(importlib.import_module("fixlore.harvest.harvester"), name)
+    raise AttributeError(f"module 'fixlore.harvest' has no attribute {name!r}")
 
 __all__ = ["Harvester", "HarvestReport", "harvest", "select_candidates"]

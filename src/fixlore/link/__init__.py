@@ -19,9 +19,18 @@ Also here: `refs.find_refs` / `refs_from_branch` (reference parsing), `audit.aud
 `read_cases_jsonl` (the case export), `score.score` (export vs truth), `explain.render_case`.
 """
 
-from fixlore.link.build import FunnelCounts, analysis_candidates, build_cases
-from fixlore.link.config import LinkConfig
-from fixlore.link.refs import Ref, find_refs, refs_from_branch
+import importlib
+
+# Loaded on first use (PEP 562), so `fixlore --help` does not pay for the whole stage.
+_EXPORTS = {"FunnelCounts": "build", "analysis_candidates": "build", "build_cases": "build",
+            "LinkConfig": "config", "Ref": "refs", "find_refs": "refs", "refs_from_branch": "refs"}
+
+
+def __getattr__(name: str):
+    if name in _EXPORTS:
+        return getattr(importlib.import_module(f"fixlore.link.{_EXPORTS[name]}"), name)
+    raise AttributeError(f"module 'fixlore.link' has no attribute {name!r}")
+
 
 __all__ = ["FunnelCounts", "LinkConfig", "Ref", "analysis_candidates", "build_cases", "find_refs",
            "refs_from_branch"]

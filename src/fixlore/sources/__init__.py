@@ -2,15 +2,30 @@
 
 from __future__ import annotations
 
+import importlib
+from typing import TYPE_CHECKING
+
 from fixlore.errors import ConfigError
-from fixlore.sources.base import IssueDetail, PullDetail, Source
-from fixlore.sources.http import ApiClient
+
+if TYPE_CHECKING:
+    from fixlore.sources.base import Source
+    from fixlore.sources.http import ApiClient
 
 DEFAULT_BASE_URLS = {"gitcode": "https://api.gitcode.com/api/v5", "github": "https://api.github.com"}
 DEFAULT_TOKEN_ENV = {"gitcode": "GITCODE_TOKEN", "github": "GITHUB_TOKEN"}
 
 
-def make_source(platform: str, client: ApiClient) -> Source:
+_EXPORTS = {"IssueDetail": "base", "PullDetail": "base", "Source": "base", "ApiClient": "http"}
+
+
+def __getattr__(name: str):
+    # Loaded on first use (PEP 562): the HTTP stack only when a source is made.
+    if name in _EXPORTS:
+        return getattr(importlib.import_module(f"fixlore.sources.{_EXPORTS[name]}"), name)
+    raise AttributeError(f"module 'fixlore.sources' has no attribute {name!r}")
+
+
+def make_source(platform: str, client: "ApiClient") -> "Source":
     if platform == "gitcode":
         from fixlore.sources.gitcode import GitCodeSource
         return GitCodeSource(client)
