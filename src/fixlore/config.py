@@ -9,6 +9,7 @@ Example ``fixlore.toml``::
     token_env = "GITCODE_TOKEN"      # the name of the variable, never the token itself
     rank_top_k = 63
     lookback_days = 60
+    kb_docs = ["../msmodeling=docs/Ascend/msmodeling"]   # local clones whose docs explain the cases
 
 The token is read from the environment at run time and is never part of this object's
 printable form.
@@ -48,6 +49,8 @@ class Settings:
     read_timeout: float = 30.0
     max_attempts: int = 8
     funnel: dict[str, Any] = field(default_factory=dict)
+    kb_docs: list[str] = field(default_factory=list)   # "PATH" or "PATH=docs/<owner>/<repo>" (a local clone)
+    kb_index: str = ""                                 # default: <out>/kb
 
     def resolved(self) -> "Settings":
         """Fill platform defaults and check the values; raises ConfigError naming the bad one."""
@@ -126,7 +129,7 @@ def settings_from(data: dict[str, Any], overrides: dict[str, Any] | None = None)
         try:
             if key == "since":
                 value = parse_since(value) if value not in (None, "") else None
-            elif key == "orgs":
+            elif key in ("orgs", "kb_docs"):
                 value = [value] if isinstance(value, str) else [str(v) for v in value]
             elif key in ("lookback_days", "max_attempts"):
                 value = int(value)

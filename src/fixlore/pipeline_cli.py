@@ -135,16 +135,22 @@ def register(app: typer.Typer) -> None:
         read_timeout: Optional[float] = typer.Option(None, "--read-timeout"),
         max_attempts: Optional[int] = typer.Option(None, "--max-attempts", help="Tries per request before giving up."),
         naive: bool = typer.Option(False, "--naive", help="Fetch every window issue's details (baseline)."),
+        kb_docs: list[str] = typer.Option([], "--kb-docs", help="Documents for the knowledge base: PATH or "
+                                          "PATH=docs/<owner>/<repo> for a local clone (repeatable)."),
         stage: list[str] = typer.Option([], "--stage", help="Run only these stages (repeatable)."),
         quiet: bool = typer.Option(False, "--quiet", "-q"),
     ) -> None:
-        """Harvest (and run every later stage that exists), then write OUT/run.json."""
+        """Harvest, funnel, link, enrich, analyse and compose; write OUT/run.json, OUT/cases.jsonl and the digests.
+
+        Offline: --world PATH replays a world on a loopback port (no token, no network). Live: --platform gitcode|github with one --org per organisation; the token is read from the variable named by --token-env (default GITCODE_TOKEN / GITHUB_TOKEN).
+
+        The analysis workers use an OpenAI-compatible endpoint when FIXLORE_LLM_BASE_URL and FIXLORE_LLM_MODEL are set (key in OPENAI_API_KEY), else the offline backend."""
         if world is None and not platform and not config:
             raise ConfigError("give --world PATH, or --platform with --org for the real site")
         overrides: dict[str, Any] = {"platform": platform, "orgs": list(org) or None, "db": db, "base_url": base_url,
                                      "token_env": token_env, "time_scale": time_scale, "lookback_days": lookback_days,
                                      "rank_top_k": rank_top_k, "read_timeout": read_timeout, "rate_limit": rate_limit,
-                                     "max_attempts": max_attempts,
+                                     "max_attempts": max_attempts, "kb_docs": list(kb_docs) or None,
                                      "since": parse_since(since) if since else None}
         overrides = {k: v for k, v in overrides.items() if v is not None}
         console = Console(stderr=False, quiet=quiet)
