@@ -209,14 +209,15 @@ def _disclosure(fig: dict, run: dict, lang: str) -> list[dict[str, str]]:
                                                           "drops", "backlog", "analysis"))
     win = fig["window"]
     since = win["since"] or win["first_close"]
+    repos = fig["api"].get("repos") or f["repos"]   # repos walked by the harvest, else repos with cases
     items = []
     items.append({"label": _t(lang, "增量口径", "Scope and funnel"), "text": _t(
         lang,
-        f"{f['repos']} 仓，窗口起点 {_date(since)}（按关单时间判定，updated_at 近但关单早者不计）：共考察 {f['considered']} 条，"
+        f"{repos} 仓，窗口起点 {_date(since)}（按关单时间判定，updated_at 近但关单早者不计）：共考察 {f['considered']} 条，"
         f"窗口内关单 {f['closed_in_window']} 条（窗口外 {f['by_stage']['window']} 条）；排除未解决 {f['unresolved']}、内部单 {f['internal']}、"
         f"CVE {f['cve']}、空标题 {f['empty_title']} 后，已解决×用户侧 {f['resolved_user_side']} 条；再排 {f['noise']} 条模板刷屏后有效池 "
         f"{f['pool']} 条；按价值取头部 {f['analysed']} 条深析，留 {f['kept']} 条入选、弃 {f['dropped']} 条。",
-        f"{f['repos']} repositories, window from {_date(since)} (by close time, not updated_at): {f['considered']} issues considered, "
+        f"{repos} repositories, window from {_date(since)} (by close time, not updated_at): {f['considered']} issues considered, "
         f"{f['closed_in_window']} closed in the window ({f['by_stage']['window']} outside); after removing unresolved {f['unresolved']}, "
         f"internal {f['internal']}, CVE {f['cve']} and empty titles {f['empty_title']}, {f['resolved_user_side']} resolved user-side issues; "
         f"{f['noise']} template-flood issues removed leaves a pool of {f['pool']}; the top {f['analysed']} by value were analysed "
@@ -278,8 +279,8 @@ def _disclosure(fig: dict, run: dict, lang: str) -> list[dict[str, str]]:
                   else _t(lang, "入选案例无关联证据。", "No kept case carries link evidence.")})
     traps = []
     if tm["stale"]:
-        traps.append(_t(lang, f"stale 关单 {len(tm['stale'])} 条，关单晚于真实修复（" + _j(lang, [f"{s['case']} 晚 {fmt_lag(s['lag_s'], lang)}" for s in tm["stale"]]) + "），判据回到 PR merged_at",
-                        f"stale closes: {len(tm['stale'])}, closed after the real fix (" + _j(lang, [f"{s['case']} {fmt_lag(s['lag_s'], lang)} late" for s in tm["stale"]]) + "); the PR's merged_at is what counts"))
+        traps.append(_t(lang, f"stale 关单 {len(tm['stale'])} 条，关单晚于真实修复（" + _j(lang, [f"{s['case']} 晚 {fmt_lag(s['lag_s'], lang)}" if s['lag_s'] is not None else f"{s['case']} 修复未合入" for s in tm["stale"]]) + "），判据回到 PR merged_at",
+                        f"stale closes: {len(tm['stale'])}, closed after the real fix (" + _j(lang, [f"{s['case']} {fmt_lag(s['lag_s'], lang)} late" if s['lag_s'] is not None else f"{s['case']} fix never merged" for s in tm["stale"]]) + "); the PR's merged_at is what counts"))
     for st in tm["close_storms"]:
         who = _j(lang, st["actors"]) or (st["notes"][0] if st["notes"] else _t(lang, "同一操作者", "one actor"))
         traps.append(_t(lang, f"关单风暴 {st['start'][:10]} {st['start'][11:19]}~{st['end'][11:19]}（{st['span_s']} 秒内 {st['count']} 单，{who}：{_j(lang, st['cases'])}），关单时刻不说明修复",

@@ -7,12 +7,25 @@ import json
 from typing import Any
 
 from fixlore.compose.write import write_digests
+from fixlore.model import Case
+
+
+def localise(cases: list[Case], tz) -> None:
+    """Show every time in the window's own offset (the store keeps UTC): GitCode users read +08:00."""
+    if tz is None:
+        return
+    for c in cases:
+        c.closed_at = c.closed_at.astimezone(tz) if c.closed_at else None
+        for f in list(c.fix) + list(getattr(c, "pending_fix", None) or []):
+            if getattr(f, "merged_at", None):
+                f.merged_at = f.merged_at.astimezone(tz)
 
 
 def run(ctx: Any) -> dict[str, Any]:
     cases = ctx.store.load_cases()
     if not cases:
         return {"skipped": "no cases in the store"}
+    localise(cases, ctx.since.tzinfo if ctx.since else None)
     export = ctx.out_dir / "cases.jsonl"
     with export.open("w", encoding="utf-8") as fh:
         for c in sorted(cases, key=lambda c: (c.repo, c.number)):
