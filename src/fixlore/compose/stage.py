@@ -25,7 +25,8 @@ def run(ctx: Any) -> dict[str, Any]:
     cases = ctx.store.load_cases()
     if not cases:
         return {"skipped": "no cases in the store"}
-    localise(cases, ctx.since.tzinfo if ctx.since else None)
+    since = getattr(ctx, "since", None)
+    localise(cases, since.tzinfo if since else None)
     export = ctx.out_dir / "cases.jsonl"
     with export.open("w", encoding="utf-8") as fh:
         for c in sorted(cases, key=lambda c: (c.repo, c.number)):
