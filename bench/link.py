@@ -139,8 +139,10 @@ def main(argv: list[str] | None = None) -> int:
     print(f"workers: {args.workers}; load average before the run: {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
     print(f"build_cases (funnel + link + rank): {t2 - t1:.2f}s wall  -> {issues / (t2 - t1):,.0f} issues/s"
           f" (parent CPU {c2 - c1:.2f}s)")
-    print(f"write_cases_jsonl: {n:,} cases, {size / 1e6:.1f} MB in {t3 - t2:.2f}s")
-    print(f"funnel + link + export: {t3 - t1:.2f}s wall  -> {issues / (t3 - t1):,.0f} issues/s")
+    print(f"write_cases_jsonl: {n:,} cases, {size / 1e6:.1f} MB in {t3 - t2:.2f}s (CPU {c3 - c2:.2f}s)")
+    print(f"funnel + link + export: {t3 - t1:.2f}s wall  -> {issues / (t3 - t1):,.0f} issues/s"
+          f" (parent CPU {c3 - c1:.2f}s -> {issues / (c3 - c1):,.0f} issues per CPU second)")
+    print(f"load average after the run: {os.getloadavg()[0]:.1f}")
     return 0
 
 

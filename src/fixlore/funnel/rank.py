@@ -28,10 +28,30 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-# Matched against the lower-cased body (cheaper than IGNORECASE over long text).
-_REPRO = re.compile(r"复现|重现|步骤|reproduc|steps to|运行命令|执行命令|command|脚本|script")
-_LOGS = re.compile(r"traceback|error|exception|报错|错误|失败|fail|```|stack|core dump|segmentation|日志|\blog\b")
-_VERSION = re.compile(r"\d+\.\d+|版本|version|环境|environment|driver|固件|python\s*\d")
+# Report cues, tested on the lower-cased body: literals as substring tests (one C scan each;
+# an alternation of literals enters the regex engine at every position of a long body).
+_REPRO_WORDS = ("复现", "重现", "步骤", "reproduc", "steps to", "运行命令", "执行命令", "command", "脚本", "script")
+_LOGS_WORDS = ("traceback", "error", "exception", "报错", "错误", "失败", "fail", "```", "stack", "core dump",
+               "segmentation", "日志")
+_LOG_WORD = re.compile(r"\blog\b")
+_VERSION_WORDS = ("版本", "version", "环境", "environment", "driver", "固件")
+_DOTTED_NUMBER = re.compile(r"\d\.\d")
+_PYTHON_VERSION = re.compile(r"python\s*\d")
+
+
+def _has_repro(low: str) -> bool:
+    return any(w in low for w in _REPRO_WORDS)
+
+
+def _has_logs(low: str) -> bool:
+    return any(w in low for w in _LOGS_WORDS) or ("log" in low and _LOG_WORD.search(low) is not None)
+
+
+def _has_version(low: str) -> bool:
+    return any(w in low for w in _VERSION_WORDS) or _DOTTED_NUMBER.search(low) is not None \
+        or ("python" in low and _PYTHON_VERSION.search(low) is not None)
+
+
 _QUESTION = re.compile(r"[?？]\s*$|^(?:如何|怎么|怎样|请问|是否|能否|可否|how|what|why|is there|can i|does)|怎么|如何|吗\s*$|"
                        r"多少|是什么|有没有|哪些|哪个",
                        re.IGNORECASE)
@@ -66,7 +86,7 @@ def value_score(v: ValueInputs) -> float:
     knowledge = max(answer, fix * size)
 
     low = body.lower()
-    cues = sum(bool(p.search(low)) for p in (_REPRO, _LOGS, _VERSION)) / 3
+    cues = (_has_repro(low) + _has_logs(low) + _has_version(low)) / 3
     report = 0.5 * min(1.0, len(body) / 300) + 0.5 * cues
     discussion = min(1.0, v.human_comments / 3)
     closure = 1.0 if v.close_explained else 0.6 if (v.answered or v.fix_merged) else 0.0

@@ -438,14 +438,18 @@ def _best_answer(issue: Issue, comments, cfg: LinkConfig, canned: set[str]):
 def _find_answer(issue: Issue, comments, cfg: LinkConfig, canned: set[str]):
     best = None
     for c in comments:
-        body = c.body or ""
-        if not c.author or c.author == issue.author or is_bot(c.author) or STALE_NOTICE.search(body) \
-                or _CLOSING_NOTE.match(body) or _REFUSAL.search(body) or _ASKS_ONLY.match(body) \
-                or _squash(body) in canned:
+        if not c.author or c.author == issue.author or is_bot(c.author):
             continue
-        size = len(_squash(body))
-        if size >= cfg.answer_min_chars and (best is None or size > best[0]):
-            best = (size, c)
+        body = c.body or ""
+        squashed = _squash(body)
+        size = len(squashed)
+        # Too short, or no longer than the best so far: the text checks cannot change the outcome.
+        if size < cfg.answer_min_chars or (best is not None and size <= best[0]):
+            continue
+        if STALE_NOTICE.search(body) or _CLOSING_NOTE.match(body) or _REFUSAL.search(body) \
+                or _ASKS_ONLY.match(body) or squashed in canned:
+            continue
+        best = (size, c)
     return best
 
 

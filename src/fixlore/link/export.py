@@ -12,7 +12,9 @@ from fixlore.errors import FixloreError
 from fixlore.model import Case
 
 
-_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(", ", ": "))
+# Export dicts are trees built fresh per case: no cycle check needed (it costs a dict insert
+# and delete per container).
+_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(", ", ": "), check_circular=False)
 
 
 def case_line(case: Case) -> str:
@@ -40,8 +42,8 @@ def _write(cases: Iterable[Case], path: str | Path | IO[str]) -> int:
     target.parent.mkdir(parents=True, exist_ok=True)
     tmp = target.with_name(target.name + ".tmp")
     with tmp.open("w", encoding="utf-8") as fh:
-        for c in ordered:
-            fh.write(case_line(c) + "\n")
+        for i in range(0, len(ordered), 512):
+            fh.write("".join([case_line(c) + "\n" for c in ordered[i:i + 512]]))
     tmp.replace(target)
     return len(ordered)
 

@@ -91,7 +91,8 @@ class CorpusIndex:
             (self.issue_comments if c.parent_kind == "issue" else self.pull_comments)[(c.repo, c.parent_number)].append(c)
         for bucket in (self.issue_comments, self.pull_comments):
             for lst in bucket.values():
-                lst.sort(key=_by_time)
+                if len(lst) > 1:
+                    lst.sort(key=_by_time)
         self.issue_events: dict[Key, list[Event]] = defaultdict(list)
         self.pull_events: dict[Key, list[Event]] = defaultdict(list)
         for e in corpus.events:

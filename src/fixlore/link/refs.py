@@ -45,12 +45,22 @@ _WORD_RE = re.compile(
     rf"(?P<word>(?<![A-Za-z0-9_/\-])(?P<w_kw>PRs?|MRs?|pull\s+request|merge\s+request|issues?)"
     rf"\s*(?:{_HASH}|{_BANG}|[:：])?\s*(?P<w_sig>{_HASH}|{_BANG})?\s*(?P<w_num>\d+)(?![A-Za-z0-9_]|[.:]\d))",
     re.IGNORECASE)
+# The sigil comes first and the look-behind after it (checking the character before the
+# sigil): a pattern that starts with a character class lets the engine skip ahead to the
+# next sigil instead of trying every position.
 _SHORT_RE = re.compile(
-    rf"(?P<short>(?<![A-Za-z0-9_&/#＃!！])(?P<s_sig>{_HASH}|{_BANG})(?P<s_num>[1-9]\d*)(?![A-Za-z0-9_]|[.:]\d))")
+    rf"(?P<short>(?P<s_sig>{_HASH}|{_BANG})(?<![A-Za-z0-9_&/#＃!！][#＃!！])(?P<s_num>[1-9]\d*)"
+    rf"(?![A-Za-z0-9_]|[.:]\d))")
+
+
+# Every pattern ends in a number: text without a digit holds no reference.
+_DIGIT = re.compile(r"\d")
 
 
 def _matches(text: str) -> list[re.Match[str]]:
     found: list[re.Match[str]] = []
+    if _DIGIT.search(text) is None:
+        return found
     has_sigil = "#" in text or "!" in text or "＃" in text or "！" in text
     if "://" in text:
         found += _URL_RE.finditer(text)
@@ -177,7 +187,7 @@ _DATE = re.compile(r"(?:19|20)\d\d[-_./]?[01]\d[-_./]?[0-3]\d")
 
 def refs_from_branch(branch: str | None) -> list[int]:
     """Issue numbers a branch name points at; [] for names such as release-2.1 or fix-w8a8."""
-    if not branch:
+    if not branch or _DIGIT.search(branch) is None:
         return []
     found: list[int] = []
     patterns = [_BRANCH_PREFIXED, _BRANCH_HASH, _BRANCH_LEADING]

@@ -8,6 +8,7 @@ candidate link.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 _WORD = re.compile(r"[A-Za-z][A-Za-z0-9]{2,}")
 _URL = re.compile(r"https?://\S+")
@@ -23,9 +24,13 @@ _CJK_STOP = frozenset(["问题", "修复", "解决", "关联", "请问", "一下
                        "进行", "使用", "如果", "需要", "我们", "你们", "谢谢", "感谢", "合入", "提交"])
 
 
+_ALL_STOP = _STOP | _CJK_STOP
+
 _PART = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|[0-9]+")
 _CAMEL_HINT = re.compile(r"[a-z0-9][A-Z]")
-_CJK_PAIR = re.compile(r"(?=([\u4e00-\u9fff]{2}))")
+# Runs of CJK characters; their bigrams are cut in Python (a lookahead pattern would enter
+# the regex engine at every position of the text).
+_CJK_RUN = re.compile(r"[\u4e00-\u9fff]{2,}")
 _LOWER_WORD = re.compile(r"[a-z][a-z0-9]{2,}")
 _MAX_CHARS = 1200   # a description's vocabulary is settled by then; what follows is mostly logs
 
@@ -37,21 +42,36 @@ def tokens(text: str | None) -> set[str]:
     if "://" in text:
         text = _URL.sub(" ", text)
     out = set(_LOWER_WORD.findall(text.lower()))
-    if _CAMEL_HINT.search(text):
-        for word in _WORD.findall(text):
-            if not (word.islower() or word.isupper()):
+    if not text.islower():
+        # Only mixed-case words are split, and only when the text has a camelCase hint
+        # somewhere (looked for in those words first, then in the whole text).
+        mixed = [w for w in _WORD.findall(text) if not (w.islower() or w.isupper())]
+        if mixed and (any(_CAMEL_HINT.search(w) for w in mixed) or _CAMEL_HINT.search(text)):
+            for word in mixed:
                 out.update(p.lower() for p in _PART.findall(word) if len(p) >= 3)
-    out.update(_CJK_PAIR.findall(text))
-    out -= _STOP
-    out -= _CJK_STOP
-    return out
+    for run in _CJK_RUN.findall(text):
+        if len(run) == 2:
+            out.add(run)
+        else:
+            out.update([run[i:i + 2] for i in range(len(run) - 1)])
+    # Difference by iterating the (usually smaller) token set, not the stopword lists.
+    return out - _ALL_STOP
+
+
+_PATH_SEP = re.compile(r"[/_.\-]")
 
 
 def path_tokens(paths) -> set[str]:
     out: set[str] = set()
     for path in paths:
-        out |= tokens(re.sub(r"[/_.\-]", " ", path))
+        out |= _path_tokens(path)
     return out
+
+
+@lru_cache(maxsize=65536)
+def _path_tokens(path: str) -> frozenset[str]:
+    # File names recur across PRs (the same module is changed again and again).
+    return frozenset(tokens(_PATH_SEP.sub(" ", path)))
 
 
 def overlap(a: set[str], b: set[str]) -> float:

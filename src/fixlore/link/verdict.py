@@ -106,7 +106,7 @@ def unrelated_reason(issue: Issue, pull: Pull, idx: CorpusIndex, cfg: LinkConfig
                      for m in refs if (m.ref.keyword or m.ref.kind == KIND_ISSUE)})
     ptoks = pull_tokens(pull, idx)
     ov = overlap(itoks, ptoks)
-    named = _identifiers(f"{issue.title}\n{issue.body}")
+    named = _identifiers(f"{issue.title}\n{issue.body}") if ov < cfg.unrelated_overlap else None
     if named and ov < cfg.unrelated_overlap:
         text = _pull_text(pull, idx).casefold()
         if not any(x.casefold() in text for x in named):
