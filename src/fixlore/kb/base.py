@@ -442,23 +442,25 @@ class KnowledgeBase:
         weights, focus_weights = self._query_terms(q, n_docs)
         floor = scoring.coverage_floor(n_docs)
         bm25_ids = self._bm25(weights, kinds, n_docs)
-        vec_ids, cosines = vector_job.result()
+        vec_ids, qvec, known = vector_job.result()
         bm25_rank = {cid: r for r, cid in enumerate(bm25_ids, 1)}
         vec_rank = {cid: r for r, cid in enumerate(vec_ids, 1)}
         ids = list(dict.fromkeys(bm25_ids + vec_ids))
         if not ids:
             return []
         rows = self._chunk_rows(ids)
+        cos_of = vectors.cosines(self._matrix, self._ids, qvec, known, ids) if qvec is not None else {}
         out: list[Passage] = []
         for cid in ids:
             row = rows.get(cid)
             if row is None:
                 continue
             doc, chunk, ckind, heading, text, toks = row
-            cos = float(cosines.get(cid, 0.0))
+            cos = cos_of.get(cid, 0.0)
             passage_tokens = set(toks.split())
             cover = scoring.coverage(weights, passage_tokens, floor=floor)
-            focus_cover = scoring.coverage(focus_weights, passage_tokens, floor=floor)
+            focus_cover = cover if focus_weights is weights else \
+                scoring.coverage(focus_weights, passage_tokens, floor=floor)
             br, vr = bm25_rank.get(cid), vec_rank.get(cid)
             out.append(Passage(doc=doc, chunk=chunk, score=scoring.combined_score(cos, cover, focus_cover), text=text,
                                heading=heading, bm25_rank=br, vector_rank=vr, kind=ckind,
@@ -468,9 +470,9 @@ class KnowledgeBase:
 
     def _query_terms(self, q: KbQuery, n_docs: int) -> tuple[dict[str, float], dict[str, float]]:
         """Key-term weights of the whole query (focus counted double) and of the focus alone."""
-        text_counts = Counter(t for t in self.tokenizer.tokens(q.text, for_query=True) if is_query_term(t))
-        focus_counts = Counter(t for t in self.tokenizer.tokens(q.focus, for_query=True) if is_query_term(t)) \
-            if q.focus else Counter()
+        lines: dict[str, list[str]] = {}
+        text_counts = self._term_counts(q.text, lines)
+        focus_counts = self._term_counts(q.focus, lines) if q.focus else Counter()
         counts: Counter = Counter()
         for t, c in text_counts.items():
             counts[t] += c
@@ -481,6 +483,18 @@ class KnowledgeBase:
         if not focus_counts:
             return weights, weights
         return weights, scoring.term_weights(focus_counts, dfs, n_docs, MAX_QUERY_TERMS)
+
+    def _term_counts(self, text: str, lines: dict[str, list[str]]) -> Counter:
+        """Query-term counts of `text`, cut line by line. jieba never joins words across a line
+        break, so this equals cutting the whole text; a line the focus shares with the text
+        (fix PR titles, maintainers' answers) is cut once per query (`lines` is the memo)."""
+        counts: Counter = Counter()
+        for line in text.split("\n"):
+            terms = lines.get(line)
+            if terms is None:
+                terms = lines[line] = [t for t in self.tokenizer.tokens(line, for_query=True) if is_query_term(t)]
+            counts.update(terms)
+        return counts
 
     def _dfs(self, terms: list[str]) -> dict[str, int]:
         """Passage frequency of each term (0 when absent), cached until the next ingest."""
@@ -512,20 +526,21 @@ class KnowledgeBase:
         args.append(CANDIDATES)
         return [r[0] for r in self.db.execute(sql, args)]
 
-    def _vector(self, q: KbQuery, kinds: tuple[str, ...] | None) -> tuple[list[int], "vectors.CosineLookup | dict"]:
+    def _vector(self, q: KbQuery, kinds: tuple[str, ...] | None
+                ) -> tuple[list[int], np.ndarray | None, np.ndarray | None]:
+        """Chunk ids of the nearest passages, the query vector, and the exact cosines computed
+        on the way (one per matrix row, NaN where not computed; see `vectors.top_rows`)."""
         self._load_vectors()
         assert self._matrix is not None and self._ids is not None and self._kinds is not None
         if len(self._ids) == 0:
-            return [], {}
+            return [], None, None
         text = q.vector_text or (q.focus + "\n" + q.text if q.focus else q.text)
         qvec = self.embedder.encode([text[:2000]])[0]
         mask = self._kind_mask(kinds) if kinds else None
         # One BLAS thread: the pass is memory-bound, and idle OpenBLAS threads spin (see blas.py).
         with blas_threads(1):
             rows, known = vectors.top_rows(self._matrix, qvec, CANDIDATES, mask, self._coarse, self._projection)
-        ids = [int(self._ids[i]) for i in rows]
-        # Cosines of BM25-only candidates come from the same computation, or one row product.
-        return ids, vectors.CosineLookup(self._matrix, self._ids, qvec, known)
+        return self._ids[rows].tolist(), qvec, known
 
     def _chunk_rows(self, ids: list[int]) -> dict[int, tuple]:
         out: dict[int, tuple] = {}

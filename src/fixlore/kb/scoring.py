@@ -67,7 +67,7 @@ def coverage(weights: Mapping[str, float], passage_tokens: Iterable[str], floor:
     total = max(sum(weights.values()), floor)
     if total <= 0:
         return 0.0
-    present = set(passage_tokens)
+    present = passage_tokens if isinstance(passage_tokens, (set, frozenset)) else set(passage_tokens)
     return sum(w for t, w in weights.items() if t in present) / total
 
 

@@ -33,11 +33,12 @@ def fit_projection(matrix: np.ndarray, dims: int = COARSE_DIMS, seed: int = 0) -
 
 def top_rows(matrix: np.ndarray, q: np.ndarray, n: int, mask: np.ndarray | None = None,
              coarse: np.ndarray | None = None, projection: np.ndarray | None = None
-             ) -> tuple[np.ndarray, dict[int, float] | np.ndarray]:
-    """Row positions of the `n` highest cosines (best first) and the exact cosines known so far:
-    the full similarity vector for the brute-force path, {row: cosine} of the shortlist otherwise."""
+             ) -> tuple[np.ndarray, np.ndarray]:
+    """Row positions of the `n` highest cosines (best first) and the exact cosines known so far,
+    one per row: the full similarity vector for the brute-force path; for the coarse path the
+    shortlist's cosines, NaN elsewhere (rows outside `mask` are never finite)."""
     if len(matrix) == 0:
-        return np.zeros(0, dtype=np.int64), {}
+        return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.float32)
     if coarse is None or projection is None:
         sims = matrix @ q
         if mask is not None:
@@ -49,7 +50,8 @@ def top_rows(matrix: np.ndarray, q: np.ndarray, n: int, mask: np.ndarray | None 
     short = _best(approx, min(SHORTLIST, len(approx)))
     exact = matrix[short] @ q
     order = np.argsort(-exact, kind="stable")[:n]
-    known = {int(r): float(s) for r, s in zip(short, exact)}
+    known = np.full(len(matrix), np.nan, dtype=np.float32)
+    known[short] = exact
     return short[order], known
 
 
@@ -62,21 +64,19 @@ def _best(scores: np.ndarray, n: int) -> np.ndarray:
     return top[np.isfinite(scores[top])]
 
 
-class CosineLookup:
-    """Exact cosine of any chunk id (ids sorted ascending): from what the search already
-    computed, else one row product."""
-
-    def __init__(self, matrix: np.ndarray, ids: np.ndarray, q: np.ndarray, known: dict[int, float] | np.ndarray):
-        self._matrix, self._ids, self._q, self._known = matrix, ids, q, known
-
-    def get(self, cid: int, default: float = 0.0) -> float:
-        i = int(np.searchsorted(self._ids, cid))
-        if i >= len(self._ids) or self._ids[i] != cid:
-            return default
-        if isinstance(self._known, np.ndarray):
-            v = float(self._known[i])
-            if np.isfinite(v):
-                return v
-        elif i in self._known:
-            return self._known[i]
-        return float(self._matrix[i] @ self._q)
+def cosines(matrix: np.ndarray, ids: np.ndarray, q: np.ndarray, known: np.ndarray,
+            wanted: list[int]) -> dict[int, float]:
+    """Exact cosine of each chunk id in `wanted` (ids sorted ascending; absent ids are left out):
+    from what the search already computed (`known`, see `top_rows`), else one product over the
+    missing rows together."""
+    if not wanted or len(ids) == 0:
+        return {}
+    cids = np.asarray(wanted, dtype=np.int64)
+    pos = np.minimum(np.searchsorted(ids, cids), len(ids) - 1)
+    present = ids[pos] == cids
+    cids, pos = cids[present], pos[present]
+    values = known[pos].astype(np.float64)
+    missing = ~np.isfinite(values)
+    if missing.any():
+        values[missing] = matrix[pos[missing]] @ q
+    return dict(zip(cids.tolist(), values.tolist()))
