@@ -51,6 +51,7 @@ CANDIDATES = 50           # hits taken from each ranking before fusion
 MAX_QUERY_TERMS = 32      # key terms kept from a query
 COMMON_DF = 0.01          # terms in more than this share of passages are scored but not matched
 MATCH_TERMS = 10          # at most this many (the heaviest) terms go into the FTS5 expression
+COMMON_BUDGET = 0.05      # a query of common terms alone matches its rarest ones up to this share of passages
 DEFAULT_THRESHOLD = 0.476 # used until `calibrate` saves one (see docs/kb.md)
 DOC_KINDS = ("doc", "code")
 PREFER_BONUS = 0.02       # ordering bonus of the case's own repository (never counts for the threshold)
@@ -513,10 +514,7 @@ class KnowledgeBase:
     def _bm25(self, weights: dict[str, float], kinds: tuple[str, ...] | None, n_docs: int) -> list[int]:
         if not weights:
             return []
-        dfs = self._dfs(list(weights))
-        limit = max(COMMON_DF * n_docs, 50)
-        rare = [t for t in weights if dfs.get(t, 0) <= limit][:MATCH_TERMS] or list(weights)[:MATCH_TERMS]
-        expr = " OR ".join(fts_escape(t) for t in rare)
+        expr = " OR ".join(fts_escape(t) for t in match_terms(weights, self._dfs(list(weights)), n_docs))
         sql = "SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ?"
         args: list = [expr]
         if kinds:
@@ -631,6 +629,27 @@ class KnowledgeBase:
 
 _CHANGELOG = re.compile(r"(^|/)(release[_-]?notes?|changelog|changes|history|news)(/|\.(md|rst|txt)$)"
                         r"|(^|/)v?\d+(\.\d+)+([._-]?(rc|alpha|beta)\d*)?\.(md|rst|txt)$", re.I)
+
+
+def match_terms(weights: dict[str, float], dfs: dict[str, int], n_docs: int) -> list[str]:
+    """The terms the FTS5 expression matches: the heaviest `MATCH_TERMS` in at most `COMMON_DF` of
+    the passages (all terms still count in the score). bm25 is computed for every passage an OR
+    matches, so when every term is common only the rarest ones are matched, up to `COMMON_BUDGET`
+    of the passages in all (at least one term): a query of common words alone would otherwise
+    rank tens of thousands of rows."""
+    limit = max(COMMON_DF * n_docs, 50)
+    rare = [t for t in weights if dfs.get(t, 0) <= limit][:MATCH_TERMS]
+    if rare:
+        return rare
+    budget = max(COMMON_BUDGET * n_docs, 5000)   # small corpora: cheap anyway, left as they were
+    out: list[str] = []
+    total = 0
+    for t in sorted(weights, key=lambda t: (dfs.get(t, 0), t))[:MATCH_TERMS]:
+        if out and total + dfs.get(t, 0) > budget:
+            break
+        out.append(t)
+        total += dfs.get(t, 0)
+    return out
 
 
 def is_changelog(doc: str) -> bool:
