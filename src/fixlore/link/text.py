@@ -41,11 +41,19 @@ def tokens(text: str | None) -> set[str]:
     text = text[:_MAX_CHARS]
     if "://" in text:
         text = _URL.sub(" ", text)
-    out = set(_LOWER_WORD.findall(text.lower()))
-    if not text.islower():
+    if "\u0130" in text or "\u212a" in text:
+        # The only characters whose lower case contains ASCII letters ("İ", the Kelvin sign):
+        # words must be cut from the lowered text.
+        out = set(_LOWER_WORD.findall(text.lower()))
+        words = _WORD.findall(text) if not text.islower() else []
+    else:
+        # Otherwise lowering maps ASCII words one to one, so one pass over the text serves both.
+        words = _WORD.findall(text)
+        out = {w.lower() for w in words}
+    if words and not text.islower():
         # Only mixed-case words are split, and only when the text has a camelCase hint
         # somewhere (looked for in those words first, then in the whole text).
-        mixed = [w for w in _WORD.findall(text) if not (w.islower() or w.isupper())]
+        mixed = [w for w in words if not (w.islower() or w.isupper())]
         if mixed and (any(_CAMEL_HINT.search(w) for w in mixed) or _CAMEL_HINT.search(text)):
             for word in mixed:
                 out.update(p.lower() for p in _PART.findall(word) if len(p) >= 3)
