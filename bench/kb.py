@@ -18,7 +18,8 @@ What is real and what is synthetic (printed again with the figures):
   best 600 rows exactly (`fixlore.kb.vectors`); the bench also times the exact full pass.
 - Query latency is measured end to end through `KnowledgeBase.search` (query tokenising,
   df look-up, FTS5 bm25, query embedding, brute-force cosine over the whole matrix, fusion,
-  scoring), on real queries (the worlds' truth cases when present).
+  scoring), on real queries (the worlds' truth cases when present), with the median wall-clock
+  time of each phase (`PhaseTimer`; the embedding and matrix pass overlap the others).
 - Recall@1/@5 (document level) is measured on a real index of the world's documents, and
   again with the synthetic passages added as distractors.
 """
