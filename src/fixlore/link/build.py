@@ -399,10 +399,6 @@ def _conclude(case: Case, issue: Issue, v: FixVerdict, idx: CorpusIndex, cfg: Li
 
 _CLOSING_NOTE = re.compile(r"^[\s\W]*(?:已答复|已回复|已解决|已修复|问题已解决|答复完毕)?[\s\W]*"
                            r"(?:关闭|先关闭|关单|closing|close[sd]?)[\s\W]*$", re.IGNORECASE)
-_REFUSAL = re.compile(r"不受理|不予受理|不采纳|暂不采纳|不予采纳|不在规划|不计划|不会支持|won't fix|wont fix|will not fix|"
-                      r"not planned|declin|不是问题|非问题|不是 ?bug|not a bug|"
-                      r"not an issue", re.IGNORECASE)
-
 
 def _squash(text: str) -> str:
     return "".join((text or "").split())
@@ -426,7 +422,8 @@ _ASKS_ONLY = re.compile(r"^\s*(?:请|麻烦)?(?:提供|补充|附上|上传|贴�
 
 def _best_answer(issue: Issue, comments, cfg: LinkConfig, canned: set[str]):
     """The most substantial reply by someone other than the reporter: not a bot, a stale
-    notice, a bare closing note, a refusal / "not a problem" verdict or a canned reply."""
+    notice, a bare closing note or a canned reply. A reasoned refusal or "not a problem" verdict
+    counts: why something will not be done is knowledge, and deep analysis decides the drop."""
     memo_key = (id(canned), issue.repo, issue.number)
     if memo_key in _ANSWERS:
         return _ANSWERS[memo_key]
@@ -446,7 +443,7 @@ def _find_answer(issue: Issue, comments, cfg: LinkConfig, canned: set[str]):
         # Too short, or no longer than the best so far: the text checks cannot change the outcome.
         if size < cfg.answer_min_chars or (best is not None and size <= best[0]):
             continue
-        if STALE_NOTICE.search(body) or _CLOSING_NOTE.match(body) or _REFUSAL.search(body) \
+        if STALE_NOTICE.search(body) or _CLOSING_NOTE.match(body) \
                 or _ASKS_ONLY.match(body) or squashed in canned:
             continue
         best = (size, c)

@@ -50,7 +50,7 @@ class LinkConfig:
     unrelated_no_overlap: float = 0.05
     unrelated_min_tokens: int = 16
     # An official answer: a comment by someone other than the reporter (not a bot, not a
-    # stale notice, not a bare "closing" note, not a refusal) with at least this many
+    # stale notice, not a bare "closing" note) with at least this many
     # non-space characters.
     answer_min_chars: int = 12
     # Backport twins: title similarity (rapidfuzz ratio after removing branch tags).
