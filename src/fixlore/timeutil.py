@@ -37,3 +37,19 @@ def lag_seconds(later: datetime | None, earlier: datetime | None) -> int | None:
     if later is None or earlier is None:
         return None
     return int(round((later - earlier).total_seconds()))
+
+
+def in_zone(objects, tz) -> None:
+    """Move every aware datetime attribute of these dataclass objects into ``tz`` (same instant).
+
+    The store keeps UTC; a run shows times in its window's own offset, so a GitCode user reads
+    the +08:00 times the platform itself shows."""
+    from dataclasses import fields
+
+    if tz is None:
+        return
+    for obj in objects:
+        for f in fields(obj):
+            value = getattr(obj, f.name)
+            if isinstance(value, datetime) and value.tzinfo is not None:
+                setattr(obj, f.name, value.astimezone(tz))

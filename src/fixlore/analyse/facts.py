@@ -3,6 +3,8 @@ which PRs fixed the case and where they landed, and how the close relates to the
 
 from __future__ import annotations
 
+import re
+
 from fixlore.model import Case, FixRef
 
 
@@ -107,15 +109,28 @@ def close_sentence(case: Case, zh: bool) -> str:
     if "claimed_unmerged" in case.traps:
         note = case.trap_notes.get("claimed_unmerged", "")
         extra.append(("评论所称已合入的 PR 实为未合" if zh else "a PR cited as merged was closed unmerged")
-                     + (f"（{note}）" if zh and note else f" ({note})" if note else ""))
+                     + note_in(note, zh))
     if "linked_unrelated" in case.traps:
         note = case.trap_notes.get("linked_unrelated", "")
-        extra.append(("页面关联的 PR 与本单无关" if zh else "the linked PR is unrelated")
-                     + (f"（{note}）" if zh and note else f" ({note})" if note else ""))
+        extra.append(("页面关联的 PR 与本单无关" if zh else "the linked PR is unrelated") + note_in(note, zh))
     if "one_pr_many_issues" in case.traps:
         extra.append("一 PR 修多单" if zh else "one PR fixed several issues")
     sep = "；" if zh else "; "
     return sep.join([s] + extra)
+
+
+_NOTE_PR = re.compile(r"![0-9]+")
+
+
+def note_in(note: str, zh: bool) -> str:
+    """A linker note in brackets. The notes are written in English, so a Chinese text names only
+    the PRs the note cites (the full note stays in the export's trap_notes)."""
+    if not note:
+        return ""
+    if not zh:
+        return f" ({note})"
+    prs = list(dict.fromkeys(_NOTE_PR.findall(note)))
+    return f"（{'、'.join(prs)}）" if prs else ""
 
 
 def kb_sentence(case: Case, zh: bool) -> str:

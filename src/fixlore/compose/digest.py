@@ -8,6 +8,7 @@ import re
 from collections import Counter, defaultdict
 from typing import Any
 
+from fixlore.analyse.facts import note_in
 from fixlore.compose.figures import AUTO_CLOSE_TIMINGS, Refs, compute_figures, merged
 from fixlore.model import Case
 
@@ -233,8 +234,7 @@ def _disclosure(fig: dict, run: dict, lang: str) -> list[dict[str, str]]:
     carriers = []
     for trap, (zh, en) in CARRIER_TEXT.items():
         if car[trap]:
-            names = _j(lang, [x["case"] + (f"（{x['note']}）" if lang == "zh" and x["note"] else f" ({x['note']})" if x["note"] else "")
-                              for x in car[trap]])
+            names = _j(lang, [x["case"] + note_in(x["note"], lang == "zh") for x in car[trap]])
             carriers.append(_t(lang, f"{zh} {len(car[trap])} 例：{names}", f"{en}: {len(car[trap])} ({names})"))
     n_carriers = sum(len(v) for v in car.values())
     nm = _j(lang, [f"{k} {v}" for k, v in mg["not_merged"].items()]) or "0"

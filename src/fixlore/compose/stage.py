@@ -8,17 +8,13 @@ from typing import Any
 
 from fixlore.compose.write import write_digests
 from fixlore.model import Case
+from fixlore.timeutil import in_zone
 
 
 def localise(cases: list[Case], tz) -> None:
     """Show every time in the window's own offset (the store keeps UTC): GitCode users read +08:00."""
-    if tz is None:
-        return
-    for c in cases:
-        c.closed_at = c.closed_at.astimezone(tz) if c.closed_at else None
-        for f in list(c.fix) + list(getattr(c, "pending_fix", None) or []):
-            if getattr(f, "merged_at", None):
-                f.merged_at = f.merged_at.astimezone(tz)
+    in_zone(cases, tz)
+    in_zone([f for c in cases for f in list(c.fix) + list(getattr(c, "pending_fix", None) or [])], tz)
 
 
 def run(ctx: Any) -> dict[str, Any]:

@@ -15,6 +15,7 @@ from fixlore.funnel import FunnelConfig
 from fixlore.link.audit import audit_timing, corpus_fetcher, source_fetcher
 from fixlore.link.build import analysis_candidates, build_cases
 from fixlore.link.config import LinkConfig
+from fixlore.timeutil import in_zone
 
 AUDIT_SAMPLE = 21
 
@@ -28,6 +29,9 @@ def link_config(settings: Any) -> LinkConfig:
 
 def run(ctx: Any) -> dict[str, Any]:
     corpus = ctx.store.load_corpus()
+    tz = ctx.since.tzinfo if ctx.since else None   # notes and times in the window's own offset
+    for objects in (corpus.issues, corpus.pulls, corpus.comments, corpus.events, corpus.commits):
+        in_zone(objects, tz)
     cases, counts = build_cases(corpus, ctx.since, link_config(ctx.settings))
     if getattr(ctx, "source", None) is not None:
         fetch, mode = source_fetcher(ctx.source), "source"
