@@ -140,7 +140,6 @@ def _build_cases(corpus: Corpus, since: datetime, config: Any, until: datetime |
     counts.analysis_candidates = len(top_set)
     counts.rank = counts.pool - counts.analysis_candidates
     cases.sort(key=lambda c: (c.repo, c.number))
-    _ANSWERS.clear()
     return cases, counts
 
 
@@ -189,10 +188,7 @@ def _link_one(sh: _Shared, key: Key) -> tuple[Case | None, Close | None, bool]:
 
 
 def _link_many(sh: _Shared, keys: list[Key]) -> list[tuple[Case | None, Close | None, bool]]:
-    try:
-        return [_link_one(sh, key) for key in keys]
-    finally:
-        _ANSWERS.clear()
+    return [_link_one(sh, key) for key in keys]
 
 
 _FORKED: _Shared | None = None
@@ -404,16 +400,24 @@ def _squash(text: str) -> str:
     return "".join((text or "").split())
 
 
-def canned_replies(corpus: Corpus, min_issues: int = 3) -> set[str]:
+class CannedReplies(set):
+    """Reply texts posted verbatim on several issues, plus this build's memo of each issue's
+    best answer (asked for twice per issue: evidence and value), so the memo dies with the build."""
+
+    def __init__(self, texts=()):
+        super().__init__(texts)
+        self.best_answers: dict[tuple[str, int], object] = {}
+
+
+def canned_replies(corpus: Corpus, min_issues: int = 3) -> CannedReplies:
     """Reply texts posted verbatim on several issues: boilerplate, not an explanation."""
     seen: dict[str, set[tuple[str, int]]] = defaultdict(set)
     for c in corpus.comments:
         if c.parent_kind == "issue" and c.body:
             seen[_squash(c.body)].add((c.repo, c.parent_number))
-    return {text for text, where in seen.items() if len(where) >= min_issues}
+    return CannedReplies(text for text, where in seen.items() if len(where) >= min_issues)
 
 
-_ANSWERS: dict[tuple[int, str, int], object] = {}
 # A reply that only asks for more information is not an answer.
 _ASKS_ONLY = re.compile(r"^\s*(?:请|麻烦)?(?:提供|补充|附上|上传|贴一下|发一下)[^。！？!?]{0,60}[。！？!?]?\s*$|"
                         r"^\s*(?:please|could you|can you)\s+(?:provide|share|attach|post|upload)\b[^.!?]{0,80}[.!?]?\s*$",
@@ -424,11 +428,13 @@ def _best_answer(issue: Issue, comments, cfg: LinkConfig, canned: set[str]):
     """The most substantial reply by someone other than the reporter: not a bot, a stale
     notice, a bare closing note or a canned reply. A reasoned refusal or "not a problem" verdict
     counts: why something will not be done is knowledge, and deep analysis decides the drop."""
-    memo_key = (id(canned), issue.repo, issue.number)
-    if memo_key in _ANSWERS:
-        return _ANSWERS[memo_key]
+    memo = getattr(canned, "best_answers", None)
+    key = (issue.repo, issue.number)
+    if memo is not None and key in memo:
+        return memo[key]
     best = _find_answer(issue, comments, cfg, canned)
-    _ANSWERS[memo_key] = best
+    if memo is not None:
+        memo[key] = best
     return best
 
 
