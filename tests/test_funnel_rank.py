@@ -50,3 +50,32 @@ def test_top_k_is_deterministic_with_ties():
     items = [("o/r#2", 0.5, 1, 10.0), ("o/r#1", 0.5, 1, 10.0), ("o/r#3", 0.9, 0, 1.0), ("o/r#4", 0.5, 3, 0.0)]
     top, rest = top_k(items, 2)
     assert top == ["o/r#3", "o/r#4"] and rest == ["o/r#1", "o/r#2"]
+
+
+def test_one_line_answer_accepted_with_thanks_is_thin():
+    # a short answer the reporter acknowledges teaches less than the same answer without the thanks-close
+    thin = value_score(_v(body="put of a 600MB object returns -22", answer_chars=30, human_comments=1,
+                          reporter_last="感谢", answered=True))
+    open_ended = value_score(_v(body="put of a 600MB object returns -22", answer_chars=30, human_comments=1,
+                                answered=True))
+    assert thin < open_ended - 0.1
+    # a long explanation is not thin, whatever the reporter says after it
+    long_answer = dict(body="put of a 600MB object returns -22", answer_chars=120, human_comments=1, answered=True)
+    assert value_score(_v(**long_answer, reporter_last="thanks")) == value_score(_v(**long_answer))
+
+
+def test_documented_failure_with_discussion_outranks_silent_ticket():
+    discussed = value_score(_v(body=RICH, human_comments=3))
+    silent = value_score(_v(body=RICH, human_comments=0))
+    assert discussed > silent + 0.2
+    # without logs or code the report is not a documented failure
+    prose = "it sometimes hangs after a while on many cards, no idea why, please look " * 3
+    assert value_score(_v(body=prose, human_comments=3)) < discussed - 0.15
+
+
+def test_acknowledgements_are_recognised():
+    from fixlore.funnel.rank import is_acknowledgement
+    for text in ("感谢", "好的", "👍", "ok", "Thanks!", "可以了", ""):
+        assert is_acknowledgement(text), text
+    for text in ("一周无反馈，关闭。", "请固定 seed 后再跑两次对比", "ok, but the second run still fails with OOM"):
+        assert not is_acknowledgement(text), text

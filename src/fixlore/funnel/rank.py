@@ -3,7 +3,7 @@
 A digest case is worth reading for what it teaches: a maintainer's explanation, or a fix
 whose report says enough to learn from. The score (0..1) is
 
-  0.60 knowledge    max(answer, fix x report size)
+  0.60 knowledge    max(answer, fix x report size, 0.5 x report for a documented failure)
                     answer: the longest reply by someone other than the reporter that is not
                       a bot, a stale notice, a bare closing note or a canned reply (the same
                       text posted on several issues), saturating at 80 characters; a reporter's
@@ -12,12 +12,17 @@ whose report says enough to learn from. The score (0..1) is
                       0.8 merged on weaker evidence, 0.6 a fix that has not landed;
                       scaled by the report's size (saturating at 100 characters): a one-line
                       typo fix teaches little
+                    documented failure: a report of at least 150 characters that carries
+                      logs, a traceback or code: its symptom and conditions are what a
+                      troubleshooting guide is made of, even before anyone answers
   0.20 report       body length (saturating at 300 characters) and the presence of
                     reproduction steps, logs/tracebacks/code, versions/environment
-  0.10 discussion   human comments (saturating at 3)
+  0.10 discussion   human comments that say something (saturating at 3): "thanks", "ok", an
+                    emoji do not count
   0.10 closure      the close is explained by the fix (auto-close / minutes) or an answer
   -0.15             a bare question (short body, question title) with one short reply
-  -0.15             the reporter's own "thanks / solved" close with neither fix nor answer
+  -0.15             a thin exchange: the reporter's last word is a "thanks / solved / ok" and
+                    there is neither a fix nor a reply of 60 characters or more
 
 Ties are broken by more comments, then later close, then key, so the cut is deterministic.
 No term names a product, a repository or one tracker's wording.
@@ -55,7 +60,16 @@ def _has_version(low: str) -> bool:
 _QUESTION = re.compile(r"[?？]\s*$|^(?:如何|怎么|怎样|请问|是否|能否|可否|how|what|why|is there|can i|does)|怎么|如何|吗\s*$|"
                        r"多少|是什么|有没有|哪些|哪个",
                        re.IGNORECASE)
-_THANKS = re.compile(r"谢谢|感谢|已解决|解决了|可以了|好了|好的|搞定|thanks|thank you|solved|works now|resolved", re.IGNORECASE)
+_THANKS = re.compile(r"谢谢|感谢|已解决|解决了|可以了|好了|好的|搞定|收到|thanks|thank you|solved|works now|resolved|"
+                     r"👍|🙏|^\s*(?:ok|okay|got it|\+1)\W*$", re.IGNORECASE)
+_ACK_MAX_CHARS = 12
+
+
+def is_acknowledgement(text: str) -> bool:
+    """A short "thanks / ok / solved" that adds nothing to the discussion."""
+    squashed = "".join((text or "").split())
+    return len(squashed) <= _ACK_MAX_CHARS and (not squashed or _THANKS.search(squashed) is not None
+                                                or not any(ch.isalnum() for ch in squashed))
 
 
 CAUSE = re.compile(r"根因|原因|导致|引起|由于|因为|查到|定位|发现是|所致|root cause|caused by|because|due to|turned out|"
@@ -68,7 +82,8 @@ class ValueInputs:
     body: str
     author: str
     answer_chars: int                     # longest substantive non-reporter reply (0 if none)
-    human_comments: int                   # comments by people (no bots, no stale notices)
+    human_comments: int                   # comments by people that say something (no bots, stale
+                                          # notices or bare acknowledgements)
     reporter_last: str                    # the reporter's last comment ("" if none)
     fix_merged: bool
     fix_strong: bool                      # keyword / linked / branch_name / commit evidence
@@ -80,21 +95,23 @@ class ValueInputs:
 
 def value_score(v: ValueInputs) -> float:
     body = (v.body or "").strip()[:4000]
-    size = min(1.0, len(body) / 100)
+    size = min(1.0, len(body) / 150)
     answer = max(min(1.0, v.answer_chars / 80), 0.8 * min(1.0, v.self_explained_chars / 80))
     fix = 1.0 if v.fix_merged and v.fix_strong else 0.8 if v.fix_merged else 0.6 if v.fix_pending else 0.0
-    knowledge = max(answer, fix * size)
-
     low = body.lower()
-    cues = (_has_repro(low) + _has_logs(low) + _has_version(low)) / 3
+    logs = _has_logs(low)
+    cues = (_has_repro(low) + logs + _has_version(low)) / 3
     report = 0.5 * min(1.0, len(body) / 300) + 0.5 * cues
+    documented_failure = 0.6 * report if logs and len(body) >= 150 and v.human_comments >= 2 else 0.0
+    knowledge = max(answer, fix * size, documented_failure)
+
     discussion = min(1.0, v.human_comments / 3)
     closure = 1.0 if v.close_explained else 0.6 if (v.answered or v.fix_merged) else 0.0
 
     score = 0.60 * knowledge + 0.20 * report + 0.10 * discussion + 0.10 * closure
     if _QUESTION.search((v.title or "").strip()) and len(body) < 80 and v.answer_chars < 60 and not v.fix_merged:
         score -= 0.15
-    if v.reporter_last and _THANKS.search(v.reporter_last) and not v.fix_merged and not v.answer_chars:
+    if v.reporter_last and _THANKS.search(v.reporter_last) and not v.fix_merged and v.answer_chars < 60:
         score -= 0.15
     return max(0.0, min(1.0, score))
 

@@ -15,7 +15,7 @@ from datetime import datetime
 from typing import Any
 
 from fixlore.funnel import FunnelConfig, cheap_funnel
-from fixlore.funnel.rank import CAUSE, ValueInputs, top_k, value_score
+from fixlore.funnel.rank import CAUSE, ValueInputs, is_acknowledgement, top_k, value_score
 from fixlore.link.candidates import Candidate, pull_label
 from fixlore.link.closes import STALE_NOTICE, Close, close_storms, is_bot, stale_note
 from fixlore.link.config import LinkConfig
@@ -476,7 +476,7 @@ def _value_inputs(issue: Issue, case: Case, fix_strong: bool, idx: CorpusIndex, 
     return ValueInputs(
         title=issue.title, body=issue.body or "", author=issue.author,
         answer_chars=best[0] if best else 0, self_explained_chars=max(explained, default=0),
-        human_comments=len(human),
+        human_comments=sum(1 for c in human if not is_acknowledgement(c.body)),
         reporter_last=own[-1].body if own else "",
         fix_merged=bool(case.fix), fix_strong=fix_strong, fix_pending=bool(case.pending_fix),
         close_explained=bool(kinds & {"auto_close", "minutes"}), answered="answer" in kinds)
