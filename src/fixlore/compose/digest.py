@@ -214,15 +214,15 @@ def _disclosure(fig: dict, run: dict, lang: str) -> list[dict[str, str]]:
     items = []
     items.append({"label": _t(lang, "增量口径", "Scope and funnel"), "text": _t(
         lang,
-        f"{repos} 仓，窗口起点 {_date(since)}（按关单时间判定，updated_at 近但关单早者不计）：共考察 {f['considered']} 条，"
-        f"窗口内关单 {f['closed_in_window']} 条（窗口外 {f['by_stage']['window']} 条）；排除未解决 {f['unresolved']}、内部单 {f['internal']}、"
-        f"CVE {f['cve']}、空标题 {f['empty_title']} 后，已解决×用户侧 {f['resolved_user_side']} 条；再排 {f['noise']} 条模板刷屏后有效池 "
-        f"{f['pool']} 条；按价值取头部 {f['analysed']} 条深析，留 {f['kept']} 条入选、弃 {f['dropped']} 条。",
-        f"{repos} repositories, window from {_date(since)} (by close time, not updated_at): {f['considered']} issues considered, "
-        f"{f['closed_in_window']} closed in the window ({f['by_stage']['window']} outside); after removing unresolved {f['unresolved']}, "
-        f"internal {f['internal']}, CVE {f['cve']} and empty titles {f['empty_title']}, {f['resolved_user_side']} resolved user-side issues; "
-        f"{f['noise']} template-flood issues removed leaves a pool of {f['pool']}; the top {f['analysed']} by value were analysed "
-        f"in depth: {f['kept']} kept, {f['dropped']} dropped.")})
+        f"{repos} 仓，窗口起点 {_date(since)}（按关单时间判定，updated_at 近但关单早者不计）：共考察 {f['considered']:,} 条，"
+        f"窗口内关单 {f['closed_in_window']:,} 条（窗口外 {f['by_stage']['window']:,} 条）；排除未解决 {f['unresolved']:,}、内部单 {f['internal']:,}、"
+        f"CVE {f['cve']:,}、空标题 {f['empty_title']:,} 后，已解决×用户侧 {f['resolved_user_side']:,} 条；再排 {f['noise']:,} 条模板刷屏后有效池 "
+        f"{f['pool']:,} 条；按价值取头部 {f['analysed']:,} 条深析，留 {f['kept']:,} 条入选、弃 {f['dropped']:,} 条。",
+        f"{repos} repositories, window from {_date(since)} (by close time, not updated_at): {f['considered']:,} issues considered, "
+        f"{f['closed_in_window']:,} closed in the window ({f['by_stage']['window']:,} outside); after removing unresolved {f['unresolved']:,}, "
+        f"internal {f['internal']:,}, CVE {f['cve']:,} and empty titles {f['empty_title']:,}, {f['resolved_user_side']:,} resolved user-side issues; "
+        f"{f['noise']:,} template-flood issues removed leaves a pool of {f['pool']:,}; the top {f['analysed']:,} by value were analysed "
+        f"in depth: {f['kept']:,} kept, {f['dropped']:,} dropped.")})
     kb_list = _j(lang, [f"{r['case']}→{r['doc'].split('/')[-1]}（{r['score']:.3f}）" if lang == "zh"
                          else f"{r['case']}→{r['doc'].split('/')[-1]} ({r['score']:.3f})" for r in kb["cases"]])
     items.append({"label": _t(lang, "KB 核实", "Knowledge base"), "text": _t(

@@ -25,7 +25,7 @@ BODY_CHARS = 900
 COMMENT_CHARS = 500
 COMMENTS_CHARS = 1500
 PR_BODY_CHARS = 600
-VECTOR_CHARS = 700
+VECTOR_CHARS = 400
 
 _HTML_COMMENT = re.compile(r"<!--.*?-->", re.S)
 _IMAGE = re.compile(r"!\[[^\]]*\]\([^)]*\)")

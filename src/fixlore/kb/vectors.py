@@ -13,12 +13,15 @@ near-ties; `bench/kb.py` reports the world cases' recall with and without the co
 
 from __future__ import annotations
 
+from concurrent.futures import Executor
+
 import numpy as np
 
 COARSE_MIN_ROWS = 20_000
 COARSE_DIMS = 128
 SHORTLIST = 600
 _FIT_SAMPLE = 20_000
+SPLIT_MIN_ROWS = 20_000   # below this a second thread costs more than it saves
 
 
 def fit_projection(matrix: np.ndarray, dims: int = COARSE_DIMS, seed: int = 0) -> np.ndarray:
@@ -31,20 +34,33 @@ def fit_projection(matrix: np.ndarray, dims: int = COARSE_DIMS, seed: int = 0) -
     return np.ascontiguousarray(vectors[:, order].astype(np.float32))
 
 
+def _matvec(matrix: np.ndarray, v: np.ndarray, helper: Executor | None) -> np.ndarray:
+    """matrix @ v; a large matrix is split in two halves, one computed on `helper`'s thread.
+    The pass is memory-bound and numpy releases the GIL, so two cores read twice as fast; a
+    thread of our own does this without OpenBLAS's worker threads, which spin after each call."""
+    if helper is None or len(matrix) < SPLIT_MIN_ROWS:
+        return matrix @ v
+    half = len(matrix) // 2
+    upper = helper.submit(np.dot, matrix[half:], v)
+    lower = matrix[:half] @ v
+    return np.concatenate([lower, upper.result()])
+
+
 def top_rows(matrix: np.ndarray, q: np.ndarray, n: int, mask: np.ndarray | None = None,
-             coarse: np.ndarray | None = None, projection: np.ndarray | None = None
-             ) -> tuple[np.ndarray, np.ndarray]:
+             coarse: np.ndarray | None = None, projection: np.ndarray | None = None,
+             helper: Executor | None = None) -> tuple[np.ndarray, np.ndarray]:
     """Row positions of the `n` highest cosines (best first) and the exact cosines known so far,
     one per row: the full similarity vector for the brute-force path; for the coarse path the
-    shortlist's cosines, NaN elsewhere (rows outside `mask` are never finite)."""
+    shortlist's cosines, NaN elsewhere (rows outside `mask` are never finite). With `helper`
+    (an idle executor) the pass over a large matrix is shared with its thread."""
     if len(matrix) == 0:
         return np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.float32)
     if coarse is None or projection is None:
-        sims = matrix @ q
+        sims = _matvec(matrix, q, helper)
         if mask is not None:
             sims = np.where(mask, sims, -np.inf)
         return _best(sims, n), sims
-    approx = coarse @ (q @ projection)
+    approx = _matvec(coarse, q @ projection, helper)
     if mask is not None:
         approx = np.where(mask, approx, -np.inf)
     short = _best(approx, min(SHORTLIST, len(approx)))
