@@ -532,7 +532,7 @@ class KnowledgeBase:
         if len(self._ids) == 0:
             return None
         text = q.vector_text or (q.focus + "\n" + q.text if q.focus else q.text)
-        # The embedder's cost grows with the text (about 8 ms per 100 CJK characters here) and
+        # The embedder's cost grows with the text (about 4 ms per 100 characters here) and
         # the vector sits on the latency path; a query's first lines carry its meaning.
         return self.embedder.encode([text[:QUERY_EMBED_CHARS]])[0]
 
