@@ -211,3 +211,21 @@ def test_html_renders_in_chromium_with_tables_and_no_script(written, tmp_path):
     width, height = int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
     assert (width, height) == (1280, 2000)
     assert len(data) > 50_000                                  # a rendered page, not a blank canvas
+
+
+def test_fact_sentences_follow_the_digest_language():
+    from fixlore.analyse.facts import close_sentence, fix_sentence
+    from fixlore.compose.digest import answer_in
+
+    cases, _ = analysed_world()
+    fixed = [c for c in cases if c.fix and "修复 " in (c.answer or "")]
+    assert fixed, "the offline analyst writes the fix facts of a Chinese case in Chinese"
+    for c in fixed:
+        en = answer_in(c, "en")
+        assert fix_sentence(c, True) not in en
+        fact = fix_sentence(c, False)
+        assert fact[:1].upper() + fact[1:] in en
+        closing = close_sentence(c, False)
+        if closing:
+            assert closing[:1].upper() + closing[1:] in en
+        assert answer_in(c, "zh") == c.answer.rstrip()

@@ -1,6 +1,7 @@
 """The digest as data, in one language: overview, per-repo tables, themes, troubleshooting guide,
 methods and disclosure. Issue-derived text (problem, answer, symptom ...) stays in the case's own
-language; the framing around it follows `lang`. Every number is read from `compute_figures`."""
+language; the framing around it follows `lang`, and so do the fact sentences the analysts append
+to an answer (fix, landing, close, kb ref: `facts.py`). Every number is read from `compute_figures`."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import re
 from collections import Counter, defaultdict
 from typing import Any
 
-from fixlore.analyse.facts import note_in
+from fixlore.analyse.facts import close_sentence, fix_sentence, kb_sentence, note_in
 from fixlore.compose.figures import AUTO_CLOSE_TIMINGS, Refs, compute_figures, merged
 from fixlore.model import Case
 
@@ -89,6 +90,25 @@ def _common_words(cs: list[Case], k: int = 4) -> list[str]:
         counts.update(set(keywords(f"{c.title} {c.problem}", 8)))
     shared = [w for w, n in counts.most_common() if n >= 2]
     return shared[:k]
+
+
+def answer_in(case: Case, lang: str) -> str:
+    """The case's answer with the pipeline's own fact sentences in `lang`: the analysts write
+    them in the case's language, and a reader of the other digest should not need it for the
+    facts (what was extracted from the issue stays as written)."""
+    answer = case.answer or ""
+    to_zh = lang == "zh"
+    stop_in, stop_out = (". ", "。") if to_zh else ("。", ". ")
+    for make in (fix_sentence, close_sentence, kb_sentence):
+        source, target = make(case, not to_zh).rstrip("。. "), make(case, to_zh).rstrip("。. ")
+        if not source or not target or source == target:
+            continue
+        if not to_zh:       # an English sentence starts with a capital, as the analysts write it
+            target = target[:1].upper() + target[1:]
+        variants = [source] if to_zh else [source[:1].upper() + source[1:], source]
+        for variant in variants:
+            answer = answer.replace(variant + stop_in.strip(), target + stop_out).replace(variant, target)
+    return answer.rstrip()
 
 
 def _gist(answer: str) -> str:
@@ -187,7 +207,7 @@ def _themes(kept: list[Case], ref: Refs, lang: str) -> list[dict[str, Any]]:
         bullets = []
         for c in cs:
             labels = _fix_labels(c, ref)
-            gist = _gist(c.answer)
+            gist = _gist(answer_in(c, lang))
             tail = "" if not labels or all(lb.split("(")[0] in gist for lb in labels) else _t(lang, f"（{_j(lang, labels)}）", f" ({_j(lang, labels)})")
             bullets.append({"ref": ref(c), "url": _safe_url(c.url), "problem": c.problem or c.title, "text": gist + tail})
         out.append({"headline": headline, "paragraph": " ".join(para) if lang == "en" else "".join(para),
@@ -353,7 +373,7 @@ def build_digest(cases: list[Case], run: dict | None = None, lang: str = "zh", f
         repos.append({"repo": ref.repo(repo), "full_name": repo, "heading": f"{ref.repo(repo)}（{positioning}）" if lang == "zh" else f"{ref.repo(repo)} ({positioning})",
                       "subtitle": ("，" if lang == "zh" else ", ").join(bits),
                       "rows": [{"ref": f"#{c.number}", "case": ref(c), "url": _safe_url(c.url), "problem": c.problem or c.title,
-                                "answer": c.answer, "kb_refs": [k.to_export() for k in c.kb_refs],
+                                "answer": answer_in(c, lang), "kb_refs": [k.to_export() for k in c.kb_refs],
                                 "analysed_by": c.analysed_by} for c in cs]})
     return {
         "lang": lang,
