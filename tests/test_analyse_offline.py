@@ -404,3 +404,19 @@ def test_dropped_cases_join_the_closest_kept_theme_of_their_repo():
     dropped = [Case(repo="o/r", number=3, title="MoE 路由 topk 统计偏大"), Case(repo="o/other", number=4, title="无关")]
     left = attach_to_themes(dropped, kept)
     assert dropped[0].theme == "r-moe" and left == [dropped[1]]
+
+
+def test_bots_stale_notices_are_not_answers():
+    w = World()
+    w.pull(ENG, 7, "Release listeners on dispose", "Listeners were kept after dispose; release them.", merged=t(10))
+    case = w.issue(ENG, 6, "Memory leak in EventBus.subscribe", "Heap grows by 2 MB per widget.",
+                   comments=[("stale[bot]", "This issue has been automatically marked as stale because it has not "
+                                            "had recent activity. It will be closed if no further activity occurs."),
+                             ("github-actions[bot]", "This issue is stale because it has been open 30 days with no "
+                                                     "activity."),
+                             ("maint2", "The cause is that listeners were kept after the widget was disposed.")],
+                   fix=[w.fix(ENG, 7, merged=t(10))], evidence=[ev("keyword", "PR body", "pulls/7")],
+                   timing="later", lag_s=8 * 86400)
+    analyse_cases([case], w.corpus, OfflineAnalyst())
+    assert "stale" not in case.answer.lower().split("fix:")[0]
+    assert "listeners were kept" in case.answer.lower()

@@ -6,7 +6,14 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field
 
+from fixlore.link.closes import is_bot
 from fixlore.model import Case, Comment, Commit, Corpus, Issue, Pull
+
+
+def _from_a_person(c: Comment) -> bool:
+    """Not a bot account: automation (stale notices, CI reports) explains nothing about a problem.
+    A person's "inactive, closing" note stays: it often carries the reason (an RFC left unfinished)."""
+    return bool(c.author) and not is_bot(c.author)
 
 
 @dataclass(slots=True)
@@ -28,11 +35,11 @@ class CaseContext:
         return self.issue.body if self.issue else ""
 
     def maintainer_comments(self) -> list[Comment]:
-        """Comments by anyone but the reporter: where official answers and root causes live."""
-        return [c for c in self.comments if c.author and c.author != self.author]
+        """Comments by people other than the reporter: where official answers and root causes live."""
+        return [c for c in self.comments if c.author != self.author and _from_a_person(c)]
 
     def reporter_comments(self) -> list[Comment]:
-        return [c for c in self.comments if c.author and c.author == self.author]
+        return [c for c in self.comments if c.author == self.author and _from_a_person(c)]
 
 
 class CorpusIndex:
