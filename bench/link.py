@@ -1,6 +1,6 @@
 """Benchmark: funnel + link + export on a synthetic corpus (default 100,000 issues and 100,000 PRs).
 
-    .venv/bin/python bench/link.py [--issues 100000] [--pulls 100000] [--repos 100] [--seed 1]
+    .venv/bin/python bench/link.py [--issues 100000] [--pulls 100000] [--repos 100] [--seed 1] [--workers N] [--keep PATH]
 
 Builds the Corpus in memory (realistic text sizes, every kind of reference: closing keywords,
 issue URLs, branch names, platform links both ways, comment citations, backports on release
@@ -119,17 +119,21 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--workers", type=int, default=1,
                     help="linking processes (forked; pays off only when a core is free)")
+    ap.add_argument("--keep", type=Path, default=None,
+                    help="write the export here and keep it (to compare runs byte for byte)")
     args = ap.parse_args(argv)
 
     t0 = time.perf_counter()
     corpus = make_corpus(args.issues, args.pulls, args.repos, args.seed)
     gc.collect()
     t1, c1 = time.perf_counter(), time.process_time()
-    cases, counts = build_cases(corpus, SINCE, LinkConfig(workers=args.workers))
+    times: dict[str, tuple[float, float]] = {}
+    cases, counts = build_cases(corpus, SINCE, LinkConfig(workers=args.workers), times=times)
     t2, c2 = time.perf_counter(), time.process_time()
     with tempfile.TemporaryDirectory() as tmp:
-        n = write_cases_jsonl(cases, Path(tmp) / "cases.jsonl")
-        size = (Path(tmp) / "cases.jsonl").stat().st_size
+        out = args.keep or Path(tmp) / "cases.jsonl"
+        n = write_cases_jsonl(cases, out, workers=args.workers)
+        size = out.stat().st_size
     t3, c3 = time.perf_counter(), time.process_time()
     issues = len(corpus.issues)
     print(f"corpus: {issues:,} issues, {len(corpus.pulls):,} PRs, {len(corpus.comments):,} comments, "
@@ -137,6 +141,8 @@ def main(argv: list[str] | None = None) -> int:
           f"(generated in {t1 - t0:.1f}s)")
     print(f"funnel: {counts.as_dict()}")
     print(f"workers: {args.workers}; load average before the run: {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
+    for phase, (wall, cpu) in times.items():
+        print(f"  {phase:42s} {wall:6.2f}s wall {cpu:6.2f}s CPU")
     print(f"build_cases (funnel + link + rank): {t2 - t1:.2f}s wall  -> {issues / (t2 - t1):,.0f} issues/s"
           f" (parent CPU {c2 - c1:.2f}s)")
     print(f"write_cases_jsonl: {n:,} cases, {size / 1e6:.1f} MB in {t3 - t2:.2f}s (CPU {c3 - c2:.2f}s)")

@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import gc
 import re
+import time
 from collections import defaultdict
 from dataclasses import asdict, dataclass
+from functools import partial
 from datetime import datetime
 from typing import Any
 
@@ -19,7 +21,8 @@ from fixlore.funnel.rank import CAUSE, ValueInputs, is_acknowledgement, top_k, v
 from fixlore.link.candidates import Candidate, pull_label
 from fixlore.link.closes import STALE_NOTICE, Close, close_storms, is_bot, stale_note
 from fixlore.link.config import LinkConfig
-from fixlore.link.index import CorpusIndex, Key
+from fixlore.link.forked import ChunkPool, ForkedCall, can_fork, chunked
+from fixlore.link.index import CorpusIndex, Key, issue_map
 from fixlore.link.verdict import FixVerdict, decide
 from fixlore.model import TRAPS, Case, Corpus, Evidence, FixRef, Issue, Pull
 
@@ -70,28 +73,47 @@ def analysis_candidates(cases: list[Case]) -> list[Case]:
 
 
 def build_cases(corpus: Corpus, since: datetime, config: LinkConfig | FunnelConfig | dict | None = None,
-                until: datetime | None = None) -> tuple[list[Case], FunnelCounts]:
+                until: datetime | None = None, times: dict[str, tuple[float, float]] | None = None,
+                ) -> tuple[list[Case], FunnelCounts]:
+    """`times`, when given, receives each phase's (wall seconds, this process's CPU seconds)."""
     # The corpus is millions of long-lived objects; the cyclic collector would walk them all
     # again and again while this pass allocates (and frees, by refcount) its working objects.
     collecting = gc.isenabled()
     gc.disable()
     try:
-        return _build_cases(corpus, since, config, until)
+        return _build_cases(corpus, since, config, until, _Clock(times))
     finally:
         if collecting:
             gc.enable()
 
 
-def _build_cases(corpus: Corpus, since: datetime, config: Any, until: datetime | None) -> tuple[list[Case], FunnelCounts]:
+def _build_cases(corpus: Corpus, since: datetime, config: Any, until: datetime | None,
+                 clock: "_Clock") -> tuple[list[Case], FunnelCounts]:
     cfg = _config(config)
-    idx = CorpusIndex(corpus)
-    issues = list(idx.issues.values())
-    stages = cheap_funnel(issues, since, cfg.funnel, until)
-    canned = canned_replies(corpus)
+    workers = max(1, cfg.workers) if can_fork() else 1
+    if workers > 1:
+        # The funnel and the canned replies read only the issues and their comments: a forked
+        # helper works them out while this process builds the index.
+        helper = ForkedCall(_funnel_and_canned, corpus, since, cfg, until)
+        try:
+            idx = CorpusIndex(corpus, workers)
+        except BaseException:
+            helper.close()
+            raise
+        clock("index")
+        stages, texts = helper.result()
+        clock("funnel + canned replies (forked, wait)")
+    else:
+        idx = CorpusIndex(corpus)
+        clock("index")
+        stages, texts = _funnel_and_canned(corpus, since, cfg, until)
+        clock("funnel + canned replies")
+    canned = CannedReplies(texts)
     shared = _Shared(idx, cfg, stages, canned, since)
 
-    keys = [(i.repo, i.number) for i in issues]
-    results = _run_parallel(shared, keys, cfg.workers) if cfg.workers > 1 else _link_many(shared, keys)
+    keys = list(idx.issues)
+    results = _run_parallel(shared, keys, workers) if workers > 1 else _link_many(shared, keys)
+    clock("link")
 
     cases: list[Case] = []
     closes: list[Close] = []
@@ -102,6 +124,7 @@ def _build_cases(corpus: Corpus, since: datetime, config: Any, until: datetime |
         if case is not None:
             cases.append(case)
             strong[case.key] = fix_strong
+    clock("collect results")
     storms = close_storms(closes, cfg)
     for case in cases:
         note = storms.get(case.key)
@@ -110,6 +133,7 @@ def _build_cases(corpus: Corpus, since: datetime, config: Any, until: datetime |
             if stages[case.key] == "pool":
                 case.value = value_score(_value_inputs(idx.issues[(case.repo, case.number)], case, strong[case.key],
                                                        idx, cfg, canned))
+    clock("close storms")
 
     pool = [c for c in cases if stages[c.key] == "pool"]
     items = [(c.key, c.value, len(idx.issue_comments.get((c.repo, c.number), [])),
@@ -121,6 +145,7 @@ def _build_cases(corpus: Corpus, since: datetime, config: Any, until: datetime |
             c.funnel, c.provisional = "selected", True
         else:
             c.funnel = "rank"
+    clock("rank")
     for c in cases:
         if not cfg.conclude_all and not c.provisional:
             _strip_conclusions(c)
@@ -129,6 +154,7 @@ def _build_cases(corpus: Corpus, since: datetime, config: Any, until: datetime |
             # analysis candidates it is noted in the trail only.
             c.evidence = [e for e in c.evidence if e.kind != "answer"]
     _mark_shared_fixes(cases)
+    clock("answers off the trail, shared fixes")
 
     counts = FunnelCounts(considered=len(cases), top_k=cfg.funnel.rank_top_k)
     for stage in (stages[c.key] for c in cases):
@@ -140,7 +166,21 @@ def _build_cases(corpus: Corpus, since: datetime, config: Any, until: datetime |
     counts.analysis_candidates = len(top_set)
     counts.rank = counts.pool - counts.analysis_candidates
     cases.sort(key=lambda c: (c.repo, c.number))
+    clock("counts, sort")
     return cases, counts
+
+
+class _Clock:
+    def __init__(self, times: dict[str, tuple[float, float]] | None):
+        self.times = times
+        self.wall, self.cpu = time.perf_counter(), time.process_time()
+
+    def __call__(self, phase: str) -> None:
+        if self.times is None:
+            return
+        wall, cpu = time.perf_counter(), time.process_time()
+        self.times[phase] = (wall - self.wall, cpu - self.cpu)
+        self.wall, self.cpu = wall, cpu
 
 
 @dataclass(slots=True)
@@ -191,31 +231,17 @@ def _link_many(sh: _Shared, keys: list[Key]) -> list[tuple[Case | None, Close | 
     return [_link_one(sh, key) for key in keys]
 
 
-_FORKED: _Shared | None = None
+def _funnel_and_canned(corpus: Corpus, since: datetime, cfg: LinkConfig,
+                       until: datetime | None) -> tuple[dict[str, str], list[str]]:
+    stages = cheap_funnel(list(issue_map(corpus).values()), since, cfg.funnel, until)
+    return stages, list(canned_replies(corpus))
 
 
-def _forked_chunk(keys: list[Key]) -> list[tuple[Case | None, Close | None, bool]]:
-    gc.disable()
-    return _link_many(_FORKED, keys)
-
-
-def _run_parallel(sh: _Shared, keys: list[Key], workers: int) -> list[tuple[Case | None, Close | None, bool]]:
-    """Fork `workers` processes that inherit the index (nothing is pickled but the results)."""
-    import multiprocessing
-
-    try:
-        ctx = multiprocessing.get_context("fork")
-    except ValueError:
-        return _link_many(sh, keys)
-    global _FORKED
-    _FORKED = sh
-    size = max(1, len(keys) // (workers * 4) + 1)
-    chunks = [keys[i:i + size] for i in range(0, len(keys), size)]
-    try:
-        with ctx.Pool(workers) as pool:
-            parts = pool.map(_forked_chunk, chunks)
-    finally:
-        _FORKED = None
+def _run_parallel(sh: _Shared, keys: list[Key], workers: int,
+                  clock: _Clock | None = None) -> list[tuple[Case | None, Close | None, bool]]:
+    """This process and `workers - 1` forked children (which inherit the index: nothing is
+    pickled but their results) link chunks of issues."""
+    parts = ChunkPool(partial(_link_many, sh), chunked(keys, workers), workers).join()
     return [r for part in parts for r in part]
 
 

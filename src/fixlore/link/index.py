@@ -10,8 +10,10 @@ import re
 from bisect import bisect_left, bisect_right
 from collections import defaultdict
 from dataclasses import dataclass
+from functools import partial
 from datetime import datetime
 
+from fixlore.link.forked import ChunkPool, can_fork, chunked
 from fixlore.link.refs import KIND_EITHER, KIND_ISSUE, KIND_PULL, Ref, find_refs, refs_from_branch
 from fixlore.model import (EV_CLOSED, EV_CROSS_REF, EV_LINKED, EV_REFERENCED, Comment, Commit, Corpus, Event,
                            FileChange, Issue, Link, Pull)
@@ -75,16 +77,61 @@ def _by_time(item) -> tuple[bool, float, str]:
     return (at is None, at.timestamp() if at else 0.0, str(item.id))
 
 
+def issue_map(corpus: Corpus) -> dict[Key, Issue]:
+    """The corpus's issues by key (a GitHub issue list's PR items left out; a later copy of
+    one issue wins)."""
+    issues: dict[Key, Issue] = {}
+    for i in corpus.issues:
+        if not (isinstance(i.raw, dict) and "pull_request" in i.raw):
+            issues[(i.repo, i.number)] = i
+    return issues
+
+
+def _scan_pulls(pulls: list[Pull], commits: dict[Key, list[Commit]]) -> list[tuple[Key, list[tuple[str, Ref, str]], list[int]]]:
+    """References in each PR's title, body and commit messages (where, ref, quote) and in its
+    source branch, for the PRs that have any, in the given order."""
+    out = []
+    for p in pulls:
+        pk = (p.repo, p.number)
+        texts = [("title", p.title or ""), ("body", p.body or "")]
+        texts += [(f"commit {cm.sha[:7]}", cm.message or "") for cm in commits.get(pk, [])]
+        refs = [(where, ref, _quote(text, ref.span)) for where, text in texts for ref in find_refs(text, p.repo)]
+        branch_numbers = refs_from_branch(p.head_ref)
+        if refs or branch_numbers:
+            out.append((pk, refs, branch_numbers))
+    return out
+
+
 class CorpusIndex:
-    def __init__(self, corpus: Corpus):
+    def __init__(self, corpus: Corpus, workers: int = 1):
         self.corpus = corpus
-        self.issues: dict[Key, Issue] = {}
-        for i in corpus.issues:
-            if not (isinstance(i.raw, dict) and "pull_request" in i.raw):
-                self.issues[(i.repo, i.number)] = i
+        self.issues: dict[Key, Issue] = issue_map(corpus)
         self.pulls: dict[Key, Pull] = {(p.repo, p.number): p for p in corpus.pulls}
         self.default_branch: dict[str, str] = {r.full_name: r.default_branch for r in corpus.repos if r.default_branch}
+        self.commits: dict[Key, list[Commit]] = defaultdict(list)
+        self.sha_to_pull: dict[str, Key] = {}
+        for cm in corpus.commits:
+            self.commits[(cm.repo, cm.pull_number)].append(cm)
+            if cm.sha:
+                self.sha_to_pull.setdefault(cm.sha, (cm.repo, cm.pull_number))
+        for p in corpus.pulls:
+            if p.merge_commit_sha:
+                self.sha_to_pull.setdefault(p.merge_commit_sha, (p.repo, p.number))
 
+        # Reading every PR's text for references is the costliest part: with workers, forked
+        # children start on it now and this process joins in once the rest is built.
+        scan = ChunkPool(partial(_scan_pulls, commits=self.commits), chunked(corpus.pulls, workers), workers) \
+            if workers > 1 and can_fork() else None
+        try:
+            self._build_relations(corpus)
+            scanned = scan.join() if scan is not None else [_scan_pulls(corpus.pulls, self.commits)]
+        finally:
+            if scan is not None:
+                scan.close()
+        self._add_refs(scanned)
+        self._build_merged(corpus)
+
+    def _build_relations(self, corpus: Corpus) -> None:
         self.issue_comments: dict[Key, list[Comment]] = defaultdict(list)
         self.pull_comments: dict[Key, list[Comment]] = defaultdict(list)
         for c in corpus.comments:
@@ -100,15 +147,6 @@ class CorpusIndex:
         self.files: dict[Key, list[FileChange]] = defaultdict(list)
         for f in corpus.files:
             self.files[(f.repo, f.pull_number)].append(f)
-        self.commits: dict[Key, list[Commit]] = defaultdict(list)
-        self.sha_to_pull: dict[str, Key] = {}
-        for cm in corpus.commits:
-            self.commits[(cm.repo, cm.pull_number)].append(cm)
-            if cm.sha:
-                self.sha_to_pull.setdefault(cm.sha, (cm.repo, cm.pull_number))
-        for p in corpus.pulls:
-            if p.merge_commit_sha:
-                self.sha_to_pull.setdefault(p.merge_commit_sha, (p.repo, p.number))
 
         # Platform links, both directions, as issue -> {pull: sources}.
         # A GitHub timeline cross-reference is a mention in the PR's text, not a platform link.
@@ -130,26 +168,25 @@ class CorpusIndex:
                     if ik:
                         self.links[ik][key].add("pull_operate_log")
 
-        # Text mentions of issues by PRs, branch names, PR->PR references.
+    def _add_refs(self, scanned: list[list[tuple[Key, list[tuple[str, Ref, str]], list[int]]]]) -> None:
+        """Text mentions of issues by PRs, branch names, PR->PR references."""
         self.mentions: dict[Key, list[Mention]] = defaultdict(list)
         self.pull_issue_refs: dict[Key, list[Mention]] = defaultdict(list)
         self.pull_pull_refs: dict[Key, list[Mention]] = defaultdict(list)   # cited pull -> citing mentions
         self.branch_refs: dict[Key, list[Key]] = defaultdict(list)
-        for p in corpus.pulls:
-            pk = (p.repo, p.number)
-            texts = [("title", p.title or ""), ("body", p.body or "")]
-            texts += [(f"commit {cm.sha[:7]}", cm.message or "") for cm in self.commits.get(pk, [])]
-            for where, text in texts:
-                for ref in find_refs(text, p.repo):
-                    m = Mention(pk, where, ref, _quote(text, ref.span))
+        for part in scanned:
+            for pk, refs, branch_numbers in part:
+                for where, ref, quote in refs:
+                    m = Mention(pk, where, ref, quote)
                     if ref.kind in (KIND_ISSUE, KIND_EITHER):
                         self.mentions[(ref.repo, ref.number)].append(m)
                         self.pull_issue_refs[pk].append(m)
                     if ref.kind in (KIND_PULL, KIND_EITHER) and (ref.repo, ref.number) != pk:
                         self.pull_pull_refs[(ref.repo, ref.number)].append(m)
-            for number in refs_from_branch(p.head_ref):
-                self.branch_refs[(p.repo, number)].append(pk)
+                for number in branch_numbers:
+                    self.branch_refs[(pk[0], number)].append(pk)
 
+    def _build_merged(self, corpus: Corpus) -> None:
         # Merged PRs per repo (and per repo and target branch) in merge order, for timing
         # candidates and backport twins.
         merged: dict[tuple[str, str | None], list[Pull]] = defaultdict(list)

@@ -26,6 +26,11 @@ class Ref:
     keyword: str = ""        # normalised closing keyword ("fixes", "closes", "resolves", "relates") or ""
     span: tuple[int, int] = (0, 0)
 
+    def __reduce__(self):
+        # Plain constructor arguments: the slotted dataclass's own state functions are Python
+        # and cost more than the rest of a forked index scan's result.
+        return (Ref, (self.kind, self.repo, self.number, self.keyword, self.span))
+
 
 _MAX_NUMBER = 10_000_000     # issue/PR ordinals; longer digit runs are ids, hashes or timestamps
 _NAME = r"[A-Za-z0-9_][A-Za-z0-9_.\-]*"
