@@ -14,6 +14,7 @@ import argparse
 import gc
 import os
 import random
+import resource
 import sys
 import tempfile
 import time
@@ -148,6 +149,9 @@ def main(argv: list[str] | None = None) -> int:
     print(f"write_cases_jsonl: {n:,} cases, {size / 1e6:.1f} MB in {t3 - t2:.2f}s (CPU {c3 - c2:.2f}s)")
     print(f"funnel + link + export: {t3 - t1:.2f}s wall  -> {issues / (t3 - t1):,.0f} issues/s"
           f" (parent CPU {c3 - c1:.2f}s -> {issues / (c3 - c1):,.0f} issues per CPU second)")
+    own, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    print(f"CPU of this process (all of it, generation included): user {own.ru_utime:.1f}s sys {own.ru_stime:.1f}s; "
+          f"forked workers: user {kids.ru_utime:.1f}s sys {kids.ru_stime:.1f}s")
     print(f"load average after the run: {os.getloadavg()[0]:.1f}")
     return 0
 

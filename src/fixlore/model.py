@@ -8,8 +8,9 @@ unset: ``""``, null or a missing key). ``raw`` keeps the platform's own JSON.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from datetime import datetime
+from operator import attrgetter
 from typing import Any
 
 # Normalised issue close reasons (GitHub state_reason, GitCode issue_state / labels).
@@ -186,6 +187,20 @@ TRAPS = ("stale_close", "close_storm", "linked_unrelated", "claimed_unmerged", "
          "one_pr_many_issues", "closed_before_merge")
 
 
+def pickled_as_arguments(cls):
+    """Pickle a slotted dataclass as its constructor arguments: the state functions that
+    dataclasses generate for slots are Python code, several times slower (forked link workers
+    send their cases back to the parent this way)."""
+    get = attrgetter(*[f.name for f in fields(cls)])
+
+    def __reduce__(self):
+        return (cls, get(self))
+
+    cls.__reduce__ = __reduce__
+    return cls
+
+
+@pickled_as_arguments
 @dataclass(slots=True)
 class FixRef:
     repo: str
@@ -210,6 +225,7 @@ class FixRef:
                    url=row.get("url", ""), base_ref=row.get("base_ref", ""))
 
 
+@pickled_as_arguments
 @dataclass(slots=True)
 class Evidence:
     kind: str                # EVIDENCE_KINDS
@@ -230,6 +246,7 @@ class KbRef:
         return {"doc": self.doc, "chunk": self.chunk, "score": round(self.score, 3)}
 
 
+@pickled_as_arguments
 @dataclass(slots=True)
 class Case:
     repo: str

@@ -10,7 +10,7 @@ from __future__ import annotations
 import gc
 import re
 import time
-from collections import defaultdict
+from collections import Counter, defaultdict
 from dataclasses import asdict, dataclass
 from functools import partial
 from datetime import datetime
@@ -117,31 +117,34 @@ def _build_cases(corpus: Corpus, since: datetime, config: Any, until: datetime |
 
     cases: list[Case] = []
     closes: list[Close] = []
-    strong: dict[str, bool] = {}
+    strong: list[bool] = []
     for case, close, fix_strong in results:
         if close is not None:
             closes.append(close)
         if case is not None:
             cases.append(case)
-            strong[case.key] = fix_strong
+            strong.append(fix_strong)
+    case_keys = [c.key for c in cases]
+    case_stages = [stages[k] for k in case_keys]
     clock("collect results")
     storms = close_storms(closes, cfg)
-    for case in cases:
-        note = storms.get(case.key)
-        if note:
-            _apply_storm(case, note)
-            if stages[case.key] == "pool":
-                case.value = value_score(_value_inputs(idx.issues[(case.repo, case.number)], case, strong[case.key],
-                                                       idx, cfg, canned))
+    for case, key, stage, fix_strong in zip(cases, case_keys, case_stages, strong):
+        note = storms.get(key)
+        # The value reads the evidence kinds only: unless the storm took timing evidence away,
+        # the value worked out while linking stands.
+        if note and _apply_storm(case, note) and stage == "pool":
+            case.value = value_score(_value_inputs(idx.issues[(case.repo, case.number)], case, fix_strong,
+                                                   idx, cfg, canned))
     clock("close storms")
 
-    pool = [c for c in cases if stages[c.key] == "pool"]
-    items = [(c.key, c.value, len(idx.issue_comments.get((c.repo, c.number), [])),
-              c.closed_at.timestamp() if c.closed_at else 0.0) for c in pool]
+    pool = [(c, k) for c, k, stage in zip(cases, case_keys, case_stages) if stage == "pool"]
+    comments = idx.issue_comments
+    items = [(k, c.value, len(comments.get((c.repo, c.number), ())), c.closed_at.timestamp() if c.closed_at else 0.0)
+             for c, k in pool]
     top, _rest = top_k(items, cfg.funnel.rank_top_k)
     top_set = set(top)
-    for c in pool:
-        if c.key in top_set:
+    for c, k in pool:
+        if k in top_set:
             c.funnel, c.provisional = "selected", True
         else:
             c.funnel = "rank"
@@ -149,7 +152,7 @@ def _build_cases(corpus: Corpus, since: datetime, config: Any, until: datetime |
     for c in cases:
         if not cfg.conclude_all and not c.provisional:
             _strip_conclusions(c)
-        elif not c.provisional:
+        elif not c.provisional and c.evidence and any(e.kind == "answer" for e in c.evidence):
             # An answer without a code change is evidence a digest case rests on; outside the
             # analysis candidates it is noted in the trail only.
             c.evidence = [e for e in c.evidence if e.kind != "answer"]
@@ -157,9 +160,9 @@ def _build_cases(corpus: Corpus, since: datetime, config: Any, until: datetime |
     clock("answers off the trail, shared fixes")
 
     counts = FunnelCounts(considered=len(cases), top_k=cfg.funnel.rank_top_k)
-    for stage in (stages[c.key] for c in cases):
+    for stage, n in Counter(case_stages).items():
         if stage in ("window", "unresolved", "internal", "cve", "empty_title", "noise"):
-            setattr(counts, stage, getattr(counts, stage) + 1)
+            setattr(counts, stage, getattr(counts, stage) + n)
     counts.closed_in_window = counts.considered - counts.window
     counts.after_filters = counts.closed_in_window - counts.unresolved - counts.internal - counts.cve - counts.empty_title
     counts.pool = len(pool)
@@ -245,13 +248,17 @@ def _run_parallel(sh: _Shared, keys: list[Key], workers: int,
     return [r for part in parts for r in part]
 
 
-def _apply_storm(case: Case, note: str) -> None:
-    """A close storm: the close time says nothing about a fix, so no timing evidence rests on it."""
-    case.evidence = [e for e in case.evidence if e.kind not in ("auto_close", "minutes")]
+def _apply_storm(case: Case, note: str) -> bool:
+    """A close storm: the close time says nothing about a fix, so no timing evidence rests on it.
+    True when that took evidence away (the value then needs working out again)."""
+    kept = [e for e in case.evidence if e.kind not in ("auto_close", "minutes")]
+    dropped = len(kept) != len(case.evidence)
+    case.evidence = kept
     case.trap_notes["close_storm"] = note
     if "close_storm" not in case.traps:
         case.traps.append("close_storm")
         case.traps.sort(key=_TRAP_ORDER.get)
+    return dropped
 
 
 def _explained_close(issue: Issue, idx: CorpusIndex, cfg: LinkConfig) -> bool:

@@ -101,6 +101,9 @@ class Close:
     at: datetime
     explained: bool
 
+    def __reduce__(self):
+        return (Close, (self.key, self.actor, self.at, self.explained))
+
 
 def close_storms(closes: list[Close], cfg: LinkConfig) -> dict[str, str]:
     """Issue key -> note, for every close inside a run of >= storm_min_closes closes by one
