@@ -86,7 +86,12 @@ def _bare(text: str) -> str:
 
 def is_template(issue: Issue, cfg: FunnelConfig) -> bool:
     title = _bare(issue.title)
-    return any(_bare(t) and _bare(t) in title for t in cfg.templates)
+    return any(t in title for t in _bare_templates(tuple(cfg.templates)))
+
+
+@lru_cache(maxsize=64)
+def _bare_templates(templates: tuple[str, ...]) -> tuple[str, ...]:
+    return tuple(b for b in map(_bare, templates) if b)
 
 
 def cheap_funnel(issues: list[Issue], since: datetime, config: FunnelConfig | None = None,

@@ -74,10 +74,11 @@ def _slot_groups(group: list[Issue], min_title_len: int) -> list[list[Issue]]:
         parts = _TOKEN.findall(title_shape(issue.title))
         if len(parts) < 2:
             continue
-        for i in range(len(parts)):
-            rest = parts[:i] + ["\x00"] + parts[i + 1:]
-            if sum(len(p) for p in rest if p != "\x00") >= min_title_len:
-                keyed["\x01".join(rest)].append(issue)
+        total = sum(len(p) for p in parts if p != "\x00")
+        for i, part in enumerate(parts):
+            # The rest of the title (every token but the masked one) must still say enough.
+            if total - (len(part) if part != "\x00" else 0) >= min_title_len:
+                keyed["\x01".join(parts[:i] + ["\x00"] + parts[i + 1:])].append(issue)
     return [members for members in keyed.values() if len(members) > 1]
 
 
