@@ -29,7 +29,7 @@ def test_yaml_file_and_defaults(tmp_path):
 
 @pytest.mark.parametrize("text, word", [("platform = 'gitlab'", "platform"), ("colour = 1", "unknown setting"),
                                         ("since = 'yesterday'", "since"), ("lookback_days = 'x'", "lookback_days"),
-                                        ("orgs = [", "not valid TOML")])
+                                        ("orgs = [", "not valid TOML"), ("link_workers = 0", "link_workers")])
 def test_config_errors_name_the_problem(tmp_path, text, word):
     cfg = tmp_path / "c.toml"
     cfg.write_text(text + "\n")
@@ -51,3 +51,12 @@ def test_stages_run_in_order_and_are_timed(tmp_path):
     assert ctx.results["one"] == {"n": 1} and info["stages"][1]["summary"] == {}
     found, absent = discover_stages(["harvest", "no_such_stage"])
     assert [s.name for s in found] == ["harvest"] and absent == ["no_such_stage"]
+
+
+def test_link_workers_reach_the_link_stage(tmp_path):
+    from fixlore.link.stage import link_config
+
+    cfg = tmp_path / "c.toml"
+    cfg.write_text("link_workers = 2\n")
+    assert link_config(load_settings(cfg)).workers == 2
+    assert link_config(load_settings(None)).workers == 1

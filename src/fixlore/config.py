@@ -10,6 +10,7 @@ Example ``fixlore.toml``::
     rank_top_k = 63
     lookback_days = 60
     kb_docs = ["../msmodeling=docs/Ascend/msmodeling"]   # local clones whose docs explain the cases
+    link_workers = 2                 # fork the link stage over two cores (large stores; bench/link.py)
 
 The token is read from the environment at run time and is never part of this object's
 printable form.
@@ -51,6 +52,7 @@ class Settings:
     funnel: dict[str, Any] = field(default_factory=dict)
     kb_docs: list[str] = field(default_factory=list)   # "PATH" or "PATH=docs/<owner>/<repo>" (a local clone)
     kb_index: str = ""                                 # default: <out>/kb
+    link_workers: int = 1                              # processes for the link stage (forked; worth it on large stores)
 
     def resolved(self) -> "Settings":
         """Fill platform defaults and check the values; raises ConfigError naming the bad one."""
@@ -66,6 +68,8 @@ class Settings:
             raise ConfigError("lookback_days must be zero or more")
         if self.rank_top_k is not None and self.rank_top_k < 0:
             raise ConfigError("rank_top_k must be zero or more")
+        if self.link_workers < 1:
+            raise ConfigError("link_workers must be 1 or more")
         if self.time_scale <= 0:
             raise ConfigError("time_scale must be positive")
         return self
@@ -131,7 +135,7 @@ def settings_from(data: dict[str, Any], overrides: dict[str, Any] | None = None)
                 value = parse_since(value) if value not in (None, "") else None
             elif key in ("orgs", "kb_docs"):
                 value = [value] if isinstance(value, str) else [str(v) for v in value]
-            elif key in ("lookback_days", "max_attempts"):
+            elif key in ("lookback_days", "max_attempts", "link_workers"):
                 value = int(value)
             elif key == "rank_top_k":
                 value = int(value) if value is not None else None

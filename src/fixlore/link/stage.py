@@ -24,7 +24,7 @@ def link_config(settings: Any) -> LinkConfig:
     mapping = dict(getattr(settings, "funnel", None) or {})
     if getattr(settings, "rank_top_k", None) is not None:
         mapping.setdefault("rank_top_k", settings.rank_top_k)
-    return LinkConfig(funnel=FunnelConfig.from_mapping(mapping))
+    return LinkConfig(funnel=FunnelConfig.from_mapping(mapping), workers=int(getattr(settings, "link_workers", 1) or 1))
 
 
 def run(ctx: Any) -> dict[str, Any]:
