@@ -11,6 +11,8 @@ import gc
 import os
 import pickle
 import signal
+import struct
+import tempfile
 import traceback
 from collections.abc import Callable
 from typing import Any
@@ -80,15 +82,25 @@ class ChunkPool:
 
     The children start taking chunks from a shared counter at once; `join()` makes this process
     take the remaining ones too (so a process slowed by other load simply does fewer) and
-    returns the results in chunk order. A child pickles each result as soon as it has it, so
-    that cost is part of what the counter balances."""
+    returns the results in chunk order. A child pickles each result into its own unlinked
+    spool file as soon as it has it and announces it on a pipe; this process unpickles what
+    has arrived between two of its own chunks, so both costs are part of what the counter
+    balances (instead of a serial unpickling after the last chunk)."""
+
+    _RECORD = struct.Struct("<qqq")     # chunk index (-1: the child failed), offset, length
 
     def __init__(self, fn: Callable[[Any], Any], chunks: list[Any], workers: int):
         import multiprocessing
 
         self._fn, self._chunks = fn, chunks
         self._counter = multiprocessing.get_context("fork").Value("l", 0)
-        self._children = [ForkedCall(self._child) for _ in range(max(0, workers - 1))]
+        self._children: list[_Spooler] = []
+        try:
+            for _ in range(max(0, workers - 1)):
+                self._children.append(_Spooler(self._child))
+        except BaseException:
+            self.close()
+            raise
 
     def _next(self) -> int:
         with self._counter.get_lock():
@@ -96,27 +108,116 @@ class ChunkPool:
             self._counter.value = i + 1
         return i
 
-    def _child(self) -> list[tuple[int, bytes]]:
-        done = []
-        while (i := self._next()) < len(self._chunks):
-            done.append((i, pickle.dumps(self._fn(self._chunks[i]), protocol=pickle.HIGHEST_PROTOCOL)))
-        return done
+    def _child(self, spool: int, announce: int) -> None:
+        offset = 0
+        try:
+            while (i := self._next()) < len(self._chunks):
+                data = pickle.dumps(self._fn(self._chunks[i]), protocol=pickle.HIGHEST_PROTOCOL)
+                _write_all(spool, data)
+                _write_all(announce, self._RECORD.pack(i, offset, len(data)))
+                offset += len(data)
+        except BaseException as exc:             # noqa: BLE001 - reported to the parent
+            data = f"{type(exc).__name__}: {exc}\n{traceback.format_exc()}".encode()
+            _write_all(spool, data)
+            _write_all(announce, self._RECORD.pack(-1, offset, len(data)))
+
+    def _collect(self, results: dict[int, Any], wait: bool) -> None:
+        for child in self._children:
+            for i, data in child.arrived(wait):
+                if i < 0:
+                    raise RuntimeError(f"forked worker failed: {data.decode(errors='replace')}")
+                results[i] = pickle.loads(data)
 
     def join(self) -> list[Any]:
         results: dict[int, Any] = {}
         try:
             while (i := self._next()) < len(self._chunks):
                 results[i] = self._fn(self._chunks[i])
-            for child in self._children:
-                for i, data in child.result():
-                    results[i] = pickle.loads(data)
+                self._collect(results, wait=False)
+            self._collect(results, wait=True)
         finally:
             self.close()
+        missing = [i for i in range(len(self._chunks)) if i not in results]
+        if missing:
+            raise RuntimeError(f"forked worker died without the results of chunks {missing[:5]}")
         return [results[i] for i in range(len(self._chunks))]
 
     def close(self) -> None:
         for child in self._children:
             child.close()
+
+
+def _write_all(fd: int, data: bytes) -> None:
+    view = memoryview(data)
+    while view:
+        view = view[os.write(fd, view):]
+
+
+class _Spooler:
+    """A forked child running `fn(spool_fd, announce_fd)`: it writes results into an unlinked
+    file and announces each one (a small fixed-size record) on a pipe, so it never waits for
+    the parent to read. `arrived()` returns the (index, bytes) announced so far."""
+
+    def __init__(self, fn: Callable[[int, int], None]):
+        self._spool = tempfile.TemporaryFile(dir="/dev/shm" if os.path.isdir("/dev/shm") else None)
+        read_fd, write_fd = os.pipe()
+        pid = os.fork()
+        if pid == 0:                                   # the child: never returns
+            try:
+                os.close(read_fd)
+                gc.disable()                            # short-lived: let the OS reclaim everything
+                fn(self._spool.fileno(), write_fd)
+            finally:
+                os._exit(0)
+        os.close(write_fd)
+        os.set_blocking(read_fd, False)
+        self._pid: int | None = pid
+        self._fd: int | None = read_fd
+        self._pending = b""
+
+    def arrived(self, wait: bool) -> list[tuple[int, bytes]]:
+        """What the child announced since the last call; `wait`: everything, up to its exit."""
+        if self._fd is None:
+            return []
+        if wait:
+            os.set_blocking(self._fd, True)
+        chunks = [self._pending]
+        eof = False
+        while True:
+            try:
+                got = os.read(self._fd, 1 << 16)
+            except BlockingIOError:
+                break
+            if not got:
+                eof = True
+                break
+            chunks.append(got)
+        buf = b"".join(chunks)
+        size = ChunkPool._RECORD.size
+        whole = len(buf) - len(buf) % size
+        self._pending = buf[whole:]
+        out = []
+        spool = self._spool.fileno()
+        for pos in range(0, whole, size):
+            i, offset, length = ChunkPool._RECORD.unpack_from(buf, pos)
+            out.append((i, os.pread(spool, length, offset)))
+        if eof:
+            self.close()
+        return out
+
+    def close(self) -> None:
+        if self._fd is not None:
+            os.close(self._fd)
+            self._fd = None
+            if self._pid is not None:
+                try:
+                    os.kill(self._pid, signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
+        if self._pid is not None:
+            os.waitpid(self._pid, 0)
+            self._pid = None
+        self._spool.close()
 
 
 def chunked(items: list[Any], workers: int, per_worker: int = 24, least: int = 64) -> list[list[Any]]:
