@@ -75,3 +75,18 @@ def test_parallel_export_writes_the_same_bytes(tmp_path):
     assert one == (tmp_path / "two.jsonl").read_bytes() == (tmp_path / "three.jsonl").read_bytes()
     assert one.count(b"\n") == 5000
     assert sorted(p.name for p in tmp_path.iterdir()) == ["one.jsonl", "three.jsonl", "two.jsonl"]
+
+
+def test_the_index_scan_works_out_every_merged_pr_backport_shape_once():
+    from fixlore.link.backport import shape_of
+    from fixlore.link.index import CorpusIndex
+    from fixlore.link.shapes import backport_shape
+
+    corpus = _bench().make_corpus(400, 400, 2, seed=3)
+    one, two = CorpusIndex(corpus), CorpusIndex(corpus, workers=2)
+    merged = {(p.repo, p.number): p for p in corpus.pulls if p.merged}
+    assert merged and set(one._backport_shapes) == set(merged)
+    assert one._backport_shapes == two._backport_shapes
+    for key, p in merged.items():
+        assert one._backport_shapes[key] == backport_shape(p.title) == shape_of(p, two)
+    assert backport_shape("[26.2.0] Fix the NPU  timeout") == backport_shape("fix the npu timeout")

@@ -16,19 +16,11 @@ from rapidfuzz import fuzz, process
 
 from fixlore.link.config import LinkConfig
 from fixlore.link.index import CorpusIndex, Key
+from fixlore.link.shapes import backport_shape
 from fixlore.model import Pull
 
-_TAGS = re.compile(r"[\[【(（]\s*(?:backport|cherry[- ]?pick|回合|同步|合入|master|main|dev|release|br_|r?\d+(?:\.\w+)+|v\d[\w.]*)"
-                   r"[^\]】)）]*[\]】)）]|\b(?:backport|cherry[- ]?pick(?:ed)?)\b\s*(?:to|of|from|:)?|回合|同步至?\s*\S*分支",
-                   re.IGNORECASE)
-_VERSIONISH = re.compile(r"\b(?:to\s+)?(?:branch\s+)?(?:r|v|release[-/_]?)?\d+(?:\.\w+)+\b", re.IGNORECASE)
 _BACKPORT_WORD = re.compile(r"backport|cherry[- ]?pick|回合|同步", re.IGNORECASE)
-
-
-def _shape(title: str) -> str:
-    t = _TAGS.sub(" ", title or "")
-    t = _VERSIONISH.sub(" ", t)
-    return " ".join(t.casefold().split())
+_shape = backport_shape
 
 
 def _shapes(idx: CorpusIndex) -> dict[Key, str]:
@@ -54,7 +46,8 @@ def _branch_shapes(idx: CorpusIndex, repo: str, branch: str) -> list[str]:
         idx._branch_shape_lists = cache
     key = (repo, branch)
     if key not in cache:
-        cache[key] = [shape_of(p, idx) for p in idx.merged_list(repo, branch)]
+        shapes = _shapes(idx)
+        cache[key] = [shapes.get((p.repo, p.number)) or shape_of(p, idx) for p in idx.merged_list(repo, branch)]
     return cache[key]
 
 

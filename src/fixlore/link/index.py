@@ -15,6 +15,7 @@ from datetime import datetime
 
 from fixlore.link.forked import ChunkPool, can_fork, chunked
 from fixlore.link.refs import KIND_EITHER, KIND_ISSUE, KIND_PULL, Ref, find_refs, refs_from_branch
+from fixlore.link.shapes import backport_shape
 from fixlore.model import (EV_CLOSED, EV_CROSS_REF, EV_LINKED, EV_REFERENCED, Comment, Commit, Corpus, Event,
                            FileChange, Issue, Link, Pull)
 
@@ -87,19 +88,27 @@ def issue_map(corpus: Corpus) -> dict[Key, Issue]:
     return issues
 
 
-def _scan_pulls(pulls: list[Pull], commits: dict[Key, list[Commit]]) -> list[tuple[Key, list[tuple[str, Ref, str]], list[int]]]:
+_Scanned = tuple[list[tuple[Key, list[tuple[str, Ref, str]], list[int]]], list[tuple[Key, str]]]
+
+
+def _scan_pulls(pulls: list[Pull], commits: dict[Key, list[Commit]]) -> _Scanned:
     """References in each PR's title, body and commit messages (where, ref, quote) and in its
-    source branch, for the PRs that have any, in the given order."""
+    source branch, for the PRs that have any, in the given order; and the backport shape of
+    every merged PR's title (what the backport search compares, worked out once here rather
+    than again in every linking process)."""
     out = []
+    shapes = []
     for p in pulls:
         pk = (p.repo, p.number)
+        if p.merged:
+            shapes.append((pk, backport_shape(p.title)))
         texts = [("title", p.title or ""), ("body", p.body or "")]
         texts += [(f"commit {cm.sha[:7]}", cm.message or "") for cm in commits.get(pk, [])]
         refs = [(where, ref, _quote(text, ref.span)) for where, text in texts for ref in find_refs(text, p.repo)]
         branch_numbers = refs_from_branch(p.head_ref)
         if refs or branch_numbers:
             out.append((pk, refs, branch_numbers))
-    return out
+    return out, shapes
 
 
 class CorpusIndex:
@@ -124,12 +133,12 @@ class CorpusIndex:
             if workers > 1 and can_fork() else None
         try:
             self._build_relations(corpus)
+            self._build_merged(corpus)
             scanned = scan.join() if scan is not None else [_scan_pulls(corpus.pulls, self.commits)]
         finally:
             if scan is not None:
                 scan.close()
         self._add_refs(scanned)
-        self._build_merged(corpus)
 
     def _build_relations(self, corpus: Corpus) -> None:
         self.issue_comments: dict[Key, list[Comment]] = defaultdict(list)
@@ -168,13 +177,16 @@ class CorpusIndex:
                     if ik:
                         self.links[ik][key].add("pull_operate_log")
 
-    def _add_refs(self, scanned: list[list[tuple[Key, list[tuple[str, Ref, str]], list[int]]]]) -> None:
-        """Text mentions of issues by PRs, branch names, PR->PR references."""
+    def _add_refs(self, scanned: list[_Scanned]) -> None:
+        """Text mentions of issues by PRs, branch names, PR->PR references; merged PRs' backport shapes."""
+        self._backport_shapes: dict[Key, str] = {}
+        for _refs, shapes in scanned:
+            self._backport_shapes.update(shapes)
         self.mentions: dict[Key, list[Mention]] = defaultdict(list)
         self.pull_issue_refs: dict[Key, list[Mention]] = defaultdict(list)
         self.pull_pull_refs: dict[Key, list[Mention]] = defaultdict(list)   # cited pull -> citing mentions
         self.branch_refs: dict[Key, list[Key]] = defaultdict(list)
-        for part in scanned:
+        for part, _shapes in scanned:
             for pk, refs, branch_numbers in part:
                 for where, ref, quote in refs:
                     m = Mention(pk, where, ref, quote)
