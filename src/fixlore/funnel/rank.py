@@ -109,9 +109,10 @@ def value_score(v: ValueInputs) -> float:
     closure = 1.0 if v.close_explained else 0.6 if (v.answered or v.fix_merged) else 0.0
 
     score = 0.60 * knowledge + 0.20 * report + 0.10 * discussion + 0.10 * closure
-    if _QUESTION.search((v.title or "").strip()) and len(body) < 80 and v.answer_chars < 60 and not v.fix_merged:
+    # The cheap conditions first: the patterns are searched only when they can matter.
+    if len(body) < 80 and v.answer_chars < 60 and not v.fix_merged and _QUESTION.search((v.title or "").strip()):
         score -= 0.15
-    if v.reporter_last and _THANKS.search(v.reporter_last) and not v.fix_merged and v.answer_chars < 60:
+    if v.reporter_last and not v.fix_merged and v.answer_chars < 60 and _THANKS.search(v.reporter_last):
         score -= 0.15
     return max(0.0, min(1.0, score))
 

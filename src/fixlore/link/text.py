@@ -49,7 +49,7 @@ def tokens(text: str | None) -> set[str]:
     else:
         # Otherwise lowering maps ASCII words one to one, so one pass over the text serves both.
         words = _WORD.findall(text)
-        out = {w.lower() for w in words}
+        out = set(map(str.lower, words))
     if words and not text.islower():
         # Only mixed-case words are split, and only when the text has a camelCase hint
         # somewhere (looked for in those words first, then in the whole text).

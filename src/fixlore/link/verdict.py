@@ -133,6 +133,8 @@ def decide(issue: Issue, idx: CorpusIndex, cfg: LinkConfig, resolved: bool = Tru
     if close is not None and not any(c.pull is not None for c in cands.values()):
         _timing_only(issue, idx, cfg, cands, itoks)
 
+    if close is not None:
+        timing_from, timing_to = close - timedelta(seconds=cfg.auto_close_s) - slack, close + slack
     for c in cands.values():
         if c.pull is None:
             c.verdict = "missing"
@@ -141,8 +143,7 @@ def decide(issue: Issue, idx: CorpusIndex, cfg: LinkConfig, resolved: bool = Tru
         if "linked" in kinds and not kinds & STRONG:
             c.unrelated = unrelated_reason(issue, c.pull, idx, cfg, itoks)
         p = c.pull
-        if close is not None and p.merged and "timing" not in kinds \
-                and close - timedelta(seconds=cfg.auto_close_s) - slack <= p.merged_at <= close + slack:
+        if close is not None and p.merged and "timing" not in kinds and timing_from <= p.merged_at <= timing_to:
             lag = int((close - p.merged_at).total_seconds())
             c.add(Signal("timing", f"merged {p.merged_at.isoformat()}, issue closed {lag}s later",
                          f"pulls/{p.number}, issues/{issue.number}"))
