@@ -52,6 +52,23 @@ def test_storm_is_three_closes_by_one_actor_within_ten_minutes():
     assert close_storms(pair, LinkConfig()) == {}
 
 
+def test_storm_window_is_inclusive_and_exact_across_equal_time_zones():
+    from datetime import datetime, timezone
+
+    cfg = LinkConfig()
+    # Equal offsets held by distinct tzinfo objects (as after unpickling) and another zone for the same instants.
+    east = [timezone(timedelta(hours=8)) for _ in range(3)]
+    base = datetime(2026, 9, 18, 16, 0, tzinfo=east[0])
+    at = [base, base.replace(tzinfo=east[1]) + timedelta(seconds=cfg.storm_window_s // 2),
+          (base + timedelta(seconds=cfg.storm_window_s)).astimezone(timezone.utc)]
+    closes = [Close(f"o/r#{i}", "sweeper", a, False) for i, a in reversed(list(enumerate(at)))]
+    assert set(close_storms(closes, cfg)) == {"o/r#0", "o/r#1", "o/r#2"}
+    late = at[:2] + [base.replace(tzinfo=east[2]) + timedelta(seconds=cfg.storm_window_s, microseconds=1)]
+    assert close_storms([Close(f"o/r#{i}", "sweeper", a, False) for i, a in enumerate(late)], cfg) == {}
+    naive = [datetime(2026, 9, 18, 16, 0) + timedelta(seconds=k * 100) for k in range(3)]
+    assert len(close_storms([Close(f"o/r#{i}", "bot", a, False) for i, a in enumerate(naive)], cfg)) == 3
+
+
 def test_storm_counts_closes_outside_the_window_too():
     corpus = Corpus(issues=[issue(1, "old one", closed=SINCE - timedelta(minutes=2), closed_by="sweeper", updated=t(1)),
                             issue(2, "old two", closed=SINCE - timedelta(minutes=1), closed_by="sweeper", updated=t(1)),

@@ -15,7 +15,7 @@ import re
 from collections import defaultdict
 from functools import lru_cache
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import datetime, timedelta, timezone
 
 from fixlore.link.config import LinkConfig
 from fixlore.model import Comment, Issue
@@ -105,6 +105,15 @@ class Close:
         return (Close, (self.key, self.actor, self.at, self.explained))
 
 
+_EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
+_NAIVE_EPOCH = datetime(1970, 1, 1)
+_MICROSECOND = timedelta(microseconds=1)
+
+
+def _instant_us(at: datetime) -> int:
+    return (at - (_EPOCH if at.tzinfo is not None else _NAIVE_EPOCH)) // _MICROSECOND
+
+
 def close_storms(closes: list[Close], cfg: LinkConfig) -> dict[str, str]:
     """Issue key -> note, for every close inside a run of >= storm_min_closes closes by one
     actor within storm_window_s."""
@@ -113,12 +122,19 @@ def close_storms(closes: list[Close], cfg: LinkConfig) -> dict[str, str]:
         if c.actor and not c.explained:
             by_actor[c.actor].append(c)
     notes: dict[str, str] = {}
+    window_us = cfg.storm_window_s * 1_000_000
     for actor, items in by_actor.items():
-        items.sort(key=lambda c: c.at)
+        # Exact instants as integer microseconds: closes gathered from forked workers carry
+        # equal but distinct tzinfo objects, which makes every datetime comparison and
+        # subtraction take the slow path through utcoffset().
+        unsorted = [_instant_us(c.at) for c in items]
+        order = sorted(range(len(items)), key=unsorted.__getitem__)
+        items = [items[k] for k in order]
+        us = [unsorted[k] for k in order]
         marked = [False] * len(items)
         j = 0
         for i in range(len(items)):
-            while (items[i].at - items[j].at).total_seconds() > cfg.storm_window_s:
+            while us[i] - us[j] > window_us:
                 j += 1
             if i - j + 1 >= cfg.storm_min_closes:
                 for k in range(j, i + 1):
