@@ -140,7 +140,7 @@ def main(argv: list[str] | None = None) -> int:
     corpus = make_corpus(args.issues, args.pulls, args.repos, args.seed)
     gc.collect()
     t1, c1 = time.perf_counter(), time.process_time()
-    times: dict[str, tuple[float, float]] = {}
+    times: dict[str, tuple[float, float, float]] = {}
     cases, counts = build_cases(corpus, SINCE, LinkConfig(workers=args.workers), times=times)
     t2, c2 = time.perf_counter(), time.process_time()
     with tempfile.TemporaryDirectory() as tmp:
@@ -154,8 +154,8 @@ def main(argv: list[str] | None = None) -> int:
           f"(generated in {t1 - t0:.1f}s)")
     print(f"funnel: {counts.as_dict()}")
     print(f"workers: {args.workers}; load average before the run: {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs")
-    for phase, (wall, cpu) in times.items():
-        print(f"  {phase:42s} {wall:6.2f}s wall {cpu:6.2f}s CPU")
+    for phase, (wall, cpu, kids) in times.items():
+        print(f"  {phase:42s} {wall:6.2f}s wall {cpu:6.2f}s CPU" + (f" (+ forked workers {kids:5.2f}s)" if kids else ""))
     print(f"build_cases (funnel + link + rank): {t2 - t1:.2f}s wall  -> {issues / (t2 - t1):,.0f} issues/s"
           f" (parent CPU {c2 - c1:.2f}s)")
     print(f"write_cases_jsonl: {n:,} cases, {size / 1e6:.1f} MB in {t3 - t2:.2f}s (CPU {c3 - c2:.2f}s)")
