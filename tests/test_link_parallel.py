@@ -90,3 +90,17 @@ def test_the_index_scan_works_out_every_merged_pr_backport_shape_once():
     for key, p in merged.items():
         assert one._backport_shapes[key] == backport_shape(p.title) == shape_of(p, two)
     assert backport_shape("[26.2.0] Fix the NPU  timeout") == backport_shape("fix the npu timeout")
+
+
+def test_chunk_pool_runs_a_side_job_in_its_first_child_or_in_process():
+    chunks = [[1, 2], [3], [4, 5, 6]]
+    for workers in (1, 2, 3):
+        pool = ChunkPool(lambda chunk: sum(chunk), chunks, workers, first=lambda: ("side", os.getpid()))
+        assert pool.join() == [3, 3, 15]
+        name, pid = pool.first_result
+        assert name == "side" and (pid == os.getpid()) == (workers == 1)
+
+
+def test_a_failing_side_job_fails_the_pool():
+    with pytest.raises(RuntimeError, match="ZeroDivisionError"):
+        ChunkPool(lambda chunk: chunk, [[1], [2]], 2, first=lambda: 1 / 0).join()

@@ -21,7 +21,7 @@ from fixlore.funnel.rank import CAUSE, ValueInputs, is_acknowledgement, top_k, v
 from fixlore.link.candidates import Candidate, pull_label
 from fixlore.link.closes import STALE_NOTICE, Close, close_storms, is_bot, stale_note
 from fixlore.link.config import LinkConfig
-from fixlore.link.forked import ChunkPool, ForkedCall, can_fork, chunked
+from fixlore.link.forked import ChunkPool, can_fork, chunked
 from fixlore.link.index import CorpusIndex, Key, issue_map
 from fixlore.link.verdict import FixVerdict, decide
 from fixlore.model import TRAPS, Case, Corpus, Evidence, FixRef, Issue, Pull
@@ -93,17 +93,12 @@ def _build_cases(corpus: Corpus, since: datetime, config: Any, until: datetime |
     cfg = _config(config)
     workers = max(1, cfg.workers) if can_fork() else 1
     if workers > 1:
-        # The funnel and the canned replies read only the issues and their comments: a forked
-        # helper works them out while this process builds the index.
-        helper = ForkedCall(_funnel_and_canned, corpus, since, cfg, until)
-        try:
-            idx = CorpusIndex(corpus, workers)
-        except BaseException:
-            helper.close()
-            raise
-        clock("index")
-        stages, texts = helper.result()
-        clock("funnel + canned replies (forked, wait)")
+        # The funnel and the canned replies read only the issues and their comments: the first
+        # forked scan child works them out before it joins the PR text scan (two processes
+        # on two cores; a third one would only compete for them).
+        idx = CorpusIndex(corpus, workers, alongside=partial(_funnel_and_canned, corpus, since, cfg, until))
+        stages, texts = idx.alongside_result
+        clock("index, funnel + canned replies (forked)")
     else:
         idx = CorpusIndex(corpus)
         clock("index")

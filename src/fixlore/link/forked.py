@@ -15,6 +15,7 @@ import struct
 import tempfile
 import traceback
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 
@@ -85,19 +86,25 @@ class ChunkPool:
     returns the results in chunk order. A child pickles each result into its own unlinked
     spool file as soon as it has it and announces it on a pipe; this process unpickles what
     has arrived between two of its own chunks, so both costs are part of what the counter
-    balances (instead of a serial unpickling after the last chunk)."""
+    balances (instead of a serial unpickling after the last chunk).
 
-    _RECORD = struct.Struct("<qqq")     # chunk index (-1: the child failed), offset, length
+    `first`, when given, is a job of its own that the first child runs before it takes chunks
+    (`first_result` after `join()`; with no children this process runs it), so that a side
+    job and the chunks share the cores without a third process competing for them."""
 
-    def __init__(self, fn: Callable[[Any], Any], chunks: list[Any], workers: int):
+    _RECORD = struct.Struct("<qqq")     # chunk index (-1: the child failed, -2: `first`), offset, length
+
+    def __init__(self, fn: Callable[[Any], Any], chunks: list[Any], workers: int,
+                 first: Callable[[], Any] | None = None):
         import multiprocessing
 
-        self._fn, self._chunks = fn, chunks
+        self._fn, self._chunks, self._first = fn, chunks, first
+        self.first_result: Any = None
         self._counter = multiprocessing.get_context("fork").Value("l", 0)
         self._children: list[_Spooler] = []
         try:
-            for _ in range(max(0, workers - 1)):
-                self._children.append(_Spooler(self._child))
+            for k in range(max(0, workers - 1)):
+                self._children.append(_Spooler(partial(self._child, first if k == 0 else None)))
         except BaseException:
             self.close()
             raise
@@ -108,9 +115,14 @@ class ChunkPool:
             self._counter.value = i + 1
         return i
 
-    def _child(self, spool: int, announce: int) -> None:
+    def _child(self, first: Callable[[], Any] | None, spool: int, announce: int) -> None:
         offset = 0
         try:
+            if first is not None:
+                data = pickle.dumps(first(), protocol=pickle.HIGHEST_PROTOCOL)
+                _write_all(spool, data)
+                _write_all(announce, self._RECORD.pack(-2, offset, len(data)))
+                offset += len(data)
             while (i := self._next()) < len(self._chunks):
                 data = pickle.dumps(self._fn(self._chunks[i]), protocol=pickle.HIGHEST_PROTOCOL)
                 _write_all(spool, data)
@@ -124,13 +136,18 @@ class ChunkPool:
     def _collect(self, results: dict[int, Any], wait: bool) -> None:
         for child in self._children:
             for i, data in child.arrived(wait):
-                if i < 0:
+                if i == -1:
                     raise RuntimeError(f"forked worker failed: {data.decode(errors='replace')}")
-                results[i] = pickle.loads(data)
+                if i == -2:
+                    self.first_result = pickle.loads(data)
+                else:
+                    results[i] = pickle.loads(data)
 
     def join(self) -> list[Any]:
         results: dict[int, Any] = {}
         try:
+            if self._first is not None and not self._children:
+                self.first_result = self._first()
             while (i := self._next()) < len(self._chunks):
                 results[i] = self._fn(self._chunks[i])
                 self._collect(results, wait=False)

@@ -9,9 +9,11 @@ from __future__ import annotations
 import re
 from bisect import bisect_left, bisect_right
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import partial
 from datetime import datetime
+from typing import Any
 
 from fixlore.link.forked import ChunkPool, can_fork, chunked
 from fixlore.link.refs import KIND_EITHER, KIND_ISSUE, KIND_PULL, Ref, find_refs, refs_from_branch
@@ -112,7 +114,12 @@ def _scan_pulls(pulls: list[Pull], commits: dict[Key, list[Commit]]) -> _Scanned
 
 
 class CorpusIndex:
-    def __init__(self, corpus: Corpus, workers: int = 1):
+    """`alongside`: a side job (reading the corpus only) that, with workers, the first forked
+    scan child runs before it joins the scan; its value is `alongside_result` (None without
+    workers: the caller runs it)."""
+
+    def __init__(self, corpus: Corpus, workers: int = 1, alongside: Callable[[], Any] | None = None):
+        self.alongside_result: Any = None
         self.corpus = corpus
         self.issues: dict[Key, Issue] = issue_map(corpus)
         self.pulls: dict[Key, Pull] = {(p.repo, p.number): p for p in corpus.pulls}
@@ -128,13 +135,16 @@ class CorpusIndex:
                 self.sha_to_pull.setdefault(p.merge_commit_sha, (p.repo, p.number))
 
         # Reading every PR's text for references is the costliest part: with workers, forked
-        # children start on it now and this process joins in once the rest is built.
-        scan = ChunkPool(partial(_scan_pulls, commits=self.commits), chunked(corpus.pulls, workers), workers) \
-            if workers > 1 and can_fork() else None
+        # children start on it now (the first after the side job) and this process joins in
+        # once the rest is built.
+        scan = ChunkPool(partial(_scan_pulls, commits=self.commits), chunked(corpus.pulls, workers), workers,
+                         first=alongside) if workers > 1 and can_fork() else None
         try:
             self._build_relations(corpus)
             self._build_merged(corpus)
             scanned = scan.join() if scan is not None else [_scan_pulls(corpus.pulls, self.commits)]
+            if scan is not None:
+                self.alongside_result = scan.first_result
         finally:
             if scan is not None:
                 scan.close()
