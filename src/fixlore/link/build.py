@@ -281,7 +281,8 @@ def _explained_close(issue: Issue, idx: CorpusIndex, cfg: LinkConfig) -> bool:
 def _considered(issue: Issue, since: datetime) -> bool:
     """The run considers every issue updated (or closed) inside the window; older ones only
     inform corpus-wide facts such as close storms."""
-    return any(t is not None and t >= since for t in (issue.updated_at, issue.closed_at))
+    updated, closed = issue.updated_at, issue.closed_at
+    return (updated is not None and updated >= since) or (closed is not None and closed >= since)
 
 
 def _strip_conclusions(case: Case) -> None:

@@ -68,11 +68,11 @@ def stale_note(issue: Issue, actor: str, comments: list[Comment], lag_s: int | N
     close = issue.closed_at
     if close is None:
         return ""
-    slack = timedelta(seconds=cfg.clock_slack_s)
+    latest = close + timedelta(seconds=cfg.clock_slack_s)
     notice: Comment | None = None
     previous: datetime | None = issue.created_at
     for c in comments:
-        if c.created_at is None or c.created_at > close + slack:
+        if c.created_at is None or c.created_at > latest:
             continue
         if STALE_NOTICE.search(c.body or ""):
             notice = c
