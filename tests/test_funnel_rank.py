@@ -1,4 +1,6 @@
-from fixlore.funnel.rank import ValueInputs, top_k, value_score
+import random
+
+from fixlore.funnel.rank import ValueInputs, top_k, top_keys, value_score
 
 
 def _v(**kw):
@@ -79,3 +81,11 @@ def test_acknowledgements_are_recognised():
         assert is_acknowledgement(text), text
     for text in ("一周无反馈，关闭。", "请固定 seed 后再跑两次对比", "ok, but the second run still fails with OOM"):
         assert not is_acknowledgement(text), text
+
+
+def test_top_keys_is_the_head_of_top_k_ties_included():
+    rng = random.Random(5)
+    items = [(f"o/r#{i}", rng.choice((0.2, 0.5, 0.5, 0.9)), rng.randint(0, 2), float(rng.randint(0, 3)))
+             for i in range(400)]
+    for k in (-3, 0, 1, 7, 63, 399, 400, 1000):
+        assert top_keys(items, k) == top_k(items, k)[0]

@@ -30,6 +30,7 @@ No term names a product, a repository or one tracker's wording.
 
 from __future__ import annotations
 
+import heapq
 import re
 from dataclasses import dataclass
 
@@ -117,8 +118,19 @@ def value_score(v: ValueInputs) -> float:
     return max(0.0, min(1.0, score))
 
 
+def _rank_key(kv: tuple[str, float, int, float]) -> tuple[float, int, float, str]:
+    return (-kv[1], -kv[2], -kv[3], kv[0])
+
+
 def top_k(keys_values: list[tuple[str, float, int, float]], k: int) -> tuple[list[str], list[str]]:
     """(key, value, n_comments, closed_ts) items -> (top K keys, the rest), best first."""
-    ordered = sorted(keys_values, key=lambda kv: (-kv[1], -kv[2], -kv[3], kv[0]))
+    ordered = sorted(keys_values, key=_rank_key)
     keys = [kv[0] for kv in ordered]
     return keys[:k], keys[k:]
+
+
+def top_keys(keys_values: list[tuple[str, float, int, float]], k: int) -> list[str]:
+    """The first part of `top_k` alone (a heap of K instead of sorting every item)."""
+    if k < 0:                       # a slice's meaning, as top_k gives it
+        return top_k(keys_values, k)[0]
+    return [kv[0] for kv in heapq.nsmallest(k, keys_values, key=_rank_key)]

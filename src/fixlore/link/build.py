@@ -17,7 +17,7 @@ from datetime import datetime
 from typing import Any
 
 from fixlore.funnel import FunnelConfig, cheap_funnel
-from fixlore.funnel.rank import CAUSE, ValueInputs, is_acknowledgement, top_k, value_score
+from fixlore.funnel.rank import CAUSE, ValueInputs, is_acknowledgement, top_keys, value_score
 from fixlore.link.candidates import Candidate, pull_label
 from fixlore.link.closes import STALE_NOTICE, Close, close_storms, is_bot, stale_note
 from fixlore.link.config import LinkConfig
@@ -137,8 +137,7 @@ def _build_cases(corpus: Corpus, since: datetime, config: Any, until: datetime |
     comments = idx.issue_comments
     items = [(k, c.value, len(comments.get((c.repo, c.number), ())), c.closed_at.timestamp() if c.closed_at else 0.0)
              for c, k in pool]
-    top, _rest = top_k(items, cfg.funnel.rank_top_k)
-    top_set = set(top)
+    top_set = set(top_keys(items, cfg.funnel.rank_top_k))
     for c, k in pool:
         if k in top_set:
             c.funnel, c.provisional = "selected", True
