@@ -248,7 +248,9 @@ def _run_parallel(sh: _Shared, keys: list[Key], workers: int,
                   clock: _Clock | None = None) -> list[tuple[Case | None, Close | None, bool]]:
     """This process and `workers - 1` forked children (which inherit the index: nothing is
     pickled but their results) link chunks of issues."""
-    parts = ChunkPool(partial(_link_many, sh), chunked(keys, workers), workers).join()
+    # Small chunks (each a few tens of milliseconds): the process that finishes first waits
+    # at most one of them for the other.
+    parts = ChunkPool(partial(_link_many, sh), chunked(keys, workers, per_worker=64), workers).join()
     return [r for part in parts for r in part]
 
 
