@@ -4,20 +4,28 @@
 
 Builds the Corpus in memory (realistic text sizes, every kind of reference: closing keywords,
 issue URLs, branch names, platform links both ways, comment citations, backports on release
-branches, bot closes, template floods), then times `build_cases` (each phase: wall and this
-process's CPU) and `write_cases_jsonl` and prints issues per second. `--keep PATH` keeps the
+branches, bot closes, template floods), then times `build_cases` (each phase: wall, this
+process's CPU and that of the forked workers ending in it) and `write_cases_jsonl` and prints issues per second. `--keep PATH` keeps the
 export, to compare runs byte for byte (any `--workers` gives the same bytes). Nothing leaves
 the machine.
 
-Measured on the 2-core machine (load average 0.9-1.1, 100,000 issues and PRs, seed 1):
-  --workers 2 (best): 4,015 issues/s end to end, 24.9 s wall: index 5.8 s (PR text scan shared
-      with a forked child, funnel + canned replies in another), linking 13.1 s (this process and
-      a forked child take chunks from a shared counter), post-pass 1.4 s, export 2.9 s (halves
-      encoded in two processes).
-  --workers 1: 2,780 issues/s, 36.0 s CPU: index 5.1, funnel + canned replies 3.1, linking
-      20.6, post-pass 1.2, export 4.4.
-The goal of 5,000/s is not reached: the linking's own CPU (about 21 s, spread thin over
-decide/gather/tokens/backport twins/conclusions) bounds two processes at about 11 s each.
+Measured on the 2-core machine (100,000 issues and PRs, seed 1; the export's sha256 is the
+same with any --workers: cbdcfc01...9371). Load from other users varies; the lines print it.
+  --workers 2: 4,666 issues/s end to end at load 1.2 (21.4 s wall: index with the funnel and
+      canned replies 5.5 s, linking 10.5 s, post-pass 1.2 s, export 2.9 s); with the smaller
+      linking chunks that followed, 23.3 and 23.6 s at load 1.4 and 1.2 (the index phase alone
+      varies 5.5-6.9 s between runs). Before this round: 24.9 s, 4,015/s.
+      The index scan runs in this process and one forked child, which works out the funnel
+      and canned replies first (two processes, not three, on two cores); the child also works
+      out every merged PR's backport title shape once. Linking: this process and a child take
+      small chunks from a shared counter; the child spools each pickled result to an unlinked
+      file and this process unpickles them between its own chunks.
+  --workers 1: 2,905 issues/s, 34.4 s CPU: index 5.5, funnel + canned replies 3.9, linking
+      18.3, post-pass 1.0, export 4.1 (before: 36.0 s, 2,780/s).
+The goal of 5,000/s (20 s) is not reached with two workers: two processes spend 10-35% more
+CPU on the same work than one (linking 20-24 CPU s in two processes against 18 in one; index
++ funnel 10-13 against 9.4: pickled results, copy-on-write page copies after fork, the two
+cores contending), so two workers give about 0.62-0.68 of the one-process time.
 """
 
 from __future__ import annotations
