@@ -14,7 +14,7 @@ same with any --workers: cbdcfc01...9371). Load from other users varies; the lin
   --workers 2: 4,666 issues/s end to end at load 1.2 (21.4 s wall: index with the funnel and
       canned replies 5.5 s, linking 10.5 s, post-pass 1.2 s, export 2.9 s); with the smaller
       linking chunks that followed, 21.8, 23.3 and 23.6 s at load 1.2-1.4 (the index phase alone
-      varies 5.5-6.9 s between runs). Before this round: 24.9 s, 4,015/s.
+      varies 5.1-6.9 s between runs). Before this round: 24.9 s, 4,015/s.
       The index scan runs in this process and one forked child, which works out the funnel
       and canned replies first (two processes, not three, on two cores); the child also works
       out every merged PR's backport title shape once. Linking: this process and a child take
