@@ -23,28 +23,59 @@ def can_fork() -> bool:
     return hasattr(os, "fork")
 
 
-class ForkedCall:
-    """`fn(*args)` running in a child process; `result()` waits for it and returns its value
-    (or raises RuntimeError with the child's traceback)."""
+class _Child:
+    """A forked child and the read end of its pipe; `close()` stops and reaps it."""
 
-    def __init__(self, fn: Callable[..., Any], *args: Any):
+    _pid: int | None = None
+    _fd: int | None = None
+
+    def _start(self, body: Callable[[int], None]) -> int:
+        """Fork; the child runs `body(write_fd)` and exits. Returns the read end's descriptor."""
         read_fd, write_fd = os.pipe()
         pid = os.fork()
         if pid == 0:                                   # the child: never returns
             try:
                 os.close(read_fd)
                 gc.disable()                            # short-lived: let the OS reclaim everything
-                try:
-                    payload = pickle.dumps((True, fn(*args)), protocol=pickle.HIGHEST_PROTOCOL)
-                except BaseException as exc:            # noqa: BLE001 - reported to the parent
-                    payload = pickle.dumps((False, f"{type(exc).__name__}: {exc}\n{traceback.format_exc()}"))
-                with os.fdopen(write_fd, "wb") as fh:
-                    fh.write(payload)
+                body(write_fd)
             finally:
                 os._exit(0)
         os.close(write_fd)
-        self._pid: int | None = pid
-        self._fd: int | None = read_fd
+        self._pid, self._fd = pid, read_fd
+        return read_fd
+
+    def close(self) -> None:
+        """Abandon the child (the parent failed or is done): stop it and reap it."""
+        if self._fd is not None:
+            os.close(self._fd)
+            self._fd = None
+            if self._pid is not None:
+                try:
+                    os.kill(self._pid, signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
+        self._reap()
+
+    def _reap(self) -> None:
+        if self._pid is not None:
+            os.waitpid(self._pid, 0)
+            self._pid = None
+
+
+class ForkedCall(_Child):
+    """`fn(*args)` running in a child process; `result()` waits for it and returns its value
+    (or raises RuntimeError with the child's traceback)."""
+
+    def __init__(self, fn: Callable[..., Any], *args: Any):
+        def body(write_fd: int) -> None:
+            try:
+                payload = pickle.dumps((True, fn(*args)), protocol=pickle.HIGHEST_PROTOCOL)
+            except BaseException as exc:            # noqa: BLE001 - reported to the parent
+                payload = pickle.dumps((False, f"{type(exc).__name__}: {exc}\n{traceback.format_exc()}"))
+            with os.fdopen(write_fd, "wb") as fh:
+                fh.write(payload)
+
+        self._start(body)
 
     def result(self) -> Any:
         if self._fd is None:
@@ -60,22 +91,6 @@ class ForkedCall:
             raise RuntimeError(f"forked worker failed: {value}")
         return value
 
-    def close(self) -> None:
-        """Abandon the call (the parent failed): stop the child and reap it."""
-        if self._fd is not None:
-            os.close(self._fd)
-            self._fd = None
-            if self._pid is not None:
-                try:
-                    os.kill(self._pid, signal.SIGKILL)
-                except ProcessLookupError:
-                    pass
-        self._reap()
-
-    def _reap(self) -> None:
-        if self._pid is not None:
-            os.waitpid(self._pid, 0)
-            self._pid = None
 
 
 class ChunkPool:
@@ -170,26 +185,15 @@ def _write_all(fd: int, data: bytes) -> None:
         view = view[os.write(fd, view):]
 
 
-class _Spooler:
+class _Spooler(_Child):
     """A forked child running `fn(spool_fd, announce_fd)`: it writes results into an unlinked
     file and announces each one (a small fixed-size record) on a pipe, so it never waits for
     the parent to read. `arrived()` returns the (index, bytes) announced so far."""
 
     def __init__(self, fn: Callable[[int, int], None]):
         self._spool = tempfile.TemporaryFile(dir="/dev/shm" if os.path.isdir("/dev/shm") else None)
-        read_fd, write_fd = os.pipe()
-        pid = os.fork()
-        if pid == 0:                                   # the child: never returns
-            try:
-                os.close(read_fd)
-                gc.disable()                            # short-lived: let the OS reclaim everything
-                fn(self._spool.fileno(), write_fd)
-            finally:
-                os._exit(0)
-        os.close(write_fd)
-        os.set_blocking(read_fd, False)
-        self._pid: int | None = pid
-        self._fd: int | None = read_fd
+        spool = self._spool.fileno()
+        os.set_blocking(self._start(lambda write_fd: fn(spool, write_fd)), False)
         self._pending = b""
 
     def arrived(self, wait: bool) -> list[tuple[int, bytes]]:
@@ -223,17 +227,7 @@ class _Spooler:
         return out
 
     def close(self) -> None:
-        if self._fd is not None:
-            os.close(self._fd)
-            self._fd = None
-            if self._pid is not None:
-                try:
-                    os.kill(self._pid, signal.SIGKILL)
-                except ProcessLookupError:
-                    pass
-        if self._pid is not None:
-            os.waitpid(self._pid, 0)
-            self._pid = None
+        super().close()
         self._spool.close()
 
 
