@@ -178,7 +178,6 @@ class KnowledgeBase:
         self._coarse: np.ndarray | None = None
         self._projection: np.ndarray | None = None
         self._pool: ThreadPoolExecutor | None = None
-        self._df_delta: Counter = Counter()
         self._reset_caches()
         self._check_model()
         if (self.db.execute("SELECT 1 FROM term_df LIMIT 1").fetchone() is None
@@ -302,11 +301,14 @@ class KnowledgeBase:
                       progress: Progress | None) -> None:
         self.tokenizer.learn(s.text for s in todo if s.kind != "case")
         now = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
+        # Passage-frequency changes live only as long as the transaction: a failed ingest
+        # rolls back the chunks and must not leave its counts for the next one.
+        delta: Counter = Counter()
         with self.db:
             for doc in gone:
-                self._delete_doc(doc)
+                self._delete_doc(doc, delta)
             for n, src in enumerate(todo, 1):
-                self._delete_doc(src.doc)
+                self._delete_doc(src.doc, delta)
                 chunks = chunk_document(src.text, src.fmt, src.doc)
                 label = _path_words(src.doc)
                 for ch in chunks:
@@ -317,35 +319,35 @@ class KnowledgeBase:
                     toks = self.tokenizer.tokens(f"{label}\n{ch.heading}\n{ch.text}")
                     self.db.execute("INSERT INTO chunks_fts (rowid, tokens, kind) VALUES (?,?,?)",
                                     (cur.lastrowid, " ".join(toks), src.kind))
-                    self._df_delta.update(set(toks))
+                    delta.update(set(toks))
                 self.db.execute("INSERT INTO sources (doc, kind, sha256, size, n_chunks, ingested_at, origin) "
                                 "VALUES (?,?,?,?,?,?,?)",
                                 (src.doc, src.kind, src.sha, src.size, len(chunks), now, src.origin))
                 stats.chunks += len(chunks)
                 if progress:
                     progress("index", n, len(todo))
-            self._flush_df()
+            self._flush_df(delta)
         stats.embedded = self._embed_missing(progress)
         self._rebuild_matrix()
 
-    def _delete_doc(self, doc: str) -> None:
+    def _delete_doc(self, doc: str, delta: Counter) -> None:
         ids = [r[0] for r in self.db.execute("SELECT id FROM chunks WHERE doc = ?", (doc,))]
         for i in range(0, len(ids), 500):
             part = ids[i:i + 500]
             marks = ",".join("?" * len(part))
             for (toks,) in self.db.execute(f"SELECT tokens FROM chunks_fts WHERE rowid IN ({marks})", part):
-                self._df_delta.subtract(set(toks.split()))
+                delta.subtract(set(toks.split()))
             self.db.execute(f"DELETE FROM chunks_fts WHERE rowid IN ({marks})", part)
         self.db.execute("DELETE FROM chunks WHERE doc = ?", (doc,))
         self.db.execute("DELETE FROM sources WHERE doc = ?", (doc,))
 
-    def _flush_df(self) -> None:
+    def _flush_df(self, delta: Counter) -> None:
         """Apply the passage-frequency changes of this ingest to `term_df` (what queries weigh terms by)."""
-        delta = [(t, d) for t, d in self._df_delta.items() if d]
-        self._df_delta = Counter()
+        changes = [(t, d) for t, d in delta.items() if d]
         self.db.executemany("INSERT INTO term_df (term, df) VALUES (?, ?) "
-                            "ON CONFLICT(term) DO UPDATE SET df = df + excluded.df", delta)
-        self.db.execute("DELETE FROM term_df WHERE df <= 0")
+                            "ON CONFLICT(term) DO UPDATE SET df = df + excluded.df", changes)
+        # only a term whose count went down can reach zero (df has no index: no table scan)
+        self.db.executemany("DELETE FROM term_df WHERE term = ? AND df <= 0", [(t,) for t, d in changes if d < 0])
 
     def rebuild_term_df(self) -> None:
         """Recount `term_df` from the FTS vocabulary (index files from before the table, bulk loads)."""
@@ -442,9 +444,9 @@ class KnowledgeBase:
         if self._pool is None:
             self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="kb-vector")
         embed_job = self._pool.submit(self._embed_query, q)
-        weights, focus_weights = self._query_terms(q, n_docs)
+        weights, focus_weights, dfs = self._query_terms(q, n_docs)
         floor = scoring.coverage_floor(n_docs)
-        bm25_ids = self._bm25(weights, kinds, n_docs)
+        bm25_ids = self._bm25(weights, dfs, kinds, n_docs)
         qvec = embed_job.result()
         vec_ids, known = self._nearest(qvec, kinds)
         bm25_rank = {cid: r for r, cid in enumerate(bm25_ids, 1)}
@@ -472,21 +474,19 @@ class KnowledgeBase:
         out.sort(key=lambda p: (-p.rrf, -p.score, p.doc, p.chunk))
         return out
 
-    def _query_terms(self, q: KbQuery, n_docs: int) -> tuple[dict[str, float], dict[str, float]]:
-        """Key-term weights of the whole query (focus counted double) and of the focus alone."""
+    def _query_terms(self, q: KbQuery, n_docs: int) -> tuple[dict[str, float], dict[str, float], dict[str, int]]:
+        """Key-term weights of the whole query (focus counted double) and of the focus alone,
+        and the passage frequency of every query term."""
         lines: dict[str, list[str]] = {}
-        text_counts = self._term_counts(q.text, lines)
+        counts = self._term_counts(q.text, lines)
         focus_counts = self._term_counts(q.focus, lines) if q.focus else Counter()
-        counts: Counter = Counter()
-        for t, c in text_counts.items():
-            counts[t] += c
         for t, c in focus_counts.items():
             counts[t] += 2.0 * c
         dfs = self._dfs(list(counts))
         weights = scoring.term_weights(counts, dfs, n_docs, MAX_QUERY_TERMS)
         if not focus_counts:
-            return weights, weights
-        return weights, scoring.term_weights(focus_counts, dfs, n_docs, MAX_QUERY_TERMS)
+            return weights, weights, dfs
+        return weights, scoring.term_weights(focus_counts, dfs, n_docs, MAX_QUERY_TERMS), dfs
 
     def _term_counts(self, text: str, lines: dict[str, list[str]]) -> Counter:
         """Query-term counts of `text`, cut line by line. jieba never joins words across a line
@@ -514,10 +514,11 @@ class KnowledgeBase:
             self._df_cache = cache = {t: cache[t] for t in terms}
         return {t: cache[t] for t in terms}
 
-    def _bm25(self, weights: dict[str, float], kinds: tuple[str, ...] | None, n_docs: int) -> list[int]:
+    def _bm25(self, weights: dict[str, float], dfs: dict[str, int], kinds: tuple[str, ...] | None,
+              n_docs: int) -> list[int]:
         if not weights:
             return []
-        expr = " OR ".join(fts_escape(t) for t in match_terms(weights, self._dfs(list(weights)), n_docs))
+        expr = " OR ".join(fts_escape(t) for t in match_terms(weights, dfs, n_docs))
         sql = "SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ?"
         args: list = [expr]
         if kinds:

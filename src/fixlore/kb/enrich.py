@@ -25,7 +25,6 @@ BODY_CHARS = 900
 COMMENT_CHARS = 500
 COMMENTS_CHARS = 1500
 PR_BODY_CHARS = 600
-VECTOR_CHARS = 400
 
 _HTML_COMMENT = re.compile(r"<!--.*?-->", re.S)
 _IMAGE = re.compile(r"!\[[^\]]*\]\([^)]*\)")
@@ -97,7 +96,7 @@ def case_query(case: Case, ctx: CaseContext) -> KbQuery:
     focus = "\n".join(x for x in [case.answer, case.problem, *pr_titles, *answers[:2]] if x)
     text = "\n".join(x for x in [title, body, *answers, *pr_titles, *pr_bodies] if x)
     vector_text = "\n".join(x for x in [title, case.problem, case.answer, *pr_titles, *answers[:1], body] if x)
-    return KbQuery(text=text, focus=focus, vector_text=vector_text[:VECTOR_CHARS],
+    return KbQuery(text=text, focus=focus, vector_text=vector_text,
                    prefer=f"docs/{case.repo}/")
 
 
