@@ -229,3 +229,11 @@ def test_fact_sentences_follow_the_digest_language():
         if closing:
             assert closing[:1].upper() + closing[1:] in en
         assert answer_in(c, "zh") == c.answer.rstrip()
+    english = [c for c in cases if c.fix and "Fix: " in (c.answer or "")]
+    assert english, "the offline analyst writes the facts of an English case in English, capitalised"
+    for c in english:
+        zh = answer_in(c, "zh")
+        assert fix_sentence(c, True) in zh and "Fix: " not in zh
+        closing = close_sentence(c, True)
+        if closing:
+            assert closing in zh

@@ -53,3 +53,9 @@ def in_zone(objects, tz) -> None:
             value = getattr(obj, f.name)
             if isinstance(value, datetime) and value.tzinfo is not None:
                 setattr(obj, f.name, value.astimezone(tz))
+
+
+def cases_in_zone(cases, tz) -> None:
+    """`in_zone` for cases and the fix PRs they carry (merged and pending)."""
+    in_zone(cases, tz)
+    in_zone([f for c in cases for f in (*c.fix, *c.pending_fix)], tz)

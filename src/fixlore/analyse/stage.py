@@ -10,6 +10,7 @@ from typing import Any
 
 from fixlore.analyse.offline import OfflineAnalyst
 from fixlore.analyse.run import analyse_cases, candidates_of
+from fixlore.timeutil import cases_in_zone
 
 
 def _setting(settings: Any, name: str) -> str:
@@ -32,6 +33,9 @@ def run(ctx: Any) -> dict[str, Any]:
     cases = ctx.store.load_cases()
     if not cases:
         return {"skipped": "no cases in the store (the link stage writes them)"}
+    # the answers state dates: in the window's own offset, as the digest shows every time
+    since = getattr(ctx, "since", None)
+    cases_in_zone(cases, since.tzinfo if since else None)
     todo = candidates_of(cases)
     corpus = ctx.store.load_corpus(repos=sorted({c.repo for c in todo}))
     offline = OfflineAnalyst()

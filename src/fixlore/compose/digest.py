@@ -104,11 +104,14 @@ def answer_in(case: Case, lang: str) -> str:
         if not source or not target or source == target:
             continue
         if not to_zh:       # an English sentence starts with a capital, as the analysts write it
-            target = target[:1].upper() + target[1:]
-        variants = [source] if to_zh else [source[:1].upper() + source[1:], source]
-        for variant in variants:
+            target = _capital(target)
+        for variant in dict.fromkeys((_capital(source), source)):
             answer = answer.replace(variant + stop_in.strip(), target + stop_out).replace(variant, target)
     return answer.rstrip()
+
+
+def _capital(sentence: str) -> str:
+    return sentence[:1].upper() + sentence[1:]
 
 
 def _gist(answer: str) -> str:

@@ -7,14 +7,7 @@ import json
 from typing import Any
 
 from fixlore.compose.write import write_digests
-from fixlore.model import Case
-from fixlore.timeutil import in_zone
-
-
-def localise(cases: list[Case], tz) -> None:
-    """Show every time in the window's own offset (the store keeps UTC): GitCode users read +08:00."""
-    in_zone(cases, tz)
-    in_zone([f for c in cases for f in list(c.fix) + list(getattr(c, "pending_fix", None) or [])], tz)
+from fixlore.timeutil import cases_in_zone
 
 
 def run(ctx: Any) -> dict[str, Any]:
@@ -22,7 +15,8 @@ def run(ctx: Any) -> dict[str, Any]:
     if not cases:
         return {"skipped": "no cases in the store"}
     since = getattr(ctx, "since", None)
-    localise(cases, since.tzinfo if since else None)
+    # every time in the window's own offset (the store keeps UTC): GitCode users read +08:00
+    cases_in_zone(cases, since.tzinfo if since else None)
     export = ctx.out_dir / "cases.jsonl"
     with export.open("w", encoding="utf-8") as fh:
         for c in sorted(cases, key=lambda c: (c.repo, c.number)):
