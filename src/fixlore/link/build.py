@@ -228,7 +228,7 @@ def _link_one(sh: _Shared, key: Key) -> tuple[Case | None, Close | None, bool]:
         case.closed_by = actor
         case.candidates = [_candidate_row(c) for c in v.candidates.values()]
         if stage != "window":
-            _conclude(case, issue, v, idx, cfg, "", sh.canned)
+            _conclude(case, issue, v, idx, cfg, sh.canned)
     if stage == "pool":
         case.value = value_score(_value_inputs(issue, case, fix_strong, idx, cfg, sh.canned))
     return case, close, fix_strong
@@ -244,8 +244,7 @@ def _funnel_and_canned(corpus: Corpus, since: datetime, cfg: LinkConfig,
     return stages, list(canned_replies(corpus))
 
 
-def _run_parallel(sh: _Shared, keys: list[Key], workers: int,
-                  clock: _Clock | None = None) -> list[tuple[Case | None, Close | None, bool]]:
+def _run_parallel(sh: _Shared, keys: list[Key], workers: int) -> list[tuple[Case | None, Close | None, bool]]:
     """This process and `workers - 1` forked children (which inherit the index: nothing is
     pickled but their results) link chunks of issues."""
     # Small chunks (each a few tens of milliseconds): the process that finishes first waits
@@ -332,8 +331,10 @@ def _t(at: datetime | None) -> str:
     return at.isoformat() if at else "?"
 
 
-def _conclude(case: Case, issue: Issue, v: FixVerdict, idx: CorpusIndex, cfg: LinkConfig, storm: str,
+def _conclude(case: Case, issue: Issue, v: FixVerdict, idx: CorpusIndex, cfg: LinkConfig,
               canned: set[str]) -> None:
+    """Fix, evidence, timing and traps of one issue; a close storm is corpus-wide and applied
+    afterwards (`_apply_storm`)."""
     n = issue.number
     comments = idx.issue_comments.get((issue.repo, n), [])
     case.fix = [_fixref(p, role) for p, role in v.fix]
@@ -357,8 +358,6 @@ def _conclude(case: Case, issue: Issue, v: FixVerdict, idx: CorpusIndex, cfg: Li
     traps: dict[str, str] = {}
     if stale:
         traps["stale_close"] = stale
-    if storm:
-        traps["close_storm"] = storm
 
     lag = v.lag_s
     if lag is not None:
@@ -379,7 +378,7 @@ def _conclude(case: Case, issue: Issue, v: FixVerdict, idx: CorpusIndex, cfg: Li
             case.timing = "later"
         if not case.timing_note:
             case.timing_note = base
-        if case.timing in ("same_second", "auto_close", "minutes") and not storm:
+        if case.timing in ("same_second", "auto_close", "minutes"):
             kind = "minutes" if case.timing == "minutes" else "auto_close"
             evidence.append(Evidence(kind, f"merged {_t(last.merged_at)}, closed {_t(issue.closed_at)} ({lag}s)",
                                      f"pulls/{last.number}, issues/{n}"))

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 
 from fixlore.link.config import LinkConfig
-from fixlore.model import Comment, Issue
+from fixlore.model import Comment, Issue, pickled_as_arguments
 
 _BOT_TOKENS = {"bot", "robot", "ci", "stale", "stalebot", "automation", "autobot"}
 _SPLIT = re.compile(r"[^a-z0-9]+")
@@ -94,15 +94,13 @@ def stale_note(issue: Issue, actor: str, comments: list[Comment], lag_s: int | N
     return ""
 
 
+@pickled_as_arguments
 @dataclass(slots=True)
 class Close:
     key: str
     actor: str
     at: datetime
     explained: bool
-
-    def __reduce__(self):
-        return (Close, (self.key, self.actor, self.at, self.explained))
 
 
 _EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)

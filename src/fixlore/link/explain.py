@@ -11,6 +11,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from fixlore.link.candidates import pull_label
 from fixlore.model import Case
 
 
@@ -27,10 +28,6 @@ def _human(seconds: int) -> str:
     if s < 172800:
         return f"{seconds}s ({s / 3600:.1f} h)"
     return f"{seconds}s ({s / 86400:.1f} days)"
-
-
-def _label(repo: str, number: int, case: Case) -> str:
-    return f"!{number}" if repo == case.repo else f"{repo}!{number}"
 
 
 def render_case(case: Case) -> Group:
@@ -61,10 +58,10 @@ def render_case(case: Case) -> Group:
     for col in ("PR", "role", "state", "merged_at", "branch"):
         fixes.add_column(col)
     for f in case.fix:
-        fixes.add_row(Text(_label(f.repo, f.number, case)), Text(f.role), Text(f.state), Text(_t(f.merged_at)),
+        fixes.add_row(Text(pull_label((f.repo, f.number), case.repo)), Text(f.role), Text(f.state), Text(_t(f.merged_at)),
                       Text(f.base_ref))
     for f in case.pending_fix:
-        fixes.add_row(Text(_label(f.repo, f.number, case)), Text("not landed", style="yellow"), Text(f.state),
+        fixes.add_row(Text(pull_label((f.repo, f.number), case.repo)), Text("not landed", style="yellow"), Text(f.state),
                       Text(_t(f.merged_at)), Text(f.base_ref))
     if not case.fix and not case.pending_fix:
         fixes.add_row(Text("none"), Text(""), Text(""), Text(""), Text(""))
@@ -97,7 +94,7 @@ def render_case(case: Case) -> Group:
                             for s in c.get("signals", []))
             if c.get("unrelated"):
                 sig += f"\nunrelated: {c['unrelated']}"
-            cands.add_row(Text(_label(c["repo"], c["number"], case)), Text(c.get("verdict", "")), Text(c.get("state", "")),
+            cands.add_row(Text(pull_label((c["repo"], c["number"]), case.repo)), Text(c.get("verdict", "")), Text(c.get("state", "")),
                           Text(sig))
         parts.append(cands)
 

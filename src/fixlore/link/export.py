@@ -50,8 +50,7 @@ def _encode_part(cases: list[Case], part: Path) -> None:
 def _write(cases: Iterable[Case], path: str | Path | IO[str], workers: int = 1) -> int:
     ordered = sorted(cases, key=lambda c: (c.repo, c.number))
     if hasattr(path, "write"):
-        for c in ordered:
-            path.write(case_line(c) + "\n")
+        _encode_into(ordered, path)
         return len(ordered)
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)

@@ -237,12 +237,8 @@ class CorpusIndex:
                 self.default_branch[repo] = max(c.items(), key=lambda kv: (kv[1], kv[0] in ("master", "main")))[0]
 
     def merged_between(self, repo: str, start: datetime, end: datetime, branch: str | None = None) -> list[Pull]:
-        times = self._merged_times.get((repo, branch))
-        if not times:
-            return []
-        lo = bisect_left(times, start.timestamp())
-        hi = bisect_right(times, end.timestamp())
-        return self._merged[(repo, branch)][lo:hi]
+        lo, hi = self.merged_range(repo, start, end, branch)
+        return self.merged_list(repo, branch)[lo:hi]
 
     def merged_range(self, repo: str, start: datetime, end: datetime, branch: str | None = None) -> tuple[int, int]:
         times = self._merged_times.get((repo, branch))

@@ -13,11 +13,14 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from fixlore.model import pickled_as_arguments
+
 KIND_ISSUE = "issue"
 KIND_PULL = "pull"
 KIND_EITHER = "either"
 
 
+@pickled_as_arguments
 @dataclass(frozen=True, slots=True)
 class Ref:
     kind: str                # "issue" | "pull" | "either"
@@ -25,11 +28,6 @@ class Ref:
     number: int
     keyword: str = ""        # normalised closing keyword ("fixes", "closes", "resolves", "relates") or ""
     span: tuple[int, int] = (0, 0)
-
-    def __reduce__(self):
-        # Plain constructor arguments: the slotted dataclass's own state functions are Python
-        # and cost more than the rest of a forked index scan's result.
-        return (Ref, (self.kind, self.repo, self.number, self.keyword, self.span))
 
 
 _MAX_NUMBER = 10_000_000     # issue/PR ordinals; longer digit runs are ids, hashes or timestamps

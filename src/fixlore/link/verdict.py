@@ -95,27 +95,26 @@ def _pull_text(pull: Pull, idx: CorpusIndex) -> str:
     return "\n".join(parts)
 
 
-def unrelated_reason(issue: Issue, pull: Pull, idx: CorpusIndex, cfg: LinkConfig, itoks) -> str:
+def unrelated_reason(issue: Issue, pull: Pull, idx: CorpusIndex, cfg: LinkConfig, itoks: "_LazyTokens") -> str:
     """Why a platform-linked PR is not about this issue ("" when it may well be)."""
     key = (issue.repo, issue.number)
     refs = idx.pull_issue_refs.get((pull.repo, pull.number), [])
     if any((m.ref.repo, m.ref.number) == key for m in refs):
         return ""
-    itoks = itoks.get() if isinstance(itoks, _LazyTokens) else itoks
     others = sorted({f"#{m.ref.number}" if m.ref.repo == issue.repo else f"{m.ref.repo}#{m.ref.number}"
                      for m in refs if (m.ref.keyword or m.ref.kind == KIND_ISSUE)})
     ptoks = pull_tokens(pull, idx)
-    ov = overlap(itoks, ptoks)
-    named = _identifiers(f"{issue.title}\n{issue.body}") if ov < cfg.unrelated_overlap else None
-    if named and ov < cfg.unrelated_overlap:
+    issue_tokens = itoks.get()
+    ov = overlap(issue_tokens, ptoks)
+    if ov < cfg.unrelated_overlap and (named := _identifiers(f"{issue.title}\n{issue.body}")):
         text = _pull_text(pull, idx).casefold()
         if not any(x.casefold() in text for x in named):
             return (f"linked {pull_label((pull.repo, pull.number), issue.repo)} touches none of what the issue names "
                     f"({', '.join(sorted(named)[:4])}) and shares {ov:.0%} of its vocabulary")
-    if len(itoks) >= cfg.unrelated_min_tokens and len(ptoks) >= cfg.unrelated_min_tokens // 2 \
+    if len(issue_tokens) >= cfg.unrelated_min_tokens and len(ptoks) >= cfg.unrelated_min_tokens // 2 \
             and ov < cfg.unrelated_no_overlap:
         return (f"linked {pull_label((pull.repo, pull.number), issue.repo)} shares {ov:.0%} of this issue's "
-                f"vocabulary (the issue describes its problem in {len(itoks)} terms): its change is about something else")
+                f"vocabulary (the issue describes its problem in {len(issue_tokens)} terms): its change is about something else")
     if others and ov < cfg.unrelated_overlap:
         return (f"linked {pull_label((pull.repo, pull.number), issue.repo)} names {', '.join(others[:4])} as what it "
                 f"fixes, not this issue, and shares {ov:.0%} of its vocabulary (title/body/files)")
@@ -250,7 +249,8 @@ def _deferred_fix(issue: Issue, idx: CorpusIndex, cfg: LinkConfig, verdict: FixV
                 cand.verdict = "after_close"
 
 
-def _timing_only(issue: Issue, idx: CorpusIndex, cfg: LinkConfig, cands: dict[Key, Candidate], itoks) -> None:
+def _timing_only(issue: Issue, idx: CorpusIndex, cfg: LinkConfig, cands: dict[Key, Candidate],
+                 itoks: "_LazyTokens") -> None:
     """With no candidate at all, a PR merged within a second of the close that shares the
     issue's vocabulary and names no other issue is a candidate of its own."""
     close = issue.closed_at
@@ -258,12 +258,12 @@ def _timing_only(issue: Issue, idx: CorpusIndex, cfg: LinkConfig, cands: dict[Ke
     near = idx.merged_between(issue.repo, close - window, close + window)
     if not near:
         return
-    itoks = itoks.get() if isinstance(itoks, _LazyTokens) else itoks
+    issue_tokens = itoks.get()
     plausible = []
     for p in near:
         if any(m.ref.keyword for m in idx.pull_issue_refs.get((p.repo, p.number), [])):
             continue
-        ov = overlap(itoks, pull_tokens(p, idx))
+        ov = overlap(issue_tokens, pull_tokens(p, idx))
         if ov >= cfg.timing_only_overlap:
             plausible.append((p, ov))
     if len(plausible) == 1:
