@@ -12,9 +12,9 @@ import re
 import time
 from collections import Counter, defaultdict
 from dataclasses import asdict, dataclass
-from functools import partial
+from functools import cache, partial
 from datetime import datetime
-from typing import Any
+from typing import Any, Callable
 
 from fixlore.funnel import FunnelConfig, cheap_funnel
 from fixlore.funnel.rank import CAUSE, ValueInputs, is_acknowledgement, top_keys, value_score
@@ -24,7 +24,7 @@ from fixlore.link.config import LinkConfig
 from fixlore.link.forked import ChunkPool, can_fork, chunked
 from fixlore.link.index import CorpusIndex, Key, issue_map
 from fixlore.link.verdict import FixVerdict, decide
-from fixlore.model import TRAPS, Case, Corpus, Evidence, FixRef, Issue, Pull
+from fixlore.model import TRAPS, Case, Comment, Corpus, Evidence, FixRef, Issue, Pull
 
 _TRAP_ORDER = {t: i for i, t in enumerate(TRAPS)}
 _EVIDENCE_OF = {"linked": "linked", "keyword": "keyword", "mention": "keyword", "commit_close": "keyword",
@@ -104,7 +104,7 @@ def _build_cases(corpus: Corpus, since: datetime, config: Any, until: datetime |
         clock("index")
         stages, texts = _funnel_and_canned(corpus, since, cfg, until)
         clock("funnel + canned replies")
-    canned = CannedReplies(texts)
+    canned = set(texts)
     shared = _Shared(idx, cfg, stages, canned, since)
 
     keys = list(idx.issues)
@@ -129,8 +129,9 @@ def _build_cases(corpus: Corpus, since: datetime, config: Any, until: datetime |
         # The value reads the evidence kinds only: unless the storm took timing evidence away,
         # the value worked out while linking stands.
         if note and _apply_storm(case, note) and stage == "pool":
-            case.value = value_score(_value_inputs(idx.issues[(case.repo, case.number)], case, fix_strong,
-                                                   idx, cfg, canned))
+            issue = idx.issues[(case.repo, case.number)]
+            case.value = value_score(_value_inputs(issue, case, fix_strong, idx,
+                                                   _answer_finder(issue, idx, cfg, canned)))
     clock("close storms")
 
     pool = [(c, k) for c, k, stage in zip(cases, case_keys, case_stages) if stage == "pool"]
@@ -224,13 +225,14 @@ def _link_one(sh: _Shared, key: Key) -> tuple[Case | None, Close | None, bool]:
                 url=issue.html_url or f"https://gitcode.com/{issue.repo}/issues/{issue.number}",
                 closed_at=issue.closed_at, funnel=stage if stage != "pool" else "rank")
     fix_strong = bool(v and v.fix_strong)
+    best_answer = _answer_finder(issue, idx, cfg, sh.canned)
     if v is not None:
         case.closed_by = actor
         case.candidates = [_candidate_row(c) for c in v.candidates.values()]
         if stage != "window":
-            _conclude(case, issue, v, idx, cfg, sh.canned)
+            _conclude(case, issue, v, idx, cfg, best_answer)
     if stage == "pool":
-        case.value = value_score(_value_inputs(issue, case, fix_strong, idx, cfg, sh.canned))
+        case.value = value_score(_value_inputs(issue, case, fix_strong, idx, best_answer))
     return case, close, fix_strong
 
 
@@ -332,7 +334,7 @@ def _t(at: datetime | None) -> str:
 
 
 def _conclude(case: Case, issue: Issue, v: FixVerdict, idx: CorpusIndex, cfg: LinkConfig,
-              canned: set[str]) -> None:
+              best_answer: Callable[[], tuple[int, Comment] | None]) -> None:
     """Fix, evidence, timing and traps of one issue; a close storm is corpus-wide and applied
     afterwards (`_apply_storm`)."""
     n = issue.number
@@ -418,7 +420,7 @@ def _conclude(case: Case, issue: Issue, v: FixVerdict, idx: CorpusIndex, cfg: Li
     if claims:
         traps["claimed_unmerged"] = "; ".join(claims)
     if not has_fix and not v.pending:
-        answer = _answer(issue, comments, cfg, canned)
+        answer = _answer(issue, best_answer())
         if answer is not None:
             evidence.append(answer)
 
@@ -439,22 +441,13 @@ def _squash(text: str) -> str:
     return "".join((text or "").split())
 
 
-class CannedReplies(set):
-    """Reply texts posted verbatim on several issues, plus this build's memo of each issue's
-    best answer (asked for twice per issue: evidence and value), so the memo dies with the build."""
-
-    def __init__(self, texts=()):
-        super().__init__(texts)
-        self.best_answers: dict[tuple[str, int], object] = {}
-
-
-def canned_replies(corpus: Corpus, min_issues: int = 3) -> CannedReplies:
+def canned_replies(corpus: Corpus, min_issues: int = 3) -> set[str]:
     """Reply texts posted verbatim on several issues: boilerplate, not an explanation."""
     seen: dict[str, set[tuple[str, int]]] = defaultdict(set)
     for c in corpus.comments:
         if c.parent_kind == "issue" and c.body:
             seen[_squash(c.body)].add((c.repo, c.parent_number))
-    return CannedReplies(text for text, where in seen.items() if len(where) >= min_issues)
+    return {text for text, where in seen.items() if len(where) >= min_issues}
 
 
 # A reply that only asks for more information is not an answer.
@@ -463,21 +456,18 @@ _ASKS_ONLY = re.compile(r"^\s*(?:请|麻烦)?(?:提供|补充|附上|上传|贴�
                         re.IGNORECASE)
 
 
-def _best_answer(issue: Issue, comments, cfg: LinkConfig, canned: set[str]):
-    """The most substantial reply by someone other than the reporter: not a bot, a stale
-    notice, a bare closing note or a canned reply. A reasoned refusal or "not a problem" verdict
-    counts: why something will not be done is knowledge, and deep analysis decides the drop."""
-    memo = getattr(canned, "best_answers", None)
-    key = (issue.repo, issue.number)
-    if memo is not None and key in memo:
-        return memo[key]
-    best = _find_answer(issue, comments, cfg, canned)
-    if memo is not None:
-        memo[key] = best
-    return best
+def _answer_finder(issue: Issue, idx: CorpusIndex, cfg: LinkConfig,
+                   canned: set[str]) -> Callable[[], tuple[int, Comment] | None]:
+    """The issue's best answer, worked out on first call (evidence and value both ask)."""
+    return cache(partial(_best_answer, issue, idx.issue_comments.get((issue.repo, issue.number), []), cfg, canned))
 
 
-def _find_answer(issue: Issue, comments, cfg: LinkConfig, canned: set[str]):
+def _best_answer(issue: Issue, comments: list[Comment], cfg: LinkConfig,
+                 canned: set[str]) -> tuple[int, Comment] | None:
+    """The most substantial reply by someone other than the reporter, with its size: not a
+    bot, a stale notice, a bare closing note or a canned reply. A reasoned refusal or "not a
+    problem" verdict counts: why something will not be done is knowledge, and deep analysis
+    decides the drop."""
     best = None
     for c in comments:
         if not c.author or c.author == issue.author or is_bot(c.author):
@@ -495,8 +485,7 @@ def _find_answer(issue: Issue, comments, cfg: LinkConfig, canned: set[str]):
     return best
 
 
-def _answer(issue: Issue, comments, cfg: LinkConfig, canned: set[str]) -> Evidence | None:
-    best = _best_answer(issue, comments, cfg, canned)
+def _answer(issue: Issue, best: tuple[int, Comment] | None) -> Evidence | None:
     if best is None:
         return None
     c = best[1]
@@ -504,12 +493,12 @@ def _answer(issue: Issue, comments, cfg: LinkConfig, canned: set[str]) -> Eviden
     return Evidence("answer", f"answer by {c.author}: '{snippet}'", f"issues/{issue.number}/comments/{c.id}")
 
 
-def _value_inputs(issue: Issue, case: Case, fix_strong: bool, idx: CorpusIndex, cfg: LinkConfig,
-                  canned: set[str]) -> ValueInputs:
+def _value_inputs(issue: Issue, case: Case, fix_strong: bool, idx: CorpusIndex,
+                  best_answer: Callable[[], tuple[int, Comment] | None]) -> ValueInputs:
     comments = idx.issue_comments.get((issue.repo, issue.number), [])
     human = [c for c in comments if c.author and not is_bot(c.author) and not STALE_NOTICE.search(c.body or "")]
     own = [c for c in human if c.author == issue.author]
-    best = _best_answer(issue, comments, cfg, canned)
+    best = best_answer()
     kinds = {e.kind for e in case.evidence}
     explained = [len(_squash(c.body)) for c in own if CAUSE.search(c.body or "")]
     return ValueInputs(
