@@ -78,7 +78,6 @@ def test_parallel_export_writes_the_same_bytes(tmp_path):
 
 
 def test_the_index_scan_works_out_every_merged_pr_backport_shape_once():
-    from fixlore.link.backport import shape_of
     from fixlore.link.index import CorpusIndex
     from fixlore.link.shapes import backport_shape
 
@@ -88,7 +87,7 @@ def test_the_index_scan_works_out_every_merged_pr_backport_shape_once():
     assert merged and set(one._backport_shapes) == set(merged)
     assert one._backport_shapes == two._backport_shapes
     for key, p in merged.items():
-        assert one._backport_shapes[key] == backport_shape(p.title) == shape_of(p, two)
+        assert one._backport_shapes[key] == backport_shape(p.title) == two.backport_shape(p)
     assert backport_shape("[26.2.0] Fix the NPU  timeout") == backport_shape("fix the npu timeout")
 
 

@@ -16,41 +16,9 @@ from rapidfuzz import fuzz, process
 
 from fixlore.link.config import LinkConfig
 from fixlore.link.index import CorpusIndex, Key
-from fixlore.link.shapes import backport_shape
 from fixlore.model import Pull
 
 _BACKPORT_WORD = re.compile(r"backport|cherry[- ]?pick|回合|同步", re.IGNORECASE)
-_shape = backport_shape
-
-
-def _shapes(idx: CorpusIndex) -> dict[Key, str]:
-    cache = getattr(idx, "_backport_shapes", None)
-    if cache is None:
-        cache = {}
-        idx._backport_shapes = cache
-    return cache
-
-
-def shape_of(pull: Pull, idx: CorpusIndex) -> str:
-    cache = _shapes(idx)
-    key = (pull.repo, pull.number)
-    if key not in cache:
-        cache[key] = _shape(pull.title)
-    return cache[key]
-
-
-def _branch_shapes(idx: CorpusIndex, repo: str, branch: str) -> list[str]:
-    cache = getattr(idx, "_branch_shape_lists", None)
-    if cache is None:
-        cache = {}
-        idx._branch_shape_lists = cache
-    key = (repo, branch)
-    if key not in cache:
-        shapes = _shapes(idx)
-        cache[key] = [shapes.get((p.repo, p.number)) or shape_of(p, idx) for p in idx.merged_list(repo, branch)]
-    return cache[key]
-
-
 def find_twins(fix: Pull, idx: CorpusIndex, cfg: LinkConfig, exclude: set[Key]) -> list[tuple[Pull, str]]:
     """Merged PRs that carry `fix` to another branch, with what shows it."""
     out: list[tuple[Pull, str]] = []
@@ -60,13 +28,13 @@ def find_twins(fix: Pull, idx: CorpusIndex, cfg: LinkConfig, exclude: set[Key]) 
         if p is None or m.pull in seen or not p.merged or p.base_ref == fix.base_ref:
             continue
         text = f"{p.title}\n{p.body}"
-        if _BACKPORT_WORD.search(text) or shape_of(p, idx) == shape_of(fix, idx):
+        if _BACKPORT_WORD.search(text) or idx.backport_shape(p) == idx.backport_shape(fix):
             seen.add(m.pull)
             out.append((p, f"PR {m.where} cites !{fix.number}: {m.quote}"))
     if fix.merged_at is None:
         return out
     window = timedelta(days=cfg.backport_window_days)
-    shape = shape_of(fix, idx)
+    shape = idx.backport_shape(fix)
     fix_files = {f.filename for f in idx.files.get((fix.repo, fix.number), [])}
     for branch in idx.branches_of(fix.repo):
         if branch == fix.base_ref:
@@ -75,7 +43,7 @@ def find_twins(fix: Pull, idx: CorpusIndex, cfg: LinkConfig, exclude: set[Key]) 
         if lo >= hi or not shape:
             continue
         others = idx.merged_list(fix.repo, branch)[lo:hi]
-        shapes = _branch_shapes(idx, fix.repo, branch)[lo:hi]
+        shapes = idx.branch_backport_shapes(fix.repo, branch)[lo:hi]
         hits = process.extract(shape, shapes, scorer=fuzz.ratio, score_cutoff=60, limit=None)
         for _, sim, i in sorted(hits, key=lambda h: -h[1]):
             p = others[i]

@@ -226,6 +226,7 @@ class CorpusIndex:
             if branch is not None:
                 self._branches[repo].append(branch)
         self._pull_tokens: dict[Key, set[str]] = {}
+        self._branch_shape_lists: dict[tuple[str, str], list[str]] = {}
 
         # Base branch most used per repo, when the repo object does not name its default.
         counts: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
@@ -235,6 +236,22 @@ class CorpusIndex:
         for repo, c in counts.items():
             if repo not in self.default_branch:
                 self.default_branch[repo] = max(c.items(), key=lambda kv: (kv[1], kv[0] in ("master", "main")))[0]
+
+    def backport_shape(self, pull: Pull) -> str:
+        """The PR's title without branch tags (`link.shapes`); merged PRs' shapes come from the index scan."""
+        key = (pull.repo, pull.number)
+        shape = self._backport_shapes.get(key)
+        if shape is None:
+            shape = self._backport_shapes[key] = backport_shape(pull.title)
+        return shape
+
+    def branch_backport_shapes(self, repo: str, branch: str) -> list[str]:
+        """`backport_shape` of each PR merged into `branch`, in merge order (as `merged_list`)."""
+        key = (repo, branch)
+        shapes = self._branch_shape_lists.get(key)
+        if shapes is None:
+            shapes = self._branch_shape_lists[key] = [self.backport_shape(p) for p in self.merged_list(repo, branch)]
+        return shapes
 
     def merged_between(self, repo: str, start: datetime, end: datetime, branch: str | None = None) -> list[Pull]:
         lo, hi = self.merged_range(repo, start, end, branch)
