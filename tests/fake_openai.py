@@ -29,6 +29,7 @@ class Ok:
 class Status:
     code: int
     headers: dict[str, str] = field(default_factory=dict)
+    message: str = ""                     # the error message (default: "scripted <code>")
 
 
 @dataclass
@@ -107,7 +108,7 @@ class FakeOpenAI:
             time.sleep(action.seconds)
             action = Ok()
         if isinstance(action, Status):
-            return h._send(action.code, {"error": {"message": f"scripted {action.code}", "type": "scripted"}},
+            return h._send(action.code, {"error": {"message": action.message or f"scripted {action.code}", "type": "scripted"}},
                            action.headers)
         if isinstance(action, Raw):
             content, usage = action.content, (10, 5)

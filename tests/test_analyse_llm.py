@@ -185,9 +185,22 @@ def test_a_model_answer_missing_the_fix_gets_the_proven_facts(tmp_path):
 def test_a_server_refusing_json_mode_is_asked_in_plain_mode(tmp_path):
     w = build_world()
     cases = pick(w, [101])
-    with FakeOpenAI({marker(cases[0].key): [Status(400), Ok()]}) as fake:
+    refusal = Status(400, message="'response_format' of type 'json_object' is not supported by this model")
+    with FakeOpenAI({marker(cases[0].key): [refusal, Ok()]}) as fake:
         backend = make(fake, tmp_path / "c.sqlite")
         analyse_cases(cases, w.corpus, backend)
         bodies = [r["body"] for r in fake.requests]
     assert "response_format" in bodies[0] and "response_format" not in bodies[1]
     assert cases[0].analysed_by == "llm:fake-qwen" and backend.json_mode is False
+
+
+def test_another_bad_request_keeps_json_mode_and_falls_back_for_that_case(tmp_path):
+    w = build_world()
+    cases = pick(w, [101])
+    too_long = Status(400, message="This model's maximum context length is 8192 tokens")
+    with FakeOpenAI({marker(cases[0].key): [too_long, Ok()]}) as fake:
+        backend = make(fake, tmp_path / "c.sqlite")
+        analyse_cases(cases, w.corpus, backend)
+        requests = len(fake.requests)
+    assert requests == 1 and backend.json_mode is True
+    assert cases[0].analysed_by.startswith("offline (llm failed")

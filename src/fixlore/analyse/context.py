@@ -38,6 +38,14 @@ class CaseContext:
         """Comments by people other than the reporter: where official answers and root causes live."""
         return [c for c in self.comments if c.author != self.author and _from_a_person(c)]
 
+    def discussion(self) -> list[Comment]:
+        """The issue's comments by people, reporter included (what a reader of the issue reads)."""
+        return [c for c in self.comments if _from_a_person(c)]
+
+    def reviews(self) -> list[Comment]:
+        """Comments on the fix PRs by people other than the reporter."""
+        return [c for c in self.pull_comments if c.author != self.author and _from_a_person(c)]
+
     def reporter_comments(self) -> list[Comment]:
         return [c for c in self.comments if c.author == self.author and _from_a_person(c)]
 

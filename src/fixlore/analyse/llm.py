@@ -147,7 +147,7 @@ class LlmAnalyst:
                          "merged_at": f.merged_at.isoformat() if f.merged_at else ""} for f in case.fix],
         }
         disc = []
-        for c in ctx.comments:
+        for c in ctx.discussion():
             who = f"{c.author}, reporter" if c.author == ctx.author else c.author
             disc.append(f"[{who}] {shorten(clean_body(c.body), 800)}")
         pulls = []
@@ -174,8 +174,8 @@ class LlmAnalyst:
     def _ask(self, messages: list[dict]):
         try:
             return self._ask_once(messages, self.json_mode)
-        except openai.BadRequestError:
-            if not self.json_mode:
+        except openai.BadRequestError as exc:
+            if not self.json_mode or "response_format" not in str(exc):
                 raise
             # some OpenAI-compatible servers refuse response_format: ask in plain mode from now on
             with self._lock:
@@ -227,7 +227,8 @@ class LlmAnalyst:
         """The fix and its landing are facts the pipeline proved: if the model left a fix PR out of
         the answer, state them after its text rather than publish an answer without them."""
         labels = [pr_label(f, case.repo) for f in case.fix]
-        if labels and not all(lb in a.answer for lb in labels):
+        # "!4" is not named by an answer that names "!47"
+        if labels and not all(re.search(re.escape(lb) + r"(?!\d)", a.answer) for lb in labels):
             zh = language_of(case, ctx)
             facts = [p for p in (fix_sentence(case, zh), close_sentence(case, zh)) if p]
             sep = "。" if zh else ". "

@@ -16,7 +16,6 @@ from fixlore.analyse.facts import close_sentence, fix_sentence, is_merged, kb_se
 from fixlore.analyse.text import (ACTION_CUES, FIX_CUES, ROOT_CUES, clean_title, cue_count,
                                   error_lines, is_status_update, keywords, without_status, overlap, sentences, shorten, tokens)
 from fixlore.analyse.verdict import decide, language_of
-from fixlore.link.closes import is_bot
 from fixlore.model import Case
 
 # how much a sentence's origin counts: maintainers explain, PRs describe the change,
@@ -52,9 +51,8 @@ class OfflineAnalyst:
             raw += [(s, "pull") for s in sentences(p.body)]
         for cm in ctx.commits:
             raw += [(s, "pull") for s in sentences(cm.message)]
-        for c in ctx.pull_comments:
-            if c.author != ctx.author and not is_bot(c.author or ""):
-                raw += [(s, "pull_comment") for s in sentences(c.body)]
+        for c in ctx.reviews():
+            raw += [(s, "pull_comment") for s in sentences(c.body)]
         for c in ctx.reporter_comments():
             raw += [(s, "reporter") for s in sentences(c.body)]
         raw += [(s, "body") for s in sentences(ctx.body)]

@@ -7,6 +7,7 @@ from collections import Counter, defaultdict
 from typing import Any
 
 from fixlore.model import FUNNEL_STAGES, Case
+from fixlore.timeutil import lag_seconds
 
 AUTO_CLOSE_TIMINGS = ("same_second", "auto_close")
 CARRIER_TRAPS = ("fix_not_landed", "claimed_unmerged", "linked_unrelated", "closed_before_merge")
@@ -82,7 +83,7 @@ def kb_figures(kept: list[Case], ref: Refs) -> dict[str, Any]:
 
 
 def merge_figures(analysed: list[Case]) -> dict[str, Any]:
-    fixes = [f for c in analysed for f in list(c.fix) + list(getattr(c, "pending_fix", []) or [])]
+    fixes = [f for c in analysed for f in (*c.fix, *c.pending_fix)]
     states = Counter("merged" if merged(f) else (f.state or "unknown") for f in fixes)
     return {"fix_refs": len(fixes), "merged": states.get("merged", 0),
             "not_merged": {k: v for k, v in sorted(states.items()) if k != "merged"},
@@ -170,9 +171,8 @@ def _audit_ok(a: dict[str, Any]) -> bool:
 
 def _lag_to_later_merge(c: Case) -> int | None:
     """Close time minus the first merge after it (negative), when the linker left lag_s unset."""
-    later = sorted(f.merged_at for f in list(c.fix) + list(getattr(c, "pending_fix", []) or [])
-                   if merged(f) and c.closed_at and f.merged_at > c.closed_at)
-    return int((c.closed_at - later[0]).total_seconds()) if later else None
+    later = [f.merged_at for f in (*c.fix, *c.pending_fix) if merged(f) and c.closed_at and f.merged_at > c.closed_at]
+    return lag_seconds(c.closed_at, min(later)) if later else None
 
 
 def timing_figures(analysed: list[Case], ref: Refs, run: dict[str, Any]) -> dict[str, Any]:
