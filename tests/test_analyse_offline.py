@@ -420,3 +420,10 @@ def test_bots_stale_notices_are_not_answers():
     analyse_cases([case], w.corpus, OfflineAnalyst())
     assert "stale" not in case.answer.lower().split("fix:")[0]
     assert "listeners were kept" in case.answer.lower()
+
+
+def test_a_dead_pr_is_told_apart_by_repository_and_number():
+    from fixlore.analyse.offline import _pulls_named
+
+    assert _pulls_named("已通过 PR#54 合入修复，见 other/repo!47 和 #12", SIM) == {(SIM, 54), ("other/repo", 47), (SIM, 12)}
+    assert _pulls_named("影响 issue 关联的 https://gitcode.com/a/b/issues/12", SIM) == set()

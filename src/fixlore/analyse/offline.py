@@ -7,7 +7,6 @@ landed and how the close relates to it from the linker's conclusions."""
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 from fixlore.analyse.base import Analysis
@@ -16,6 +15,7 @@ from fixlore.analyse.facts import close_sentence, fix_sentence, is_merged, kb_se
 from fixlore.analyse.text import (ACTION_CUES, FIX_CUES, ROOT_CUES, clean_title, cue_count,
                                   error_lines, is_status_update, keywords, without_status, overlap, sentences, shorten, tokens)
 from fixlore.analyse.verdict import decide, language_of
+from fixlore.link.refs import KIND_ISSUE, find_refs
 from fixlore.model import Case
 
 # how much a sentence's origin counts: maintainers explain, PRs describe the change,
@@ -32,6 +32,11 @@ class Scored:
     fix: int
     action: int
     score: float
+
+
+def _pulls_named(text: str, repo: str) -> set[tuple[str, int]]:
+    """(repo, number) of every reference in `text` that may be a PR (`!N`, `PR 55`, `#N`, URLs)."""
+    return {(r.repo, r.number) for r in find_refs(text, repo) if r.kind != KIND_ISSUE}
 
 
 class OfflineAnalyst:
@@ -57,14 +62,15 @@ class OfflineAnalyst:
             raw += [(s, "reporter") for s in sentences(c.body)]
         raw += [(s, "body") for s in sentences(ctx.body)]
 
-        # a sentence citing a PR that never merged ("已由 !47 修复合入") would mislead the reader
-        dead = {str(f.number) for f in unlanded(case) if f.state != "open"}
-        dead |= set(re.findall(r"[!#](\d+)", case.trap_notes.get("claimed_unmerged", "")))
-        dead -= {str(f.number) for f in case.fix if is_merged(f)}
+        # a sentence citing a PR that never merged ("已由 !47 修复合入") would mislead the reader;
+        # PRs are told apart by repository and number, never by the number alone
+        dead = {(f.repo, f.number) for f in unlanded(case) if f.state != "open"}
+        dead |= _pulls_named(case.trap_notes.get("claimed_unmerged", ""), case.repo)
+        dead -= {(f.repo, f.number) for f in case.fix if is_merged(f)}
         seen: set[str] = set()
         uniq = []
         for s, src in raw:
-            if dead and set(re.findall(r"(?:!|PR\s*#?|#)(\d+)", s)) & dead:
+            if dead and _pulls_named(s, case.repo) & dead:
                 continue
             if s not in seen:
                 seen.add(s)
