@@ -27,7 +27,7 @@ from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterable, Sequence
+from typing import Callable, Iterable, Iterator, Sequence
 
 import numpy as np
 
@@ -574,9 +574,7 @@ class KnowledgeBase:
         """
         q = query if isinstance(query, KbQuery) else KbQuery(text=query)
         best: dict[str, Passage] = {}
-        for p in self._candidates(q, kind):
-            if is_changelog(p.doc):
-                continue
+        for p in self._citable(q, kind):
             cur = best.get(p.doc)
             if cur is None or p.score > cur.score:
                 best[p.doc] = p
@@ -587,6 +585,10 @@ class KnowledgeBase:
             return (-(p.score + bonus), p.doc)
 
         return sorted(best.values(), key=order)
+
+    def _citable(self, query: str | KbQuery, kind: Sequence[str]) -> Iterator[Passage]:
+        """The search's passages without release notes and changelogs (see `ranked_docs`)."""
+        return (p for p in self._candidates(query, kind) if not is_changelog(p.doc))
 
     def refs_for(self, query: str | KbQuery, threshold: float | None = None, per_doc: bool = True,
                  limit: int = 3, kind: Sequence[str] = DOC_KINDS, relative: float = RELATIVE_CUT) -> list[KbRef]:
@@ -600,8 +602,7 @@ class KnowledgeBase:
         if per_doc:
             ranked = self.ranked_docs(query, kind)
         else:
-            ranked = sorted((p for p in self._candidates(query, kind) if not is_changelog(p.doc)),
-                            key=lambda p: (-p.score, p.doc, p.chunk))
+            ranked = sorted(self._citable(query, kind), key=lambda p: (-p.score, p.doc, p.chunk))
         passing = [p for p in ranked if p.score >= t]
         if not passing:
             return []

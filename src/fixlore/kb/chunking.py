@@ -12,6 +12,7 @@ gives the same ids.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
@@ -208,31 +209,15 @@ def _definition_name(line: str, fmt: str) -> str | None:
 def _code_sections(text: str, fmt: str, path: str) -> list[tuple[tuple[str, ...], str]]:
     """Top-level definitions as sections; the preamble (imports, licence) is its own section."""
     name = PurePosixPath(path).name if path else ""
-    lines = text.split("\n")
-    sections: list[tuple[tuple[str, ...], str]] = []
-    current: list[str] = []
-    title = ""
-    pending: list[str] = []          # decorators / comments directly above a definition
-    for line in lines:
-        top = bool(line) and not line[0].isspace()
-        defname = _definition_name(line, fmt) if top else None
-        if top and defname is None and fmt == "py" and line.startswith("@"):
-            pending.append(line)
-            continue
-        if defname is not None:
-            if any(ln.strip() for ln in current):
-                sections.append(((name, title) if title else (name,), "\n".join(current).strip("\n")))
-            current = pending + [line]
-            pending = []
-            title = _signature(line)
-            continue
-        if pending:
-            current.extend(pending)
-            pending = []
-        current.append(line)
-    current.extend(pending)
-    if any(ln.strip() for ln in current):
-        sections.append(((name, title) if title else (name,), "\n".join(current).strip("\n")))
+
+    def is_definition(line: str) -> bool:
+        return bool(line) and not line[0].isspace() and _definition_name(line, fmt) is not None
+
+    def is_decorator(line: str) -> bool:
+        return fmt == "py" and line.startswith("@") and _definition_name(line, fmt) is None
+
+    sections = [((name, title) if title else (name,), body)
+                for title, body in _split_at_definitions(text.split("\n"), is_definition, is_decorator)]
     if fmt == "py":
         sections = [sub for sec in sections for sub in _python_methods(sec)]
     return sections
@@ -250,28 +235,39 @@ def _python_methods(section: tuple[tuple[str, ...], str]) -> list[tuple[tuple[st
     indent = next((m.group(1) for ln in lines[1:] if (m := _PY_METHOD.match(ln))), None)
     if indent is None:
         return [section]
-    out: list[tuple[tuple[str, ...], str]] = []
+
+    def is_method(line: str) -> bool:
+        m = _PY_METHOD.match(line)
+        return m is not None and m.group(1) == indent
+
+    return [(heading + ((sub,) if sub else ()), part)
+            for sub, part in _split_at_definitions(lines, is_method, lambda line: line.startswith(indent + "@"))]
+
+
+def _split_at_definitions(lines: list[str], is_definition: Callable[[str], bool],
+                          is_decorator: Callable[[str], bool]) -> list[tuple[str, str]]:
+    """(signature, text) of each stretch starting at a definition line, the decorators
+    directly above it included; the stretch before the first one has signature ""."""
+    out: list[tuple[str, str]] = []
     current: list[str] = []
-    sub = ""
+    title = ""
     pending: list[str] = []
     for line in lines:
-        m = _PY_METHOD.match(line)
-        if line.startswith(indent + "@") and not line.startswith(indent + " "):
+        if is_decorator(line):
             pending.append(line)
             continue
-        if m and m.group(1) == indent:
+        if is_definition(line):
             if any(ln.strip() for ln in current):
-                out.append((heading + ((sub,) if sub else ()), "\n".join(current).strip("\n")))
-            current = pending + [line]
-            pending = []
-            sub = _signature(line)
+                out.append((title, "\n".join(current).strip("\n")))
+            current, pending = pending + [line], []
+            title = _signature(line)
             continue
         current.extend(pending)
         pending = []
         current.append(line)
     current.extend(pending)
     if any(ln.strip() for ln in current):
-        out.append((heading + ((sub,) if sub else ()), "\n".join(current).strip("\n")))
+        out.append((title, "\n".join(current).strip("\n")))
     return out
 
 
