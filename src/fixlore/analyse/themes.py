@@ -58,19 +58,10 @@ def slug(text: str) -> str:
 
 
 def _cluster(sim: list[list[float]], floor: float) -> list[list[int]]:
+    """Average-link merging while two groups are more similar than `floor`."""
     groups = [[i] for i in range(len(sim))]
-    while len(groups) > 1:
-        best, pair = floor, None
-        for x in range(len(groups)):
-            for y in range(x + 1, len(groups)):
-                s = sum(sim[i][j] for i in groups[x] for j in groups[y]) / (len(groups[x]) * len(groups[y]))
-                if s > best + 1e-12:
-                    best, pair = s, (x, y)
-        if pair is None:
-            break
-        x, y = pair
-        groups[x] = sorted(groups[x] + groups[y])
-        del groups[y]
+    while len(groups) > 1 and (pair := _closest_pair(sim, groups, floor)) is not None:
+        _merge(groups, pair)
     return groups
 
 
@@ -80,21 +71,32 @@ def _cluster_to(sim: list[list[float]], k: int) -> list[list[int]]:
     # a size cap keeps the groups balanced: average link alone tends to grow one giant group
     cap = -(-len(sim) // max(1, k)) + 1
     while len(groups) > max(1, k):
-        best, pair = None, None
-        for x in range(len(groups)):
-            for y in range(x + 1, len(groups)):
-                if len(groups[x]) + len(groups[y]) > cap:
-                    continue
-                s = sum(sim[i][j] for i in groups[x] for j in groups[y]) / (len(groups[x]) * len(groups[y]))
-                if best is None or s > best + 1e-12:
-                    best, pair = s, (x, y)
+        pair = _closest_pair(sim, groups, float("-inf"), cap)
         if pair is None:
             cap += 1
             continue
-        x, y = pair
-        groups[x] = sorted(groups[x] + groups[y])
-        del groups[y]
+        _merge(groups, pair)
     return groups
+
+
+def _closest_pair(sim: list[list[float]], groups: list[list[int]], floor: float,
+                  cap: int | None = None) -> tuple[int, int] | None:
+    """The two groups with the highest average similarity above `floor` (together at most `cap`)."""
+    best, pair = floor, None
+    for x in range(len(groups)):
+        for y in range(x + 1, len(groups)):
+            if cap is not None and len(groups[x]) + len(groups[y]) > cap:
+                continue
+            s = sum(sim[i][j] for i in groups[x] for j in groups[y]) / (len(groups[x]) * len(groups[y]))
+            if s > best + 1e-12:
+                best, pair = s, (x, y)
+    return pair
+
+
+def _merge(groups: list[list[int]], pair: tuple[int, int]) -> None:
+    x, y = pair
+    groups[x] = sorted(groups[x] + groups[y])
+    del groups[y]
 
 
 def _similarity(members: list[Case], vecs: list[Counter], embedder=None) -> list[list[float]]:

@@ -75,7 +75,7 @@ def _repo_words(cs: list[Case], ref: Refs, k: int = 5) -> list[str]:
     own = {w for c in cs for w in re.split(r"[-_]", ref.repo(c.repo).lower())}
     counts: Counter = Counter()
     for c in cs:
-        counts.update(w for w in set(keywords(f"{c.title} {c.problem}", 8)) if w not in own)
+        counts.update(w for w in dict.fromkeys(keywords(f"{c.title} {c.problem}", 8)) if w not in own)
     return [w for w, _ in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))][:k]
 
 
@@ -87,7 +87,8 @@ def _common_words(cs: list[Case], k: int = 4) -> list[str]:
 
     counts: Counter = Counter()
     for c in cs:
-        counts.update(set(keywords(f"{c.title} {c.problem}", 8)))
+        # each case counts a word once; first-seen order breaks ties (a set's order changes per run)
+        counts.update(dict.fromkeys(keywords(f"{c.title} {c.problem}", 8), 1))
     shared = [w for w, n in counts.most_common() if n >= 2]
     return shared[:k]
 
