@@ -7,6 +7,7 @@ import json
 import re
 import shutil
 import subprocess
+from pathlib import Path
 from collections import Counter
 from html.parser import HTMLParser
 
@@ -237,3 +238,19 @@ def test_fact_sentences_follow_the_digest_language():
         closing = close_sentence(c, True)
         if closing:
             assert closing in zh
+
+
+def test_digest_bytes_do_not_depend_on_hash_seed(tmp_path):
+    import os
+    import sys
+
+    script = ("import sys; sys.path.insert(0, 'tests'); from test_digest import analysed_world; "
+              "from fixlore.compose import write_digests; cases, run = analysed_world(); "
+              "write_digests(cases, run, sys.argv[1])")
+    outs = []
+    for seed in ("1", "2", "3"):
+        out = tmp_path / seed
+        subprocess.run([sys.executable, "-c", script, str(out)], check=True, cwd=str(Path(__file__).parents[1]),
+                       env={**os.environ, "PYTHONHASHSEED": seed}, capture_output=True, timeout=300)
+        outs.append({p.name: p.read_bytes() for p in sorted(out.iterdir())})
+    assert outs[0] and outs[0] == outs[1] == outs[2]
