@@ -175,19 +175,19 @@ def _title_key(title: str) -> str:
 
 def add_backport_twins(cands: Candidates, listed_pulls: list[m.Pull]) -> None:
     """Listed PRs that cite a candidate PR, or carry its title to another branch (backports)."""
-    chosen = {key: None for key in cands.reasons}
+    chosen = set(cands.reasons)
     by_key = {(p.repo, p.number): p for p in listed_pulls}
-    titles = {}
+    titles: dict[tuple[str, str], set[str]] = {}
     for key in chosen:
         pull = by_key.get(key)
-        if pull and len(_title_key(pull.title)) >= 8:
-            titles.setdefault((pull.repo, _title_key(pull.title)), set()).add(pull.base_ref)
+        if pull and len(title := _title_key(pull.title)) >= 8:
+            titles.setdefault((pull.repo, title), set()).add(pull.base_ref)
     for pull in listed_pulls:
         key = (pull.repo, pull.number)
         if key in chosen:
             continue
         explicit, either = pull_refs_in_text(f"{pull.title}\n{pull.body}", pull.repo)
-        if (explicit | either) & set(chosen):
+        if (explicit | either) & chosen:
             cands.add(key, "cites_candidate")
             continue
         branches = titles.get((pull.repo, _title_key(pull.title)))
