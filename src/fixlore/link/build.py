@@ -12,7 +12,7 @@ import re
 import time
 from collections import Counter, defaultdict
 from dataclasses import asdict, dataclass
-from functools import cache, partial
+from functools import partial
 from datetime import datetime
 from typing import Any, Callable
 
@@ -459,7 +459,14 @@ _ASKS_ONLY = re.compile(r"^\s*(?:请|麻烦)?(?:提供|补充|附上|上传|贴�
 def _answer_finder(issue: Issue, idx: CorpusIndex, cfg: LinkConfig,
                    canned: set[str]) -> Callable[[], tuple[int, Comment] | None]:
     """The issue's best answer, worked out on first call (evidence and value both ask)."""
-    return cache(partial(_best_answer, issue, idx.issue_comments.get((issue.repo, issue.number), []), cfg, canned))
+    memo: list[tuple[int, Comment] | None] = []
+
+    def best() -> tuple[int, Comment] | None:
+        if not memo:
+            memo.append(_best_answer(issue, idx.issue_comments.get((issue.repo, issue.number), []), cfg, canned))
+        return memo[0]
+
+    return best
 
 
 def _best_answer(issue: Issue, comments: list[Comment], cfg: LinkConfig,
