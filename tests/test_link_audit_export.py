@@ -65,7 +65,7 @@ def test_export_roundtrip_keeps_every_key():
     buf = io.StringIO()
     assert write_cases_jsonl(cases, buf) == 3
     lines = buf.getvalue().splitlines()
-    assert len(lines) == 3 and lines[0].startswith('{"repo": ')
+    assert len(lines) == 3 and lines[0].startswith('{"repo":"')
 
 
 def test_export_file_roundtrip_and_truth_keys(tmp_path):

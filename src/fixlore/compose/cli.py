@@ -11,28 +11,8 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from fixlore.errors import ConfigError
-from fixlore.model import Case, Corpus
-
-
-def read_cases(path: Path) -> list[Case]:
-    if not path.is_file():
-        raise ConfigError(f"case export not found: {path}")
-    cases = []
-    for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
-        if not line.strip():
-            continue
-        try:
-            cases.append(Case.from_export(json.loads(line)))
-        except (json.JSONDecodeError, KeyError, TypeError, ValueError) as exc:
-            raise ConfigError(f"{path}:{n} is not a case export line ({type(exc).__name__}: {exc})") from None
-    return cases
-
-
-def write_cases(cases: list[Case], path: Path) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with path.open("w", encoding="utf-8") as fh:
-        for c in cases:
-            fh.write(json.dumps(c.to_export(), ensure_ascii=False, default=str) + "\n")
+from fixlore.link.export import read_cases_jsonl, write_cases_jsonl
+from fixlore.model import Corpus
 
 
 def read_run(path: Path | None) -> dict[str, Any]:
@@ -90,7 +70,7 @@ def register(app: typer.Typer) -> None:
         from fixlore.analyse import OfflineAnalyst, analyse_cases, make_embedder
 
         console = Console(stderr=True)
-        all_cases = read_cases(cases)
+        all_cases = read_cases_jsonl(cases)
         corpus = load_corpus(db, world)
         if not corpus.issues:
             console.print("[yellow]note:[/] no --db or --world: answers are built from the case export alone")
@@ -111,7 +91,7 @@ def register(app: typer.Typer) -> None:
             task = bar.add_task("analyse", total=None)
             summary = analyse_cases(all_cases, corpus, analyst, workers=workers, embedder=embedder, theme_size=theme_size,
                                     progress=lambda done, total: bar.update(task, completed=done, total=total))
-        write_cases(all_cases, out)
+        write_cases_jsonl(all_cases, out)
         if summary_out:
             summary_out.parent.mkdir(parents=True, exist_ok=True)
             summary_out.write_text(json.dumps({"analyse": summary}, ensure_ascii=False, indent=1), encoding="utf-8")
@@ -132,7 +112,7 @@ def register(app: typer.Typer) -> None:
         langs = {"zh": ("zh",), "en": ("en",), "both": ("zh", "en")}.get(lang)
         if langs is None:
             raise ConfigError(f"--lang must be zh, en or both, not '{lang}'")
-        paths = write_digests(read_cases(cases), read_run(run), out, langs)
+        paths = write_digests(read_cases_jsonl(cases), read_run(run), out, langs)
         console = Console()
         for name, path in paths.items():
             console.print(f"{name:6} {path}", highlight=False)

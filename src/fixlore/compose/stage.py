@@ -3,10 +3,10 @@ and the run record so far, plus the final case export they are a view of."""
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from fixlore.compose.write import write_digests
+from fixlore.link.export import write_cases_jsonl
 from fixlore.timeutil import cases_in_zone
 
 
@@ -18,9 +18,7 @@ def run(ctx: Any) -> dict[str, Any]:
     # every time in the window's own offset (the store keeps UTC): GitCode users read +08:00
     cases_in_zone(cases, since.tzinfo if since else None)
     export = ctx.out_dir / "cases.jsonl"
-    with export.open("w", encoding="utf-8") as fh:
-        for c in sorted(cases, key=lambda c: (c.repo, c.number)):
-            fh.write(json.dumps(c.to_export(), ensure_ascii=False, default=str) + "\n")
+    write_cases_jsonl(cases, export)
     run = dict(ctx.info)
     try:   # the repos' own descriptions position them in the overview
         corpus = ctx.store.load_corpus(repos=sorted({c.repo for c in cases if c.funnel == "selected"}))
