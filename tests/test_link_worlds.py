@@ -82,9 +82,8 @@ def test_cli_export_explain_score_on_the_demo_world(tmp_path):
     assert out.read_text(encoding="utf-8").count("\n") >= 10
     res = runner.invoke(app, ["score", "--truth", str(ROOT / "demo" / "truth.yaml"), "--cases", str(out), "--json"])
     assert res.exit_code == 0 and '"repo_number_role"' in res.output
-    key = next(line for line in out.read_text(encoding="utf-8").splitlines() if '"fix": [{' in line)
     import json
-    row = json.loads(key)
+    row = next(r for r in map(json.loads, out.read_text(encoding="utf-8").splitlines()) if r["fix"])
     res = runner.invoke(app, ["explain", f"{row['repo']}#{row['number']}", "--cases", str(out)])
     assert res.exit_code == 0 and "evidence" in res.output and f"!{row['fix'][0]['number']}" in res.output
     res = runner.invoke(app, ["explain", "nobody/none#1", "--cases", str(out)])
