@@ -10,22 +10,25 @@ export, to compare runs byte for byte (any `--workers` gives the same bytes). No
 the machine.
 
 Measured on the 2-core machine (100,000 issues and PRs, seed 1; the export's sha256 is the
-same with any --workers: cbdcfc01...9371). Load from other users varies; the lines print it.
-  --workers 2: 4,666 issues/s end to end at load 1.2 (21.4 s wall: index with the funnel and
-      canned replies 5.5 s, linking 10.5 s, post-pass 1.2 s, export 2.9 s); with the smaller
-      linking chunks that followed, 21.8, 23.3 and 23.6 s at load 1.2-1.4 (the index phase alone
-      varies 5.1-6.9 s between runs). Before this round: 24.9 s, 4,015/s.
-      The index scan runs in this process and one forked child, which works out the funnel
-      and canned replies first (two processes, not three, on two cores); the child also works
-      out every merged PR's backport title shape once. Linking: this process and a child take
-      small chunks from a shared counter; the child spools each pickled result to an unlinked
-      file and this process unpickles them between its own chunks.
-  --workers 1: 2,905 issues/s, 34.4 s CPU: index 5.5, funnel + canned replies 3.9, linking
-      18.3, post-pass 1.0, export 4.1 (before: 36.0 s, 2,780/s).
-The goal of 5,000/s (20 s) is not reached with two workers: two processes spend 10-35% more
-CPU on the same work than one (linking 20-24 CPU s in two processes against 18 in one; index
-+ funnel 10-13 against 9.4: pickled results, copy-on-write page copies after fork, the two
-cores contending), so two workers give about 0.62-0.68 of the one-process time.
+same with any --workers: 9a765c78...4a71). The machine behind "this 2-core machine" is not the
+same from one session to the next: the same code ran 2.7 times faster on 2026-12-03 than on
+2026-12-02. Load from other users varies too; the lines print it.
+  2026-12-03, --workers 2: 9.13-11.37 s end to end over six runs (8,790-10,960 issues/s; five of
+      the six 9.13-9.90 s) at load 1.0-1.3: index with the funnel and canned replies 2.5-2.6 s,
+      linking 4.9-5.0 s, post-pass 0.4 s, export 0.7-0.8 s.
+      --workers 1: 12.3-12.9 s (7,780-8,110 issues/s): index 2.2, funnel + canned replies 1.5,
+      linking 6.9, post-pass 0.4, export 0.8.
+  2026-12-02 (slower machine), --workers 2: 16.5, 17.9 and 18.9 s (6,064, 5,593 and 5,303
+      issues/s) at load 1.0-1.2: index + funnel 4.5-6.0 s, linking 8.7-10.3, post-pass 0.9,
+      export 1.2-1.4; before the export used orjson, 20.1 s (4,968/s) with a 2.6 s export.
+  The index scan runs in this process and one forked child, which works out the funnel and
+  canned replies first (two processes, not three, on two cores); the child also works out
+  every merged PR's backport title shape once. Linking: this process and a child take small
+  chunks from a shared counter; the child spools each pickled result to an unlinked file and
+  this process unpickles them between its own chunks.
+The goal of 5,000/s (20 s) is met with two workers on both machines; two workers give about
+0.74 of the one-process time on the faster machine (pickled results, copy-on-write page
+copies after fork and the two cores contending cost the rest).
 """
 
 from __future__ import annotations

@@ -3,18 +3,18 @@
 A digest case is worth reading for what it teaches: a maintainer's explanation, or a fix
 whose report says enough to learn from. The score (0..1) is
 
-  0.60 knowledge    max(answer, fix x report size, 0.5 x report for a documented failure)
+  0.60 knowledge    max(answer, fix x report size, 0.6 x report for a documented failure)
                     answer: the longest reply by someone other than the reporter that is not
                       a bot, a stale notice, a bare closing note or a canned reply (the same
                       text posted on several issues), saturating at 80 characters; a reporter's
                       own follow-up that explains a cause counts at 0.8
                     fix: 1.0 merged with strong evidence (keyword, link, branch, commit),
                       0.8 merged on weaker evidence, 0.6 a fix that has not landed;
-                      scaled by the report's size (saturating at 100 characters): a one-line
+                      scaled by the report's size (saturating at 150 characters): a one-line
                       typo fix teaches little
                     documented failure: a report of at least 150 characters that carries
-                      logs, a traceback or code: its symptom and conditions are what a
-                      troubleshooting guide is made of, even before anyone answers
+                      logs, a traceback or code and drew at least two human comments: its
+                      symptom and conditions are what a troubleshooting guide is made of
   0.20 report       body length (saturating at 300 characters) and the presence of
                     reproduction steps, logs/tracebacks/code, versions/environment
   0.10 discussion   human comments that say something (saturating at 3): "thanks", "ok", an
