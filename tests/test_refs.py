@@ -39,6 +39,13 @@ def test_pr_forms_are_pulls():
         ("pull", 795), ("pull", 55), ("pull", 826), ("pull", 12), ("pull", 4)]
 
 
+def test_issue_word_before_a_pr_sigil_names_the_pr():
+    # GitCode shows PRs as !N; "issue !4" and "issue: !4" point at PR 4, "issue #4" at issue 4
+    for text in ("issue !4", "issue: !4", "issue ！4"):
+        assert [(r.kind, r.number) for r in find_refs(text, REPO)] == [("pull", 4)], text
+    assert [(r.kind, r.number) for r in find_refs("issue #4", REPO)] == [("issue", 4)]
+
+
 def test_pr_reference_inside_chinese_text():
     assert [(r.kind, r.number) for r in find_refs("修复PR#826已关闭", REPO)] == [("pull", 826)]
     assert [(r.kind, r.number) for r in find_refs("请参考!795合入", REPO)] == [("pull", 795)]

@@ -14,7 +14,8 @@ DEFAULT_TEMPLATES = ("API一致性任务", "重复-请忽略")
 class FunnelConfig:
     # Titles that mark a template flood wherever they appear in the title.
     templates: tuple[str, ...] = DEFAULT_TEMPLATES
-    # Flood detection: one author's closed-in-window titles that are near-identical after
+    # Flood detection: one author's titles that survived the earlier stages (window, resolved,
+    # internal, CVE, empty title, templates) and are near-identical after
     # digits are masked (rapidfuzz ratio >= flood_similarity, 0..100) form a cluster; a
     # cluster of at least flood_min_size issues is a flood. Five near-copies from one
     # account is well above what a person files by hand for distinct problems.

@@ -19,10 +19,13 @@ whose report says enough to learn from. The score (0..1) is
                     reproduction steps, logs/tracebacks/code, versions/environment
   0.10 discussion   human comments that say something (saturating at 3): "thanks", "ok", an
                     emoji do not count
-  0.10 closure      the close is explained by the fix (auto-close / minutes) or an answer
-  -0.15             a bare question (short body, question title) with one short reply
-  -0.15             a thin exchange: the reporter's last word is a "thanks / solved / ok" and
-                    there is neither a fix nor a reply of 60 characters or more
+  0.10 closure      1.0 when the close is explained by the fix (auto-close / minutes), 0.6 when
+                    there is an answer or a merged fix
+  -0.15             a bare question: body under 80 characters, a question title, no merged
+                    fix and no reply of 60 characters or more
+  -0.15             a thin exchange: the reporter's last comment contains a "thanks / solved /
+                    ok" and there is neither a merged fix nor a reply of 60 characters or more
+                    (replies that only ask for more information never count as answers)
 
 Ties are broken by more comments, then later close, then key, so the cut is deterministic.
 No term names a product, a repository or one tracker's wording.

@@ -1,10 +1,12 @@
 """Backports: the same change landed on a release branch.
 
 A merged PR is a twin of a fix when it targets a different branch and either names the fix
-(`backport of !870`, a cherry-pick note, the fix's URL), or carries the same title once
-branch tags are removed (`[26.2.0] fix X` ~ `fix X`), or changes the same files with a
-similar title. Twins are searched among the repo's PRs merged near the fix (bisect on the
-merge-time index), never by scanning every PR.
+together with a backport word (`backport of !870`, a cherry-pick note) or with the fix's
+title once branch tags are removed; or, merged within `backport_window_days` of the fix,
+carries that same title (`[26.2.0] fix X` ~ `fix X`, rapidfuzz ratio) or changes the same
+files (Jaccard >= 0.8) under a similar title. Twins are searched among the repo's PRs
+merged near the fix (bisect on the merge-time index), never by scanning every PR. A twin
+may merge after the issue closed: a backport usually does.
 """
 
 from __future__ import annotations

@@ -403,7 +403,7 @@ def _conclude(case: Case, issue: Issue, v: FixVerdict, idx: CorpusIndex, cfg: Li
             "closed before " + ", ".join(f"{pull_label((p.repo, p.number), issue.repo)} merged {_t(p.merged_at)}"
                                          for p in v.after_close))
     if v.pending and not has_fix and not v.after_close:
-        traps["fix_not_landed"] = "closed as resolved but the fix did not land: " + ", ".join(
+        traps["fix_not_landed"] = "closed, but the fix did not land: " + ", ".join(
             f"{pull_label((p.repo, p.number), issue.repo)} is {p.state}{' (closed unmerged)' if p.state == 'closed' else ''}"
             for p in v.pending)
     unrelated = [c.unrelated for c in v.candidates.values() if c.unrelated and c.pull is not None and c.pull.merged]

@@ -1,12 +1,12 @@
 """Candidate fix PRs of one issue, from every signal, each with what was seen and where.
 
-Signals (internal names; `verdict` maps them to the evidence vocabulary):
+Signals (internal names; `build._EVIDENCE_OF` maps them to the exported evidence kinds):
   linked        the platform's issue<->PR link (issue pulls, PR issues, operate-log link events)
   keyword       a PR title/body/commit names the issue with a closing keyword, an issue URL or "issue #N"
   mention       a PR title/body/commit names the issue as a bare #N
   branch_name   the PR's source branch names the issue (bugfix/issue558)
   commit_close  GitHub: the issue was closed by a commit of the PR
-  cross_ref     GitHub: a cross-reference from the PR appears on the issue's timeline
+  cross_ref     GitHub: a cross-reference from the PR, or a commit `referenced` event, on the issue's timeline
   comment       an issue comment cites the PR (claim=True when it says the PR fixed/merged)
   timing        the PR merged within the auto-close window before the close
 """

@@ -28,8 +28,9 @@ class LinkConfig:
     clock_slack_s: int = 1
     # Close storms: one actor closing >= storm_min_closes issues within storm_window_s (a bot
     # sweeping in seconds, or a manual batch over minutes); every close of such a run is
-    # marked. Closes explained by a linked fix merging within auto_close_s before them are
-    # left out: a maintainer merging several fixes in a row is not a storm.
+    # marked. Closes explained by a fix (for older issues: a linked, mentioned or branch-named
+    # PR) merging within auto_close_s before them are left out: a maintainer merging several
+    # fixes in a row is not a storm.
     storm_min_closes: int = 3
     storm_window_s: int = 600
     # Stale closes: the closing account looks like a bot (and the close is no auto-close), or

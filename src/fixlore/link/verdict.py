@@ -1,12 +1,15 @@
 """The fix set of one issue: which candidate PRs really fixed it, in which role.
 
 A candidate is fix-like when it has a strong signal (closing keyword / issue URL, source
-branch, a closing commit, or a platform link that the change confirms), or two independent
-weaker ones (bare mention, timeline cross-reference, an issue comment naming it, a merge
-just before the close), or an issue comment that points at it as where the change is made
-("已在 !802 修复", "see !N", "文档随 !N 修改") without saying it did not land. A fix-like PR is in the fix set only when merged (state
-merged + merged_at) no later than the close; merged later it is not back-filled; open or
-closed unmerged it did not land.
+branch, a closing commit, or a platform link that the unrelated test does not rule out; that
+test runs only when nothing else strong names the PR), or two independent weaker ones (bare
+mention, timeline cross-reference, an issue comment naming it, a merge just before the
+close), or a timing signal alone (merged within the auto-close window before the close), or
+an issue comment that points at it as where the change is made ("已在 !802 修复", "see !N",
+"文档随 !N 修改") without saying it did not land. A fix-like PR is in the fix set only when
+merged (state merged + merged_at) no later than the close (plus `clock_slack_s`); merged
+later it is not back-filled as the fix (only a backport twin of a fix may merge after the
+close); open or closed unmerged it did not land.
 """
 
 from __future__ import annotations
