@@ -1,5 +1,5 @@
-"""`python -m fixlore …` runs the command-line interface."""
+"""`python -m fixlore …` runs the command-line interface (the same errors-as-one-line handling)."""
 
-from fixlore.cli import app
+from fixlore.cli import main
 
-app(prog_name="fixlore")
+main()

@@ -27,6 +27,7 @@ _COMMAND_MODULES = (
     "fixlore.link.cli",
     "fixlore.kb.cli",
     "fixlore.compose.cli",
+    "fixlore.serve.cli",
 )
 
 for _name in _COMMAND_MODULES:
@@ -36,7 +37,7 @@ for _name in _COMMAND_MODULES:
 def main() -> None:
     err = Console(stderr=True)
     try:
-        app(standalone_mode=True)
+        app(prog_name="fixlore", standalone_mode=True)
     except FixloreError as exc:
         err.print(f"[bold red]error:[/] {exc}", highlight=False, soft_wrap=True)
         sys.exit(exc.exit_code)

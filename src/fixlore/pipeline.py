@@ -19,7 +19,7 @@ from fixlore.config import Settings
 from fixlore.errors import FixloreError
 from fixlore.store import Store
 
-STAGE_ORDER = ("harvest", "funnel", "link", "kb", "analyse", "compose")
+STAGE_ORDER = ("harvest", "funnel", "link", "kb", "analyse", "compose", "serve")
 
 StageFn = Callable[["RunContext"], dict[str, Any] | None]
 

@@ -268,18 +268,23 @@ class KnowledgeBase:
         stats.seconds = time.monotonic() - started
         return stats
 
-    def ingest_cases(self, cases: Iterable[Case], progress: Progress | None = None) -> IngestStats:
-        """Index cases (title, problem, answer, symptom, first action) as passages of kind "case"."""
+    def ingest_cases(self, cases: Iterable[Case], progress: Progress | None = None,
+                     text_of: Callable[[Case], str] | None = None, prune: bool = False) -> IngestStats:
+        """Index cases as passages of kind "case": `text_of(case)`, by default title, problem,
+        answer, symptom and first action. With `prune`, cases indexed before and not given now
+        are removed."""
         started = time.monotonic()
         stats = IngestStats()
         known = dict(self.db.execute("SELECT doc, sha256 FROM sources WHERE kind = 'case'").fetchall())
         todo: list[_Source] = []
+        given: set[str] = set()
         for case in cases:
             doc = case_doc(case)
-            text = case_text(case)
+            text = (text_of or case_text)(case)
             if not text.strip():
                 continue
             stats.seen += 1
+            given.add(doc)
             sha = hashlib.sha256(text.encode("utf-8")).hexdigest()
             if known.get(doc) == sha:
                 stats.unchanged += 1
@@ -287,7 +292,9 @@ class KnowledgeBase:
             stats.updated += doc in known
             stats.added += doc not in known
             todo.append(_Source(doc=doc, kind="case", fmt="txt", text=text, sha=sha, size=len(text)))
-        self._apply(todo, [], stats, progress)
+        gone = sorted(set(known) - given) if prune else []
+        stats.removed = len(gone)
+        self._apply(todo, gone, stats, progress)
         stats.seconds = time.monotonic() - started
         return stats
 

@@ -411,6 +411,20 @@ class Store:
             rows = conn.execute(sa.select(t.cases.c.export).order_by(t.cases.c.repo, t.cases.c.number))
             return [m.Case.from_export(r.export) for r in rows if r.export]
 
+    def issue_bodies(self, keys: Iterable[tuple[str, int]]) -> dict[tuple[str, int], str]:
+        """(repo, number) -> the issue's body, for the issues named (unknown keys are left out)."""
+        wanted: dict[str, set[int]] = {}
+        for repo, number in keys:
+            wanted.setdefault(repo, set()).add(number)
+        out: dict[tuple[str, int], str] = {}
+        with self.engine.connect() as conn:
+            for repo, numbers in sorted(wanted.items()):
+                query = sa.select(t.issues.c.number, t.issues.c.body).where(t.issues.c.repo == repo)
+                for row in conn.execute(query):
+                    if row.number in numbers:
+                        out[(repo, row.number)] = row.body or ""
+        return out
+
     # -- a canonical view for comparing two stores
     VOLATILE = {"raw_payloads": {"fetched_at"}, "watermarks": {"harvested_at"}}
     SKIPPED = ("http_cache", "harvest_runs", "runs", "alembic_version")

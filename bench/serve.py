@@ -1,0 +1,68 @@
+"""Benchmark: the served knowledge base of one run — query latency and a self-retrieval check.
+
+    .venv/bin/python bench/serve.py --out OUT [--repeat 3]
+
+OUT is a `fixlore run` output folder (run `fixlore run --world worlds/ascend-2026-09 --out OUT`
+first). For every searchable case that the analysis summarised, its `symptom` is sent to
+`search_cases` and its key to `fix_status`, `get_case` and `related_cases`; the script prints
+p50/p95 latency of each call (in-process, what the HTTP and MCP front ends add is
+serialisation) and how often a case's own symptom brings it back first and in the top five.
+That is a sanity check of the case index (the symptom is part of the indexed text), not a
+measure of answering new questions. Nothing leaves the machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+from pathlib import Path
+
+from fixlore.serve.knowledge import Knowledge, Locations
+
+
+def _pct(values: list[float], p: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(p * (len(ordered) - 1))))]
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--out", type=Path, required=True, help="a fixlore run output folder")
+    ap.add_argument("--repeat", type=int, default=3, help="passes over the queries (latency)")
+    args = ap.parse_args()
+
+    started = time.perf_counter()
+    knowledge = Knowledge.open(Locations.of(out=args.out))
+    print(f"open: {time.perf_counter() - started:.2f}s; {knowledge.stats()}")
+    probes = [c for c in knowledge.cases.values() if c.funnel in ("selected", "analysis") and c.symptom.strip()]
+    timings: dict[str, list[float]] = {"search_cases": [], "fix_status": [], "get_case": [], "related_cases": []}
+    first = top5 = 0
+    for rep in range(args.repeat):
+        for case in probes:
+            t = time.perf_counter()
+            hits = knowledge.search_cases(case.symptom, k=5)
+            timings["search_cases"].append(time.perf_counter() - t)
+            if rep == 0:
+                keys = [h["key"] for h in hits]
+                first += bool(keys) and keys[0] == case.key
+                top5 += case.key in keys
+            for name, call in (("fix_status", knowledge.fix_status), ("get_case", knowledge.get_case)):
+                t = time.perf_counter()
+                call(case.key)
+                timings[name].append(time.perf_counter() - t)
+            t = time.perf_counter()
+            knowledge.related_cases(case.key, k=5)
+            timings["related_cases"].append(time.perf_counter() - t)
+    knowledge.close()
+    print(f"{len(probes)} analysed cases, {args.repeat} passes")
+    for name, values in timings.items():
+        ms = [v * 1000 for v in values]
+        print(f"  {name:14s} p50 {statistics.median(ms):7.2f} ms   p95 {_pct(ms, 0.95):7.2f} ms   ({len(ms)} calls)")
+    if probes:
+        print(f"self-retrieval by symptom: first {first}/{len(probes)} ({first / len(probes):.3f}), "
+              f"top 5 {top5}/{len(probes)} ({top5 / len(probes):.3f})")
+
+
+if __name__ == "__main__":
+    main()

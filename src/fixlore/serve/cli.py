@@ -1,0 +1,189 @@
+"""`fixlore serve http|mcp` and `fixlore cases search|status|related`: the knowledge base of a run.
+
+Each command is a thin wrapper over the `Knowledge` call of the same name.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import json
+from pathlib import Path
+from typing import Any, Optional
+
+import typer
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+serve_app = typer.Typer(help="Serve a run's knowledge base (cases + documents), read-only: HTTP API and MCP tools.",
+                        no_args_is_help=True)
+cases_app = typer.Typer(help="Ask a run's knowledge base: cases by symptom, fix status, related cases.",
+                        no_args_is_help=True)
+
+OutOpt = typer.Option(None, "--out", help="A `fixlore run` output folder (its fixlore.db, kb/ and cases-index/).")
+DbOpt = typer.Option(None, "--db", help="Store URL instead of --out's (sqlite:///path or postgresql+psycopg://...).")
+DocsOpt = typer.Option(None, "--index", help="Document index folder (default: OUT/kb).")
+CaseIdxOpt = typer.Option(None, "--case-index", help="Case index folder (default: OUT/cases-index; built if missing).")
+
+
+def register(app: typer.Typer) -> None:
+    app.add_typer(serve_app, name="serve")
+    app.add_typer(cases_app, name="cases")
+
+
+def _open(out: Path | None, db: str | None, index: Path | None, case_index: Path | None) -> Any:
+    from fixlore.serve.knowledge import Knowledge, Locations
+
+    err = Console(stderr=True)
+    where = Locations.of(out=out, db=db, docs=index, cases=case_index)
+    if not (where.cases / "kb.sqlite").is_file():
+        err.print(f"indexing the cases for search (once) -> {where.cases}", highlight=False)
+    return Knowledge.open(where)
+
+
+def _loopback_check(host: str, console: Console) -> None:
+    try:
+        loopback = host == "localhost" or ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        loopback = False
+    if not loopback:
+        console.print(f"[yellow]note:[/] serving on {host}, not only on this machine (read-only, no authentication)",
+                      highlight=False)
+
+
+@serve_app.command("http")
+def serve_http(out: Optional[Path] = OutOpt, db: Optional[str] = DbOpt, index: Optional[Path] = DocsOpt,
+               case_index: Optional[Path] = CaseIdxOpt,
+               host: str = typer.Option("127.0.0.1", help="Address to listen on (loopback by default)."),
+               port: int = typer.Option(8765, help="Port."),
+               ) -> None:
+    """JSON API under /api (OpenAPI at /api/openapi.json) and a search page at /."""
+    import uvicorn
+
+    from fixlore.serve.http import create_app
+
+    console = Console(stderr=True)
+    _loopback_check(host, console)
+    knowledge = _open(out, db, index, case_index)
+    console.print(f"serving {knowledge.stats()['searchable_cases']} cases on http://{host}:{port}/", highlight=False)
+    try:
+        uvicorn.run(create_app(knowledge), host=host, port=port, log_level="warning")
+    finally:
+        knowledge.close()
+
+
+@serve_app.command("mcp")
+def serve_mcp(out: Optional[Path] = OutOpt, db: Optional[str] = DbOpt, index: Optional[Path] = DocsOpt,
+              case_index: Optional[Path] = CaseIdxOpt,
+              transport: str = typer.Option("stdio", help="stdio (an agent starts this command) or http "
+                                                          "(streamable HTTP at http://HOST:PORT/mcp)."),
+              host: str = typer.Option("127.0.0.1", help="With --transport http: address (loopback by default)."),
+              port: int = typer.Option(8766, help="With --transport http: port."),
+              ) -> None:
+    """MCP tools: search_cases, get_case, fix_status, related_cases, search_docs."""
+    from fixlore.errors import ConfigError
+    from fixlore.serve.mcp_server import build_server
+
+    if transport not in ("stdio", "http"):
+        raise ConfigError(f"--transport must be stdio or http, not {transport!r}")
+    console = Console(stderr=True)
+    knowledge = _open(out, db, index, case_index)
+    server = build_server(knowledge)
+    try:
+        if transport == "stdio":
+            server.run("stdio")
+        else:
+            _loopback_check(host, console)
+            console.print(f"MCP (streamable HTTP) on http://{host}:{port}/mcp", highlight=False)
+            server.run("streamable-http", host=host, port=port)
+    finally:
+        knowledge.close()
+
+
+def _print_cards(cards: list[dict[str, Any]], title: str) -> None:
+    table = Table(title=title, title_justify="left", show_lines=True)
+    for col in ("case", "status", "fix", "problem / answer"):
+        table.add_column(col, overflow="fold")
+    for c in cards:
+        fixes = ", ".join(f"{f['pr']} ({f['role']}{', ' + f['branch'] if f['branch'] else ''})" for f in c["fix"])
+        head = Text(c["key"], style="bold")
+        head.append(f"\n{c['title']}")
+        if c.get("why"):
+            head.append(f"\n{c['why']}", style="dim")
+        elif c.get("score") is not None:
+            head.append(f"\nscore {c['score']:.3f}", style="dim")
+        status = Text(c["status"])
+        for trap in c["traps"]:
+            status.append(f"\n⚠ {trap}", style="yellow")
+        body = Text(c["problem"] or "")
+        if c["answer"]:
+            body.append(("\n" if body else "") + c["answer"])
+        table.add_row(head, status, Text(fixes), body)
+    Console().print(table)
+
+
+@cases_app.command("search")
+def cases_search(symptom: str = typer.Argument(..., help="The symptom: an error message, what you did."),
+                 k: int = typer.Option(5, "-k", help="How many cases."),
+                 repo: Optional[str] = typer.Option(None, help="Only this repository (OWNER/REPO)."),
+                 out: Optional[Path] = OutOpt, db: Optional[str] = DbOpt, index: Optional[Path] = DocsOpt,
+                 case_index: Optional[Path] = CaseIdxOpt,
+                 as_json: bool = typer.Option(False, "--json", help="JSON instead of a table."),
+                 ) -> None:
+    """Closed issues that match a symptom, with their fix status and answer."""
+    with _open(out, db, index, case_index) as knowledge:
+        cards = _ask(lambda: knowledge.search_cases(symptom, k=k, repo=repo))
+    if as_json:
+        typer.echo(json.dumps(cards, ensure_ascii=False, indent=1))
+    else:
+        _print_cards(cards, f"cases for: {symptom}")
+
+
+@cases_app.command("status")
+def cases_status(key: str = typer.Argument(..., help="OWNER/REPO#N or the issue's URL."),
+                 out: Optional[Path] = OutOpt, db: Optional[str] = DbOpt, index: Optional[Path] = DocsOpt,
+                 case_index: Optional[Path] = CaseIdxOpt,
+                 as_json: bool = typer.Option(False, "--json", help="JSON instead of text."),
+                 ) -> None:
+    """Was the issue really fixed: the fix PRs, where they landed, the traps."""
+    with _open(out, db, index, case_index) as knowledge:
+        status = _ask(lambda: knowledge.fix_status(key))
+    if as_json:
+        typer.echo(json.dumps(status, ensure_ascii=False, indent=1))
+        return
+    console = Console()
+    line = Text(f"{status['key']}  ", style="bold")
+    line.append(status["status"], style="green" if status["status"] == "fixed" else "yellow")
+    line.append(f"\n{status['title']}\n{status['url']}")
+    console.print(line)
+    for label, rows in (("fix", status["fix"]), ("backport", status["backports"]), ("not landed", status["not_landed"])):
+        for f in rows:
+            console.print(Text(f"  {label}: {f['pr']} {f['state']} {f['merged_at']} on {f['branch'] or '?'}  {f['url']}"))
+    console.print(Text(f"  timing: {status['timing']}" + (f" — {status['timing_note']}" if status["timing_note"] else "")))
+    for trap, note in status["traps"].items():
+        console.print(Text(f"  ⚠ {trap}: {note}", style="yellow"))
+
+
+@cases_app.command("related")
+def cases_related(key: str = typer.Argument(..., help="OWNER/REPO#N or the issue's URL."),
+                  k: int = typer.Option(5, "-k", help="How many cases."),
+                  out: Optional[Path] = OutOpt, db: Optional[str] = DbOpt, index: Optional[Path] = DocsOpt,
+                  case_index: Optional[Path] = CaseIdxOpt,
+                  as_json: bool = typer.Option(False, "--json", help="JSON instead of a table."),
+                  ) -> None:
+    """Cases fixed by the same PR, of the same theme, or with a similar report."""
+    with _open(out, db, index, case_index) as knowledge:
+        cards = _ask(lambda: knowledge.related_cases(key, k=k))
+    if as_json:
+        typer.echo(json.dumps(cards, ensure_ascii=False, indent=1))
+    else:
+        _print_cards(cards, f"related to {key}")
+
+
+def _ask(call):
+    from fixlore.errors import ConfigError
+
+    try:
+        return call()
+    except ValueError as exc:
+        raise ConfigError(str(exc)) from exc

@@ -1,0 +1,85 @@
+"""The knowledge base over HTTP: a read-only JSON API and a search page for people.
+
+    GET /api/stats
+    GET /api/cases/search?q=SYMPTOM&k=5&repo=OWNER/REPO
+    GET /api/cases/{owner}/{repo}/{number}            the case with its evidence chain
+    GET /api/cases/{owner}/{repo}/{number}/fix        fix status
+    GET /api/cases/{owner}/{repo}/{number}/related?k=5
+    GET /api/docs/search?q=QUERY&k=5
+    GET /?q=SYMPTOM                                   the search page
+
+Issue text is hostile input: the page renders it through the digest's sanitiser with
+autoescape on, links only http(s) URLs and forbids scripts by Content-Security-Policy.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import FastAPI, Query, Request
+from fastapi.responses import HTMLResponse, JSONResponse
+from jinja2 import Environment, PackageLoader, select_autoescape
+
+from fixlore.compose.render import clean, safe_url
+from fixlore.serve.knowledge import MAX_K, Knowledge, UnknownCase
+
+_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src 'none'; script-src 'none'; form-action 'self'"
+
+
+def _templates() -> Environment:
+    env = Environment(loader=PackageLoader("fixlore.serve", "templates"),
+                      autoescape=select_autoescape(["html", "j2"], default=True), trim_blocks=True, lstrip_blocks=True)
+    env.filters["clean"] = clean
+    env.filters["safe_url"] = safe_url
+    return env
+
+
+def create_app(knowledge: Knowledge) -> FastAPI:
+    app = FastAPI(title="fixlore", summary="Closed issues traced to their real fixes, with evidence and documents.",
+                  version="1", docs_url=None, redoc_url=None, openapi_url="/api/openapi.json")
+    page = _templates().get_template("search.html.j2")
+    K = Query(5, ge=1, le=MAX_K, description="How many results.")
+
+    @app.exception_handler(UnknownCase)
+    async def _unknown(_: Request, exc: UnknownCase) -> JSONResponse:
+        return JSONResponse({"error": str(exc)}, status_code=404)
+
+    @app.exception_handler(ValueError)
+    async def _bad(_: Request, exc: ValueError) -> JSONResponse:
+        return JSONResponse({"error": str(exc)}, status_code=400)
+
+    @app.get("/api/stats")
+    def stats() -> dict[str, Any]:
+        return knowledge.stats()
+
+    @app.get("/api/cases/search")
+    def search_cases(q: str = Query(..., description="The symptom: an error message, what you did."), k: int = K,
+                     repo: str | None = Query(None, description="Only this repository (OWNER/REPO).")) -> list[dict]:
+        return knowledge.search_cases(q, k=k, repo=repo)
+
+    @app.get("/api/cases/{owner}/{repo}/{number}")
+    def get_case(owner: str, repo: str, number: int) -> dict[str, Any]:
+        return knowledge.get_case(f"{owner}/{repo}#{number}")
+
+    @app.get("/api/cases/{owner}/{repo}/{number}/fix")
+    def fix_status(owner: str, repo: str, number: int) -> dict[str, Any]:
+        return knowledge.fix_status(f"{owner}/{repo}#{number}")
+
+    @app.get("/api/cases/{owner}/{repo}/{number}/related")
+    def related(owner: str, repo: str, number: int, k: int = K) -> list[dict]:
+        return knowledge.related_cases(f"{owner}/{repo}#{number}", k=k)
+
+    @app.get("/api/docs/search")
+    def search_docs(q: str = Query(..., description="What to look for in the documents and code."),
+                    k: int = K) -> list[dict]:
+        return knowledge.search_docs(q, k=k)
+
+    @app.get("/", response_class=HTMLResponse)
+    def search_page(q: str = Query("", max_length=2000), k: int = Query(8, ge=1, le=MAX_K)) -> HTMLResponse:
+        cases = knowledge.search_cases(q, k=k) if q.strip() else []
+        docs = knowledge.search_docs(q, k=min(k, 5)) if q.strip() else []
+        html = page.render(q=q, cases=cases, docs=docs, stats=knowledge.stats())
+        return HTMLResponse(html, headers={"Content-Security-Policy": _CSP, "Referrer-Policy": "no-referrer",
+                                           "X-Content-Type-Options": "nosniff"})
+
+    return app

@@ -1,0 +1,227 @@
+"""The knowledge base as one read-only object: a run's cases, their search index and the documents.
+
+`Knowledge.open` takes a run's output folder (``<out>/fixlore.db``, ``<out>/kb``,
+``<out>/cases-index``) or the three locations one by one. The cases are read from the store
+once; the case index is the one `fixlore run` leaves behind (built on first open if it is
+missing). Every method returns plain data (see `fixlore.serve.views`), the same for the CLI,
+the HTTP API and the MCP tools.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Iterable
+
+from fixlore.errors import ConfigError, FixloreError
+from fixlore.kb.base import DOC_KINDS, KnowledgeBase
+from fixlore.model import Case
+from fixlore.serve import views
+
+CASE_INDEX = "cases-index"
+MAX_K = 50
+
+
+class UnknownCase(FixloreError):
+    exit_code = 3
+
+
+@dataclass
+class Locations:
+    db: str
+    docs: Path | None           # document index (None: no documents)
+    cases: Path                 # case index
+
+    @classmethod
+    def of(cls, out: Path | None = None, db: str | None = None, docs: Path | None = None,
+           cases: Path | None = None) -> "Locations":
+        if out is None and db is None:
+            raise ConfigError("give --out DIR (a `fixlore run` output folder) or --db URL")
+        if out is not None and not Path(out).is_dir():
+            raise ConfigError(f"{out} is not a folder: give the --out folder of a `fixlore run`")
+        if db is None:
+            store_file = Path(out) / "fixlore.db"
+            if not store_file.is_file():
+                raise ConfigError(f"no store in {out} (expected {store_file}): run `fixlore run --out {out}` first")
+            db = f"sqlite:///{store_file.resolve()}"
+        if docs is None and out is not None and (Path(out) / "kb" / "kb.sqlite").is_file():
+            docs = Path(out) / "kb"
+        if cases is None:
+            if out is None:
+                raise ConfigError("with --db, name the case index folder too (--case-index DIR)")
+            cases = Path(out) / CASE_INDEX
+        return cls(db=db, docs=docs, cases=Path(cases))
+
+
+def pool_cases(cases: Iterable[Case]) -> list[Case]:
+    return [c for c in cases if c.funnel in views.POOL_STAGES]
+
+
+def index_cases(store: Any, cases: list[Case], index_dir: Path, embedder: Any = None,
+                progress: Callable[[str, int, int], None] | None = None) -> dict[str, Any]:
+    """Bring the case index up to date with the pool cases (unchanged cases cost nothing)."""
+    pool = pool_cases(cases)
+    bodies = store.issue_bodies((c.repo, c.number) for c in pool)
+    with KnowledgeBase.open(index_dir, embedder=embedder) as kb:
+        stats = kb.ingest_cases(pool, progress=progress, prune=True,
+                                text_of=lambda c: views.search_text(c, bodies.get((c.repo, c.number), "")))
+    return {"index": str(index_dir), "cases": stats.seen, "added": stats.added, "updated": stats.updated,
+            "unchanged": stats.unchanged, "removed": stats.removed, "seconds": round(stats.seconds, 2)}
+
+
+@dataclass
+class Knowledge:
+    cases: dict[str, Case]
+    case_index: KnowledgeBase
+    doc_index: KnowledgeBase | None
+    where: Locations
+    _by_pr: dict[tuple[str, int], list[str]] = field(default_factory=dict)
+    _cited_by: dict[str, list[str]] = field(default_factory=dict)
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+
+    @classmethod
+    def open(cls, where: Locations, progress: Callable[[str, int, int], None] | None = None) -> "Knowledge":
+        from fixlore.store import Store
+
+        store = Store.open(where.db, migrate=False)
+        try:
+            cases = store.load_cases()
+            if not cases:
+                raise ConfigError(f"the store {where.db} holds no cases: run `fixlore run` first")
+            doc_index = KnowledgeBase.open(where.docs, create=False) if where.docs else None
+            embedder = doc_index.embedder if doc_index else None
+            if not (where.cases / "kb.sqlite").is_file():
+                index_cases(store, cases, where.cases, embedder=embedder, progress=progress)
+            case_index = KnowledgeBase.open(where.cases, embedder=embedder, create=False)
+        finally:
+            store.close()
+        k = cls(cases={c.key: c for c in cases}, case_index=case_index, doc_index=doc_index, where=where)
+        for c in cases:
+            for f in c.fix:
+                k._by_pr.setdefault((f.repo, f.number), []).append(c.key)
+            for ref in c.kb_refs:
+                k._cited_by.setdefault(ref.doc, []).append(c.key)
+        return k
+
+    def close(self) -> None:
+        self.case_index.close()
+        if self.doc_index is not None:
+            self.doc_index.close()
+
+    def __enter__(self) -> "Knowledge":
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.close()
+
+    # ------------------------------------------------------------------ lookups
+
+    def case(self, key: str) -> Case:
+        repo, number = views.parse_key(key)
+        found = self.cases.get(f"{repo}#{number}")
+        if found is None:
+            raise UnknownCase(f"{repo}#{number} is not in this knowledge base ({len(self.cases)} cases; "
+                              "only issues closed in a run's window are)")
+        return found
+
+    def get_case(self, key: str) -> dict[str, Any]:
+        return views.evidence_chain(self.case(key))
+
+    def fix_status(self, key: str) -> dict[str, Any]:
+        return views.fix_status(self.case(key))
+
+    def stats(self) -> dict[str, Any]:
+        pool = pool_cases(self.cases.values())
+        with self._lock:
+            documents = sum(self.doc_index.stats()["documents"].values()) if self.doc_index else 0
+        return {"cases": len(self.cases), "searchable_cases": len(pool),
+                "fixed": sum(1 for c in pool if views.status_of(c) == "fixed"), "documents": documents}
+
+    # ------------------------------------------------------------------ search
+
+    def search_cases(self, symptom: str, k: int = 5, repo: str | None = None) -> list[dict[str, Any]]:
+        """Cases whose report or analysis matches a symptom, best first (one entry per case)."""
+        symptom = _query(symptom)
+        k = _clamp(k)
+        found: list[dict[str, Any]] = []
+        for key, score in self._nearest_cases(symptom, want=k if not repo else MAX_K * 4):
+            case = self.cases[key]
+            if repo and case.repo.lower() != repo.lower():
+                continue
+            found.append(views.card(case, score))
+            if len(found) >= k:
+                break
+        return found
+
+    def related_cases(self, key: str, k: int = 5) -> list[dict[str, Any]]:
+        """Cases tied to this one: the same fix PR, the same theme, then the most similar text."""
+        case = self.case(key)
+        k = _clamp(k)
+        out: list[dict[str, Any]] = []
+        seen = {case.key}
+
+        def add(other_key: str, why: str, score: float | None = None) -> None:
+            if other_key in seen or other_key not in self.cases or len(out) >= k:
+                return
+            seen.add(other_key)
+            entry = views.card(self.cases[other_key], score)
+            entry["why"] = why
+            out.append(entry)
+
+        for f in case.fix:
+            label = f"{f.repo}!{f.number}"
+            for other in self._by_pr.get((f.repo, f.number), []):
+                add(other, f"the same fix {label}")
+        if case.theme:
+            for other in sorted(c.key for c in self.cases.values() if c.theme == case.theme):
+                add(other, f"the same theme {case.theme}")
+        text = views.search_text(case)
+        if text:
+            for other, score in self._nearest_cases(text, want=k + len(seen)):
+                add(other, "similar report", score)
+        return out
+
+    def search_docs(self, query: str, k: int = 5) -> list[dict[str, Any]]:
+        """Document and code passages, best first; `cited` marks a score above the calibrated threshold."""
+        query = _query(query)
+        if self.doc_index is None:
+            return []
+        with self._lock:
+            hits = self.doc_index.search(query, k=_clamp(k), kind=DOC_KINDS)
+            threshold = self.doc_index.threshold()
+        out = []
+        for p in hits:
+            row = p.to_dict()
+            row["cited"] = p.score >= threshold
+            row["cited_by"] = self._cited_by.get(p.doc, [])
+            out.append(row)
+        return out
+
+    def _nearest_cases(self, text: str, want: int) -> list[tuple[str, float]]:
+        with self._lock:
+            hits = self.case_index.search(text, k=min(MAX_K * 4, max(want * 3, 10)), kind="case")
+        best: dict[str, float] = {}
+        for p in hits:
+            key = _key_of_doc(p.doc)
+            if key in self.cases and p.score > best.get(key, -1.0):
+                best[key] = p.score
+        return sorted(best.items(), key=lambda kv: (-kv[1], kv[0]))
+
+
+def _key_of_doc(doc: str) -> str:
+    # case_doc() writes cases/<owner>/<repo>/<number>
+    head, _, number = doc.rpartition("/")
+    return f"{head.removeprefix('cases/')}#{number}"
+
+
+def _query(text: str) -> str:
+    text = (text or "").strip()
+    if not text:
+        raise ValueError("the query is empty: describe the symptom (an error message, what you did)")
+    return text[:2000]
+
+
+def _clamp(k: int) -> int:
+    return max(1, min(int(k), MAX_K))
+

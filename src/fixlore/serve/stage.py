@@ -1,0 +1,18 @@
+"""The last pipeline stage: index the run's pool cases for `fixlore serve` and `fixlore cases search`.
+
+Cases are indexed after analysis, so their problem, answer, symptom and first action are
+searchable along with the title and the start of the report. The index lives in
+``<out>/cases-index`` beside the document index; a re-run re-embeds only changed cases.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from fixlore.serve.knowledge import CASE_INDEX, index_cases
+
+
+def run(ctx: Any) -> dict[str, Any]:
+    cases = ctx.store.load_cases()
+    return index_cases(ctx.store, cases, Path(ctx.out_dir) / CASE_INDEX)

@@ -1,0 +1,103 @@
+"""What the knowledge base says about one case, as plain data for people and agents.
+
+Pure functions over `Case` objects: a short card for search results, the fix status of an
+issue, the full evidence chain with what to cite. Every URL a view carries comes from the
+case (the platform's own issue and PR pages); nothing here is invented.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from fixlore.link.candidates import pull_label
+from fixlore.model import Case, FixRef
+
+POOL_STAGES = ("selected", "analysis", "rank")     # resolved user-side issues the funnel kept
+
+_KEY = re.compile(r"^\s*(?P<repo>[^#\s/]+/[^#\s/]+)\s*#\s*(?P<n>\d{1,9})\s*$")
+_URL_KEY = re.compile(r"^https?://[^/\s]+/(?P<repo>[^/\s]+/[^/\s]+?)(?:/-)?/issues/(?P<n>\d{1,9})(?:[/?#].*)?$")
+
+
+def parse_key(text: str) -> tuple[str, int]:
+    """`owner/repo#N` or an issue URL -> (repo, number); ValueError with the accepted forms."""
+    m = _KEY.match(text or "") or _URL_KEY.match((text or "").strip())
+    if not m:
+        raise ValueError(f"not an issue key: {text!r} (use OWNER/REPO#N or the issue's URL)")
+    return m.group("repo"), int(m.group("n"))
+
+
+def _pr(ref: FixRef, repo: str) -> dict[str, Any]:
+    return {"pr": pull_label((ref.repo, ref.number), repo), "repo": ref.repo, "number": ref.number,
+            "role": ref.role, "state": ref.state, "merged_at": ref.merged_at.isoformat() if ref.merged_at else "",
+            "branch": ref.base_ref, "url": ref.url}
+
+
+def status_of(case: Case) -> str:
+    """One word for where the fix stands.
+
+    fixed              a merged fix (or backport) is in the fix set
+    fix_not_landed     a fix was proposed but never merged before the close
+    closed_before_merge  the issue was closed before its fix merged (the fix is not back-filled)
+    answered           no code change: a maintainer's answer closed it
+    no_fix_found       neither a fix nor an answer was traced
+    """
+    if any(f.state == "merged" and f.merged_at for f in case.fix):
+        return "fixed"
+    if "closed_before_merge" in case.traps:
+        return "closed_before_merge"
+    if case.pending_fix or "fix_not_landed" in case.traps:
+        return "fix_not_landed"
+    if any(e.kind == "answer" for e in case.evidence):
+        return "answered"
+    return "no_fix_found"
+
+
+def fix_status(case: Case) -> dict[str, Any]:
+    """Was the issue really fixed, by what, where did it land, and what should make a reader wary."""
+    return {
+        "key": case.key, "title": case.title, "url": case.url,
+        "closed_at": case.closed_at.isoformat() if case.closed_at else "", "closed_by": case.closed_by,
+        "status": status_of(case),
+        "fix": [_pr(f, case.repo) for f in case.fix if f.role == "fix"],
+        "backports": [_pr(f, case.repo) for f in case.fix if f.role != "fix"],
+        "not_landed": [_pr(f, case.repo) for f in case.pending_fix],
+        "timing": case.timing, "lag_s": case.lag_s, "timing_note": case.timing_note,
+        "evidence": sorted({e.kind for e in case.evidence}),
+        "traps": {t: case.trap_notes.get(t, "") for t in case.traps},
+        "audit": dict(case.audit),
+    }
+
+
+def card(case: Case, score: float | None = None) -> dict[str, Any]:
+    """A search result: enough to decide whether to open the case."""
+    out = {
+        "key": case.key, "title": case.title, "url": case.url,
+        "closed_at": case.closed_at.isoformat() if case.closed_at else "",
+        "status": status_of(case),
+        "fix": [_pr(f, case.repo) for f in case.fix],
+        "timing": case.timing, "traps": list(case.traps), "theme": case.theme,
+        "problem": case.problem, "answer": case.answer, "symptom": case.symptom,
+        "first_action": case.first_action,
+        "docs": [k.doc for k in case.kb_refs],
+    }
+    if score is not None:
+        out["score"] = round(score, 4)
+    return out
+
+
+def evidence_chain(case: Case) -> dict[str, Any]:
+    """The whole case as exported, plus what to cite: the issue, the fix PRs, the documents."""
+    out = case.to_export()
+    out["key"] = case.key
+    out["status"] = status_of(case)
+    out["cite"] = {"issue": case.url, "fix": [f.url for f in case.fix if f.url],
+                   "docs": [f"{k.doc}#{k.chunk}" if k.chunk else k.doc for k in case.kb_refs]}
+    return out
+
+
+def search_text(case: Case, body: str = "", body_chars: int = 1500) -> str:
+    """What a symptom search matches a case on: its title, the analysis (problem, answer,
+    symptom, first action) and the start of the report, where error messages usually are."""
+    parts = [case.title, case.problem, case.answer, case.symptom, case.first_action, (body or "")[:body_chars]]
+    return "\n\n".join(p.strip() for p in parts if p and p.strip())

@@ -1,0 +1,312 @@
+"""The serve stage on a real run of the demo world: the knowledge facade, the CLI, the HTTP API
+on a real loopback server, and the MCP tools through the official MCP client."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import threading
+import time
+from datetime import datetime, timezone
+from pathlib import Path
+
+import anyio
+import httpx2 as httpx
+import pytest
+import uvicorn
+
+from fixlore.model import Case, Evidence, FixRef
+from fixlore.serve import views
+from fixlore.serve.http import create_app
+from fixlore.serve.knowledge import CASE_INDEX, Knowledge, Locations, UnknownCase, index_cases
+from fixlore.store import Store
+
+ROOT = Path(__file__).resolve().parents[1]
+DEMO = ROOT / "worlds" / "demo"
+pytestmark = pytest.mark.skipif(not DEMO.is_dir(), reason="demo world missing")
+
+
+def _fixlore(*args: str, timeout: float = 300) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "fixlore", *args], capture_output=True, text=True, timeout=timeout,
+                          env={**os.environ, "NO_COLOR": "1", "COLUMNS": "200"})
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def run_dir(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("demo-run")
+    proc = _fixlore("run", "--world", str(DEMO), "--out", str(out))
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    return out
+
+
+@pytest.fixture(scope="module")
+def knowledge(run_dir):
+    k = Knowledge.open(Locations.of(out=run_dir))
+    yield k
+    k.close()
+
+
+# ---------------------------------------------------------------- pure views
+
+def _case(**kw) -> Case:
+    return Case(repo="o/r", number=1, **kw)
+
+
+def test_status_says_where_the_fix_stands():
+    t = datetime(2026, 9, 20, tzinfo=timezone.utc)
+    assert views.status_of(_case(fix=[FixRef("o/r", 5, "fix", state="merged", merged_at=t)])) == "fixed"
+    assert views.status_of(_case(pending_fix=[FixRef("o/r", 5, "fix", state="open")],
+                                 traps=["fix_not_landed"])) == "fix_not_landed"
+    assert views.status_of(_case(traps=["closed_before_merge"])) == "closed_before_merge"
+    assert views.status_of(_case(evidence=[Evidence("answer", "a reply", "issues/1/comments/2")])) == "answered"
+    assert views.status_of(_case()) == "no_fix_found"
+    # a fix entry that is not merged never makes a case "fixed"
+    assert views.status_of(_case(fix=[FixRef("o/r", 5, "fix", state="open")])) == "no_fix_found"
+
+
+@pytest.mark.parametrize("text, key", [
+    ("Ascend/msmodeling#390", ("Ascend/msmodeling", 390)),
+    (" a/b # 7 ", ("a/b", 7)),
+    ("https://gitcode.com/Ascend/MindSpeed/issues/690", ("Ascend/MindSpeed", 690)),
+    ("https://github.com/o/r/issues/12#issuecomment-1", ("o/r", 12)),
+])
+def test_parse_key_accepts_keys_and_issue_urls(text, key):
+    assert views.parse_key(text) == key
+
+
+@pytest.mark.parametrize("text", ["", "msmodeling#390", "a/b/c#1", "https://gitcode.com/a/b/merge_requests/3", "a/b#x"])
+def test_parse_key_rejects_what_is_not_an_issue(text):
+    with pytest.raises(ValueError, match="OWNER/REPO#N"):
+        views.parse_key(text)
+
+
+# ---------------------------------------------------------------- the knowledge facade
+
+def test_the_run_indexes_its_pool_cases(run_dir):
+    info = json.loads((run_dir / "run.json").read_text(encoding="utf-8"))
+    serve = next(s for s in info["stages"] if s["name"] == "serve")
+    cases = [json.loads(line) for line in (run_dir / "cases.jsonl").read_text(encoding="utf-8").splitlines()]
+    pool = [c for c in cases if c["funnel"] in views.POOL_STAGES]
+    assert serve["status"] == "ok" and serve["summary"]["cases"] == len(pool) > 0
+    assert (run_dir / CASE_INDEX / "kb.sqlite").is_file()
+
+
+def test_search_finds_a_case_by_its_symptom(knowledge):
+    assert knowledge.search_cases("加载 safetensors 报 KeyError: 'lm_head.weight'", k=3)[0]["key"] == "demo-ai/modelkit#104"
+    hits = knowledge.search_cases("W8A8 量化校准 per-channel scale NaN", k=3)
+    assert hits[0]["key"] == "demo-ai/modelkit#101"
+    assert hits[0]["status"] == "fixed" and hits[0]["fix"][0]["url"].endswith("/merge_requests/201")
+    assert hits[0]["score"] >= hits[-1]["score"]
+
+
+def test_search_keeps_one_repository_when_asked(knowledge):
+    hits = knowledge.search_cases("超时", k=5, repo="demo-infra/commlib")
+    assert hits and {h["key"].split("#")[0] for h in hits} == {"demo-infra/commlib"}
+
+
+def test_fix_status_names_the_fix_the_backport_and_the_traps(knowledge):
+    s = knowledge.fix_status("demo-ai/modelkit#104")
+    assert s["status"] == "fixed"
+    assert [(f["pr"], f["branch"]) for f in s["fix"]] == [("!205", "master")]
+    assert [(f["pr"], f["branch"]) for f in s["backports"]] == [("!207", "release/2.1")]
+    s = knowledge.fix_status("https://gitcode.com/demo-ai/modelkit/issues/106")
+    assert s["status"] == "fix_not_landed" and [f["pr"] for f in s["not_landed"]] == ["!210"]
+    assert "did not land" in s["traps"]["fix_not_landed"]
+    assert knowledge.fix_status("demo-infra/cluster-agent#95")["status"] == "closed_before_merge"
+    stale = knowledge.fix_status("demo-infra/commlib#12")["traps"]
+    assert set(stale) >= {"stale_close", "claimed_unmerged"} and all(stale.values())
+
+
+def test_get_case_carries_the_evidence_chain_and_what_to_cite(knowledge):
+    c = knowledge.get_case("demo-ai/modelkit#101")
+    assert c["cite"]["issue"] == c["url"] and c["cite"]["fix"] == [c["fix"][0]["url"]]
+    assert c["cite"]["docs"] and all(d.startswith("docs/") for d in c["cite"]["docs"])
+    assert c["evidence"] and all(e["kind"] and e["source"] for e in c["evidence"])
+    assert c["candidates"], "the PRs considered and their signals are part of the chain"
+
+
+def test_related_cases_start_with_the_same_fix(knowledge):
+    related = knowledge.related_cases("demo-ai/infer-serve#31", k=3)
+    assert related[0]["key"] == "demo-ai/infer-serve#32" and "!57" in related[0]["why"]
+    assert "demo-ai/infer-serve#31" not in {r["key"] for r in related}
+    assert len({r["key"] for r in related}) == len(related) <= 3
+
+
+def test_docs_search_marks_citable_passages_and_who_cites_them(knowledge):
+    hits = knowledge.search_docs("W8A8 量化校准 scale 全零通道", k=5)
+    quant = [h for h in hits if h["doc"].endswith("modelkit/docs/quantization.md")]
+    assert quant and "demo-ai/modelkit#101" in quant[0]["cited_by"]
+    assert all(isinstance(h["cited"], bool) for h in hits)
+
+
+def test_unknown_case_and_empty_query_are_clear_errors(knowledge):
+    with pytest.raises(UnknownCase, match="not in this knowledge base"):
+        knowledge.fix_status("nobody/none#1")
+    with pytest.raises(ValueError, match="OWNER/REPO#N"):
+        knowledge.get_case("#1")
+    with pytest.raises(ValueError, match="empty"):
+        knowledge.search_cases("   ")
+
+
+def test_case_index_is_incremental_and_pruned(run_dir, tmp_path):
+    store = Store.open(f"sqlite:///{run_dir / 'fixlore.db'}", migrate=False)
+    try:
+        cases = store.load_cases()
+        pool = [c for c in cases if c.funnel in views.POOL_STAGES]
+        first = index_cases(store, cases, tmp_path / "idx")
+        again = index_cases(store, cases, tmp_path / "idx")
+        fewer = index_cases(store, [c for c in cases if c.key != pool[0].key], tmp_path / "idx")
+    finally:
+        store.close()
+    assert first["added"] == len(pool) and again["added"] == again["updated"] == 0
+    assert again["unchanged"] == len(pool) and again["removed"] == 0
+    assert fewer["removed"] == 1 and fewer["unchanged"] == len(pool) - 1
+
+
+def test_locations_explain_what_is_missing(tmp_path):
+    from fixlore.errors import ConfigError
+
+    with pytest.raises(ConfigError, match="--out DIR"):
+        Locations.of()
+    with pytest.raises(ConfigError, match="no store"):
+        Locations.of(out=tmp_path)
+    with pytest.raises(ConfigError, match="--case-index"):
+        Locations.of(db="sqlite:///x.db")
+
+
+# ---------------------------------------------------------------- CLI
+
+def test_cli_cases_commands(run_dir):
+    proc = _fixlore("cases", "status", "demo-ai/modelkit#106", "--out", str(run_dir), "--json")
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["status"] == "fix_not_landed"
+    proc = _fixlore("cases", "search", "lm_head.weight KeyError", "--out", str(run_dir), "-k", "2")
+    assert proc.returncode == 0 and "demo-ai/modelkit#104" in proc.stdout
+    proc = _fixlore("cases", "related", "demo-ai/infer-serve#31", "--out", str(run_dir), "--json")
+    assert proc.returncode == 0 and json.loads(proc.stdout)[0]["key"] == "demo-ai/infer-serve#32"
+    proc = _fixlore("cases", "status", "nobody/none#1", "--out", str(run_dir))
+    assert proc.returncode == 3 and "Traceback" not in proc.stderr and "not in this knowledge base" in proc.stderr
+    proc = _fixlore("cases", "search", "x")
+    assert proc.returncode == 2 and "--out DIR" in proc.stderr
+
+
+# ---------------------------------------------------------------- HTTP, on a real loopback server
+
+@pytest.fixture(scope="module")
+def http_base(knowledge):
+    port = _free_port()
+    server = uvicorn.Server(uvicorn.Config(create_app(knowledge), host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 30
+    while not server.started and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert server.started
+    yield f"http://127.0.0.1:{port}"
+    server.should_exit = True
+    thread.join(10)
+
+
+def test_http_api(http_base):
+    with httpx.Client(base_url=http_base, timeout=30) as c:
+        stats = c.get("/api/stats").json()
+        assert stats["searchable_cases"] > 0 and stats["documents"] > 0
+        hits = c.get("/api/cases/search", params={"q": "lm_head.weight KeyError safetensors", "k": 2}).json()
+        assert hits[0]["key"] == "demo-ai/modelkit#104" and len(hits) <= 2
+        case = c.get("/api/cases/demo-ai/modelkit/104").json()
+        assert case["key"] == "demo-ai/modelkit#104" and case["cite"]["fix"]
+        assert c.get("/api/cases/demo-ai/modelkit/106/fix").json()["status"] == "fix_not_landed"
+        assert c.get("/api/cases/demo-ai/infer-serve/31/related").json()[0]["key"] == "demo-ai/infer-serve#32"
+        assert c.get("/api/docs/search", params={"q": "心跳 超时"}).status_code == 200
+        missing = c.get("/api/cases/nobody/none/1")
+        assert missing.status_code == 404 and "not in this knowledge base" in missing.json()["error"]
+        assert c.get("/api/cases/search", params={"q": "  "}).status_code == 400
+        assert c.get("/api/cases/search", params={"q": "x", "k": 1000}).status_code == 422
+        assert c.post("/api/cases/search", params={"q": "x"}).status_code == 405
+        assert c.get("/api/openapi.json").json()["info"]["title"] == "fixlore"
+
+
+def test_search_page_renders_hostile_issue_text_inert(knowledge, http_base):
+    case = knowledge.cases["demo-ai/modelkit#104"]
+    saved = (case.title, case.url, case.problem)
+    case.title = "<script>alert(1)</script><img src=x onerror=alert(2)>"
+    case.url = "javascript:alert(3)"
+    case.problem = '<a href="javascript:alert(4)">click</a>'
+    try:
+        with httpx.Client(base_url=http_base, timeout=30) as c:
+            page = c.get("/", params={"q": "lm_head.weight KeyError"})
+    finally:
+        case.title, case.url, case.problem = saved
+    assert page.status_code == 200 and "demo-ai/modelkit#104" in page.text
+    assert "script-src 'none'" in page.headers["content-security-policy"]
+    body = page.text.lower()
+    assert "<script" not in body and "<img" not in body and "javascript:" not in body and "onerror=" not in body
+    # the query itself is echoed escaped
+    with httpx.Client(base_url=http_base, timeout=30) as c:
+        echoed = c.get("/", params={"q": '"><script>x</script>'}).text
+    assert "<script>x" not in echoed and "&lt;script&gt;x" in echoed
+
+
+# ---------------------------------------------------------------- MCP, through the official client
+
+def _mcp_calls(server) -> dict:
+    from mcp.client import Client
+
+    async def main() -> dict:
+        async with Client(server) as client:
+            tools = (await client.list_tools()).tools
+            found = await client.call_tool("search_cases", {"symptom": "KeyError: 'lm_head.weight'", "k": 2})
+            status = await client.call_tool("fix_status", {"key": "demo-ai/modelkit#106"})
+            case = await client.call_tool("get_case", {"key": "https://gitcode.com/demo-ai/modelkit/issues/101"})
+            related = await client.call_tool("related_cases", {"key": "demo-ai/infer-serve#31", "k": 2})
+            docs = await client.call_tool("search_docs", {"query": "量化 校准", "k": 3})
+            missing = await client.call_tool("fix_status", {"key": "nobody/none#1"})
+            return {"tools": tools, "found": found, "status": status, "case": case, "related": related,
+                    "docs": docs, "missing": missing}
+
+    return anyio.run(main)
+
+
+def _check_mcp(r: dict) -> None:
+    assert {t.name for t in r["tools"]} == {"search_cases", "get_case", "fix_status", "related_cases", "search_docs"}
+    assert all(t.annotations and t.annotations.read_only_hint for t in r["tools"])
+    assert r["found"].structured_content["cases"][0]["key"] == "demo-ai/modelkit#104"
+    assert r["status"].structured_content["status"] == "fix_not_landed"
+    assert r["case"].structured_content["cite"]["issue"].endswith("/issues/101")
+    assert r["related"].structured_content["cases"][0]["key"] == "demo-ai/infer-serve#32"
+    assert r["docs"].structured_content["passages"]
+    assert r["missing"].is_error and "not in this knowledge base" in r["missing"].content[0].text
+
+
+def test_mcp_over_stdio_with_the_official_client(run_dir):
+    from mcp.client.stdio import StdioServerParameters
+
+    _check_mcp(_mcp_calls(StdioServerParameters(command=sys.executable,
+                                                args=["-m", "fixlore", "serve", "mcp", "--out", str(run_dir)])))
+
+
+def test_mcp_over_streamable_http_on_loopback(run_dir):
+    port = _free_port()
+    proc = subprocess.Popen([sys.executable, "-m", "fixlore", "serve", "mcp", "--out", str(run_dir), "--transport",
+                             "http", "--port", str(port)], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            assert proc.poll() is None, proc.stderr.read().decode()
+            with socket.socket() as s:
+                if s.connect_ex(("127.0.0.1", port)) == 0:
+                    break
+            time.sleep(0.1)
+        _check_mcp(_mcp_calls(f"http://127.0.0.1:{port}/mcp"))
+    finally:
+        proc.terminate()
+        proc.wait(10)
