@@ -427,3 +427,16 @@ def test_a_dead_pr_is_told_apart_by_repository_and_number():
 
     assert _pulls_named("已通过 PR#54 合入修复，见 other/repo!47 和 #12", SIM) == {(SIM, 54), ("other/repo", 47), (SIM, 12)}
     assert _pulls_named("影响 issue 关联的 https://gitcode.com/a/b/issues/12", SIM) == set()
+
+
+def test_symptom_line_is_the_exception_not_the_traceback_header():
+    from fixlore.analyse.text import error_lines
+
+    body = ("训练时报错\n```\nTraceback (most recent call last):\n  File \"train.py\", line 3, in <module>\n"
+            "    main()\nDuring handling of the above exception, another exception occurred:\n"
+            "torch_npu.NPUError: NPU out of memory. Tried to allocate 2.00 GiB\n```\n执行失败")
+    lines = error_lines(body)
+    assert lines[0] == "torch_npu.NPUError: NPU out of memory. Tried to allocate 2.00 GiB"
+    assert not any(line.startswith(("Traceback", "File ", "During handling")) for line in lines)
+    # a bare header with nothing after it gives no symptom line rather than a useless one
+    assert error_lines("Traceback (most recent call last):") == []

@@ -310,3 +310,27 @@ def test_mcp_over_streamable_http_on_loopback(run_dir):
     finally:
         proc.terminate()
         proc.wait(10)
+
+
+def test_knowledge_from_a_store_url_on_both_dialects(run_dir, db_url, tmp_path):
+    """--db URL --case-index DIR: the same answers from a store copied into SQLite or PostgreSQL."""
+    source = Store.open(f"sqlite:///{run_dir / 'fixlore.db'}", migrate=False)
+    try:
+        corpus = source.load_corpus(repos=["demo-ai/modelkit"])
+        cases = source.load_cases()
+    finally:
+        source.close()
+    target = Store.open(db_url)
+    try:
+        with target.writer() as w:
+            w.upsert_repos(corpus.repos)
+            w.upsert_issues(corpus.issues)
+        target.save_cases(cases)
+    finally:
+        target.close()
+    where = Locations.of(db=db_url, cases=tmp_path / "cases-index")
+    with Knowledge.open(where) as k:
+        assert k.search_cases("lm_head.weight KeyError safetensors", k=1)[0]["key"] == "demo-ai/modelkit#104"
+        assert k.fix_status("demo-ai/modelkit#106")["status"] == "fix_not_landed"
+        assert k.search_docs("量化") == []          # no document index given
+    assert (tmp_path / "cases-index" / "kb.sqlite").is_file()

@@ -82,21 +82,32 @@ def clean_body(body: str) -> str:
 
 
 _STRONG_ERROR = re.compile(r"\b\w*(?:Error|Exception|Fault)\b|Traceback|exit code|错误码|\bcode \d+|\bE\d{5,}", re.I)
+# The line that names the exception and its message ("RuntimeError: ...", "torch.OutOfMemoryError: ..."):
+# what a user pastes into a search box.
+_EXCEPTION_LINE = re.compile(r"^(?:[\w.]+\.)?\w*(?:Error|Exception|Fault)\b\s*[:：]\s*\S")
+# Lines every traceback carries: they say an error happened, not which.
+_TRACE_BOILERPLATE = re.compile(r"^(?:Traceback \(most recent call last\):?|File \"[^\"]*\", line \d+.*|"
+                                r"During handling of the above exception.*|"
+                                r"The above exception was the direct cause.*)$")
 
 
 def error_lines(body: str, limit: int = 3) -> list[str]:
     """Lines that look like what the user saw: error messages first (code fences included), then failures."""
+    named: list[str] = []
     strong: list[str] = []
     weak: list[str] = []
     for line in _HTML_TAG.sub("", body or "").splitlines():
         s = line.strip().strip("`").strip()
-        if not (6 <= len(s) <= 200) or _TEMPLATE_LINE.match(s) or s in strong or s in weak:
+        if (not (6 <= len(s) <= 200) or _TEMPLATE_LINE.match(s) or _TRACE_BOILERPLATE.match(s)
+                or s in named or s in strong or s in weak):
             continue
-        if _STRONG_ERROR.search(s):
+        if _EXCEPTION_LINE.match(s):
+            named.append(s)
+        elif _STRONG_ERROR.search(s):
             strong.append(s)
         elif has_cue(s, ERROR_CUES):
             weak.append(s)
-    return (strong + weak)[:limit]
+    return (named + strong + weak)[:limit]
 
 
 _REFS_ONLY = re.compile(r"(?:fix(?:es|ed)?|close[sd]?|resolve[sd]?|修复|解决|关闭|backport of|see|见)?\s*[#!]\d+[\s,，、;；]*", re.I)
