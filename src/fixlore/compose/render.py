@@ -66,12 +66,18 @@ def safe_url(url: Any) -> str:
     return u if re.match(r"^https?://[^\s\"'<>]+$", u, re.I) else ""
 
 
-def _env() -> Environment:
-    env = Environment(loader=PackageLoader("fixlore.compose", "templates"),
+def sanitising_env(package: str) -> Environment:
+    """Templates of `package`/templates with autoescape on and the `clean` / `safe_url` filters
+    for issue-derived text (also used by the serve stage's search page)."""
+    env = Environment(loader=PackageLoader(package, "templates"),
                       autoescape=select_autoescape(["html", "j2"], default=True), trim_blocks=True, lstrip_blocks=True)
     env.filters["clean"] = clean
     env.filters["safe_url"] = safe_url
     return env
+
+
+def _env() -> Environment:
+    return sanitising_env("fixlore.compose")
 
 
 def html(digests: list[dict[str, Any]]) -> str:

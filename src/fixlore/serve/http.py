@@ -18,26 +18,17 @@ from typing import Any
 
 from fastapi import FastAPI, Query, Request
 from fastapi.responses import HTMLResponse, JSONResponse
-from jinja2 import Environment, PackageLoader, select_autoescape
 
-from fixlore.compose.render import clean, safe_url
+from fixlore.compose.render import sanitising_env
 from fixlore.serve.knowledge import MAX_K, Knowledge, UnknownCase
 
 _CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src 'none'; script-src 'none'; form-action 'self'"
 
 
-def _templates() -> Environment:
-    env = Environment(loader=PackageLoader("fixlore.serve", "templates"),
-                      autoescape=select_autoescape(["html", "j2"], default=True), trim_blocks=True, lstrip_blocks=True)
-    env.filters["clean"] = clean
-    env.filters["safe_url"] = safe_url
-    return env
-
-
 def create_app(knowledge: Knowledge) -> FastAPI:
     app = FastAPI(title="fixlore", summary="Closed issues traced to their real fixes, with evidence and documents.",
                   version="1", docs_url=None, redoc_url=None, openapi_url="/api/openapi.json")
-    page = _templates().get_template("search.html.j2")
+    page = sanitising_env("fixlore.serve").get_template("search.html.j2")
     K = Query(5, ge=1, le=MAX_K, description="How many results.")
 
     @app.exception_handler(UnknownCase)
