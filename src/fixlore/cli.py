@@ -13,7 +13,7 @@ from fixlore.errors import FixloreError
 
 app = typer.Typer(
     name="fixlore",
-    help="Harvest issue trackers, trace each closed issue to its real fix, and publish a digest.",
+    help="Harvest issue trackers, trace each closed issue to its real fix, publish a digest and serve the knowledge base.",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,

@@ -140,7 +140,7 @@ def register(app: typer.Typer) -> None:
         stage: list[str] = typer.Option([], "--stage", help="Run only these stages (repeatable)."),
         quiet: bool = typer.Option(False, "--quiet", "-q"),
     ) -> None:
-        """Harvest, funnel, link, enrich, analyse and compose; write OUT/run.json, OUT/cases.jsonl and the digests.
+        """Harvest, funnel, link, enrich, analyse, compose and index the cases for serving; write OUT/run.json, OUT/cases.jsonl and the digests.
 
         Offline: --world PATH replays a world on a loopback port (no token, no network). Live: --platform gitcode|github with one --org per organisation; the token is read from the variable named by --token-env (default GITCODE_TOKEN / GITHUB_TOKEN).
 
