@@ -122,6 +122,7 @@ def test_fix_status_names_the_fix_the_backport_and_the_traps(knowledge):
     assert s["status"] == "fix_not_landed" and [f["pr"] for f in s["not_landed"]] == ["!210"]
     assert "did not land" in s["traps"]["fix_not_landed"]
     assert knowledge.fix_status("demo-infra/cluster-agent#95")["status"] == "closed_before_merge"
+    assert knowledge.fix_status("Demo-Infra/Cluster-Agent#95")["key"] == "demo-infra/cluster-agent#95"
     stale = knowledge.fix_status("demo-infra/commlib#12")["traps"]
     assert set(stale) >= {"stale_close", "claimed_unmerged"} and all(stale.values())
 

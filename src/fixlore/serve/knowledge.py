@@ -78,6 +78,7 @@ class Knowledge:
     where: Locations
     _by_pr: dict[tuple[str, int], list[str]] = field(default_factory=dict)
     _cited_by: dict[str, list[str]] = field(default_factory=dict)
+    _folded: dict[str, str] = field(default_factory=dict)       # lower-cased key -> key (names are case-blind)
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
     @classmethod
@@ -98,6 +99,7 @@ class Knowledge:
             store.close()
         k = cls(cases={c.key: c for c in cases}, case_index=case_index, doc_index=doc_index, where=where)
         for c in cases:
+            k._folded[c.key.lower()] = c.key
             for f in c.fix:
                 k._by_pr.setdefault((f.repo, f.number), []).append(c.key)
             for ref in c.kb_refs:
@@ -119,7 +121,7 @@ class Knowledge:
 
     def case(self, key: str) -> Case:
         repo, number = views.parse_key(key)
-        found = self.cases.get(f"{repo}#{number}")
+        found = self.cases.get(self._folded.get(f"{repo}#{number}".lower(), ""))
         if found is None:
             raise UnknownCase(f"{repo}#{number} is not in this knowledge base ({len(self.cases)} cases; "
                               "only issues closed in a run's window are)")
