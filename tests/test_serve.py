@@ -257,6 +257,26 @@ def test_search_page_renders_hostile_issue_text_inert(knowledge, http_base):
     assert "<script>x" not in echoed and "&lt;script&gt;x" in echoed
 
 
+def test_case_page_shows_the_evidence_chain_with_hostile_text_inert(knowledge, http_base):
+    case = knowledge.cases["demo-infra/commlib#12"]
+    saved = (case.title, list(case.evidence), dict(case.trap_notes))
+    case.title = "<script>alert(1)</script>"
+    case.evidence = case.evidence + [type(case.evidence[0])("comment", "<img src=x onerror=alert(2)>", "<b>x</b>")]
+    case.trap_notes = {**case.trap_notes, "stale_close": '<a href="javascript:alert(3)">x</a> stale'}
+    try:
+        with httpx.Client(base_url=http_base, timeout=30) as c:
+            page = c.get("/case/demo-infra/commlib/12")
+            missing = c.get("/case/nobody/none/1")
+    finally:
+        case.title, case.evidence, case.trap_notes = saved[0], saved[1], saved[2]
+    assert page.status_code == 200 and "script-src 'none'" in page.headers["content-security-policy"]
+    body = page.text.lower()
+    assert "<script" not in body and "<img" not in body and "javascript:" not in body
+    for shown in ("stale_close", "claimed_unmerged", "every pr considered", "evidence"):
+        assert shown in body
+    assert missing.status_code == 404 and "not in this knowledge base" in missing.text
+
+
 # ---------------------------------------------------------------- MCP, through the official client
 
 def _mcp_calls(server) -> dict:

@@ -7,6 +7,7 @@
     GET /api/cases/{owner}/{repo}/{number}/related?k=5
     GET /api/docs/search?q=QUERY&k=5
     GET /?q=SYMPTOM                                   the search page
+    GET /case/{owner}/{repo}/{number}                 one case's evidence chain, for people
 
 Issue text is hostile input: the page renders it through the digest's sanitiser with
 autoescape on, links only http(s) URLs and forbids scripts by Content-Security-Policy.
@@ -14,6 +15,7 @@ autoescape on, links only http(s) URLs and forbids scripts by Content-Security-P
 
 from __future__ import annotations
 
+from html import escape
 from typing import Any
 
 from fastapi import FastAPI, Query, Request
@@ -28,11 +30,16 @@ _CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src 'none'; script-sr
 def create_app(knowledge: Knowledge) -> FastAPI:
     app = FastAPI(title="fixlore", summary="Closed issues traced to their real fixes, with evidence and documents.",
                   version="1", docs_url=None, redoc_url=None, openapi_url="/api/openapi.json")
-    page = sanitising_env("fixlore.serve").get_template("search.html.j2")
+    env = sanitising_env("fixlore.serve")
+    page, case_page = env.get_template("search.html.j2"), env.get_template("case.html.j2")
+    headers = {"Content-Security-Policy": _CSP, "Referrer-Policy": "no-referrer", "X-Content-Type-Options": "nosniff"}
     K = Query(5, ge=1, le=MAX_K, description="How many results.")
 
     @app.exception_handler(UnknownCase)
-    async def _unknown(_: Request, exc: UnknownCase) -> JSONResponse:
+    async def _unknown(request: Request, exc: UnknownCase) -> JSONResponse | HTMLResponse:
+        if request.url.path.startswith("/case/"):
+            return HTMLResponse(f"<!DOCTYPE html><title>not found</title><p>{escape(str(exc))}</p>", status_code=404,
+                                headers=headers)
         return JSONResponse({"error": str(exc)}, status_code=404)
 
     @app.exception_handler(ValueError)
@@ -70,7 +77,13 @@ def create_app(knowledge: Knowledge) -> FastAPI:
         cases = knowledge.search_cases(q, k=k) if q.strip() else []
         docs = knowledge.search_docs(q, k=min(k, 5)) if q.strip() else []
         html = page.render(q=q, cases=cases, docs=docs, stats=knowledge.stats())
-        return HTMLResponse(html, headers={"Content-Security-Policy": _CSP, "Referrer-Policy": "no-referrer",
-                                           "X-Content-Type-Options": "nosniff"})
+        return HTMLResponse(html, headers=headers)
+
+    @app.get("/case/{owner}/{repo}/{number}", response_class=HTMLResponse)
+    def case_view(owner: str, repo: str, number: int) -> HTMLResponse:
+        key = f"{owner}/{repo}#{number}"
+        chain = knowledge.get_case(key)
+        html = case_page.render(c=chain, related=knowledge.related_cases(key, k=5))
+        return HTMLResponse(html, headers=headers)
 
     return app
