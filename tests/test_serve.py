@@ -137,7 +137,7 @@ def test_get_case_carries_the_evidence_chain_and_what_to_cite(knowledge):
 
 def test_related_cases_start_with_the_same_fix(knowledge):
     related = knowledge.related_cases("demo-ai/infer-serve#31", k=3)
-    assert related[0]["key"] == "demo-ai/infer-serve#32" and "!57" in related[0]["why"]
+    assert related[0]["key"] == "demo-ai/infer-serve#32" and related[0]["why"] == "the same fix !57"
     assert "demo-ai/infer-serve#31" not in {r["key"] for r in related}
     assert len({r["key"] for r in related}) == len(related) <= 3
 
@@ -355,3 +355,10 @@ def test_knowledge_from_a_store_url_on_both_dialects(run_dir, db_url, tmp_path):
         assert k.fix_status("demo-ai/modelkit#106")["status"] == "fix_not_landed"
         assert k.search_docs("量化") == []          # no document index given
     assert (tmp_path / "cases-index" / "kb.sqlite").is_file()
+
+
+def test_pr_labels_follow_the_platform():
+    gitcode = FixRef("o/r", 5, "fix", url="https://gitcode.com/o/r/merge_requests/5")
+    github = FixRef("o/r", 5, "fix", url="https://github.com/o/r/pull/5")
+    assert views.pr_label(gitcode, "o/r") == "!5" and views.pr_label(gitcode, "o/x") == "o/r!5"
+    assert views.pr_label(github, "o/r") == "#5" and views.pr_label(github, "o/x") == "o/r#5"

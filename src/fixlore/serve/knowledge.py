@@ -172,7 +172,7 @@ class Knowledge:
             out.append(entry)
 
         for f in case.fix:
-            label = f"{f.repo}!{f.number}"
+            label = views.pr_label(f, case.repo)
             for other in self._by_pr.get((f.repo, f.number), []):
                 add(other, f"the same fix {label}")
         if case.theme:

@@ -27,8 +27,16 @@ def parse_key(text: str) -> tuple[str, int]:
     return m.group("repo"), int(m.group("n"))
 
 
+def pr_label(ref: FixRef, repo: str) -> str:
+    """How the PR's platform writes it: `!N` for a GitCode merge request, `#N` for a GitHub pull
+    request; prefixed with its repo when it lives elsewhere than the issue."""
+    if "/merge_requests/" in (ref.url or "") or not ref.url:
+        return pull_label((ref.repo, ref.number), repo)
+    return f"#{ref.number}" if ref.repo == repo else f"{ref.repo}#{ref.number}"
+
+
 def _pr(ref: FixRef, repo: str) -> dict[str, Any]:
-    return {"pr": pull_label((ref.repo, ref.number), repo), "repo": ref.repo, "number": ref.number,
+    return {"pr": pr_label(ref, repo), "repo": ref.repo, "number": ref.number,
             "role": ref.role, "state": ref.state, "merged_at": ref.merged_at.isoformat() if ref.merged_at else "",
             "branch": ref.base_ref, "url": ref.url}
 
@@ -90,6 +98,13 @@ def evidence_chain(case: Case) -> dict[str, Any]:
     """The whole case as exported, plus what to cite: the issue, the fix PRs, the documents."""
     out = case.to_export()
     out["key"] = case.key
+    for entry, ref in zip(out["fix"] + out["pending_fix"], case.fix + case.pending_fix):
+        entry["pr"] = pr_label(ref, case.repo)
+    sigil = "#" if "github" in (case.url or "").lower() else "!"
+    for entry in out["candidates"]:
+        if "repo" in entry and "number" in entry:
+            entry["pr"] = (f"{sigil}{entry['number']}" if entry["repo"] == case.repo
+                           else f"{entry['repo']}{sigil}{entry['number']}")
     out["status"] = status_of(case)
     out["cite"] = {"issue": case.url, "fix": [f.url for f in case.fix if f.url],
                    "docs": [f"{k.doc}#{k.chunk}" if k.chunk else k.doc for k in case.kb_refs]}
