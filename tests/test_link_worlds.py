@@ -99,3 +99,14 @@ def test_parallel_linking_gives_the_same_cases():
     two, counts_two = build_cases(corpus, since, LinkConfig(funnel=FunnelConfig(rank_top_k=12), workers=2))
     assert [c.to_export() for c in one] == [c.to_export() for c in two]
     assert counts_one == counts_two
+
+
+@pytest.mark.skipif("github-mini" not in WORLDS, reason="github-mini world missing")
+def test_github_cases_write_prs_as_github_does(runs):
+    cases, _ = runs["github-mini"]
+    fixed = [c for c in cases if c.fix]
+    assert fixed
+    for c in fixed:
+        label = f"#{c.fix[0].number}"
+        assert f"fix {label} merged" in c.timing_note or label in c.timing_note, c.timing_note
+        assert not any(e.detail.startswith("!") for e in c.evidence), [e.detail for e in c.evidence]

@@ -121,6 +121,7 @@ class CorpusIndex:
     def __init__(self, corpus: Corpus, workers: int = 1, alongside: Callable[[], Any] | None = None):
         self.alongside_result: Any = None
         self.corpus = corpus
+        self.pr_sigil = "#" if corpus.platform == "github" else "!"     # how the platform writes a PR
         self.issues: dict[Key, Issue] = issue_map(corpus)
         self.pulls: dict[Key, Pull] = {(p.repo, p.number): p for p in corpus.pulls}
         self.default_branch: dict[str, str] = {r.full_name: r.default_branch for r in corpus.repos if r.default_branch}

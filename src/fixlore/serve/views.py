@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from fixlore.link.candidates import pull_label
+from fixlore.link.candidates import case_pr_sigil, pull_label
 from fixlore.model import Case, FixRef
 
 POOL_STAGES = ("selected", "analysis", "rank")     # resolved user-side issues the funnel kept
@@ -30,9 +30,8 @@ def parse_key(text: str) -> tuple[str, int]:
 def pr_label(ref: FixRef, repo: str) -> str:
     """How the PR's platform writes it: `!N` for a GitCode merge request, `#N` for a GitHub pull
     request; prefixed with its repo when it lives elsewhere than the issue."""
-    if "/merge_requests/" in (ref.url or "") or not ref.url:
-        return pull_label((ref.repo, ref.number), repo)
-    return f"#{ref.number}" if ref.repo == repo else f"{ref.repo}#{ref.number}"
+    sigil = "#" if "/pull/" in (ref.url or "") else "!"
+    return pull_label((ref.repo, ref.number), repo, sigil)
 
 
 def _pr(ref: FixRef, repo: str) -> dict[str, Any]:
@@ -100,11 +99,10 @@ def evidence_chain(case: Case) -> dict[str, Any]:
     out["key"] = case.key
     for entry, ref in zip(out["fix"] + out["pending_fix"], case.fix + case.pending_fix):
         entry["pr"] = pr_label(ref, case.repo)
-    sigil = "#" if "github" in (case.url or "").lower() else "!"
+    sigil = case_pr_sigil(case)
     for entry in out["candidates"]:
         if "repo" in entry and "number" in entry:
-            entry["pr"] = (f"{sigil}{entry['number']}" if entry["repo"] == case.repo
-                           else f"{entry['repo']}{sigil}{entry['number']}")
+            entry["pr"] = pull_label((entry["repo"], int(entry["number"])), case.repo, sigil)
     out["status"] = status_of(case)
     out["cite"] = {"issue": case.url, "fix": [f.url for f in case.fix if f.url],
                    "docs": [f"{k.doc}#{k.chunk}" if k.chunk else k.doc for k in case.kb_refs]}
