@@ -79,6 +79,7 @@ class Knowledge:
     _by_pr: dict[tuple[str, int], list[str]] = field(default_factory=dict)
     _cited_by: dict[str, list[str]] = field(default_factory=dict)
     _folded: dict[str, str] = field(default_factory=dict)       # lower-cased key -> key (names are case-blind)
+    _stats: dict[str, Any] | None = None
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
     @classmethod
@@ -134,11 +135,14 @@ class Knowledge:
         return views.fix_status(self.case(key))
 
     def stats(self) -> dict[str, Any]:
-        pool = pool_cases(self.cases.values())
-        with self._lock:
-            documents = sum(self.doc_index.stats()["documents"].values()) if self.doc_index else 0
-        return {"cases": len(self.cases), "searchable_cases": len(pool),
-                "fixed": sum(1 for c in pool if views.status_of(c) == "fixed"), "documents": documents}
+        """What is served (computed once: the knowledge base is read-only while served)."""
+        if self._stats is None:
+            pool = pool_cases(self.cases.values())
+            with self._lock:
+                documents = sum(self.doc_index.stats()["documents"].values()) if self.doc_index else 0
+            self._stats = {"cases": len(self.cases), "searchable_cases": len(pool),
+                           "fixed": sum(1 for c in pool if views.status_of(c) == "fixed"), "documents": documents}
+        return dict(self._stats)
 
     # ------------------------------------------------------------------ search
 
