@@ -10,7 +10,8 @@ export, to compare runs byte for byte (any `--workers` gives the same bytes). No
 the machine.
 
 Measured on the 2-core machine (100,000 issues and PRs, seed 1; the export's sha256 is the
-same with any --workers: 9a765c78...4a71). The machine behind "this 2-core machine" is not the
+same with any --workers: 018c2981...c607; it was 9a765c78...4a71 before the fix_not_landed note
+stopped saying "closed as resolved", the only difference). The machine behind "this 2-core machine" is not the
 same from one session to the next: the same code ran 2.7 times faster on 2026-12-03 than on
 2026-12-02. Load from other users varies too; the lines print it.
   2026-12-03, --workers 2: 9.13-11.37 s end to end over six runs (8,790-10,960 issues/s; five of
