@@ -15,7 +15,7 @@ stopped saying "closed as resolved", the only difference). The machine behind "t
 same from one session to the next: the same code ran 2.7 times faster on 2026-12-03 than on
 2026-12-02. Load from other users varies too; the lines print it.
   2026-12-03, --workers 2: 9.13-13.02 s end to end over seven runs (7,680-10,960 issues/s; five of
-      the seven 9.13-9.90 s, the slowest one hour later) at load 1.0-1.3: index with the funnel and canned replies 2.5-2.6 s,
+      the seven 9.13-9.90 s, the slowest 45 minutes later) at load 1.0-1.3: index with the funnel and canned replies 2.5-2.6 s,
       linking 4.9-5.0 s, post-pass 0.4 s, export 0.7-0.8 s.
       --workers 1: 12.3-12.9 s (7,780-8,110 issues/s): index 2.2, funnel + canned replies 1.5,
       linking 6.9, post-pass 0.4, export 0.8.
