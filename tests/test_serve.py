@@ -234,6 +234,12 @@ def test_http_api(http_base):
         assert c.get("/api/cases/search", params={"q": "x", "k": 1000}).status_code == 422
         assert c.post("/api/cases/search", params={"q": "x"}).status_code == 405
         assert c.get("/api/openapi.json").json()["info"]["title"] == "fixlore"
+        digest = c.get("/digest/digest.html")
+        assert digest.status_code == 200 and digest.headers["content-type"].startswith("text/html")
+        assert "script-src 'none'" in digest.headers["content-security-policy"]
+        assert c.get("/digest/digest.json").json()["format"] == "fixlore-digest/1"
+        for name in ("run.json", "fixlore.db", "..%2Ffixlore.db"):
+            assert c.get(f"/digest/{name}").status_code == 404
 
 
 def test_search_page_renders_hostile_issue_text_inert(knowledge, http_base):

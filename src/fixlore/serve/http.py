@@ -8,6 +8,7 @@
     GET /api/docs/search?q=QUERY&k=5
     GET /?q=SYMPTOM                                   the search page
     GET /case/{owner}/{repo}/{number}                 one case's evidence chain, for people
+    GET /digest/{digest.html|digest.zh.md|digest.en.md|digest.json}   the run's digests (with --out)
 
 Issue text is hostile input: the page renders it through the digest's sanitiser with
 autoescape on, links only http(s) URLs and forbids scripts by Content-Security-Policy.
@@ -19,11 +20,13 @@ from html import escape
 from typing import Any
 
 from fastapi import FastAPI, Query, Request
-from fastapi.responses import HTMLResponse, JSONResponse
+from fastapi.responses import HTMLResponse, JSONResponse, Response
 
 from fixlore.compose.render import sanitising_env
 from fixlore.serve.knowledge import MAX_K, Knowledge, UnknownCase
 
+DIGESTS = {"digest.html": "text/html; charset=utf-8", "digest.zh.md": "text/markdown; charset=utf-8",
+           "digest.en.md": "text/markdown; charset=utf-8", "digest.json": "application/json"}
 _CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src 'none'; script-src 'none'; form-action 'self'"
 
 
@@ -71,6 +74,15 @@ def create_app(knowledge: Knowledge) -> FastAPI:
     def search_docs(q: str = Query(..., description="What to look for in the documents and code."),
                     k: int = K) -> list[dict]:
         return knowledge.search_docs(q, k=k)
+
+    @app.get("/digest/{name}")
+    def digest(name: str) -> Response:
+        kind = DIGESTS.get(name)
+        path = knowledge.where.out / name if kind and knowledge.where.out else None
+        if path is None or not path.is_file():
+            return JSONResponse({"error": f"no digest {name!r} here (served: {', '.join(DIGESTS)}; "
+                                          "only with --out, after a run that composed them)"}, status_code=404)
+        return Response(path.read_bytes(), media_type=kind, headers=headers)
 
     @app.get("/", response_class=HTMLResponse)
     def search_page(q: str = Query("", max_length=2000), k: int = Query(8, ge=1, le=MAX_K)) -> HTMLResponse:

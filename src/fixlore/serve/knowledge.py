@@ -32,6 +32,7 @@ class Locations:
     db: str
     docs: Path | None           # document index (None: no documents)
     cases: Path                 # case index
+    out: Path | None = None     # the run's output folder (its digests are served too)
 
     @classmethod
     def of(cls, out: Path | None = None, db: str | None = None, docs: Path | None = None,
@@ -51,7 +52,7 @@ class Locations:
             if out is None:
                 raise ConfigError("with --db, name the case index folder too (--case-index DIR)")
             cases = Path(out) / CASE_INDEX
-        return cls(db=db, docs=docs, cases=Path(cases))
+        return cls(db=db, docs=docs, cases=Path(cases), out=Path(out) if out is not None else None)
 
 
 def pool_cases(cases: Iterable[Case]) -> list[Case]:
