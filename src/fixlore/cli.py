@@ -8,6 +8,7 @@ import sys
 
 import typer
 from rich.console import Console
+from rich.text import Text
 
 from fixlore.errors import FixloreError
 
@@ -39,7 +40,9 @@ def main() -> None:
     try:
         app(prog_name="fixlore", standalone_mode=True)
     except FixloreError as exc:
-        err.print(f"[bold red]error:[/] {exc}", highlight=False, soft_wrap=True)
+        line = Text("error: ", style="bold red")
+        line.append(str(exc))          # issue keys, paths and queries are printed as given, never as markup
+        err.print(line, highlight=False, soft_wrap=True)
         sys.exit(exc.exit_code)
     except KeyboardInterrupt:
         err.print("interrupted")

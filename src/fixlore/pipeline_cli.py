@@ -10,6 +10,7 @@ from typing import Any, Optional
 import typer
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
 from fixlore.config import load_settings, parse_since
 from fixlore.errors import ConfigError
@@ -95,7 +96,7 @@ def run_pipeline(*, world: Path | None, out: Path, overrides: dict[str, Any], co
 
 
 def print_summary(console: Console, info: dict[str, Any]) -> None:
-    table = Table(title=f"fixlore run: {info['platform']} {', '.join(info['orgs'])} since {info['window']['since']}")
+    table = Table(title=Text(f"fixlore run: {info['platform']} {', '.join(info['orgs'])} since {info['window']['since']}"))
     table.add_column("what")
     table.add_column("value", justify="right")
     req = info.get("requests", {})

@@ -115,4 +115,4 @@ def register(app: typer.Typer) -> None:
         paths = write_digests(read_cases_jsonl(cases), read_run(run), out, langs)
         console = Console()
         for name, path in paths.items():
-            console.print(f"{name:6} {path}", highlight=False)
+            console.print(f"{name:6} {path}", highlight=False, markup=False)

@@ -11,6 +11,7 @@ from typing import Any
 
 from fixlore.analyse.facts import close_sentence, fix_sentence, kb_sentence, note_in
 from fixlore.compose.figures import AUTO_CLOSE_TIMINGS, Refs, compute_figures, merged
+from fixlore.compose.render import safe_url
 from fixlore.model import Case
 
 REASON_TEXT = {
@@ -129,10 +130,6 @@ def _fix_labels(c: Case, ref: Refs) -> list[str]:
     return out
 
 
-def _safe_url(url: str) -> str:
-    return url if re.match(r"^https?://", url or "", re.I) else ""
-
-
 # ---------------------------------------------------------------------------------------------
 def _title(cases: list[Case], run: dict, fig: dict, lang: str) -> str:
     if run.get("title"):
@@ -213,7 +210,7 @@ def _themes(kept: list[Case], ref: Refs, lang: str) -> list[dict[str, Any]]:
             labels = _fix_labels(c, ref)
             gist = _gist(answer_in(c, lang))
             tail = "" if not labels or all(lb.split("(")[0] in gist for lb in labels) else _t(lang, f"（{_j(lang, labels)}）", f" ({_j(lang, labels)})")
-            bullets.append({"ref": ref(c), "url": _safe_url(c.url), "problem": c.problem or c.title, "text": gist + tail})
+            bullets.append({"ref": ref(c), "url": safe_url(c.url), "problem": c.problem or c.title, "text": gist + tail})
         out.append({"headline": headline, "paragraph": " ".join(para) if lang == "en" else "".join(para),
                     "bullets": bullets, "themes": sorted({c.theme for c in cs}), "repos": sorted({c.repo for c in cs})})
     return out
@@ -225,7 +222,7 @@ def _guide(kept: list[Case], ref: Refs, repo_order: list[str]) -> list[dict[str,
         symptom = c.symptom or c.problem or c.title
         key = (re.sub(r"\s+", "", symptom.lower()), c.first_action)
         row = rows.setdefault(key, {"symptom": symptom, "first_action": c.first_action, "cases": []})
-        row["cases"].append({"ref": ref(c), "url": _safe_url(c.url)})
+        row["cases"].append({"ref": ref(c), "url": safe_url(c.url)})
     return list(rows.values())
 
 
@@ -376,7 +373,7 @@ def build_digest(cases: list[Case], run: dict | None = None, lang: str = "zh", f
             bits.append(_t(lang, f"{pending} 案修复未落地", f"{pending} fix not landed"))
         repos.append({"repo": ref.repo(repo), "full_name": repo, "heading": f"{ref.repo(repo)}（{positioning}）" if lang == "zh" else f"{ref.repo(repo)} ({positioning})",
                       "subtitle": ("，" if lang == "zh" else ", ").join(bits),
-                      "rows": [{"ref": f"#{c.number}", "case": ref(c), "url": _safe_url(c.url), "problem": c.problem or c.title,
+                      "rows": [{"ref": f"#{c.number}", "case": ref(c), "url": safe_url(c.url), "problem": c.problem or c.title,
                                 "answer": answer_in(c, lang), "kb_refs": [k.to_export() for k in c.kb_refs],
                                 "analysed_by": c.analysed_by} for c in cs]})
     return {

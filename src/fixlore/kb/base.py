@@ -428,15 +428,33 @@ class KnowledgeBase:
             mask = self._masks[kinds] = np.isin(self._kinds, kinds)
         return mask
 
-    def search(self, query: str | KbQuery, k: int = 10, kind: str | Sequence[str] | None = None) -> list[Passage]:
-        """The `k` best passages, ordered by reciprocal rank fusion; each carries a 0..1 `score`."""
-        return self._candidates(query, kind)[:k]
+    def search(self, query: str | KbQuery, k: int = 10, kind: str | Sequence[str] | None = None,
+               doc_prefix: str | None = None) -> list[Passage]:
+        """The `k` best passages, ordered by reciprocal rank fusion; each carries a 0..1 `score`.
+        `doc_prefix` keeps documents whose name starts with it (both retrievers are restricted,
+        so a prefix with few documents still gets its best ones)."""
+        return self._candidates(query, kind, doc_prefix)[:k]
 
-    def _candidates(self, query: str | KbQuery, kind: str | Sequence[str] | None) -> list[Passage]:
+    def _candidates(self, query: str | KbQuery, kind: str | Sequence[str] | None,
+                    doc_prefix: str | None = None) -> list[Passage]:
         with self._lock:
-            return self._candidates_locked(query, kind)
+            return self._candidates_locked(query, kind, doc_prefix)
 
-    def _candidates_locked(self, query: str | KbQuery, kind: str | Sequence[str] | None) -> list[Passage]:
+    def _prefix_range(self, doc_prefix: str) -> tuple[str, str]:
+        # names starting with the prefix sort between it and the prefix with its last character bumped
+        return doc_prefix, doc_prefix[:-1] + chr(ord(doc_prefix[-1]) + 1)
+
+    def _prefix_mask(self, doc_prefix: str) -> np.ndarray:
+        key = ("doc_prefix", doc_prefix)
+        mask = self._masks.get(key)
+        if mask is None:
+            ids = [r[0] for r in self.db.execute("SELECT id FROM chunks WHERE doc >= ? AND doc < ?",
+                                                 self._prefix_range(doc_prefix))]
+            mask = self._masks[key] = np.isin(self._ids, np.asarray(ids, dtype=np.int64))
+        return mask
+
+    def _candidates_locked(self, query: str | KbQuery, kind: str | Sequence[str] | None,
+                           doc_prefix: str | None = None) -> list[Passage]:
         q = query if isinstance(query, KbQuery) else KbQuery(text=query)
         kinds = (kind,) if isinstance(kind, str) else (tuple(kind) if kind else None)
         if self._n_chunks is None:
@@ -453,9 +471,9 @@ class KnowledgeBase:
         embed_job = self._pool.submit(self._embed_query, q)
         weights, focus_weights, dfs = self._query_terms(q, n_docs)
         floor = scoring.coverage_floor(n_docs)
-        bm25_ids = self._bm25(weights, dfs, kinds, n_docs)
+        bm25_ids = self._bm25(weights, dfs, kinds, n_docs, doc_prefix)
         qvec = embed_job.result()
-        vec_ids, known = self._nearest(qvec, kinds)
+        vec_ids, known = self._nearest(qvec, kinds, doc_prefix)
         bm25_rank = {cid: r for r, cid in enumerate(bm25_ids, 1)}
         vec_rank = {cid: r for r, cid in enumerate(vec_ids, 1)}
         ids = list(dict.fromkeys(bm25_ids + vec_ids))
@@ -522,7 +540,7 @@ class KnowledgeBase:
         return {t: cache[t] for t in terms}
 
     def _bm25(self, weights: dict[str, float], dfs: dict[str, int], kinds: tuple[str, ...] | None,
-              n_docs: int) -> list[int]:
+              n_docs: int, doc_prefix: str | None = None) -> list[int]:
         if not weights:
             return []
         expr = " OR ".join(fts_escape(t) for t in match_terms(weights, dfs, n_docs))
@@ -531,6 +549,9 @@ class KnowledgeBase:
         if kinds:
             sql += f" AND kind IN ({','.join('?' * len(kinds))})"
             args.extend(kinds)
+        if doc_prefix:
+            sql += " AND rowid IN (SELECT id FROM chunks WHERE doc >= ? AND doc < ?)"
+            args.extend(self._prefix_range(doc_prefix))
         sql += " ORDER BY bm25(chunks_fts) LIMIT ?"
         args.append(CANDIDATES)
         return [r[0] for r in self.db.execute(sql, args)]
@@ -544,7 +565,7 @@ class KnowledgeBase:
         # the vector sits on the latency path; a query's first lines carry its meaning.
         return self.embedder.encode([text[:QUERY_EMBED_CHARS]])[0]
 
-    def _nearest(self, qvec: np.ndarray | None, kinds: tuple[str, ...] | None
+    def _nearest(self, qvec: np.ndarray | None, kinds: tuple[str, ...] | None, doc_prefix: str | None = None
                  ) -> tuple[list[int], np.ndarray | None]:
         """Chunk ids of the nearest passages and the exact cosines computed on the way (one per
         matrix row, NaN where not computed; see `vectors.top_rows`)."""
@@ -552,6 +573,8 @@ class KnowledgeBase:
         if qvec is None:
             return [], None
         mask = self._kind_mask(kinds) if kinds else None
+        if doc_prefix:
+            mask = self._prefix_mask(doc_prefix) if mask is None else mask & self._prefix_mask(doc_prefix)
         # The worker thread is idle now: it takes half of the memory-bound pass (a 100k x 128
         # pass takes 7.7 ms on one core of this machine, 5.4 ms shared between two).
         helper = self._pool if (os.cpu_count() or 1) > 1 else None

@@ -59,7 +59,7 @@ def build(docs_dir: Path = typer.Argument(..., help="Folder of documents/code (a
         stats = kb.ingest_folder(docs_dir, prefix=prefix, progress=update)
     console.print(f"{stats.seen} files: {stats.added} added, {stats.updated} updated, {stats.unchanged} unchanged, "
                   f"{stats.removed} removed, {stats.skipped} skipped; {stats.chunks} chunks, "
-                  f"{stats.embedded} embedded in {stats.seconds:.1f}s -> {index}", highlight=False)
+                  f"{stats.embedded} embedded in {stats.seconds:.1f}s -> {index}", highlight=False, markup=False)
     kb.close()
 
 
@@ -124,7 +124,7 @@ def calibrate_cmd(world: Path = typer.Argument(..., help="A world with truth.yam
     fitted = evaluate(rows, t)
     kb.close()
     console = Console()
-    console.print(f"threshold {t:.4f} saved in {index}", highlight=False)
+    console.print(f"threshold {t:.4f} saved in {index}", highlight=False, markup=False)
     console.print(f"in-sample: {fitted['right_doc_first']}/{fitted['with_doc']} right doc first, "
                   f"{fitted['none_when_none']}/{fitted['without_doc']} none when none", highlight=False)
     console.print(f"{folds}-fold held-out (mean of {cv['repeats']} shuffles): {cv['right_doc_first']}/{cv['with_doc']} "

@@ -101,7 +101,7 @@ def register(app: typer.Typer) -> None:
         cases = load_or_build_cases(db=db, world=world, since=since, top_k=top_k, config=config, rebuild=rebuild)
         n = write_cases_jsonl(cases, out if out is not None else sys.stdout)
         if out is not None:
-            Console(stderr=True).print(f"wrote {n} cases to {out}", highlight=False)
+            Console(stderr=True).print(f"wrote {n} cases to {out}", highlight=False, markup=False)
 
     app.add_typer(export_app, name="export")
 

@@ -37,18 +37,19 @@ def _open(out: Path | None, db: str | None, index: Path | None, case_index: Path
     err = Console(stderr=True)
     where = Locations.of(out=out, db=db, docs=index, cases=case_index)
     if not (where.cases / "kb.sqlite").is_file():
-        err.print(f"indexing the cases for search (once) -> {where.cases}", highlight=False)
+        err.print(Text(f"indexing the cases for search (once) -> {where.cases}"), highlight=False)
     return Knowledge.open(where)
 
 
-def _loopback_check(host: str, console: Console) -> None:
+def _loopback_check(host: str, console: Console) -> bool:
     try:
         loopback = host == "localhost" or ipaddress.ip_address(host).is_loopback
     except ValueError:
         loopback = False
     if not loopback:
-        console.print(f"[yellow]note:[/] serving on {host}, not only on this machine (read-only, no authentication)",
-                      highlight=False)
+        console.print(Text(f"note: serving on {host}, not only on this machine (read-only, no authentication)",
+                           style="yellow"), highlight=False)
+    return loopback
 
 
 @serve_app.command("http")
@@ -60,14 +61,16 @@ def serve_http(out: Optional[Path] = OutOpt, db: Optional[str] = DbOpt, index: O
     """JSON API under /api (OpenAPI at /api/openapi.json) and a search page at /."""
     import uvicorn
 
-    from fixlore.serve.http import create_app
+    from fixlore.serve.http import LOOPBACK_HOSTS, create_app
 
     console = Console(stderr=True)
-    _loopback_check(host, console)
+    loopback = _loopback_check(host, console)
     knowledge = _open(out, db, index, case_index)
-    console.print(f"serving {knowledge.stats()['searchable_cases']} cases on http://{host}:{port}/", highlight=False)
+    console.print(Text(f"serving {knowledge.stats()['searchable_cases']} cases on http://{host}:{port}/"),
+                  highlight=False)
     try:
-        uvicorn.run(create_app(knowledge), host=host, port=port, log_level="warning")
+        app = create_app(knowledge, allowed_hosts=LOOPBACK_HOSTS if loopback else None)
+        uvicorn.run(app, host=host, port=port, log_level="warning")
     finally:
         knowledge.close()
 
@@ -88,24 +91,24 @@ def serve_mcp(out: Optional[Path] = OutOpt, db: Optional[str] = DbOpt, index: Op
         raise ConfigError(f"--transport must be stdio or http, not {transport!r}")
     console = Console(stderr=True)
     knowledge = _open(out, db, index, case_index)
-    server = build_server(knowledge)
     try:
+        server = build_server(knowledge)
         if transport == "stdio":
             server.run("stdio")
         else:
             _loopback_check(host, console)
-            console.print(f"MCP (streamable HTTP) on http://{host}:{port}/mcp", highlight=False)
+            console.print(Text(f"MCP (streamable HTTP) on http://{host}:{port}/mcp"), highlight=False)
             server.run("streamable-http", host=host, port=port)
     finally:
         knowledge.close()
 
 
 def _print_cards(cards: list[dict[str, Any]], title: str) -> None:
-    table = Table(title=title, title_justify="left", show_lines=True)
+    table = Table(title=Text(title), title_justify="left", show_lines=True)
     for col in ("case", "status", "fix", "problem / answer"):
         table.add_column(col, overflow="fold")
     for c in cards:
-        fixes = ", ".join(f"{f['pr']} ({f['role']}{', ' + f['branch'] if f['branch'] else ''})" for f in c["fix"])
+        fixes = ", ".join(f"{f['pr']} ({f['role']}{', ' + f['base_ref'] if f['base_ref'] else ''})" for f in c["fix"])
         head = Text(c["key"], style="bold")
         head.append(f"\n{c['title']}")
         if c.get("why"):
@@ -158,7 +161,7 @@ def cases_status(key: str = typer.Argument(..., help="OWNER/REPO#N or the issue'
     console.print(line)
     for label, rows in (("fix", status["fix"]), ("backport", status["backports"]), ("not landed", status["not_landed"])):
         for f in rows:
-            console.print(Text(f"  {label}: {f['pr']} {f['state']} {f['merged_at']} on {f['branch'] or '?'}  {f['url']}"))
+            console.print(Text(f"  {label}: {f['pr']} {f['state']} {f['merged_at']} on {f['base_ref'] or '?'}  {f['url']}"))
     console.print(Text(f"  timing: {status['timing']}" + (f" — {status['timing_note']}" if status["timing_note"] else "")))
     for trap, note in status["traps"].items():
         console.print(Text(f"  ⚠ {trap}: {note}", style="yellow"))

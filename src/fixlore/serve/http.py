@@ -20,6 +20,8 @@ from html import escape
 from typing import Any
 
 from fastapi import FastAPI, Query, Request
+from fastapi.exceptions import RequestValidationError
+from starlette.middleware.trustedhost import TrustedHostMiddleware
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 
 from fixlore.compose.render import sanitising_env
@@ -30,9 +32,16 @@ DIGESTS = {"digest.html": "text/html; charset=utf-8", "digest.zh.md": "text/mark
 _CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src 'none'; script-src 'none'; form-action 'self'"
 
 
-def create_app(knowledge: Knowledge) -> FastAPI:
+LOOPBACK_HOSTS = ["127.0.0.1", "localhost", "::1", "[::1]"]
+
+
+def create_app(knowledge: Knowledge, allowed_hosts: list[str] | None = LOOPBACK_HOSTS) -> FastAPI:
+    """`allowed_hosts`: Host headers answered (loopback names by default, so a web page that
+    rebinds its DNS name to 127.0.0.1 cannot read the API); None answers any."""
     app = FastAPI(title="fixlore", summary="Closed issues traced to their real fixes, with evidence and documents.",
                   version="1", docs_url=None, redoc_url=None, openapi_url="/api/openapi.json")
+    if allowed_hosts:
+        app.add_middleware(TrustedHostMiddleware, allowed_hosts=allowed_hosts)
     env = sanitising_env("fixlore.serve")
     page, case_page = env.get_template("search.html.j2"), env.get_template("case.html.j2")
     headers = {"Content-Security-Policy": _CSP, "Referrer-Policy": "no-referrer", "X-Content-Type-Options": "nosniff"}
@@ -44,6 +53,11 @@ def create_app(knowledge: Knowledge) -> FastAPI:
             return HTMLResponse(f"<!DOCTYPE html><title>not found</title><p>{escape(str(exc))}</p>", status_code=404,
                                 headers=headers)
         return JSONResponse({"error": str(exc)}, status_code=404)
+
+    @app.exception_handler(RequestValidationError)
+    async def _invalid(_: Request, exc: RequestValidationError) -> JSONResponse:
+        problems = "; ".join(f"{'.'.join(str(p) for p in e.get('loc', ()))}: {e.get('msg', '')}" for e in exc.errors())
+        return JSONResponse({"error": problems or "invalid request"}, status_code=422)
 
     @app.exception_handler(ValueError)
     async def _bad(_: Request, exc: ValueError) -> JSONResponse:
@@ -88,7 +102,8 @@ def create_app(knowledge: Knowledge) -> FastAPI:
     def search_page(q: str = Query("", max_length=2000), k: int = Query(8, ge=1, le=MAX_K)) -> HTMLResponse:
         cases = knowledge.search_cases(q, k=k) if q.strip() else []
         docs = knowledge.search_docs(q, k=min(k, 5)) if q.strip() else []
-        html = page.render(q=q, cases=cases, docs=docs, stats=knowledge.stats())
+        html = page.render(q=q, cases=cases, docs=docs, stats=knowledge.stats(),
+                           digest=bool(knowledge.where.out and (knowledge.where.out / "digest.html").is_file()))
         return HTMLResponse(html, headers=headers)
 
     @app.get("/case/{owner}/{repo}/{number}", response_class=HTMLResponse)

@@ -14,8 +14,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
+from sqlalchemy.exc import SQLAlchemyError
+
 from fixlore.errors import ConfigError, FixloreError
 from fixlore.kb.base import DOC_KINDS, KnowledgeBase
+from fixlore.link.candidates import case_pr_sigil, pull_label
 from fixlore.model import Case
 from fixlore.serve import views
 
@@ -81,6 +84,7 @@ class Knowledge:
     _cited_by: dict[str, list[str]] = field(default_factory=dict)
     _folded: dict[str, str] = field(default_factory=dict)       # lower-cased key -> key (names are case-blind)
     _stats: dict[str, Any] | None = None
+    _repos: dict[str, str] = field(default_factory=dict)         # lower-cased repo -> repo
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
     @classmethod
@@ -88,8 +92,13 @@ class Knowledge:
         from fixlore.store import Store
 
         store = Store.open(where.db, migrate=False)
+        doc_index = None
         try:
-            cases = store.load_cases()
+            try:
+                cases = store.load_cases()
+            except SQLAlchemyError as exc:
+                raise ConfigError(f"{where.db} is not a fixlore store ({type(exc).__name__}): "
+                                  "run `fixlore run` first") from exc
             if not cases:
                 raise ConfigError(f"the store {where.db} holds no cases: run `fixlore run` first")
             doc_index = KnowledgeBase.open(where.docs, create=False) if where.docs else None
@@ -97,11 +106,16 @@ class Knowledge:
             if not (where.cases / "kb.sqlite").is_file():
                 index_cases(store, cases, where.cases, embedder=embedder, progress=progress)
             case_index = KnowledgeBase.open(where.cases, embedder=embedder, create=False)
+        except BaseException:
+            if doc_index is not None:
+                doc_index.close()
+            raise
         finally:
             store.close()
         k = cls(cases={c.key: c for c in cases}, case_index=case_index, doc_index=doc_index, where=where)
         for c in cases:
             k._folded[c.key.lower()] = c.key
+            k._repos[c.repo.lower()] = c.repo
             for f in c.fix:
                 k._by_pr.setdefault((f.repo, f.number), []).append(c.key)
             for ref in c.kb_refs:
@@ -125,8 +139,8 @@ class Knowledge:
         repo, number = views.parse_key(key)
         found = self.cases.get(self._folded.get(f"{repo}#{number}".lower(), ""))
         if found is None:
-            raise UnknownCase(f"{repo}#{number} is not in this knowledge base ({len(self.cases)} cases; "
-                              "only issues closed in a run's window are)")
+            raise UnknownCase(f"{repo}#{number} is not in this knowledge base ({len(self.cases)} cases: the "
+                              "issues its run harvested, i.e. updated since the window's start)")
         return found
 
     def get_case(self, key: str) -> dict[str, Any]:
@@ -151,15 +165,13 @@ class Knowledge:
         """Cases whose report or analysis matches a symptom, best first (one entry per case)."""
         symptom = _query(symptom)
         k = _clamp(k)
-        found: list[dict[str, Any]] = []
-        for key, score in self._nearest_cases(symptom, want=k if not repo else MAX_K * 4):
-            case = self.cases[key]
-            if repo and case.repo.lower() != repo.lower():
-                continue
-            found.append(views.card(case, score))
-            if len(found) >= k:
-                break
-        return found
+        prefix = None
+        if repo:
+            canonical = self._repos.get(repo.strip().lower())
+            if canonical is None:
+                return []
+            prefix = f"cases/{canonical}/"
+        return [views.card(self.cases[key], score) for key, score in self._nearest_cases(symptom, k, prefix)[:k]]
 
     def related_cases(self, key: str, k: int = 5) -> list[dict[str, Any]]:
         """Cases tied to this one: the same fix PR, the same theme, then the most similar text."""
@@ -169,7 +181,8 @@ class Knowledge:
         seen = {case.key}
 
         def add(other_key: str, why: str, score: float | None = None) -> None:
-            if other_key in seen or other_key not in self.cases or len(out) >= k:
+            other = self.cases.get(other_key)
+            if other_key in seen or other is None or other.funnel not in views.POOL_STAGES or len(out) >= k:
                 return
             seen.add(other_key)
             entry = views.card(self.cases[other_key], score)
@@ -177,7 +190,7 @@ class Knowledge:
             out.append(entry)
 
         for f in case.fix:
-            label = views.pr_label(f, case.repo)
+            label = pull_label((f.repo, f.number), case.repo, case_pr_sigil(case))
             for other in self._by_pr.get((f.repo, f.number), []):
                 add(other, f"the same fix {label}")
         if case.theme:
@@ -205,9 +218,11 @@ class Knowledge:
             out.append(row)
         return out
 
-    def _nearest_cases(self, text: str, want: int) -> list[tuple[str, float]]:
+    def _nearest_cases(self, text: str, want: int, doc_prefix: str | None = None) -> list[tuple[str, float]]:
+        """Case keys by their best passage (a long case has several), best first."""
         with self._lock:
-            hits = self.case_index.search(text, k=min(MAX_K * 4, max(want * 3, 10)), kind="case")
+            hits = self.case_index.search(text, k=min(MAX_K * 4, max(want * 3, 10)), kind="case",
+                                          doc_prefix=doc_prefix)
         best: dict[str, float] = {}
         for p in hits:
             key = _key_of_doc(p.doc)

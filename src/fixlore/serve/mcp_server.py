@@ -25,8 +25,9 @@ INSTRUCTIONS = """\
 fixlore knows closed issues of an ecosystem's trackers, each traced to the change that really
 fixed it (evidence shown, traps named), with the documents that explain the mechanism.
 Start with search_cases on the symptom (paste the error message), then fix_status or get_case
-on a key (OWNER/REPO#N). Cite the issue and PR URLs the tools return; a status other than
-"fixed" means no merged fix was traced: say so rather than guess."""
+on a key (OWNER/REPO#N). Cite the issue and PR URLs the tools return. A status other than
+"fixed" means no merged fix was traced ("not_traced": the issue was outside the run's window
+and was not judged at all): say so rather than guess."""
 
 _READ_ONLY = ToolAnnotations(read_only_hint=True, destructive_hint=False, idempotent_hint=True,
                              open_world_hint=False)
@@ -47,7 +48,7 @@ def build_server(knowledge: Knowledge) -> MCPServer:
         """Closed issues whose report or analysis matches a symptom (an error message, what was
         done, the version), best first. Each result has the issue key and URL, status (fixed /
         fix_not_landed / closed_before_merge / answered / no_fix_found), the fix PRs with their
-        URLs and branches, the root cause (problem), the answer and a first action.
+        URLs and target branches (base_ref), the root cause (problem), the answer and a first action.
         `repo` (OWNER/REPO) keeps one repository."""
         return {"cases": _guard(lambda: knowledge.search_cases(symptom, k=k, repo=repo))}
 
@@ -62,7 +63,9 @@ def build_server(knowledge: Knowledge) -> MCPServer:
     def fix_status(key: str) -> dict[str, Any]:
         """Was this issue (OWNER/REPO#N or its URL) really fixed? The merged fix PRs and backports
         with branch and merge time, fixes that never landed, how the close relates to the merge,
-        and the traps (stale-bot close, close storm, unrelated link, ...)."""
+        and the traps (stale-bot close, close storm, unrelated link, ...). `funnel` and
+        `drop_reason` say whether the issue is a resolved user-side case or, say, an internal
+        ticket; status not_traced: outside the run's window, not judged."""
         return _guard(lambda: knowledge.fix_status(key))
 
     @server.tool(annotations=_READ_ONLY)

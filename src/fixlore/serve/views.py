@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from fixlore.kb.base import case_text
 from fixlore.link.candidates import case_pr_sigil, pull_label
 from fixlore.model import Case, FixRef
 
@@ -27,28 +28,24 @@ def parse_key(text: str) -> tuple[str, int]:
     return m.group("repo"), int(m.group("n"))
 
 
-def pr_label(ref: FixRef, repo: str) -> str:
-    """How the PR's platform writes it: `!N` for a GitCode merge request, `#N` for a GitHub pull
-    request; prefixed with its repo when it lives elsewhere than the issue."""
-    sigil = "#" if "/pull/" in (ref.url or "") else "!"
-    return pull_label((ref.repo, ref.number), repo, sigil)
-
-
-def _pr(ref: FixRef, repo: str) -> dict[str, Any]:
-    return {"pr": pr_label(ref, repo), "repo": ref.repo, "number": ref.number,
-            "role": ref.role, "state": ref.state, "merged_at": ref.merged_at.isoformat() if ref.merged_at else "",
-            "branch": ref.base_ref, "url": ref.url}
+def _pr(ref: FixRef, case: Case) -> dict[str, Any]:
+    return {"pr": pull_label((ref.repo, ref.number), case.repo, case_pr_sigil(case)), "repo": ref.repo,
+            "number": ref.number, "role": ref.role, "state": ref.state,
+            "merged_at": ref.merged_at.isoformat() if ref.merged_at else "", "base_ref": ref.base_ref, "url": ref.url}
 
 
 def status_of(case: Case) -> str:
     """One word for where the fix stands.
 
+    not_traced         the issue was not closed inside the run's window: the linker did not judge it
     fixed              a merged fix (or backport) is in the fix set
     fix_not_landed     a fix was proposed but never merged before the close
     closed_before_merge  the issue was closed before its fix merged (the fix is not back-filled)
     answered           no code change: a maintainer's answer closed it
     no_fix_found       neither a fix nor an answer was traced
     """
+    if case.funnel == "window":
+        return "not_traced"
     if any(f.state == "merged" and f.merged_at for f in case.fix):
         return "fixed"
     if "closed_before_merge" in case.traps:
@@ -65,10 +62,10 @@ def fix_status(case: Case) -> dict[str, Any]:
     return {
         "key": case.key, "title": case.title, "url": case.url,
         "closed_at": case.closed_at.isoformat() if case.closed_at else "", "closed_by": case.closed_by,
-        "status": status_of(case),
-        "fix": [_pr(f, case.repo) for f in case.fix if f.role == "fix"],
-        "backports": [_pr(f, case.repo) for f in case.fix if f.role != "fix"],
-        "not_landed": [_pr(f, case.repo) for f in case.pending_fix],
+        "status": status_of(case), "funnel": case.funnel, "drop_reason": case.drop_reason,
+        "fix": [_pr(f, case) for f in case.fix if f.role == "fix"],
+        "backports": [_pr(f, case) for f in case.fix if f.role != "fix"],
+        "not_landed": [_pr(f, case) for f in case.pending_fix],
         "timing": case.timing, "lag_s": case.lag_s, "timing_note": case.timing_note,
         "evidence": sorted({e.kind for e in case.evidence}),
         "traps": {t: case.trap_notes.get(t, "") for t in case.traps},
@@ -81,8 +78,8 @@ def card(case: Case, score: float | None = None) -> dict[str, Any]:
     out = {
         "key": case.key, "title": case.title, "url": case.url,
         "closed_at": case.closed_at.isoformat() if case.closed_at else "",
-        "status": status_of(case),
-        "fix": [_pr(f, case.repo) for f in case.fix],
+        "status": status_of(case), "funnel": case.funnel,
+        "fix": [_pr(f, case) for f in case.fix],
         "timing": case.timing, "traps": list(case.traps), "theme": case.theme,
         "problem": case.problem, "answer": case.answer, "symptom": case.symptom,
         "first_action": case.first_action,
@@ -97,9 +94,9 @@ def evidence_chain(case: Case) -> dict[str, Any]:
     """The whole case as exported, plus what to cite: the issue, the fix PRs, the documents."""
     out = case.to_export()
     out["key"] = case.key
-    for entry, ref in zip(out["fix"] + out["pending_fix"], case.fix + case.pending_fix):
-        entry["pr"] = pr_label(ref, case.repo)
     sigil = case_pr_sigil(case)
+    for entry, ref in zip(out["fix"] + out["pending_fix"], case.fix + case.pending_fix):
+        entry["pr"] = pull_label((ref.repo, ref.number), case.repo, sigil)
     for entry in out["candidates"]:
         if "repo" in entry and "number" in entry:
             entry["pr"] = pull_label((entry["repo"], int(entry["number"])), case.repo, sigil)
@@ -112,5 +109,5 @@ def evidence_chain(case: Case) -> dict[str, Any]:
 def search_text(case: Case, body: str = "", body_chars: int = 1500) -> str:
     """What a symptom search matches a case on: its title, the analysis (problem, answer,
     symptom, first action) and the start of the report, where error messages usually are."""
-    parts = [case.title, case.problem, case.answer, case.symptom, case.first_action, (body or "")[:body_chars]]
-    return "\n\n".join(p.strip() for p in parts if p and p.strip())
+    report = (body or "")[:body_chars].strip()
+    return "\n\n".join(p for p in (case_text(case), report) if p)

@@ -419,9 +419,11 @@ class Store:
         out: dict[tuple[str, int], str] = {}
         with self.engine.connect() as conn:
             for repo, numbers in sorted(wanted.items()):
-                query = sa.select(t.issues.c.number, t.issues.c.body).where(t.issues.c.repo == repo)
-                for row in conn.execute(query):
-                    if row.number in numbers:
+                ordered = sorted(numbers)
+                for i in range(0, len(ordered), 500):
+                    query = sa.select(t.issues.c.number, t.issues.c.body).where(
+                        t.issues.c.repo == repo, t.issues.c.number.in_(ordered[i:i + 500]))
+                    for row in conn.execute(query):
                         out[(repo, row.number)] = row.body or ""
         return out
 
