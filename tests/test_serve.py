@@ -367,8 +367,10 @@ def _mcp_calls(server) -> dict:
             related = await client.call_tool("related_cases", {"key": "demo-ai/infer-serve#31", "k": 2})
             docs = await client.call_tool("search_docs", {"query": "量化 校准", "k": 3})
             missing = await client.call_tool("fix_status", {"key": "nobody/none#1"})
+            templates = (await client.list_resource_templates()).resource_templates
+            resource = await client.read_resource("fixlore://case/demo-ai/modelkit/104")
             return {"tools": tools, "found": found, "status": status, "case": case, "related": related,
-                    "docs": docs, "missing": missing}
+                    "docs": docs, "missing": missing, "templates": templates, "resource": resource}
 
     return anyio.run(main)
 
@@ -382,6 +384,8 @@ def _check_mcp(r: dict) -> None:
     assert r["related"].structured_content["cases"][0]["key"] == "demo-ai/infer-serve#32"
     assert r["docs"].structured_content["passages"]
     assert r["missing"].is_error and "not in this knowledge base" in r["missing"].content[0].text
+    assert [t.uri_template for t in r["templates"]] == ["fixlore://case/{owner}/{repo}/{number}"]
+    assert json.loads(r["resource"].contents[0].text)["fix"][0]["pr"] == "!205"
 
 
 def test_mcp_over_stdio_with_the_official_client(run_dir):

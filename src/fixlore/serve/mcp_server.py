@@ -7,12 +7,14 @@ Tools, all read-only:
   related_cases(key, k)            the same fix, the same theme, similar reports
   search_docs(query, k)            document and code passages; `cited` above the calibrated threshold
 
-An unknown key or an empty query comes back as a tool error with a message that says what
+Each case is also a resource, ``fixlore://case/OWNER/REPO/N`` (JSON). An unknown key or an
+empty query comes back as a tool error with a message that says what
 to send instead.
 """
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from mcp.server.mcpserver import MCPServer
@@ -80,5 +82,11 @@ def build_server(knowledge: Knowledge) -> MCPServer:
         `cited` is true above the knowledge base's calibrated threshold (what the digest would
         cite); `cited_by` lists the cases that cite the document."""
         return {"passages": _guard(lambda: knowledge.search_docs(query, k=k))}
+
+    @server.resource("fixlore://case/{owner}/{repo}/{number}", name="case", mime_type="application/json",
+                     description="One case with its evidence chain (the same as get_case), for clients that "
+                                 "attach resources.")
+    def case_resource(owner: str, repo: str, number: str) -> str:
+        return json.dumps(_guard(lambda: knowledge.get_case(f"{owner}/{repo}#{number}")), ensure_ascii=False)
 
     return server
