@@ -103,7 +103,12 @@ def test_the_run_indexes_its_pool_cases(run_dir):
 
 
 def test_search_finds_a_case_by_its_symptom(knowledge):
-    assert knowledge.search_cases("加载 safetensors 报 KeyError: 'lm_head.weight'", k=3)[0]["key"] == "demo-ai/modelkit#104"
+    top = knowledge.search_cases("加载 safetensors 报 KeyError: 'lm_head.weight'", k=3)[0]
+    assert top["key"] == "demo-ai/modelkit#104" and top["error"] == "KeyError: 'lm_head.weight'"
+    # a case the analysis never summarised still shows what its reporter wrote
+    unanalysed = next(c for c in knowledge.cases.values() if c.funnel == "rank" and not c.problem)
+    card = next(h for h in knowledge.search_cases(unanalysed.title, k=5) if h["key"] == unanalysed.key)
+    assert card["report"] and "<" not in card["report"]
     hits = knowledge.search_cases("W8A8 量化校准 per-channel scale NaN", k=3)
     assert hits[0]["key"] == "demo-ai/modelkit#101"
     assert hits[0]["status"] == "fixed" and hits[0]["fix"][0]["url"].endswith("/merge_requests/201")

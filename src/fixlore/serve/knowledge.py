@@ -85,6 +85,7 @@ class Knowledge:
     _folded: dict[str, str] = field(default_factory=dict)       # lower-cased key -> key (names are case-blind)
     _stats: dict[str, Any] | None = None
     _repos: dict[str, str] = field(default_factory=dict)         # lower-cased repo -> repo
+    _gists: dict[str, dict[str, str]] = field(default_factory=dict)   # key -> first error line, report start
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
     @classmethod
@@ -106,6 +107,7 @@ class Knowledge:
             if not (where.cases / "kb.sqlite").is_file():
                 index_cases(store, cases, where.cases, embedder=embedder, progress=progress)
             case_index = KnowledgeBase.open(where.cases, embedder=embedder, create=False)
+            bodies = store.issue_bodies((c.repo, c.number) for c in pool_cases(cases))
         except BaseException:
             if doc_index is not None:
                 doc_index.close()
@@ -116,6 +118,8 @@ class Knowledge:
         for c in cases:
             k._folded[c.key.lower()] = c.key
             k._repos[c.repo.lower()] = c.repo
+            if (c.repo, c.number) in bodies:
+                k._gists[c.key] = views.report_gist(bodies[(c.repo, c.number)])
             for f in c.fix:
                 k._by_pr.setdefault((f.repo, f.number), []).append(c.key)
             for ref in c.kb_refs:
@@ -171,7 +175,8 @@ class Knowledge:
             if canonical is None:
                 return []
             prefix = f"cases/{canonical}/"
-        return [views.card(self.cases[key], score) for key, score in self._nearest_cases(symptom, k, prefix)[:k]]
+        return [views.card(self.cases[key], score, self._gists.get(key))
+                for key, score in self._nearest_cases(symptom, k, prefix)[:k]]
 
     def related_cases(self, key: str, k: int = 5) -> list[dict[str, Any]]:
         """Cases tied to this one: the same fix PR, the same theme, then the most similar text."""
@@ -185,7 +190,7 @@ class Knowledge:
             if other_key in seen or other is None or other.funnel not in views.POOL_STAGES or len(out) >= k:
                 return
             seen.add(other_key)
-            entry = views.card(self.cases[other_key], score)
+            entry = views.card(other, score, self._gists.get(other_key))
             entry["why"] = why
             out.append(entry)
 

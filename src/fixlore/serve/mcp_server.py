@@ -50,7 +50,8 @@ def build_server(knowledge: Knowledge) -> MCPServer:
         """Closed issues whose report or analysis matches a symptom (an error message, what was
         done, the version), best first. Each result has the issue key and URL, status (fixed /
         fix_not_landed / closed_before_merge / answered / no_fix_found), the fix PRs with their
-        URLs and target branches (base_ref), the root cause (problem), the answer and a first action.
+        URLs and target branches (base_ref), the root cause (problem), the answer and a first action
+        where the case was analysed, and always the report's first error line and its start.
         `repo` (OWNER/REPO) keeps one repository."""
         return {"cases": _guard(lambda: knowledge.search_cases(symptom, k=k, repo=repo))}
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from fixlore.analyse.text import clean_body, error_lines, shorten
 from fixlore.kb.base import case_text
 from fixlore.link.candidates import case_pr_sigil, pull_label
 from fixlore.model import Case, FixRef
@@ -73,7 +74,14 @@ def fix_status(case: Case) -> dict[str, Any]:
     }
 
 
-def card(case: Case, score: float | None = None) -> dict[str, Any]:
+def report_gist(body: str) -> dict[str, str]:
+    """What the reporter saw, for a card: the first error line and the start of the report in
+    plain text (most cases in the pool were never analysed, and a title alone says little)."""
+    errors = error_lines(body or "", limit=1)
+    return {"error": shorten(errors[0], 200) if errors else "", "report": shorten(clean_body(body or ""), 280)}
+
+
+def card(case: Case, score: float | None = None, gist: dict[str, str] | None = None) -> dict[str, Any]:
     """A search result: enough to decide whether to open the case."""
     out = {
         "key": case.key, "title": case.title, "url": case.url,
@@ -84,6 +92,7 @@ def card(case: Case, score: float | None = None) -> dict[str, Any]:
         "problem": case.problem, "answer": case.answer, "symptom": case.symptom,
         "first_action": case.first_action,
         "docs": [k.doc for k in case.kb_refs],
+        **(gist or {"error": "", "report": ""}),
     }
     if score is not None:
         out["score"] = round(score, 4)
