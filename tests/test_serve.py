@@ -125,12 +125,13 @@ def test_report_text_alone_is_searchable(knowledge, run_dir):
     body (not in its title or analysis) finds the case."""
     store = Store.open(f"sqlite:///{run_dir / 'fixlore.db'}", migrate=False)
     try:
-        bodies = store.issue_bodies([("demo-infra/commlib", 12)])
+        texts = store.issue_texts([("demo-infra/commlib", 12), ("nobody/none", 1)])
     finally:
         store.close()
+    assert list(texts) == [("demo-infra/commlib", 12)] and texts[("demo-infra/commlib", 12)].comments
     case = knowledge.cases["demo-infra/commlib#12"]
     analysed = views.search_text(case)
-    lines = [ln.strip() for ln in bodies[("demo-infra/commlib", 12)].splitlines() if len(ln.strip()) >= 20]
+    lines = [ln.strip() for ln in texts[("demo-infra/commlib", 12)].body.splitlines() if len(ln.strip()) >= 20]
     only_in_body = next(ln for ln in lines if ln not in analysed)
     assert knowledge.search_cases(only_in_body, k=3)[0]["key"] == "demo-infra/commlib#12"
 
@@ -451,3 +452,21 @@ def test_pr_labels_follow_the_platform():
     assert labels("https://gitcode.com/o/x/issues/1", "https://gitcode.com/o/r/merge_requests/5", "o/x") == ["o/r!5"]
     assert labels("https://github.com/o/r/issues/1", "https://github.com/o/r/pull/5") == ["#5"]
     assert labels("https://github.com/o/x/issues/1", "", "o/x") == ["o/r#5"]      # no PR URL: the issue's platform
+
+
+def test_best_reply_is_someone_elses_longest_real_comment():
+    from fixlore.model import IssueText
+
+    text = IssueText(author="rep", body="it crashes", comments=[
+        ("rep", "I also tried a much longer description of my own environment and it still fails"),
+        ("ci-bot", "This is a very long automated message from the continuous integration robot"),
+        ("alice", "This issue has been automatically marked as stale because it has not had recent activity."),
+        ("bob", "set LD_LIBRARY_PATH to include the CANN lib64 folder"),
+        ("carol", "ok thanks"),
+    ])
+    assert views.best_reply(text) == "set LD_LIBRARY_PATH to include the CANN lib64 folder"
+    unanalysed = Case(repo="o/r", number=1, funnel="rank", title="import fails")
+    analysed = Case(repo="o/r", number=1, funnel="selected", title="import fails", answer="the root cause was X")
+    assert "LD_LIBRARY_PATH" in views.search_text(unanalysed, text)
+    assert "LD_LIBRARY_PATH" not in views.search_text(analysed, text), "the analysis already says what was answered"
+    assert views.report_gist(text)["reply"].startswith("set LD_LIBRARY_PATH")

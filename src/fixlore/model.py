@@ -200,6 +200,14 @@ def pickled_as_arguments(cls):
     return cls
 
 
+@dataclass(slots=True)
+class IssueText:
+    """An issue's words as people wrote them: what a symptom search matches besides the analysis."""
+    author: str = ""
+    body: str = ""
+    comments: list[tuple[str, str]] = field(default_factory=list)     # (author, body), oldest first
+
+
 @pickled_as_arguments
 @dataclass(slots=True)
 class FixRef:

@@ -66,10 +66,10 @@ def index_cases(store: Any, cases: list[Case], index_dir: Path, embedder: Any = 
                 progress: Callable[[str, int, int], None] | None = None) -> dict[str, Any]:
     """Bring the case index up to date with the pool cases (unchanged cases cost nothing)."""
     pool = pool_cases(cases)
-    bodies = store.issue_bodies((c.repo, c.number) for c in pool)
+    texts = store.issue_texts((c.repo, c.number) for c in pool)
     with KnowledgeBase.open(index_dir, embedder=embedder) as kb:
         stats = kb.ingest_cases(pool, progress=progress, prune=True,
-                                text_of=lambda c: views.search_text(c, bodies.get((c.repo, c.number), "")))
+                                text_of=lambda c: views.search_text(c, texts.get((c.repo, c.number))))
     return {"index": str(index_dir), "cases": stats.seen, "added": stats.added, "updated": stats.updated,
             "unchanged": stats.unchanged, "removed": stats.removed, "seconds": round(stats.seconds, 2)}
 
@@ -107,7 +107,7 @@ class Knowledge:
             if not (where.cases / "kb.sqlite").is_file():
                 index_cases(store, cases, where.cases, embedder=embedder, progress=progress)
             case_index = KnowledgeBase.open(where.cases, embedder=embedder, create=False)
-            bodies = store.issue_bodies((c.repo, c.number) for c in pool_cases(cases))
+            texts = store.issue_texts((c.repo, c.number) for c in pool_cases(cases))
         except BaseException:
             if doc_index is not None:
                 doc_index.close()
@@ -118,8 +118,8 @@ class Knowledge:
         for c in cases:
             k._folded[c.key.lower()] = c.key
             k._repos[c.repo.lower()] = c.repo
-            if (c.repo, c.number) in bodies:
-                k._gists[c.key] = views.report_gist(bodies[(c.repo, c.number)])
+            if (c.repo, c.number) in texts:
+                k._gists[c.key] = views.report_gist(texts[(c.repo, c.number)])
             for f in c.fix:
                 k._by_pr.setdefault((f.repo, f.number), []).append(c.key)
             for ref in c.kb_refs:

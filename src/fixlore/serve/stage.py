@@ -1,7 +1,8 @@
 """The last pipeline stage: index the run's pool cases for `fixlore serve` and `fixlore cases search`.
 
 Cases are indexed after analysis, so their problem, answer, symptom and first action are
-searchable along with the title and the start of the report. The index lives in
+searchable along with the title, the start of the report and, for a case nobody analysed,
+the best reply. The index lives in
 ``<out>/cases-index`` beside the document index; a re-run re-embeds only changed cases.
 """
 

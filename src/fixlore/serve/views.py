@@ -13,7 +13,8 @@ from typing import Any
 from fixlore.analyse.text import clean_body, error_lines, shorten
 from fixlore.kb.base import case_text
 from fixlore.link.candidates import case_pr_sigil, pull_label
-from fixlore.model import Case, FixRef
+from fixlore.link.closes import STALE_NOTICE, is_bot
+from fixlore.model import Case, FixRef, IssueText
 
 POOL_STAGES = ("selected", "analysis", "rank")     # resolved user-side issues the funnel kept
 
@@ -74,11 +75,26 @@ def fix_status(case: Case) -> dict[str, Any]:
     }
 
 
-def report_gist(body: str) -> dict[str, str]:
-    """What the reporter saw, for a card: the first error line and the start of the report in
-    plain text (most cases in the pool were never analysed, and a title alone says little)."""
-    errors = error_lines(body or "", limit=1)
-    return {"error": shorten(errors[0], 200) if errors else "", "report": shorten(clean_body(body or ""), 280)}
+def best_reply(text: IssueText, min_chars: int = 20) -> str:
+    """The longest comment by someone other than the reporter that is not a bot's or a stale
+    notice: for a case the analysis never summarised, the nearest thing to its answer."""
+    best = ""
+    for author, body in text.comments:
+        squashed = "".join((body or "").split())
+        if (not author or author == text.author or is_bot(author) or len(squashed) < min_chars
+                or len(squashed) <= len("".join(best.split())) or STALE_NOTICE.search(body)):
+            continue
+        best = body
+    return best
+
+
+def report_gist(text: IssueText) -> dict[str, str]:
+    """What the reporter saw and what they were told, for a card: the first error line, the
+    start of the report and the best reply, in plain text (most cases in the pool were never
+    analysed, and a title alone says little)."""
+    errors = error_lines(text.body, limit=1)
+    return {"error": shorten(errors[0], 200) if errors else "", "report": shorten(clean_body(text.body), 280),
+            "reply": shorten(clean_body(best_reply(text)), 280)}
 
 
 def card(case: Case, score: float | None = None, gist: dict[str, str] | None = None) -> dict[str, Any]:
@@ -92,7 +108,7 @@ def card(case: Case, score: float | None = None, gist: dict[str, str] | None = N
         "problem": case.problem, "answer": case.answer, "symptom": case.symptom,
         "first_action": case.first_action,
         "docs": [k.doc for k in case.kb_refs],
-        **(gist or {"error": "", "report": ""}),
+        **(gist or {"error": "", "report": "", "reply": ""}),
     }
     if score is not None:
         out["score"] = round(score, 4)
@@ -115,8 +131,10 @@ def evidence_chain(case: Case) -> dict[str, Any]:
     return out
 
 
-def search_text(case: Case, body: str = "", body_chars: int = 1500) -> str:
+def search_text(case: Case, text: IssueText | None = None, body_chars: int = 1500, reply_chars: int = 600) -> str:
     """What a symptom search matches a case on: its title, the analysis (problem, answer,
-    symptom, first action) and the start of the report, where error messages usually are."""
-    report = (body or "")[:body_chars].strip()
-    return "\n\n".join(p for p in (case_text(case), report) if p)
+    symptom, first action), the start of the report, where error messages usually are, and,
+    when nobody analysed the case, the best reply (what the reporter was told)."""
+    report = (text.body[:body_chars].strip() if text else "")
+    reply = best_reply(text)[:reply_chars].strip() if text and not case.answer else ""
+    return "\n\n".join(p for p in (case_text(case), report, reply) if p)

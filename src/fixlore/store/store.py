@@ -411,20 +411,29 @@ class Store:
             rows = conn.execute(sa.select(t.cases.c.export).order_by(t.cases.c.repo, t.cases.c.number))
             return [m.Case.from_export(r.export) for r in rows if r.export]
 
-    def issue_bodies(self, keys: Iterable[tuple[str, int]]) -> dict[tuple[str, int], str]:
-        """(repo, number) -> the issue's body, for the issues named (unknown keys are left out)."""
+    def issue_texts(self, keys: Iterable[tuple[str, int]]) -> dict[tuple[str, int], m.IssueText]:
+        """(repo, number) -> the issue's author, body and comments, for the issues named
+        (unknown keys are left out); a few queries per repo, whatever the number of issues."""
         wanted: dict[str, set[int]] = {}
         for repo, number in keys:
             wanted.setdefault(repo, set()).add(number)
-        out: dict[tuple[str, int], str] = {}
+        out: dict[tuple[str, int], m.IssueText] = {}
         with self.engine.connect() as conn:
             for repo, numbers in sorted(wanted.items()):
                 ordered = sorted(numbers)
                 for i in range(0, len(ordered), 500):
-                    query = sa.select(t.issues.c.number, t.issues.c.body).where(
-                        t.issues.c.repo == repo, t.issues.c.number.in_(ordered[i:i + 500]))
-                    for row in conn.execute(query):
-                        out[(repo, row.number)] = row.body or ""
+                    part = ordered[i:i + 500]
+                    for row in conn.execute(sa.select(t.issues.c.number, t.issues.c.author, t.issues.c.body).where(
+                            t.issues.c.repo == repo, t.issues.c.number.in_(part))):
+                        out[(repo, row.number)] = m.IssueText(author=row.author or "", body=row.body or "")
+                    for row in conn.execute(
+                            sa.select(t.comments.c.parent_number, t.comments.c.author, t.comments.c.body)
+                            .where(t.comments.c.repo == repo, t.comments.c.parent_kind == "issue",
+                                   t.comments.c.parent_number.in_(part))
+                            .order_by(t.comments.c.parent_number, t.comments.c.created_at, t.comments.c.id)):
+                        text = out.get((repo, row.parent_number))
+                        if text is not None:
+                            text.comments.append((row.author or "", row.body or ""))
         return out
 
     # -- a canonical view for comparing two stores
