@@ -455,15 +455,16 @@ def test_pr_labels_follow_the_platform():
 
 
 def test_best_reply_is_someone_elses_longest_real_comment():
-    from fixlore.model import IssueText
+    from fixlore.model import Comment, IssueText
 
+    said = [("rep", "I also tried a much longer description of my own environment and it still fails"),
+            ("ci-bot", "This is a very long automated message from the continuous integration robot"),
+            ("alice", "This issue has been automatically marked as stale because it has not had recent activity."),
+            ("bob", "set LD_LIBRARY_PATH to include the CANN lib64 folder"),
+            ("carol", "ok thanks")]
     text = IssueText(author="rep", body="it crashes", comments=[
-        ("rep", "I also tried a much longer description of my own environment and it still fails"),
-        ("ci-bot", "This is a very long automated message from the continuous integration robot"),
-        ("alice", "This issue has been automatically marked as stale because it has not had recent activity."),
-        ("bob", "set LD_LIBRARY_PATH to include the CANN lib64 folder"),
-        ("carol", "ok thanks"),
-    ])
+        Comment(repo="o/r", parent_kind="issue", parent_number=1, id=str(i), author=a, body=b, created_at=None)
+        for i, (a, b) in enumerate(said)])
     assert views.best_reply(text) == "set LD_LIBRARY_PATH to include the CANN lib64 folder"
     unanalysed = Case(repo="o/r", number=1, funnel="rank", title="import fails")
     analysed = Case(repo="o/r", number=1, funnel="selected", title="import fails", answer="the root cause was X")

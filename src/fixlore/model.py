@@ -205,7 +205,7 @@ class IssueText:
     """An issue's words as people wrote them: what a symptom search matches besides the analysis."""
     author: str = ""
     body: str = ""
-    comments: list[tuple[str, str]] = field(default_factory=list)     # (author, body), oldest first
+    comments: list["Comment"] = field(default_factory=list)            # oldest first
 
 
 @pickled_as_arguments

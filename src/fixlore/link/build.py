@@ -14,11 +14,11 @@ from collections import Counter, defaultdict
 from dataclasses import asdict, dataclass
 from functools import partial
 from datetime import datetime
-from typing import Any, Callable
+from typing import Any, Callable, Collection, Iterable
 
 from fixlore.funnel import FunnelConfig, cheap_funnel
 from fixlore.funnel.rank import CAUSE, ValueInputs, is_acknowledgement, top_keys, value_score
-from fixlore.link.candidates import Candidate, pull_label
+from fixlore.link.candidates import Candidate
 from fixlore.link.closes import STALE_NOTICE, Close, close_storms, is_bot, stale_note
 from fixlore.link.config import LinkConfig
 from fixlore.link.forked import ChunkPool, can_fork, chunked
@@ -350,10 +350,10 @@ def _conclude(case: Case, issue: Issue, v: FixVerdict, idx: CorpusIndex, cfg: Li
             kind = _EVIDENCE_OF.get(s.kind)
             if kind is None or (kind == "linked" and c.unrelated):
                 continue
-            evidence.append(Evidence(kind, f"{pull_label(c.key, issue.repo, idx.pr_sigil)}: {s.detail}", s.source))
+            evidence.append(Evidence(kind, f"{idx.pr_label(c.key, issue.repo)}: {s.detail}", s.source))
         if role == "backport" and (pull.repo, pull.number) in v.backport_notes \
                 and not any(e.kind == "backport" and e.source == f"pulls/{pull.number}" for e in evidence):
-            evidence.append(Evidence("backport", f"{pull_label((pull.repo, pull.number), issue.repo, idx.pr_sigil)}: "
+            evidence.append(Evidence("backport", f"{idx.pr_label((pull.repo, pull.number), issue.repo)}: "
                                                  f"{v.backport_notes[(pull.repo, pull.number)]}", f"pulls/{pull.number}"))
 
     stale = stale_note(issue, case.closed_by, comments, v.lag_s, cfg)
@@ -365,7 +365,7 @@ def _conclude(case: Case, issue: Issue, v: FixVerdict, idx: CorpusIndex, cfg: Li
     if lag is not None:
         case.lag_s = lag
         last = v.last_fix
-        base = (f"fix {pull_label((last.repo, last.number), issue.repo, idx.pr_sigil)} merged {_t(last.merged_at)}, "
+        base = (f"fix {idx.pr_label((last.repo, last.number), issue.repo)} merged {_t(last.merged_at)}, "
                 f"issue closed {_t(issue.closed_at)}{' by ' + case.closed_by if case.closed_by else ''}: lag {lag}s")
         if stale:
             case.timing = "stale"
@@ -390,21 +390,21 @@ def _conclude(case: Case, issue: Issue, v: FixVerdict, idx: CorpusIndex, cfg: Li
         case.timing = "before_merge"
         via = v.after_close_via.get((first.repo, first.number), "")
         case.timing_note = (f"issue closed {_t(issue.closed_at)}, fix candidate "
-                            f"{pull_label((first.repo, first.number), issue.repo, idx.pr_sigil)}{via} merged {_t(first.merged_at)} "
+                            f"{idx.pr_label((first.repo, first.number), issue.repo)}{via} merged {_t(first.merged_at)} "
                             f"({gap}s later): not back-filled")
     else:
         case.timing = "no_fix"
         case.timing_note = "no merged fix PR before the close" + (
-            f"; candidates: {', '.join(pull_label(c.key, issue.repo, idx.pr_sigil) + ' ' + c.verdict for c in v.candidates.values())}"
+            f"; candidates: {', '.join(idx.pr_label(c.key, issue.repo) + ' ' + c.verdict for c in v.candidates.values())}"
             if v.candidates else "") + ("; the close itself was a stale close" if stale else "")
 
     if v.after_close and not has_fix:
         traps["closed_before_merge"] = case.timing_note if case.timing == "before_merge" else (
-            "closed before " + ", ".join(f"{pull_label((p.repo, p.number), issue.repo, idx.pr_sigil)} merged {_t(p.merged_at)}"
+            "closed before " + ", ".join(f"{idx.pr_label((p.repo, p.number), issue.repo)} merged {_t(p.merged_at)}"
                                          for p in v.after_close))
     if v.pending and not has_fix and not v.after_close:
         traps["fix_not_landed"] = "closed, but the fix did not land: " + ", ".join(
-            f"{pull_label((p.repo, p.number), issue.repo, idx.pr_sigil)} is {p.state}{' (closed unmerged)' if p.state == 'closed' else ''}"
+            f"{idx.pr_label((p.repo, p.number), issue.repo)} is {p.state}{' (closed unmerged)' if p.state == 'closed' else ''}"
             for p in v.pending)
     unrelated = [c.unrelated for c in v.candidates.values() if c.unrelated and c.pull is not None and c.pull.merged]
     if unrelated:
@@ -415,7 +415,7 @@ def _conclude(case: Case, issue: Issue, v: FixVerdict, idx: CorpusIndex, cfg: Li
             continue
         for s in c.signals:
             if s.kind == "comment" and s.claim:
-                claims.append(f"{s.detail} — but {pull_label(c.key, issue.repo, idx.pr_sigil)} was closed unmerged"
+                claims.append(f"{s.detail} — but {idx.pr_label(c.key, issue.repo)} was closed unmerged"
                               f" ({_t(c.pull.closed_at)}) [{s.source}]")
     if claims:
         traps["claimed_unmerged"] = "; ".join(claims)
@@ -463,27 +463,28 @@ def _answer_finder(issue: Issue, idx: CorpusIndex, cfg: LinkConfig,
 
     def best() -> tuple[int, Comment] | None:
         if not memo:
-            memo.append(_best_answer(issue, idx.issue_comments.get((issue.repo, issue.number), []), cfg, canned))
+            memo.append(best_answer(issue.author, idx.issue_comments.get((issue.repo, issue.number), []),
+                                    cfg.answer_min_chars, canned))
         return memo[0]
 
     return best
 
 
-def _best_answer(issue: Issue, comments: list[Comment], cfg: LinkConfig,
-                 canned: set[str]) -> tuple[int, Comment] | None:
+def best_answer(reporter: str, comments: Iterable[Comment], min_chars: int,
+                canned: Collection[str] = frozenset()) -> tuple[int, Comment] | None:
     """The most substantial reply by someone other than the reporter, with its size: not a
     bot, a stale notice, a bare closing note or a canned reply. A reasoned refusal or "not a
     problem" verdict counts: why something will not be done is knowledge, and deep analysis
     decides the drop."""
     best = None
     for c in comments:
-        if not c.author or c.author == issue.author or is_bot(c.author):
+        if not c.author or c.author == reporter or is_bot(c.author):
             continue
         body = c.body or ""
         squashed = _squash(body)
         size = len(squashed)
         # Too short, or no longer than the best so far: the text checks cannot change the outcome.
-        if size < cfg.answer_min_chars or (best is not None and size <= best[0]):
+        if size < min_chars or (best is not None and size <= best[0]):
             continue
         if STALE_NOTICE.search(body) or _CLOSING_NOTE.match(body) \
                 or _ASKS_ONLY.match(body) or squashed in canned:

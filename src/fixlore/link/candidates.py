@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any
 
 from fixlore.link.index import CorpusIndex, Key
 from fixlore.link.refs import KIND_EITHER, KIND_ISSUE, KIND_PULL, find_refs
@@ -56,21 +55,6 @@ class Candidate:
         if not any(s.kind == signal.kind and s.source == signal.source and s.detail == signal.detail
                    for s in self.signals):
             self.signals.append(signal)
-
-
-def pull_label(key: Key, issue_repo: str, sigil: str = "!") -> str:
-    """`!N` (GitCode merge requests) or, with sigil "#", `#N` (GitHub pull requests); the repo
-    goes in front when the PR lives elsewhere than the issue."""
-    repo, number = key
-    return f"{sigil}{number}" if repo == issue_repo else f"{repo}{sigil}{number}"
-
-
-def case_pr_sigil(case: Any) -> str:
-    """The PR sigil of a concluded case's platform, read from its URLs ("#" for GitHub)."""
-    urls = [f.url or "" for f in [*case.fix, *case.pending_fix]]
-    if any("/merge_requests/" in u for u in urls):
-        return "!"
-    return "#" if any("/pull/" in u for u in urls) or "github" in (case.url or "").lower() else "!"
 
 
 def _sentence_around(text: str, start: int, end: int) -> str:

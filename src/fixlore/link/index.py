@@ -16,7 +16,7 @@ from datetime import datetime
 from typing import Any
 
 from fixlore.link.forked import ChunkPool, can_fork, chunked
-from fixlore.link.refs import KIND_EITHER, KIND_ISSUE, KIND_PULL, Ref, find_refs, refs_from_branch
+from fixlore.link.refs import KIND_EITHER, KIND_ISSUE, KIND_PULL, Ref, find_refs, pull_label, refs_from_branch
 from fixlore.link.shapes import backport_shape
 from fixlore.model import (EV_CLOSED, EV_CROSS_REF, EV_LINKED, EV_REFERENCED, Comment, Commit, Corpus, Event,
                            FileChange, Issue, Link, Pull)
@@ -237,6 +237,10 @@ class CorpusIndex:
         for repo, c in counts.items():
             if repo not in self.default_branch:
                 self.default_branch[repo] = max(c.items(), key=lambda kv: (kv[1], kv[0] in ("master", "main")))[0]
+
+    def pr_label(self, key: Key, issue_repo: str) -> str:
+        """A PR as this platform writes it, seen from `issue_repo` (`!N`, `#N`, `owner/repo!N`)."""
+        return pull_label(key, issue_repo, self.pr_sigil)
 
     def backport_shape(self, pull: Pull) -> str:
         """The PR's title without branch tags (`link.shapes`); merged PRs' shapes come from the index scan."""

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 
 from fixlore.link.backport import find_twins
-from fixlore.link.candidates import Candidate, Signal, _sentence_around, gather, pull_label
+from fixlore.link.candidates import Candidate, Signal, _sentence_around, gather
 from fixlore.link.config import LinkConfig
 from fixlore.link.index import CorpusIndex, Key
 from fixlore.link.refs import KIND_ISSUE, KIND_PULL, find_refs
@@ -112,14 +112,14 @@ def unrelated_reason(issue: Issue, pull: Pull, idx: CorpusIndex, cfg: LinkConfig
     if ov < cfg.unrelated_overlap and (named := _identifiers(f"{issue.title}\n{issue.body}")):
         text = _pull_text(pull, idx).casefold()
         if not any(x.casefold() in text for x in named):
-            return (f"linked {pull_label((pull.repo, pull.number), issue.repo, idx.pr_sigil)} touches none of what the issue names "
+            return (f"linked {idx.pr_label((pull.repo, pull.number), issue.repo)} touches none of what the issue names "
                     f"({', '.join(sorted(named)[:4])}) and shares {ov:.0%} of its vocabulary")
     if len(issue_tokens) >= cfg.unrelated_min_tokens and len(ptoks) >= cfg.unrelated_min_tokens // 2 \
             and ov < cfg.unrelated_no_overlap:
-        return (f"linked {pull_label((pull.repo, pull.number), issue.repo, idx.pr_sigil)} shares {ov:.0%} of this issue's "
+        return (f"linked {idx.pr_label((pull.repo, pull.number), issue.repo)} shares {ov:.0%} of this issue's "
                 f"vocabulary (the issue describes its problem in {len(issue_tokens)} terms): its change is about something else")
     if others and ov < cfg.unrelated_overlap:
-        return (f"linked {pull_label((pull.repo, pull.number), issue.repo, idx.pr_sigil)} names {', '.join(others[:4])} as what it "
+        return (f"linked {idx.pr_label((pull.repo, pull.number), issue.repo)} names {', '.join(others[:4])} as what it "
                 f"fixes, not this issue, and shares {ov:.0%} of its vocabulary (title/body/files)")
     return ""
 

@@ -18,8 +18,8 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from fixlore.errors import ConfigError, FixloreError
 from fixlore.kb.base import DOC_KINDS, KnowledgeBase
-from fixlore.link.candidates import case_pr_sigil, pull_label
-from fixlore.model import Case
+from fixlore.link.refs import case_pr_sigil, pull_label
+from fixlore.model import Case, IssueText
 from fixlore.serve import views
 
 CASE_INDEX = "cases-index"
@@ -63,10 +63,13 @@ def pool_cases(cases: Iterable[Case]) -> list[Case]:
 
 
 def index_cases(store: Any, cases: list[Case], index_dir: Path, embedder: Any = None,
-                progress: Callable[[str, int, int], None] | None = None) -> dict[str, Any]:
-    """Bring the case index up to date with the pool cases (unchanged cases cost nothing)."""
+                progress: Callable[[str, int, int], None] | None = None,
+                texts: dict[tuple[str, int], IssueText] | None = None) -> dict[str, Any]:
+    """Bring the case index up to date with the pool cases (unchanged cases cost nothing).
+    `texts`: the pool's issue texts when the caller has read them already."""
     pool = pool_cases(cases)
-    texts = store.issue_texts((c.repo, c.number) for c in pool)
+    if texts is None:
+        texts = store.issue_texts((c.repo, c.number) for c in pool)
     with KnowledgeBase.open(index_dir, embedder=embedder) as kb:
         stats = kb.ingest_cases(pool, progress=progress, prune=True,
                                 text_of=lambda c: views.search_text(c, texts.get((c.repo, c.number))))
@@ -102,12 +105,12 @@ class Knowledge:
                                   "run `fixlore run` first") from exc
             if not cases:
                 raise ConfigError(f"the store {where.db} holds no cases: run `fixlore run` first")
+            texts = store.issue_texts((c.repo, c.number) for c in pool_cases(cases))
             doc_index = KnowledgeBase.open(where.docs, create=False) if where.docs else None
             embedder = doc_index.embedder if doc_index else None
             if not (where.cases / "kb.sqlite").is_file():
-                index_cases(store, cases, where.cases, embedder=embedder, progress=progress)
+                index_cases(store, cases, where.cases, embedder=embedder, progress=progress, texts=texts)
             case_index = KnowledgeBase.open(where.cases, embedder=embedder, create=False)
-            texts = store.issue_texts((c.repo, c.number) for c in pool_cases(cases))
         except BaseException:
             if doc_index is not None:
                 doc_index.close()

@@ -12,11 +12,13 @@ from typing import Any
 
 from fixlore.analyse.text import clean_body, error_lines, shorten
 from fixlore.kb.base import case_text
-from fixlore.link.candidates import case_pr_sigil, pull_label
-from fixlore.link.closes import STALE_NOTICE, is_bot
+from fixlore.link.refs import case_pr_sigil, pull_label
+from fixlore.link.build import best_answer
+from fixlore.link.config import LinkConfig
 from fixlore.model import Case, FixRef, IssueText
 
 POOL_STAGES = ("selected", "analysis", "rank")     # resolved user-side issues the funnel kept
+_ANSWER_MIN_CHARS = LinkConfig().answer_min_chars
 
 _KEY = re.compile(r"^\s*(?P<repo>[^#\s/]+/[^#\s/]+)\s*#\s*(?P<n>\d{1,9})\s*$")
 _URL_KEY = re.compile(r"^https?://[^/\s]+/(?P<repo>[^/\s]+/[^/\s]+?)(?:/-)?/issues/(?P<n>\d{1,9})(?:[/?#].*)?$")
@@ -30,8 +32,13 @@ def parse_key(text: str) -> tuple[str, int]:
     return m.group("repo"), int(m.group("n"))
 
 
-def _pr(ref: FixRef, case: Case) -> dict[str, Any]:
-    return {"pr": pull_label((ref.repo, ref.number), case.repo, case_pr_sigil(case)), "repo": ref.repo,
+def _prs(refs: list[FixRef], case: Case) -> list[dict[str, Any]]:
+    sigil = case_pr_sigil(case)
+    return [_pr(ref, case.repo, sigil) for ref in refs]
+
+
+def _pr(ref: FixRef, issue_repo: str, sigil: str) -> dict[str, Any]:
+    return {"pr": pull_label((ref.repo, ref.number), issue_repo, sigil), "repo": ref.repo,
             "number": ref.number, "role": ref.role, "state": ref.state,
             "merged_at": ref.merged_at.isoformat() if ref.merged_at else "", "base_ref": ref.base_ref, "url": ref.url}
 
@@ -65,9 +72,9 @@ def fix_status(case: Case) -> dict[str, Any]:
         "key": case.key, "title": case.title, "url": case.url,
         "closed_at": case.closed_at.isoformat() if case.closed_at else "", "closed_by": case.closed_by,
         "status": status_of(case), "funnel": case.funnel, "drop_reason": case.drop_reason,
-        "fix": [_pr(f, case) for f in case.fix if f.role == "fix"],
-        "backports": [_pr(f, case) for f in case.fix if f.role != "fix"],
-        "not_landed": [_pr(f, case) for f in case.pending_fix],
+        "fix": _prs([f for f in case.fix if f.role == "fix"], case),
+        "backports": _prs([f for f in case.fix if f.role != "fix"], case),
+        "not_landed": _prs(case.pending_fix, case),
         "timing": case.timing, "lag_s": case.lag_s, "timing_note": case.timing_note,
         "evidence": sorted({e.kind for e in case.evidence}),
         "traps": {t: case.trap_notes.get(t, "") for t in case.traps},
@@ -75,17 +82,12 @@ def fix_status(case: Case) -> dict[str, Any]:
     }
 
 
-def best_reply(text: IssueText, min_chars: int = 20) -> str:
-    """The longest comment by someone other than the reporter that is not a bot's or a stale
-    notice: for a case the analysis never summarised, the nearest thing to its answer."""
-    best = ""
-    for author, body in text.comments:
-        squashed = "".join((body or "").split())
-        if (not author or author == text.author or is_bot(author) or len(squashed) < min_chars
-                or len(squashed) <= len("".join(best.split())) or STALE_NOTICE.search(body)):
-            continue
-        best = body
-    return best
+def best_reply(text: IssueText) -> str:
+    """The linker's best answer (`link.build.best_answer`): for a case the analysis never
+    summarised, the nearest thing to its answer. Canned replies count here: for a search,
+    "check LD_LIBRARY_PATH" posted on many issues still says what the reporter was told."""
+    found = best_answer(text.author, text.comments, _ANSWER_MIN_CHARS)
+    return found[1].body if found else ""
 
 
 def report_gist(text: IssueText) -> dict[str, str]:
@@ -103,7 +105,7 @@ def card(case: Case, score: float | None = None, gist: dict[str, str] | None = N
         "key": case.key, "title": case.title, "url": case.url,
         "closed_at": case.closed_at.isoformat() if case.closed_at else "",
         "status": status_of(case), "funnel": case.funnel,
-        "fix": [_pr(f, case) for f in case.fix],
+        "fix": _prs(case.fix, case),
         "timing": case.timing, "traps": list(case.traps), "theme": case.theme,
         "problem": case.problem, "answer": case.answer, "symptom": case.symptom,
         "first_action": case.first_action,

@@ -427,13 +427,16 @@ class Store:
                             t.issues.c.repo == repo, t.issues.c.number.in_(part))):
                         out[(repo, row.number)] = m.IssueText(author=row.author or "", body=row.body or "")
                     for row in conn.execute(
-                            sa.select(t.comments.c.parent_number, t.comments.c.author, t.comments.c.body)
+                            sa.select(t.comments.c.parent_number, t.comments.c.id, t.comments.c.author,
+                                      t.comments.c.body, t.comments.c.created_at)
                             .where(t.comments.c.repo == repo, t.comments.c.parent_kind == "issue",
                                    t.comments.c.parent_number.in_(part))
                             .order_by(t.comments.c.parent_number, t.comments.c.created_at, t.comments.c.id)):
                         text = out.get((repo, row.parent_number))
                         if text is not None:
-                            text.comments.append((row.author or "", row.body or ""))
+                            text.comments.append(m.Comment(repo=repo, parent_kind="issue", parent_number=row.parent_number,
+                                                           id=row.id, author=row.author or "", body=row.body or "",
+                                                           created_at=row.created_at))
         return out
 
     # -- a canonical view for comparing two stores
