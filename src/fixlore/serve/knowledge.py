@@ -84,6 +84,7 @@ class Knowledge:
     doc_index: KnowledgeBase | None
     where: Locations
     _by_pr: dict[tuple[str, int], list[str]] = field(default_factory=dict)
+    _by_theme: dict[str, list[str]] = field(default_factory=dict)
     _cited_by: dict[str, list[str]] = field(default_factory=dict)
     _folded: dict[str, str] = field(default_factory=dict)       # lower-cased key -> key (names are case-blind)
     _stats: dict[str, Any] | None = None
@@ -121,6 +122,8 @@ class Knowledge:
         for c in cases:
             k._folded[c.key.lower()] = c.key
             k._repos[c.repo.lower()] = c.repo
+            if c.theme and c.funnel in views.POOL_STAGES:
+                k._by_theme.setdefault(c.theme, []).append(c.key)
             if (c.repo, c.number) in texts:
                 k._gists[c.key] = views.report_gist(texts[(c.repo, c.number)])
             for f in c.fix:
@@ -202,7 +205,7 @@ class Knowledge:
             for other in self._by_pr.get((f.repo, f.number), []):
                 add(other, f"the same fix {label}")
         if case.theme:
-            for other in sorted(c.key for c in self.cases.values() if c.theme == case.theme):
+            for other in self._by_theme.get(case.theme, []):
                 add(other, f"the same theme {case.theme}")
         text = views.search_text(case)
         if text:
