@@ -1,0 +1,262 @@
+"""Measure digest rows against the seed's: hard-fact recall, row length, grounding.
+
+    .venv/bin/python bench/rows.py --digest out/ascend/digest.json \
+        [--world worlds/ascend-2026-09] [--seed ../shared/seed/ascend-digest-16-2026-09.txt] [--show 10]
+
+For each of the seed digest's rows (a repo section's table: "#N" then the problem and answer cells,
+run together in the text export) it takes the row's *hard facts* and checks which of them our
+digest row for the same issue carries (problem + answer cells, compared after folding case and
+width). A hard fact is one of:
+
+- a PR or issue reference: `!795`, `#498`, or `PR 986` (the seed writes both; compared as `!N`/`#N`
+  on the number alone, because our rows write GitCode PRs as `!N`);
+- a version: three or more dot-separated numbers, or two with a `v` prefix or an rc/post suffix
+  (`3.2.2`, `26.2.0`, `0.23.0rc1`, `2.7.1.post4`; a bare `5.1` is too often a score or a ratio);
+- a code identifier or config key: an ASCII word with `_`, a `.` between letters, a `--` prefix,
+  an inner capital (`lora_save_only`, `config.toml`, `--timeout`, `VllmCommand`);
+- a measured number: a number with a unit (`36G`, `0.25%`, `1.3×`, `30s`, `2 分钟`).
+
+Dates, plain counts and prose are not counted: the point is the facts a reader acts on.
+Printed: recall over all seed facts (micro) and per row (median), per kind; the median length of
+our rows (problem + answer, characters); and grounding: the share of the same kinds of facts in
+OUR rows that occur in the case's sources (the world's issue, comments and the PRs of the case's
+candidates, with their commits and files), with the ungrounded ones listed. Any digest.json from
+`fixlore run` can be measured, so the offline analyst and an LLM run are compared the same way.
+
+The seed is one real run's output (the spec by example); it is used here to measure, never to
+tune a rule. Nothing leaves the machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import statistics
+import sys
+import unicodedata
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+DEFAULT_SEED = ROOT.parent / "shared" / "seed" / "ascend-digest-16-2026-09.txt"
+DEFAULT_WORLD = ROOT / "worlds" / "ascend-2026-09"
+
+TABLE_HEADER = "编号Issue"
+# ASCII word classes on purpose: in CJK text a reference or identifier touches a Han character
+# ("失败!870修"), which \w would count as part of a word.
+W = "A-Za-z0-9_"
+REF = re.compile(rf"(?:(?<![{W}])(?P<sigil>[!#])|(?<![{W}])PR\s*)(?P<num>\d{{2,6}})(?!\.\d)(?![{W}.])")
+VERSION = re.compile(
+    rf"(?<![{W}.])(?:v\d+(?:\.\d+){{1,3}}|\d+(?:\.\d+){{2,3}}|\d+\.\d+(?:rc|\.?post)\d+)(?:rc\d+|\.?post\d+)?(?![{W}.])", re.I
+)
+IDENT = re.compile(rf"(?<![{W}./-])(?:--)?[A-Za-z_][{W}]*(?:[./][A-Za-z_][{W}]*)*")
+MEASURE = re.compile(
+    rf"(?<![{W}.])\d+(?:\.\d+)?\s?(?:%|×|倍|秒|分钟|小时|天|(?:x|[KMGT]i?B?|ms|s)(?![{W}]))", re.I
+)
+
+
+def fold(text: str) -> str:
+    return unicodedata.normalize("NFKC", text).casefold()
+
+
+@dataclass(frozen=True)
+class Fact:
+    kind: str  # ref | version | ident | measure
+    key: str  # normalised form used for matching
+
+
+def _is_identifier(word: str) -> bool:
+    bare = word.lstrip("-")
+    if len(bare) < 3:
+        return False
+    if word.startswith("--"):
+        return True
+    if "_" in bare.strip("_") or re.search(r"[a-z][A-Z]", bare):
+        return True
+    return bool(re.search(r"[A-Za-z]\.[A-Za-z]", bare))
+
+
+def facts_in(text: str) -> set[Fact]:
+    """The hard facts a row's text states (see the module docstring for the kinds)."""
+    text = unicodedata.normalize("NFKC", text)
+    found: set[Fact] = set()
+    for m in REF.finditer(text):
+        found.add(Fact("ref", m.group("num")))
+    versions = {m.group(0).lstrip("vV") for m in VERSION.finditer(text)}
+    found |= {Fact("version", fold(v)) for v in versions}
+    for m in IDENT.finditer(text):
+        word = m.group(0)
+        if _is_identifier(word):
+            found.add(Fact("ident", fold(word)))
+    for m in MEASURE.finditer(text):
+        found.add(Fact("measure", re.sub(r"\s+", "", fold(m.group(0)))))
+    return found
+
+
+def carried(fact: Fact, text: str) -> bool:
+    """Whether a folded row text states the fact (refs by number with a sigil or 'PR')."""
+    if fact.kind == "ref":
+        return bool(re.search(rf"(?:[!#]|pr\s*){fact.key}(?!\d)", text))
+    if fact.kind == "measure":
+        return fact.key in re.sub(r"\s+", "", text)
+    return fact.key in text
+
+
+@dataclass
+class SeedRow:
+    repo: str
+    number: int
+    text: str
+    facts: set[Fact] = field(default_factory=set)
+
+    @property
+    def key(self) -> str:
+        return f"{self.repo}#{self.number}"
+
+
+def world_issue_numbers(world: Path) -> dict[str, set[int]]:
+    numbers: dict[str, set[int]] = {}
+    for path in world.glob("repos/*/*/issues/*.json"):
+        if path.stem.isdigit():
+            numbers.setdefault(path.parent.parent.name, set()).add(int(path.stem))
+    return numbers
+
+
+def parse_seed(text: str, known: dict[str, set[int]]) -> list[SeedRow]:
+    """The seed's table rows. The text export runs the cells together ("#4434fdcdefb 后…" is
+    #443 then "4fdcdefb"), so the issue number is the longest digit prefix the world knows."""
+    lines = text.splitlines()
+    rows: list[SeedRow] = []
+    repo = ""
+    for i, line in enumerate(lines):
+        if line.startswith(TABLE_HEADER):
+            heading = next((lines[j] for j in range(i - 1, -1, -1)
+                            if lines[j].strip() and "（" in lines[j] and not lines[j].startswith("#")), "")
+            repo = heading.split("（", 1)[0].strip()
+            continue
+        if not repo or not line.startswith("#"):
+            if not line.strip() or line.startswith("#"):
+                continue
+            if "（" in line and not line.startswith(" "):
+                repo = ""  # a new section heading: the table ended
+            continue
+        digits = re.match(r"#(\d+)", line).group(1)
+        numbers = known.get(repo, set())
+        cut = next((n for n in range(len(digits), 0, -1) if int(digits[:n]) in numbers), len(digits))
+        row = SeedRow(repo, int(digits[:cut]), line[1 + cut:])
+        row.facts = facts_in(row.text)
+        rows.append(row)
+    return rows
+
+
+def our_rows(digest: dict, lang: str = "zh") -> dict[str, str]:
+    rows: dict[str, str] = {}
+    for repo in digest["digests"][lang]["repos"]:
+        for row in repo["rows"]:
+            rows[row["case"]] = f"{row.get('problem', '')}\n{row.get('answer', '')}"
+    return rows
+
+
+def case_pulls(case: dict) -> set[tuple[str, int]]:
+    pulls = {(c["repo"], c["number"]) for c in case.get("candidates", [])}
+    return pulls | {(f["repo"], f["number"]) for key in ("fix", "pending_fix") for f in case.get(key, [])}
+
+
+def pipeline_facts(case: dict) -> str:
+    """What the pipeline itself states about the case (cited documents with their scores, fix PRs,
+    the close's lag): grounded in the run's own data rather than in the thread's text."""
+    parts = [f"{ref.get('doc', '')} {ref.get('chunk', '')} {ref.get('score', '')}" for ref in case.get("kb_refs", [])]
+    parts += [f"!{n} #{n}" for _, n in case_pulls(case)]
+    parts += [case.get("timing_note", "")] + [e.get("detail", "") for e in case.get("evidence", [])]
+    lags = [case.get("lag_s")] + [int(n) for n in re.findall(r"(-?\d+) ?s\b", case.get("timing_note", ""))]
+    for lag in (abs(x) for x in lags if isinstance(x, int)):
+        parts += [f"{lag}秒 {lag}s {lag // 60}分{lag % 60}秒 {lag // 60}分钟 {lag / 3600:.1f}小时 {lag // 3600}小时 "
+                  f"{lag / 86400:.1f}天 {round(lag / 86400)}天 {lag // 86400}天"]
+    return fold(" ".join(parts))
+
+
+def case_sources(world: Path, case: dict) -> str:
+    """Every text the case's analyst could have read: the issue with its comments and the PRs
+    among its candidates and fixes, with their commits and changed files; and the pipeline's
+    own facts about the case."""
+    owner, name = case["repo"].split("/", 1)
+    base = world / "repos" / owner / name
+    parts = [p.read_text(encoding="utf-8") for p in base.glob(f"issues/{case['number']}.*json")]
+    for repo, number in sorted(case_pulls(case)):
+        o, n = repo.split("/", 1)
+        parts += [p.read_text(encoding="utf-8") for p in (world / "repos" / o / n).glob(f"pulls/{number}.*json")]
+    # The world is JSON: undo escapes so identifiers and CJK compare as written.
+    text = "\n".join(parts)
+    text = re.sub(r"\\u([0-9a-fA-F]{4})", lambda m: chr(int(m.group(1), 16)), text)
+    return fold(text.replace("\\n", "\n").replace('\\"', '"')) + "\n" + pipeline_facts(case)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--digest", type=Path, required=True, help="digest.json of a fixlore run")
+    ap.add_argument("--world", type=Path, default=DEFAULT_WORLD, help="the world the run harvested")
+    ap.add_argument("--seed", type=Path, default=DEFAULT_SEED, help="the seed digest (text export)")
+    ap.add_argument("--show", type=int, default=10, help="how many rows / ungrounded facts to list")
+    args = ap.parse_args(argv)
+    for path in (args.digest, args.seed, args.world):
+        if not path.exists():
+            print(f"bench/rows.py: {path} does not exist", file=sys.stderr)
+            return 2
+    digest = json.loads(args.digest.read_text(encoding="utf-8"))
+    seed = parse_seed(args.seed.read_text(encoding="utf-8"), world_issue_numbers(args.world))
+    ours = our_rows(digest)
+    cases = {f"{c['repo'].split('/', 1)[1]}#{c['number']}": c for c in digest.get("cases", [])}
+
+    total, hit = Counter(), Counter()
+    per_row: list[tuple[float, SeedRow, list[Fact]]] = []
+    missing_rows = [r.key for r in seed if r.key not in ours]
+    for row in seed:
+        text = fold(ours.get(row.key, ""))
+        misses = []
+        for fact in row.facts:
+            total[fact.kind] += 1
+            if carried(fact, text):
+                hit[fact.kind] += 1
+            else:
+                misses.append(fact)
+        if row.facts:
+            per_row.append((1 - len(misses) / len(row.facts), row, misses))
+
+    n_total, n_hit = sum(total.values()), sum(hit.values())
+    print(f"seed rows: {len(seed)}; with a row of ours: {len(seed) - len(missing_rows)}"
+          + (f" (missing: {', '.join(missing_rows)})" if missing_rows else ""))
+    print(f"seed fact recall: {n_hit}/{n_total} = {n_hit / max(n_total, 1):.3f} (micro); "
+          f"median per row {statistics.median(r for r, _, _ in per_row):.3f}")
+    for kind in ("ref", "ident", "version", "measure"):
+        print(f"  {kind:8s} {hit[kind]:4d}/{total[kind]:<4d} = {hit[kind] / max(total[kind], 1):.3f}")
+    lengths = [len(t.replace("\n", "")) for t in ours.values()]
+    print(f"our rows: {len(lengths)}; median length (problem + answer) {statistics.median(lengths):.0f} chars; "
+          f"seed rows' median {statistics.median(len(r.text) for r in seed):.0f}")
+
+    grounded = ungrounded = 0
+    unsupported: list[str] = []
+    for key, text in sorted(ours.items()):
+        case = cases.get(key)
+        if case is None:
+            continue
+        sources = case_sources(args.world, case)
+        for fact in sorted(facts_in(text), key=lambda f: (f.kind, f.key)):
+            if carried(fact, sources) or (fact.kind == "ref" and fact.key == str(case["number"])):
+                grounded += 1
+            else:
+                ungrounded += 1
+                unsupported.append(f"{key}: {fact.kind} {fact.key}")
+    print(f"facts in our rows found in the case's sources: {grounded}/{grounded + ungrounded} = "
+          f"{grounded / max(grounded + ungrounded, 1):.3f}")
+    for line in unsupported[: args.show]:
+        print(f"  ungrounded  {line}")
+    print(f"rows with the lowest recall (first {args.show}):")
+    for score, row, misses in sorted(per_row, key=lambda t: t[0])[: args.show]:
+        print(f"  {row.key:24s} {score:.2f}  missing: {', '.join(sorted(f.key for f in misses))[:110]}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
