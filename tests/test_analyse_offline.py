@@ -290,7 +290,9 @@ def test_answer_states_root_cause_fix_and_close(analysed):
     a = by[f"{SIM}#101"].answer
     assert "根因" in a and "route()" in a
     assert "!795" in a and "09-08 合入" in a and "合入当秒自动关单" in a
-    assert "moe.md" in a and "0.912" in a                                       # the kb ref
+    # the kb ref stays structured (digests render it apart); no chunk id or score in the prose
+    assert [(k.doc.rsplit("/", 1)[-1], round(k.score, 3)) for k in by[f"{SIM}#101"].kb_refs][:1] == [("moe.md", 0.912)]
+    assert "moe.md" not in a and "0.912" not in a and "KB" not in a
     stale = by[f"{SIM}#110"].answer
     assert "stale" in stale and "22 天" in stale                                # lag from the case, not invented
     early = by[f"{SIM}#115"].answer
@@ -440,3 +442,24 @@ def test_symptom_line_is_the_exception_not_the_traceback_header():
     assert not any(line.startswith(("Traceback", "File ", "During handling")) for line in lines)
     # a bare header with nothing after it gives no symptom line rather than a useless one
     assert error_lines("Traceback (most recent call last):") == []
+
+
+def test_the_mechanism_comes_before_an_aside_and_the_change_is_stated():
+    """A maintainer explains with code names and no cue word, then adds a side note that has one;
+    the PR says what changed. The row states the mechanism, then the change; the aside may follow
+    only if there is room, never instead."""
+    w = World()
+    w.pull(SIM, 31, "HA：抢锁与健康检查解耦", "抢锁超时 30s→2s，且不再与健康检查共用 backendMutex_。\n"
+                                          "BecomeFollower 改为无条件幂等并通知上层。", merged=t(17, 11))
+    case = w.issue(SIM, 30, "主节点断链恢复后出现双主，旧主不降级", "三节点 HA，拔网线 15s 后恢复，两个 leader 同时写元数据。",
+                   comments=[("maint1", "抢锁(30s)和健康检查共用 backendMutex_ 互相阻塞；旧主降级被 reElectionInProgress_ "
+                                        "短路；BecomeFollower 失败不上报。另外 etcd 瞬时读超时还会让旧主自我降级导致无主。")],
+                   fix=[w.fix(SIM, 31, merged=t(17, 11))], evidence=[ev("keyword", "PR body", "pulls/31")],
+                   timing="same_second", lag_s=0)
+    analyse_cases([case], w.corpus, OfflineAnalyst())
+    a = case.answer
+    assert a.startswith("抢锁(30s)和健康检查共用 backendMutex_ 互相阻塞；旧主降级被 reElectionInProgress_ 短路")
+    # what the change does, in the PR's words (one of its statements that the mechanism does not repeat)
+    assert "BecomeFollower 改为无条件幂等并通知上层" in a or "30s→2s" in a
+    assert a.index("backendMutex_") < a.find("另外") if "另外" in a else True
+    assert "!31" in a

@@ -11,9 +11,10 @@ from dataclasses import dataclass
 
 from fixlore.analyse.base import Analysis
 from fixlore.analyse.context import CaseContext
-from fixlore.analyse.facts import close_sentence, fix_sentence, is_merged, kb_sentence, pr_label, unlanded
-from fixlore.analyse.text import (ACTION_CUES, FIX_CUES, ROOT_CUES, clean_title, cue_count,
-                                  error_lines, is_status_update, keywords, without_status, overlap, sentences, shorten, tokens)
+from fixlore.analyse.facts import close_sentence, fix_sentence, is_merged, pr_label, unlanded
+from fixlore.analyse.text import (ACTION_CUES, FIX_CUES, ROOT_CUES, clean_title, clip, cue_count, error_lines,
+                                  fact_count, is_aside, is_status_update, keywords, without_status, overlap, sentences,
+                                  shorten, tokens)
 from fixlore.analyse.verdict import decide, language_of
 from fixlore.link.refs import KIND_ISSUE, find_refs
 from fixlore.model import Case
@@ -21,6 +22,12 @@ from fixlore.model import Case
 # how much a sentence's origin counts: maintainers explain, PRs describe the change,
 # reporters sometimes locate the cause themselves
 SOURCE_WEIGHT = {"maintainer": 1.0, "pull": 0.9, "pull_comment": 0.7, "reporter": 0.5, "body": 0.45}
+# where the people who changed the code speak: a sentence of theirs that names code, measured
+# numbers or versions states a mechanism or a change even without a cue word
+OFFICIAL = ("maintainer", "pull", "pull_comment")
+# characters of extracted explanation per row, before the pipeline's own fact sentences (fix, close,
+# kb): the seed's rows run ~210 characters in all (set from the seed's shape, not fitted to a score)
+EXPLAIN_BUDGET = 150
 
 
 @dataclass(slots=True)
@@ -32,6 +39,13 @@ class Scored:
     fix: int
     action: int
     score: float
+    facts: int = 0
+    aside: bool = False
+
+    @property
+    def mechanism(self) -> bool:
+        """States a cause, or (from the people who changed the code) names the code it is about."""
+        return not self.aside and (self.root > 0 or (self.source in OFFICIAL and self.facts >= 2))
 
 
 def _pulls_named(text: str, repo: str) -> set[tuple[str, int]]:
@@ -84,8 +98,13 @@ class OfflineAnalyst:
             if is_status_update(s):     # "定位中" names the cue word but says nothing yet
                 root = fix = action = 0
             rel = overlap(title_kw, tokens(s))
-            score = SOURCE_WEIGHT[src] * (1.0 + 2.0 * min(root, 2) + 0.5 * min(fix, 2)) + 1.5 * rel + sims[i]
-            out.append(Scored(s, src, i, root, fix, action, score))
+            facts = fact_count(s)
+            score = SOURCE_WEIGHT[src] * (1.0 + 2.0 * min(root, 2) + 0.5 * min(fix, 2) + 0.5 * min(facts, 3))
+            score += 1.5 * rel + sims[i]
+            aside = is_aside(s)
+            if aside:   # "另外…": a side note comes after the explanation, never instead of it
+                score *= 0.5
+            out.append(Scored(s, src, i, root, fix, action, score, facts, aside))
         return out
 
     def _similarities(self, title: str, texts: list[str]) -> list[float]:
@@ -105,6 +124,19 @@ class OfflineAnalyst:
             out.append(item)
             if len(out) >= n:
                 break
+        return out
+
+    @staticmethod
+    def _within_budget(explanation: list[Scored]) -> list[str]:
+        """The explanation's sentences in their order, each whole or cut after a clause, within
+        EXPLAIN_BUDGET characters in all; a sentence that would be left with under 24 is dropped."""
+        out, left = [], EXPLAIN_BUDGET
+        for item in explanation:
+            if left < 24:
+                break
+            text = clip(item.text.rstrip("。.；;"), left)
+            out.append(text)
+            left -= len(text)
         return out
 
     def problem(self, case: Case, ctx: CaseContext) -> str:
@@ -151,22 +183,27 @@ class OfflineAnalyst:
         zh = language_of(case, ctx)
         title = clean_title(case.title or (ctx.issue.title if ctx.issue else ""))
         cands = self._candidates(case, ctx, title)
-        causes = self._best([c for c in cands if c.root > 0], self.cause_sentences)
+        causes = self._best([c for c in cands if c.mechanism], self.cause_sentences)
         explanation = list(causes)
-        taken = lambda c: any(c.text == e.text for e in explanation)  # noqa: E731
+        near = lambda c: any(c.text == e.text or overlap(tokens(c.text), tokens(e.text)) > 0.5  # noqa: E731
+                             for e in explanation)
+        if case.fix:
+            # what the change does, in the words of the PR or its author
+            explanation += self._best([c for c in cands if c.source in OFFICIAL and (c.fix > 0 or c.facts > 0)
+                                       and not c.aside and not near(c)], 1)
         if not case.fix or not causes:
             # what the official voice answered (advice, a clarification) beside the cause
-            explanation += self._best([c for c in cands if c.source == "maintainer" and not taken(c)
-                                       and not any(overlap(tokens(c.text), tokens(e.text)) > 0.5 for e in explanation)], 1)
+            explanation += self._best([c for c in cands if c.source == "maintainer" and not near(c)], 1)
         if not causes:
-            explanation += self._best([c for c in cands if c.source == "pull" and not taken(c)
-                                       and not any(overlap(tokens(c.text), tokens(e.text)) > 0.5 for e in explanation)], 1)
-        root_text = " ".join(c.text for c in causes)
+            explanation += self._best([c for c in cands if c.source == "pull" and not near(c)], 1)
+        # the verdict and the theme read the stated causes (cue words), as before rows were written
+        root_text = " ".join(c.text for c in self._best([c for c in cands if c.root > 0], self.cause_sentences))
         verdict = decide(case, ctx, root_cause=root_text)
 
         sep = "。" if zh else ". "
-        parts = [shorten(c.text.rstrip("。.；;"), 140) for c in explanation]
-        parts += [p for p in (fix_sentence(case, zh), close_sentence(case, zh), kb_sentence(case, zh)) if p]
+        parts = self._within_budget(explanation)
+        # the cited documents stay structured (case.kb_refs): a chunk id and a score are not prose
+        parts += [p for p in (fix_sentence(case, zh), close_sentence(case, zh)) if p]
         if not zh:
             parts = [p[:1].upper() + p[1:] for p in parts if p]
         answer = sep.join(p.rstrip("。. ") for p in parts if p)

@@ -25,8 +25,10 @@ _TEMPLATE_LINE = re.compile(
     r"Steps to reproduce)[】\]]?\s*[:：]?\s*)$",
     re.I,
 )
-# "!" is only an end of sentence before a space: "!795" is a merge request
-_SENT_SPLIT = re.compile(r"(?<=[。！？；])|(?<=[!?])(?=\s)|\n+|(?<=[.])\s+(?=[A-Z0-9`(])")
+# "!" is only an end of sentence before a space: "!795" is a merge request. "；" joins clauses of
+# one statement ("需 MindCluster≥26.2.0；CANN≥9.2.0"): a sentence is only split there when too long.
+_SENT_SPLIT = re.compile(r"(?<=[。！？])|(?<=[!?])(?=\s)|\n+|(?<=[.])\s+(?=[A-Z0-9`(])")
+_CLAUSE_SPLIT = re.compile(r"(?<=[；;])\s*")
 
 ROOT_CUES = ("根因", "原因", "定位", "导致", "因为", "由于", "引起", "造成", "问题在于", "问题出在", "症结", "触发",
              "查到", "发现是", "原来是", "root cause", "because", "caused by", "due to", "the cause",
@@ -125,7 +127,10 @@ _LEADING_REFS = re.compile(r"^(?:(?:fix(?:es|ed)?|close[sd]?|resolve[sd]?|修复
 
 def sentences(text: str) -> list[str]:
     out = []
+    pieces = []
     for raw in _SENT_SPLIT.split(clean_body(text)):
+        pieces += _CLAUSE_SPLIT.split(raw) if raw and len(raw) > 240 else [raw]
+    for raw in pieces:
         if not raw:
             continue
         # brackets a link leaves empty ("route()" is code and stays)
@@ -205,6 +210,50 @@ def overlap(a: list[str], b: list[str]) -> float:
 def shorten(text: str, limit: int) -> str:
     text = re.sub(r"\s+", " ", text or "").strip()
     return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+
+
+_CLAUSE_END = re.compile(r"[；;，,、：:]")
+
+
+def clip(text: str, limit: int) -> str:
+    """`text` within `limit` characters, cut after the last whole clause when one ends past half of
+    the limit (a reader gets complete statements), else after a whole word, else mid-word; both
+    marked with "…"."""
+    text = re.sub(r"\s+", " ", text or "").strip()
+    if len(text) <= limit:
+        return text
+    ends = [m.end() for m in _CLAUSE_END.finditer(text, 0, limit)]
+    if ends and ends[-1] >= limit // 2:
+        return text[: ends[-1]].rstrip("，,、：:；; ")
+    space = text.rfind(" ", 0, limit)   # Latin text: at least end on a whole word
+    if space >= limit // 2:
+        return text[:space].rstrip("，,、：:；; ") + "…"
+    return shorten(text, limit)
+
+
+# Hard facts a reader acts on: code identifiers (snake_case, CamelCase, trailing underscore, dotted
+# names, --flags), numbers with a unit or a change arrow, versions. ASCII word classes on purpose:
+# in Chinese text an identifier touches Han characters, which \w would take as part of the word.
+_A = "A-Za-z0-9_"
+_FACT = re.compile(
+    rf"(?<![{_A}./-])(?:--[a-z][\w-]+|[A-Za-z_][{_A}]*_[{_A}]*|[a-z]+[A-Z][{_A}]*|[A-Z][a-z]+[A-Z][{_A}]*"
+    rf"|[A-Za-z_][{_A}]*\.[A-Za-z_][{_A}.]*\(?\)?)"
+    rf"|(?<![{_A}.])v?\d+(?:\.\d+){{2,3}}(?:rc\d+|\.?post\d+)?(?![{_A}])"
+    rf"|(?<![{_A}.])\d+(?:\.\d+)?\s?(?:%|×|倍|ms|s|秒|分钟|小时|[KMGT]i?B|[KMG](?![{_A}]))\s?(?:→|->)?"
+)
+
+
+def fact_count(sentence: str) -> int:
+    """How many distinct hard facts (identifiers, measured numbers, versions) a sentence states."""
+    return len({m.group(0).strip() for m in _FACT.finditer(sentence or "")})
+
+
+# A sentence that opens as an aside ("另外…", "Also, …") adds to the explanation, it is not it.
+_ASIDE = re.compile(r"^\s*(?:另外|此外|顺便|顺带|附带|补充一点|还有一点|also\b|additionally\b|besides\b|by the way|btw\b|side note)", re.I)
+
+
+def is_aside(sentence: str) -> bool:
+    return bool(_ASIDE.match(sentence or ""))
 
 
 _STATUS = re.compile(r"(定位中|排查中|处理中|分析中|跟进中|修复中|已复现|收到|看一下|马上提|稍后提|马上修|尽快修|"

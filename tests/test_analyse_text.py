@@ -1,0 +1,47 @@
+"""Text rules of the offline analyst: whole clauses, hard facts, asides."""
+
+from __future__ import annotations
+
+from hypothesis import given, strategies as st
+
+from fixlore.analyse.text import clip, fact_count, is_aside, sentences
+
+
+def test_a_semicolon_joins_clauses_of_one_statement():
+    text = "UB 场景需 MindCluster≥26.2.0；CANN≥9.2.0 才能自协商。另一句在这里结束。"
+    assert sentences(text)[0] == "UB 场景需 MindCluster≥26.2.0；CANN≥9.2.0 才能自协商。"
+
+
+def test_an_overlong_statement_is_split_at_its_clauses():
+    long = "；".join(f"第{i}个子句说明了一个独立的条件和它的影响范围以及处理办法" for i in range(12)) + "。"
+    parts = sentences(long)
+    assert len(parts) > 1 and all(len(p) <= 240 for p in parts)
+
+
+def test_clip_keeps_whole_clauses():
+    text = "抢锁超时 30s→2s，且不再与健康检查共用 backendMutex_，降级改为无条件幂等并通知上层"
+    assert clip(text, 50) == "抢锁超时 30s→2s，且不再与健康检查共用 backendMutex_"
+    assert clip(text, 500) == text
+    # no clause end past half of the limit: a mid-clause cut, marked
+    assert clip("a" * 30 + "，" + "b" * 100, 100).endswith("…")
+
+
+@given(st.text(alphabet="ab，；。 抢锁xyz_", max_size=300), st.integers(min_value=8, max_value=200))
+def test_clip_never_exceeds_the_limit_and_keeps_a_prefix(text, limit):
+    out = clip(text, limit)
+    assert len(out) <= limit
+    flat = " ".join(text.split())
+    assert flat.startswith(out.rstrip("…")) or out == flat
+
+
+def test_hard_facts_are_identifiers_measures_and_versions():
+    assert fact_count("抢锁(30s)和健康检查共用 backendMutex_ 互相阻塞；BecomeFollower 失败不上报") == 3
+    assert fact_count("设 --timeout 并升级到 3.2.2，读 config.toml") == 3
+    assert fact_count("fix bug in the code, 修复问题") == 0
+    assert fact_count("09-08 合并，共 3 个") == 0
+
+
+def test_asides_are_told_from_statements():
+    assert is_aside("另外 etcd 瞬时读超时还会让旧主自我降级")
+    assert is_aside("Also, the cache is cleared on restart")
+    assert not is_aside("根因是抢锁与健康检查共用一把锁")
