@@ -71,7 +71,7 @@ def test_failures_fall_back_per_case_and_the_run_finishes(tmp_path, monkeypatch)
     assert llm["llm_failures"] == {"429 rate limited": 1, "timeout": 1, "malformed reply": 1}
     assert llm["tokens"] == {"prompt": 240 + 10, "completion": 80 + 5}
     assert llm["cost"] == pytest.approx(250 * 2e-6 + 85 * 8e-6)
-    assert llm["prompt_version"].startswith("analyse_case.v1@")
+    assert llm["prompt_version"].startswith("analyse_case.v2@")
     assert SECRET not in json.dumps(summary, ensure_ascii=False)
     assert all(SECRET not in c.analysed_by and SECRET not in c.answer for c in cases)
 
@@ -133,8 +133,9 @@ def test_reply_in_a_code_fence_is_accepted():
 
 
 def test_prompt_file_is_versioned_and_carries_the_case(tmp_path):
-    p = load_prompt("analyse_case.v1")
-    assert p.version_id.startswith("analyse_case.v1@") and len(p.digest) == 12
+    for name in ("analyse_case.v1", "analyse_case.v2"):
+        p = load_prompt(name)
+        assert p.version_id.startswith(f"{name}@") and len(p.digest) == 12
     w = build_world()
     case = pick(w, [101])[0]
     from fixlore.analyse.context import CorpusIndex
@@ -204,3 +205,103 @@ def test_another_bad_request_keeps_json_mode_and_falls_back_for_that_case(tmp_pa
         requests = len(fake.requests)
     assert requests == 1 and backend.json_mode is True
     assert cases[0].analysed_by.startswith("offline (llm failed")
+
+
+def v2_reply(**fields):
+    base = {"problem": "开启 shared-expert-tp 时 topk 未随 TP 切分", "mechanism": "", "fix": "", "workaround": "",
+            "scope": "", "numbers": [], "trap": "", "theme": "moe-routing", "symptom": "all_to_all 通信量约 2 倍",
+            "first_action": "升级到含修复的版本", "keep": True, "drop_reason": "", "notes": ["root cause stated"]}
+    return base | fields
+
+
+GROUNDED = "route() 在 _dp_transform_enter 之前按全量 token 计算 topk，导致 init_routing_v2 的 all_to_all 分发量膨胀"
+INVENTED_NUMBER = "实测膨胀 3.7 倍，影响 CANN 8.3.1 以上版本"
+WRONG_PR = "同一问题已由 !7999 在 release 分支修复"
+
+
+def test_the_v2_fields_make_the_answer_and_the_context_carries_pr_material(tmp_path):
+    w = build_world()
+    case = pick(w, [101])[0]
+    reply = v2_reply(mechanism=GROUNDED, fix="路由计算移到 token 切片之后")
+    with FakeOpenAI(script={marker(case.key): [Ok(reply)]}) as fake:
+        analyst = make(fake, tmp_path / "c.sqlite")
+        analyse_cases([case], w.corpus, analyst)
+        body = fake.requests[0]["body"]
+    assert case.answer.startswith(GROUNDED) and "路由计算移到 token 切片之后" in case.answer
+    assert "!795" in case.answer                                    # the pipeline's own fact, added
+    assert body["response_format"]["type"] == "json_schema"
+    assert "mechanism" in body["response_format"]["json_schema"]["schema"]["properties"]
+    user = body["messages"][1]["content"]
+    assert "FIX PULL REQUESTS" in user and "本 PR 将路由计算移到 token 切片之后" in user
+    assert analyst.stats()["grounding"] == {"checked": 1, "repaired": 0, "dropped": 0}
+
+
+def test_an_invented_number_and_a_wrong_pr_are_repaired_in_one_round(tmp_path):
+    w = build_world()
+    case = pick(w, [101])[0]
+    first = v2_reply(mechanism=GROUNDED + "。" + INVENTED_NUMBER, fix=WRONG_PR)
+    second = v2_reply(mechanism=GROUNDED, fix="路由计算移到 token 切片之后")
+    with FakeOpenAI(script={marker(case.key): [Ok(first), Ok(second)]}) as fake:
+        analyst = make(fake, tmp_path / "c.sqlite")
+        analyse_cases([case], w.corpus, analyst)
+        repair = fake.requests[1]["body"]["messages"][-1]["content"]
+    assert "3.7 倍" in repair and "8.3.1" in repair and "!7999" in repair     # named back to the model
+    assert "3.7" not in case.answer and "7999" not in case.answer and GROUNDED in case.answer
+    assert analyst.stats()["grounding"] == {"checked": 1, "repaired": 1, "dropped": 0}
+    assert "claims dropped" not in case.analysed_by
+
+
+def test_claims_still_unfounded_after_the_repair_are_dropped_and_the_row_says_so(tmp_path):
+    w = build_world()
+    case = pick(w, [101])[0]
+    stubborn = v2_reply(mechanism=GROUNDED + "。" + INVENTED_NUMBER, fix=WRONG_PR)
+    with FakeOpenAI(script={marker(case.key): [Ok(stubborn)]}) as fake:
+        analyst = make(fake, tmp_path / "c.sqlite")
+        analyse_cases([case], w.corpus, analyst)
+    assert GROUNDED in case.answer and "3.7" not in case.answer and "7999" not in case.answer
+    assert "claims dropped" in case.analysed_by
+    assert analyst.stats()["grounding"] == {"checked": 1, "repaired": 0, "dropped": 1}
+
+
+def test_a_reply_with_nothing_founded_left_falls_back_offline(tmp_path):
+    w = build_world()
+    case = pick(w, [101])[0]
+    invented = v2_reply(mechanism=INVENTED_NUMBER, fix=WRONG_PR)
+    with FakeOpenAI(script={marker(case.key): [Ok(invented)]}) as fake:
+        analyst = make(fake, tmp_path / "c.sqlite")
+        analyse_cases([case], w.corpus, analyst)
+    assert case.analysed_by.startswith("offline (llm failed: malformed reply")
+    assert "7999" not in case.answer and "3.7" not in case.answer
+
+
+def test_grounding_and_failures_end_to_end_are_disclosed_in_the_digest(tmp_path):
+    """#14's acceptance: a scripted server answers one case with an invented number (kept after
+    repair), one with a wrong PR (never repaired), one with malformed JSON and one too slowly. The
+    check catches the first two, the run finishes, and the disclosure says what happened."""
+    from fixlore.compose import compute_figures
+    from fixlore.compose.digest import build_digest
+
+    w = build_world()
+    cases = pick(w, [101, 102, 103, 104])
+    k = {c.number: c.key for c in cases}
+    script = {
+        marker(k[101]): [Ok(v2_reply(mechanism=GROUNDED + "。" + INVENTED_NUMBER)), Ok(v2_reply(mechanism=GROUNDED))],
+        marker(k[102]): [Ok(v2_reply(mechanism="路由统计在切分前进行", fix=WRONG_PR))],
+        marker(k[103]): [Raw('{"problem": "stop 脚本误杀", "mechanism": ')],
+        marker(k[104]): [Sleep(2.5)],
+    }
+    with FakeOpenAI(script) as fake:
+        summary = analyse_cases(cases, w.corpus, make(fake, tmp_path / "llm.sqlite", timeout=0.8, attempts=1))
+    by = {c.number: c for c in cases}
+    assert "3.7" not in by[101].answer and by[101].analysed_by == "llm:fake-qwen"
+    assert "7999" not in by[102].answer and "claims dropped" in by[102].analysed_by
+    assert by[103].analysed_by.startswith("offline (llm failed: malformed reply")
+    assert by[104].analysed_by == "offline (llm failed: timeout)"
+    run = {"stages": [{"name": "analyse", "summary": summary}]}
+    an = compute_figures(w.cases, run)["analysis"]
+    assert an["llm_fallbacks"] == 2
+    assert an["grounding"] == {"checked": 2, "repaired": 1, "claims_dropped": 1}
+    zh = {i["label"]: i["text"] for i in build_digest(w.cases, run, "zh")["disclosure"]}["分析方式"]
+    en = {i["label"]: i["text"] for i in build_digest(w.cases, run, "en")["disclosure"]}["Analysis"]
+    assert "LLM 失败回退离线 2 条" in zh and "返修后通过 1 条" in zh and "删去无据陈述 1 条" in zh
+    assert "2 fell back to offline" in en and "1 passed after one repair" in en and "1 had unfounded claims removed" in en

@@ -7,7 +7,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 
 from fixlore.link.closes import is_bot
-from fixlore.model import Case, Comment, Commit, Corpus, Issue, Pull
+from fixlore.model import Case, Comment, Commit, Corpus, FileChange, Issue, Pull
 
 
 def _from_a_person(c: Comment) -> bool:
@@ -23,6 +23,7 @@ class CaseContext:
     pulls: list[Pull] = field(default_factory=list)              # the case's fix PRs (as known to the corpus)
     pull_comments: list[Comment] = field(default_factory=list)
     commits: list[Commit] = field(default_factory=list)
+    files: list[FileChange] = field(default_factory=list)          # what the fix PRs changed
     shared_fix_cases: list[str] = field(default_factory=list)    # other case keys fixed by the same PR
     shared_fix_titles: dict[str, str] = field(default_factory=dict)   # their titles
 
@@ -65,15 +66,19 @@ class CorpusIndex:
         self.commits: dict[tuple[str, int], list[Commit]] = defaultdict(list)
         for cm in corpus.commits:
             self.commits[(cm.repo, cm.pull_number)].append(cm)
+        self.files: dict[tuple[str, int], list[FileChange]] = defaultdict(list)
+        for fc in corpus.files:
+            self.files[(fc.repo, fc.pull_number)].append(fc)
 
     def context(self, case: Case, fix_users: dict[tuple[str, int], list[str]] | None = None) -> CaseContext:
-        pulls, pcomments, commits, shared = [], [], [], []
+        pulls, pcomments, commits, files, shared = [], [], [], [], []
         for f in case.fix:
             p = self.pulls.get((f.repo, f.number))
             if p is not None:
                 pulls.append(p)
             pcomments.extend(self.comments.get((f.repo, "pull", f.number), []))
             commits.extend(self.commits.get((f.repo, f.number), []))
+            files.extend(self.files.get((f.repo, f.number), []))
             for other in (fix_users or {}).get((f.repo, f.number), []):
                 if other != case.key and other not in shared:
                     shared.append(other)
@@ -85,7 +90,7 @@ class CorpusIndex:
         return CaseContext(
             issue=self.issues.get((case.repo, case.number)), shared_fix_titles=titles,
             comments=list(self.comments.get((case.repo, "issue", case.number), [])),
-            pulls=pulls, pull_comments=pcomments, commits=commits, shared_fix_cases=shared,
+            pulls=pulls, pull_comments=pcomments, commits=commits, files=files, shared_fix_cases=shared,
         )
 
 

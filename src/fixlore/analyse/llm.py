@@ -1,9 +1,13 @@
 """The LLM analyst: any OpenAI-compatible chat completions endpoint (vLLM, Ollama, DeepSeek, Qwen ...).
 
-Per case: build the prompt from the versioned prompt file, look the input hash up in the cache,
-else ask the endpoint (retrying 429 / 5xx / timeouts with backoff), validate the JSON reply,
-and record tokens (and cost). When a case still fails (a 429 storm, a timeout, a malformed
-reply) that case falls back to the offline analyst and says so in `analysed_by`."""
+Per case: build the prompt from the versioned prompt file (the issue, the discussion by role, the
+fix PRs with their review comments, commit messages and the changed files' relevant hunks, within
+a character budget), look the input hash up in the cache, else ask the endpoint for JSON against
+the reply's schema (retrying 429 / 5xx / timeouts with backoff), validate it and check that every
+identifier, number, version and PR it writes is in the material it was given (`grounding`): one
+repair round, then what is still unfounded is dropped and the row says so. Tokens, cost, cache
+hits and grounding counts are recorded. When a case still fails (a 429 storm, a timeout, a
+malformed reply) that case falls back to the offline analyst and says so in `analysed_by`."""
 
 from __future__ import annotations
 
@@ -22,17 +26,26 @@ from fixlore.analyse.base import Analysis
 from fixlore.analyse.cache import AnswerCache, input_key
 from fixlore.analyse.context import CaseContext
 from fixlore.analyse.facts import close_sentence, fix_sentence, kb_sentence, pr_label
+from fixlore.analyse.grounding import Claim, ungrounded, without_claims
 from fixlore.analyse.offline import OfflineAnalyst
 from fixlore.analyse.promptfile import load_prompt
-from fixlore.analyse.text import clean_body, shorten
+from fixlore.analyse.text import clean_body, hard_facts, keywords, shorten
 from fixlore.analyse.verdict import language_of
 from fixlore.errors import ConfigError
 from fixlore.model import DROP_REASONS, Case
 
 
 class LlmReply(BaseModel):
+    """A reply in either prompt's shape: v1 writes `answer`; v2 writes the row's facts as fields
+    (mechanism, fix, workaround, scope, numbers, trap) and the answer is made of them."""
     problem: str
-    answer: str
+    answer: str = ""
+    mechanism: str = ""
+    fix: str = ""
+    workaround: str = ""
+    scope: str = ""
+    numbers: list[str] = []
+    trap: str = ""
     theme: str = ""
     symptom: str = ""
     first_action: str = ""
@@ -40,19 +53,28 @@ class LlmReply(BaseModel):
     drop_reason: str = ""
     notes: list[str] = []
 
-    @field_validator("problem", "answer")
+    @field_validator("problem")
     @classmethod
     def _not_blank(cls, v: str) -> str:
         if not v or not v.strip():
             raise ValueError("must not be empty")
         return v.strip()
 
-    @field_validator("notes", mode="before")
+    @field_validator("notes", "numbers", mode="before")
     @classmethod
     def _notes_list(cls, v: Any) -> list[str]:
         if isinstance(v, str):
-            return [v]
+            return [v] if v.strip() else []
         return [str(x) for x in (v or [])]
+
+    @model_validator(mode="after")
+    def _answer(self) -> "LlmReply":
+        if not self.answer.strip():
+            self.answer = compose_answer(self)
+        if not self.answer.strip():
+            raise ValueError("answer: neither an answer nor a mechanism, fix or workaround")
+        self.answer = self.answer.strip()
+        return self
 
     @model_validator(mode="after")
     def _reason(self) -> "LlmReply":
@@ -61,6 +83,19 @@ class LlmReply(BaseModel):
         elif self.drop_reason not in DROP_REASONS:
             raise ValueError(f"drop_reason {self.drop_reason!r} is not in the vocabulary")
         return self
+
+
+def compose_answer(reply: "LlmReply") -> str:
+    """The row's answer from the fields, in the order a reader needs them: mechanism, what the
+    change does, what to do without it, who is affected. Each field keeps its own language."""
+    parts = [p.strip().rstrip("。.") for p in (reply.mechanism, reply.fix, reply.workaround, reply.scope) if p.strip()]
+    if not parts:
+        return ""
+    zh = any("\u3400" <= ch <= "\u9fff" for ch in "".join(parts))
+    return ("。".join(parts) + "。") if zh else (". ".join(parts) + ".")
+
+
+WRITTEN_FIELDS = ("problem", "mechanism", "fix", "workaround", "scope", "trap", "symptom", "first_action")
 
 
 class MalformedReply(Exception):
@@ -109,12 +144,12 @@ def failure_reason(exc: BaseException) -> str:
 
 class LlmAnalyst:
     def __init__(self, *, base_url: str, model: str, api_key: str | None = None,
-                 key_env: str = "OPENAI_API_KEY", prompt: str = "analyse_case.v1",
+                 key_env: str = "OPENAI_API_KEY", prompt: str = "analyse_case.v2",
                  cache_path: str | None = None, timeout: float = 60.0, attempts: int = 4,
                  backoff_base: float = 1.0, backoff_max: float = 30.0,
                  price_prompt: float | None = None, price_completion: float | None = None,
                  json_mode: bool = True, temperature: float = 0.0, fallback: OfflineAnalyst | None = None,
-                 max_body_chars: int = 4000):
+                 max_body_chars: int = 4000, context_chars: int = 16000, repair: bool = True):
         if not base_url or not model:
             raise ConfigError("the llm backend needs --llm-base-url and --llm-model")
         key = api_key if api_key is not None else os.environ.get(key_env, "")
@@ -130,34 +165,55 @@ class LlmAnalyst:
         self.json_mode, self.temperature = json_mode, temperature
         self.fallback = fallback or OfflineAnalyst()
         self.max_body_chars = max_body_chars
+        self.context_chars = context_chars
+        self.repair = repair
         self._lock = threading.Lock()
+        self.grounding: Counter = Counter()     # checked, repaired, dropped, repair_failed
         self.requests = 0
         self.cache_hits = 0
         self.failures: Counter = Counter()
         self.tokens = Counter()
 
     # -- building the request -------------------------------------------------------------
-    def messages(self, case: Case, ctx: CaseContext) -> list[dict]:
-        zh = language_of(case, ctx)
-        facts = {
+    def _facts(self, case: Case, zh: bool) -> dict:
+        return {
             "fix": fix_sentence(case, zh), "close": close_sentence(case, zh), "kb": kb_sentence(case, zh),
             "timing": case.timing, "lag_s": case.lag_s, "traps": case.traps, "trap_notes": case.trap_notes,
             "evidence": [f"{e.kind}: {e.detail}" for e in case.evidence],
             "fix_prs": [{"number": f.number, "repo": f.repo, "role": f.role, "state": f.state,
                          "merged_at": f.merged_at.isoformat() if f.merged_at else ""} for f in case.fix],
         }
+
+    def sections(self, case: Case, ctx: CaseContext) -> dict[str, str]:
+        """The material, section by section, within `context_chars` in all: what explains most comes
+        first (the issue, the discussion, the PRs) and what is cut first comes last (reviews,
+        commits, then changed files, of which only the hunks that touch what the issue names)."""
         disc = []
         for c in ctx.discussion():
             who = f"{c.author}, reporter" if c.author == ctx.author else c.author
             disc.append(f"[{who}] {shorten(clean_body(c.body), 800)}")
-        pulls = []
-        for p in ctx.pulls:
-            pulls.append(f"#{p.number} [{p.state}] {p.title}\n{shorten(clean_body(p.body), 1500)}")
+        pulls = [f"#{p.number} [{p.state}] {p.title}\n{shorten(clean_body(p.body), 1500)}" for p in ctx.pulls]
+        reviews = [f"[{c.author}] #{c.parent_number} {shorten(clean_body(c.body), 500)}" for c in ctx.reviews()]
+        commits = [f"{cm.sha[:10]} {shorten(cm.message, 300)}" for cm in ctx.commits]
+        title = case.title or (ctx.issue.title if ctx.issue else "")
+        body = clean_body(ctx.body)
+        named = {w.lower() for w in hard_facts(f"{title}\n{body}")} | set(keywords(f"{title} {body}", 8))
+        files = [_file_summary(f, named) for f in ctx.files]
+        out = {"body": shorten(body, self.max_body_chars), "discussion": "\n".join(disc),
+               "pulls": "\n\n".join(pulls), "reviews": "\n".join(reviews), "commits": "\n".join(commits),
+               "files": "\n".join(files)}
+        left = self.context_chars
+        for name in ("body", "discussion", "pulls", "reviews", "commits", "files"):
+            out[name] = _cut(out[name], max(left, 0))
+            left -= len(out[name])
+            out[name] = out[name] or "(none)"
+        return out
+
+    def messages(self, case: Case, ctx: CaseContext) -> list[dict]:
+        zh = language_of(case, ctx)
         user = self.prompt.render(
-            facts=json.dumps(facts, ensure_ascii=False, indent=1), key=case.key,
-            title=case.title or (ctx.issue.title if ctx.issue else ""),
-            body=shorten(clean_body(ctx.body), self.max_body_chars),
-            discussion="\n".join(disc) or "(none)", pulls="\n\n".join(pulls) or "(none)")
+            facts=json.dumps(self._facts(case, zh), ensure_ascii=False, indent=1), key=case.key,
+            title=case.title or (ctx.issue.title if ctx.issue else ""), **self.sections(case, ctx))
         return [{"role": "system", "content": self.prompt.system}, {"role": "user", "content": user}]
 
     def _wait(self, state: RetryCallState) -> float:
@@ -185,7 +241,8 @@ class LlmAnalyst:
     def _ask_once(self, messages: list[dict], json_mode: bool):
         kwargs: dict[str, Any] = {"model": self.model, "messages": messages, "temperature": self.temperature}
         if json_mode:
-            kwargs["response_format"] = {"type": "json_object"}
+            kwargs["response_format"] = {"type": "json_schema", "json_schema": {
+                "name": "digest_row", "schema": REPLY_SCHEMA, "strict": False}}
         for attempt in Retrying(retry=retry_if_exception(_retryable), stop=stop_after_attempt(self.attempts),
                                 wait=self._wait, reraise=True):
             with attempt:
@@ -204,13 +261,8 @@ class LlmAnalyst:
             return self._with_facts(self._to_analysis(LlmReply.model_validate(cached), {}, cached=True), case, ctx)
         usage: dict[str, int] = {}
         try:
-            resp = self._ask(messages)
-            if getattr(resp, "usage", None) is not None:     # a malformed reply still cost its tokens
-                usage = {"prompt_tokens": int(resp.usage.prompt_tokens or 0),
-                         "completion_tokens": int(resp.usage.completion_tokens or 0)}
-                with self._lock:
-                    self.tokens.update(usage)
-            reply = parse_reply(resp.choices[0].message.content if resp.choices else None)
+            reply, content = self._ask_for_reply(messages, usage)
+            reply, dropped = self._grounded(reply, content, messages, usage, case)
         except Exception as exc:  # noqa: BLE001 - every failure of one case falls back for that case
             reason = failure_reason(exc)
             with self._lock:
@@ -220,7 +272,61 @@ class LlmAnalyst:
             fb.notes = fb.notes + [f"llm failed: {reason}"]
             return fb
         self.cache.put(key, self.prompt.version_id, self.model, reply.model_dump(), usage)
-        return self._with_facts(self._to_analysis(reply, usage, cached=False), case, ctx)
+        analysis = self._to_analysis(reply, usage, cached=False)
+        if dropped:
+            analysis.notes = analysis.notes + [f"ungrounded claims dropped: {', '.join(map(str, dropped))}"]
+            analysis.analysed_by += " (claims dropped)"
+        return self._with_facts(analysis, case, ctx)
+
+    def _ask_for_reply(self, messages: list[dict], usage: dict[str, int]) -> tuple[LlmReply, str]:
+        resp = self._ask(messages)
+        if getattr(resp, "usage", None) is not None:     # a malformed reply still cost its tokens
+            got = {"prompt_tokens": int(resp.usage.prompt_tokens or 0),
+                   "completion_tokens": int(resp.usage.completion_tokens or 0)}
+            for k, v in got.items():
+                usage[k] = usage.get(k, 0) + v
+            with self._lock:
+                self.tokens.update(got)
+        content = resp.choices[0].message.content if resp.choices else None
+        return parse_reply(content), content or ""
+
+    def _grounded(self, reply: LlmReply, content: str, messages: list[dict], usage: dict[str, int],
+                  case: Case) -> tuple[LlmReply, list[Claim]]:
+        """The reply with every claim found in the material: as written, after one repair round, or
+        with the sentences that still make unfounded claims dropped (the list is returned)."""
+        sources = "\n".join(m["content"] for m in messages)
+        known = frozenset([case.number] + [f.number for f in case.fix + case.pending_fix])
+        bad = _unfounded(reply, sources, known)
+        with self._lock:
+            self.grounding["checked"] += 1
+        if not bad:
+            return reply, []
+        if self.repair:
+            ask = messages + [{"role": "assistant", "content": content}, {"role": "user", "content": (
+                "These claims of your reply are not in the material: " + "; ".join(map(str, bad)) + ". "
+                "Write the same JSON object again, with the values the material gives or without those claims.")}]
+            try:
+                repaired, _ = self._ask_for_reply(ask, usage)
+                still = _unfounded(repaired, sources, known)
+            except MalformedReply:
+                repaired, still = reply, bad
+            if not still:
+                with self._lock:
+                    self.grounding["repaired"] += 1
+                return repaired, []
+            reply, bad = repaired, still
+        with self._lock:
+            self.grounding["dropped"] += 1
+        data = reply.model_dump()
+        for name in WRITTEN_FIELDS:
+            data[name] = without_claims(data.get(name, ""), bad)
+        data["numbers"] = [n for n in data["numbers"] if not any(c in _claims_of(n) for c in bad)]
+        data["answer"] = without_claims(data["answer"], bad) if not data.get("mechanism") else ""
+        data["problem"] = data["problem"] or reply.problem.split("，")[0] or "-"
+        try:
+            return LlmReply.model_validate(data), bad
+        except ValidationError as exc:       # nothing founded was left to say
+            raise MalformedReply("no grounded answer left after dropping unfounded claims") from exc
 
     @staticmethod
     def _with_facts(a: Analysis, case: Case, ctx: CaseContext) -> Analysis:
@@ -246,6 +352,7 @@ class LlmAnalyst:
         with self._lock:
             out = {"model": self.model, "prompt_version": self.prompt.version_id, "requests": self.requests,
                    "cache_hits": self.cache_hits, "llm_failed": sum(self.failures.values()),
+                   "grounding": {k: self.grounding.get(k, 0) for k in ("checked", "repaired", "dropped")},
                    "llm_failures": dict(self.failures),
                    "tokens": {"prompt": self.tokens.get("prompt_tokens", 0),
                               "completion": self.tokens.get("completion_tokens", 0)}}
@@ -253,3 +360,42 @@ class LlmAnalyst:
             out["cost"] = round(out["tokens"]["prompt"] * (self.price_prompt or 0.0)
                                 + out["tokens"]["completion"] * (self.price_completion or 0.0), 6)
         return out
+
+
+def _claims_of(text: str):
+    from fixlore.analyse.grounding import claims
+
+    return claims(text)
+
+
+def _unfounded(reply: LlmReply, sources: str, known: frozenset[int]) -> list[Claim]:
+    """Unfounded claims over every field the model wrote, each once."""
+    seen: list[Claim] = []
+    for name in WRITTEN_FIELDS + ("answer",):
+        for c in ungrounded(getattr(reply, name) or "", sources, known):
+            if c not in seen:
+                seen.append(c)
+    for n in reply.numbers:
+        for c in ungrounded(n, sources, known):
+            if c not in seen:
+                seen.append(c)
+    return seen
+
+
+def _file_summary(change, named: set[str], budget: int = 600) -> str:
+    """A changed file as `path (+a -d)` and, when its patch touches what the issue names (an
+    identifier or keyword of the title and body), the hunks that do, within `budget` characters."""
+    head = f"{change.filename} (+{change.additions} -{change.deletions})"
+    hunks = re.split(r"(?m)^(?=@@)", change.patch or "")
+    relevant = [h for h in hunks if h.startswith("@@") and any(w and w in h.lower() for w in named)]
+    if not relevant:
+        return head
+    return head + "\n" + _cut("\n".join(relevant), budget)
+
+
+def _cut(text: str, limit: int) -> str:
+    """`text` within `limit` characters, lines kept (patches and discussions read by line)."""
+    return text if len(text) <= limit else text[: max(limit - 1, 0)].rstrip() + "…"
+
+
+REPLY_SCHEMA: dict = LlmReply.model_json_schema()

@@ -243,9 +243,13 @@ _FACT = re.compile(
 )
 
 
+def hard_facts(sentence: str) -> set[str]:
+    """The distinct hard facts (identifiers, measured numbers, versions) a sentence states."""
+    return {m.group(0).strip().rstrip("→->").strip() for m in _FACT.finditer(sentence or "")}
+
+
 def fact_count(sentence: str) -> int:
-    """How many distinct hard facts (identifiers, measured numbers, versions) a sentence states."""
-    return len({m.group(0).strip() for m in _FACT.finditer(sentence or "")})
+    return len(hard_facts(sentence))
 
 
 # A sentence that opens as an aside ("另外…", "Also, …") adds to the explanation, it is not it.

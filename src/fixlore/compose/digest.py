@@ -337,6 +337,13 @@ def _disclosure(fig: dict, run: dict, lang: str) -> list[dict[str, str]]:
             llm_bits += _t(lang, f"，成本 {an['cost']}", f", cost {an['cost']}")
         if an["cache_hits"]:
             llm_bits += _t(lang, f"，缓存命中 {an['cache_hits']}", f", cache hits {an['cache_hits']}")
+        gr = an.get("grounding") or {}
+        if gr.get("checked"):
+            llm_bits += _t(
+                lang, f"；事实核对 {gr['checked']} 条（标识符、数字、版本、PR 须见于所给材料）：返修后通过 {gr['repaired']} 条，"
+                      f"删去无据陈述 {gr['claims_dropped']} 条",
+                f"; grounding checked {gr['checked']} rows (identifiers, numbers, versions and PRs must appear in the "
+                f"material given): {gr['repaired']} passed after one repair, {gr['claims_dropped']} had unfounded claims removed")
     items.append({"label": _t(lang, "分析方式", "Analysis"), "text": _t(
         lang, f"深析 worker：{ab or '无'}{llm_bits}。", f"Analysis workers: {ab or 'none'}{llm_bits}.")})
     return items

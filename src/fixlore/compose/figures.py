@@ -216,7 +216,11 @@ def analysis_figures(analysed: list[Case], run: dict[str, Any]) -> dict[str, Any
     by_backend = Counter((c.analysed_by or "unknown").split(" (")[0] for c in analysed)
     fallbacks = [c for c in analysed if "llm failed" in (c.analysed_by or "")]
     llm = st.get("llm", {}) if isinstance(st.get("llm"), dict) else {}
+    dropped = [c for c in analysed if "claims dropped" in (c.analysed_by or "")]
+    grounding = llm.get("grounding", {}) if isinstance(llm.get("grounding"), dict) else {}
     return {"by_backend": dict(by_backend), "llm_fallbacks": len(fallbacks),
+            "grounding": {"checked": grounding.get("checked", 0), "repaired": grounding.get("repaired", 0),
+                          "claims_dropped": len(dropped)},
             "llm_failures": dict(llm.get("llm_failures", {})), "tokens": llm.get("tokens", {}),
             "cost": llm.get("cost"), "cache_hits": llm.get("cache_hits"), "requests": llm.get("requests"),
             "prompt_version": llm.get("prompt_version", "")}

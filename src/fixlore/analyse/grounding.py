@@ -1,0 +1,92 @@
+"""Is every hard claim of a written row found in the material its writer was given?
+
+A model that writes a row may invent a number, a version, a config key or a PR. Each of those a
+reader would act on, so each must be found in the sources the model saw (the prompt: the issue,
+discussion, PRs, commits, changed files, the pipeline's facts). Claims:
+
+- a PR or issue reference (`!795`, `#498`, `PR 986`): grounded when the sources reference the same
+  number (with a sigil, or as `PR`/`MR`), or it is one of the case's own PRs or the issue itself;
+- an identifier, a version or a number with a unit (`analyse.text.hard_facts`): found in the
+  sources, case-insensitive, the number with its unit or bare;
+- any other number of two or more digits, or with a decimal point: found as a number in the
+  sources (one-digit counts are too common to check and too weak to mislead).
+
+Pure functions; the LLM analyst asks for one repair round and then drops what is still unfounded.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+
+from fixlore.analyse.text import hard_facts
+
+_A = "A-Za-z0-9_"
+_REF = re.compile(rf"(?:(?<![{_A}])[!#]|(?<![{_A}])(?:PR|MR)\s*#?\s*)(\d{{1,7}})(?![{_A}])", re.I)
+_NUMBER = re.compile(rf"(?<![{_A}.\-])\d+(?:\.\d+)?(?![{_A}])")
+_UNIT_SPLIT = re.compile(r"^(\d+(?:\.\d+)?)\s?(\D.*)$")
+# "!" ends a sentence only before a space: "!7999" is a merge request
+_SENTENCE = re.compile(r"(?<=[。！？；;])|(?<=[!?.])\s+")
+
+
+@dataclass(frozen=True, slots=True)
+class Claim:
+    kind: str    # "pr" | "fact" | "number"
+    text: str    # as written
+
+    def __str__(self) -> str:
+        return self.text
+
+
+def _fold(text: str) -> str:
+    return unicodedata.normalize("NFKC", text or "").casefold()
+
+
+def claims(text: str) -> list[Claim]:
+    """The hard claims a written text makes, in order of first appearance, each once."""
+    text = unicodedata.normalize("NFKC", text or "")
+    found: dict[tuple[str, str], int] = {}
+    for m in _REF.finditer(text):
+        found.setdefault(("pr", m.group(0).strip()), m.start())
+    facts = hard_facts(text)
+    for fact in facts:
+        found.setdefault(("fact", fact), text.find(fact))
+    inside = [(text.find(f), text.find(f) + len(f)) for f in facts] + [(m.start(), m.end()) for m in _REF.finditer(text)]
+    for m in _NUMBER.finditer(text):
+        number = m.group(0)
+        if any(a <= m.start() < b for a, b in inside) or (len(number) < 2 and "." not in number):
+            continue
+        found.setdefault(("number", number), m.start())
+    return [Claim(kind, t) for (kind, t), _ in sorted(found.items(), key=lambda kv: kv[1])]
+
+
+def _number_in(number: str, sources: str) -> bool:
+    return re.search(rf"(?<![0-9.]){re.escape(number)}(?![0-9])", sources) is not None
+
+
+def is_grounded(claim: Claim, sources: str, known_numbers: frozenset[int] = frozenset()) -> bool:
+    folded = _fold(sources)
+    if claim.kind == "pr":
+        number = int(re.sub(r"\D", "", claim.text))
+        return number in known_numbers or any(int(m.group(1)) == number for m in _REF.finditer(sources))
+    if claim.kind == "number":
+        return _number_in(claim.text, folded)
+    fact = _fold(claim.text)
+    if fact in folded:
+        return True
+    unit = _UNIT_SPLIT.match(fact)   # "36 g" written as "36G", "30s" as "30 s": the number must be there
+    return bool(unit) and _number_in(unit.group(1), folded) and unit.group(2).strip() in folded
+
+
+def ungrounded(text: str, sources: str, known_numbers: frozenset[int] = frozenset()) -> list[Claim]:
+    """The claims of `text` that `sources` does not support."""
+    return [c for c in claims(text) if not is_grounded(c, sources, known_numbers)]
+
+
+def without_claims(text: str, bad: list[Claim]) -> str:
+    """`text` without the sentences that make any of the `bad` claims."""
+    if not bad:
+        return text
+    kept = [s for s in _SENTENCE.split(text or "") if s and not any(c in claims(s) for c in bad)]
+    return "".join(kept).strip()
