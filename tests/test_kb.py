@@ -289,3 +289,59 @@ def test_coarse_pass_finds_the_same_nearest_rows_as_brute_force():
         approx_rows, known = vectors.top_rows(matrix, q, 20, coarse=coarse, projection=projection)
         assert list(approx_rows) == list(exact_rows)
         assert all(abs(known[int(r)] - sims[int(r)]) < 1e-5 for r in approx_rows)
+
+
+def test_a_judge_reads_the_candidates_and_keeps_only_what_explains(built):
+    """With a judge, the top documents are read whatever their score; the threshold no longer decides."""
+    from fixlore.kb.verify import Verdict
+
+    kb, _, _ = built
+    corpus = _corpus()
+    seen: list[str] = []
+
+    def judge(case_text: str, passage: str) -> Verdict:
+        seen.append(passage)
+        return Verdict("topk" in passage or "routing" in passage.lower(), "names the routing step")
+
+    cases = [Case(repo="Ascend/msmodeling", number=390, fix=[FixRef(repo="Ascend/msmodeling", number=795, role="fix")])]
+    summary = enrich(cases, corpus, kb, threshold=0.99, judge=judge)
+    assert 1 <= len(seen) <= 3 and "init_routing_v2" in cases[0].kb_refs[0].doc + "".join(seen)
+    assert [r.doc for r in cases[0].kb_refs] == ["docs/Ascend/msmodeling/docs/moe.md"]
+    assert summary["passages_judged"] == len(seen) and summary["kept"] == 1 and summary["rejected"] == len(seen) - 1
+
+    def says_no(case_text: str, passage: str) -> Verdict:
+        return Verdict(False)
+
+    summary = enrich(cases, corpus, kb, judge=says_no)          # nothing explains: nothing cited, never forced
+    assert cases[0].kb_refs == [] and summary["kept"] == 0
+
+    def breaks(case_text: str, passage: str) -> Verdict:
+        raise TimeoutError("the model did not answer")
+
+    summary = enrich(cases, corpus, kb, judge=breaks)            # a failed check keeps the threshold's refs
+    assert cases[0].kb_refs and cases[0].kb_refs[0].doc == "docs/Ascend/msmodeling/docs/moe.md"
+    assert summary["cases_on_threshold"] == 1
+
+
+def test_the_model_judge_against_a_loopback_endpoint(built):
+    from fake_openai import FakeOpenAI, Ok, Raw
+    from fixlore.kb.verify import model_judge
+    from fixlore.llmclient import ChatClient
+
+    kb, _, _ = built
+    corpus = _corpus()
+    cases = [Case(repo="Ascend/msmodeling", number=390, fix=[FixRef(repo="Ascend/msmodeling", number=795, role="fix")])]
+    def verdict(user: str):
+        passage = user.split("PASSAGE", 1)[-1].lower()
+        return Ok({"explains": "topk" in passage or "routing" in passage, "why": "scripted"})
+    with FakeOpenAI(default=verdict) as fake:
+        client = ChatClient(base_url=fake.base_url, model="fake", timeout=2.0, attempts=1)
+        summary = enrich(cases, corpus, kb, judge=model_judge(client))
+        body = fake.requests[0]["body"]
+    assert body["response_format"]["type"] == "json_schema" and "PASSAGE" in body["messages"][1]["content"]
+    assert summary["passages_judged"] == len(fake.requests)
+    assert [r.doc for r in cases[0].kb_refs] == ["docs/Ascend/msmodeling/docs/moe.md"]
+    with FakeOpenAI(default=lambda user: Raw("yes, it explains it")) as fake:
+        client = ChatClient(base_url=fake.base_url, model="fake", timeout=2.0, attempts=1)
+        summary = enrich(cases, corpus, kb, judge=model_judge(client))
+    assert summary["cases_on_threshold"] == 1                  # a malformed verdict is a failed check

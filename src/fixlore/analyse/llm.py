@@ -12,15 +12,12 @@ malformed reply) that case falls back to the offline analyst and says so in `ana
 from __future__ import annotations
 
 import json
-import os
 import re
 import threading
 from collections import Counter
 from typing import Any
 
-import openai
 from pydantic import BaseModel, ValidationError, field_validator, model_validator
-from tenacity import RetryCallState, Retrying, retry_if_exception, stop_after_attempt
 
 from fixlore.analyse.base import Analysis
 from fixlore.analyse.cache import AnswerCache, input_key
@@ -31,7 +28,8 @@ from fixlore.analyse.offline import OfflineAnalyst
 from fixlore.analyse.promptfile import load_prompt
 from fixlore.analyse.text import clean_body, hard_facts, keywords, shorten
 from fixlore.analyse.verdict import language_of
-from fixlore.errors import ConfigError
+from fixlore.llmclient import ChatClient
+from fixlore.llmclient import failure_reason as client_failure
 from fixlore.model import DROP_REASONS, Case
 
 
@@ -102,11 +100,9 @@ class MalformedReply(Exception):
     pass
 
 
-def _retryable(exc: BaseException) -> bool:
-    if isinstance(exc, (openai.RateLimitError, openai.APITimeoutError, openai.APIConnectionError,
-                        openai.InternalServerError)):
-        return True
-    return isinstance(exc, openai.APIStatusError) and exc.status_code >= 500
+def failure_reason(exc: BaseException) -> str:
+    """A short, secret-free reason for the run summary and `analysed_by`."""
+    return f"malformed reply: {exc}" if isinstance(exc, MalformedReply) else client_failure(exc)
 
 
 def parse_reply(content: str | None) -> LlmReply:
@@ -127,21 +123,6 @@ def parse_reply(content: str | None) -> LlmReply:
         raise MalformedReply(f"invalid field {'.'.join(map(str, first['loc'])) or '-'}: {first['msg']}") from exc
 
 
-def failure_reason(exc: BaseException) -> str:
-    """A short, secret-free reason for the run summary and `analysed_by`."""
-    if isinstance(exc, openai.RateLimitError):
-        return "429 rate limited"
-    if isinstance(exc, openai.APITimeoutError):
-        return "timeout"
-    if isinstance(exc, openai.APIConnectionError):
-        return "connection error"
-    if isinstance(exc, openai.APIStatusError):
-        return f"HTTP {exc.status_code}"
-    if isinstance(exc, MalformedReply):
-        return f"malformed reply: {exc}"
-    return type(exc).__name__
-
-
 class LlmAnalyst:
     def __init__(self, *, base_url: str, model: str, api_key: str | None = None,
                  key_env: str = "OPENAI_API_KEY", prompt: str = "analyse_case.v2",
@@ -150,29 +131,26 @@ class LlmAnalyst:
                  price_prompt: float | None = None, price_completion: float | None = None,
                  json_mode: bool = True, temperature: float = 0.0, fallback: OfflineAnalyst | None = None,
                  max_body_chars: int = 4000, context_chars: int = 16000, repair: bool = True):
-        if not base_url or not model:
-            raise ConfigError("the llm backend needs --llm-base-url and --llm-model")
-        key = api_key if api_key is not None else os.environ.get(key_env, "")
-        # local servers (vLLM, Ollama) accept any key; the client insists on a non-empty one
-        self._client = openai.OpenAI(base_url=base_url, api_key=key or "unused", timeout=timeout, max_retries=0)
+        self.chat = ChatClient(base_url=base_url, model=model, api_key=api_key, key_env=key_env, timeout=timeout,
+                               attempts=attempts, backoff_base=backoff_base, backoff_max=backoff_max,
+                               json_mode=json_mode, temperature=temperature)
         self.model = model
         self.name = f"llm:{model}"
         self.prompt = load_prompt(prompt)
         self.cache = AnswerCache(cache_path)
-        self.attempts = max(1, attempts)
-        self.backoff_base, self.backoff_max = backoff_base, backoff_max
         self.price_prompt, self.price_completion = price_prompt, price_completion
-        self.json_mode, self.temperature = json_mode, temperature
         self.fallback = fallback or OfflineAnalyst()
         self.max_body_chars = max_body_chars
         self.context_chars = context_chars
         self.repair = repair
         self._lock = threading.Lock()
-        self.grounding: Counter = Counter()     # checked, repaired, dropped, repair_failed
-        self.requests = 0
+        self.grounding: Counter = Counter()     # checked, repaired, dropped
         self.cache_hits = 0
         self.failures: Counter = Counter()
-        self.tokens = Counter()
+
+    @property
+    def json_mode(self) -> bool:
+        return self.chat.json_mode
 
     # -- building the request -------------------------------------------------------------
     def _facts(self, case: Case, zh: bool) -> dict:
@@ -216,40 +194,6 @@ class LlmAnalyst:
             title=case.title or (ctx.issue.title if ctx.issue else ""), **self.sections(case, ctx))
         return [{"role": "system", "content": self.prompt.system}, {"role": "user", "content": user}]
 
-    def _wait(self, state: RetryCallState) -> float:
-        exc = state.outcome.exception() if state.outcome else None
-        resp = getattr(exc, "response", None)
-        after = resp.headers.get("retry-after") if resp is not None else None
-        if after:
-            try:
-                return min(float(after), self.backoff_max)
-            except ValueError:
-                pass
-        return min(self.backoff_base * (2 ** (state.attempt_number - 1)), self.backoff_max)
-
-    def _ask(self, messages: list[dict]):
-        try:
-            return self._ask_once(messages, self.json_mode)
-        except openai.BadRequestError as exc:
-            if not self.json_mode or "response_format" not in str(exc):
-                raise
-            # some OpenAI-compatible servers refuse response_format: ask in plain mode from now on
-            with self._lock:
-                self.json_mode = False
-            return self._ask_once(messages, False)
-
-    def _ask_once(self, messages: list[dict], json_mode: bool):
-        kwargs: dict[str, Any] = {"model": self.model, "messages": messages, "temperature": self.temperature}
-        if json_mode:
-            kwargs["response_format"] = {"type": "json_schema", "json_schema": {
-                "name": "digest_row", "schema": REPLY_SCHEMA, "strict": False}}
-        for attempt in Retrying(retry=retry_if_exception(_retryable), stop=stop_after_attempt(self.attempts),
-                                wait=self._wait, reraise=True):
-            with attempt:
-                with self._lock:
-                    self.requests += 1
-                return self._client.chat.completions.create(**kwargs)
-
     # -- the analysis ----------------------------------------------------------------------
     def analyse(self, case: Case, ctx: CaseContext) -> Analysis:
         messages = self.messages(case, ctx)
@@ -279,16 +223,10 @@ class LlmAnalyst:
         return self._with_facts(analysis, case, ctx)
 
     def _ask_for_reply(self, messages: list[dict], usage: dict[str, int]) -> tuple[LlmReply, str]:
-        resp = self._ask(messages)
-        if getattr(resp, "usage", None) is not None:     # a malformed reply still cost its tokens
-            got = {"prompt_tokens": int(resp.usage.prompt_tokens or 0),
-                   "completion_tokens": int(resp.usage.completion_tokens or 0)}
-            for k, v in got.items():
-                usage[k] = usage.get(k, 0) + v
-            with self._lock:
-                self.tokens.update(got)
-        content = resp.choices[0].message.content if resp.choices else None
-        return parse_reply(content), content or ""
+        reply = self.chat.ask(messages, REPLY_SCHEMA, "digest_row")
+        for k, v in reply.usage.items():
+            usage[k] = usage.get(k, 0) + v
+        return parse_reply(reply.content), reply.content
 
     def _grounded(self, reply: LlmReply, content: str, messages: list[dict], usage: dict[str, int],
                   case: Case) -> tuple[LlmReply, list[Claim]]:
@@ -349,13 +287,13 @@ class LlmAnalyst:
                         analysed_by=self.name + (" (cached)" if cached else ""), usage=usage, cached=cached)
 
     def stats(self) -> dict:
+        spent = self.chat.spent()
         with self._lock:
-            out = {"model": self.model, "prompt_version": self.prompt.version_id, "requests": self.requests,
+            out = {"model": self.model, "prompt_version": self.prompt.version_id, "requests": spent["requests"],
                    "cache_hits": self.cache_hits, "llm_failed": sum(self.failures.values()),
                    "grounding": {k: self.grounding.get(k, 0) for k in ("checked", "repaired", "dropped")},
                    "llm_failures": dict(self.failures),
-                   "tokens": {"prompt": self.tokens.get("prompt_tokens", 0),
-                              "completion": self.tokens.get("completion_tokens", 0)}}
+                   "tokens": spent["tokens"]}
         if self.price_prompt is not None or self.price_completion is not None:
             out["cost"] = round(out["tokens"]["prompt"] * (self.price_prompt or 0.0)
                                 + out["tokens"]["completion"] * (self.price_completion or 0.0), 6)

@@ -5,17 +5,12 @@ default OPENAI_API_KEY; answer cache: FIXLORE_LLM_CACHE)."""
 
 from __future__ import annotations
 
-import os
 from typing import Any
 
 from fixlore.analyse.offline import OfflineAnalyst
 from fixlore.analyse.run import analyse_cases, candidates_of
+from fixlore.llmclient import endpoint_setting as _setting
 from fixlore.timeutil import cases_in_zone
-
-
-def _setting(settings: Any, name: str) -> str:
-    """A setting by name, else the environment variable FIXLORE_<NAME> (names only: never a key)."""
-    return str(getattr(settings, name, "") or os.environ.get(f"FIXLORE_{name.upper()}", "") or "")
 
 
 def _backend(settings: Any, offline: OfflineAnalyst):

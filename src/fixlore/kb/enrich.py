@@ -106,14 +106,22 @@ def _strip_prefix(title: str) -> str:
 
 
 def enrich(cases: list[Case], corpus: Corpus, kb: KnowledgeBase, threshold: float | None = None,
-           limit: int = 3) -> list[Case]:
+           limit: int = 3, judge=None) -> dict:
     """Set `kb_refs` on every case: documents above the threshold (the index's calibrated one
-    by default), best passage each, at most `limit`; none above it leaves ``[]``."""
+    by default), best passage each, at most `limit`; none above it leaves ``[]``. With a `judge`
+    (kb.verify), the top documents are read instead and kept only where the judge says they
+    explain the case; a case whose check fails keeps the threshold's. Returns the check's summary
+    ({} without a judge)."""
     ctx = CaseContext(corpus)
     t = kb.threshold() if threshold is None else threshold
-    for case in cases:
-        case.kb_refs = kb.refs_for(case_query(case, ctx), threshold=t, limit=limit)
-    return cases
+    queries = [case_query(case, ctx) for case in cases]
+    for case, query in zip(cases, queries):
+        case.kb_refs = kb.refs_for(query, threshold=t, limit=limit)
+    if judge is None:
+        return {}
+    from fixlore.kb.verify import verify_refs
+
+    return verify_refs(cases, queries, kb, judge, limit=limit).as_dict()
 
 
 def queries_for(cases: Iterable[Case], corpus: Corpus) -> list[KbQuery]:

@@ -1,6 +1,8 @@
 """The enrich stage of the pipeline (see fixlore.pipeline): index the documents, then give each
 case sent to deep analysis the documents that explain its mechanism (`kb_refs`), above the
-index's calibrated threshold only.
+index's calibrated threshold only; when a model endpoint is named (llm_base_url + llm_model, as
+for analysis), each case's top documents are read by the model and kept only where it says they
+explain the case (kb.verify; `kb_verify = false` turns that off).
 
 Documents come from the replayed world's ``docs/`` folder and from every folder named in the
 settings (``kb_docs``: ``PATH`` or ``PATH=docs/<owner>/<repo>`` for a local clone). The index
@@ -15,6 +17,7 @@ from typing import Any
 
 from fixlore.kb.base import KnowledgeBase
 from fixlore.kb.enrich import enrich
+from fixlore.llmclient import client_from
 
 
 def _doc_folders(ctx: Any) -> list[tuple[Path, str]]:
@@ -37,11 +40,18 @@ def run(ctx: Any) -> dict[str, Any]:
     with KnowledgeBase.open(index_dir) as kb:
         ingested = [kb.ingest_folder(path, prefix=prefix) for path, prefix in folders]
         corpus = ctx.store.load_corpus(repos=sorted({c.repo for c in todo}))
-        enrich(todo, corpus, kb)
+        client = client_from(ctx.settings) if getattr(ctx.settings, "kb_verify", True) else None
+        judge = None
+        if client is not None:
+            from fixlore.kb.verify import model_judge
+
+            judge = model_judge(client)
+        verified = enrich(todo, corpus, kb, judge=judge)
         threshold = kb.threshold()
         stats = kb.stats()
     ctx.store.save_cases(cases, ctx.run_id)
     with_refs = sum(1 for c in todo if c.kb_refs)
     return {"index": str(index_dir), "documents": sum(s.seen for s in ingested),
             "chunks": stats["total_chunks"], "threshold": round(threshold, 3),
-            "threshold_source": stats["threshold_source"], "cases": len(todo), "with_refs": with_refs}
+            "threshold_source": stats["threshold_source"], "cases": len(todo), "with_refs": with_refs,
+            **({"verified": verified | (client.spent() if client else {})} if verified else {})}
