@@ -12,8 +12,9 @@ from dataclasses import dataclass
 from fixlore.analyse.base import Analysis
 from fixlore.analyse.context import CaseContext
 from fixlore.analyse.facts import close_sentence, fix_sentence, is_merged, pr_label, unlanded
-from fixlore.analyse.text import (ACTION_CUES, FIX_CUES, ROOT_CUES, clean_title, clip, cue_count, error_lines,
-                                  fact_count, is_aside, is_status_update, keywords, without_status, overlap, sentences,
+from fixlore.analyse.text import (ACTION_CUES, FIX_CUES, ROOT_CUES, cjk_count, clean_title, clip, cue_count, error_lines,
+                                  fact_count, is_aside, is_cjk, is_status_update, keywords, without_status, overlap,
+                                  sentences,
                                   shorten, tokens)
 from fixlore.analyse.verdict import decide, language_of
 from fixlore.link.refs import KIND_ISSUE, find_refs
@@ -41,6 +42,7 @@ class Scored:
     score: float
     facts: int = 0
     aside: bool = False
+    native: bool = True     # in the row's language
 
     @property
     def mechanism(self) -> bool:
@@ -62,7 +64,7 @@ class OfflineAnalyst:
         self.cause_sentences = cause_sentences
 
     # -- pieces ---------------------------------------------------------------------------
-    def _candidates(self, case: Case, ctx: CaseContext, title: str) -> list[Scored]:
+    def _candidates(self, case: Case, ctx: CaseContext, title: str, zh: bool) -> list[Scored]:
         raw: list[tuple[str, str]] = []
         for c in ctx.maintainer_comments():
             raw += [(s, "maintainer") for s in sentences(c.body)]
@@ -104,7 +106,10 @@ class OfflineAnalyst:
             aside = is_aside(s)
             if aside:   # "另外…": a side note comes after the explanation, never instead of it
                 score *= 0.5
-            out.append(Scored(s, src, i, root, fix, action, score, facts, aside))
+            native = not ((cjk_count(s) == 0) if zh else is_cjk(s))
+            if not native:
+                score *= 0.5   # a row reads in one language: an English commit title in a Chinese row is a last resort
+            out.append(Scored(s, src, i, root, fix, action, score, facts, aside, native))
         return out
 
     def _similarities(self, title: str, texts: list[str]) -> list[float]:
@@ -182,7 +187,7 @@ class OfflineAnalyst:
     def analyse(self, case: Case, ctx: CaseContext) -> Analysis:
         zh = language_of(case, ctx)
         title = clean_title(case.title or (ctx.issue.title if ctx.issue else ""))
-        cands = self._candidates(case, ctx, title)
+        cands = self._candidates(case, ctx, title, zh)
         causes = self._best([c for c in cands if c.mechanism], self.cause_sentences)
         explanation = list(causes)
         near = lambda c: any(c.text == e.text or overlap(tokens(c.text), tokens(e.text)) > 0.5  # noqa: E731
@@ -190,7 +195,7 @@ class OfflineAnalyst:
         if case.fix:
             # what the change does, in the words of the PR or its author
             explanation += self._best([c for c in cands if c.source in OFFICIAL and (c.fix > 0 or c.facts > 0)
-                                       and not c.aside and not near(c)], 1)
+                                       and not c.aside and c.native and not near(c)], 1)
         if not case.fix or not causes:
             # what the official voice answered (advice, a clarification) beside the cause
             explanation += self._best([c for c in cands if c.source == "maintainer" and not near(c)], 1)

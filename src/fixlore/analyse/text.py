@@ -67,6 +67,10 @@ def clean_title(title: str) -> str:
     return re.sub(r"\s+", " ", t).strip(" -:：")
 
 
+_TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)*\|?\s*$")
+_TABLE_ROW = re.compile(r"^\s*\|.*\|\s*$")
+
+
 def clean_body(body: str) -> str:
     """Body without code fences, images, HTML tags, URLs and template scaffolding."""
     text = _CODE_FENCE.sub("\n", body or "")
@@ -75,9 +79,11 @@ def clean_body(body: str) -> str:
     text = _HTML_TAG.sub("", text)
     lines = []
     for line in text.splitlines():
-        if _TEMPLATE_LINE.match(line):
+        if _TEMPLATE_LINE.match(line) or _TABLE_RULE.match(line):
             continue
-        line = re.sub(r"^\s*(?:[-*>]|\d+[.、)])\s+", "", line).strip()
+        if _TABLE_ROW.match(line):      # a table row reads as its cells: "qwen3-vl-30B：0.33%，1.1×bf16"
+            cells = [c.strip() for c in line.strip().strip("|").split("|") if c.strip()]
+            line = cells[0] + "：" + "，".join(cells[1:]) if len(cells) > 1 else "".join(cells)
         if line:
             lines.append(line)
     return "\n".join(lines)
