@@ -138,10 +138,10 @@ def test_prompt_file_is_versioned_and_carries_the_case(tmp_path):
         assert p.version_id.startswith(f"{name}@") and len(p.digest) == 12
     w = build_world()
     case = pick(w, [101])[0]
-    from fixlore.analyse.context import CorpusIndex
+    from fixlore.analyse.context import ContextIndex
 
     with FakeOpenAI() as fake:
-        msgs = make(fake, tmp_path / "c.sqlite").messages(case, CorpusIndex(w.corpus).context(case))
+        msgs = make(fake, tmp_path / "c.sqlite").messages(case, ContextIndex(w.corpus).context(case))
     assert msgs[0]["role"] == "system" and "JSON" in msgs[0]["content"]
     user = msgs[1]["content"]
     assert marker(case.key) in user and "!795" in user and "maintainer-a" in user and "{facts}" not in user

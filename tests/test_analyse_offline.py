@@ -9,7 +9,7 @@ from datetime import datetime, timedelta, timezone
 import pytest
 
 from fixlore.analyse import OfflineAnalyst, analyse_cases, candidates_of
-from fixlore.analyse.context import CorpusIndex
+from fixlore.analyse.context import ContextIndex
 from fixlore.model import Case, Comment, Corpus, Evidence, FixRef, Issue, KbRef, Pull
 
 TZ = timezone(timedelta(hours=8))
@@ -363,7 +363,7 @@ def test_context_collects_shared_fix():
     w = build_world()
     from fixlore.analyse.context import fix_users
 
-    idx = CorpusIndex(w.corpus)
+    idx = ContextIndex(w.corpus)
     case = next(c for c in w.cases if c.number == 103)
     ctx = idx.context(case, fix_users(w.cases))
     assert [p.number for p in ctx.pulls] == [850]

@@ -13,7 +13,7 @@ import pytest
 from fixlore.kb.base import THRESHOLD_NAME, VECTORS_NAME, KnowledgeBase
 from fixlore.kb.calibrate import Ranked, best_threshold, calibrate, cross_validate, evaluate, rank_labelled
 from fixlore.kb.embed import UseEmbedder
-from fixlore.kb.enrich import case_query, CaseContext, enrich
+from fixlore.kb.enrich import case_query, CorpusLookup, enrich
 from fixlore.model import Case, Comment, Corpus, FixRef, Issue, Pull
 from test_kb_corpus import QUERIES, UNRELATED, write_corpus
 
@@ -155,7 +155,7 @@ def _corpus() -> Corpus:
 def test_case_query_uses_issue_maintainer_comments_and_fix_prs():
     corpus = _corpus()
     case = Case(repo="Ascend/msmodeling", number=390, fix=[FixRef(repo="Ascend/msmodeling", number=795, role="fix")])
-    q = case_query(case, CaseContext(corpus))
+    q = case_query(case, CorpusLookup(corpus))
     assert "init_routing_v2" in q.text and "init_routing_v2" in q.focus      # the maintainer's answer, weighted
     assert "路由与 token 切片对齐" in q.focus and "[fix]" not in q.focus        # fix PR title without its tag
     assert "谢谢" not in q.text                                                 # the reporter's own reply
@@ -293,7 +293,7 @@ def test_coarse_pass_finds_the_same_nearest_rows_as_brute_force():
 
 def test_a_judge_reads_the_candidates_and_keeps_only_what_explains(built):
     """With a judge, the top documents are read whatever their score; the threshold no longer decides."""
-    from fixlore.kb.verify import Verdict
+    from fixlore.kb.verify import PassageVerdict as Verdict
 
     kb, _, _ = built
     corpus = _corpus()

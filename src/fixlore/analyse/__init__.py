@@ -2,12 +2,12 @@
 first action) and keep/drop decisions. `analyse_cases` is the entry point."""
 
 from fixlore.analyse.base import Analysis, Analyst
-from fixlore.analyse.context import CaseContext, CorpusIndex
+from fixlore.analyse.context import CaseContext, ContextIndex
 from fixlore.analyse.offline import OfflineAnalyst, make_embedder
 from fixlore.analyse.run import analyse_cases, candidates_of, is_candidate
 from fixlore.analyse.themes import assign_themes
 
-__all__ = ["Analysis", "Analyst", "CaseContext", "CorpusIndex", "OfflineAnalyst", "make_embedder",
+__all__ = ["Analysis", "Analyst", "CaseContext", "ContextIndex", "OfflineAnalyst", "make_embedder",
            "analyse_cases", "candidates_of", "is_candidate", "assign_themes", "LlmAnalyst"]
 
 

@@ -51,7 +51,7 @@ class CaseContext:
         return [c for c in self.comments if c.author == self.author and _from_a_person(c)]
 
 
-class CorpusIndex:
+class ContextIndex:
     """Lookups over a Corpus by (repo, number), built once per run."""
 
     def __init__(self, corpus: Corpus | None):

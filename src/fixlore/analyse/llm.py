@@ -27,7 +27,7 @@ from fixlore.analyse.grounding import Claim, ungrounded, without_claims
 from fixlore.analyse.offline import OfflineAnalyst
 from fixlore.analyse.promptfile import load_prompt
 from fixlore.analyse.text import clean_body, hard_facts, keywords, shorten
-from fixlore.analyse.verdict import language_of
+from fixlore.analyse.keep import language_of
 from fixlore.llmclient import ChatClient
 from fixlore.llmclient import failure_reason as client_failure
 from fixlore.model import DROP_REASONS, Case

@@ -16,7 +16,7 @@ from fixlore.analyse.text import (ACTION_CUES, FIX_CUES, ROOT_CUES, cjk_count, c
                                   fact_count, is_aside, is_cjk, is_status_update, keywords, without_status, overlap,
                                   sentences,
                                   shorten, tokens)
-from fixlore.analyse.verdict import decide, language_of
+from fixlore.analyse.keep import keep_or_drop, language_of
 from fixlore.link.refs import KIND_ISSUE, find_refs
 from fixlore.model import Case
 
@@ -203,7 +203,7 @@ class OfflineAnalyst:
             explanation += self._best([c for c in cands if c.source == "pull" and not near(c)], 1)
         # the verdict and the theme read the stated causes (cue words), as before rows were written
         root_text = " ".join(c.text for c in self._best([c for c in cands if c.root > 0], self.cause_sentences))
-        verdict = decide(case, ctx, root_cause=root_text)
+        verdict = keep_or_drop(case, ctx, root_cause=root_text)
 
         sep = "。" if zh else ". "
         parts = self._within_budget(explanation)

@@ -7,7 +7,7 @@ from concurrent.futures import ThreadPoolExecutor
 from typing import Callable
 
 from fixlore.analyse.base import Analysis, Analyst
-from fixlore.analyse.context import CorpusIndex, fix_users
+from fixlore.analyse.context import ContextIndex, fix_users
 from fixlore.analyse.offline import OfflineAnalyst
 from fixlore.analyse.text import tokens
 from fixlore.analyse.themes import assign_digest_themes, assign_themes, attach_to_themes
@@ -53,7 +53,7 @@ def analyse_cases(cases: list[Case], corpus: Corpus | None, backend: Analyst | N
     cache_hits, tokens, cost, llm_failures) when the backend reports stats.
     """
     backend = backend or OfflineAnalyst(embedder=embedder)
-    index = CorpusIndex(corpus)
+    index = ContextIndex(corpus)
     users = fix_users(cases)
     todo = candidates_of(cases)
     tokens("预热")   # load jieba's dictionary once before threads share it

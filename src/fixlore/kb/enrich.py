@@ -57,7 +57,7 @@ def _is_answer_comment(comment: Comment, reporter: str) -> bool:
     return len(body) >= 8 and not _COMMAND.match(body)
 
 
-class CaseContext:
+class CorpusLookup:
     """Look-ups into a corpus by issue and PR key."""
 
     def __init__(self, corpus: Corpus):
@@ -69,7 +69,7 @@ class CaseContext:
                 self.comments[(c.repo, c.parent_number)].append(c)
 
 
-def case_query(case: Case, ctx: CaseContext) -> KbQuery:
+def case_query(case: Case, ctx: CorpusLookup) -> KbQuery:
     """The knowledge-base query for one case (see the module docstring)."""
     issue = ctx.issues.get((case.repo, case.number))
     title = case.title or (issue.title if issue else "")
@@ -112,7 +112,7 @@ def enrich(cases: list[Case], corpus: Corpus, kb: KnowledgeBase, threshold: floa
     (kb.verify), the top documents are read instead and kept only where the judge says they
     explain the case; a case whose check fails keeps the threshold's. Returns the check's summary
     ({} without a judge)."""
-    ctx = CaseContext(corpus)
+    ctx = CorpusLookup(corpus)
     t = kb.threshold() if threshold is None else threshold
     queries = [case_query(case, ctx) for case in cases]
     for case, query in zip(cases, queries):
@@ -125,5 +125,5 @@ def enrich(cases: list[Case], corpus: Corpus, kb: KnowledgeBase, threshold: floa
 
 
 def queries_for(cases: Iterable[Case], corpus: Corpus) -> list[KbQuery]:
-    ctx = CaseContext(corpus)
+    ctx = CorpusLookup(corpus)
     return [case_query(c, ctx) for c in cases]

@@ -14,7 +14,7 @@ import yaml
 
 from fixlore.errors import ConfigError
 from fixlore.kb.base import KbQuery
-from fixlore.kb.enrich import CaseContext, case_query
+from fixlore.kb.enrich import CorpusLookup, case_query
 from fixlore.model import Case, Corpus, FixRef
 
 
@@ -51,7 +51,7 @@ def labelled_cases(world: str | Path, corpus: Corpus | None = None, funnel: str 
         from fixlore.sources.offline import load_world
 
         corpus = load_world(world)
-    ctx = CaseContext(corpus)
+    ctx = CorpusLookup(corpus)
     out: list[LabelledCase] = []
     for case, expected in truth_cases(read_truth(world), funnel):
         issue = ctx.issues.get((case.repo, case.number))

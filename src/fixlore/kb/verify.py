@@ -35,12 +35,12 @@ CASE_CHARS = 1200
 
 
 @dataclass(frozen=True, slots=True)
-class Verdict:
+class PassageVerdict:
     explains: bool
     why: str = ""
 
 
-Judge = Callable[[str, str], Verdict]      # (case text, passage text) -> verdict
+Judge = Callable[[str, str], PassageVerdict]      # (case text, passage text) -> verdict
 
 
 @dataclass
@@ -68,18 +68,18 @@ def case_text(case: Case, query: KbQuery) -> str:
     return "\n".join(parts)[:CASE_CHARS]
 
 
-def parse_verdict(content: str) -> Verdict:
+def parse_verdict(content: str) -> PassageVerdict:
     text = (content or "").strip()
     fence = re.match(r"^```(?:json)?\s*(.*?)\s*```$", text, re.S)
     data = json.loads(fence.group(1) if fence else text)
     if not isinstance(data, dict) or not isinstance(data.get("explains"), bool):
         raise ValueError("the verdict needs a boolean 'explains'")
-    return Verdict(data["explains"], str(data.get("why", ""))[:200])
+    return PassageVerdict(data["explains"], str(data.get("why", ""))[:200])
 
 
 def model_judge(client) -> Judge:
     """A judge asking `client` (fixlore.llmclient.ChatClient)."""
-    def judge(case: str, passage: str) -> Verdict:
+    def judge(case: str, passage: str) -> PassageVerdict:
         reply = client.ask([{"role": "system", "content": SYSTEM},
                             {"role": "user", "content": f"ISSUE\n{case}\n\nPASSAGE\n{passage[:PASSAGE_CHARS]}"}],
                            VERDICT_SCHEMA, "citation_verdict")

@@ -7,7 +7,7 @@ from datetime import datetime, timedelta, timezone
 import pytest
 
 from fixlore.analyse.context import CaseContext
-from fixlore.analyse.verdict import decide
+from fixlore.analyse.keep import keep_or_drop
 from fixlore.model import Case, Comment, FixRef, Issue, Pull
 
 TZ = timezone(timedelta(hours=8))
@@ -38,7 +38,7 @@ def verdict(title, body, comments=(), root="", **kw):
     fix = kw.pop("fix", [])
     traps = kw.pop("traps", [])
     case = Case(repo=REPO, number=1, title=title, fix=fix, traps=traps, evidence=kw.pop("evidence", []))
-    v = decide(case, ctx_for(title, body, comments, **kw), root_cause=root)
+    v = keep_or_drop(case, ctx_for(title, body, comments, **kw), root_cause=root)
     return (v.keep, v.drop_reason)
 
 
