@@ -12,6 +12,7 @@ from functools import lru_cache
 
 from fixlore.funnel.config import FunnelConfig
 from fixlore.funnel.floods import flood_keys
+from fixlore.funnel.vocabulary import fold, folded
 from fixlore.model import REASON_DUPLICATE, REASON_NOT_PLANNED, REASON_REJECTED, Issue
 
 POOL = "pool"
@@ -35,41 +36,31 @@ def closed_in_window(issue: Issue, since: datetime, until: datetime | None = Non
     return until is None or issue.closed_at <= until
 
 
-def _norm(values) -> frozenset[str]:
-    return _norm_cached(tuple(values))
-
-
-@lru_cache(maxsize=64)
-def _norm_cached(values: tuple[str, ...]) -> frozenset[str]:
-    return frozenset(v.strip().casefold() for v in values)
-
-
 def is_unresolved(issue: Issue, cfg: FunnelConfig) -> bool:
     if issue.state_reason in (REASON_NOT_PLANNED, REASON_DUPLICATE, REASON_REJECTED):
         return True
-    states = _norm(cfg.unresolved_states)
-    if issue.workflow_state and issue.workflow_state.strip().casefold() in states:
+    if issue.workflow_state and fold(issue.workflow_state) in folded(tuple(cfg.unresolved_states)):
         return True
-    labels = _norm(cfg.unresolved_labels)
-    return any(label.strip().casefold() in labels for label in issue.labels)
+    labels = folded(tuple(cfg.unresolved_labels))
+    return any(fold(label) in labels for label in issue.labels)
 
 
 def is_internal(issue: Issue, cfg: FunnelConfig) -> bool:
-    if issue.issue_type and issue.issue_type.strip().casefold() in _norm(cfg.internal_types):
+    if issue.issue_type and fold(issue.issue_type) in folded(tuple(cfg.internal_types)):
         return True
-    labels = _norm(cfg.internal_labels)
-    return any(label.strip().casefold() in labels for label in issue.labels)
+    labels = folded(tuple(cfg.internal_labels))
+    return any(fold(label) in labels for label in issue.labels)
 
 
 def is_cve(issue: Issue, cfg: FunnelConfig) -> bool:
     if _CVE.search(issue.title or ""):
         return True
-    labels = _norm(cfg.security_labels)
+    labels = folded(tuple(cfg.security_labels))
     return any(_label_root(label) in labels for label in issue.labels)
 
 
 def _label_root(label: str) -> str:
-    return re.split(r"[/:]", label.strip().casefold(), maxsplit=1)[0].strip()
+    return fold(re.split(r"[/:]", label, maxsplit=1)[0])
 
 
 def is_empty_title(issue: Issue) -> bool:
