@@ -271,7 +271,8 @@ def _apply_storm(case: Case, note: str) -> bool:
 def _explained_close(issue: Issue, idx: CorpusIndex, cfg: LinkConfig) -> bool:
     """A PR linked to the issue, or naming it, merged within the auto-close window before the close."""
     key = (issue.repo, issue.number)
-    pulls = set(idx.links.get(key, {})) | {m.pull for m in idx.mentions.get(key, [])} | set(idx.branch_refs.get(key, []))
+    pulls = set(idx.links.get(key, {})) | {m.pull for m in idx.mentions.get(key, []) if not m.ref.background} \
+        | set(idx.branch_refs.get(key, []))
     close = issue.closed_at.timestamp()
     for pk in pulls:
         p = idx.pulls.get(pk)

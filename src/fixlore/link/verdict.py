@@ -102,10 +102,17 @@ def unrelated_reason(issue: Issue, pull: Pull, idx: CorpusIndex, cfg: LinkConfig
     """Why a platform-linked PR is not about this issue ("" when it may well be)."""
     key = (issue.repo, issue.number)
     refs = idx.pull_issue_refs.get((pull.repo, pull.number), [])
-    if any((m.ref.repo, m.ref.number) == key for m in refs):
+    if any((m.ref.repo, m.ref.number) == key and not m.ref.background for m in refs):
         return ""
     others = sorted({f"#{m.ref.number}" if m.ref.repo == issue.repo else f"{m.ref.repo}#{m.ref.number}"
-                     for m in refs if (m.ref.keyword or m.ref.kind == KIND_ISSUE)})
+                     for m in refs if (m.ref.keyword or m.ref.kind == KIND_ISSUE) and not m.ref.background
+                     and (m.ref.repo, m.ref.number) != key})
+    label = idx.pr_label((pull.repo, pull.number), issue.repo)
+    cues = sorted({m.ref.background for m in refs if (m.ref.repo, m.ref.number) == key and m.ref.background})
+    if cues:
+        # The PR's own text says what this issue is to it: background, not its target.
+        return (f"linked {label} names this issue only as background ({', '.join(repr(c) for c in cues)})"
+                + (f" and names {', '.join(others[:4])} as what it fixes" if others else ""))
     ptoks = pull_tokens(pull, idx)
     issue_tokens = itoks.get()
     ov = overlap(issue_tokens, ptoks)
@@ -237,7 +244,8 @@ def _deferred_fix(issue: Issue, idx: CorpusIndex, cfg: LinkConfig, verdict: FixV
             if _DUPLICATE.search(_sentence_around(body, *ref.span)):
                 continue
             fixes: set[Key] = set(idx.links.get(other, {}))
-            fixes |= {m.pull for m in idx.mentions.get(other, []) if m.ref.keyword or m.ref.kind == KIND_ISSUE}
+            fixes |= {m.pull for m in idx.mentions.get(other, [])
+                      if (m.ref.keyword or m.ref.kind == KIND_ISSUE) and not m.ref.background}
             fixes |= set(idx.branch_refs.get(other, []))
             for pk in sorted(fixes):
                 p = idx.pulls.get(pk)
