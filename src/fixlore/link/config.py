@@ -20,6 +20,9 @@ class LinkConfig:
     conclude_all: bool = True
     # Processes that link issues in parallel (forked: they share the index); 1 = in-process.
     workers: int = 1
+    # Timing classes (world-format.md's vocabulary, not fitted). A linked PR merged at most
+    # minutes_s before the close is an auto-close chain: another issue named in its text does
+    # not refute the link then (the platform closed this issue on the PR's claim too).
     same_second_s: int = 1
     auto_close_s: int = 180
     minutes_s: int = 3600
@@ -42,14 +45,12 @@ class LinkConfig:
     # within this many seconds of the close and shares vocabulary with the issue.
     timing_only_s: int = 1
     timing_only_overlap: float = 0.25
-    # linked_unrelated: vocabulary overlap below unrelated_overlap, together with the PR
-    # naming another issue as the one it fixes, or with the PR touching none of the
-    # identifiers the issue names, means the link is not about this issue; so does a
-    # near-zero overlap (unrelated_no_overlap) with an issue that describes its problem in
-    # at least unrelated_min_tokens terms (a bare task title says too little to judge).
+    # linked_unrelated (link.verdict.unrelated_reason): vocabulary never refutes a platform
+    # link alone; below this share of shared vocabulary, positive contrary evidence (another
+    # issue named as the target, a change that touches none of what the issue names or none of
+    # its own fix's folders) refutes it. Fitted on: ascend-2026-09 (msmodeling#441 at 26 %) and
+    # demo (infer-serve#33 at 0 %); github-mini has no such link.
     unrelated_overlap: float = 0.3
-    unrelated_no_overlap: float = 0.05
-    unrelated_min_tokens: int = 16
     # An official answer: a comment by someone other than the reporter (not a bot, not a
     # stale notice, not a bare "closing" note) with at least this many
     # non-space characters.
