@@ -502,6 +502,20 @@ def _answer(issue: Issue, best: tuple[int, Comment] | None) -> Evidence | None:
     return Evidence("answer", f"answer by {c.author}: '{snippet}'", f"issues/{issue.number}/comments/{c.id}")
 
 
+def _fix_text_chars(case: Case, idx: CorpusIndex) -> int:
+    """What the fix PRs say about the change: their bodies and the review comments of people
+    (bots' CI reports are not an explanation), without spaces, capped at 4,000 each."""
+    total = 0
+    for f in list(case.fix) + list(case.pending_fix):
+        key = (f.repo, f.number)
+        pull = idx.pulls.get(key)
+        total += min(4000, len(_squash(pull.body if pull else "")))
+        for c in idx.pull_comments.get(key, []):
+            if c.author and not is_bot(c.author):
+                total += min(4000, len(_squash(c.body)))
+    return total
+
+
 def _value_inputs(issue: Issue, case: Case, fix_strong: bool, idx: CorpusIndex,
                   best_answer: Callable[[], tuple[int, Comment] | None]) -> ValueInputs:
     comments = idx.issue_comments.get((issue.repo, issue.number), [])
@@ -510,7 +524,7 @@ def _value_inputs(issue: Issue, case: Case, fix_strong: bool, idx: CorpusIndex,
     best = best_answer()
     kinds = {e.kind for e in case.evidence}
     explained = [len(_squash(c.body)) for c in own if CAUSE.search(c.body or "")]
-    return ValueInputs(
+    return ValueInputs(fix_text_chars=_fix_text_chars(case, idx),
         title=issue.title, body=issue.body or "", author=issue.author,
         answer_chars=best[0] if best else 0, self_explained_chars=max(explained, default=0),
         human_comments=sum(1 for c in human if not is_acknowledgement(c.body)),
