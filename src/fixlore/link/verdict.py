@@ -92,6 +92,24 @@ def _identifiers(text: str) -> set[str]:
     return {x for x in found if len(x) >= 3 and _IDENT.match(x) and any(ch.isalpha() for ch in x)}
 
 
+_BARE_FLAG = re.compile(r"(?<![\w`-])(--?[A-Za-z][\w-]{2,})")
+
+
+def _title_spans(title: str) -> str:
+    """A title rarely uses backticks: its flags count as quoted identifiers too."""
+    return (title or "") + "\n" + " ".join(f"`{m}`" for m in _BARE_FLAG.findall(title or ""))
+
+
+_JOINERS = re.compile(r"[-_\s]+")
+
+
+def _touches(pull: Pull, idx: CorpusIndex, named: set[str]) -> bool:
+    """Any named identifier in the PR's text or diff, hyphens and underscores aside
+    (`--enable-prefix-caching` is `enable_prefix_caching` in the code)."""
+    text = _JOINERS.sub("", _pull_text(pull, idx).casefold())
+    return any(_JOINERS.sub("", x.casefold()).lstrip("-") in text for x in named)
+
+
 def _pull_text(pull: Pull, idx: CorpusIndex) -> str:
     parts = [pull.title or "", pull.body or ""]
     for f in idx.files.get((pull.repo, pull.number), []):
@@ -175,6 +193,13 @@ def unrelated_reason(issue: Issue, pull: Pull, idx: CorpusIndex, cfg: LinkConfig
     if denied:
         return f"linked {label} is not this issue's change: {denied}"
     ov = overlap(itoks.get(), pull_tokens(pull, idx))
+    has_diff = bool(idx.files.get((pull.repo, pull.number)))
+    subject = _identifiers(_title_spans(issue.title)) if has_diff else set()
+    if subject and not _touches(pull, idx, subject):
+        # What the title names is what the issue is about; a diff that touches none of it is
+        # about something else, however the PR is worded.
+        return (f"linked {label} touches none of what the issue's title names "
+                f"({', '.join(sorted(subject)[:4])}); it shares {ov:.0%} of the issue's vocabulary")
     if ov >= cfg.unrelated_overlap:
         return ""
     chain = (pull.merged and issue.closed_at is not None
@@ -182,11 +207,9 @@ def unrelated_reason(issue: Issue, pull: Pull, idx: CorpusIndex, cfg: LinkConfig
     if others and not chain:
         return (f"linked {label} names {', '.join(others[:4])} as what it fixes, not this issue, "
                 f"and shares {ov:.0%} of its vocabulary (title/body/files)")
-    if idx.files.get((pull.repo, pull.number)) and (named := _identifiers(f"{issue.title}\n{issue.body}")):
-        text = _pull_text(pull, idx).casefold()
-        if not any(x.casefold() in text for x in named):
-            return (f"linked {label} touches none of what the issue names "
-                    f"({', '.join(sorted(named)[:4])}) and shares {ov:.0%} of its vocabulary")
+    if has_diff and (named := _identifiers(f"{issue.title}\n{issue.body}")) and not _touches(pull, idx, named):
+        return (f"linked {label} touches none of what the issue names "
+                f"({', '.join(sorted(named)[:4])}) and shares {ov:.0%} of its vocabulary")
     area = _other_fix_area(pull, idx, cands or {})
     if area:
         return f"linked {label} {area}; it shares {ov:.0%} of the issue's vocabulary"
