@@ -55,6 +55,8 @@ class LinkConfig:
     # stale notice, not a bare "closing" note) with at least this many
     # non-space characters.
     answer_min_chars: int = 12
-    # Backport twins: title similarity (rapidfuzz ratio after removing branch tags).
+    # Backport twins: title similarity (rapidfuzz ratio after removing branch tags), only for
+    # specific titles (link.backport); within backport_window_days of the fix. Fitted on:
+    # ascend-2026-09 (msmodeling#443/#438's 26.2.0 backports) and demo (modelkit#104).
     backport_title_similarity: float = 85.0
     backport_window_days: int = 60
