@@ -38,9 +38,13 @@ def test_fix_links_meet_the_bar(runs, world):
     assert rep["timing_accuracy"] >= 0.95
 
 
-@pytest.mark.parametrize("world", WORLDS)
+# Real-data worlds no rule was fitted on: no bar to meet, but every claim must still carry its evidence.
+UNFITTED = [w for w in ("npu-threads",) if (ROOT / w / "truth.yaml").is_file()]
+
+
+@pytest.mark.parametrize("world", WORLDS + UNFITTED)
 def test_no_timing_or_trap_claim_without_evidence(runs, world):
-    cases, _ = runs[world]
+    cases, _ = runs[world] if world in runs else _run(world)
     for c in cases:
         if c.timing != "no_fix":
             assert c.timing_note, c.key

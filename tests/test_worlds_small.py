@@ -11,7 +11,9 @@ from fixlore.replay.world import World
 from fixlore.timeutil import parse_time
 
 ROOT = Path(__file__).resolve().parents[1]
-WORLDS = {"demo": "worldgen/demo.py", "github-mini": "worldgen/github_mini.py"}
+WORLDS = {"demo": "worldgen/demo.py", "github-mini": "worldgen/github_mini.py", "npu-threads": "worldgen/npu_threads.py"}
+# Worlds whose truth entries carry provenance after the common keys (real-data worlds).
+PROVENANCE_KEYS = {"npu-threads": ["split", "source", "fix_sources", "why"]}
 
 FUNNEL = ["window", "unresolved", "internal", "cve", "empty_title", "noise", "rank", "analysis", "selected"]
 DROP_REASONS = {"not_adopted", "no_fix_evidence", "internal_process", "consultation_only", "env_workaround",
@@ -58,7 +60,7 @@ def test_truth_refers_to_existing_objects_and_uses_the_vocabulary(name):
     assert since is not None
     seen = set()
     for e in truth["issues"]:
-        assert list(e) == KEYS
+        assert list(e) == KEYS + PROVENANCE_KEYS.get(name, [])
         owner, repo = e["repo"].split("/")
         issue = world.issue(owner, repo, e["number"])
         assert issue is not None, e
@@ -135,7 +137,7 @@ def test_demo_covers_every_funnel_stage_and_trap():
 
 
 def test_the_two_worlds_together_cover_every_evidence_kind_and_timing():
-    entries = [e for name in WORLDS for e in World(ROOT / "worlds" / name).truth()["issues"]]
+    entries = [e for name in ("demo", "github-mini") for e in World(ROOT / "worlds" / name).truth()["issues"]]
     assert set().union(*(e["evidence"] for e in entries)) == EVIDENCE
     assert {e["timing"] for e in entries} == TIMING
 
@@ -193,3 +195,77 @@ def test_github_mini_keeps_the_github_quirks():
     events = {e["event"] for n in world.issue_numbers("minilab", "widgets")
               for e in world.issue_file("minilab", "widgets", n, "events") or []}
     assert {"closed", "cross-referenced", "connected", "referenced", "commented"} <= events
+
+
+# ---------------------------------------------------------------- npu-threads: real threads, hand labels
+
+def _npu_data() -> dict:
+    import yaml
+
+    return yaml.safe_load((ROOT / "worldgen" / "data" / "npu_threads.yaml").read_text(encoding="utf-8"))
+
+
+def test_npu_threads_truth_is_the_hand_labels_with_their_sources():
+    world = World(ROOT / "worlds" / "npu-threads")
+    truth = {e["source"]: e for e in world.truth()["issues"]}
+    issues = [t for t in _npu_data()["threads"] if "/issues/" in t["url"]]
+    assert len(issues) >= 60 and sorted(truth) == sorted(t["url"] for t in issues)
+    for t in issues:
+        e, label = truth[t["url"]], t["truth"]
+        assert t["url"] == f"https://github.com/{e['repo']}/issues/{e['number']}"
+        assert e["funnel"] == label["funnel"] and e["why"] == label["why"] and e["why"].strip()
+        assert [[f["number"], f["role"]] for f in e["fix"]] == (label.get("fix") or [])
+        assert e["fix_sources"] == [f"https://github.com/{e['repo']}/pull/{f['number']}" for f in e["fix"]]
+        # The stored state decides what the world can show: open issues stay in the window stage.
+        assert (t["state"] == "open") == (e["funnel"] == "window")
+
+
+def test_npu_threads_split_follows_the_stated_hash_rule():
+    import hashlib
+
+    entries = World(ROOT / "worlds" / "npu-threads").truth()["issues"]
+    for e in entries:
+        first = hashlib.sha1(e["source"].encode("utf-8")).hexdigest()[0]
+        assert e["split"] == ("heldout" if first in "01234" else "tune")
+    heldout = sum(e["split"] == "heldout" for e in entries)
+    assert 0.2 <= heldout / len(entries) <= 0.45
+
+
+def test_npu_threads_keeps_the_collected_texts_and_people():
+    world = World(ROOT / "worlds" / "npu-threads")
+    for t in _npu_data()["threads"]:
+        owner, repo, kind, n = t["url"].split("/")[3:7]
+        obj = world.issue(owner, repo, int(n))
+        assert obj["title"] == t["title"] and obj["body"] == (t.get("body") or "")
+        assert obj["user"]["login"] == (t.get("author") or "ghost")
+        assert [lab["name"] for lab in obj["labels"]] == (t.get("labels") or [])
+        comments = world.issue_file(owner, repo, int(n), "comments") or []
+        assert [(c["user"]["login"], c["created_at"][:10], c["body"]) for c in comments] == \
+            [tuple(c) for c in t.get("comments") or []]
+        if kind == "pull":
+            pull = world.pull(owner, repo, int(n))
+            assert (pull["merged_at"] is not None) == (t["state"] == "merged")
+            assert (pull["state"] == "open") == (t["state"] == "open")
+        else:
+            assert obj["state"] == t["state"] and "pull_request" not in obj
+
+
+def test_npu_threads_closes_follow_the_labelled_close_kind():
+    world = World(ROOT / "worlds" / "npu-threads")
+    for t in _npu_data()["threads"]:
+        if "/issues/" not in t["url"] or t["state"] != "closed":
+            continue
+        owner, repo, _, n = t["url"].split("/")[3:7]
+        issue = world.issue(owner, repo, int(n))
+        close = [e for e in world.issue_file(owner, repo, int(n), "events") or [] if e["event"] == "closed"]
+        assert len(close) == 1 and close[0]["created_at"] == issue["closed_at"]
+        how = t["close"]["how"]
+        if how == "pr":
+            pull = world.pull(owner, repo, int(t["close"]["pr"]))
+            assert close[0]["commit_id"] == pull["merge_commit_sha"]
+            lag = (parse_time(issue["closed_at"]) - parse_time(pull["merged_at"])).total_seconds()
+            assert 0 <= lag <= 1
+        elif how == "stale":
+            assert issue["closed_by"]["login"] == "github-actions[bot]" and issue["state_reason"] == "not_planned"
+        else:
+            assert close[0]["commit_id"] is None and issue["state_reason"] is None

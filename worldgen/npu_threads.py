@@ -1,0 +1,388 @@
+"""Generate worlds/npu-threads: a GitHub world built from real public issue/PR threads of Ascend-adjacent projects.
+
+    python worldgen/npu_threads.py [OUT_DIR]     (default: worlds/npu-threads next to this folder)
+
+The threads, their texts, authors, days, states and labels come from ``worldgen/data/npu_threads.yaml``
+(collected from stored public GitHub threads; every entry keeps its URL). So do the hand labels that
+become ``truth.yaml``. What the collected excerpts do not show is filled in here by fixed rules, the
+same on every run (worlds/README.md, "npu-threads", lists them):
+
+- times of day: an item dated only by its day gets a time from a hash of its URL; the description
+  comes first in its day, comments follow in their order;
+- a merged PR merged one hour after its last dated activity; a PR closed unmerged closed likewise;
+- an issue closed by a merged PR's closing keyword (``close.how: pr``) closes one second after the
+  merge, by the merger, with the merge commit in its ``closed`` event (what GitHub records);
+- an issue closed by hand (``close.how: hand``) closes a few minutes after its last comment when
+  ``close.by`` names the closer (the thread shows who announced the close), else a day after its last
+  activity by ``ghost``, GitHub's placeholder account; the last activity counts every collected PR that
+  names the issue (the mention and the PR's merge or close);
+- an issue closed by a stale process (``close.how: stale``, its ``stale``/``inactive`` label is real)
+  closes thirty days after its last activity, by ``github-actions[bot]``, as ``not_planned`` (the
+  stale action's default close reason);
+- ``state_reason`` is ``completed`` for keyword closes, ``not_planned`` for stale closes and null
+  otherwise (the excerpts do not show it);
+- ``cross-referenced`` timeline events are derived from PR titles, bodies and comments that name an
+  issue of the same repository (``#N`` or its URL), at the moment of the mention, as GitHub does;
+- PR head branches are neutral placeholders and the base branch is ``main``; no changed files or
+  commits are invented, so those endpoints answer empty lists.
+
+The held-out split is the issue URL's SHA-1: first hex digit 0-4 -> ``heldout`` (about 5/16), else ``tune``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import sys
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from fixlore.replay.worldwrite import reset_dir, stable_hex, stable_int, write_json, write_yaml
+
+HERE = Path(__file__).resolve().parent
+DATA = HERE / "data" / "npu_threads.yaml"
+API = "https://api.github.com"
+WEB = "https://github.com"
+SNAPSHOT = "2026-09-25T00:00:00Z"
+SINCE = "2025-07-01T00:00:00Z"
+BOTS = {"github-actions[bot]", "Copilot"}
+STALE_BOT = "github-actions[bot]"
+UNKNOWN_CLOSER = "ghost"
+URL_RE = re.compile(r"^https://github\.com/([^/]+/[^/]+)/(issues|pull)/(\d+)$")
+
+
+def _fmt(d: datetime) -> str:
+    return d.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def _day(day: str) -> datetime:
+    return datetime.fromisoformat(day).replace(tzinfo=timezone.utc)
+
+
+def _hash(*parts: object) -> int:
+    return int(hashlib.sha1("\x1f".join(map(str, parts)).encode("utf-8")).hexdigest()[:8], 16)
+
+
+def split_of(url: str) -> str:
+    """The held-out rule: SHA-1 of the issue URL, first hex digit 0-4 -> heldout."""
+    return "heldout" if hashlib.sha1(url.encode("utf-8")).hexdigest()[0] in "01234" else "tune"
+
+
+def uid(login: str) -> int:
+    return 100000 + int(stable_hex("gh-user", login, length=8), 16) % 900000
+
+
+def user(login: str) -> dict:
+    bot = login in BOTS or login.endswith("[bot]")
+    return {"login": login, "id": uid(login), "node_id": "U_" + stable_hex("node", login, length=16),
+            "avatar_url": f"https://avatars.githubusercontent.com/u/{uid(login)}?v=4",
+            "url": f"{API}/users/{login}", "html_url": f"{WEB}/{login}",
+            "type": "Bot" if bot else "User", "site_admin": False}
+
+
+class Thread:
+    """One collected thread with the times this generator gives it."""
+
+    def __init__(self, raw: dict) -> None:
+        m = URL_RE.match(raw["url"])
+        if not m:
+            raise ValueError(f"not a GitHub issue/PR URL: {raw['url']}")
+        self.raw = raw
+        self.url = raw["url"]
+        self.repo = m.group(1)
+        self.kind = "pull" if m.group(2) == "pull" else "issue"
+        self.number = int(m.group(3))
+        comments = raw.get("comments") or []
+        first_day = raw.get("created") or (comments[0][1] if comments else None)
+        if first_day is None:
+            raise ValueError(f"{self.url}: no day at all")
+        self.created = _day(first_day) + timedelta(seconds=3600 + _hash(self.url, "created") % 3600)
+        self.comments: list[tuple[str, datetime, str]] = []
+        for i, (who, day, text) in enumerate(comments):
+            when = _day(day) + timedelta(seconds=3 * 3600 + i * 600 + _hash(self.url, "c", i) % 300)
+            self.comments.append((who, max(when, self.created + timedelta(seconds=60)), text))
+        self.last_activity = max([self.created] + [c[1] for c in self.comments])
+        self.merged_at: datetime | None = None
+        self.closed_at: datetime | None = None
+        if self.kind == "pull" and raw["state"] in ("merged", "closed"):
+            self.closed_at = self.last_activity + timedelta(hours=1)
+            if raw["state"] == "merged":
+                self.merged_at = self.closed_at
+        self.closer: str | None = None
+        self.merger = raw.get("merged_by") or "ghost"
+        self.state_reason: str | None = None
+        self.close_commit: str | None = None
+
+    @property
+    def author(self) -> str:
+        return self.raw.get("author") or UNKNOWN_CLOSER
+
+    def mentions(self, repo: str, number: int) -> list[datetime]:
+        """Moments at which this PR names issue ``repo#number`` (title/body at creation, then comments)."""
+        pattern = re.compile(rf"(?<![\w/])#{number}\b|{re.escape(WEB)}/{re.escape(repo)}/issues/{number}\b")
+        out = []
+        if pattern.search(self.raw.get("title") or "") or pattern.search(self.raw.get("body") or ""):
+            out.append(self.created)
+        out += [when for _, when, text in self.comments if pattern.search(text)]
+        return out
+
+
+def load(path: Path = DATA) -> tuple[dict, list[Thread]]:
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    threads = [Thread(t) for t in data["threads"]]
+    keys = [(t.repo, t.number) for t in threads]
+    if len(keys) != len(set(keys)):
+        raise ValueError("a thread is listed twice")
+    return data, threads
+
+
+def resolve_closes(threads: list[Thread]) -> None:
+    pulls = {(t.repo, t.number): t for t in threads if t.kind == "pull"}
+    for t in threads:
+        if t.kind != "issue" or t.raw["state"] != "closed":
+            continue
+        close = t.raw.get("close") or {}
+        how = close.get("how")
+        # The last known activity includes every collected PR that names the issue: its mention and
+        # its merge or close. A hand or stale close is placed after all of it.
+        seen = [t.last_activity]
+        for pr in pulls.values():
+            moments = pr.mentions(t.repo, t.number) if pr.repo == t.repo else []
+            if moments:
+                seen += moments + ([pr.closed_at] if pr.closed_at else [])
+        last = max(seen)
+        if how == "pr":
+            pr = pulls[(t.repo, int(close["pr"]))]
+            t.closed_at = pr.merged_at + timedelta(seconds=1)
+            t.closer = pr.merger
+            t.state_reason = "completed"
+            t.close_commit = stable_hex("merge", pr.url)
+        elif how == "hand" and close.get("by"):
+            t.closed_at = last + timedelta(seconds=120 + _hash(t.url, "close") % 480)
+            t.closer = close["by"]
+        elif how == "hand":
+            t.closed_at = last + timedelta(days=1, seconds=_hash(t.url, "close") % 3600)
+            t.closer = UNKNOWN_CLOSER
+        elif how == "stale":
+            t.closed_at = last + timedelta(days=30, seconds=_hash(t.url, "close") % 3600)
+            t.closer = STALE_BOT
+            t.state_reason = "not_planned"
+        else:
+            raise ValueError(f"{t.url}: closed issue without close.how")
+
+
+def labels_of(names: list[str]) -> list[dict]:
+    return [{"id": stable_int("label", n), "node_id": "LA_" + stable_hex("label", n, length=12), "name": n,
+             "color": "ededed", "default": n in ("bug", "enhancement", "question", "invalid", "duplicate"),
+             "description": ""} for n in names]
+
+
+def issue_form(t: Thread, updated: datetime) -> dict:
+    url = f"{API}/repos/{t.repo}/issues/{t.number}"
+    obj = {
+        "url": url, "repository_url": f"{API}/repos/{t.repo}", "labels_url": url + "/labels{/name}",
+        "comments_url": url + "/comments", "events_url": url + "/events",
+        "html_url": f"{WEB}/{t.repo}/{'pull' if t.kind == 'pull' else 'issues'}/{t.number}",
+        "id": stable_int("issue", t.url), "node_id": "I_" + stable_hex("issue", t.url, length=16),
+        "number": t.number, "title": t.raw["title"], "user": user(t.author),
+        "labels": labels_of(t.raw.get("labels") or []),
+        "state": "open" if t.closed_at is None else "closed", "locked": False, "assignee": None, "assignees": [],
+        "milestone": None, "comments": len(t.comments), "created_at": _fmt(t.created), "updated_at": _fmt(updated),
+        "closed_at": _fmt(t.closed_at) if t.closed_at else None, "author_association": "NONE",
+        "active_lock_reason": None, "body": t.raw.get("body") or "",
+        "timeline_url": url + "/timeline", "performed_via_github_app": None,
+    }
+    if t.kind == "issue":
+        obj["closed_by"] = user(t.closer) if t.closer else None
+        obj["state_reason"] = t.state_reason
+    else:
+        obj["draft"] = False
+        html = obj["html_url"]
+        obj["pull_request"] = {"url": f"{API}/repos/{t.repo}/pulls/{t.number}", "html_url": html,
+                               "diff_url": html + ".diff", "patch_url": html + ".patch",
+                               "merged_at": _fmt(t.merged_at) if t.merged_at else None}
+    return obj
+
+
+def pull_obj(t: Thread, updated: datetime, repo_meta: dict) -> dict:
+    html = f"{WEB}/{t.repo}/pull/{t.number}"
+    name = t.repo.split("/")[1]
+    brief = {"id": repo_meta["id"], "name": name, "full_name": t.repo, "default_branch": "main"}
+    head = "change-" + stable_hex("head-ref", t.url, length=8)
+    closed = t.closed_at is not None
+    return {
+        "url": f"{API}/repos/{t.repo}/pulls/{t.number}", "id": stable_int("pr", t.url),
+        "node_id": "PR_" + stable_hex("pr", t.url, length=16), "html_url": html, "diff_url": html + ".diff",
+        "patch_url": html + ".patch", "issue_url": f"{API}/repos/{t.repo}/issues/{t.number}", "number": t.number,
+        "state": "closed" if closed else "open", "locked": False, "title": t.raw["title"], "user": user(t.author),
+        "body": t.raw.get("body") or "", "created_at": _fmt(t.created), "updated_at": _fmt(updated),
+        "closed_at": _fmt(t.closed_at) if closed else None, "merged_at": _fmt(t.merged_at) if t.merged_at else None,
+        "merge_commit_sha": stable_hex("merge", t.url) if t.merged_at else None, "assignee": None, "assignees": [],
+        "requested_reviewers": [], "labels": labels_of(t.raw.get("labels") or []), "milestone": None, "draft": False,
+        "head": {"label": f"{t.author}:{head}", "ref": head, "sha": stable_hex("head", t.url), "user": user(t.author),
+                 "repo": dict(brief, full_name=f"{t.author}/{name}")},
+        "base": {"label": f"{t.repo.split('/')[0]}:main", "ref": "main", "sha": stable_hex("base", t.url),
+                 "user": user(t.repo.split("/")[0]), "repo": brief},
+        "author_association": "NONE", "auto_merge": None, "merged": t.merged_at is not None,
+        "mergeable": None if closed else True, "rebaseable": None if closed else True,
+        "mergeable_state": "unknown" if closed else "clean",
+        "merged_by": user(t.merger) if t.merged_at else None, "comments": len(t.comments), "review_comments": 0,
+        "maintainer_can_modify": False, "commits": 1, "additions": 0, "deletions": 0, "changed_files": 0,
+    }
+
+
+def comment_objs(t: Thread, issue_api: str, html: str) -> list[dict]:
+    out = []
+    for i, (who, when, text) in enumerate(t.comments):
+        cid = stable_int("comment", t.url, i)
+        out.append({"id": cid, "node_id": "IC_" + stable_hex("comment", t.url, i, length=14),
+                    "url": f"{API}/repos/{t.repo}/issues/comments/{cid}", "html_url": f"{html}#issuecomment-{cid}",
+                    "body": text, "user": user(who), "created_at": _fmt(when), "updated_at": _fmt(when),
+                    "issue_url": issue_api, "author_association": "NONE", "performed_via_github_app": None})
+    return out
+
+
+def build(data: dict, threads: list[Thread]) -> dict[str, Any]:
+    resolve_closes(threads)
+    repos_meta = {name: dict(meta, id=stable_int("repo", name)) for name, meta in data["repos"].items()}
+    pulls = [t for t in threads if t.kind == "pull"]
+    files: dict[str, Any] = {}
+    for t in threads:
+        if t.repo not in repos_meta:
+            raise ValueError(f"{t.url}: repository {t.repo} is not listed under repos")
+        base = f"repos/{t.repo}"
+        issue_api = f"{API}/repos/{t.repo}/issues/{t.number}"
+        html = f"{WEB}/{t.repo}/{'pull' if t.kind == 'pull' else 'issues'}/{t.number}"
+        comments = comment_objs(t, issue_api, html)
+        timeline: list[dict] = [dict(c, event="commented", actor=c["user"]) for c in comments]
+        if t.kind == "issue":
+            for pr in pulls:
+                if pr.repo != t.repo:
+                    continue
+                for when in pr.mentions(t.repo, t.number):
+                    timeline.append({"event": "cross-referenced", "actor": user(pr.author), "created_at": _fmt(when),
+                                     "updated_at": _fmt(when), "source": {"type": "issue", "issue": ("PR", pr)}})
+            if t.closed_at:
+                eid = stable_int("close-event", t.url)
+                timeline.append({"id": eid, "node_id": "CE_" + stable_hex("close-event", t.url, length=14),
+                                 "url": f"{API}/repos/{t.repo}/issues/events/{eid}", "actor": user(t.closer),
+                                 "event": "closed", "commit_id": t.close_commit,
+                                 "commit_url": f"{API}/repos/{t.repo}/commits/{t.close_commit}" if t.close_commit else None,
+                                 "created_at": _fmt(t.closed_at), "state_reason": t.state_reason,
+                                 "performed_via_github_app": None})
+        timeline.sort(key=lambda e: (e["created_at"], e["event"]))
+        updated = max([t.created, t.last_activity] + ([t.closed_at] if t.closed_at else [])
+                      + [datetime.fromisoformat(e["created_at"].replace("Z", "+00:00")) for e in timeline])
+        t.updated = updated
+        files[f"{base}/issues/{t.number}.json"] = ("issue", t)
+        if comments:
+            files[f"{base}/issues/{t.number}.comments.json"] = comments
+        if timeline:
+            files[f"{base}/issues/{t.number}.events.json"] = timeline
+        if t.kind == "pull":
+            files[f"{base}/pulls/{t.number}.json"] = ("pull", t)
+    # Forms are made once every thread knows its update time (cross-references embed the PR's issue form).
+    out: dict[str, Any] = {}
+    for path, value in files.items():
+        if isinstance(value, tuple) and value[0] == "issue":
+            out[path] = issue_form(value[1], value[1].updated)
+        elif isinstance(value, tuple) and value[0] == "pull":
+            out[path] = pull_obj(value[1], value[1].updated, repos_meta[value[1].repo])
+        elif path.endswith(".events.json"):
+            events = []
+            for e in value:
+                if e["event"] == "cross-referenced":
+                    pr = e["source"]["issue"][1]
+                    form = issue_form(pr, pr.updated)
+                    form["repository"] = {"id": repos_meta[pr.repo]["id"], "name": pr.repo.split("/")[1],
+                                          "full_name": pr.repo}
+                    e = dict(e, source={"type": "issue", "issue": form})
+                events.append(e)
+            out[path] = events
+        else:
+            out[path] = value
+    return {"files": out, "repos": repos_meta, "threads": threads}
+
+
+def repo_obj(name: str, meta: dict, open_count: int) -> dict:
+    owner, short = name.split("/")
+    return {
+        "id": meta["id"], "node_id": "R_" + stable_hex("repo", name, length=16), "name": short, "full_name": name,
+        "private": False,
+        "owner": {"login": owner, "id": uid(owner), "node_id": "O_" + stable_hex("org", owner, length=12),
+                  "url": f"{API}/orgs/{owner}", "html_url": f"{WEB}/{owner}", "type": "Organization",
+                  "site_admin": False},
+        "html_url": f"{WEB}/{name}", "description": meta["description"], "fork": False, "url": f"{API}/repos/{name}",
+        "created_at": "2025-01-01T00:00:00Z", "updated_at": SNAPSHOT, "pushed_at": SNAPSHOT,
+        "default_branch": "main", "open_issues_count": open_count, "has_issues": True, "archived": False,
+        "disabled": False, "visibility": "public", "language": meta["language"],
+    }
+
+
+def truth_entries(threads: list[Thread]) -> list[dict]:
+    pulls = {(t.repo, t.number): t for t in threads if t.kind == "pull"}
+    out = []
+    for t in threads:
+        if t.kind != "issue":
+            continue
+        lab = t.raw["truth"]
+        fix = [{"repo": t.repo, "number": int(n), "role": role} for n, role in lab.get("fix") or []]
+        main = [pulls[(t.repo, f["number"])] for f in fix if f["role"] == "fix"]
+        lag = None
+        if main and main[0].merged_at and t.closed_at and lab.get("timing") not in ("before_merge", "no_fix"):
+            lag = int((t.closed_at - main[0].merged_at).total_seconds())
+        out.append({
+            "repo": t.repo, "number": t.number, "funnel": lab["funnel"], "drop_reason": lab.get("drop", ""),
+            "fix": fix, "evidence": list(lab.get("evidence") or []), "timing": lab.get("timing", "no_fix"),
+            "lag_s": lag, "traps": list(lab.get("traps") or []), "kb_refs": [], "theme": lab.get("theme", ""),
+            "split": split_of(t.url), "source": t.url,
+            "fix_sources": [pulls[(t.repo, f["number"])].url for f in fix], "why": lab["why"],
+        })
+    return sorted(out, key=lambda e: (e["repo"], e["number"]))
+
+
+def write(out: Path, data_path: Path = DATA) -> None:
+    data, threads = load(data_path)
+    world = build(data, threads)
+    reset_dir(out)
+    truth = truth_entries(threads)
+    top_k = sum(e["funnel"] in ("selected", "analysis") for e in truth)
+    orgs = sorted({name.split("/")[0] for name in world["repos"]})
+    write_yaml(out / "world.yaml", {
+        "platform": "github", "snapshot_at": SNAPSHOT, "orgs": orgs,
+        "description": "Real public issue/PR threads of Ascend-adjacent projects (triton-ascend, LMCache-Ascend, "
+                       "InfiniCore, sglang, verl, LlamaFactory), labelled by hand; times of day are synthetic.",
+        "window": {"since": SINCE},
+        "rank_top_k": top_k,
+    })
+    for path, value in sorted(world["files"].items()):
+        write_json(out / path, value)
+    by_org: dict[str, list] = {}
+    for name, meta in sorted(world["repos"].items()):
+        open_count = sum(1 for t in threads if t.repo == name and t.closed_at is None and t.kind == "issue")
+        write_json(out / "repos" / name / "repo.json", repo_obj(name, meta, open_count))
+        by_org.setdefault(name.split("/")[0], []).append(repo_obj(name, meta, open_count))
+    for org, listing in by_org.items():
+        write_json(out / "orgs" / f"{org}.json", listing)
+    write_yaml(out / "truth.yaml", {
+        "window": {"since": SINCE},
+        "notes": "Hand labels of real public threads (worldgen/data/npu_threads.yaml; guide in worlds/README.md). "
+                 "Each entry names its source URL, the fix PR URLs and the evidence (why). split: heldout = SHA-1 "
+                 "of the issue URL starts with 0-4; tune rules only on split: tune. Times of day, merge and close "
+                 f"times are synthetic (rules in worldgen/npu_threads.py); lag_s follows from them. rank_top_k is "
+                 f"{top_k}: every selected and analysis entry.",
+        "issues": truth,
+    })
+
+
+def main(argv: list[str]) -> None:
+    out = Path(argv[1]) if len(argv) > 1 else HERE.parent / "worlds" / "npu-threads"
+    write(out)
+    print(f"wrote {out}")
+
+
+if __name__ == "__main__":
+    main(sys.argv)
