@@ -57,3 +57,15 @@ def test_an_issue_closed_before_the_window_shares_no_fix():
                     pulls=[pull(57, "SSE heartbeat", body="Fixes #30 and #31", merged=t(18))])
     c = _cases(corpus)
     assert c[30].funnel == "window" and c[30].fix == [] and "one_pr_many_issues" not in c[31].traps
+
+
+def test_an_unlanded_pr_is_a_trap_only_where_the_close_claims_a_fix():
+    def case(**shape):
+        corpus = Corpus(issues=[issue(11650, "rerank scores wrong on NPU", closed=t(20), **shape)],
+                        pulls=[pull(14268, "fix npu score [issue #11650]", state="closed", closed=t(19))])
+        return _cases(corpus)[11650]
+    resolved = case()
+    assert resolved.traps == ["fix_not_landed"]
+    not_planned = case(state_reason=REASON_NOT_PLANNED)
+    assert not_planned.funnel == "unresolved" and not_planned.traps == []
+    assert [p.number for p in not_planned.pending_fix] == [14268]    # still on the record

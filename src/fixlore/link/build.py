@@ -230,7 +230,7 @@ def _link_one(sh: _Shared, key: Key) -> tuple[Case | None, Close | None, bool]:
         case.closed_by = actor
         case.candidates = [_candidate_row(c) for c in v.candidates.values()]
         if stage != "window":
-            _conclude(case, issue, v, idx, cfg, best_answer)
+            _conclude(case, issue, v, idx, cfg, best_answer, resolved=stage != "unresolved")
     if stage == "pool":
         case.value = value_score(_value_inputs(issue, case, fix_strong, idx, best_answer))
     return case, close, fix_strong
@@ -335,9 +335,11 @@ def _t(at: datetime | None) -> str:
 
 
 def _conclude(case: Case, issue: Issue, v: FixVerdict, idx: CorpusIndex, cfg: LinkConfig,
-              best_answer: Callable[[], tuple[int, Comment] | None]) -> None:
+              best_answer: Callable[[], tuple[int, Comment] | None], resolved: bool = True) -> None:
     """Fix, evidence, timing and traps of one issue; a close storm is corpus-wide and applied
-    afterwards (`_apply_storm`)."""
+    afterwards (`_apply_storm`). `resolved`: closed as resolved (not stage "unresolved"); only
+    such a close claims a fix, so only there is an unlanded fix PR the `fix_not_landed` trap
+    (a not-planned or duplicate close says nothing landed, and the PR stays in `pending_fix`)."""
     n = issue.number
     comments = idx.issue_comments.get((issue.repo, n), [])
     case.fix = [_fixref(p, role) for p, role in v.fix]
@@ -403,7 +405,7 @@ def _conclude(case: Case, issue: Issue, v: FixVerdict, idx: CorpusIndex, cfg: Li
         traps["closed_before_merge"] = case.timing_note if case.timing == "before_merge" else (
             "closed before " + ", ".join(f"{idx.pr_label((p.repo, p.number), issue.repo)} merged {_t(p.merged_at)}"
                                          for p in v.after_close))
-    if v.pending and not has_fix and not v.after_close:
+    if v.pending and not has_fix and not v.after_close and resolved:
         traps["fix_not_landed"] = "closed, but the fix did not land: " + ", ".join(
             f"{idx.pr_label((p.repo, p.number), issue.repo)} is {p.state}{' (closed unmerged)' if p.state == 'closed' else ''}"
             for p in v.pending)
