@@ -73,7 +73,7 @@ _QUESTION = re.compile(r"[?？]\s*$|^(?:如何|怎么|怎样|请问|是否|能�
                        re.IGNORECASE)
 _THANKS = re.compile(r"谢谢|感谢|已解决|解决了|可以了|好了|好的|搞定|收到|thanks|thank you|solved|works now|resolved|"
                      r"👍|🙏|^\s*(?:ok|okay|got it|\+1)\W*$", re.IGNORECASE)
-_ACK_MAX_CHARS = 12
+_ACK_MAX_CHARS = 12            # fitted on ascend-2026-09
 
 
 def is_acknowledgement(text: str) -> bool:

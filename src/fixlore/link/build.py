@@ -445,7 +445,8 @@ def _squash(text: str) -> str:
 
 
 def canned_replies(corpus: Corpus, min_issues: int = 3) -> set[str]:
-    """Reply texts posted verbatim on several issues: boilerplate, not an explanation."""
+    """Reply texts posted verbatim on several issues: boilerplate, not an explanation.
+    (`min_issues` = 3: fitted on ascend-2026-09.)"""
     seen: dict[str, set[tuple[str, int]]] = defaultdict(set)
     for c in corpus.comments:
         if c.parent_kind == "issue" and c.body:

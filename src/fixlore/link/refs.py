@@ -107,7 +107,7 @@ _EN_NORMAL = {"close": "closes", "closes": "closes", "closed": "closes", "fix": 
 _ZH_NORMAL = {"修复": "fixes", "修复了": "fixes", "解决": "resolves", "解决了": "resolves",
               "关闭": "closes", "关闭了": "closes", "关联": "relates"}
 
-_KEYWORD_WINDOW = 40
+_KEYWORD_WINDOW = 40     # characters searched before a reference for a keyword or a cue; not fitted to a world
 
 # A reference named as background, not as what the change does: a predecessor, a related or
 # similar ticket, a pointer ("前序 #631", "follow-up of #12", "related: #5", "see also #7",
