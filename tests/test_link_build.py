@@ -80,7 +80,7 @@ def test_linked_pr_touching_none_of_the_named_identifiers_is_unrelated():
                                   body="`--optix-mode` is not intuitive; please rename it to `--search-mode`")],
                     pulls=[pull(861, "refactor: unify round logging", body="print candidates, pruned and elapsed per round",
                                 merged=t(18, 18, 27))],
-                    links=[link(441, 861)])
+                    links=[link(441, 861)], files=files(861, "tuner/round_logger.py"))   # the diff is the evidence
     c = _cases(corpus)[0][441]
     assert c.fix == [] and c.traps == ["linked_unrelated"] and "--optix-mode" in c.trap_notes["linked_unrelated"]
 

@@ -10,8 +10,11 @@ whose report says enough to learn from. The score (0..1) is
                       own follow-up that explains a cause counts at 0.8
                     fix: 1.0 merged with strong evidence (keyword, link, branch, commit),
                       0.8 merged on weaker evidence, 0.6 a fix that has not landed;
-                      scaled by the report's size (saturating at 150 characters): a one-line
-                      typo fix teaches little
+                      scaled by what the case says (saturating at 150 characters): the longer
+                      of the report and the fix's own explanation (its PR bodies and the
+                      review comments of people, not bots). The mechanism of a case often
+                      sits in the PR, not in a one-line report; a one-line typo fix with a
+                      bare PR still teaches little
                     documented failure: a report of at least 150 characters that carries
                       logs, a traceback or code and drew at least two human comments: its
                       symptom and conditions are what a troubleshooting guide is made of
@@ -29,6 +32,10 @@ whose report says enough to learn from. The score (0..1) is
 
 Ties are broken by more comments, then later close, then key, so the cut is deterministic.
 No term names a product, a repository or one tracker's wording.
+
+Weights and saturation points (0.60/0.20/0.10/0.10, 80/150/300 characters, -0.15) were set by
+judgement and checked on ascend-2026-09 (the seed's 63 analysis candidates); demo and
+github-mini agree. They were not fitted on any other world.
 """
 
 from __future__ import annotations
@@ -66,7 +73,7 @@ _QUESTION = re.compile(r"[?？]\s*$|^(?:如何|怎么|怎样|请问|是否|能�
                        re.IGNORECASE)
 _THANKS = re.compile(r"谢谢|感谢|已解决|解决了|可以了|好了|好的|搞定|收到|thanks|thank you|solved|works now|resolved|"
                      r"👍|🙏|^\s*(?:ok|okay|got it|\+1)\W*$", re.IGNORECASE)
-_ACK_MAX_CHARS = 12
+_ACK_MAX_CHARS = 12            # fitted on ascend-2026-09
 
 
 def is_acknowledgement(text: str) -> bool:
@@ -95,11 +102,12 @@ class ValueInputs:
     close_explained: bool                 # auto_close or minutes evidence
     answered: bool                        # "answer" evidence
     self_explained_chars: int = 0         # longest reporter follow-up that explains a cause
+    fix_text_chars: int = 0               # the fix PRs' bodies + human review comments (no spaces)
 
 
 def value_score(v: ValueInputs) -> float:
     body = (v.body or "").strip()[:4000]
-    size = min(1.0, len(body) / 150)
+    size = min(1.0, max(len(body), v.fix_text_chars) / 150)
     answer = max(min(1.0, v.answer_chars / 80), 0.8 * min(1.0, v.self_explained_chars / 80))
     fix = 1.0 if v.fix_merged and v.fix_strong else 0.8 if v.fix_merged else 0.6 if v.fix_pending else 0.0
     low = body.lower()

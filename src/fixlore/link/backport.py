@@ -4,7 +4,11 @@ A merged PR is a twin of a fix when it targets a different branch and either nam
 together with a backport word (`backport of !870`, a cherry-pick note) or with the fix's
 title once branch tags are removed; or, merged within `backport_window_days` of the fix,
 carries that same title (`[26.2.0] fix X` ~ `fix X`, rapidfuzz ratio) or changes the same
-files (Jaccard >= 0.8) under a similar title. Twins are searched among the repo's PRs
+files (Jaccard >= 0.8) under a similar title. A title alone identifies a change only when it
+is specific: it carries at least two terms of vocabulary (link.text) and no other PR merged
+into the fix's own branch within the window has a title that similar. Terse titles ("fix bug",
+"修复问题", "补充参数说明") recur on every branch; two of them say nothing about one change.
+Twins are searched among the repo's PRs
 merged near the fix (bisect on the merge-time index), never by scanning every PR. A twin
 may merge after the issue closed: a backport usually does.
 """
@@ -18,9 +22,20 @@ from rapidfuzz import fuzz, process
 
 from fixlore.link.config import LinkConfig
 from fixlore.link.index import CorpusIndex, Key
+from fixlore.link.text import tokens
 from fixlore.model import Pull
 
 _BACKPORT_WORD = re.compile(r"backport|cherry[- ]?pick|回合|同步", re.IGNORECASE)
+def _specific_title(fix: Pull, shape: str, idx: CorpusIndex, cfg: LinkConfig, window: timedelta) -> bool:
+    if len(tokens(shape)) < 2:
+        return False
+    lo, hi = idx.merged_range(fix.repo, fix.merged_at - window, fix.merged_at + window, fix.base_ref)
+    mates = [p for p in idx.merged_list(fix.repo, fix.base_ref)[lo:hi] if p.number != fix.number]
+    shapes = [idx.backport_shape(p) for p in mates]
+    return process.extractOne(shape, shapes, scorer=fuzz.ratio, score_cutoff=cfg.backport_title_similarity) is None \
+        if shapes else True
+
+
 def find_twins(fix: Pull, idx: CorpusIndex, cfg: LinkConfig, exclude: set[Key]) -> list[tuple[Pull, str]]:
     """Merged PRs that carry `fix` to another branch, with what shows it."""
     out: list[tuple[Pull, str]] = []
@@ -37,6 +52,7 @@ def find_twins(fix: Pull, idx: CorpusIndex, cfg: LinkConfig, exclude: set[Key]) 
         return out
     window = timedelta(days=cfg.backport_window_days)
     shape = idx.backport_shape(fix)
+    by_title = _specific_title(fix, shape, idx, cfg, window)
     fix_files = {f.filename for f in idx.files.get((fix.repo, fix.number), [])}
     for branch in idx.branches_of(fix.repo):
         if branch == fix.base_ref:
@@ -52,7 +68,7 @@ def find_twins(fix: Pull, idx: CorpusIndex, cfg: LinkConfig, exclude: set[Key]) 
             pk = (p.repo, p.number)
             if pk in seen:
                 continue
-            if sim >= cfg.backport_title_similarity:
+            if sim >= cfg.backport_title_similarity and by_title:
                 seen.add(pk)
                 out.append((p, f"same change on {p.base_ref or '?'}: title '{p.title}' ~ '{fix.title}' ({sim:.0f}%)"))
             elif fix_files:

@@ -230,7 +230,7 @@ def _link_one(sh: _Shared, key: Key) -> tuple[Case | None, Close | None, bool]:
         case.closed_by = actor
         case.candidates = [_candidate_row(c) for c in v.candidates.values()]
         if stage != "window":
-            _conclude(case, issue, v, idx, cfg, best_answer)
+            _conclude(case, issue, v, idx, cfg, best_answer, resolved=stage != "unresolved")
     if stage == "pool":
         case.value = value_score(_value_inputs(issue, case, fix_strong, idx, best_answer))
     return case, close, fix_strong
@@ -271,7 +271,8 @@ def _apply_storm(case: Case, note: str) -> bool:
 def _explained_close(issue: Issue, idx: CorpusIndex, cfg: LinkConfig) -> bool:
     """A PR linked to the issue, or naming it, merged within the auto-close window before the close."""
     key = (issue.repo, issue.number)
-    pulls = set(idx.links.get(key, {})) | {m.pull for m in idx.mentions.get(key, [])} | set(idx.branch_refs.get(key, []))
+    pulls = set(idx.links.get(key, {})) | {m.pull for m in idx.mentions.get(key, []) if not m.ref.background} \
+        | set(idx.branch_refs.get(key, []))
     close = issue.closed_at.timestamp()
     for pk in pulls:
         p = idx.pulls.get(pk)
@@ -334,9 +335,11 @@ def _t(at: datetime | None) -> str:
 
 
 def _conclude(case: Case, issue: Issue, v: FixVerdict, idx: CorpusIndex, cfg: LinkConfig,
-              best_answer: Callable[[], tuple[int, Comment] | None]) -> None:
+              best_answer: Callable[[], tuple[int, Comment] | None], resolved: bool = True) -> None:
     """Fix, evidence, timing and traps of one issue; a close storm is corpus-wide and applied
-    afterwards (`_apply_storm`)."""
+    afterwards (`_apply_storm`). `resolved`: closed as resolved (not stage "unresolved"); only
+    such a close claims a fix, so only there is an unlanded fix PR the `fix_not_landed` trap
+    (a not-planned or duplicate close says nothing landed, and the PR stays in `pending_fix`)."""
     n = issue.number
     comments = idx.issue_comments.get((issue.repo, n), [])
     case.fix = [_fixref(p, role) for p, role in v.fix]
@@ -402,7 +405,7 @@ def _conclude(case: Case, issue: Issue, v: FixVerdict, idx: CorpusIndex, cfg: Li
         traps["closed_before_merge"] = case.timing_note if case.timing == "before_merge" else (
             "closed before " + ", ".join(f"{idx.pr_label((p.repo, p.number), issue.repo)} merged {_t(p.merged_at)}"
                                          for p in v.after_close))
-    if v.pending and not has_fix and not v.after_close:
+    if v.pending and not has_fix and not v.after_close and resolved:
         traps["fix_not_landed"] = "closed, but the fix did not land: " + ", ".join(
             f"{idx.pr_label((p.repo, p.number), issue.repo)} is {p.state}{' (closed unmerged)' if p.state == 'closed' else ''}"
             for p in v.pending)
@@ -442,7 +445,8 @@ def _squash(text: str) -> str:
 
 
 def canned_replies(corpus: Corpus, min_issues: int = 3) -> set[str]:
-    """Reply texts posted verbatim on several issues: boilerplate, not an explanation."""
+    """Reply texts posted verbatim on several issues: boilerplate, not an explanation.
+    (`min_issues` = 3: fitted on ascend-2026-09.)"""
     seen: dict[str, set[tuple[str, int]]] = defaultdict(set)
     for c in corpus.comments:
         if c.parent_kind == "issue" and c.body:
@@ -501,6 +505,20 @@ def _answer(issue: Issue, best: tuple[int, Comment] | None) -> Evidence | None:
     return Evidence("answer", f"answer by {c.author}: '{snippet}'", f"issues/{issue.number}/comments/{c.id}")
 
 
+def _fix_text_chars(case: Case, idx: CorpusIndex) -> int:
+    """What the fix PRs say about the change: their bodies and the review comments of people
+    (bots' CI reports are not an explanation), without spaces, capped at 4,000 each."""
+    total = 0
+    for f in list(case.fix) + list(case.pending_fix):
+        key = (f.repo, f.number)
+        pull = idx.pulls.get(key)
+        total += min(4000, len(_squash(pull.body if pull else "")))
+        for c in idx.pull_comments.get(key, []):
+            if c.author and not is_bot(c.author):
+                total += min(4000, len(_squash(c.body)))
+    return total
+
+
 def _value_inputs(issue: Issue, case: Case, fix_strong: bool, idx: CorpusIndex,
                   best_answer: Callable[[], tuple[int, Comment] | None]) -> ValueInputs:
     comments = idx.issue_comments.get((issue.repo, issue.number), [])
@@ -509,7 +527,7 @@ def _value_inputs(issue: Issue, case: Case, fix_strong: bool, idx: CorpusIndex,
     best = best_answer()
     kinds = {e.kind for e in case.evidence}
     explained = [len(_squash(c.body)) for c in own if CAUSE.search(c.body or "")]
-    return ValueInputs(
+    return ValueInputs(fix_text_chars=_fix_text_chars(case, idx),
         title=issue.title, body=issue.body or "", author=issue.author,
         answer_chars=best[0] if best else 0, self_explained_chars=max(explained, default=0),
         human_comments=sum(1 for c in human if not is_acknowledgement(c.body)),

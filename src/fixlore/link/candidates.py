@@ -9,6 +9,8 @@ Signals (internal names; `build._EVIDENCE_OF` maps them to the exported evidence
   cross_ref     GitHub: a cross-reference from the PR, or a commit `referenced` event, on the issue's timeline
   comment       an issue comment cites the PR (claim=True when it says the PR fixed/merged)
   timing        the PR merged within the auto-close window before the close
+  background    a PR title/body/commit names the issue as background ("前序 #631", "see also #7",
+                "related: #5"): never a fix signal; it refutes a platform link on its own
 """
 
 from __future__ import annotations
@@ -80,6 +82,10 @@ def gather(issue: Issue, idx: CorpusIndex) -> dict[Key, Candidate]:
     for m in idx.mentions.get(key, []):
         pull = idx.pulls.get(m.pull)
         if pull is None:
+            continue
+        if m.ref.background:
+            cand(m.pull).add(Signal("background", f"PR {m.where} names #{n} as background ('{m.ref.background}'), "
+                                                  f"not as what it fixes: {m.quote}", f"pulls/{m.pull[1]}"))
             continue
         strong = bool(m.ref.keyword) or m.ref.kind == KIND_ISSUE
         kind = "keyword" if strong else "mention"

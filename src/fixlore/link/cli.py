@@ -131,20 +131,54 @@ def register(app: typer.Typer) -> None:
 
     @app.command("score")
     def score_cmd(
-        truth: Path = typer.Option(..., "--truth", help="A world's truth.yaml."),
-        cases: Path = typer.Option(..., "--cases", help="A case export (jsonl)."),
+        truth: Optional[Path] = typer.Option(None, "--truth", help="A world's truth.yaml (with --cases)."),
+        cases: Optional[Path] = typer.Option(None, "--cases", help="A case export (jsonl)."),
+        world: list[Path] = typer.Option([], "--world", help="A world folder: link it and score it against its "
+                                                             "truth.yaml; repeat for one report per world."),
+        split: Optional[str] = typer.Option(None, "--split", help="Score only truth rows with this `split` "
+                                                                  "(e.g. tune, heldout)."),
         as_json: bool = typer.Option(False, "--json", help="Print the full report as JSON."),
         show: int = typer.Option(15, "--show", help="How many mismatching keys to list."),
     ) -> None:
-        """Compare a case export with truth, key by key."""
+        """Compare case exports with truth, key by key, one report per world."""
         from fixlore.link.export import read_cases_jsonl
-        from fixlore.link.score import load_truth, score
+        from fixlore.link.score import load_truth, score, split_truth
 
-        report = score(load_truth(truth), read_cases_jsonl(cases)).as_dict()
+        if world and (truth is not None or cases is not None):
+            raise ConfigError("give --world (repeatable) or --truth with --cases, not both")
+        if not world and (truth is None or cases is None):
+            raise ConfigError("give --truth and --cases, or one or more --world")
+        runs: dict[str, tuple[dict, list]] = {}
+        if world:
+            for w in world:
+                runs[w.name] = (load_truth(w / "truth.yaml"), load_or_build_cases(world=w))
+        else:
+            runs[truth.parent.name or str(truth)] = (load_truth(truth), read_cases_jsonl(cases))
+        reports = {name: score(split_truth(t, split), c).as_dict() for name, (t, c) in runs.items()}
         if as_json:
-            typer.echo(json.dumps(report, ensure_ascii=False, indent=2))
+            one = len(reports) == 1 and not world
+            typer.echo(json.dumps(next(iter(reports.values())) if one else reports, ensure_ascii=False, indent=2))
             return
-        print_score(Console(), report, show)
+        console = Console()
+        if len(reports) > 1:
+            print_worlds(console, reports, split)
+        for name, report in reports.items():
+            if len(reports) > 1:
+                console.print(f"\n[bold]{name}[/bold]")
+            print_score(console, report, show)
+
+
+def print_worlds(console: Console, reports: dict[str, dict[str, Any]], split: str | None = None) -> None:
+    """One row per world: the figures a change is judged by."""
+    table = Table(title="per world" + (f" (split {split})" if split else ""), title_justify="left")
+    for col in ("world", "keys", "funnel", "fix P", "fix R", "traps P", "traps R", "timing"):
+        table.add_column(col, justify="left" if col == "world" else "right")
+    for name, r in reports.items():
+        fix, traps = r["fix"]["repo_number_role"], r["traps"]
+        table.add_row(name, str(r["keys"]), f"{r['funnel_accuracy_pre_analysis']:.3f}", f"{fix['precision']:.3f}",
+                      f"{fix['recall']:.3f}", f"{traps['precision']:.3f}", f"{traps['recall']:.3f}",
+                      f"{r['timing_accuracy']:.3f}")
+    console.print(table)
 
 
 def _pr_row(table: Table, name: str, pr: dict[str, Any]) -> None:

@@ -16,7 +16,8 @@ from datetime import datetime
 from typing import Any
 
 from fixlore.link.forked import ChunkPool, can_fork, chunked
-from fixlore.link.refs import KIND_EITHER, KIND_ISSUE, KIND_PULL, Ref, find_refs, pull_label, refs_from_branch
+from fixlore.link.refs import (KIND_EITHER, KIND_ISSUE, KIND_PULL, Ref, find_refs, pull_label, refs_from_branch,
+                               settle_background)
 from fixlore.link.shapes import backport_shape
 from fixlore.model import (EV_CLOSED, EV_CROSS_REF, EV_LINKED, EV_REFERENCED, Comment, Commit, Corpus, Event,
                            FileChange, Issue, Link, Pull)
@@ -107,6 +108,9 @@ def _scan_pulls(pulls: list[Pull], commits: dict[Key, list[Commit]]) -> _Scanned
         texts = [("title", p.title or ""), ("body", p.body or "")]
         texts += [(f"commit {cm.sha[:7]}", cm.message or "") for cm in commits.get(pk, [])]
         refs = [(where, ref, _quote(text, ref.span)) for where, text in texts for ref in find_refs(text, p.repo)]
+        if any(ref.background for _, ref, _ in refs):
+            settled = settle_background([ref for _, ref, _ in refs])
+            refs = [(where, ref, quote) for (where, _, quote), ref in zip(refs, settled)]
         branch_numbers = refs_from_branch(p.head_ref)
         if refs or branch_numbers:
             out.append((pk, refs, branch_numbers))

@@ -11,7 +11,7 @@ and `issue #N` are issues.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from fixlore.model import pickled_as_arguments
@@ -29,6 +29,7 @@ class Ref:
     number: int
     keyword: str = ""        # normalised closing keyword ("fixes", "closes", "resolves", "relates") or ""
     span: tuple[int, int] = (0, 0)
+    background: str = ""     # the cue when the text names it as background ("前序", "see also", …), else ""
 
 
 _MAX_NUMBER = 10_000_000     # issue/PR ordinals; longer digit runs are ids, hashes or timestamps
@@ -106,7 +107,46 @@ _EN_NORMAL = {"close": "closes", "closes": "closes", "closed": "closes", "fix": 
 _ZH_NORMAL = {"修复": "fixes", "修复了": "fixes", "解决": "resolves", "解决了": "resolves",
               "关闭": "closes", "关闭了": "closes", "关联": "relates"}
 
-_KEYWORD_WINDOW = 40
+_KEYWORD_WINDOW = 40     # characters searched before a reference for a keyword or a cue; not fitted to a world
+
+# A reference named as background, not as what the change does: a predecessor, a related or
+# similar ticket, a pointer ("前序 #631", "follow-up of #12", "related: #5", "see also #7",
+# "refs #3", "similar to #9", "参考 #4", "相关 issue #8"), or "#631 的后续 / 的前序" after it.
+# A closing keyword always wins ("修复 #631 的后续问题" fixes #631).
+_BACKGROUND_BEFORE = re.compile(
+    r"""(?P<cue>前序|前置|后续|相关|参考|参见|类似|同类|
+        (?<![A-Za-z])(?:related(?:\s+to)?|relates?\s+to|see\s+also|refs?|references?|similar\s+to|
+                      follow[\s-]?ups?\s+(?:of|to|on|for)|follows?\s+up\s+on|predecessor|supersedes|depends\s+on))
+    [^\n。；;.!?#＃]{0,16}?(?:issues?|prs?|mrs?|问题|单|工作)?\s*[:：]?\s*[(（]?\s*$""",
+    re.VERBOSE | re.IGNORECASE,
+)
+_BACKGROUND_AFTER = re.compile(r"^\s*[)）]?\s*(?:的|之)?\s*(?P<cue>前序|后续|延续)")
+
+
+# Cues that place a ticket beside the change in any case (another piece of work came before,
+# comes after, or is only similar); the others ("related", "refs", "see also", "参考", "相关")
+# are also how people point at the one issue a PR fixes when they write no keyword, so they
+# mean background only when the PR names another issue as what it fixes (`settle_background`).
+_ALWAYS_BACKGROUND = re.compile(r"前序|前置|后续|延续|类似|同类|follow|predecessor|supersedes|depends|similar",
+                                re.IGNORECASE)
+
+
+def settle_background(refs: list[Ref]) -> list[Ref]:
+    """All the references of one PR (title, body, commits): a soft background cue stands only
+    when the PR names some issue with a closing keyword; otherwise the reference is a plain mention."""
+    targeted = any(r.keyword for r in refs)
+    if targeted:
+        return refs
+    return [replace(r, background="") if r.background and not _ALWAYS_BACKGROUND.search(r.background) else r
+            for r in refs]
+
+
+def _background_cue(text: str, start: int, end: int) -> str:
+    m = _BACKGROUND_BEFORE.search(text[max(0, start - _KEYWORD_WINDOW):start])
+    if m:
+        return " ".join(m.group("cue").split()).lower()
+    m = _BACKGROUND_AFTER.match(text[end:end + 8])
+    return m.group("cue") if m else ""
 
 
 def _keyword_before(text: str, start: int) -> str:
@@ -124,18 +164,21 @@ def find_refs(text: str | None, repo: str) -> list[Ref]:
         return []
     refs: list[Ref] = []
     prev_end = -1
-    prev_keyword = ""
+    prev_keyword = prev_background = ""
     for m in _matches(text):
         ref = _to_ref(m, text, repo)
         if ref is None:
             continue
         keyword = _keyword_before(text, m.start())
-        if not keyword and prev_keyword and _LIST_GAP.match(text[prev_end:m.start()]):
+        listed = bool(prev_end >= 0 and _LIST_GAP.match(text[prev_end:m.start()]))
+        if not keyword and prev_keyword and listed:
             keyword = prev_keyword
         if not keyword and _group(m, "short") and _ORDINAL_AFTER.match(text[m.end():m.end() + 20]):
             continue
-        refs.append(Ref(ref[0], ref[1], ref[2], keyword, (m.start(), m.end())))
-        prev_end, prev_keyword = m.end(), keyword
+        background = "" if keyword else (_background_cue(text, m.start(), m.end())
+                                         or (prev_background if listed else ""))
+        refs.append(Ref(ref[0], ref[1], ref[2], keyword, (m.start(), m.end()), background))
+        prev_end, prev_keyword, prev_background = m.end(), keyword, background
     return refs
 
 

@@ -101,6 +101,16 @@ def load_truth(path: str | Path) -> dict[str, dict[str, Any]]:
     return out
 
 
+def split_truth(truth: dict[str, dict[str, Any]], split: str | None) -> dict[str, dict[str, Any]]:
+    """The truth rows of one `split` (a world's tune / heldout parts); all rows without one."""
+    if not split:
+        return truth
+    rows = {k: row for k, row in truth.items() if str(row.get("split", "")) == split}
+    if not rows:
+        raise FixloreError(f"no truth row has split {split!r}")
+    return rows
+
+
 def _coarse(stage: str) -> str:
     return "selected" if stage == "analysis" else stage
 

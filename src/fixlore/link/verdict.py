@@ -6,7 +6,8 @@ test runs only when nothing else strong names the PR), or two independent weaker
 mention, timeline cross-reference, an issue comment naming it, a merge just before the
 close), or a timing signal alone (merged within the auto-close window before the close), or
 an issue comment that points at it as where the change is made ("已在 !802 修复", "see !N",
-"文档随 !N 修改") without saying it did not land. A fix-like PR is in the fix set only when
+"文档随 !N 修改") without saying it did not land. A candidate the unrelated test refutes (on
+positive contrary evidence only: `unrelated_reason`) is never fix-like. A fix-like PR is in the fix set only when
 merged (state merged + merged_at) no later than the close (plus `clock_slack_s`); merged
 later it is not back-filled as the fix (only a backport twin of a fix may merge after the
 close); open or closed unmerged it did not land.
@@ -23,6 +24,7 @@ from fixlore.link.candidates import Candidate, Signal, _sentence_around, gather
 from fixlore.link.config import LinkConfig
 from fixlore.link.index import CorpusIndex, Key
 from fixlore.link.refs import KIND_ISSUE, KIND_PULL, find_refs
+from fixlore.link.closes import is_bot
 from fixlore.link.text import overlap, path_tokens, tokens
 from fixlore.model import Issue, Pull
 
@@ -90,6 +92,24 @@ def _identifiers(text: str) -> set[str]:
     return {x for x in found if len(x) >= 3 and _IDENT.match(x) and any(ch.isalpha() for ch in x)}
 
 
+_BARE_FLAG = re.compile(r"(?<![\w`-])(--?[A-Za-z][\w-]{2,})")
+
+
+def _title_spans(title: str) -> str:
+    """A title rarely uses backticks: its flags count as quoted identifiers too."""
+    return (title or "") + "\n" + " ".join(f"`{m}`" for m in _BARE_FLAG.findall(title or ""))
+
+
+_JOINERS = re.compile(r"[-_\s]+")
+
+
+def _touches(pull: Pull, idx: CorpusIndex, named: set[str]) -> bool:
+    """Any named identifier in the PR's text or diff, hyphens and underscores aside
+    (`--enable-prefix-caching` is `enable_prefix_caching` in the code)."""
+    text = _JOINERS.sub("", _pull_text(pull, idx).casefold())
+    return any(_JOINERS.sub("", x.casefold()).lstrip("-") in text for x in named)
+
+
 def _pull_text(pull: Pull, idx: CorpusIndex) -> str:
     parts = [pull.title or "", pull.body or ""]
     for f in idx.files.get((pull.repo, pull.number), []):
@@ -98,29 +118,101 @@ def _pull_text(pull: Pull, idx: CorpusIndex) -> str:
     return "\n".join(parts)
 
 
-def unrelated_reason(issue: Issue, pull: Pull, idx: CorpusIndex, cfg: LinkConfig, itoks: "_LazyTokens") -> str:
-    """Why a platform-linked PR is not about this issue ("" when it may well be)."""
+# A person other than the reporter saying the linked PR is not this issue's change.
+_DENIES = re.compile(r"无关|不相关|没有关系|没关系|不是(?:这个|本|该)?(?:问题|issue|单)?的?(?:修复|解决)|关联错|误关联|错误关联|"
+                     r"挂错|关联有误|not related|unrelated|doesn'?t fix|does not fix|wrong (?:pr|mr|link)|"
+                     r"linked (?:by mistake|wrongly)|mis-?linked", re.IGNORECASE)
+
+
+def _denied_by_comment(issue: Issue, pull: Pull, idx: CorpusIndex) -> str:
+    for c in idx.issue_comments.get((issue.repo, issue.number), []):
+        if not c.author or c.author == issue.author or is_bot(c.author):
+            continue
+        body = c.body or ""
+        for ref in find_refs(body, issue.repo):
+            if (ref.repo, ref.number) != (pull.repo, pull.number) or ref.kind == KIND_ISSUE:
+                continue
+            sentence = _sentence_around(body, *ref.span)
+            if _DENIES.search(sentence):
+                return f"{c.author} says so: '{' '.join(sentence.split())[:100]}' [issues/{issue.number}/comments/{c.id}]"
+    return ""
+
+
+def _dirs(paths: list[str]) -> set[str]:
+    return {p.rsplit("/", 1)[0] if "/" in p else "" for p in paths}
+
+
+def _other_fix_area(pull: Pull, idx: CorpusIndex, cands: dict[Key, Candidate]) -> str:
+    """The linked PR's files share no file and no folder with what the issue's own fix (a PR that
+    names it with a keyword, its branch or a closing commit) changes."""
+    mine = [f.filename for f in idx.files.get((pull.repo, pull.number), [])]
+    if not mine:
+        return ""
+    for key, c in sorted(cands.items()):
+        if c.pull is None or key == (pull.repo, pull.number) or not c.kinds() & STRONG:
+            continue
+        theirs = [f.filename for f in idx.files.get(key, [])]
+        if theirs and not set(mine) & set(theirs) and not _dirs(mine) & _dirs(theirs):
+            return (f"touches {', '.join(sorted(mine)[:3])}, while the issue's own fix "
+                    f"{idx.pr_label(key, pull.repo)} changes {', '.join(sorted(theirs)[:3])}")
+    return ""
+
+
+def unrelated_reason(issue: Issue, pull: Pull, idx: CorpusIndex, cfg: LinkConfig, itoks: "_LazyTokens",
+                     cands: dict[Key, Candidate] | None = None) -> str:
+    """Why a platform-linked PR is not about this issue ("" when nothing positive says so).
+
+    A platform link is the tracker's own record, and a close seconds or minutes after the
+    linked PR merged is the platform carrying out the PR's closing claim. Real PR titles are
+    terse ("fix bug", "修复问题", "补充参数说明"), so vocabulary alone never refutes a link;
+    it takes positive contrary evidence, and the reason says which:
+      - the PR's text names this issue only as background ("前序 #631");
+      - someone other than the reporter says in the issue that the PR is not its change;
+      - the PR names other issues with a closing keyword (not within `minutes_s` after its
+        merge: then the platform closed this issue on the PR's claim too);
+      - its change touches an area the issue does not: none of the identifiers the issue
+        names occurs in its diff, or its files share no file and no folder with the issue's
+        own keyword/branch-named fix.
+    The last three hold only while the issue and the PR share less than `unrelated_overlap` of
+    their vocabulary (a guard against refuting a link that reads as the issue's own change).
+    """
     key = (issue.repo, issue.number)
+    label = idx.pr_label((pull.repo, pull.number), issue.repo)
     refs = idx.pull_issue_refs.get((pull.repo, pull.number), [])
-    if any((m.ref.repo, m.ref.number) == key for m in refs):
+    if any((m.ref.repo, m.ref.number) == key and not m.ref.background for m in refs):
         return ""
     others = sorted({f"#{m.ref.number}" if m.ref.repo == issue.repo else f"{m.ref.repo}#{m.ref.number}"
-                     for m in refs if (m.ref.keyword or m.ref.kind == KIND_ISSUE)})
-    ptoks = pull_tokens(pull, idx)
-    issue_tokens = itoks.get()
-    ov = overlap(issue_tokens, ptoks)
-    if ov < cfg.unrelated_overlap and (named := _identifiers(f"{issue.title}\n{issue.body}")):
-        text = _pull_text(pull, idx).casefold()
-        if not any(x.casefold() in text for x in named):
-            return (f"linked {idx.pr_label((pull.repo, pull.number), issue.repo)} touches none of what the issue names "
-                    f"({', '.join(sorted(named)[:4])}) and shares {ov:.0%} of its vocabulary")
-    if len(issue_tokens) >= cfg.unrelated_min_tokens and len(ptoks) >= cfg.unrelated_min_tokens // 2 \
-            and ov < cfg.unrelated_no_overlap:
-        return (f"linked {idx.pr_label((pull.repo, pull.number), issue.repo)} shares {ov:.0%} of this issue's "
-                f"vocabulary (the issue describes its problem in {len(issue_tokens)} terms): its change is about something else")
-    if others and ov < cfg.unrelated_overlap:
-        return (f"linked {idx.pr_label((pull.repo, pull.number), issue.repo)} names {', '.join(others[:4])} as what it "
-                f"fixes, not this issue, and shares {ov:.0%} of its vocabulary (title/body/files)")
+                     for m in refs if (m.ref.keyword or m.ref.kind == KIND_ISSUE) and not m.ref.background
+                     and (m.ref.repo, m.ref.number) != key})
+    cues = sorted({m.ref.background for m in refs if (m.ref.repo, m.ref.number) == key and m.ref.background})
+    if cues:
+        # The PR's own text says what this issue is to it: background, not its target.
+        return (f"linked {label} names this issue only as background ({', '.join(repr(c) for c in cues)})"
+                + (f" and names {', '.join(others[:4])} as what it fixes" if others else ""))
+    denied = _denied_by_comment(issue, pull, idx)
+    if denied:
+        return f"linked {label} is not this issue's change: {denied}"
+    ov = overlap(itoks.get(), pull_tokens(pull, idx))
+    has_diff = bool(idx.files.get((pull.repo, pull.number)))
+    subject = _identifiers(_title_spans(issue.title)) if has_diff else set()
+    if subject and not _touches(pull, idx, subject):
+        # What the title names is what the issue is about; a diff that touches none of it is
+        # about something else, however the PR is worded.
+        return (f"linked {label} touches none of what the issue's title names "
+                f"({', '.join(sorted(subject)[:4])}); it shares {ov:.0%} of the issue's vocabulary")
+    if ov >= cfg.unrelated_overlap:
+        return ""
+    chain = (pull.merged and issue.closed_at is not None
+             and -cfg.clock_slack_s <= (issue.closed_at - pull.merged_at).total_seconds() <= cfg.minutes_s)
+    if others and not chain:
+        return (f"linked {label} names {', '.join(others[:4])} as what it fixes, not this issue, "
+                f"and shares {ov:.0%} of its vocabulary (title/body/files)")
+    if has_diff and (named := _identifiers(f"{issue.title}\n{issue.body}")) and not _touches(pull, idx, named):
+        return (f"linked {label} touches none of what the issue names "
+                f"({', '.join(sorted(named)[:4])}) and shares {ov:.0%} of its vocabulary")
+    area = _other_fix_area(pull, idx, cands or {})
+    if area:
+        return f"linked {label} {area}; it shares {ov:.0%} of the issue's vocabulary"
     return ""
 
 
@@ -143,7 +235,7 @@ def decide(issue: Issue, idx: CorpusIndex, cfg: LinkConfig, resolved: bool = Tru
             continue
         kinds = c.kinds()
         if "linked" in kinds and not kinds & STRONG:
-            c.unrelated = unrelated_reason(issue, c.pull, idx, cfg, itoks)
+            c.unrelated = unrelated_reason(issue, c.pull, idx, cfg, itoks, cands)
         p = c.pull
         if close is not None and p.merged and "timing" not in kinds and timing_from <= p.merged_at <= timing_to:
             lag = int((close - p.merged_at).total_seconds())
@@ -164,10 +256,12 @@ def decide(issue: Issue, idx: CorpusIndex, cfg: LinkConfig, resolved: bool = Tru
         k = kinds_of[c.key]
         medium = k & MEDIUM
         cited = any(s.kind == "comment" and s.cite for s in c.signals)
-        if strong(c) or len(medium) >= 2 or k == {"timing"} or (cited and not c.unrelated):
+        if c.unrelated:          # positive contrary evidence outweighs any number of weak signals
+            c.verdict = "unrelated"
+        elif strong(c) or len(medium) >= 2 or k == {"timing"} or cited:
             fixlike.append(c)
         else:
-            c.verdict = "unrelated" if c.unrelated else "weak"
+            c.verdict = "weak"
 
     for c in fixlike:
         p = c.pull
@@ -237,7 +331,8 @@ def _deferred_fix(issue: Issue, idx: CorpusIndex, cfg: LinkConfig, verdict: FixV
             if _DUPLICATE.search(_sentence_around(body, *ref.span)):
                 continue
             fixes: set[Key] = set(idx.links.get(other, {}))
-            fixes |= {m.pull for m in idx.mentions.get(other, []) if m.ref.keyword or m.ref.kind == KIND_ISSUE}
+            fixes |= {m.pull for m in idx.mentions.get(other, [])
+                      if (m.ref.keyword or m.ref.kind == KIND_ISSUE) and not m.ref.background}
             fixes |= set(idx.branch_refs.get(other, []))
             for pk in sorted(fixes):
                 p = idx.pulls.get(pk)

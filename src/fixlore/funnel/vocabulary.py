@@ -1,0 +1,48 @@
+"""The funnel's vocabularies (labels, workflow states, issue types) and how terms are compared.
+
+The terms live as data in `vocabulary.yaml` next to this module, grouped by where they come
+from (GitHub's and GitCode's defaults, wordings seen on trackers). Trackers spell one label
+many ways ("not-planned", "not_planned", "Not Planned", "won't fix", "wont-fix"), so terms
+and the issue's labels are compared after `fold`.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from importlib import resources
+
+import yaml
+
+# Case is folded; spaces, hyphens, underscores and apostrophes (straight, curly, backtick,
+# full-width) carry no meaning in a label name.
+_NOISE = re.compile(r"[\s\-_'’‘`＇－＿]+", re.UNICODE)
+
+
+@lru_cache(maxsize=65536)
+def fold(term: str) -> str:
+    return _NOISE.sub("", (term or "").casefold())
+
+
+@lru_cache(maxsize=1)
+def _data() -> dict[str, dict[str, list[str]]]:
+    text = resources.files("fixlore.funnel").joinpath("vocabulary.yaml").read_text(encoding="utf-8")
+    return yaml.safe_load(text) or {}
+
+
+def terms(name: str) -> tuple[str, ...]:
+    """Every term of one vocabulary (all sources), in file order, duplicates after folding dropped."""
+    seen: set[str] = set()
+    out: list[str] = []
+    for group in (_data().get(name) or {}).values():
+        for term in group or []:
+            key = fold(str(term))
+            if key and key not in seen:
+                seen.add(key)
+                out.append(str(term))
+    return tuple(out)
+
+
+@lru_cache(maxsize=64)
+def folded(values: tuple[str, ...]) -> frozenset[str]:
+    return frozenset(k for k in map(fold, values) if k)

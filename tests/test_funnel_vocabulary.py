@@ -1,0 +1,62 @@
+"""Class 1 of issue #13: one label, many spellings; the vocabularies are data with both platforms' defaults."""
+
+from hypothesis import given, strategies as st
+
+from fixlore.funnel import FunnelConfig, cheap_funnel
+from fixlore.funnel.vocabulary import fold, terms
+
+from test_link_builders import SINCE, issue, t
+
+
+def _stage(one, **cfg):
+    return cheap_funnel([one], SINCE, FunnelConfig(**cfg) if cfg else None)[one.key]
+
+
+def test_spellings_of_one_label_fold_to_one_term():
+    assert len({fold(x) for x in ("not-planned", "not_planned", "Not Planned", "NOT PLANNED", "notplanned")}) == 1
+    assert len({fold(x) for x in ("wontfix", "wont-fix", "won't fix", "Won’t Fix", "WONT_FIX")}) == 1
+    assert fold("wontfix") != fold("fix") and fold("不予解决") == "不予解决"
+
+
+def test_resolution_labels_match_in_any_spelling():
+    for n, label in enumerate(("not-planned", "not_planned", "Not Planned", "wont-fix", "won't fix", "Won't-Fix",
+                               "Duplicate", "IN-VALID"), start=1):
+        assert _stage(issue(n, closed=t(18), labels=[label])) == "unresolved", label
+    assert _stage(issue(20, closed=t(18), labels=["fixed"])) == "pool"
+
+
+def test_workflow_states_and_issue_types_fold_too():
+    assert _stage(issue(1, closed=t(18), workflow_state="Not_Planned")) == "unresolved"
+    assert _stage(issue(2, closed=t(18), workflow_state="won’t fix")) == "unresolved"
+    assert _stage(issue(3, closed=t(18), workflow_state="Completed")) == "pool"
+    assert _stage(issue(4, closed=t(18), issue_type="Code-Review")) == "internal"
+    assert _stage(issue(5, closed=t(18), labels=["Internal_Test"])) == "internal"
+    assert _stage(issue(6, "crash", closed=t(18), labels=["Security-Advisory"])) == "cve"
+    assert _stage(issue(7, "crash", closed=t(18), labels=["Security: low"])) == "cve"
+
+
+def test_vocabularies_carry_both_platforms_defaults():
+    unresolved = {fold(x) for x in terms("unresolved_labels")}
+    # Defaults GitHub and GitCode create with every repository that mean "not resolved".
+    assert {"duplicate", "invalid", "wontfix"} <= unresolved
+    # Their defaults that keep an issue in the funnel are absent.
+    assert not {"bug", "question", "enhancement", "documentation", "helpwanted"} & unresolved
+    states = {fold(x) for x in terms("unresolved_states")}
+    assert {"notplanned", "rejected"} <= states          # GitHub state_reason, GitCode issue_stage
+    assert len(terms("unresolved_labels")) == len(unresolved)   # one entry per folded term
+
+
+def test_a_run_setting_is_folded_the_same_way():
+    cfg = {"unresolved_labels": ["Needs-Info"]}
+    assert _stage(issue(1, closed=t(18), labels=["needs info"]), **cfg) == "unresolved"
+    assert _stage(issue(2, closed=t(18), labels=["wontfix"]), **cfg) == "pool"
+
+
+@given(st.sampled_from(["not planned", "wontfix", "duplicate", "invalid"]),
+       st.lists(st.sampled_from([" ", "-", "_", "'", "’"]), max_size=3), st.booleans())
+def test_separators_and_case_never_change_the_verdict(term, seps, upper):
+    spelled = term
+    for sep in seps:
+        spelled = spelled[:1] + sep + spelled[1:]
+    spelled = spelled.upper() if upper else spelled
+    assert _stage(issue(1, closed=t(18), labels=[spelled])) == "unresolved"

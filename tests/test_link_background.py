@@ -1,0 +1,70 @@
+"""Class 4 of issue #13: a PR that names an issue as background is neither its fix nor its pending fix."""
+
+import pytest
+
+from fixlore.link import build_cases
+from fixlore.link.refs import find_refs, settle_background
+from fixlore.model import Corpus
+
+from test_link_builders import SINCE, issue, link, pull, t
+
+
+def _cases(corpus):
+    cases, _ = build_cases(corpus, SINCE)
+    return {c.number: c for c in cases}
+
+
+@pytest.mark.parametrize("body", ["修复 #647\n\n前序：#631 的 HBM 续传方案", "Fixes #647 (follow-up of #631)",
+                                  "Fixes #647. Related: #631", "Closes #647\nSee also #631", "解决 #647，参考 #631",
+                                  "Fixes #647, similar to #631", "fixes #647; refs #631", "修复 #647，相关 issue #631"])
+def test_background_ticket_of_an_open_pr_gets_no_pending_fix(body):
+    corpus = Corpus(issues=[issue(631, "KV cache offload loses blocks", closed=t(18)),
+                            issue(647, "KV cache offload loses blocks on resume", closed=t(18))],
+                    pulls=[pull(1008, "KV cache offload: resume", body=body)],
+                    links=[link(631, 1008), link(647, 1008)])
+    c = _cases(corpus)
+    assert c[631].fix == [] and c[631].pending_fix == [] and "fix_not_landed" not in c[631].traps
+    assert [p.number for p in c[647].pending_fix] == [1008] and "fix_not_landed" in c[647].traps
+    row = next(r for r in c[631].to_export()["candidates"] if r["number"] == 1008)
+    assert row["verdict"] == "unrelated" and "background" in row["unrelated"]
+
+
+def test_merged_follow_up_linked_to_its_predecessor_is_a_linked_unrelated_trap_saying_why():
+    corpus = Corpus(issues=[issue(631, "KV cache offload loses blocks", closed=t(18, 10, 0, 1)),
+                            issue(647, "KV cache offload loses blocks on resume", closed=t(18, 10, 0, 1))],
+                    pulls=[pull(1008, "KV cache offload: resume", body="修复 #647，前序 #631", merged=t(18))],
+                    links=[link(631, 1008), link(647, 1008)])
+    c = _cases(corpus)
+    assert c[631].fix == [] and c[631].timing == "no_fix"
+    assert "linked_unrelated" in c[631].traps and "前序" in c[631].trap_notes["linked_unrelated"]
+    assert "#647" in c[631].trap_notes["linked_unrelated"]
+    assert [f.number for f in c[647].fix] == [1008] and c[647].timing == "same_second"
+
+
+def test_soft_cue_alone_still_points_at_the_issue_the_pr_fixes():
+    """"Related: #100" with no other target is how many PRs name the one issue they fix."""
+    corpus = Corpus(issues=[issue(100, "tooltip flickers on hover", closed=t(18, 10, 0, 1))],
+                    pulls=[pull(101, "Debounce the tooltip hover handler", body="Related: #100", merged=t(18))])
+    c = _cases(corpus)[100]
+    assert [f.number for f in c.fix] == [101]
+
+
+def test_hard_cue_stays_background_without_another_target():
+    refs = settle_background(find_refs("follow-up of #631; also touches #12", "o/r"))
+    assert [(r.number, bool(r.background)) for r in refs] == [(631, True), (12, False)]
+    soft = settle_background(find_refs("Related: #5, #6", "o/r"))
+    assert [r.background for r in soft] == ["", ""]
+
+
+def test_closing_keyword_wins_over_a_cue():
+    refs = find_refs("修复 #631 的后续问题; Fixes #1, #2 and #3", "o/r")
+    assert all(r.keyword and not r.background for r in refs)
+
+
+def test_background_mention_does_not_make_a_deferred_fix():
+    """A maintainer pointing at #647 from #631 defers to #647's fixes, never to a PR that only names #631."""
+    corpus = Corpus(issues=[issue(631, "offload loses blocks", closed=t(18)), issue(647, "resume bug", closed=t(21))],
+                    pulls=[pull(1008, "resume", body="Fixes #700. See also #631", merged=t(20))],
+                    links=[link(631, 1008)])
+    c = _cases(corpus)[631]
+    assert c.pending_fix == [] and "closed_before_merge" not in c.traps
