@@ -234,6 +234,8 @@ def test_the_v2_fields_make_the_answer_and_the_context_carries_pr_material(tmp_p
     user = body["messages"][1]["content"]
     assert "FIX PULL REQUESTS" in user and "本 PR 将路由计算移到 token 切片之后" in user
     assert analyst.stats()["grounding"] == {"checked": 1, "repaired": 0, "dropped": 0}
+    assert case.written.mechanism == GROUNDED and case.written.change == "路由计算移到 token 切片之后"
+    assert case.written.lang == "zh" and "!795" not in case.written.text()
 
 
 def test_an_invented_number_and_a_wrong_pr_are_repaired_in_one_round(tmp_path):

@@ -463,3 +463,8 @@ def test_the_mechanism_comes_before_an_aside_and_the_change_is_stated():
     assert "BecomeFollower 改为无条件幂等并通知上层" in a or "30s→2s" in a
     assert a.index("backendMutex_") < a.find("另外") if "另外" in a else True
     assert "!31" in a
+    # the analyst's own words stay apart from the pipeline's facts (fix PRs, dates, the close)
+    w = case.written
+    assert w.lang == "zh" and w.mechanism.startswith("抢锁(30s)和健康检查共用 backendMutex_")
+    assert w.change and w.change in a and "!31" not in w.text() and "合入" not in w.change
+    assert type(case).from_export(case.to_export()).written == w

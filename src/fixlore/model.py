@@ -255,6 +255,45 @@ class KbRef:
 
 
 @pickled_as_arguments
+@pickled_as_arguments
+@dataclass(slots=True)
+class Written:
+    """What an analyst wrote about a case, apart from the pipeline's own facts (fix PRs and where
+    they landed, dates, timing, traps, cited documents), which stay structured on the case and are
+    worded per language when a digest is composed. `lang` is the language it is written in."""
+    lang: str = ""              # "zh" | "en"
+    mechanism: str = ""         # the root cause as a mechanism
+    change: str = ""            # what the fix changes
+    workaround: str = ""        # what to do without the fix, or the official advice
+    scope: str = ""             # who is affected, versions, requirements
+    numbers: list[str] = field(default_factory=list)    # measured numbers with their meaning
+
+    FIELDS = ("mechanism", "change", "workaround", "scope")
+
+    def text(self) -> str:
+        """The written fields as one passage, in reading order (mechanism, change, workaround, scope)."""
+        parts = [getattr(self, f).strip().rstrip("。. ") for f in self.FIELDS if getattr(self, f).strip()]
+        if not parts:
+            return ""
+        return "。".join(parts) + "。" if self.lang == "zh" else ". ".join(parts) + "."
+
+    def __bool__(self) -> bool:
+        return any(getattr(self, f).strip() for f in self.FIELDS)
+
+    def to_export(self) -> dict[str, Any]:
+        if not self:
+            return {}
+        return {"lang": self.lang, "mechanism": self.mechanism, "change": self.change,
+                "workaround": self.workaround, "scope": self.scope, "numbers": list(self.numbers)}
+
+    @classmethod
+    def from_export(cls, row: dict[str, Any] | None) -> "Written":
+        row = row or {}
+        return cls(lang=row.get("lang", ""), mechanism=row.get("mechanism", ""), change=row.get("change", ""),
+                   workaround=row.get("workaround", ""), scope=row.get("scope", ""),
+                   numbers=[str(n) for n in row.get("numbers", [])])
+
+
 @dataclass(slots=True)
 class Case:
     repo: str
@@ -278,6 +317,7 @@ class Case:
     first_action: str = ""
     value: float = 0.0
     analysed_by: str = ""    # which analysis backend wrote problem/answer ("offline", "llm:<model>", ...)
+    written: Written = field(default_factory=Written)   # the analyst's own words, apart from the pipeline's facts
     # Link-stage extras (the reader's trail; not in truth.yaml):
     provisional: bool = False    # True: funnel "selected" awaits deep analysis (link.analysis_candidates)
     closed_by: str = ""          # who closed the issue (issue field or close event)
@@ -302,7 +342,7 @@ class Case:
             "kb_refs": [k.to_export() for k in self.kb_refs],
             "theme": self.theme, "problem": self.problem, "answer": self.answer,
             "symptom": self.symptom, "first_action": self.first_action,
-            "value": round(self.value, 4), "analysed_by": self.analysed_by,
+            "value": round(self.value, 4), "analysed_by": self.analysed_by, "written": self.written.to_export(),
             "provisional": self.provisional, "closed_by": self.closed_by, "timing_note": self.timing_note,
             "pending_fix": [f.to_export() for f in self.pending_fix],
             "candidates": [dict(c) for c in self.candidates], "audit": dict(self.audit),
@@ -328,6 +368,7 @@ class Case:
             theme=row.get("theme", ""), problem=row.get("problem", ""), answer=row.get("answer", ""),
             symptom=row.get("symptom", ""), first_action=row.get("first_action", ""),
             value=float(row.get("value", 0.0)), analysed_by=row.get("analysed_by", ""),
+            written=Written.from_export(row.get("written")),
             provisional=bool(row.get("provisional", False)), closed_by=row.get("closed_by", ""),
             timing_note=row.get("timing_note", ""),
             pending_fix=[FixRef.from_export(f) for f in row.get("pending_fix", [])],

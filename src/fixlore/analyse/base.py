@@ -7,7 +7,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Protocol
 
 from fixlore.analyse.context import CaseContext
-from fixlore.model import DROP_REASONS, Case
+from fixlore.model import DROP_REASONS, Case, Written
 
 
 @dataclass(slots=True)
@@ -22,6 +22,7 @@ class Analysis:
     notes: list[str] = field(default_factory=list)   # why: the signals behind keep/drop
     analysed_by: str = ""
     usage: dict[str, int] = field(default_factory=dict)   # tokens spent (llm)
+    written: Written = field(default_factory=Written)     # the analyst's own words, fields apart
     cached: bool = False
 
     def __post_init__(self) -> None:

@@ -26,11 +26,11 @@ from fixlore.analyse.facts import close_sentence, fix_sentence, kb_sentence, pr_
 from fixlore.analyse.grounding import Claim, ungrounded, without_claims
 from fixlore.analyse.offline import OfflineAnalyst
 from fixlore.analyse.promptfile import load_prompt
-from fixlore.analyse.text import clean_body, hard_facts, keywords, shorten
+from fixlore.analyse.text import cjk_count, clean_body, hard_facts, is_cjk, keywords, shorten
 from fixlore.analyse.keep import language_of
 from fixlore.llmclient import ChatClient
 from fixlore.llmclient import failure_reason as client_failure
-from fixlore.model import DROP_REASONS, Case
+from fixlore.model import DROP_REASONS, Case, Written
 
 
 class LlmReply(BaseModel):
@@ -281,7 +281,10 @@ class LlmAnalyst:
         return a
 
     def _to_analysis(self, reply: LlmReply, usage: dict, cached: bool) -> Analysis:
-        return Analysis(problem=shorten(reply.problem, 120), answer=reply.answer, theme=reply.theme,
+        written = Written(mechanism=reply.mechanism, change=reply.fix, workaround=reply.workaround,
+                          scope=reply.scope, numbers=list(reply.numbers))
+        written.lang = "zh" if is_cjk(written.text()) or cjk_count(written.text()) >= 2 else "en"
+        return Analysis(problem=shorten(reply.problem, 120), answer=reply.answer, theme=reply.theme, written=written,
                         symptom=shorten(reply.symptom, 80), first_action=shorten(reply.first_action, 120),
                         keep=reply.keep, drop_reason=reply.drop_reason, notes=list(reply.notes),
                         analysed_by=self.name + (" (cached)" if cached else ""), usage=usage, cached=cached)

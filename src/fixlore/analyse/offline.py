@@ -18,7 +18,7 @@ from fixlore.analyse.text import (ACTION_CUES, FIX_CUES, ROOT_CUES, cjk_count, c
                                   shorten, tokens)
 from fixlore.analyse.keep import keep_or_drop, language_of
 from fixlore.link.refs import KIND_ISSUE, find_refs
-from fixlore.model import Case
+from fixlore.model import Case, Written
 
 # how much a sentence's origin counts: maintainers explain, PRs describe the change,
 # reporters sometimes locate the cause themselves
@@ -132,15 +132,15 @@ class OfflineAnalyst:
         return out
 
     @staticmethod
-    def _within_budget(explanation: list[Scored]) -> list[str]:
-        """The explanation's sentences in their order, each whole or cut after a clause, within
+    def _within_budget(explanation: list[tuple[str, Scored]]) -> list[tuple[str, str]]:
+        """The explanation's (role, sentence) in their order, each whole or cut after a clause, within
         EXPLAIN_BUDGET characters in all; a sentence that would be left with under 24 is dropped."""
         out, left = [], EXPLAIN_BUDGET
-        for item in explanation:
+        for role, item in explanation:
             if left < 24:
                 break
             text = clip(item.text.rstrip("。.；;"), left)
-            out.append(text)
+            out.append((role, text))
             left -= len(text)
         return out
 
@@ -189,24 +189,30 @@ class OfflineAnalyst:
         title = clean_title(case.title or (ctx.issue.title if ctx.issue else ""))
         cands = self._candidates(case, ctx, title, zh)
         causes = self._best([c for c in cands if c.mechanism], self.cause_sentences)
-        explanation = list(causes)
+        explanation = [("mechanism", c) for c in causes]
         near = lambda c: any(c.text == e.text or overlap(tokens(c.text), tokens(e.text)) > 0.5  # noqa: E731
-                             for e in explanation)
+                             for _, e in explanation)
         if case.fix:
             # what the change does, in the words of the PR or its author
-            explanation += self._best([c for c in cands if c.source in OFFICIAL and (c.fix > 0 or c.facts > 0)
-                                       and not c.aside and c.native and not near(c)], 1)
+            explanation += [("change", c) for c in self._best(
+                [c for c in cands if c.source in OFFICIAL and (c.fix > 0 or c.facts > 0)
+                 and not c.aside and c.native and not near(c)], 1)]
         if not case.fix or not causes:
             # what the official voice answered (advice, a clarification) beside the cause
-            explanation += self._best([c for c in cands if c.source == "maintainer" and not near(c)], 1)
+            explanation += [("workaround" if c.action > 0 else "mechanism", c) for c in self._best(
+                [c for c in cands if c.source == "maintainer" and not near(c)], 1)]
         if not causes:
-            explanation += self._best([c for c in cands if c.source == "pull" and not near(c)], 1)
+            explanation += [("change" if case.fix else "mechanism", c) for c in self._best(
+                [c for c in cands if c.source == "pull" and not near(c)], 1)]
         # the verdict and the theme read the stated causes (cue words), as before rows were written
         root_text = " ".join(c.text for c in self._best([c for c in cands if c.root > 0], self.cause_sentences))
         verdict = keep_or_drop(case, ctx, root_cause=root_text)
 
         sep = "。" if zh else ". "
-        parts = self._within_budget(explanation)
+        roles = self._within_budget(explanation)
+        written = Written(lang="zh" if zh else "en",
+                          **{f: sep.join(t for r, t in roles if r == f) for f in ("mechanism", "change", "workaround")})
+        parts = [t for _, t in roles]
         # the cited documents stay structured (case.kb_refs): a chunk id and a score are not prose
         parts += [p for p in (fix_sentence(case, zh), close_sentence(case, zh)) if p]
         if not zh:
@@ -223,6 +229,7 @@ class OfflineAnalyst:
             keep=verdict.keep,
             drop_reason=verdict.drop_reason,
             notes=verdict.notes,
+            written=written,
             analysed_by=self.name,
         )
 

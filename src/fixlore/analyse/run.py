@@ -38,6 +38,7 @@ def apply(case: Case, a: Analysis) -> None:
     case.funnel = "selected" if a.keep else "analysis"
     case.drop_reason = "" if a.keep else a.drop_reason
     case.analysed_by = a.analysed_by
+    case.written = a.written
     if hasattr(case, "provisional"):
         case.provisional = False
 
