@@ -76,7 +76,8 @@ def test_disclosure_figures_come_from_the_run(written):
     assert "state == merged 且 merged_at 非空" in zh and "state == merged and merged_at is set" in en
     assert "quantkit#41" in zh.split("## 考据与口径披露")[1]              # claimed_unmerged named
     assert "4 秒内 3 单" in zh and "3 issues in 4 s" in en              # the close storm, with its span
-    assert "msdemo#110 晚 22 天" in zh                                  # stale close with its lag
+    assert "msdemo#110 晚 21 天 16 小时" in zh                          # stale close with its lag (1,872,000 s)
+    assert "msdemo#110 21 d 16 h late" in en
     assert "!850 修 msdemo#103、msdemo#104" in zh                        # one PR, many issues
     assert f"深析层弃 {f['dropped']} 条" in zh and "官方不采纳 1（msdemo#106）" in zh
     assert f"余 {f['backlog']} 条留待后续" in zh
@@ -110,7 +111,8 @@ def test_hostile_issue_text_is_inert_in_html(written):
     page = paths["html"].read_text("utf-8")
     p = _Collect()
     p.feed(page)
-    assert not {"script", "img", "iframe", "svg", "object", "embed"} & set(p.tags)
+    assert not {"script", "img", "iframe", "object", "embed"} & set(p.tags)
+    assert p.tags.count("svg") == 2 * 3 == page.count('<svg class="chart"')
     assert p.tags.count("style") == 1                                      # our own stylesheet only
     assert not [a for a in p.attrs if a[1].startswith("on")]               # no event handlers
     hrefs = [v for t, k, v in p.attrs if k in ("href", "src")]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from fixlore.compose.links import doc_parts
 from fixlore.compose.write import write_digests
 from fixlore.link.export import write_cases_jsonl
 from fixlore.timeutil import cases_in_zone
@@ -21,8 +22,13 @@ def run(ctx: Any) -> dict[str, Any]:
     write_cases_jsonl(cases, export)
     run = dict(ctx.info)
     try:   # the repos' own descriptions position them in the overview
-        corpus = ctx.store.load_corpus(repos=sorted({c.repo for c in cases if c.funnel == "selected"}))
+        kept = [c for c in cases if c.funnel == "selected"]
+        cited = {doc_parts(k.doc)[0] for c in kept for k in c.kb_refs} - {""}
+        corpus = ctx.store.load_corpus(repos=sorted({c.repo for c in kept} | cited))
         run.setdefault("repo_descriptions", {r.full_name: r.description for r in corpus.repos if r.description})
+        # where cited documents live on the platform (the digest links them)
+        run.setdefault("repo_web", {r.full_name: {"html_url": r.html_url, "default_branch": r.default_branch}
+                                    for r in corpus.repos if r.html_url})
     except AttributeError:
         pass
     paths = write_digests(cases, run, ctx.out_dir)
