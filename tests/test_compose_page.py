@@ -65,6 +65,8 @@ def test_chart_svg_is_drawn_from_numbers_and_escaped_labels():
     assert tags <= {"svg", "title", "text", "rect"}
     assert not [k for el in root.iter() for k in el.attrib if k.startswith("on") or "href" in k]
     assert "<script" not in out and "&lt;script&gt;" in out
+    long = str(svg({"id": "y", "title": "t", "bars": [{"label": "mindstudio-ops-kernels-extended", "value": 1}]}))
+    assert ">mindstudio-ops-kern…</text>" in long and "<title>mindstudio-ops-kernels-extended: 1</title>" in long
     bars = [el for el in root.iter("rect") if "bar" in el.get("class", "")]
     widths = [float(b.get("width")) for b in bars]
     assert widths[0] > widths[1] > 0 and abs(widths[0] / widths[1] - 3) < 0.01 and abs(widths[1] / widths[2] - 2) < 0.01
