@@ -16,6 +16,7 @@ import nh3
 from jinja2 import Environment, PackageLoader, select_autoescape
 from markupsafe import Markup, escape
 
+from fixlore import formats
 from fixlore.compose.charts import svg
 from fixlore.compose.units import human_lag
 
@@ -87,7 +88,7 @@ def md_answer(row: dict[str, Any], lang: str) -> str:
 
 def markdown(d: dict[str, Any]) -> str:
     h = d["headings"]
-    out = [f"# {md_text(d['title'])}", "", f"## {h['overview']}", ""]
+    out = [f"<!-- {formats.DIGEST} -->", f"# {md_text(d['title'])}", "", f"## {h['overview']}", ""]
     out += ["| " + " | ".join(h["overview_cols"]) + " |", "|---|---|---:|"]
     for r in d["overview"]:
         out.append(f"| {md_text(r['repo'])} | {md_text(r['positioning'])} | {r['count']} |")
@@ -161,9 +162,9 @@ def _env() -> Environment:
 
 def html(digests: list[dict[str, Any]]) -> str:
     """One page holding every language given (a language switch without scripts: anchors)."""
-    return _env().get_template("digest.html.j2").render(digests=digests)
+    return _env().get_template("digest.html.j2").render(digests=digests, format=formats.DIGEST)
 
 
 def to_json(digests: dict[str, dict[str, Any]], figures: dict[str, Any], cases: list[dict[str, Any]]) -> str:
-    doc = {"format": "fixlore-digest/1", "figures": figures, "digests": digests, "cases": cases}
+    doc = {"format": formats.DIGEST, "figures": figures, "digests": digests, "cases": cases}
     return json.dumps(doc, ensure_ascii=False, indent=1, default=str)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from fixlore import formats
 from fixlore.compose.links import doc_parts
 from fixlore.compose.write import write_digests
 from fixlore.link.export import write_cases_jsonl
@@ -32,5 +33,8 @@ def run(ctx: Any) -> dict[str, Any]:
     except AttributeError:
         pass
     paths = write_digests(cases, run, ctx.out_dir)
+    # the version of each file, for readers of cases.jsonl (whose lines hold cases only)
+    ctx.info["formats"] = {"run.json": formats.RUN, export.name: formats.CASES,
+                           **{p.name: formats.DIGEST for p in paths.values()}}
     return {"cases": str(export), "files": {k: str(p) for k, p in paths.items()},
             "kept": sum(1 for c in cases if c.funnel == "selected")}
