@@ -26,6 +26,14 @@ def test_lag_in_the_two_largest_units():
     assert human_lag(86400) == "1 d" and human_lag(-600) == "10 min" and human_lag(None) == "?"
 
 
+def test_linker_notes_read_their_lag_in_human_units():
+    from fixlore.compose.render import lag_words
+
+    note = "fix !140 merged 2026-09-17T11:00:00+08:00, issue closed by ops-lee: lag 191396s"
+    assert lag_words(note) == note.replace("lag 191396s", "lag 2 d 5 h")
+    assert lag_words("lag -55s; flag 5s") == "lag -55 s; flag 5s"
+
+
 @given(st.integers(min_value=0, max_value=10**9))
 def test_lag_reads_back_within_its_smallest_unit_shown(seconds):
     text = human_lag(seconds)

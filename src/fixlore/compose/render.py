@@ -125,6 +125,18 @@ def safe_url(url: Any) -> str:
     return u if re.match(r"^https?://[^\s\"'<>]+$", u, re.I) else ""
 
 
+_LAG_WORDS = re.compile(r"\blag (-?\d+) ?s\b")
+
+
+def lag_words(text: Any) -> str:
+    """A linker note's "lag 777008s" in human units ("lag 8 d 23 h", a negative lag keeps its
+    minus: the close came first); the rest as written."""
+    def human(m: re.Match) -> str:
+        n = int(m.group(1))
+        return "lag " + ("-" if n < 0 else "") + human_lag(n)
+    return _LAG_WORDS.sub(human, str(text or ""))
+
+
 def rich(text: Any, links: dict[str, str] | None = None) -> Markup:
     """`clean` for prose that may hold code spans and the case's PR labels: each prose piece is
     made inert by nh3, each code span escaped into <code>, then known labels become links."""
@@ -153,6 +165,7 @@ def sanitising_env(package: str) -> Environment:
     env.filters["rich"] = rich
     env.filters["svg"] = svg
     env.filters["human_lag"] = human_lag
+    env.filters["lag_words"] = lag_words
     return env
 
 
