@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 import xml.etree.ElementTree as ET
+from html.parser import HTMLParser
 
 from hypothesis import given
 from hypothesis import strategies as st
@@ -54,6 +55,35 @@ def test_code_spans_render_as_code_and_their_content_stays_text():
     assert "`" in str(rich("an unpaired ` stays"))
 
 
+class _Tags(HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.tags: list[tuple[str, dict]] = []
+
+    def handle_starttag(self, tag, attrs):
+        self.tags.append((tag, dict(attrs)))
+
+
+_PIECES = st.sampled_from(list("<>&\"'`!#/=:;() aPRsciptonerhf57中文\n") +
+                          ["<script>", "</script>", "<a href=", "javascript:", "!57", "PR#9", "`", "<b>",
+                           "<img src=x onerror=alert(1)>", "&lt;", "<!--", "]]>"])
+_HOSTILE = st.lists(_PIECES, max_size=30).map("".join)
+
+
+@given(_HOSTILE)
+def test_rich_text_yields_only_code_and_the_cases_own_links(text):
+    url = "https://gitcode.com/o/r/merge_requests/57"
+    out = str(rich(text, {"!57": url}))
+    p = _Tags()
+    p.feed(out)
+    assert {t for t, _ in p.tags} <= {"code", "a"}
+    assert all(a == {"href": url, "rel": "noopener noreferrer nofollow"} for t, a in p.tags if t == "a")
+    assert "<script" not in out.lower() and "<img" not in out.lower()
+    md = md_rich(text, {"!57": url})
+    assert "<" not in md and ">" not in md and "\n" not in md       # no raw HTML, one table-cell line
+    assert not re.search(r"(?<!\\)\]\((?!https://gitcode\.com/o/r/merge_requests/57\))", md)   # only our links
+
+
 def test_only_the_cases_own_pr_labels_become_links():
     links = {"!57": "https://gitcode.com/o/r/merge_requests/57", "PR#9": "javascript:alert(1)"}
     out = str(rich("修复 !57（master）；!570 与 x!57 不是它；PR#9 不链接 <a href='https://evil'>!57</a>", links))
@@ -62,6 +92,8 @@ def test_only_the_cases_own_pr_labels_become_links():
     md = md_rich("修复 !57 与 `x|y` 和 [点](javascript:1)", links)
     assert "[!57](https://gitcode.com/o/r/merge_requests/57)" in md
     assert "`x\\|y`" in md and "\\[点\\](javascript:1)" in md
+    tagged = md_rich("见 `<script>alert(1)</script>` 处")            # no tag-like text raw, even in code
+    assert "<script" not in tagged and "\\`&lt;script&gt;" in tagged
 
 
 def test_chart_svg_is_drawn_from_numbers_and_escaped_labels():

@@ -56,16 +56,18 @@ def _label_pattern(links: dict[str, str] | None) -> re.Pattern | None:
     return re.compile(r"(?<![A-Za-z0-9_!#/])(" + "|".join(re.escape(lb) for lb in labels) + r")(?![A-Za-z0-9_])")
 
 
-def md_rich(text: Any, links: dict[str, str] | None = None) -> str:
+def md_rich(text: Any, links: dict[str, str] | None = None, in_table: bool = True) -> str:
     """md_text that keeps code spans as code spans and links the case's own PR labels."""
     links = {lb: url for lb, url in (links or {}).items() if _MD_URL.match(url or "")}
     pat = _label_pattern(links)
     out = []
     for code, piece in _segments(text):
-        if code:   # inside a code span nothing is markup; a pipe would still end a table cell
-            out.append("`" + piece.replace("|", "\\|") + "`")
+        # inside a code span nothing is markup, but a pipe would still end a table cell; a span
+        # holding < or > stays escaped text, so that no tag-like text ever reaches the file raw
+        if code and not re.search(r"[<>]", piece):
+            out.append("`" + (piece.replace("|", "\\|") if in_table else piece) + "`")
             continue
-        piece = _md_escape(piece)
+        piece = _md_escape(f"`{piece}`" if code else piece)
         if pat:
             piece = pat.sub(lambda m: f"[{m.group(1)}]({links[m.group(1)]})", piece)
         out.append(piece)
@@ -102,7 +104,7 @@ def markdown(d: dict[str, Any]) -> str:
         out += [f"### {md_text(t['headline'])}", "", md_text(t["paragraph"]), ""]
         for b in t["bullets"]:
             sep = "：" if d["lang"] == "zh" else ": "
-            out.append(f"- {md_link(b['ref'], b['url'])} {md_text(b['problem'])}{sep}{md_rich(b['text'], b.get('links'))}")
+            out.append(f"- {md_link(b['ref'], b['url'])} {md_text(b['problem'])}{sep}{md_rich(b['text'], b.get('links'), in_table=False)}")
         out.append("")
     out += [f"## {h['guide']}", "", "| " + " | ".join(h["guide_cols"]) + " |", "|---|---|---|"]
     for g in d["guide"]:
