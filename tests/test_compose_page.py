@@ -167,3 +167,23 @@ def test_pr_links_name_fix_and_pending_prs_by_their_labels():
     links = pr_links(c)
     assert links == {pr_label(f, c.repo): f.url for f in (*c.fix, *c.pending_fix) if f.url.startswith("https://")}
     assert all(lb in c.answer for lb in links)                   # the labels the analysts wrote
+
+
+def test_the_digests_own_sentences_link_cases_and_unambiguous_prs():
+    from fixlore.compose.digest import digest_links
+    from fixlore.compose.figures import Refs
+    from fixlore.model import FixRef
+
+    cases, run = analysed_world()
+    ref = Refs(cases)
+    analysed = [c for c in cases if c.funnel in ("selected", "analysis")]
+    a, b = next(c for c in analysed if c.fix), next(c for c in reversed(analysed) if c.fix)
+    assert a.repo != b.repo
+    a.fix.append(FixRef(a.repo, 9999, "fix", "merged", a.fix[0].merged_at, f"https://gitcode.com/{a.repo}/merge_requests/9999"))
+    b.fix.append(FixRef(b.repo, 9999, "fix", "merged", b.fix[0].merged_at, f"https://gitcode.com/{b.repo}/merge_requests/9999"))
+    links = digest_links(cases, ref)
+    assert "!9999" not in links                                   # two repositories' !9999: no guess
+    assert links[ref(a)] == a.url and all(c.funnel in ("selected", "analysis") for c in cases if ref(c) in links)
+    d = build_digest(cases, run, "en")
+    page = str(rich(d["disclosure"][0]["text"] + " " + ref(a), d["links"]))
+    assert f'<a href="{a.url}"' in page

@@ -353,6 +353,24 @@ def _disclosure(fig: dict, run: dict, lang: str) -> list[dict[str, str]]:
     return items
 
 
+def digest_links(cases: list[Case], ref: Refs) -> dict[str, str]:
+    """Labels the digest's own sentences use → web page: every analysed case by its short name
+    (`infer-serve#31`) and its PRs by their labels (`!57`), for the themes' paragraphs and the
+    methods. A PR label that would point at two pages (the same number in two repositories)
+    links nowhere."""
+    out: dict[str, str] = {}
+    seen: dict[str, set[str]] = defaultdict(set)
+    for c in cases:
+        if c.funnel not in ("selected", "analysis"):
+            continue
+        if safe_url(c.url):
+            out[ref(c)] = safe_url(c.url)
+        for label, url in pr_links(c).items():
+            seen[label].add(url)
+    out.update({label: next(iter(urls)) for label, urls in seen.items() if len(urls) == 1 and label not in out})
+    return out
+
+
 def build_digest(cases: list[Case], run: dict | None = None, lang: str = "zh", figures: dict | None = None) -> dict[str, Any]:
     run = run or {}
     fig = figures or compute_figures(cases, run)
@@ -408,5 +426,6 @@ def build_digest(cases: list[Case], run: dict | None = None, lang: str = "zh", f
         "repos": repos,
         "themes": themes,
         "guide": _guide(kept, ref, order),
+        "links": digest_links(cases, ref),
         "disclosure": _disclosure(fig, run, lang),
     }

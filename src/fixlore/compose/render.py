@@ -101,7 +101,7 @@ def markdown(d: dict[str, Any]) -> str:
             out.append(f"| {md_link(row['ref'], row['url'])} | {md_text(row['problem'])} | {md_answer(row, d['lang'])} |")
     out += ["", f"## {h['themes']}", ""]
     for t in d["themes"]:
-        out += [f"### {md_text(t['headline'])}", "", md_text(t["paragraph"]), ""]
+        out += [f"### {md_text(t['headline'])}", "", md_rich(t["paragraph"], d.get("links"), in_table=False), ""]
         for b in t["bullets"]:
             sep = "：" if d["lang"] == "zh" else ": "
             out.append(f"- {md_link(b['ref'], b['url'])} {md_text(b['problem'])}{sep}{md_rich(b['text'], b.get('links'), in_table=False)}")
@@ -113,7 +113,7 @@ def markdown(d: dict[str, Any]) -> str:
     out += ["", f"## {h['disclosure']}", ""]
     for item in d["disclosure"]:
         sep = "：" if d["lang"] == "zh" else ": "
-        out.append(f"- **{md_text(item['label'])}**{sep}{md_text(item['text'])}")
+        out.append(f"- **{md_text(item['label'])}**{sep}{md_rich(item['text'], d.get('links'), in_table=False)}")
     return "\n".join(out) + "\n"
 
 
