@@ -69,6 +69,16 @@ def test_every_file_the_run_writes_names_its_format(run_dir):
         assert (run_dir / f"digest.{lang}.md").read_text("utf-8").startswith(f"<!-- {formats.DIGEST} -->\n# ")
 
 
+def test_the_case_export_and_run_json_write_the_same_digest_again(run_dir, tmp_path):
+    again = tmp_path / "again"
+    proc = subprocess.run([sys.executable, "-m", "fixlore", "digest", "--cases", str(run_dir / "cases.jsonl"),
+                           "--run", str(run_dir / "run.json"), "--out", str(again)],
+                          capture_output=True, text=True, timeout=300, env={**os.environ, "NO_COLOR": "1"})
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    for name in ("digest.zh.md", "digest.en.md", "digest.html", "digest.json"):
+        assert (again / name).read_bytes() == (run_dir / name).read_bytes(), name
+
+
 def test_the_schemas_reject_what_readers_could_not_trust(run_dir):
     v = _validator(formats.CASES)
     row = json.loads((run_dir / "cases.jsonl").read_text("utf-8").splitlines()[1])
