@@ -63,10 +63,15 @@ def test_all_four_files_with_the_seed_sections(written):
     assert re.search(r"^### 1\. .+", zh, re.M) and re.search(r"^- \[?\w+#\d+", zh, re.M)
 
 
+def _plain(md: str) -> str:
+    """Markdown with its links reduced to their text (the sentences as a reader reads them)."""
+    return re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", md)
+
+
 def test_disclosure_figures_come_from_the_run(written):
     cases, run, paths = written
-    zh = paths["md_zh"].read_text("utf-8")
-    en = paths["md_en"].read_text("utf-8")
+    zh = _plain(paths["md_zh"].read_text("utf-8"))
+    en = _plain(paths["md_en"].read_text("utf-8"))
     f = compute_figures(cases, run)["funnel"]
     kb = sum(1 for c in cases if c.funnel == "selected" and c.kb_refs)
     assert f"共考察 {f['considered']} 条" in zh and f"窗口内关单 {f['closed_in_window']} 条" in zh
@@ -76,7 +81,8 @@ def test_disclosure_figures_come_from_the_run(written):
     assert "state == merged 且 merged_at 非空" in zh and "state == merged and merged_at is set" in en
     assert "quantkit#41" in zh.split("## 考据与口径披露")[1]              # claimed_unmerged named
     assert "4 秒内 3 单" in zh and "3 issues in 4 s" in en              # the close storm, with its span
-    assert "msdemo#110 晚 22 天" in zh                                  # stale close with its lag
+    assert "msdemo#110 晚 21 天 16 小时" in zh                          # stale close with its lag (1,872,000 s)
+    assert "msdemo#110 21 d 16 h late" in en
     assert "!850 修 msdemo#103、msdemo#104" in zh                        # one PR, many issues
     assert f"深析层弃 {f['dropped']} 条" in zh and "官方不采纳 1（msdemo#106）" in zh
     assert f"余 {f['backlog']} 条留待后续" in zh
@@ -85,13 +91,14 @@ def test_disclosure_figures_come_from_the_run(written):
 
 def test_changing_the_input_changes_the_digest(tmp_path):
     cases, run = analysed_world()
-    first = write_digests(cases, run, tmp_path / "a")["md_zh"].read_text("utf-8")
+    first = _plain(write_digests(cases, run, tmp_path / "a")["md_zh"].read_text("utf-8"))
     victim = next(c for c in cases if c.funnel == "selected" and c.repo == SIM and c.number == 110)
     victim.funnel, victim.drop_reason = "analysis", "no_fix_evidence"
-    second = write_digests(cases, run, tmp_path / "b")["md_zh"].read_text("utf-8")
+    second_md = write_digests(cases, run, tmp_path / "b")["md_zh"].read_text("utf-8")
+    second = _plain(second_md)
     k1 = int(re.search(r"留 (\d+) 条入选", first).group(1))
     k2 = int(re.search(r"留 (\d+) 条入选", second).group(1))
-    assert k2 == k1 - 1 and "零修复证据 1（msdemo#110）" in second and "[#110]" not in second
+    assert k2 == k1 - 1 and "零修复证据 1（msdemo#110）" in second and "[#110]" not in second_md
 
 
 class _Collect(HTMLParser):
@@ -110,7 +117,8 @@ def test_hostile_issue_text_is_inert_in_html(written):
     page = paths["html"].read_text("utf-8")
     p = _Collect()
     p.feed(page)
-    assert not {"script", "img", "iframe", "svg", "object", "embed"} & set(p.tags)
+    assert not {"script", "img", "iframe", "object", "embed"} & set(p.tags)
+    assert p.tags.count("svg") == 2 * 3 == page.count('<svg class="chart"')
     assert p.tags.count("style") == 1                                      # our own stylesheet only
     assert not [a for a in p.attrs if a[1].startswith("on")]               # no event handlers
     hrefs = [v for t, k, v in p.attrs if k in ("href", "src")]

@@ -29,6 +29,7 @@ def run_pipeline(*, world: Path | None, out: Path, overrides: dict[str, Any], co
                  quiet: bool = True, naive: bool = False, stage_names: list[str] | None = None,
                  console: Console | None = None) -> dict[str, Any]:
     """Library form of `fixlore run`; returns the run.json content (also written to out/run.json)."""
+    from fixlore import formats
     from fixlore.harvest.connect import connect
     from fixlore.pipeline import RunContext, discover_stages, run_stages, utc_now_iso
     from fixlore.store import Store
@@ -50,7 +51,7 @@ def run_pipeline(*, world: Path | None, out: Path, overrides: dict[str, Any], co
     if not settings.orgs:
         raise ConfigError("no organisations: give --org (one or more) or a world")
     info: dict[str, Any] = {
-        "started_at": utc_now_iso(), "status": "running", "world": str(world) if world else None,
+        "format": formats.RUN, "started_at": utc_now_iso(), "status": "running", "world": str(world) if world else None,
         "platform": settings.platform, "orgs": settings.orgs, "window": {"since": settings.since.isoformat()},
         "faults": faults or "", "settings": {k: v for k, v in settings.public().items() if k != "funnel"},
     }

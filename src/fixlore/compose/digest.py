@@ -10,8 +10,11 @@ from collections import Counter, defaultdict
 from typing import Any
 
 from fixlore.analyse.facts import close_sentence, fix_sentence, kb_sentence, note_in
+from fixlore.compose.charts import funnel_chart, repo_chart, timing_chart
 from fixlore.compose.figures import AUTO_CLOSE_TIMINGS, Refs, compute_figures, merged
+from fixlore.compose.links import doc_parts, doc_url, pr_links
 from fixlore.compose.render import safe_url
+from fixlore.compose.units import human_lag
 from fixlore.model import Case
 
 REASON_TEXT = {
@@ -40,20 +43,6 @@ def _t(lang: str, zh: str, en: str) -> str:
 
 def _j(lang: str, items) -> str:
     return ("、" if lang == "zh" else ", ").join(str(i) for i in items)
-
-
-def fmt_lag(seconds: int | None, lang: str) -> str:
-    if seconds is None:
-        return "?"
-    s = abs(int(seconds))
-    if s < 60:
-        return _t(lang, f"{s} 秒", f"{s} s")
-    if s < 3600:
-        m, r = divmod(s, 60)
-        return _t(lang, f"{m} 分 {r:02d} 秒", f"{m} min {r:02d} s") if r else _t(lang, f"{m} 分钟", f"{m} min")
-    if s < 2 * 86400:
-        return _t(lang, f"{s / 3600:.1f} 小时", f"{s / 3600:.1f} h")
-    return _t(lang, f"{round(s / 86400)} 天", f"{round(s / 86400)} days")
 
 
 def _date(iso: str) -> str:
@@ -110,6 +99,28 @@ def answer_in(case: Case, lang: str) -> str:
         for variant in dict.fromkeys((_capital(source), source)):
             answer = answer.replace(variant + stop_in.strip(), target + stop_out).replace(variant, target)
     return answer.rstrip()
+
+
+def without_kb(answer: str, case: Case) -> str:
+    """The answer without the analysts' KB sentence (document, chunk id, score): a reader gets
+    the document as a citation beside the prose instead (`kb_cites`)."""
+    for zh in (True, False):
+        sentence = kb_sentence(case, zh).rstrip("。. ")
+        if sentence:
+            for variant in dict.fromkeys((sentence, _capital(sentence))):
+                answer = re.sub(re.escape(variant) + r"[。.]?", "", answer)
+    return re.sub(r"\s{2,}", " ", answer).strip()
+
+
+def kb_cites(case: Case, repo_web: dict[str, Any]) -> list[dict[str, Any]]:
+    """The document the answer cites (the best-scoring kb_ref, as the analysts cite it), with its
+    platform URL when the run knows the repository's; chunk id and score for a tooltip."""
+    if not case.kb_refs:
+        return []
+    best = max(case.kb_refs, key=lambda k: k.score)
+    _, path = doc_parts(best.doc)
+    return [{"doc": best.doc, "path": path, "name": path.split("/")[-1], "url": doc_url(best.doc, repo_web),
+             "chunk": best.chunk, "score": round(best.score, 3)}]
 
 
 def _capital(sentence: str) -> str:
@@ -208,9 +219,10 @@ def _themes(kept: list[Case], ref: Refs, lang: str) -> list[dict[str, Any]]:
         bullets = []
         for c in cs:
             labels = _fix_labels(c, ref)
-            gist = _gist(answer_in(c, lang))
+            gist = _gist(without_kb(answer_in(c, lang), c))
             tail = "" if not labels or all(lb.split("(")[0] in gist for lb in labels) else _t(lang, f"（{_j(lang, labels)}）", f" ({_j(lang, labels)})")
-            bullets.append({"ref": ref(c), "url": safe_url(c.url), "problem": c.problem or c.title, "text": gist + tail})
+            bullets.append({"ref": ref(c), "url": safe_url(c.url), "problem": c.problem or c.title, "text": gist + tail,
+                            "links": pr_links(c)})
         out.append({"headline": headline, "paragraph": " ".join(para) if lang == "en" else "".join(para),
                     "bullets": bullets, "themes": sorted({c.theme for c in cs}), "repos": sorted({c.repo for c in cs})})
     return out
@@ -244,8 +256,7 @@ def _disclosure(fig: dict, run: dict, lang: str) -> list[dict[str, str]]:
         f"internal {f['internal']:,}, CVE {f['cve']:,} and empty titles {f['empty_title']:,}, {f['resolved_user_side']:,} resolved user-side issues; "
         f"{f['noise']:,} template-flood issues removed leaves a pool of {f['pool']:,}; the top {f['analysed']:,} by value were analysed "
         f"in depth: {f['kept']:,} kept, {f['dropped']:,} dropped.")})
-    kb_list = _j(lang, [f"{r['case']}→{r['doc'].split('/')[-1]}（{r['score']:.3f}）" if lang == "zh"
-                         else f"{r['case']}→{r['doc'].split('/')[-1]} ({r['score']:.3f})" for r in kb["cases"]])
+    kb_list = _j(lang, [f"{r['case']}→{r['doc'].split('/')[-1]}" for r in kb["cases"]])   # scores: digest.json
     items.append({"label": _t(lang, "KB 核实", "Knowledge base"), "text": _t(
         lang,
         f"{kb['rows']} 行中 {kb['with_refs']} 行挂 kb_refs" + (f"（{kb_list}）" if kb_list else "")
@@ -276,11 +287,11 @@ def _disclosure(fig: dict, run: dict, lang: str) -> list[dict[str, str]]:
     ch = ev["auto_close_chains"]
     tiers = []
     if ch["count"]:
-        tiers.append(_t(lang, f"合入即关单链 {ch['count']} 条（同秒 {ch['same_second']} 条，最长差 {fmt_lag(ch['max_lag_s'], lang)}：{_j(lang, ch['cases'])}）",
-                        f"closed by the merge: {ch['count']} ({ch['same_second']} in the same second, longest gap {fmt_lag(ch['max_lag_s'], lang)}: {_j(lang, ch['cases'])})"))
+        tiers.append(_t(lang, f"合入即关单链 {ch['count']} 条（同秒 {ch['same_second']} 条，最长差 {human_lag(ch['max_lag_s'], lang)}：{_j(lang, ch['cases'])}）",
+                        f"closed by the merge: {ch['count']} ({ch['same_second']} in the same second, longest gap {human_lag(ch['max_lag_s'], lang)}: {_j(lang, ch['cases'])})"))
     if ev["minutes"]:
-        tiers.append(_t(lang, f"分钟级 {len(ev['minutes'])} 条（{_j(lang, [m['case'] + ' ' + fmt_lag(m['lag_s'], lang) for m in ev['minutes']])}）",
-                        f"within the hour: {len(ev['minutes'])} ({_j(lang, [m['case'] + ' ' + fmt_lag(m['lag_s'], lang) for m in ev['minutes']])})"))
+        tiers.append(_t(lang, f"分钟级 {len(ev['minutes'])} 条（{_j(lang, [m['case'] + ' ' + human_lag(m['lag_s'], lang) for m in ev['minutes']])}）",
+                        f"within the hour: {len(ev['minutes'])} ({_j(lang, [m['case'] + ' ' + human_lag(m['lag_s'], lang) for m in ev['minutes']])})"))
     if ev["one_pr_many_issues"]:
         tiers.append(_t(lang, "一 PR 多单 " + _j(lang, [f"{m['pr']} 修 {_j(lang, m['cases'])}" for m in ev["one_pr_many_issues"]]),
                         "one PR, many issues: " + _j(lang, [f"{m['pr']} fixed {' and '.join(m['cases'])}" for m in ev["one_pr_many_issues"]])))
@@ -300,15 +311,15 @@ def _disclosure(fig: dict, run: dict, lang: str) -> list[dict[str, str]]:
                   else _t(lang, "入选案例无关联证据。", "No kept case carries link evidence.")})
     traps = []
     if tm["stale"]:
-        traps.append(_t(lang, f"stale 关单 {len(tm['stale'])} 条，关单晚于真实修复（" + _j(lang, [f"{s['case']} 晚 {fmt_lag(s['lag_s'], lang)}" if s['lag_s'] is not None else f"{s['case']} 修复未合入" for s in tm["stale"]]) + "），判据回到 PR merged_at",
-                        f"stale closes: {len(tm['stale'])}, closed after the real fix (" + _j(lang, [f"{s['case']} {fmt_lag(s['lag_s'], lang)} late" if s['lag_s'] is not None else f"{s['case']} fix never merged" for s in tm["stale"]]) + "); the PR's merged_at is what counts"))
+        traps.append(_t(lang, f"stale 关单 {len(tm['stale'])} 条，关单晚于真实修复（" + _j(lang, [f"{s['case']} 晚 {human_lag(s['lag_s'], lang)}" if s['lag_s'] is not None else f"{s['case']} 修复未合入" for s in tm["stale"]]) + "），判据回到 PR merged_at",
+                        f"stale closes: {len(tm['stale'])}, closed after the real fix (" + _j(lang, [f"{s['case']} {human_lag(s['lag_s'], lang)} late" if s['lag_s'] is not None else f"{s['case']} fix never merged" for s in tm["stale"]]) + "); the PR's merged_at is what counts"))
     for st in tm["close_storms"]:
         who = _j(lang, st["actors"]) or (st["notes"][0] if st["notes"] else _t(lang, "同一操作者", "one actor"))
         traps.append(_t(lang, f"关单风暴 {st['start'][:10]} {st['start'][11:19]}~{st['end'][11:19]}（{st['span_s']} 秒内 {st['count']} 单，{who}：{_j(lang, st['cases'])}），关单时刻不说明修复",
                         f"close storm {st['start'][:10]} {st['start'][11:19]}–{st['end'][11:19]} ({st['count']} issues in {st['span_s']} s, {who}: {', '.join(st['cases'])}): the close time says nothing about a fix"))
     if tm["before_merge"]:
-        traps.append(_t(lang, "关单早于合入 " + _j(lang, [f"{b['case']}（早 {fmt_lag(b['lag_s'], lang)}）" for b in tm["before_merge"]]) + "，不倒填",
-                        "closed before the merge: " + _j(lang, [f"{b['case']} ({fmt_lag(b['lag_s'], lang)} early)" for b in tm["before_merge"]]) + ", never back-filled"))
+        traps.append(_t(lang, "关单早于合入 " + _j(lang, [f"{b['case']}（早 {human_lag(b['lag_s'], lang)}）" for b in tm["before_merge"]]) + "，不倒填",
+                        "closed before the merge: " + _j(lang, [f"{b['case']} ({human_lag(b['lag_s'], lang)} early)" for b in tm["before_merge"]]) + ", never back-filled"))
     dist = _j(lang, [f"{k} {v}" for k, v in tm["by_timing"].items()])
     traps.append(_t(lang, f"时序分布：{dist}", f"timing classes: {dist}"))
     items.append({"label": _t(lang, "时序陷阱实录", "Timing traps"),
@@ -349,6 +360,24 @@ def _disclosure(fig: dict, run: dict, lang: str) -> list[dict[str, str]]:
     return items
 
 
+def digest_links(cases: list[Case], ref: Refs) -> dict[str, str]:
+    """Labels the digest's own sentences use → web page: every analysed case by its short name
+    (`infer-serve#31`) and its PRs by their labels (`!57`), for the themes' paragraphs and the
+    methods. A PR label that would point at two pages (the same number in two repositories)
+    links nowhere."""
+    out: dict[str, str] = {}
+    seen: dict[str, set[str]] = defaultdict(set)
+    for c in cases:
+        if c.funnel not in ("selected", "analysis"):
+            continue
+        if safe_url(c.url):
+            out[ref(c)] = safe_url(c.url)
+        for label, url in pr_links(c).items():
+            seen[label].add(url)
+    out.update({label: next(iter(urls)) for label, urls in seen.items() if len(urls) == 1 and label not in out})
+    return out
+
+
 def build_digest(cases: list[Case], run: dict | None = None, lang: str = "zh", figures: dict | None = None) -> dict[str, Any]:
     run = run or {}
     fig = figures or compute_figures(cases, run)
@@ -360,6 +389,7 @@ def build_digest(cases: list[Case], run: dict | None = None, lang: str = "zh", f
     order = sorted(per_repo, key=lambda r: (-len(per_repo[r]), r))
     themes = _themes(kept, ref, lang)
     descriptions = run.get("repo_descriptions") or {}
+    repo_web = run.get("repo_web") or {}
     overview, repos = [], []
     for repo in order:
         cs = sorted(per_repo[repo], key=lambda c: c.number)
@@ -381,7 +411,9 @@ def build_digest(cases: list[Case], run: dict | None = None, lang: str = "zh", f
         repos.append({"repo": ref.repo(repo), "full_name": repo, "heading": f"{ref.repo(repo)}（{positioning}）" if lang == "zh" else f"{ref.repo(repo)} ({positioning})",
                       "subtitle": ("，" if lang == "zh" else ", ").join(bits),
                       "rows": [{"ref": f"#{c.number}", "case": ref(c), "url": safe_url(c.url), "problem": c.problem or c.title,
-                                "answer": answer_in(c, lang), "kb_refs": [k.to_export() for k in c.kb_refs],
+                                "answer": answer_in(c, lang), "prose": without_kb(answer_in(c, lang), c),
+                                "links": pr_links(c), "kb": kb_cites(c, repo_web),
+                                "kb_refs": [k.to_export() for k in c.kb_refs],
                                 "analysed_by": c.analysed_by} for c in cs]})
     return {
         "lang": lang,
@@ -396,8 +428,11 @@ def build_digest(cases: list[Case], run: dict | None = None, lang: str = "zh", f
             "disclosure": _t(lang, "考据与口径披露", "Methods and disclosure"),
         },
         "overview": overview,
+        "charts": [funnel_chart(fig["funnel"], lang), timing_chart(fig["timing"]["by_timing"], lang),
+                   repo_chart(overview, lang)],
         "repos": repos,
         "themes": themes,
         "guide": _guide(kept, ref, order),
+        "links": digest_links(cases, ref),
         "disclosure": _disclosure(fig, run, lang),
     }

@@ -2,7 +2,9 @@
 
 Issue text is hostile input. In Markdown it is escaped so that no HTML and no link syntax
 survives; in HTML it passes through nh3 with no tags allowed and jinja2 autoescaping, and only
-http(s) URLs become links."""
+http(s) URLs become links. Two things are made of it on purpose: a `code span` (its content
+escaped, shown as code) and a PR label the pipeline itself traced for the case (a link to that
+PR's page, the URL from the linker, never from the text)."""
 
 from __future__ import annotations
 
@@ -12,24 +14,83 @@ from typing import Any
 
 import nh3
 from jinja2 import Environment, PackageLoader, select_autoescape
-from markupsafe import Markup
+from markupsafe import Markup, escape
+
+from fixlore import formats
+from fixlore.compose.charts import svg
+from fixlore.compose.units import human_lag
 
 _MD_SPECIAL = re.compile(r"([\\`*\[\]<>|])")
+_CODE_SPAN = re.compile(r"`([^`\n]{1,400})`")
+_MD_URL = re.compile(r"^https?://[^\s()<>]+$")
+
+
+def _md_escape(s: str) -> str:
+    return _MD_SPECIAL.sub(lambda m: {"<": "&lt;", ">": "&gt;"}.get(m.group(1), "\\" + m.group(1)), s)
 
 
 def md_text(text: Any) -> str:
     """One table-cell-safe Markdown line: no raw HTML, no link/emphasis syntax, no pipes or newlines."""
+    return _md_escape(re.sub(r"\s+", " ", str(text or "")).strip())
+
+
+def _segments(text: Any) -> list[tuple[bool, str]]:
+    """(is_code, piece) in order: single-backtick code spans apart from the prose around them."""
     s = re.sub(r"\s+", " ", str(text or "")).strip()
-    return _MD_SPECIAL.sub(lambda m: {"<": "&lt;", ">": "&gt;"}.get(m.group(1), "\\" + m.group(1)), s)
+    out, at = [], 0
+    for m in _CODE_SPAN.finditer(s):
+        if m.start() > at:
+            out.append((False, s[at:m.start()]))
+        out.append((True, m.group(1)))
+        at = m.end()
+    if at < len(s):
+        out.append((False, s[at:]))
+    return out
+
+
+def _label_pattern(links: dict[str, str] | None) -> re.Pattern | None:
+    labels = sorted((lb for lb, url in (links or {}).items() if lb and safe_url(url)), key=len, reverse=True)
+    if not labels:
+        return None
+    # ASCII neighbours only: a label right after a Chinese word ("合入!57") is still a label
+    return re.compile(r"(?<![A-Za-z0-9_!#/])(" + "|".join(re.escape(lb) for lb in labels) + r")(?![A-Za-z0-9_])")
+
+
+def md_rich(text: Any, links: dict[str, str] | None = None, in_table: bool = True) -> str:
+    """md_text that keeps code spans as code spans and links the case's own PR labels."""
+    links = {lb: url for lb, url in (links or {}).items() if _MD_URL.match(url or "")}
+    pat = _label_pattern(links)
+    out = []
+    for code, piece in _segments(text):
+        # inside a code span nothing is markup, but a pipe would still end a table cell; a span
+        # holding < or > stays escaped text, so that no tag-like text ever reaches the file raw
+        if code and not re.search(r"[<>]", piece):
+            out.append("`" + (piece.replace("|", "\\|") if in_table else piece) + "`")
+            continue
+        piece = _md_escape(f"`{piece}`" if code else piece)
+        if pat:
+            piece = pat.sub(lambda m: f"[{m.group(1)}]({links[m.group(1)]})", piece)
+        out.append(piece)
+    return "".join(out)
 
 
 def md_link(label: str, url: str) -> str:
-    return f"[{md_text(label)}]({url})" if re.match(r"^https?://[^\s()<>]+$", url or "") else md_text(label)
+    return f"[{md_text(label)}]({url})" if _MD_URL.match(url or "") else md_text(label)
+
+
+def md_answer(row: dict[str, Any], lang: str) -> str:
+    """A table row's answer: prose with code spans and PR links, then the cited document as a link
+    (its chunk id and score stay in digest.json)."""
+    text = md_rich(row.get("prose", row["answer"]), row.get("links"))
+    docs = [md_link(k["name"], k["url"]) for k in row.get("kb") or []]
+    if docs:
+        text += ("KB：" if lang == "zh" else " KB: ") + ", ".join(docs)
+    return text
 
 
 def markdown(d: dict[str, Any]) -> str:
     h = d["headings"]
-    out = [f"# {md_text(d['title'])}", "", f"## {h['overview']}", ""]
+    out = [f"<!-- {formats.DIGEST} -->", f"# {md_text(d['title'])}", "", f"## {h['overview']}", ""]
     out += ["| " + " | ".join(h["overview_cols"]) + " |", "|---|---|---:|"]
     for r in d["overview"]:
         out.append(f"| {md_text(r['repo'])} | {md_text(r['positioning'])} | {r['count']} |")
@@ -37,13 +98,13 @@ def markdown(d: dict[str, Any]) -> str:
         out += ["", f"## {md_text(repo['heading'])}", "", md_text(repo["subtitle"]), ""]
         out += ["| " + " | ".join(h["table_cols"]) + " |", "|---|---|---|"]
         for row in repo["rows"]:
-            out.append(f"| {md_link(row['ref'], row['url'])} | {md_text(row['problem'])} | {md_text(row['answer'])} |")
+            out.append(f"| {md_link(row['ref'], row['url'])} | {md_text(row['problem'])} | {md_answer(row, d['lang'])} |")
     out += ["", f"## {h['themes']}", ""]
     for t in d["themes"]:
-        out += [f"### {md_text(t['headline'])}", "", md_text(t["paragraph"]), ""]
+        out += [f"### {md_text(t['headline'])}", "", md_rich(t["paragraph"], d.get("links"), in_table=False), ""]
         for b in t["bullets"]:
-            out.append(f"- {md_link(b['ref'], b['url'])} {md_text(b['problem'])}：{md_text(b['text'])}"
-                       if d["lang"] == "zh" else f"- {md_link(b['ref'], b['url'])} {md_text(b['problem'])}: {md_text(b['text'])}")
+            sep = "：" if d["lang"] == "zh" else ": "
+            out.append(f"- {md_link(b['ref'], b['url'])} {md_text(b['problem'])}{sep}{md_rich(b['text'], b.get('links'), in_table=False)}")
         out.append("")
     out += [f"## {h['guide']}", "", "| " + " | ".join(h["guide_cols"]) + " |", "|---|---|---|"]
     for g in d["guide"]:
@@ -52,7 +113,7 @@ def markdown(d: dict[str, Any]) -> str:
     out += ["", f"## {h['disclosure']}", ""]
     for item in d["disclosure"]:
         sep = "：" if d["lang"] == "zh" else ": "
-        out.append(f"- **{md_text(item['label'])}**{sep}{md_text(item['text'])}")
+        out.append(f"- **{md_text(item['label'])}**{sep}{md_rich(item['text'], d.get('links'), in_table=False)}")
     return "\n".join(out) + "\n"
 
 
@@ -66,13 +127,47 @@ def safe_url(url: Any) -> str:
     return u if re.match(r"^https?://[^\s\"'<>]+$", u, re.I) else ""
 
 
+_LAG_WORDS = re.compile(r"\blag (-?\d+) ?s\b")
+
+
+def lag_words(text: Any) -> str:
+    """A linker note's "lag 777008s" in human units ("lag 8 d 23 h", a negative lag keeps its
+    minus: the close came first); the rest as written."""
+    def human(m: re.Match) -> str:
+        n = int(m.group(1))
+        return "lag " + ("-" if n < 0 else "") + human_lag(n)
+    return _LAG_WORDS.sub(human, str(text or ""))
+
+
+def rich(text: Any, links: dict[str, str] | None = None) -> Markup:
+    """`clean` for prose that may hold code spans and the case's PR labels: each prose piece is
+    made inert by nh3, each code span escaped into <code>, then known labels become links."""
+    pat = _label_pattern(links)
+    out = []
+    for code, piece in _segments(text):
+        if code:
+            out.append(f"<code>{escape(piece)}</code>")
+            continue
+        inert = str(clean(piece))
+        if pat:
+            inert = pat.sub(lambda m: f'<a href="{escape(safe_url(links[m.group(1)]))}" rel="noopener noreferrer nofollow">'
+                                      f"{m.group(1)}</a>", inert)
+        out.append(inert)
+    return Markup("".join(out))
+
+
 def sanitising_env(package: str) -> Environment:
-    """Templates of `package`/templates with autoescape on and the `clean` / `safe_url` filters
-    for issue-derived text (also used by the serve stage's search page)."""
+    """Templates of `package`/templates with autoescape on and the `clean` / `rich` / `safe_url`
+    filters for issue-derived text, `svg` for charts and `human_lag` for durations (also used by
+    the serve stage's pages)."""
     env = Environment(loader=PackageLoader(package, "templates"),
                       autoescape=select_autoescape(["html", "j2"], default=True), trim_blocks=True, lstrip_blocks=True)
     env.filters["clean"] = clean
     env.filters["safe_url"] = safe_url
+    env.filters["rich"] = rich
+    env.filters["svg"] = svg
+    env.filters["human_lag"] = human_lag
+    env.filters["lag_words"] = lag_words
     return env
 
 
@@ -82,9 +177,9 @@ def _env() -> Environment:
 
 def html(digests: list[dict[str, Any]]) -> str:
     """One page holding every language given (a language switch without scripts: anchors)."""
-    return _env().get_template("digest.html.j2").render(digests=digests)
+    return _env().get_template("digest.html.j2").render(digests=digests, format=formats.DIGEST)
 
 
 def to_json(digests: dict[str, dict[str, Any]], figures: dict[str, Any], cases: list[dict[str, Any]]) -> str:
-    doc = {"format": "fixlore-digest/1", "figures": figures, "digests": digests, "cases": cases}
+    doc = {"format": formats.DIGEST, "figures": figures, "digests": digests, "cases": cases}
     return json.dumps(doc, ensure_ascii=False, indent=1, default=str)

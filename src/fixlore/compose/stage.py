@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from fixlore import formats
+from fixlore.compose.links import doc_parts
 from fixlore.compose.write import write_digests
 from fixlore.link.export import write_cases_jsonl
 from fixlore.timeutil import cases_in_zone
@@ -19,12 +21,21 @@ def run(ctx: Any) -> dict[str, Any]:
     cases_in_zone(cases, since.tzinfo if since else None)
     export = ctx.out_dir / "cases.jsonl"
     write_cases_jsonl(cases, export)
-    run = dict(ctx.info)
     try:   # the repos' own descriptions position them in the overview
-        corpus = ctx.store.load_corpus(repos=sorted({c.repo for c in cases if c.funnel == "selected"}))
-        run.setdefault("repo_descriptions", {r.full_name: r.description for r in corpus.repos if r.description})
+        kept = [c for c in cases if c.funnel == "selected"]
+        cited = {doc_parts(k.doc)[0] for c in kept for k in c.kb_refs} - {""}
+        corpus = ctx.store.load_corpus(repos=sorted({c.repo for c in kept} | cited))
+        # kept in run.json, so that `fixlore digest --run` writes the same digest again
+        ctx.info.setdefault("repo_descriptions", {r.full_name: r.description for r in corpus.repos if r.description})
+        # where cited documents live on the platform (the digest links them)
+        ctx.info.setdefault("repo_web", {r.full_name: {"html_url": r.html_url, "default_branch": r.default_branch}
+                                         for r in corpus.repos if r.html_url})
     except AttributeError:
         pass
+    run = dict(ctx.info)
     paths = write_digests(cases, run, ctx.out_dir)
+    # the version of each file, for readers of cases.jsonl (whose lines hold cases only)
+    ctx.info["formats"] = {"run.json": formats.RUN, export.name: formats.CASES,
+                           **{p.name: formats.DIGEST for p in paths.values()}}
     return {"cases": str(export), "files": {k: str(p) for k, p in paths.items()},
             "kept": sum(1 for c in cases if c.funnel == "selected")}
