@@ -137,7 +137,8 @@ def test_kb_ids_and_scores_leave_the_prose_for_a_linked_citation():
     rows = [r for repo in d["repos"] for r in repo["rows"] if r["kb"]]
     assert len(rows) == len(cited)
     for r in rows:
-        assert "KB：" in r["answer"] and "KB" not in r["prose"] and not re.search(r"part\d{4}|（0\.\d{3}）", r["prose"])
+        # the analysts no longer write the cited document into the answer: it is structured (r["kb"])
+        assert "KB" not in r["answer"] and "KB" not in r["prose"] and not re.search(r"part\d{4}|（0\.\d{3}）", r["prose"])
         k = r["kb"][0]
         assert k["url"].startswith("https://gitcode.com/") and f"/blob/master/{k['path']}" in k["url"]
     page = markdown(d)
@@ -149,14 +150,17 @@ def test_kb_ids_and_scores_leave_the_prose_for_a_linked_citation():
 
 
 def test_without_kb_keeps_the_rest_of_the_answer():
+    """Exports written before the analysts kept the cited document out of the answer carry a
+    'KB：…' sentence; the digest takes it out of the prose and nothing else."""
     cases, _ = analysed_world()
     c = next(c for c in cases if c.kb_refs and c.answer)
     from fixlore.analyse.facts import kb_sentence
 
-    rest = without_kb(c.answer, c)
-    sentence = kb_sentence(c, "KB：" in c.answer)
-    assert sentence in c.answer and sentence not in rest
-    assert len(rest) >= len(c.answer) - len(sentence) - 3           # nothing else was taken out
+    sentence = kb_sentence(c, True)
+    legacy = c.answer.rstrip("。") + "。" + sentence + "。"
+    rest = without_kb(legacy, c)
+    assert sentence in legacy and sentence not in rest
+    assert len(rest) >= len(legacy) - len(sentence) - 3           # nothing else was taken out
 
 
 def test_pr_links_name_fix_and_pending_prs_by_their_labels():
