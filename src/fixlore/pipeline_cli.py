@@ -147,6 +147,8 @@ def register(app: typer.Typer) -> None:
         quiet: bool = typer.Option(False, "--quiet", "-q"),
         as_of: Optional[str] = typer.Option(None, "--as-of", help="With --world: replay the world as it stood at "
                                             "this ISO time (later events hidden); the window ends there."),
+        series: Optional[str] = typer.Option(None, "--series", help="Make the next edition of this series "
+                                             "(same as `fixlore series publish NAME`; --since overrides its window start)."),
     ) -> None:
         """Harvest, funnel, link, enrich, analyse, compose and index the cases for serving; write OUT/run.json, OUT/cases.jsonl and the digests.
 
@@ -163,6 +165,14 @@ def register(app: typer.Typer) -> None:
         overrides = {k: v for k, v in overrides.items() if v is not None}
         if as_of and world is None:
             raise ConfigError("--as-of needs --world (a live site cannot be asked about the past)")
+        if series:
+            from fixlore.series.publish import publish_edition
+
+            result = publish_edition(series, out=out, world=world, db=db, config=config,
+                                     as_of=parse_since(as_of, "--as-of") if as_of else None,
+                                     since=overrides.pop("since", None), overrides=overrides, quiet=quiet)
+            typer.echo(json.dumps(result, ensure_ascii=False, indent=2))
+            return
         console = Console(stderr=False, quiet=quiet)
         run_pipeline(as_of=parse_since(as_of, "--as-of") if as_of else None, world=world, out=out, overrides=overrides, config=config, faults=faults, fault_seed=fault_seed,
                      server_rate_limit=bool(rate_limit), quiet=quiet, naive=naive,
