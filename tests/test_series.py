@@ -99,12 +99,13 @@ keys = st.tuples(st.sampled_from(["o/a", "o/b", "p/c"]), st.integers(1, 30))
 @settings(max_examples=150, deadline=None)
 @given(st.lists(st.tuples(keys, st.integers(0, 96), st.sampled_from(["rank", "selected", "analysis", "noise", "cve"]),
                           st.floats(0, 1)), max_size=25, unique_by=lambda x: x[0]),
-       st.sets(keys, max_size=6), st.sets(keys, max_size=6), st.integers(0, 6), st.booleans())
-def test_plan_properties(items, published, backlog, k, special):
+       st.sets(keys, max_size=6), st.sets(keys, max_size=6), st.sets(keys, max_size=4), st.integers(0, 6), st.booleans())
+def test_plan_properties(items, published, backlog, dropped, k, special):
     cases = [case(r, n, h, funnel=f, value=v) for (r, n), h, f, v in items]
     by_key = {c.key: c for c in cases}
     pub = {f"{r}#{n}": (by_key.get(f"{r}#{n}") or case(r, n, 0, funnel="selected")).to_export() for r, n in published}
-    prior = LedgerView(published=pub, backlog=sorted(f"{r}#{n}" for r, n in backlog))
+    prior = LedgerView(published=pub, backlog=sorted(f"{r}#{n}" for r, n in backlog),
+                       dropped={f"{r}#{n}" for r, n in dropped})
     focus = Focus(repos=["o/a", "p/c"]) if special else None
     plan = plan_edition(cases, prior, since=T0 + timedelta(hours=24), until=T0 + timedelta(hours=72), top_k=k, focus=focus)
     assert not (set(plan.new) | set(plan.carried) | set(plan.analyse)) & set(pub)
@@ -112,7 +113,9 @@ def test_plan_properties(items, published, backlog, k, special):
     assert len(plan.analyse) == min(k, len(set(plan.new) | set(plan.carried)))
     assert not set(plan.new) & set(plan.carried)
     assert len(prior.backlog) == (len(plan.carried) + len(plan.left_pool) + len(plan.taken_elsewhere)
-                                  + len(plan.outside) + len(set(prior.backlog) & set(plan.new)))
+                                  + len(plan.outside))
+    assert not set(plan.considered) & set(plan.carried)
+    assert not set(plan.considered) & (prior.dropped | set(pub))       # an earlier edition dealt with those
     for k_ in plan.new:
         c = by_key[k_]
         assert T0 + timedelta(hours=24) <= c.closed_at <= T0 + timedelta(hours=72)
@@ -237,3 +240,39 @@ def test_demo_edition_header_and_footer_come_from_the_series(demo_series):
     assert 'class="series-tagline"' in page and "系列下一篇" in page and "Next edition" in page
     listing = fixlore("series", "list", "--out", str(demo_series["out"]))
     assert listing.startswith("demo\t演示仓精选\teditions: 3\tlast: 3")
+
+
+def test_serve_says_in_which_editions_a_case_appeared(demo_series):
+    import socket
+    import threading
+    import time
+
+    import httpx2 as httpx
+    import uvicorn
+
+    from fixlore.serve.http import create_app
+    from fixlore.serve.knowledge import Knowledge, Locations
+
+    with Knowledge.open(Locations.of(out=demo_series["out"])) as knowledge:
+        status = knowledge.fix_status("demo-ai/modelkit#104")
+        assert [(e["edition"], e["role"]) for e in status["editions"]] == [(1, "new"), (2, "update")]
+        assert status["editions"][1]["change"]["items"][0]["kind"] == "backport_merged"
+        never = [c for c in knowledge.cases.values() if c.funnel == "noise"][0]
+        assert knowledge.get_case(never.key)["editions"] == []
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            port = s.getsockname()[1]
+        server = uvicorn.Server(uvicorn.Config(create_app(knowledge), host="127.0.0.1", port=port, log_level="warning"))
+        thread = threading.Thread(target=server.run, daemon=True)
+        thread.start()
+        deadline = time.monotonic() + 30
+        while not server.started and time.monotonic() < deadline:
+            time.sleep(0.05)
+        try:
+            page = httpx.get(f"http://127.0.0.1:{port}/case/demo-ai/modelkit/104", timeout=30).text
+            api = httpx.get(f"http://127.0.0.1:{port}/api/cases/demo-ai/modelkit/104/fix", timeout=30)
+        finally:
+            server.should_exit = True
+            thread.join(10)
+    assert "In digest editions: demo no. 1, demo no. 2 (update)" in page
+    assert api.status_code == 200 and [e["edition"] for e in api.json()["editions"]] == [1, 2]

@@ -89,12 +89,14 @@ def plan_edition(cases: Iterable[Case], prior: LedgerView, *, since: datetime | 
     by_key = {c.key: c for c in cases}
     plan = EditionPlan()
     for key, c in sorted(by_key.items()):
-        if not in_scope(c.repo) or not _closed_in(c, since, until) or key in prior.published:
+        if not in_scope(c.repo) or not _closed_in(c, since, until):
+            continue
+        if key in prior.published or key in prior.dropped:     # an earlier edition dealt with it
             continue
         if focus and not focus.admits(c):
             continue
         plan.considered.append(key)
-        if c.funnel in POOL_STAGES and key not in prior.dropped:
+        if c.funnel in POOL_STAGES:
             plan.new.append(key)
     for key in prior.backlog:
         c = by_key.get(key)
@@ -104,8 +106,11 @@ def plan_edition(cases: Iterable[Case], prior: LedgerView, *, since: datetime | 
             plan.left_pool.append(key)
         elif focus and not focus.admits(c):
             plan.outside.append(key)
-        elif key not in plan.new:
+        else:
             plan.carried.append(key)
+    waiting = set(plan.carried)            # a backlog case closed inside this window too is still backlog
+    plan.new = [k for k in plan.new if k not in waiting]
+    plan.considered = [k for k in plan.considered if k not in waiting]
     candidates = [by_key[k] for k in plan.new + plan.carried]
     items = [(c.key, c.value, 0, c.closed_at.timestamp() if c.closed_at else 0.0) for c in candidates]
     plan.analyse = sorted(top_keys(items, top_k))

@@ -58,11 +58,12 @@ def next_edition(ledger: Ledger, series: Series, *, since: datetime | None, unti
         raise ConfigError(f"series '{series.name}' has no start: give --since or set `since` in the series")
     zone = (parse_time(series.since) or until).tzinfo
     start, until = start.astimezone(zone), until.astimezone(zone)
-    if start >= until:
+    focus = {k: list(v) for k, v in (focus or {}).items() if v}
+    # a special edition may have no new closes at all: it can live on the backlog alone
+    if start > until or (start == until and not focus):
         raise ConfigError(f"the window would be empty: it starts {start.isoformat()} and ends {until.isoformat()}")
     number = editions[-1]["number"] + 1 if editions else series.first_number
     span_start = min([e["window_since"] for e in editions if e["window_since"]] + [start])
-    focus = {k: list(v) for k, v in (focus or {}).items() if v}
     return {"number": number, "since": start, "until": until, "span_since": span_start.astimezone(zone),
             "kind": "special" if focus else "regular", "focus": focus}
 

@@ -116,3 +116,18 @@ class Ledger:
         with self.engine.connect() as conn:
             return [{"series": r.series, "edition": r.edition, "role": r.role, "kind": r.kind,
                      "change": r.change or None} for r in conn.execute(q)]
+
+    def all_appearances(self) -> dict[str, list[dict[str, Any]]]:
+        """Case key -> the editions whose tables carried it (as ``appearances``), for every case at once."""
+        q = (sa.select(t.edition_rows.c.repo, t.edition_rows.c.number, t.edition_rows.c.series,
+                       t.edition_rows.c.edition, t.edition_rows.c.role, t.edition_rows.c.change, t.editions.c.kind)
+             .join(t.editions, sa.and_(t.editions.c.series == t.edition_rows.c.series,
+                                       t.editions.c.number == t.edition_rows.c.edition))
+             .where(t.edition_rows.c.published == sa.true())
+             .order_by(t.edition_rows.c.series, t.edition_rows.c.edition))
+        out: dict[str, list[dict[str, Any]]] = {}
+        with self.engine.connect() as conn:
+            for r in conn.execute(q):
+                out.setdefault(f"{r.repo}#{r.number}", []).append(
+                    {"series": r.series, "edition": r.edition, "role": r.role, "kind": r.kind, "change": r.change or None})
+        return out
