@@ -160,3 +160,26 @@ def test_replay_server_as_of_serves_the_earlier_world():
         assert all(parse_time(i["finished_at"]) <= when for i in past)
         one = httpx.get(srv.base_url + "/repos/demo-ai/infer-serve/issues/31").json()
         assert one["state"] == "open" and one["finished_at"] == ""      # closed on 09-18 10:00
+
+
+def test_replay_cli_serves_as_of_and_refuses_a_bad_time():
+    import signal
+    import subprocess
+    import sys
+
+    proc = subprocess.Popen([sys.executable, "-m", "fixlore", "replay", str(DEMO), "--as-of", "2026-09-18T00:00:00+08:00"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        first = proc.stdout.readline()
+        assert "as of 2026-09-18T00:00:00+08:00" in first
+        base = first.split(" at ")[-1].strip()
+        issue = httpx.get(base + "/repos/demo-ai/infer-serve/issues/31").json()
+        assert issue["state"] == "open"
+        proc.send_signal(signal.SIGINT)
+        proc.communicate(timeout=20)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    bad = subprocess.run([sys.executable, "-m", "fixlore", "replay", str(DEMO), "--as-of", "yesterday"],
+                         capture_output=True, text=True, timeout=60)
+    assert bad.returncode != 0 and "--as-of must be an ISO date" in bad.stderr and "Traceback" not in bad.stderr

@@ -5,6 +5,7 @@ analysis): editions, update rows, backlog carried, a special edition, rebuilds."
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from datetime import datetime, timedelta, timezone
@@ -276,3 +277,61 @@ def test_serve_says_in_which_editions_a_case_appeared(demo_series):
             thread.join(10)
     assert "In digest editions: demo no. 1, demo no. 2 (update)" in page
     assert api.status_code == 200 and [e["edition"] for e in api.json()["editions"]] == [1, 2]
+
+
+def test_theme_focus_reads_the_title_before_analysis():
+    focus = Focus(themes=["hccl"])
+    assert focus.admits(Case(repo="o/a", number=1, title="HCCL 建链超时"))
+    assert focus.admits(Case(repo="o/a", number=2, title="x", theme="hccl-link"))
+    assert not focus.admits(Case(repo="o/a", number=3, title="profiler 配置"))
+
+
+def test_edition_files_render_hostile_series_and_issue_text_inert_and_rebuild_the_same():
+    from fixlore.series.edition import build_files, ordered_rows
+
+    series = Series(name="s", title="<b>S</b>", tagline="<script>alert(1)</script> [x](javascript:alert(2))",
+                    agent_pointer="https://example.org/kg", agent_label="<img src=x onerror=alert(3)>").check()
+    kept = case("o/a", 7, 30, funnel="selected", value=0.8)
+    kept.title = kept.problem = "<script>alert(4)</script> crash"
+    kept.answer = "fixed by <a href=javascript:alert(5)>x</a>"
+    wait = case("o/a", 8, 31, funnel="rank", value=0.2)
+    inputs = {"series": series.to_dict(), "edition": {"number": 3, "since": T0.isoformat(),
+                                                      "until": (T0 + timedelta(days=2)).isoformat(), "kind": "regular", "focus": {}},
+              "run": {}, "prior_backlog": {"count": 0, "left_pool": [], "taken_elsewhere": [], "outside": []},
+              "backlog": [{"repo": "o/a", "number": 8, "value": 0.2, "title": "<script>alert(6)</script>"}]}
+    rows = ordered_rows([{"role": "new", "published": True, "row": kept.to_export(), "change": None},
+                         {"role": "new", "published": False, "row": wait.to_export(), "change": None}])
+    files = build_files(json.loads(json.dumps(inputs)), json.loads(json.dumps(rows)))
+    assert files == build_files(json.loads(json.dumps(inputs)), json.loads(json.dumps(rows)))
+    page = files["digest.html"].decode("utf-8").lower()
+    assert "<script" not in page and "<img" not in page and 'href="javascript' not in page
+    md = files["digest.zh.md"].decode("utf-8")
+    assert "<script" not in md and re.search(r"(?<!\\)\]\(javascript:", md) is None     # brackets escaped: no link
+    assert md.startswith("# \\<b\\>S\\</b\\>（三）") or md.startswith("# &lt;b&gt;S&lt;/b&gt;（三）")
+    assert "系列下一篇：余量 1 条" in md
+
+
+def test_cli_errors_are_one_line(tmp_path):
+    def run(*args: str) -> subprocess.CompletedProcess:
+        return subprocess.run([sys.executable, "-m", "fixlore", *args], capture_output=True, text=True, timeout=120)
+
+    missing = run("series", "publish", "nope", "--world", str(DEMO), "--out", str(tmp_path))
+    assert missing.returncode != 0 and "no series 'nope'" in missing.stderr and "Traceback" not in missing.stderr
+    run("series", "create", "s", "--title", "S", "--out", str(tmp_path))
+    no_start = run("series", "publish", "s", "--world", str(DEMO), "--out", str(tmp_path))
+    assert no_start.returncode != 0 and "has no start" in no_start.stderr and "Traceback" not in no_start.stderr
+    bad = run("series", "create", "t", "--title", "T", "--agent-pointer", "ftp://x", "--out", str(tmp_path))
+    assert bad.returncode != 0 and "agent_pointer must be" in bad.stderr
+    live = run("run", "--series", "s", "--platform", "gitcode", "--org", "x", "--as-of", "2026-09-18", "--out", str(tmp_path))
+    assert live.returncode != 0 and "--as-of needs --world" in live.stderr
+
+
+def test_series_from_a_config_file(tmp_path):
+    from fixlore.series.model import series_from_file
+
+    path = tmp_path / "series.toml"
+    path.write_text('[series.ascend]\ntitle = "Ascend 精选"\norgs = ["cann", "Ascend"]\norgs_out = "mindspore"\n'
+                    'agent_pointer = "mcp"\nfirst_number = 16\n', encoding="utf-8")
+    [s] = series_from_file(str(path))
+    assert (s.name, s.first_number, s.orgs_out, s.pointer_text()) == ("ascend", 16, ["mindspore"], "fixlore serve mcp")
+    assert s.in_scope("cann/hccl") and not s.in_scope("mindspore/mindspore") and not s.in_scope("other/x")

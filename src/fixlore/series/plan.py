@@ -35,7 +35,8 @@ class LedgerView:
 
 @dataclass
 class Focus:
-    """A special edition's restriction (empty: a regular edition)."""
+    """A special edition's restriction (empty: a regular edition): repos by owner/name, themes as
+    words found in the case's theme, title or problem."""
     repos: list[str] = field(default_factory=list)
     themes: list[str] = field(default_factory=list)
 
@@ -45,8 +46,12 @@ class Focus:
     def admits(self, case: Case) -> bool:
         if self.repos and case.repo.lower() not in {r.lower() for r in self.repos}:
             return False
-        if self.themes and not any(t.lower() in (case.theme or "").lower() for t in self.themes):
-            return False
+        if self.themes:
+            # candidates meet the focus before analysis gives them a theme: their title and
+            # problem count as much as the theme label
+            text = f"{case.theme} {case.title} {case.problem}".lower()
+            if not any(t.lower() in text for t in self.themes):
+                return False
         return True
 
     def to_dict(self) -> dict[str, list[str]]:
