@@ -335,3 +335,19 @@ def test_series_from_a_config_file(tmp_path):
     [s] = series_from_file(str(path))
     assert (s.name, s.first_number, s.orgs_out, s.pointer_text()) == ("ascend", 16, ["mindspore"], "fixlore serve mcp")
     assert s.in_scope("cann/hccl") and not s.in_scope("mindspore/mindspore") and not s.in_scope("other/x")
+
+
+def test_a_published_series_keeps_its_start_and_numbering(tmp_path):
+    store = Store.open(f"sqlite:///{tmp_path / 'x.db'}")
+    try:
+        ledger = Ledger(store)
+        s = Series(name="s", title="S", since="2026-09-17T00:00:00+08:00").check()
+        ledger.save_series(s.to_dict())
+        ledger.record_edition("s", 1, kind="regular", focus=None, window_since=T0, window_until=T0 + timedelta(days=1),
+                              scope={}, counts={}, backlog=[], inputs={}, rows=[], files={})
+        ledger.save_series({**s.to_dict(), "tagline": "new words"})          # framing may change
+        assert ledger.series("s")["tagline"] == "new words"
+        with pytest.raises(FixloreError, match="first_number cannot change"):
+            ledger.save_series({**s.to_dict(), "first_number": 16})
+    finally:
+        store.close()

@@ -109,11 +109,14 @@ def publish_edition(name: str, *, out: Path, world: Path | None = None, db: str 
                     "until": until.isoformat(), "focus": plan_in["focus"], "kind": plan_in["kind"]}
     if top_k is None:
         from fixlore.config import load_settings
-        from fixlore.pipeline_cli import _world_defaults
+        from fixlore.sources.offline import read_world_meta
 
-        wk = _world_defaults(world).get("rank_top_k") if world else None
+        from_world = read_world_meta(world).get("rank_top_k") if world else None
         top_k = run_over.get("rank_top_k") or load_settings(config, {k: v for k, v in run_over.items()
-                                                                     if k != "since"}).rank_top_k or wk or 50
+                                                                     if k != "since"}).rank_top_k or from_world
+        if top_k is None:
+            raise ConfigError(f"series '{name}' has no top_k: set it (`fixlore series create ... --top-k N`) "
+                              "or give rank_top_k in the run settings")
     edition_info["top_k"] = int(top_k)
     info = run_pipeline(world=world, out=out, overrides=run_over, config=config, quiet=quiet,
                         stage_names=SERIES_STAGES, as_of=as_of, extra_info={"series": edition_info})

@@ -35,9 +35,17 @@ class Ledger:
 
     # -- series
     def save_series(self, config: dict[str, Any]) -> None:
+        """Create a series, or change its framing; where it starts and how it counts are fixed
+        once an edition is published."""
         now = _now()
         with self.engine.begin() as conn:
-            exists = conn.execute(sa.select(t.series.c.name).where(t.series.c.name == config["name"])).first()
+            exists = conn.execute(sa.select(t.series.c.config).where(t.series.c.name == config["name"])).first()
+            published = conn.execute(sa.select(t.editions.c.number).where(
+                t.editions.c.series == config["name"]).limit(1)).first()
+            if exists and published:
+                for key in ("since", "first_number"):
+                    if (exists.config or {}).get(key) != config.get(key):
+                        raise FixloreError(f"series '{config['name']}' has published editions: its {key} cannot change")
             if exists:
                 conn.execute(sa.update(t.series).where(t.series.c.name == config["name"]).values(
                     config=_jsonable(config), updated_at=now))
