@@ -29,6 +29,7 @@ _COMMAND_MODULES = (
     "fixlore.kb.cli",
     "fixlore.compose.cli",
     "fixlore.serve.cli",
+    "fixlore.series.cli",
 )
 
 for _name in _COMMAND_MODULES:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from contextlib import ExitStack
+from datetime import datetime
 from pathlib import Path
 from typing import Any, Optional
 
@@ -27,8 +28,10 @@ def _world_defaults(world: Path) -> dict[str, Any]:
 def run_pipeline(*, world: Path | None, out: Path, overrides: dict[str, Any], config: Path | None = None,
                  faults: str | None = None, fault_seed: int = 0, server_rate_limit: bool = False,
                  quiet: bool = True, naive: bool = False, stage_names: list[str] | None = None,
-                 console: Console | None = None) -> dict[str, Any]:
-    """Library form of `fixlore run`; returns the run.json content (also written to out/run.json)."""
+                 console: Console | None = None, as_of: datetime | None = None,
+                 extra_info: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Library form of `fixlore run`; returns the run.json content (also written to out/run.json).
+    `as_of` replays the world as it stood then; `extra_info` joins run.json (a series edition's plan)."""
     from fixlore import formats
     from fixlore.harvest.connect import connect
     from fixlore.pipeline import RunContext, discover_stages, run_stages, utc_now_iso
@@ -52,8 +55,10 @@ def run_pipeline(*, world: Path | None, out: Path, overrides: dict[str, Any], co
         raise ConfigError("no organisations: give --org (one or more) or a world")
     info: dict[str, Any] = {
         "format": formats.RUN, "started_at": utc_now_iso(), "status": "running", "world": str(world) if world else None,
-        "platform": settings.platform, "orgs": settings.orgs, "window": {"since": settings.since.isoformat()},
+        "platform": settings.platform, "orgs": settings.orgs, "window": {"since": settings.since.isoformat(), **(
+            {"until": as_of.isoformat()} if as_of is not None else {})},
         "faults": faults or "", "settings": {k: v for k, v in settings.public().items() if k != "funnel"},
+        **({"as_of": as_of.isoformat()} if as_of is not None else {}), **(extra_info or {}),
     }
     stages, absent = discover_stages(stage_names or None) if stage_names else discover_stages()
     info["stages_absent"] = absent
@@ -69,7 +74,7 @@ def run_pipeline(*, world: Path | None, out: Path, overrides: dict[str, Any], co
 
             server = stack.enter_context(ReplayServer(world, port=0, rate_limit=server_rate_limit,
                                                       time_scale=settings.time_scale, faults=faults,
-                                                      fault_seed=fault_seed, token=None))
+                                                      fault_seed=fault_seed, token=None, as_of=as_of))
             base_url, token = server.base_url, None
             info["settings"]["base_url"] = base_url
         client, source = connect(settings, store, token=token, base_url=base_url)
@@ -141,6 +146,10 @@ def register(app: typer.Typer) -> None:
                                           "PATH=docs/<owner>/<repo> for a local clone (repeatable)."),
         stage: list[str] = typer.Option([], "--stage", help="Run only these stages (repeatable)."),
         quiet: bool = typer.Option(False, "--quiet", "-q"),
+        as_of: Optional[str] = typer.Option(None, "--as-of", help="With --world: replay the world as it stood at "
+                                            "this ISO time (later events hidden); the window ends there."),
+        series: Optional[str] = typer.Option(None, "--series", help="Make the next edition of this series "
+                                             "(same as `fixlore series publish NAME`; --since overrides its window start)."),
     ) -> None:
         """Harvest, funnel, link, enrich, analyse, compose and index the cases for serving; write OUT/run.json, OUT/cases.jsonl and the digests.
 
@@ -155,7 +164,17 @@ def register(app: typer.Typer) -> None:
                                      "max_attempts": max_attempts, "kb_docs": list(kb_docs) or None,
                                      "since": parse_since(since) if since else None}
         overrides = {k: v for k, v in overrides.items() if v is not None}
+        if as_of and world is None:
+            raise ConfigError("--as-of needs --world (a live site cannot be asked about the past)")
+        if series:
+            from fixlore.series.publish import publish_edition
+
+            result = publish_edition(series, out=out, world=world, db=db, config=config,
+                                     as_of=parse_since(as_of, "--as-of") if as_of else None,
+                                     since=overrides.pop("since", None), overrides=overrides, quiet=quiet)
+            typer.echo(json.dumps(result, ensure_ascii=False, indent=2))
+            return
         console = Console(stderr=False, quiet=quiet)
-        run_pipeline(world=world, out=out, overrides=overrides, config=config, faults=faults, fault_seed=fault_seed,
+        run_pipeline(as_of=parse_since(as_of, "--as-of") if as_of else None, world=world, out=out, overrides=overrides, config=config, faults=faults, fault_seed=fault_seed,
                      server_rate_limit=bool(rate_limit), quiet=quiet, naive=naive,
                      stage_names=list(stage) or None, console=None if quiet else console)

@@ -26,6 +26,8 @@ def replay(
     stall_seconds: float = typer.Option(10.0, help="How long a 'stall' fault holds its response."),
     token: str = typer.Option("", help="Accept only this token (others get 401). Visible in `ps`: prefer --token-env."),
     token_env: str = typer.Option("", help="Read the accepted token from this environment variable."),
+    as_of: str = typer.Option("", "--as-of", help="Serve the world as it stood at this ISO time: later issues, "
+                              "comments, closes, merges and PRs hidden, issues closed later shown open."),
 ) -> None:
     """Serve WORLD on loopback as the platform's REST API until Ctrl-C (or SIGTERM), then print request counts.
 
@@ -41,13 +43,17 @@ def replay(
             raise ConfigError(f"environment variable {token_env} is empty or unset")
     if time_scale <= 0:
         raise ConfigError("--time-scale must be positive")
+    from fixlore.config import parse_since
+
+    when = parse_since(as_of, "--as-of") if as_of else None
 
     server = ReplayServer(world, port=port, host=host, rate_limit=rate_limit, time_scale=time_scale,
                           faults=faults or None, fault_seed=fault_seed, token=token or None,
-                          stall_seconds=stall_seconds)
+                          stall_seconds=stall_seconds, as_of=when)
     server.start()
     # Plain echo, not rich: a wrapped line would break scripts that read the URL.
-    typer.echo(f"serving {server.world.platform} world {world} at {server.base_url}")
+    moment = f" as of {when.isoformat()}" if when else ""
+    typer.echo(f"serving {server.world.platform} world {world}{moment} at {server.base_url}")
     typer.echo(f"stats: http://{server.host}:{server.port}/__replay__/stats  (Ctrl-C to stop)")
     done = threading.Event()
     # Stop cleanly on Ctrl-C and on `kill` (a shell starts background jobs with SIGINT ignored).

@@ -16,16 +16,17 @@ import json
 import re
 import threading
 from collections import Counter
+from datetime import datetime
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any, Callable
 from urllib.parse import parse_qsl, urlsplit
 
 from fixlore.replay import api_gitcode, api_github
+from fixlore.replay.asof import open_world
 from fixlore.replay.faults import FaultPlan, FaultSpec
 from fixlore.replay.limits import gitcode_limiter, github_limiter
 from fixlore.replay.listing import Answer, Query
-from fixlore.replay.world import World
 
 ADMIN_STATS = "/__replay__/stats"
 _STATUS_FAULTS = {"429", "429-retry-after", "500", "502", "503"}
@@ -66,11 +67,12 @@ class ReplayServer:
 
     def __init__(self, world_path: str | Path, port: int = 0, host: str = "127.0.0.1", rate_limit: bool = False,
                  time_scale: float = 1.0, faults: str | FaultSpec | None = None, fault_seed: int = 0,
-                 token: str | None = None, stall_seconds: float = 10.0) -> None:
+                 token: str | None = None, stall_seconds: float = 10.0, as_of: datetime | None = None) -> None:
         if time_scale <= 0:
             raise ValueError("time_scale must be positive")
         self.world_path = Path(world_path)
-        self.world = World(self.world_path)
+        self.as_of = as_of                    # serve the world as it stood then (fixlore.replay.asof)
+        self.world = open_world(self.world_path, as_of)
         self.platform = self.world.platform
         self.host = host
         self.port = port
@@ -131,7 +133,7 @@ class ReplayServer:
 
     def reload(self) -> None:
         """Re-read the world from disk (a test changed it and wants to harvest again)."""
-        self.world = World(self.world_path)
+        self.world = open_world(self.world_path, self.as_of)
         self.platform = self.world.platform
 
     # ---------- stats ----------

@@ -88,6 +88,7 @@ class Knowledge:
     _cited_by: dict[str, list[str]] = field(default_factory=dict)
     _folded: dict[str, str] = field(default_factory=dict)       # lower-cased key -> key (names are case-blind)
     _stats: dict[str, Any] | None = None
+    editions: dict[str, list[dict[str, Any]]] = field(default_factory=dict)   # key -> series editions that published it
     _repos: dict[str, str] = field(default_factory=dict)         # lower-cased repo -> repo
     _gists: dict[str, dict[str, str]] = field(default_factory=dict)   # key -> first error line, report start
     _lock: threading.Lock = field(default_factory=threading.Lock)
@@ -112,13 +113,15 @@ class Knowledge:
             if not (where.cases / "kb.sqlite").is_file():
                 index_cases(store, cases, where.cases, embedder=embedder, progress=progress, texts=texts)
             case_index = KnowledgeBase.open(where.cases, embedder=embedder, create=False)
+            published = _editions_of(store)
         except BaseException:
             if doc_index is not None:
                 doc_index.close()
             raise
         finally:
             store.close()
-        k = cls(cases={c.key: c for c in cases}, case_index=case_index, doc_index=doc_index, where=where)
+        k = cls(cases={c.key: c for c in cases}, case_index=case_index, doc_index=doc_index, where=where,
+                editions=published)
         for c in cases:
             k._folded[c.key.lower()] = c.key
             k._repos[c.repo.lower()] = c.repo
@@ -154,10 +157,12 @@ class Knowledge:
         return found
 
     def get_case(self, key: str) -> dict[str, Any]:
-        return views.evidence_chain(self.case(key))
+        case = self.case(key)
+        return {**views.evidence_chain(case), "editions": self.editions.get(case.key, [])}
 
     def fix_status(self, key: str) -> dict[str, Any]:
-        return views.fix_status(self.case(key))
+        case = self.case(key)
+        return {**views.fix_status(case), "editions": self.editions.get(case.key, [])}
 
     def stats(self) -> dict[str, Any]:
         """What is served (computed once: the knowledge base is read-only while served)."""
@@ -240,6 +245,16 @@ class Knowledge:
             if key in self.cases and p.score > best.get(key, -1.0):
                 best[key] = p.score
         return sorted(best.items(), key=lambda kv: (-kv[1], kv[0]))
+
+
+def _editions_of(store: Any) -> dict[str, list[dict[str, Any]]]:
+    """The digest editions each case appeared in (a store from before the series ledger has none)."""
+    from fixlore.store.ledger import Ledger
+
+    try:
+        return Ledger(store).all_appearances()
+    except SQLAlchemyError:
+        return {}
 
 
 def _key_of_doc(doc: str) -> str:

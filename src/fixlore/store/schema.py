@@ -216,3 +216,51 @@ cases = sa.Table(
     sa.Column("run_id", sa.Integer),
     sa.Column("updated_at", UTCDateTime),
 )
+
+
+# -- the digest series ledger (fixlore.series): what each edition published, immutable once written
+
+series = sa.Table(
+    "series", metadata,
+    sa.Column("name", sa.String(100), primary_key=True),
+    sa.Column("config", sa.JSON, nullable=False),         # title, tagline, agent pointer, scope (fixlore.series.model)
+    sa.Column("created_at", UTCDateTime),
+    sa.Column("updated_at", UTCDateTime),
+)
+
+editions = sa.Table(
+    "editions", metadata,
+    sa.Column("series", sa.String(100), primary_key=True),
+    sa.Column("number", sa.Integer, primary_key=True, autoincrement=False),
+    sa.Column("kind", sa.String(20), nullable=False, server_default="regular"),   # regular | special
+    sa.Column("focus", sa.JSON),                           # special editions: {repos: [...], themes: [...]}
+    sa.Column("window_since", UTCDateTime),
+    sa.Column("window_until", UTCDateTime),
+    sa.Column("scope", sa.JSON),                           # the series scope as it stood at publication
+    sa.Column("counts", sa.JSON),                          # rows new / from the backlog / updates, backlog in and out
+    sa.Column("backlog", sa.JSON),                         # the backlog left at publication: [{repo, number, value, title}]
+    sa.Column("inputs", sa.JSON),                          # everything else the files were built from (run summary, framing)
+    sa.Column("published_at", UTCDateTime),
+)
+
+edition_rows = sa.Table(
+    "edition_rows", metadata,
+    sa.Column("series", sa.String(100), primary_key=True),
+    sa.Column("edition", sa.Integer, primary_key=True, autoincrement=False),
+    sa.Column("repo", sa.String(300), primary_key=True),
+    sa.Column("number", sa.Integer, primary_key=True, autoincrement=False),
+    sa.Column("role", sa.String(20), nullable=False),      # new | backlog | update | dropped | considered
+    sa.Column("published", sa.Boolean, nullable=False, server_default=sa.false()),   # a row of the digest tables
+    sa.Column("row_hash", sa.String(64), nullable=False),  # sha256 of the canonical JSON of `row`
+    sa.Column("row", sa.JSON, nullable=False),             # the case export as the edition used it
+    sa.Column("change", sa.JSON),                          # update rows: what changed since the case was published
+)
+
+edition_files = sa.Table(
+    "edition_files", metadata,
+    sa.Column("series", sa.String(100), primary_key=True),
+    sa.Column("edition", sa.Integer, primary_key=True, autoincrement=False),
+    sa.Column("name", sa.String(200), primary_key=True),
+    sa.Column("sha256", sa.String(64), nullable=False),
+    sa.Column("bytes", sa.Integer, nullable=False),
+)

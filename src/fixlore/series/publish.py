@@ -1,0 +1,199 @@
+"""The next edition of a series, end to end, and a published edition rebuilt from the ledger.
+
+``publish_edition`` runs the pipeline over the series' whole span (so the backlog and the
+published cases are seen again), lets the series stage choose the edition's cases, then
+builds the edition's files from the rows as they stand and records everything in the ledger
+in one transaction. ``rebuild_edition`` builds the files again from the ledger alone and
+checks them against the hashes recorded at publication.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from fixlore.errors import ConfigError, FixloreError
+from fixlore.model import Case
+from fixlore.series.edition import build_files, counts_of, ordered_rows
+from fixlore.series.ledgerview import ledger_view
+from fixlore.series.model import Series
+from fixlore.series.plan import EditionPlan
+from fixlore.store import Store
+from fixlore.store.ledger import Ledger
+from fixlore.timeutil import cases_in_zone, parse_time
+
+SERIES_STAGES = ["harvest", "funnel", "link", "series", "kb", "analyse", "serve"]
+# What the digest reads from a run summary (compose.write_digests); the rest of run.json is not an input.
+_RUN_KEYS = ("orgs", "window", "repo_descriptions", "stages")
+_STAGE_KEYS = ("harvest", "link", "analyse")
+
+
+def default_db(out: Path) -> str:
+    return f"sqlite:///{(Path(out) / 'fixlore.db').resolve()}"
+
+
+def edition_dir(out: Path, series: str, number: int) -> Path:
+    return Path(out) / "editions" / f"{series}-{number:03d}"
+
+
+def _series(ledger: Ledger, name: str) -> Series:
+    data = ledger.series(name)
+    if data is None:
+        known = ", ".join(s["name"] for s in ledger.all_series()) or "none yet"
+        raise ConfigError(f"no series '{name}' in this store (known: {known}); create it with `fixlore series create`")
+    return Series.from_dict(data)
+
+
+def next_edition(ledger: Ledger, series: Series, *, since: datetime | None, until: datetime,
+                 focus: dict[str, list[str]] | None) -> dict[str, Any]:
+    """Number, window and kind of the next edition: the window starts where the last regular
+    edition's ended (or at the series' start), unless `since` says otherwise."""
+    editions = ledger.editions(series.name)
+    regular = [e for e in editions if e["kind"] == "regular"]
+    start = since or (regular[-1]["window_until"] if regular else parse_time(series.since))
+    if start is None:
+        raise ConfigError(f"series '{series.name}' has no start: give --since or set `since` in the series")
+    zone = (parse_time(series.since) or until).tzinfo
+    start, until = start.astimezone(zone), until.astimezone(zone)
+    focus = {k: list(v) for k, v in (focus or {}).items() if v}
+    # a special edition may have no new closes at all: it can live on the backlog alone
+    if start > until or (start == until and not focus):
+        raise ConfigError(f"the window would be empty: it starts {start.isoformat()} and ends {until.isoformat()}")
+    number = editions[-1]["number"] + 1 if editions else series.first_number
+    span_start = min([e["window_since"] for e in editions if e["window_since"]] + [start])
+    return {"number": number, "since": start, "until": until, "span_since": span_start.astimezone(zone),
+            "kind": "special" if focus else "regular", "focus": focus}
+
+
+def _run_inputs(info: dict[str, Any]) -> dict[str, Any]:
+    run = {k: info[k] for k in _RUN_KEYS if k in info}
+    run["stages"] = [{"name": s["name"], "summary": s.get("summary", {})} for s in info.get("stages", [])
+                     if s.get("name") in _STAGE_KEYS]
+    return json.loads(json.dumps(run, ensure_ascii=False, default=str))
+
+
+def _backlog_entry(c: Case) -> dict[str, Any]:
+    return {"repo": c.repo, "number": c.number, "value": round(c.value, 4), "title": c.title}
+
+
+def publish_edition(name: str, *, out: Path, world: Path | None = None, db: str | None = None,
+                    as_of: datetime | None = None, since: datetime | None = None,
+                    focus: dict[str, list[str]] | None = None, config: Path | None = None,
+                    overrides: dict[str, Any] | None = None, quiet: bool = True) -> dict[str, Any]:
+    """Make and record the next edition of series `name`; return its ledger entry plus the folder written."""
+    from fixlore.pipeline_cli import run_pipeline
+
+    out = Path(out)
+    db = db or default_db(out)
+    until = as_of or datetime.now(timezone.utc)
+    store = Store.open(db)
+    try:
+        ledger = Ledger(store)
+        series = _series(ledger, name)
+        plan_in = next_edition(ledger, series, since=since, until=until, focus=focus)
+        prior = ledger_view(ledger, name)
+        prior_backlog = {b["repo"] + "#" + str(b["number"]): b for b in
+                         ((ledger.editions(name) or [{}])[-1].get("backlog") or [])}
+    finally:
+        store.close()
+    top_k = series.top_k
+    run_over = {k: v for k, v in (overrides or {}).items() if v is not None}
+    run_over.update({"db": db, "since": plan_in["span_since"]})
+    if series.orgs:
+        run_over.setdefault("orgs", list(series.orgs))
+    until = plan_in["until"]
+    edition_info = {"name": name, "number": plan_in["number"], "since": plan_in["since"].isoformat(),
+                    "until": until.isoformat(), "focus": plan_in["focus"], "kind": plan_in["kind"]}
+    if top_k is None:
+        from fixlore.config import load_settings
+        from fixlore.sources.offline import read_world_meta
+
+        from_world = read_world_meta(world).get("rank_top_k") if world else None
+        top_k = run_over.get("rank_top_k") or load_settings(config, {k: v for k, v in run_over.items()
+                                                                     if k != "since"}).rank_top_k or from_world
+        if top_k is None:
+            raise ConfigError(f"series '{name}' has no top_k: set it (`fixlore series create ... --top-k N`) "
+                              "or give rank_top_k in the run settings")
+    edition_info["top_k"] = int(top_k)
+    info = run_pipeline(world=world, out=out, overrides=run_over, config=config, quiet=quiet,
+                        stage_names=SERIES_STAGES, as_of=as_of, extra_info={"series": edition_info})
+    plan = EditionPlan.from_dict(info["series"]["plan"])
+
+    store = Store.open(db)
+    try:
+        ledger = Ledger(store)
+        by_key = {c.key: c for c in store.load_cases()}
+        cases_in_zone(list(by_key.values()), plan_in["since"].tzinfo)
+        rows: list[dict[str, Any]] = []
+        for key in plan.considered:
+            c = by_key[key]
+            rows.append({"role": "new" if key in plan.new else "considered", "published": c.funnel == "selected",
+                         "row": c.to_export()})
+        for key in plan.carried:
+            c = by_key[key]
+            rows.append({"role": "backlog", "published": c.funnel == "selected", "row": c.to_export()})
+        for key, change in plan.updates.items():
+            published = prior.published[key]
+            current = by_key.get(key)
+            row = current.to_export() if current else dict(published)
+            for field in ("problem", "answer", "symptom", "first_action", "theme", "analysed_by"):
+                row[field] = published.get(field, "")           # the analysis as published; the change is the news
+            row["funnel"] = "selected"
+            rows.append({"role": "update", "published": True, "row": row, "change": change})
+        rows = ordered_rows(json.loads(json.dumps(rows, ensure_ascii=False, default=str)))
+        waiting = [by_key[r["row"]["repo"] + "#" + str(r["row"]["number"])] for r in rows
+                   if r["role"] in ("new", "backlog") and r["row"]["funnel"] == "rank"]
+        backlog = [_backlog_entry(c) for c in sorted(waiting, key=lambda c: (c.repo, c.number))]
+        backlog += [prior_backlog[k] for k in plan.outside if k in prior_backlog]
+        backlog.sort(key=lambda b: (b["repo"], int(b["number"])))
+        inputs = {
+            "series": series.to_dict(),
+            "edition": {k: (v.isoformat() if isinstance(v, datetime) else v) for k, v in plan_in.items()
+                        if k in ("number", "since", "until", "kind", "focus")},
+            "run": _run_inputs(info),
+            "prior_backlog": {"count": len(prior_backlog), "left_pool": plan.left_pool,
+                              "taken_elsewhere": plan.taken_elsewhere, "outside": plan.outside},
+            "backlog": backlog,
+        }
+        inputs = json.loads(json.dumps(inputs, ensure_ascii=False, default=str))
+        files = build_files(inputs, rows)
+
+        ledger.record_edition(name, plan_in["number"], kind=plan_in["kind"], focus=plan_in["focus"] or None,
+                              window_since=plan_in["since"], window_until=until,
+                              scope={k: series.to_dict()[k] for k in ("orgs", "orgs_out", "repos", "repos_out")},
+                              counts=counts_of(rows, inputs), backlog=backlog, inputs=inputs, rows=rows, files=files)
+        folder = write_files(edition_dir(out, name, plan_in["number"]), files)
+        entry = ledger.edition(name, plan_in["number"]) or {}
+    finally:
+        store.close()
+    return {"series": name, "number": plan_in["number"], "kind": plan_in["kind"], "folder": str(folder),
+            "counts": entry.get("counts"), "window": {"since": edition_info["since"], "until": edition_info["until"]},
+            "files": sorted(files)}
+
+
+def write_files(folder: Path, files: dict[str, bytes]) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    for name, data in files.items():
+        (folder / name).write_bytes(data)
+    return folder
+
+
+def rebuild_edition(store: Store, name: str, number: int) -> dict[str, bytes]:
+    """Edition `number` of `name` built again from the ledger; raises when a file's hash differs
+    from the one recorded at publication (the edition would not be the one published)."""
+    ledger = Ledger(store)
+    entry = ledger.edition(name, number)
+    if entry is None:
+        raise FixloreError(f"series '{name}' has no edition {number}")
+    rows = [{"role": r["role"], "published": r["published"], "row": r["row"], "change": r["change"]}
+            for r in ledger.rows(name, number)]
+    files = build_files(entry["inputs"], ordered_rows(rows))
+    recorded = ledger.files(name, number)
+    for fname, data in files.items():
+        want = recorded.get(fname, {}).get("sha256")
+        if want != hashlib.sha256(data).hexdigest():
+            raise FixloreError(f"edition {number} of '{name}': {fname} no longer rebuilds to the published bytes")
+    return files

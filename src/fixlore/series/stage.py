@@ -1,0 +1,43 @@
+"""The series stage (between link and analyse, in a `fixlore series publish` run): the edition's
+plan decides which cases go to deep analysis, instead of the run's whole pool.
+
+It reads the edition being made from ``ctx.info["series"]`` (name, number, since, until, top_k,
+focus) and the ledger, marks the winners for analysis, puts every other candidate in the
+backlog (funnel ``rank``), and records the plan in ``ctx.info["series"]["plan"]``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fixlore.series.ledgerview import issue_states, ledger_view
+from fixlore.series.model import Series
+from fixlore.series.plan import Focus, plan_edition
+from fixlore.store.ledger import Ledger
+from fixlore.timeutil import parse_time
+
+
+def run(ctx: Any) -> dict[str, Any]:
+    edition = ctx.info.get("series")
+    if not edition:
+        return {"skipped": "not a series edition"}
+    ledger = Ledger(ctx.store)
+    series = Series.from_dict(ledger.series(edition["name"]) or {})
+    cases = ctx.store.load_cases()
+    prior = ledger_view(ledger, series.name)
+    plan = plan_edition(cases, prior, since=parse_time(edition["since"]), until=parse_time(edition["until"]),
+                        top_k=int(edition["top_k"]), in_scope=series.in_scope,
+                        focus=Focus(**(edition.get("focus") or {})),
+                        issue_states=issue_states(ctx.store, prior.published))
+    chosen, waiting = set(plan.analyse), set(plan.new) | set(plan.carried)
+    for c in cases:
+        if c.key in chosen:
+            c.funnel, c.provisional = "selected", True
+        else:
+            c.provisional = False
+            if c.key in waiting or c.funnel == "selected":
+                c.funnel = "rank"
+    ctx.store.save_cases(cases, ctx.run_id)
+    edition["plan"] = plan.to_dict()
+    return {"new": len(plan.new), "carried": len(plan.carried), "analyse": len(plan.analyse),
+            "updates": len(plan.updates), "left_pool": len(plan.left_pool)}

@@ -1,0 +1,104 @@
+"""A digest series on worlds/ascend-2026-09 replayed as of three moments (slow: four full runs,
+about two and a half minutes on 2 cores): edition 16 as of 09-19, a special edition on two
+repositories as of 09-20, edition 18 as of 09-21; then edition 16 rebuilt from the ledger."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from fixlore.store import Store
+
+from series_checks import (check_backlog_adds_up, check_disclosure_is_its_own, check_no_case_twice,
+                           check_rebuilds, editions)
+
+ROOT = Path(__file__).resolve().parents[1]
+WORLD = ROOT / "worlds" / "ascend-2026-09"
+FOCUS = ("Ascend/mind-cluster", "Ascend/MindIE-LLM")
+
+pytestmark = [pytest.mark.slow,
+              pytest.mark.skipif(not (WORLD / "world.yaml").is_file(), reason="ascend world not generated")]
+
+
+def fixlore(*args: str) -> dict:
+    proc = subprocess.run([sys.executable, "-m", "fixlore", *args], capture_output=True, text=True, timeout=900)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    return json.loads(proc.stdout) if proc.stdout.lstrip().startswith("{") else {}
+
+
+@pytest.fixture(scope="module")
+def series(tmp_path_factory):
+    out = tmp_path_factory.mktemp("ascend-series")
+    fixlore("series", "create", "ascend", "--title", "昇腾开源仓Issue分析解答-Ascend精选",
+            "--tagline", "一句话让Agent变成昇腾专家，昇腾任务轻松搞定。", "--agent-label", "评测入口：请按这个开源仓接入昇腾图谱",
+            "--agent-pointer", "https://gitcode.com/agent0/kg-tools", "--org", "cann", "--org", "Ascend",
+            "--org-out", "mindspore", "--since", "2026-09-17T00:00:00+08:00", "--first-number", "16", "--out", str(out))
+    first = fixlore("series", "publish", "ascend", "--world", str(WORLD), "--as-of", "2026-09-19T00:00:00+08:00",
+                    "--out", str(out), "-q")
+    special = fixlore("series", "publish", "ascend", "--world", str(WORLD), "--as-of", "2026-09-20T00:00:00+08:00",
+                      "--repo", FOCUS[0], "--repo", FOCUS[1], "--out", str(out), "-q")
+    last = fixlore("run", "--series", "ascend", "--world", str(WORLD), "--as-of", "2026-09-21T00:00:00+08:00",
+                   "--out", str(out), "-q")
+    store = Store.open(f"sqlite:///{out / 'fixlore.db'}")
+    try:
+        eds = editions(store, "ascend")
+    finally:
+        store.close()
+    return {"out": out, "first": first, "special": special, "last": last, "editions": eds}
+
+
+def test_editions_are_numbered_and_windowed(series):
+    eds = series["editions"]
+    assert [(e["number"], e["kind"]) for e in eds] == [(16, "regular"), (17, "special"), (18, "regular")]
+    assert eds[2]["window_since"] == eds[0]["window_until"]          # a special edition does not move the window
+    zh = (Path(series["last"]["folder"]) / "digest.zh.md").read_text("utf-8")
+    assert zh.startswith("# 昇腾开源仓Issue分析解答-Ascend精选（十八）·2026-09 增量\n\n> 一句话让Agent变成昇腾专家")
+    assert "mindspore 组织本系列不采" in zh
+
+
+def test_no_case_of_an_earlier_edition_except_as_an_update(series):
+    check_no_case_twice(series["editions"])
+    first = {(r["repo"], r["number"]) for r in series["editions"][0]["rows"] if r["published"]}
+    later = [r for e in series["editions"][1:] for r in e["rows"] if r["published"]]
+    assert first and later
+    assert all(r["role"] == "update" for r in later if (r["repo"], r["number"]) in first)
+
+
+def test_backlog_figures_add_up(series):
+    eds = series["editions"]
+    check_backlog_adds_up(eds)
+    assert eds[0]["counts"]["backlog_out"] > 0 and eds[1]["counts"]["backlog_in"] == eds[0]["counts"]["backlog_out"]
+    assert eds[2]["counts"]["backlog_in"] == eds[1]["counts"]["backlog_out"]
+
+
+def test_each_disclosure_is_computed_from_its_own_rows(series):
+    check_disclosure_is_its_own(series["out"], "ascend", series["editions"])
+    from fixlore.timeutil import parse_time
+
+    for e in series["editions"]:
+        for r in e["rows"]:
+            if r["role"] in ("new", "considered"):            # its own window's closes, nothing earlier
+                assert parse_time(r["row"]["closed_at"]) >= e["window_since"]
+
+
+def test_special_edition_holds_only_its_two_repos_from_pool_and_backlog(series):
+    special = series["editions"][1]
+    assert set(special["focus"]["repos"]) == set(FOCUS)
+    assert special["rows"] and {r["repo"] for r in special["rows"]} <= set(FOCUS)
+    roles = {r["role"] for r in special["rows"]}
+    assert "backlog" in roles and "new" in roles                     # drawn from both
+    assert any(r["published"] for r in special["rows"])
+    doc = json.loads((Path(series["special"]["folder"]) / "digest.json").read_text("utf-8"))
+    assert {repo["full_name"] for repo in doc["digests"]["zh"]["repos"]} <= set(FOCUS)
+
+
+def test_edition_16_rebuilds_byte_for_byte_after_the_others(series):
+    store = Store.open(f"sqlite:///{series['out'] / 'fixlore.db'}")
+    try:
+        check_rebuilds(store, series["out"], "ascend", 16)
+    finally:
+        store.close()
