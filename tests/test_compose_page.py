@@ -154,7 +154,7 @@ def test_without_kb_keeps_the_rest_of_the_answer():
     'KB：…' sentence; the digest takes it out of the prose and nothing else."""
     cases, _ = analysed_world()
     c = next(c for c in cases if c.kb_refs and c.answer)
-    from fixlore.analyse.facts import kb_sentence
+    from fixlore.facts import kb_sentence
 
     sentence = kb_sentence(c, True)
     legacy = c.answer.rstrip("。") + "。" + sentence + "。"
@@ -166,7 +166,7 @@ def test_without_kb_keeps_the_rest_of_the_answer():
 def test_pr_links_name_fix_and_pending_prs_by_their_labels():
     cases, _ = analysed_world()
     c = next(c for c in cases if c.fix)
-    from fixlore.analyse.facts import pr_label
+    from fixlore.facts import pr_label
 
     links = pr_links(c)
     assert links == {pr_label(f, c.repo): f.url for f in (*c.fix, *c.pending_fix) if f.url.startswith("https://")}

@@ -223,7 +223,7 @@ def test_html_renders_in_chromium_with_tables_and_no_script(written, tmp_path):
 
 
 def test_fact_sentences_follow_the_digest_language():
-    from fixlore.analyse.facts import close_sentence, fix_sentence
+    from fixlore.facts import close_sentence, fix_sentence
     from fixlore.compose.digest import answer_in
 
     cases, _ = analysed_world()

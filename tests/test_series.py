@@ -30,6 +30,11 @@ CST = timezone(timedelta(hours=8))
 T0 = datetime(2026, 9, 17, tzinfo=CST)
 
 
+def _page(text: str) -> str:
+    """A Markdown digest without the format note on its first line."""
+    return text.split("\n", 1)[1].lstrip("\n") if text.startswith("<!--") else text
+
+
 def case(repo: str, n: int, hours: float, funnel: str = "rank", value: float = 0.5, **kw) -> Case:
     return Case(repo=repo, number=n, title=f"t{n}", closed_at=T0 + timedelta(hours=hours), funnel=funnel,
                 value=value, **kw)
@@ -128,7 +133,7 @@ def test_next_edition_line_names_what_waits():
     backlog = [{"repo": "o/torchair", "number": i, "value": 0.1 * i, "title": f"issue {i}"} for i in range(1, 5)]
     backlog.append({"repo": "o/memcache", "number": 9, "value": 0.95, "title": "the best one"})
     zh = next_edition_line(backlog, "zh")
-    assert zh.startswith("系列下一篇：余量 5 条") and "torchair 4 条" in zh and "the best one" in zh.split("价值靠前")[1][:20]
+    assert _page(zh).startswith("系列下一篇：余量 5 条") and "torchair 4 条" in zh and "the best one" in zh.split("价值靠前")[1][:20]
     assert "backlog is empty" in next_edition_line([], "en")
 
 
@@ -219,7 +224,7 @@ def test_demo_special_edition_keeps_to_two_repos(demo_series):
     assert published and {r["role"] for r in published} <= {"new", "backlog", "update"}
     assert any(r["role"] == "backlog" for r in special["rows"])        # drawn from the backlog too
     zh = (Path(demo_series["special"]["folder"]) / "digest.zh.md").read_text("utf-8")
-    assert zh.startswith("# 演示仓精选（三）·infer-serve、cluster-agent 专刊")
+    assert _page(zh).startswith("# 演示仓精选（三）·infer-serve、cluster-agent 专刊")
     assert "modelkit" not in zh.split("## 考据与口径披露")[0]
 
 
@@ -236,7 +241,7 @@ def test_demo_edition_one_rebuilds_byte_for_byte_after_later_editions(demo_serie
 def test_demo_edition_header_and_footer_come_from_the_series(demo_series):
     folder = Path(demo_series["second"]["folder"])
     zh = (folder / "digest.zh.md").read_text("utf-8")
-    assert zh.startswith("# 演示仓精选（二）·2026-09 增量\n\n> 一句话让 Agent 懂演示仓。 接入 fixlore serve mcp\n")
+    assert _page(zh).startswith("# 演示仓精选（二）·2026-09 增量\n\n> 一句话让 Agent 懂演示仓。 接入 fixlore serve mcp\n")
     page = (folder / "digest.html").read_text("utf-8")
     assert 'class="series-tagline"' in page and "系列下一篇" in page and "Next edition" in page
     listing = fixlore("series", "list", "--out", str(demo_series["out"]))
@@ -307,7 +312,7 @@ def test_edition_files_render_hostile_series_and_issue_text_inert_and_rebuild_th
     assert "<script" not in page and "<img" not in page and 'href="javascript' not in page
     md = files["digest.zh.md"].decode("utf-8")
     assert "<script" not in md and re.search(r"(?<!\\)\]\(javascript:", md) is None     # brackets escaped: no link
-    assert md.startswith("# \\<b\\>S\\</b\\>（三）") or md.startswith("# &lt;b&gt;S&lt;/b&gt;（三）")
+    assert _page(md).startswith("# \\<b\\>S\\</b\\>（三）") or _page(md).startswith("# &lt;b&gt;S&lt;/b&gt;（三）")
     assert "系列下一篇：余量 1 条" in md
 
 

@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass, field
 
 from fixlore.analyse.context import CaseContext
-from fixlore.analyse.facts import landed, unlanded
+from fixlore.facts import landed, unlanded
 from fixlore.analyse.text import PROBLEM_CUES, ROOT_CUES, cjk_count, clean_body, has_cue, is_cjk
 from fixlore.model import Case
 

@@ -22,7 +22,7 @@ from pydantic import BaseModel, ValidationError, field_validator, model_validato
 from fixlore.analyse.base import Analysis
 from fixlore.analyse.cache import AnswerCache, input_key
 from fixlore.analyse.context import CaseContext
-from fixlore.analyse.facts import close_sentence, fix_sentence, kb_sentence, pr_label
+from fixlore.facts import close_sentence, fix_sentence, kb_sentence, pr_label
 from fixlore.analyse.grounding import Claim, ungrounded, without_claims
 from fixlore.analyse.offline import OfflineAnalyst
 from fixlore.analyse.promptfile import load_prompt

@@ -9,7 +9,7 @@ import re
 from collections import Counter, defaultdict
 from typing import Any
 
-from fixlore.analyse.facts import close_sentence, fix_sentence, kb_sentence, note_in
+from fixlore.facts import close_sentence, fix_sentence, kb_sentence, note_in
 from fixlore.compose.charts import funnel_chart, repo_chart, timing_chart
 from fixlore.compose.figures import AUTO_CLOSE_TIMINGS, Refs, compute_figures, merged
 from fixlore.compose.links import doc_parts, doc_url, pr_links

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import quote
 
-from fixlore.analyse.facts import pr_label
+from fixlore.facts import pr_label
 from fixlore.model import Case
 
 from fixlore.compose.render import safe_url

@@ -136,9 +136,13 @@ def _add_updates(d: dict[str, Any], updates: list[tuple[Case, dict[str, Any]]], 
 
 
 def _frame_markdown(text: str, header: str, footer: list[str]) -> str:
-    first, _, rest = text.partition("\n")
-    head = f"{first}\n\n> {md_text(header)}\n" if header else first + "\n"
-    return head + rest + "\n---\n\n" + "\n\n".join(md_text(line) for line in footer) + "\n"
+    """The series' header under the page's title (after the format note that may precede it), its
+    footer at the end."""
+    lines = text.split("\n")
+    title = next((i for i, line in enumerate(lines) if line.startswith("# ")), 0)
+    if header:
+        lines[title + 1:title + 1] = ["", f"> {md_text(header)}"]
+    return "\n".join(lines) + "\n---\n\n" + "\n\n".join(md_text(line) for line in footer) + "\n"
 
 
 def _frame_html(page: str, headers: list[str], footers: list[list[str]]) -> str:
