@@ -10,6 +10,8 @@ same on every run (worlds/README.md, "npu-threads", lists them):
 - times of day: an item dated only by its day gets a time from a hash of its URL; the description
   comes first in its day, comments follow in their order;
 - a merged PR merged one hour after its last dated activity; a PR closed unmerged closed likewise;
+- a PR whose text names an issue filed after the PR was opened (its body was edited later) names it a
+  minute after the issue's creation at the earliest, and its merge or close follows that by the hour above;
 - an issue closed by a merged PR's closing keyword (``close.how: pr``) closes one second after the
   merge, by the merger, with the merge commit in its ``closed`` event (what GitHub records);
 - an issue closed by hand (``close.how: hand``) closes a few minutes after its last comment when
@@ -115,13 +117,19 @@ class Thread:
         self.merger = raw.get("merged_by") or "ghost"
         self.state_reason: str | None = None
         self.close_commit: str | None = None
+        self.floors: dict[tuple[str, int], datetime] = {}
 
     @property
     def author(self) -> str:
         return self.raw.get("author") or UNKNOWN_CLOSER
 
     def mentions(self, repo: str, number: int) -> list[datetime]:
-        """Moments at which this PR names issue ``repo#number`` (title/body at creation, then comments)."""
+        """Moments at which this PR names issue ``repo#number`` (title/body at creation, then comments),
+        never before the issue existed (see ``place_after_named_issues``)."""
+        floor = self.floors.get((repo, number))
+        return [max(when, floor) if floor else when for when in self._named_at(repo, number)]
+
+    def _named_at(self, repo: str, number: int) -> list[datetime]:
         pattern = re.compile(rf"(?<![\w/])#{number}\b|{re.escape(WEB)}/{re.escape(repo)}/issues/{number}\b")
         out = []
         if pattern.search(self.raw.get("title") or "") or pattern.search(self.raw.get("body") or ""):
@@ -136,7 +144,26 @@ def load(path: Path = DATA) -> tuple[dict, list[Thread]]:
     keys = [(t.repo, t.number) for t in threads]
     if len(keys) != len(set(keys)):
         raise ValueError("a thread is listed twice")
+    place_after_named_issues(threads)
     return data, threads
+
+
+def place_after_named_issues(threads: list[Thread]) -> None:
+    """A PR text that names an issue was written (or edited) after the issue existed: GitHub shows the
+    edited body, dated at the PR's creation. So the mention is placed a minute after the issue's creation
+    at the earliest, and the PR merges or closes an hour after its last activity counted that way."""
+    issues = {(t.repo, t.number): t for t in threads if t.kind == "issue"}
+    for pr in (t for t in threads if t.kind == "pull"):
+        for (repo, number), issue in issues.items():
+            if repo == pr.repo and pr._named_at(repo, number) and issue.created >= pr.created:
+                pr.floors[(repo, number)] = issue.created + timedelta(seconds=60)
+        if not pr.floors:
+            continue
+        pr.last_activity = max([pr.last_activity] + list(pr.floors.values()))
+        if pr.closed_at:
+            pr.closed_at = pr.last_activity + timedelta(hours=1)
+            if pr.merged_at:
+                pr.merged_at = pr.closed_at
 
 
 def resolve_closes(threads: list[Thread]) -> None:
