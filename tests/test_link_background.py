@@ -83,3 +83,8 @@ def test_a_reference_is_never_both_a_target_and_background(text):
     settled = settle_background(refs)
     assert [(r.number, r.keyword) for r in settled] == [(r.number, r.keyword) for r in refs]
     assert settle_background(settled) == settled
+
+
+def test_a_cue_word_in_another_clause_is_no_cue():
+    refs = find_refs("Fixes #5. 修改相关代码，见 #12", "o/r")
+    assert [(r.number, r.background) for r in refs] == [(5, ""), (12, "")]

@@ -117,7 +117,7 @@ _BACKGROUND_BEFORE = re.compile(
     r"""(?P<cue>前序|前置|后续|相关|参考|参见|类似|同类|
         (?<![A-Za-z])(?:related(?:\s+to)?|relates?\s+to|see\s+also|refs?|references?|similar\s+to|
                       follow[\s-]?ups?\s+(?:of|to|on|for)|follows?\s+up\s+on|predecessor|supersedes|depends\s+on))
-    [^\n。；;.!?#＃]{0,16}?(?:issues?|prs?|mrs?|问题|单|工作)?\s*[:：]?\s*[(（]?\s*$""",
+    [^\n。；;.!?#＃，,、]{0,16}?(?:issues?|prs?|mrs?|问题|单|工作)?\s*[:：]?\s*[(（]?\s*$""",
     re.VERBOSE | re.IGNORECASE,
 )
 _BACKGROUND_AFTER = re.compile(r"^\s*[)）]?\s*(?:的|之)?\s*(?P<cue>前序|后续|延续)")
