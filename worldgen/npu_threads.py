@@ -389,7 +389,7 @@ def write(out: Path, data_path: Path = DATA) -> None:
     write_yaml(out / "world.yaml", {
         "platform": "github", "snapshot_at": SNAPSHOT, "orgs": orgs,
         "description": "Real public issue/PR threads of Ascend-adjacent projects (triton-ascend, LMCache-Ascend, "
-                       "InfiniCore, sglang, verl, LlamaFactory), labelled by hand; times of day are synthetic.",
+                       "InfiniCore, sglang, verl, LlamaFactory, vllm-omni), labelled by hand; times of day are synthetic.",
         "window": {"since": SINCE},
         "rank_top_k": top_k,
     })
