@@ -17,7 +17,8 @@ same on every run (worlds/README.md, "npu-threads", lists them):
 - an issue closed by hand (``close.how: hand``) closes a few minutes after its last comment when
   ``close.by`` names the closer (the thread shows who announced the close), else a day after its last
   activity by ``ghost``, GitHub's placeholder account; the last activity counts every collected PR that
-  names the issue (the mention and the PR's merge or close);
+  names the issue (the mention and the PR's merge or close) and every collected PR the issue's comments name
+  (its merge or close);
 - an issue closed by a stale process (``close.how: stale``, its ``stale``/``inactive`` label is real)
   closes thirty days after its last activity, by ``github-actions[bot]``, as ``not_planned`` (the
   stale action's default close reason);
@@ -119,6 +120,11 @@ class Thread:
         self.close_commit: str | None = None
         self.floors: dict[tuple[str, int], datetime] = {}
 
+    def names_pull(self, number: int) -> bool:
+        """Whether this thread's comments name PR ``#number`` of its own repository."""
+        pattern = re.compile(rf"(?<![\w/])#{number}\b|{re.escape(WEB)}/{re.escape(self.repo)}/pull/{number}\b")
+        return any(pattern.search(text) for _, _, text in self.comments)
+
     @property
     def author(self) -> str:
         return self.raw.get("author") or UNKNOWN_CLOSER
@@ -180,6 +186,8 @@ def resolve_closes(threads: list[Thread]) -> None:
             moments = pr.mentions(t.repo, t.number) if pr.repo == t.repo else []
             if moments:
                 seen += moments + ([pr.closed_at] if pr.closed_at else [])
+            elif pr.repo == t.repo and pr.closed_at and t.names_pull(pr.number):
+                seen.append(pr.closed_at)  # the thread points at this PR: its close waits for it
         last = max(seen)
         if how == "pr":
             pr = pulls[(t.repo, int(close["pr"]))]
@@ -381,7 +389,7 @@ def write(out: Path, data_path: Path = DATA) -> None:
     write_yaml(out / "world.yaml", {
         "platform": "github", "snapshot_at": SNAPSHOT, "orgs": orgs,
         "description": "Real public issue/PR threads of Ascend-adjacent projects (triton-ascend, LMCache-Ascend, "
-                       "InfiniCore, sglang, verl, LlamaFactory), labelled by hand; times of day are synthetic.",
+                       "InfiniCore, sglang, verl, LlamaFactory, vllm-omni), labelled by hand; times of day are synthetic.",
         "window": {"since": SINCE},
         "rank_top_k": top_k,
     })
