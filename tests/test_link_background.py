@@ -68,3 +68,23 @@ def test_background_mention_does_not_make_a_deferred_fix():
                     links=[link(631, 1008)])
     c = _cases(corpus)[631]
     assert c.pending_fix == [] and "closed_before_merge" not in c.traps
+
+
+from hypothesis import given, strategies as st
+
+_PIECES = st.sampled_from(["Fixes ", "修复 ", "前序", "related: ", "see also ", "refs ", "参考 ", "#631", "#647",
+                           ", ", " and ", "。", "\n", "follow-up of ", "的后续", "issue/12", " ", "Closes #1"])
+
+
+@given(st.lists(_PIECES, max_size=12).map("".join))
+def test_a_reference_is_never_both_a_target_and_background(text):
+    refs = find_refs(text, "o/r")
+    assert all(not (r.keyword and r.background) for r in refs)
+    settled = settle_background(refs)
+    assert [(r.number, r.keyword) for r in settled] == [(r.number, r.keyword) for r in refs]
+    assert settle_background(settled) == settled
+
+
+def test_a_cue_word_in_another_clause_is_no_cue():
+    refs = find_refs("Fixes #5. 修改相关代码，见 #12", "o/r")
+    assert [(r.number, r.background) for r in refs] == [(5, ""), (12, "")]

@@ -116,3 +116,10 @@ def test_no_reference_invented_without_markers(text):
 def test_no_reference_without_digits(text):
     assert find_refs(text, REPO) == []
     assert refs_from_branch(text) == []
+
+
+def test_issue_slash_number_is_an_issue_reference():
+    """"issue/302 - fix compile error" (a branch-style name in a PR title) names issue 302."""
+    refs = find_refs("issue/302 - fix compile error of window system", "o/r")
+    assert [(r.kind, r.number, r.keyword) for r in refs] == [("issue", 302, "")]
+    assert find_refs("see docs/issue/302 for the old notes", "o/r") == []     # a path, not a reference

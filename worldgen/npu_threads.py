@@ -10,12 +10,15 @@ same on every run (worlds/README.md, "npu-threads", lists them):
 - times of day: an item dated only by its day gets a time from a hash of its URL; the description
   comes first in its day, comments follow in their order;
 - a merged PR merged one hour after its last dated activity; a PR closed unmerged closed likewise;
+- a PR whose text names an issue filed after the PR was opened (its body was edited later) names it a
+  minute after the issue's creation at the earliest, and its merge or close follows that by the hour above;
 - an issue closed by a merged PR's closing keyword (``close.how: pr``) closes one second after the
   merge, by the merger, with the merge commit in its ``closed`` event (what GitHub records);
 - an issue closed by hand (``close.how: hand``) closes a few minutes after its last comment when
   ``close.by`` names the closer (the thread shows who announced the close), else a day after its last
   activity by ``ghost``, GitHub's placeholder account; the last activity counts every collected PR that
-  names the issue (the mention and the PR's merge or close);
+  names the issue (the mention and the PR's merge or close) and every collected PR the issue's comments name
+  (its merge or close);
 - an issue closed by a stale process (``close.how: stale``, its ``stale``/``inactive`` label is real)
   closes thirty days after its last activity, by ``github-actions[bot]``, as ``not_planned`` (the
   stale action's default close reason);
@@ -115,13 +118,24 @@ class Thread:
         self.merger = raw.get("merged_by") or "ghost"
         self.state_reason: str | None = None
         self.close_commit: str | None = None
+        self.floors: dict[tuple[str, int], datetime] = {}
+
+    def names_pull(self, number: int) -> bool:
+        """Whether this thread's comments name PR ``#number`` of its own repository."""
+        pattern = re.compile(rf"(?<![\w/])#{number}\b|{re.escape(WEB)}/{re.escape(self.repo)}/pull/{number}\b")
+        return any(pattern.search(text) for _, _, text in self.comments)
 
     @property
     def author(self) -> str:
         return self.raw.get("author") or UNKNOWN_CLOSER
 
     def mentions(self, repo: str, number: int) -> list[datetime]:
-        """Moments at which this PR names issue ``repo#number`` (title/body at creation, then comments)."""
+        """Moments at which this PR names issue ``repo#number`` (title/body at creation, then comments),
+        never before the issue existed (see ``place_after_named_issues``)."""
+        floor = self.floors.get((repo, number))
+        return [max(when, floor) if floor else when for when in self._named_at(repo, number)]
+
+    def _named_at(self, repo: str, number: int) -> list[datetime]:
         pattern = re.compile(rf"(?<![\w/])#{number}\b|{re.escape(WEB)}/{re.escape(repo)}/issues/{number}\b")
         out = []
         if pattern.search(self.raw.get("title") or "") or pattern.search(self.raw.get("body") or ""):
@@ -136,7 +150,26 @@ def load(path: Path = DATA) -> tuple[dict, list[Thread]]:
     keys = [(t.repo, t.number) for t in threads]
     if len(keys) != len(set(keys)):
         raise ValueError("a thread is listed twice")
+    place_after_named_issues(threads)
     return data, threads
+
+
+def place_after_named_issues(threads: list[Thread]) -> None:
+    """A PR text that names an issue was written (or edited) after the issue existed: GitHub shows the
+    edited body, dated at the PR's creation. So the mention is placed a minute after the issue's creation
+    at the earliest, and the PR merges or closes an hour after its last activity counted that way."""
+    issues = {(t.repo, t.number): t for t in threads if t.kind == "issue"}
+    for pr in (t for t in threads if t.kind == "pull"):
+        for (repo, number), issue in issues.items():
+            if repo == pr.repo and pr._named_at(repo, number) and issue.created >= pr.created:
+                pr.floors[(repo, number)] = issue.created + timedelta(seconds=60)
+        if not pr.floors:
+            continue
+        pr.last_activity = max([pr.last_activity] + list(pr.floors.values()))
+        if pr.closed_at:
+            pr.closed_at = pr.last_activity + timedelta(hours=1)
+            if pr.merged_at:
+                pr.merged_at = pr.closed_at
 
 
 def resolve_closes(threads: list[Thread]) -> None:
@@ -153,6 +186,8 @@ def resolve_closes(threads: list[Thread]) -> None:
             moments = pr.mentions(t.repo, t.number) if pr.repo == t.repo else []
             if moments:
                 seen += moments + ([pr.closed_at] if pr.closed_at else [])
+            elif pr.repo == t.repo and pr.closed_at and t.names_pull(pr.number):
+                seen.append(pr.closed_at)  # the thread points at this PR: its close waits for it
         last = max(seen)
         if how == "pr":
             pr = pulls[(t.repo, int(close["pr"]))]
@@ -354,7 +389,7 @@ def write(out: Path, data_path: Path = DATA) -> None:
     write_yaml(out / "world.yaml", {
         "platform": "github", "snapshot_at": SNAPSHOT, "orgs": orgs,
         "description": "Real public issue/PR threads of Ascend-adjacent projects (triton-ascend, LMCache-Ascend, "
-                       "InfiniCore, sglang, verl, LlamaFactory), labelled by hand; times of day are synthetic.",
+                       "InfiniCore, sglang, verl, LlamaFactory, vllm-omni), labelled by hand; times of day are synthetic.",
         "window": {"since": SINCE},
         "rank_top_k": top_k,
     })

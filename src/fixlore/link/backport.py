@@ -52,7 +52,7 @@ def find_twins(fix: Pull, idx: CorpusIndex, cfg: LinkConfig, exclude: set[Key]) 
         return out
     window = timedelta(days=cfg.backport_window_days)
     shape = idx.backport_shape(fix)
-    by_title = _specific_title(fix, shape, idx, cfg, window)
+    by_title: list[bool] = []        # worked out on the first title hit only (most fixes have none)
     fix_files = {f.filename for f in idx.files.get((fix.repo, fix.number), [])}
     for branch in idx.branches_of(fix.repo):
         if branch == fix.base_ref:
@@ -68,7 +68,9 @@ def find_twins(fix: Pull, idx: CorpusIndex, cfg: LinkConfig, exclude: set[Key]) 
             pk = (p.repo, p.number)
             if pk in seen:
                 continue
-            if sim >= cfg.backport_title_similarity and by_title:
+            if sim >= cfg.backport_title_similarity and not by_title:
+                by_title.append(_specific_title(fix, shape, idx, cfg, window))
+            if sim >= cfg.backport_title_similarity and by_title[0]:
                 seen.add(pk)
                 out.append((p, f"same change on {p.base_ref or '?'}: title '{p.title}' ~ '{fix.title}' ({sim:.0f}%)"))
             elif fix_files:

@@ -48,7 +48,7 @@ _FULL_RE = re.compile(
     rf"(?P<f_num>\d+)(?![A-Za-z0-9_]))")
 _WORD_RE = re.compile(
     rf"(?P<word>(?<![A-Za-z0-9_/\-])(?P<w_kw>PRs?|MRs?|pull\s+request|merge\s+request|issues?)"
-    rf"\s*(?:[:：]\s*)?(?P<w_sig>{_HASH}|{_BANG})?\s*(?P<w_num>\d+)(?![A-Za-z0-9_]|[.:]\d))",
+    rf"\s*(?:[:：/]\s*)?(?P<w_sig>{_HASH}|{_BANG})?\s*(?P<w_num>\d+)(?![A-Za-z0-9_]|[.:]\d))",
     re.IGNORECASE)
 # The sigil comes first and the look-behind after it (checking the character before the
 # sigil): a pattern that starts with a character class lets the engine skip ahead to the
@@ -117,7 +117,7 @@ _BACKGROUND_BEFORE = re.compile(
     r"""(?P<cue>前序|前置|后续|相关|参考|参见|类似|同类|
         (?<![A-Za-z])(?:related(?:\s+to)?|relates?\s+to|see\s+also|refs?|references?|similar\s+to|
                       follow[\s-]?ups?\s+(?:of|to|on|for)|follows?\s+up\s+on|predecessor|supersedes|depends\s+on))
-    [^\n。；;.!?#＃]{0,16}?(?:issues?|prs?|mrs?|问题|单|工作)?\s*[:：]?\s*[(（]?\s*$""",
+    [^\n。；;.!?#＃，,、]{0,16}?(?:issues?|prs?|mrs?|问题|单|工作)?\s*[:：]?\s*[(（]?\s*$""",
     re.VERBOSE | re.IGNORECASE,
 )
 _BACKGROUND_AFTER = re.compile(r"^\s*[)）]?\s*(?:的|之)?\s*(?P<cue>前序|后续|延续)")
