@@ -439,6 +439,29 @@ class Store:
                                                            created_at=row.created_at))
         return out
 
+    def pull_texts(self, keys: Iterable[tuple[str, int]]) -> dict[tuple[str, int], tuple[str, str]]:
+        """(repo, number) -> the PR's (title, body), for the PRs named (unknown keys left out)."""
+        wanted: dict[str, set[int]] = {}
+        for repo, number in keys:
+            wanted.setdefault(repo, set()).add(number)
+        out: dict[tuple[str, int], tuple[str, str]] = {}
+        c = t.pulls.c
+        with self.engine.connect() as conn:
+            for repo, numbers in sorted(wanted.items()):
+                ordered = sorted(numbers)
+                for i in range(0, len(ordered), 500):
+                    for row in conn.execute(sa.select(c.number, c.title, c.body)
+                                            .where(c.repo == repo, c.number.in_(ordered[i:i + 500]))):
+                        out[(repo, row.number)] = (row.title or "", row.body or "")
+        return out
+
+    def repo_pages(self) -> dict[str, tuple[str, str]]:
+        """full_name -> (web page URL, default branch), for linking to files on the platform."""
+        c = t.repos.c
+        with self.engine.connect() as conn:
+            return {r.full_name: (r.html_url or "", r.default_branch or "")
+                    for r in conn.execute(sa.select(c.full_name, c.html_url, c.default_branch))}
+
     # -- a canonical view for comparing two stores
     VOLATILE = {"raw_payloads": {"fetched_at"}, "watermarks": {"harvested_at"}}
     SKIPPED = ("http_cache", "harvest_runs", "runs", "alembic_version")
