@@ -11,7 +11,7 @@ import json
 from contextlib import contextmanager
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Iterable, Iterator
+from typing import Any, Callable, Iterable, Iterator
 
 import sqlalchemy as sa
 from alembic import command
@@ -20,8 +20,14 @@ from alembic.config import Config
 from fixlore import model as m
 from fixlore.errors import ConfigError
 from fixlore.store import schema as t
+from fixlore.store import views as store_views
 
 _HERE = Path(__file__).resolve().parent
+
+
+def _json_text(value: Any) -> str:
+    """JSON columns as UTF-8 text: Chinese stays readable in any SQL client."""
+    return json.dumps(value, ensure_ascii=False)
 
 
 def _now() -> datetime:
@@ -233,7 +239,7 @@ class Store:
         if url.startswith("sqlite:///") and url != "sqlite:///:memory:":
             Path(url[len("sqlite:///"):]).expanduser().parent.mkdir(parents=True, exist_ok=True)
         try:
-            engine = sa.create_engine(url, future=True)
+            engine = sa.create_engine(url, future=True, json_serializer=_json_text)
         except (sa.exc.ArgumentError, sa.exc.NoSuchModuleError) as exc:
             raise ConfigError(f"cannot use database URL {sa.engine.make_url(url).render_as_string(hide_password=True) if '://' in url else url}: {exc}") from None
         if engine.dialect.name == "sqlite":
@@ -461,6 +467,11 @@ class Store:
         with self.engine.connect() as conn:
             return {r.full_name: (r.html_url or "", r.default_branch or "")
                     for r in conn.execute(sa.select(c.full_name, c.html_url, c.default_branch))}
+
+    def refresh_fulltext(self, segment: Callable[[str], str]) -> dict[str, Any]:
+        """Bring the full-text index of issues and PRs up to date (SQLite; see store/views.py)."""
+        with self.engine.begin() as conn:
+            return store_views.refresh_fulltext(conn, segment)
 
     # -- a canonical view for comparing two stores
     VOLATILE = {"raw_payloads": {"fetched_at"}, "watermarks": {"harvested_at"}}
