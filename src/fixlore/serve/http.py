@@ -19,6 +19,7 @@ from __future__ import annotations
 from html import escape
 from typing import Any
 
+import orjson
 from fastapi import FastAPI, Query, Request
 from fastapi.exceptions import RequestValidationError
 from starlette.middleware.trustedhost import TrustedHostMiddleware
@@ -33,6 +34,12 @@ _CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src 'none'; script-sr
 
 
 LOOPBACK_HOSTS = ["127.0.0.1", "localhost", "::1", "[::1]"]
+
+
+def _json(data: Any) -> Response:
+    # Encoded once, as is: the answers are plain data already, and FastAPI's response-model
+    # pass over them cost more than the lookup itself (bench/serve.py --http).
+    return Response(orjson.dumps(data), media_type="application/json")
 
 
 def create_app(knowledge: Knowledge, allowed_hosts: list[str] | None = LOOPBACK_HOSTS) -> FastAPI:
@@ -64,33 +71,33 @@ def create_app(knowledge: Knowledge, allowed_hosts: list[str] | None = LOOPBACK_
         return JSONResponse({"error": str(exc)}, status_code=400)
 
     @app.get("/api/stats")
-    def stats() -> dict[str, Any]:
-        return knowledge.stats()
+    def stats() -> Response:
+        return _json(knowledge.stats())
 
     @app.get("/api/cases/search")
     def search_cases(q: str = Query(..., min_length=1, max_length=2000,
                                    description="The symptom: an error message, what was done, the version."), k: int = K,
                      repo: str | None = Query(None, max_length=300, description="Only this repository (OWNER/REPO); "
-                                                                            "an unknown repository is a 404.")) -> list[dict]:
-        return knowledge.search_cases(q, k=k, repo=repo)
+                                                                            "an unknown repository is a 404.")) -> Response:
+        return _json(knowledge.search_cases(q, k=k, repo=repo))
 
     @app.get("/api/cases/{owner}/{repo}/{number}")
-    def get_case(owner: str, repo: str, number: int) -> dict[str, Any]:
-        return knowledge.get_case(f"{owner}/{repo}#{number}")
+    def get_case(owner: str, repo: str, number: int) -> Response:
+        return _json(knowledge.get_case(f"{owner}/{repo}#{number}"))
 
     @app.get("/api/cases/{owner}/{repo}/{number}/fix")
-    def fix_status(owner: str, repo: str, number: int) -> dict[str, Any]:
-        return knowledge.fix_status(f"{owner}/{repo}#{number}")
+    def fix_status(owner: str, repo: str, number: int) -> Response:
+        return _json(knowledge.fix_status(f"{owner}/{repo}#{number}"))
 
     @app.get("/api/cases/{owner}/{repo}/{number}/related")
-    def related(owner: str, repo: str, number: int, k: int = K) -> list[dict]:
-        return knowledge.related_cases(f"{owner}/{repo}#{number}", k=k)
+    def related(owner: str, repo: str, number: int, k: int = K) -> Response:
+        return _json(knowledge.related_cases(f"{owner}/{repo}#{number}", k=k))
 
     @app.get("/api/docs/search")
     def search_docs(q: str = Query(..., min_length=1, max_length=2000,
                                    description="What to look for in the documents and code (Chinese or English)."),
-                    k: int = K) -> list[dict]:
-        return knowledge.search_docs(q, k=k)
+                    k: int = K) -> Response:
+        return _json(knowledge.search_docs(q, k=k))
 
     @app.get("/digest/{name}")
     def digest(name: str) -> Response:

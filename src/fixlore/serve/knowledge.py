@@ -10,6 +10,7 @@ the HTTP API and the MCP tools.
 from __future__ import annotations
 
 import threading
+from collections import OrderedDict
 from importlib.metadata import PackageNotFoundError, version
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -111,6 +112,7 @@ class Knowledge:
     _gists: dict[str, dict[str, str]] = field(default_factory=dict)   # key -> first error line, report start
     look: views.Lookups = field(default_factory=views.Lookups)   # fix PRs' own words, document links
     _lock: threading.Lock = field(default_factory=threading.Lock)
+    _memo: "_Memo" = field(default_factory=lambda: _Memo())
 
     @classmethod
     def open(cls, where: Locations, progress: Callable[[str, int, int], None] | None = None) -> "Knowledge":
@@ -256,9 +258,8 @@ class Knowledge:
         k = check_k(k)
         if self.doc_index is None:
             return []
-        with self._lock:
-            hits = self.doc_index.best(query, k=k, kind=DOC_KINDS)
-            threshold = self.doc_index.threshold()
+        hits = self._memo.get(("docs", query, k), lambda: self._locked(self.doc_index.best, query, k=k, kind=DOC_KINDS))
+        threshold = self._memo.get(("threshold",), lambda: self._locked(self.doc_index.threshold))
         out = []
         for p in hits:
             row = p.to_dict()
@@ -268,6 +269,10 @@ class Knowledge:
             row["cited_by"] = self._cited_by.get(p.doc, [])
             out.append(row)
         return out
+
+    def _locked(self, call: Callable[..., Any], *args: Any, **kw: Any) -> Any:
+        with self._lock:
+            return call(*args, **kw)
 
     def _card(self, key: str, score: float | None) -> dict[str, Any]:
         return views.card(self.cases[key], score, self._gists.get(key), self.look)
@@ -285,15 +290,38 @@ class Knowledge:
                        cut: bool = True) -> list[tuple[str, float]]:
         """Case keys by their best passage's score (a long case has several), best first;
         with `cut`, only passages past the relevance cut-off count."""
-        with self._lock:
-            hits = self.case_index.best(text, k=min(MAX_K * 4, max(want * 3, 10)), kind="case",
-                                        doc_prefix=doc_prefix)
+        k = min(MAX_K * 4, max(want * 3, 10))
+        hits = self._memo.get(("cases", text, k, doc_prefix),
+                              lambda: self._locked(self.case_index.best, text, k=k, kind="case", doc_prefix=doc_prefix))
         best: dict[str, float] = {}
         for p in hits:
             key = _key_of_doc(p.doc)
             if key in self.cases and p.score > best.get(key, -1.0) and (not cut or relevant(p.cosine, p.coverage)):
                 best[key] = p.score
         return sorted(best.items(), key=lambda kv: (-kv[1], kv[0]))
+
+
+class _Memo:
+    """The indexes' answers by question, the `size` most recent kept. The knowledge base is
+    read-only while served, so an answer never goes stale; cards are built from the cases on
+    every call, so a memo holds rankings (keys, passages, scores), not what is shown."""
+
+    def __init__(self, size: int = 4096):
+        self._items: OrderedDict[Any, Any] = OrderedDict()
+        self._size = size
+        self._lock = threading.Lock()
+
+    def get(self, key: Any, compute: Callable[[], Any]) -> Any:
+        with self._lock:
+            if key in self._items:
+                self._items.move_to_end(key)
+                return self._items[key]
+        value = compute()
+        with self._lock:
+            self._items[key] = value
+            if len(self._items) > self._size:
+                self._items.popitem(last=False)
+        return value
 
 
 def _key_of_doc(doc: str) -> str:
