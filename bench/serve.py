@@ -12,8 +12,9 @@ then symptom searches with and without a repo filter are timed.
 OUT is a `fixlore run` output folder (run `fixlore run --world worlds/ascend-2026-09 --out OUT`
 first). For every searchable case that the analysis summarised, its `symptom` is sent to
 `search_cases` and its key to `fix_status`, `get_case` and `related_cases`; the script prints
-p50/p95 latency of each call (in-process, what the HTTP and MCP front ends add is
-serialisation) and how often a case's own symptom brings it back first and in the top five.
+p50/p95 latency of each call (in-process, the memo of answers dropped before each pass;
+what the HTTP and MCP front ends add is serialisation) and how often a case's own symptom
+brings it back first and in the top five.
 That is a sanity check of the case index (the symptom is part of the indexed text), not a
 measure of answering new questions. Nothing leaves the machine.
 
@@ -199,6 +200,7 @@ def main() -> None:
     timings: dict[str, list[float]] = {"search_cases": [], "fix_status": [], "get_case": [], "related_cases": []}
     first = top5 = 0
     for rep in range(args.repeat):
+        knowledge.forget()              # each pass times the searches, not the memo
         for case in probes:
             t = time.perf_counter()
             hits = knowledge.search_cases(case.symptom, k=5)

@@ -159,6 +159,10 @@ class Knowledge:
                 k._cited_by.setdefault(ref.doc, []).append(c.key)
         return k
 
+    def forget(self) -> None:
+        """Drop the memoised index answers (benchmarks time the searches themselves)."""
+        self._memo = _Memo()
+
     def close(self) -> None:
         self.case_index.close()
         if self.doc_index is not None:
