@@ -16,6 +16,8 @@ from pathlib import Path
 import anyio
 import httpx2 as httpx
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 import uvicorn
 
 import fixlore
@@ -623,3 +625,18 @@ def test_document_links_name_the_clones_commit(tmp_path):
     # a folder inside a clone (not its top) is not known to be at that commit: the default branch
     assert citations.doc_link("docs/O/R/docs/sub.md", "", pages, origins)["ref"] == "main"
     assert citations.doc_link("docs/X/Y/z.md", "", pages, origins)["url"] == ""
+
+
+@settings(max_examples=60, deadline=None)
+@given(parts=st.lists(st.text(alphabet=st.characters(blacklist_characters="/\x00", blacklist_categories=("Cs",)),
+                              min_size=1, max_size=12), min_size=1, max_size=4))
+def test_document_links_carry_any_file_name_intact(parts):
+    from urllib.parse import unquote, urlsplit
+
+    from fixlore.serve import citations
+
+    doc = "docs/o/r/" + "/".join(parts)
+    link = citations.doc_link(doc, "", {"o/r": ("https://gitcode.com/o/r", "main")}, {})
+    url = urlsplit(link["url"])
+    assert url.scheme == "https" and not url.query and not url.fragment
+    assert unquote(url.path) == "/o/r/blob/main/" + "/".join(parts)

@@ -240,8 +240,9 @@ class Knowledge:
                 if other not in seen and self._servable(other):
                     seen.add(other)
                     score = similar.get(other)
-                    tiers[0].append((other, f"the same fix {label}",
-                                     self._similarity(text, other) if score is None and text else score or 0.0))
+                    if score is None:          # below the similar ones: its own score, not a guess
+                        score = self._similarity(text, other) if text else 0.0
+                    tiers[0].append((other, f"the same fix {label}", score))
         for other, score in similar.items():
             if other in seen or not self._servable(other):
                 continue
@@ -249,11 +250,8 @@ class Knowledge:
             tiers[1 if same_theme else 2].append(
                 (other, f"the same theme {case.theme}" if same_theme else "similar report", score))
             seen.add(other)
-        out = []
-        for tier in tiers:
-            for other, why, score in sorted(tier, key=lambda t: (-t[2], t[0])):
-                out.append({**self._card(other, score), "why": why})
-        return out[:k]
+        ranked = [entry for tier in tiers for entry in sorted(tier, key=lambda t: (-t[2], t[0]))][:k]
+        return [{**self._card(other, score), "why": why} for other, why, score in ranked]
 
     def search_docs(self, query: str, k: int = 5) -> list[dict[str, Any]]:
         """Document and code passages, best first by `score`; `cited` marks a score at or above
