@@ -245,6 +245,10 @@ def test_cli_build_search_stats(tmp_path):
     assert res.exit_code == 0, res.output
     first = json.loads(res.output.splitlines()[0])
     assert first["doc"] == "docs/Ascend/mind-cluster/docs/npu_exporter.md" and first["chunk"].startswith("part")
+    # the score printed is the score the rows are ordered by
+    res = runner.invoke(app, ["kb", "search", "采集 周期 驱动 版本 NodeAffinity", "--index", str(index), "--json"])
+    scores = [json.loads(line)["score"] for line in res.output.splitlines()]
+    assert len(scores) > 2 and scores == sorted(scores, reverse=True)
     res = runner.invoke(app, ["kb", "search", "[bold]NodeAffinity[/bold] pending", "--index", str(index)])
     assert res.exit_code == 0 and "faq.md" in res.output
     res = runner.invoke(app, ["kb", "stats", "--index", str(index)])

@@ -16,12 +16,15 @@ from pathlib import Path
 import anyio
 import httpx2 as httpx
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 import uvicorn
 
+import fixlore
 from fixlore.model import Case, Evidence, FixRef
 from fixlore.serve import views
 from fixlore.serve.http import create_app
-from fixlore.serve.knowledge import CASE_INDEX, Knowledge, Locations, UnknownCase, index_cases
+from fixlore.serve.knowledge import CASE_INDEX, Knowledge, Locations, UnknownCase, UnknownRepo, index_cases
 from fixlore.store import Store
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -163,8 +166,11 @@ def test_repo_filter_reaches_past_the_top_results(tmp_path):
                   doc_index=None, where=where, _repos={"a/x": "a/x", "b/y": "b/y"})
     try:
         assert [h["key"] for h in k.search_cases("heartbeat timeout", k=5, repo="B/Y")] == ["b/y#1"]
-        assert k.search_cases("heartbeat timeout", k=5, repo="nobody/here") == []
+        with pytest.raises(UnknownRepo, match="not a repository of this knowledge base.*a/x, b/y"):
+            k.search_cases("heartbeat timeout", k=5, repo="nobody/here")
         assert len(k.search_cases("heartbeat timeout", k=50)) == 50
+        with pytest.raises(ValueError, match="between 1 and 50, not 51"):
+            k.search_cases("heartbeat timeout", k=51)
     finally:
         k.close()
 
@@ -176,17 +182,24 @@ def test_fix_status_names_the_fix_the_backport_and_the_traps(knowledge):
     assert [(f["pr"], f["base_ref"]) for f in s["backports"]] == [("!207", "release/2.1")]
     s = knowledge.fix_status("https://gitcode.com/demo-ai/modelkit/issues/106")
     assert s["status"] == "fix_not_landed" and [f["pr"] for f in s["not_landed"]] == ["!210"]
-    assert "did not land" in s["traps"]["fix_not_landed"]
+    assert "did not land" in next(t["note"] for t in s["traps"] if t["name"] == "fix_not_landed")
     assert knowledge.fix_status("demo-infra/cluster-agent#95")["status"] == "closed_before_merge"
     assert knowledge.fix_status("Demo-Infra/Cluster-Agent#95")["key"] == "demo-infra/cluster-agent#95"
     stale = knowledge.fix_status("demo-infra/commlib#12")["traps"]
-    assert set(stale) >= {"stale_close", "claimed_unmerged"} and all(stale.values())
+    assert {t["name"] for t in stale} >= {"stale_close", "claimed_unmerged"} and all(t["note"] for t in stale)
 
 
 def test_get_case_carries_the_evidence_chain_and_what_to_cite(knowledge):
     c = knowledge.get_case("demo-ai/modelkit#101")
     assert c["cite"]["issue"] == c["url"] and c["cite"]["fix"] == [c["fix"][0]["url"]]
-    assert c["cite"]["docs"] and all(d.startswith("docs/") for d in c["cite"]["docs"])
+    assert c["cite"]["docs"] and c["cite"]["docs"] == c["kb_refs"]
+    repo = json.loads((DEMO / "repos" / "demo-ai" / "modelkit" / "repo.json").read_text(encoding="utf-8"))
+    for d in c["cite"]["docs"]:
+        # a world records no commit for its docs/: the link names the default branch, never a made-up sha
+        file_in_repo = d["doc"].removeprefix("docs/demo-ai/modelkit/")
+        assert d["ref"] == repo["default_branch"]
+        assert d["url"] == f"{repo['html_url'].removesuffix('.git')}/blob/{repo['default_branch']}/{file_in_repo}"
+        assert Path(d["path"]).is_file() and Path(d["path"]).resolve() == (DEMO / d["doc"]).resolve()
     assert c["evidence"] and all(e["kind"] and e["source"] for e in c["evidence"])
     assert c["candidates"], "the PRs considered and their signals are part of the chain"
 
@@ -471,3 +484,159 @@ def test_best_reply_is_someone_elses_longest_real_comment():
     assert "LD_LIBRARY_PATH" in views.search_text(unanalysed, text)
     assert "LD_LIBRARY_PATH" not in views.search_text(analysed, text), "the analysis already says what was answered"
     assert views.report_gist(text)["reply"].startswith("set LD_LIBRARY_PATH")
+
+
+# ---------------------------------------------------------------- conventions: MCP and HTTP answer alike
+
+def _mcp_conventions(server) -> dict:
+    from mcp.client import Client
+
+    async def main() -> dict:
+        async with Client(server) as client:
+            out = {"info": client.server_info, "tools": (await client.list_tools()).tools}
+            for name, tool, args in [
+                ("k_too_big", "search_cases", {"symptom": "KeyError", "k": 1000}),
+                ("k_zero", "related_cases", {"key": "demo-ai/infer-serve#31", "k": 0}),
+                ("empty", "search_docs", {"query": ""}),
+                ("unknown_repo", "search_cases", {"symptom": "超时", "repo": "nobody/here"}),
+                ("unknown_case", "get_case", {"key": "nobody/none#1"}),
+                ("search", "search_cases", {"symptom": "超时 timeout", "k": 5, "repo": "demo-infra/commlib"}),
+                ("nothing", "search_cases", {"symptom": "xyzzy frobnicate plugh"}),
+                ("status", "fix_status", {"key": "demo-infra/commlib#12"}),
+                ("case", "get_case", {"key": "demo-ai/modelkit#101"}),
+                ("related", "related_cases", {"key": "demo-ai/infer-serve#31", "k": 3}),
+                ("docs", "search_docs", {"query": "W8A8 量化校准 scale", "k": 4}),
+            ]:
+                out[name] = await client.call_tool(tool, args)
+            return out
+
+    return anyio.run(main)
+
+
+def test_mcp_and_http_by_convention(knowledge, http_base):
+    from fixlore.serve.mcp_server import build_server
+
+    r = _mcp_conventions(build_server(knowledge))
+    assert r["info"].version == fixlore.__version__ and r["info"].name == "fixlore"
+    for tool in r["tools"]:
+        assert tool.title and tool.description
+        assert tool.annotations.read_only_hint and not tool.annotations.destructive_hint
+        props = tool.input_schema["properties"]
+        assert props and all(p.get("description") for p in props.values()), (tool.name, props)
+        if "k" in props:
+            assert (props["k"]["minimum"], props["k"]["maximum"]) == (1, 50)
+    for name in ("k_too_big", "k_zero", "empty", "unknown_repo", "unknown_case"):
+        assert r[name].is_error, name
+    assert "less than or equal to 50" in r["k_too_big"].content[0].text
+    assert "not a repository of this knowledge base" in r["unknown_repo"].content[0].text
+    assert r["nothing"].structured_content == {"cases": []}, "nothing past the relevance cut-off"
+
+    with httpx.Client(base_url=http_base, timeout=30) as c:
+        assert c.get("/api/openapi.json").json()["info"]["version"] == fixlore.__version__
+        too_big = c.get("/api/cases/search", params={"q": "KeyError", "k": 1000})
+        zero = c.get("/api/cases/demo-ai/infer-serve/31/related", params={"k": 0})
+        empty = c.get("/api/docs/search", params={"q": ""})
+        unknown_repo = c.get("/api/cases/search", params={"q": "超时", "repo": "nobody/here"})
+        unknown_case = c.get("/api/cases/nobody/none/1")
+        assert [too_big.status_code, zero.status_code, empty.status_code] == [422, 422, 422]
+        assert "less than or equal to 50" in too_big.json()["error"]
+        assert unknown_repo.status_code == unknown_case.status_code == 404
+        # the SDK prefixes "Error executing tool NAME: " to the same message
+        assert r["unknown_repo"].content[0].text.endswith(": " + unknown_repo.json()["error"])
+        assert r["unknown_case"].content[0].text.endswith(": " + unknown_case.json()["error"])
+        # the same question, the same answer and the same shapes
+        same = [("search", "/api/cases/search", {"q": "超时 timeout", "k": 5, "repo": "demo-infra/commlib"}, "cases"),
+                ("related", "/api/cases/demo-ai/infer-serve/31/related", {"k": 3}, "cases"),
+                ("docs", "/api/docs/search", {"q": "W8A8 量化校准 scale", "k": 4}, "passages"),
+                ("status", "/api/cases/demo-infra/commlib/12/fix", {}, None),
+                ("case", "/api/cases/demo-ai/modelkit/101", {}, None)]
+        for name, path, params, field in same:
+            mcp_answer = r[name].structured_content
+            assert c.get(path, params=params).json() == (mcp_answer[field] if field else mcp_answer), name
+    assert r["search"].structured_content["cases"]
+
+
+def test_one_shape_per_concept_across_views(knowledge):
+    """A trap, a PR and a document read the same in a search card, the fix status and the case."""
+    key = "demo-infra/commlib#12"
+    card = next(h for h in knowledge.search_cases(knowledge.cases[key].title, k=10) if h["key"] == key)
+    status, chain = knowledge.fix_status(key), knowledge.get_case(key)
+    assert card["traps"] == status["traps"] == chain["traps"] and card["traps"]
+    assert all(set(t) == {"name", "note"} for t in card["traps"]) and "trap_notes" not in chain
+    pr_keys = set(card["fix"][0])
+    assert pr_keys >= {"pr", "url", "title", "summary"}
+    assert all(set(f) == pr_keys for f in status["fix"] + status["backports"] + chain["fix"] + chain["pending_fix"])
+    doc_card = knowledge.search_cases("W8A8 量化校准 per-channel scale NaN", k=1)[0]
+    assert doc_card["docs"] == knowledge.get_case(doc_card["key"])["kb_refs"] != []
+
+
+def test_ranking_is_by_the_score_shown_with_a_cut_off(knowledge):
+    for query in ("超时", "NPU 内存 不足 通信 超时 集群", "加载 safetensors 报 KeyError"):
+        scores = [h["score"] for h in knowledge.search_cases(query, k=20)]
+        assert scores and scores == sorted(scores, reverse=True), query
+        docs = [d["score"] for d in knowledge.search_docs(query, k=20)]
+        assert docs == sorted(docs, reverse=True)
+    assert knowledge.search_cases("the weather in paris is nice today", k=20) == []
+    # below the cut-off there are passages, only not relevant ones: the index would have ranked them
+    assert knowledge.case_index.best("the weather in paris is nice today", k=5, kind="case")
+    related = knowledge.related_cases("demo-ai/infer-serve#31", k=10)
+    assert related and all(r["why"] and isinstance(r["score"], float) for r in related)
+    assert related[0]["why"].startswith("the same fix")
+
+
+def test_an_unanalysed_case_shows_the_fix_prs_summary_and_the_best_reply():
+    from fixlore.model import Comment, IssueText
+
+    case = Case(repo="o/r", number=7, funnel="rank", title="import fails",
+                fix=[FixRef("o/r", 70, "fix", state="merged", merged_at=datetime(2026, 9, 1, tzinfo=timezone.utc))])
+    look = views.Lookups(pulls={("o/r", 70): ("Fix the loader's search path", "The loader now adds lib64 first.")})
+    text = IssueText(author="rep", body="ImportError: libfoo.so", comments=[
+        Comment(repo="o/r", parent_kind="issue", parent_number=7, id="1", author="bob",
+                body="set LD_LIBRARY_PATH to include the lib64 folder", created_at=None)])
+    card = views.card(case, 0.5, views.report_gist(text), look)
+    assert card["analysed"] is False
+    assert (card["problem_from"], card["problem"]) == ("fix_pr", "Fix the loader's search path: The loader now "
+                                                                 "adds lib64 first.")
+    assert (card["answer_from"], card["answer"]) == ("best_reply", "set LD_LIBRARY_PATH to include the lib64 folder")
+    assert card["fix"][0]["summary"] == "The loader now adds lib64 first."
+    analysed = Case(repo="o/r", number=7, funnel="selected", problem="p", answer="a", analysed_by="offline")
+    card = views.card(analysed, 0.5, views.report_gist(text), look)
+    assert (card["problem"], card["problem_from"], card["answer"], card["answer_from"]) == ("p", "analysis", "a",
+                                                                                           "analysis")
+
+
+def test_document_links_name_the_clones_commit(tmp_path):
+    from fixlore.serve import citations
+
+    clone = tmp_path / "clone"
+    (clone / "docs").mkdir(parents=True)
+    (clone / "docs" / "a b.md").write_text("# x\n", encoding="utf-8")
+    git = ["git", "-C", str(clone), "-c", "user.name=t", "-c", "user.email=t@example.invalid"]
+    subprocess.run(["git", "init", "-q", str(clone)], check=True)
+    subprocess.run(git + ["add", "."], check=True)
+    subprocess.run(git + ["commit", "-q", "-m", "x"], check=True)
+    head = subprocess.run(git + ["rev-parse", "HEAD"], capture_output=True, text=True, check=True).stdout.strip()
+    origins = citations.origins_of([("docs/O/R/docs/a b.md", f"{clone}::docs/O/R"),
+                                    ("docs/O/R/docs/sub.md", f"{clone / 'docs'}::docs/O/R/docs")])
+    pages = {"o/r": ("https://gitcode.com/O/R.git", "main")}
+    link = citations.doc_link("docs/O/R/docs/a b.md", "part0001", pages, origins)
+    assert link == {"doc": "docs/O/R/docs/a b.md", "chunk": "part0001", "ref": head, "path": str(clone / "docs" / "a b.md"),
+                    "url": f"https://gitcode.com/O/R/blob/{head}/docs/a%20b.md"}
+    # a folder inside a clone (not its top) is not known to be at that commit: the default branch
+    assert citations.doc_link("docs/O/R/docs/sub.md", "", pages, origins)["ref"] == "main"
+    assert citations.doc_link("docs/X/Y/z.md", "", pages, origins)["url"] == ""
+
+
+@settings(max_examples=60, deadline=None)
+@given(parts=st.lists(st.text(alphabet=st.characters(blacklist_characters="/\x00", blacklist_categories=("Cs",)),
+                              min_size=1, max_size=12), min_size=1, max_size=4))
+def test_document_links_carry_any_file_name_intact(parts):
+    from urllib.parse import unquote, urlsplit
+
+    from fixlore.serve import citations
+
+    doc = "docs/o/r/" + "/".join(parts)
+    link = citations.doc_link(doc, "", {"o/r": ("https://gitcode.com/o/r", "main")}, {})
+    url = urlsplit(link["url"])
+    assert url.scheme == "https" and not url.query and not url.fragment
+    assert unquote(url.path) == "/o/r/blob/main/" + "/".join(parts)

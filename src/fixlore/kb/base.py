@@ -435,6 +435,13 @@ class KnowledgeBase:
         so a prefix with few documents still gets its best ones)."""
         return self._candidates(query, kind, doc_prefix)[:k]
 
+    def best(self, query: str | KbQuery, k: int = 10, kind: str | Sequence[str] | None = None,
+             doc_prefix: str | None = None) -> list[Passage]:
+        """The `k` candidates of highest `score` (the 0..1 score shown and thresholded), best
+        first: what a reader sees is ranked by the number printed beside it. The candidates
+        are those `search` fuses (either retriever's top passages)."""
+        return sorted(self._candidates(query, kind, doc_prefix), key=lambda p: (-p.score, p.doc, p.chunk))[:k]
+
     def _candidates(self, query: str | KbQuery, kind: str | Sequence[str] | None,
                     doc_prefix: str | None = None) -> list[Passage]:
         with self._lock:

@@ -70,18 +70,21 @@ def search(query: str = typer.Argument(..., help="What to look for (Chinese or E
            kind: Optional[str] = typer.Option(None, help="doc | code | case"),
            as_json: bool = typer.Option(False, "--json", help="JSON lines instead of a table."),
            ) -> None:
-    """Search passages; score is 0..1 (cite above the index's threshold)."""
+    """Search passages, best first by score (0..1); a score at or above the index's threshold is what
+    the digest would cite (bold)."""
     from fixlore.kb.base import KnowledgeBase
 
     kb = KnowledgeBase.open(index, create=False)
-    hits = kb.search(query, k=k, kind=kind)
+    hits = kb.best(query, k=k, kind=kind)
     threshold = kb.threshold()
     kb.close()
     if as_json:
         for p in hits:
             typer.echo(json.dumps(p.to_dict(), ensure_ascii=False))
         return
-    table = Table(title=f"threshold {threshold:.3f}", show_lines=False)
+    citable = sum(1 for p in hits if p.score >= threshold)
+    table = Table(title=f"{len(hits)} passages by score; {citable or 'none'} at or above the citation threshold "
+                        f"{threshold:.3f}", show_lines=False)
     for col in ("doc", "chunk", "score", "snippet"):
         table.add_column(col, overflow="fold")
     for p in hits:

@@ -15,6 +15,8 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
+from fixlore.serve.limits import MAX_K, MIN_COSINE, MIN_COVERAGE
+
 serve_app = typer.Typer(help="Serve a run's knowledge base (cases + documents), read-only: HTTP API and MCP tools.",
                         no_args_is_help=True)
 cases_app = typer.Typer(help="Ask a run's knowledge base: cases by symptom, fix status, related cases.",
@@ -104,6 +106,10 @@ def serve_mcp(out: Optional[Path] = OutOpt, db: Optional[str] = DbOpt, index: Op
 
 
 def _print_cards(cards: list[dict[str, Any]], title: str) -> None:
+    if not cards:
+        Console().print(Text(f"{title}: no case past the relevance cut-off (key-term coverage {MIN_COVERAGE} "
+                             f"or cosine {MIN_COSINE}: docs/serve.md)"), highlight=False)
+        return
     table = Table(title=Text(title), title_justify="left", show_lines=True)
     for col in ("case", "status", "fix", "problem / answer"):
         table.add_column(col, overflow="fold")
@@ -113,27 +119,33 @@ def _print_cards(cards: list[dict[str, Any]], title: str) -> None:
         head.append(f"\n{c['title']}")
         if c.get("why"):
             head.append(f"\n{c['why']}", style="dim")
-        elif c.get("score") is not None:
+        if c.get("score") is not None:
             head.append(f"\nscore {c['score']:.3f}", style="dim")
         status = Text(c["status"])
         for trap in c["traps"]:
-            status.append(f"\n⚠ {trap}", style="yellow")
+            status.append(f"\n⚠ {trap['name']}", style="yellow")
         body = Text(c["problem"] or "")
+        if c["problem_from"] == "fix_pr":
+            body = Text("fix PR: ", style="dim") + body
         if c["answer"]:
-            body.append(("\n" if body else "") + c["answer"])
+            body.append("\n" if body else "")
+            if c["answer_from"] == "best_reply":
+                body.append("reply: ", style="dim")
+            body.append(c["answer"])
         table.add_row(head, status, Text(fixes), body)
     Console().print(table)
 
 
 @cases_app.command("search")
 def cases_search(symptom: str = typer.Argument(..., help="The symptom: an error message, what you did."),
-                 k: int = typer.Option(5, "-k", help="How many cases."),
+                 k: int = typer.Option(5, "-k", min=1, max=MAX_K, help=f"How many cases (1..{MAX_K})."),
                  repo: Optional[str] = typer.Option(None, help="Only this repository (OWNER/REPO)."),
                  out: Optional[Path] = OutOpt, db: Optional[str] = DbOpt, index: Optional[Path] = DocsOpt,
                  case_index: Optional[Path] = CaseIdxOpt,
                  as_json: bool = typer.Option(False, "--json", help="JSON instead of a table."),
                  ) -> None:
-    """Closed issues that match a symptom, with their fix status and answer."""
+    """Closed issues that match a symptom, with their fix status and answer, best first by score
+    (nothing under the relevance cut-off: see docs/serve.md)."""
     with _open(out, db, index, case_index) as knowledge:
         cards = _ask(lambda: knowledge.search_cases(symptom, k=k, repo=repo))
     if as_json:
@@ -163,18 +175,18 @@ def cases_status(key: str = typer.Argument(..., help="OWNER/REPO#N or the issue'
         for f in rows:
             console.print(Text(f"  {label}: {f['pr']} {f['state']} {f['merged_at']} on {f['base_ref'] or '?'}  {f['url']}"))
     console.print(Text(f"  timing: {status['timing']}" + (f" — {status['timing_note']}" if status["timing_note"] else "")))
-    for trap, note in status["traps"].items():
-        console.print(Text(f"  ⚠ {trap}: {note}", style="yellow"))
+    for trap in status["traps"]:
+        console.print(Text(f"  ⚠ {trap['name']}: {trap['note']}", style="yellow"))
 
 
 @cases_app.command("related")
 def cases_related(key: str = typer.Argument(..., help="OWNER/REPO#N or the issue's URL."),
-                  k: int = typer.Option(5, "-k", help="How many cases."),
+                  k: int = typer.Option(5, "-k", min=1, max=MAX_K, help=f"How many cases (1..{MAX_K})."),
                   out: Optional[Path] = OutOpt, db: Optional[str] = DbOpt, index: Optional[Path] = DocsOpt,
                   case_index: Optional[Path] = CaseIdxOpt,
                   as_json: bool = typer.Option(False, "--json", help="JSON instead of a table."),
                   ) -> None:
-    """Cases fixed by the same PR, of the same theme, or with a similar report."""
+    """Cases fixed by the same PR, of the same theme, or with a similar report: why, and the score."""
     with _open(out, db, index, case_index) as knowledge:
         cards = _ask(lambda: knowledge.related_cases(key, k=k))
     if as_json:

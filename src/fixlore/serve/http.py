@@ -19,13 +19,14 @@ from __future__ import annotations
 from html import escape
 from typing import Any
 
+import orjson
 from fastapi import FastAPI, Query, Request
 from fastapi.exceptions import RequestValidationError
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 
 from fixlore.compose.render import sanitising_env
-from fixlore.serve.knowledge import MAX_K, Knowledge, UnknownCase
+from fixlore.serve.knowledge import MAX_K, Knowledge, NotFound, package_version
 
 DIGESTS = {"digest.html": "text/html; charset=utf-8", "digest.zh.md": "text/markdown; charset=utf-8",
            "digest.en.md": "text/markdown; charset=utf-8", "digest.json": "application/json"}
@@ -35,20 +36,26 @@ _CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src 'none'; script-sr
 LOOPBACK_HOSTS = ["127.0.0.1", "localhost", "::1", "[::1]"]
 
 
+def _json(data: Any) -> Response:
+    # Encoded once, as is: the answers are plain data already, and FastAPI's response-model
+    # pass over them cost more than the lookup itself (bench/serve.py --http).
+    return Response(orjson.dumps(data), media_type="application/json")
+
+
 def create_app(knowledge: Knowledge, allowed_hosts: list[str] | None = LOOPBACK_HOSTS) -> FastAPI:
     """`allowed_hosts`: Host headers answered (loopback names by default, so a web page that
     rebinds its DNS name to 127.0.0.1 cannot read the API); None answers any."""
     app = FastAPI(title="fixlore", summary="Closed issues traced to their real fixes, with evidence and documents.",
-                  version="1", docs_url=None, redoc_url=None, openapi_url="/api/openapi.json")
+                  version=package_version(), docs_url=None, redoc_url=None, openapi_url="/api/openapi.json")
     if allowed_hosts:
         app.add_middleware(TrustedHostMiddleware, allowed_hosts=allowed_hosts)
     env = sanitising_env("fixlore.serve")
     page, case_page = env.get_template("search.html.j2"), env.get_template("case.html.j2")
     headers = {"Content-Security-Policy": _CSP, "Referrer-Policy": "no-referrer", "X-Content-Type-Options": "nosniff"}
-    K = Query(5, ge=1, le=MAX_K, description="How many results.")
+    K = Query(5, ge=1, le=MAX_K, description=f"How many results, 1 to {MAX_K}.")
 
-    @app.exception_handler(UnknownCase)
-    async def _unknown(request: Request, exc: UnknownCase) -> JSONResponse | HTMLResponse:
+    @app.exception_handler(NotFound)
+    async def _unknown(request: Request, exc: NotFound) -> JSONResponse | HTMLResponse:
         if request.url.path.startswith("/case/"):
             return HTMLResponse(f"<!DOCTYPE html><title>not found</title><p>{escape(str(exc))}</p>", status_code=404,
                                 headers=headers)
@@ -64,30 +71,33 @@ def create_app(knowledge: Knowledge, allowed_hosts: list[str] | None = LOOPBACK_
         return JSONResponse({"error": str(exc)}, status_code=400)
 
     @app.get("/api/stats")
-    def stats() -> dict[str, Any]:
-        return knowledge.stats()
+    def stats() -> Response:
+        return _json(knowledge.stats())
 
     @app.get("/api/cases/search")
-    def search_cases(q: str = Query(..., description="The symptom: an error message, what you did."), k: int = K,
-                     repo: str | None = Query(None, description="Only this repository (OWNER/REPO).")) -> list[dict]:
-        return knowledge.search_cases(q, k=k, repo=repo)
+    def search_cases(q: str = Query(..., min_length=1, max_length=2000,
+                                   description="The symptom: an error message, what was done, the version."), k: int = K,
+                     repo: str | None = Query(None, max_length=300, description="Only this repository (OWNER/REPO); "
+                                                                            "an unknown repository is a 404.")) -> Response:
+        return _json(knowledge.search_cases(q, k=k, repo=repo))
 
     @app.get("/api/cases/{owner}/{repo}/{number}")
-    def get_case(owner: str, repo: str, number: int) -> dict[str, Any]:
-        return knowledge.get_case(f"{owner}/{repo}#{number}")
+    def get_case(owner: str, repo: str, number: int) -> Response:
+        return _json(knowledge.get_case(f"{owner}/{repo}#{number}"))
 
     @app.get("/api/cases/{owner}/{repo}/{number}/fix")
-    def fix_status(owner: str, repo: str, number: int) -> dict[str, Any]:
-        return knowledge.fix_status(f"{owner}/{repo}#{number}")
+    def fix_status(owner: str, repo: str, number: int) -> Response:
+        return _json(knowledge.fix_status(f"{owner}/{repo}#{number}"))
 
     @app.get("/api/cases/{owner}/{repo}/{number}/related")
-    def related(owner: str, repo: str, number: int, k: int = K) -> list[dict]:
-        return knowledge.related_cases(f"{owner}/{repo}#{number}", k=k)
+    def related(owner: str, repo: str, number: int, k: int = K) -> Response:
+        return _json(knowledge.related_cases(f"{owner}/{repo}#{number}", k=k))
 
     @app.get("/api/docs/search")
-    def search_docs(q: str = Query(..., description="What to look for in the documents and code."),
-                    k: int = K) -> list[dict]:
-        return knowledge.search_docs(q, k=k)
+    def search_docs(q: str = Query(..., min_length=1, max_length=2000,
+                                   description="What to look for in the documents and code (Chinese or English)."),
+                    k: int = K) -> Response:
+        return _json(knowledge.search_docs(q, k=k))
 
     @app.get("/digest/{name}")
     def digest(name: str) -> Response:

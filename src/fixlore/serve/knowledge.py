@@ -10,24 +10,44 @@ the HTTP API and the MCP tools.
 from __future__ import annotations
 
 import threading
+from collections import OrderedDict
+from importlib.metadata import PackageNotFoundError, version
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
 from sqlalchemy.exc import SQLAlchemyError
 
+import fixlore
 from fixlore.errors import ConfigError, FixloreError
 from fixlore.kb.base import DOC_KINDS, KnowledgeBase
 from fixlore.link.refs import case_pr_sigil, pull_label
 from fixlore.model import Case, IssueText
-from fixlore.serve import views
+from fixlore.serve import citations, views
+from fixlore.serve.limits import MAX_K, relevant
 
 CASE_INDEX = "cases-index"
-MAX_K = 50
 
 
-class UnknownCase(FixloreError):
+def package_version() -> str:
+    """fixlore's version, as the HTTP API and the MCP server announce it."""
+    try:
+        return version("fixlore")
+    except PackageNotFoundError:
+        return fixlore.__version__
+
+
+class NotFound(FixloreError):
+    """A key or a name this knowledge base does not hold (HTTP 404, a tool error in MCP)."""
     exit_code = 3
+
+
+class UnknownCase(NotFound):
+    pass
+
+
+class UnknownRepo(NotFound):
+    pass
 
 
 @dataclass
@@ -91,7 +111,9 @@ class Knowledge:
     editions: dict[str, list[dict[str, Any]]] = field(default_factory=dict)   # key -> series editions that published it
     _repos: dict[str, str] = field(default_factory=dict)         # lower-cased repo -> repo
     _gists: dict[str, dict[str, str]] = field(default_factory=dict)   # key -> first error line, report start
+    look: views.Lookups = field(default_factory=views.Lookups)   # fix PRs' own words, document links
     _lock: threading.Lock = field(default_factory=threading.Lock)
+    _memo: "_Memo" = field(default_factory=lambda: _Memo())
 
     @classmethod
     def open(cls, where: Locations, progress: Callable[[str, int, int], None] | None = None) -> "Knowledge":
@@ -108,6 +130,8 @@ class Knowledge:
             if not cases:
                 raise ConfigError(f"the store {where.db} holds no cases: run `fixlore run` first")
             texts = store.issue_texts((c.repo, c.number) for c in pool_cases(cases))
+            pulls = store.pull_texts({(f.repo, f.number) for c in cases for f in c.fix + c.pending_fix})
+            pages = {name.lower(): page for name, page in store.repo_pages().items()}
             doc_index = KnowledgeBase.open(where.docs, create=False) if where.docs else None
             embedder = doc_index.embedder if doc_index else None
             if not (where.cases / "kb.sqlite").is_file():
@@ -120,7 +144,10 @@ class Knowledge:
             raise
         finally:
             store.close()
-        k = cls(cases={c.key: c for c in cases}, case_index=case_index, doc_index=doc_index, where=where,
+        origins = citations.origins_of(doc_index.db.execute(
+            "SELECT doc, origin FROM sources WHERE kind != 'case'").fetchall()) if doc_index else {}
+        look = views.Lookups(pulls=pulls, doc_link=lambda doc, chunk: citations.doc_link(doc, chunk, pages, origins))
+        k = cls(cases={c.key: c for c in cases}, case_index=case_index, doc_index=doc_index, where=where, look=look,
                 editions=published)
         for c in cases:
             k._folded[c.key.lower()] = c.key
@@ -134,6 +161,10 @@ class Knowledge:
             for ref in c.kb_refs:
                 k._cited_by.setdefault(ref.doc, []).append(c.key)
         return k
+
+    def forget(self) -> None:
+        """Drop the memoised index answers (benchmarks time the searches themselves)."""
+        self._memo = _Memo()
 
     def close(self) -> None:
         self.case_index.close()
@@ -158,11 +189,11 @@ class Knowledge:
 
     def get_case(self, key: str) -> dict[str, Any]:
         case = self.case(key)
-        return {**views.evidence_chain(case), "editions": self.editions.get(case.key, [])}
+        return {**views.evidence_chain(case, self.look), "editions": self.editions.get(case.key, [])}
 
     def fix_status(self, key: str) -> dict[str, Any]:
         case = self.case(key)
-        return {**views.fix_status(case), "editions": self.editions.get(case.key, [])}
+        return {**views.fix_status(case, self.look), "editions": self.editions.get(case.key, [])}
 
     def stats(self) -> dict[str, Any]:
         """What is served (computed once: the knowledge base is read-only while served)."""
@@ -177,72 +208,102 @@ class Knowledge:
     # ------------------------------------------------------------------ search
 
     def search_cases(self, symptom: str, k: int = 5, repo: str | None = None) -> list[dict[str, Any]]:
-        """Cases whose report or analysis matches a symptom, best first (one entry per case)."""
+        """Cases whose report or analysis matches a symptom, best first by `score` (one entry
+        per case), only those past the relevance cut-off (`limits.relevant`): an empty list
+        means nothing matched."""
         symptom = _query(symptom)
-        k = _clamp(k)
-        prefix = None
-        if repo:
-            canonical = self._repos.get(repo.strip().lower())
-            if canonical is None:
-                return []
-            prefix = f"cases/{canonical}/"
-        return [views.card(self.cases[key], score, self._gists.get(key))
-                for key, score in self._nearest_cases(symptom, k, prefix)[:k]]
+        k = check_k(k)
+        prefix = f"cases/{self.repo(repo)}/" if repo else None
+        return [self._card(key, score) for key, score in self._nearest_cases(symptom, k, prefix)[:k]]
+
+    def repo(self, name: str) -> str:
+        """The repository as the store spells it; UnknownRepo names the ones served."""
+        canonical = self._repos.get((name or "").strip().lower())
+        if canonical is None:
+            known = sorted({c.repo for c in pool_cases(self.cases.values())})
+            shown = ", ".join(known[:10]) + (f" and {len(known) - 10} more" if len(known) > 10 else "")
+            raise UnknownRepo(f"{name!r} is not a repository of this knowledge base (OWNER/REPO, one of: {shown})")
+        return canonical
 
     def related_cases(self, key: str, k: int = 5) -> list[dict[str, Any]]:
-        """Cases tied to this one: the same fix PR, the same theme, then the most similar text."""
+        """Cases tied to this one, each with `why` (the tie that lists it) and `score` (how
+        similar the two reports are: the search score, 0..1).
+
+        Ties, strongest first: fixed by the same PR; of the same theme; a similar report. A
+        case of the same theme or with a similar report is listed only past the relevance
+        cut-off (`limits.relevant`). Within a tie, by score."""
         case = self.case(key)
-        k = _clamp(k)
-        out: list[dict[str, Any]] = []
+        k = check_k(k)
+        gist = self._gists.get(case.key, {})
+        text = "\n\n".join(p for p in (views.search_text(case), gist.get("error", ""), gist.get("report", "")) if p)
+        similar = dict(self._nearest_cases(text, want=MAX_K)) if text else {}
+        tiers: list[list[tuple[str, str, float]]] = [[], [], []]
         seen = {case.key}
-
-        def add(other_key: str, why: str, score: float | None = None) -> None:
-            other = self.cases.get(other_key)
-            if other_key in seen or other is None or other.funnel not in views.POOL_STAGES or len(out) >= k:
-                return
-            seen.add(other_key)
-            entry = views.card(other, score, self._gists.get(other_key))
-            entry["why"] = why
-            out.append(entry)
-
         for f in case.fix:
             label = pull_label((f.repo, f.number), case.repo, case_pr_sigil(case))
             for other in self._by_pr.get((f.repo, f.number), []):
-                add(other, f"the same fix {label}")
-        if case.theme:
-            for other in self._by_theme.get(case.theme, []):
-                add(other, f"the same theme {case.theme}")
-        text = views.search_text(case)
-        if text:
-            for other, score in self._nearest_cases(text, want=k + len(seen)):
-                add(other, "similar report", score)
-        return out
+                if other not in seen and self._servable(other):
+                    seen.add(other)
+                    score = similar.get(other)
+                    if score is None:          # below the similar ones: its own score, not a guess
+                        score = self._similarity(text, other) if text else 0.0
+                    tiers[0].append((other, f"the same fix {label}", score))
+        for other, score in similar.items():
+            if other in seen or not self._servable(other):
+                continue
+            same_theme = case.theme and self.cases[other].theme == case.theme
+            tiers[1 if same_theme else 2].append(
+                (other, f"the same theme {case.theme}" if same_theme else "similar report", score))
+            seen.add(other)
+        ranked = [entry for tier in tiers for entry in sorted(tier, key=lambda t: (-t[2], t[0]))][:k]
+        return [{**self._card(other, score), "why": why} for other, why, score in ranked]
 
     def search_docs(self, query: str, k: int = 5) -> list[dict[str, Any]]:
-        """Document and code passages, best first; `cited` marks a score above the calibrated threshold."""
+        """Document and code passages, best first by `score`; `cited` marks a score at or above
+        the calibrated threshold; `url` / `path`: where the file can be read."""
         query = _query(query)
+        k = check_k(k)
         if self.doc_index is None:
             return []
-        with self._lock:
-            hits = self.doc_index.search(query, k=_clamp(k), kind=DOC_KINDS)
-            threshold = self.doc_index.threshold()
+        hits = self._memo.get(("docs", query, k), lambda: self._locked(self.doc_index.best, query, k=k, kind=DOC_KINDS))
+        threshold = self._memo.get(("threshold",), lambda: self._locked(self.doc_index.threshold))
         out = []
         for p in hits:
             row = p.to_dict()
+            row.update({name: value for name, value in self.look.doc_link(p.doc, p.chunk).items()
+                        if name in ("url", "ref", "path")})
             row["cited"] = p.score >= threshold
             row["cited_by"] = self._cited_by.get(p.doc, [])
             out.append(row)
         return out
 
-    def _nearest_cases(self, text: str, want: int, doc_prefix: str | None = None) -> list[tuple[str, float]]:
-        """Case keys by their best passage (a long case has several), best first."""
+    def _locked(self, call: Callable[..., Any], *args: Any, **kw: Any) -> Any:
         with self._lock:
-            hits = self.case_index.search(text, k=min(MAX_K * 4, max(want * 3, 10)), kind="case",
-                                          doc_prefix=doc_prefix)
+            return call(*args, **kw)
+
+    def _card(self, key: str, score: float | None) -> dict[str, Any]:
+        return views.card(self.cases[key], score, self._gists.get(key), self.look)
+
+    def _servable(self, key: str) -> bool:
+        other = self.cases.get(key)
+        return other is not None and other.funnel in views.POOL_STAGES
+
+    def _similarity(self, text: str, key: str) -> float:
+        """The score of one case's best passage for `text` (0 when it has none)."""
+        nearest = self._nearest_cases(text, want=1, doc_prefix=f"cases/{key.replace('#', '/')}", cut=False)
+        return dict(nearest).get(key, 0.0)
+
+    def _nearest_cases(self, text: str, want: int, doc_prefix: str | None = None,
+                       cut: bool = True) -> list[tuple[str, float]]:
+        """Case keys by their best passage's score (a long case has several), best first;
+        with `cut`, only passages past the relevance cut-off count."""
+        k = min(MAX_K * 4, max(want * 3, 10))
+        hits = self._memo.get(("cases", text, k, doc_prefix),
+                              lambda: self._locked(self.case_index.best, text, k=k, kind="case", doc_prefix=doc_prefix))
         best: dict[str, float] = {}
         for p in hits:
             key = _key_of_doc(p.doc)
-            if key in self.cases and p.score > best.get(key, -1.0):
+            if key in self.cases and p.score > best.get(key, -1.0) and (not cut or relevant(p.cosine, p.coverage)):
                 best[key] = p.score
         return sorted(best.items(), key=lambda kv: (-kv[1], kv[0]))
 
@@ -255,6 +316,29 @@ def _editions_of(store: Any) -> dict[str, list[dict[str, Any]]]:
         return Ledger(store).all_appearances()
     except SQLAlchemyError:
         return {}
+
+
+class _Memo:
+    """The indexes' answers by question, the `size` most recent kept. The knowledge base is
+    read-only while served, so an answer never goes stale; cards are built from the cases on
+    every call, so a memo holds rankings (keys, passages, scores), not what is shown."""
+
+    def __init__(self, size: int = 4096):
+        self._items: OrderedDict[Any, Any] = OrderedDict()
+        self._size = size
+        self._lock = threading.Lock()
+
+    def get(self, key: Any, compute: Callable[[], Any]) -> Any:
+        with self._lock:
+            if key in self._items:
+                self._items.move_to_end(key)
+                return self._items[key]
+        value = compute()
+        with self._lock:
+            self._items[key] = value
+            if len(self._items) > self._size:
+                self._items.popitem(last=False)
+        return value
 
 
 def _key_of_doc(doc: str) -> str:
@@ -270,6 +354,8 @@ def _query(text: str) -> str:
     return text[:2000]
 
 
-def _clamp(k: int) -> int:
-    return max(1, min(int(k), MAX_K))
-
+def check_k(k: int) -> int:
+    """How many results: 1..MAX_K, or a ValueError (never silently cut, as the HTTP API's 422)."""
+    if not 1 <= int(k) <= MAX_K:
+        raise ValueError(f"k must be between 1 and {MAX_K}, not {k}")
+    return int(k)

@@ -8,7 +8,8 @@ case (the platform's own issue and PR pages); nothing here is invented.
 from __future__ import annotations
 
 import re
-from typing import Any
+from dataclasses import dataclass, field
+from typing import Any, Callable
 
 from fixlore.analyse.text import clean_body, error_lines, shorten
 from fixlore.kb.base import case_text
@@ -32,15 +33,40 @@ def parse_key(text: str) -> tuple[str, int]:
     return m.group("repo"), int(m.group("n"))
 
 
-def _prs(refs: list[FixRef], case: Case) -> list[dict[str, Any]]:
+@dataclass
+class Lookups:
+    """What the views quote beside a case, read once when the knowledge base opens: the fix
+    PRs' own titles and descriptions, and where each cited document can be read."""
+    pulls: dict[tuple[str, int], tuple[str, str]] = field(default_factory=dict)
+    doc_link: Callable[[str, str], dict[str, str]] = lambda doc, chunk: {
+        "doc": doc, "chunk": chunk, "url": "", "ref": "", "path": ""}
+
+
+NO_LOOKUPS = Lookups()
+
+
+def _prs(refs: list[FixRef], case: Case, look: Lookups) -> list[dict[str, Any]]:
     sigil = case_pr_sigil(case)
-    return [_pr(ref, case.repo, sigil) for ref in refs]
+    return [_pr(ref, case.repo, sigil, look) for ref in refs]
 
 
-def _pr(ref: FixRef, issue_repo: str, sigil: str) -> dict[str, Any]:
+def _pr(ref: FixRef, issue_repo: str, sigil: str, look: Lookups) -> dict[str, Any]:
+    """One PR, the same shape in every view: what the platform says it is and what it says it does."""
+    title, body = look.pulls.get((ref.repo, ref.number), ("", ""))
     return {"pr": pull_label((ref.repo, ref.number), issue_repo, sigil), "repo": ref.repo,
             "number": ref.number, "role": ref.role, "state": ref.state,
-            "merged_at": ref.merged_at.isoformat() if ref.merged_at else "", "base_ref": ref.base_ref, "url": ref.url}
+            "merged_at": ref.merged_at.isoformat() if ref.merged_at else "", "base_ref": ref.base_ref, "url": ref.url,
+            "title": title, "summary": shorten(clean_body(body), 280)}
+
+
+def traps_of(case: Case) -> list[dict[str, str]]:
+    """The traps, one shape everywhere: [{name, note}] in the order the linker named them."""
+    return [{"name": t, "note": case.trap_notes.get(t, "")} for t in case.traps]
+
+
+def doc_refs(case: Case, look: Lookups) -> list[dict[str, Any]]:
+    """The documents a case cites: platform link, local path, chunk and score."""
+    return [{**look.doc_link(k.doc, k.chunk), "score": round(k.score, 3)} for k in case.kb_refs]
 
 
 def status_of(case: Case) -> str:
@@ -66,18 +92,18 @@ def status_of(case: Case) -> str:
     return "no_fix_found"
 
 
-def fix_status(case: Case) -> dict[str, Any]:
+def fix_status(case: Case, look: Lookups = NO_LOOKUPS) -> dict[str, Any]:
     """Was the issue really fixed, by what, where did it land, and what should make a reader wary."""
     return {
         "key": case.key, "title": case.title, "url": case.url,
         "closed_at": case.closed_at.isoformat() if case.closed_at else "", "closed_by": case.closed_by,
         "status": status_of(case), "funnel": case.funnel, "drop_reason": case.drop_reason,
-        "fix": _prs([f for f in case.fix if f.role == "fix"], case),
-        "backports": _prs([f for f in case.fix if f.role != "fix"], case),
-        "not_landed": _prs(case.pending_fix, case),
+        "fix": _prs([f for f in case.fix if f.role == "fix"], case, look),
+        "backports": _prs([f for f in case.fix if f.role != "fix"], case, look),
+        "not_landed": _prs(case.pending_fix, case, look),
         "timing": case.timing, "lag_s": case.lag_s, "timing_note": case.timing_note,
         "evidence": sorted({e.kind for e in case.evidence}),
-        "traps": {t: case.trap_notes.get(t, "") for t in case.traps},
+        "traps": traps_of(case),
         "audit": dict(case.audit),
     }
 
@@ -99,37 +125,70 @@ def report_gist(text: IssueText) -> dict[str, str]:
             "reply": shorten(clean_body(best_reply(text)), 280)}
 
 
-def card(case: Case, score: float | None = None, gist: dict[str, str] | None = None) -> dict[str, Any]:
-    """A search result: enough to decide whether to open the case."""
+def analysed(case: Case) -> bool:
+    return bool(case.analysed_by or case.problem or case.answer)
+
+
+def _fix_pr_summary(case: Case, look: Lookups) -> str:
+    """What the fix PR says it fixes (its title and the start of its description): the
+    nearest thing to a root cause for a case nobody analysed."""
+    merged = [f for f in case.fix if f.state == "merged"] or case.fix
+    for ref in merged:
+        title, body = look.pulls.get((ref.repo, ref.number), ("", ""))
+        summary = shorten(clean_body(body), 280)
+        if title or summary:
+            return f"{title}: {summary}" if title and summary else (title or summary)
+    return ""
+
+
+def card(case: Case, score: float | None = None, gist: dict[str, str] | None = None,
+         look: Lookups = NO_LOOKUPS) -> dict[str, Any]:
+    """A search result: enough to decide whether to open the case.
+
+    For a case the analysis never summarised, `problem` is the fix PR's own summary and
+    `answer` the best reply to the report; `problem_from` / `answer_from` say which
+    ("analysis", "fix_pr", "best_reply", or "" when there is nothing)."""
+    gist = gist or {"error": "", "report": "", "reply": ""}
+    problem, problem_from = case.problem, "analysis" if case.problem else ""
+    if not problem and not analysed(case):
+        problem = _fix_pr_summary(case, look)
+        problem_from = "fix_pr" if problem else ""
+    answer, answer_from = case.answer, "analysis" if case.answer else ""
+    if not answer and not analysed(case) and gist.get("reply"):
+        answer, answer_from = gist["reply"], "best_reply"
     out = {
         "key": case.key, "title": case.title, "url": case.url,
         "closed_at": case.closed_at.isoformat() if case.closed_at else "",
-        "status": status_of(case), "funnel": case.funnel,
-        "fix": _prs(case.fix, case),
-        "timing": case.timing, "traps": list(case.traps), "theme": case.theme,
-        "problem": case.problem, "answer": case.answer, "symptom": case.symptom,
-        "first_action": case.first_action,
-        "docs": [k.doc for k in case.kb_refs],
-        **(gist or {"error": "", "report": "", "reply": ""}),
+        "status": status_of(case), "funnel": case.funnel, "analysed": analysed(case),
+        "fix": _prs(case.fix, case, look),
+        "timing": case.timing, "traps": traps_of(case), "theme": case.theme,
+        "problem": problem, "problem_from": problem_from, "answer": answer, "answer_from": answer_from,
+        "symptom": case.symptom, "first_action": case.first_action,
+        "docs": doc_refs(case, look),
+        **gist,
     }
     if score is not None:
         out["score"] = round(score, 4)
     return out
 
 
-def evidence_chain(case: Case) -> dict[str, Any]:
-    """The whole case as exported, plus what to cite: the issue, the fix PRs, the documents."""
+def evidence_chain(case: Case, look: Lookups = NO_LOOKUPS) -> dict[str, Any]:
+    """The whole case as exported, in the served shapes (PRs, traps and documents as in every
+    other view), plus what to cite: the issue, the fix PRs, the documents as platform links."""
     out = case.to_export()
     out["key"] = case.key
     sigil = case_pr_sigil(case)
-    for entry, ref in zip(out["fix"] + out["pending_fix"], case.fix + case.pending_fix):
-        entry["pr"] = pull_label((ref.repo, ref.number), case.repo, sigil)
+    out["fix"] = _prs(case.fix, case, look)
+    out["pending_fix"] = _prs(case.pending_fix, case, look)
     for entry in out["candidates"]:
         if "repo" in entry and "number" in entry:
             entry["pr"] = pull_label((entry["repo"], int(entry["number"])), case.repo, sigil)
+    out["traps"] = traps_of(case)
+    del out["trap_notes"]
+    out["kb_refs"] = doc_refs(case, look)
     out["status"] = status_of(case)
-    out["cite"] = {"issue": case.url, "fix": [f.url for f in case.fix if f.url],
-                   "docs": [f"{k.doc}#{k.chunk}" if k.chunk else k.doc for k in case.kb_refs]}
+    out["analysed"] = analysed(case)
+    out["cite"] = {"issue": case.url, "fix": [f.url for f in case.fix if f.url], "docs": out["kb_refs"]}
     return out
 
 

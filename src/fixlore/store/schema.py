@@ -1,8 +1,15 @@
-"""The store's tables, named for someone opening the file in Datasette.
+r"""The store's tables, named for someone opening the file in Datasette.
 
-Times are stored in UTC (naive UTC text on SQLite, ``timestamptz`` on PostgreSQL) so that
-both dialects order and compare them the same way; the platform's original strings stay in
-the ``raw`` JSON. The migrations in ``store/migrations`` create exactly these tables.
+Times are stored in UTC: on SQLite as ISO 8601 text ending in ``Z``, always with six decimals
+(``2026-09-17T02:02:11.000000Z``, so text order is time order), on PostgreSQL as
+``timestamptz``; the platform's original strings (with their ``+08:00``) stay in the ``raw``
+JSON. JSON columns hold UTF-8 text (no ``\uXXXX`` escapes; `Store.open` sets the serialiser).
+Foreign keys are declared for readers such as Datasette; SQLite does not enforce them (the
+store never turns ``PRAGMA foreign_keys`` on) and PostgreSQL does not get them, because the
+store does not promise referential integrity: a copy of the cases may outlive its issues,
+and a link may name a PR of a repository outside the harvest. The migrations in
+``store/migrations`` create exactly these tables; ``store/views.py`` adds the views of the
+conclusions and the full-text index.
 """
 
 from __future__ import annotations
@@ -19,13 +26,17 @@ class UTCDateTime(TypeDecorator):
     impl = sa.DateTime(timezone=True)
     cache_ok = True
 
+    def load_dialect_impl(self, dialect):
+        # SQLite has no time type: ISO text with its `Z`, not SQLAlchemy's naive "YYYY-MM-DD hh:mm:ss"
+        return dialect.type_descriptor(sa.Text()) if dialect.name == "sqlite" else dialect.type_descriptor(self.impl)
+
     def process_bind_param(self, value, dialect):
         if value is None:
             return None
         if value.tzinfo is None:
             value = value.replace(tzinfo=timezone.utc)
         value = value.astimezone(timezone.utc)
-        return value.replace(tzinfo=None) if dialect.name == "sqlite" else value
+        return iso_z(value) if dialect.name == "sqlite" else value
 
     def process_result_value(self, value, dialect):
         if value is None:
@@ -35,6 +46,11 @@ class UTCDateTime(TypeDecorator):
         if value.tzinfo is None:
             return value.replace(tzinfo=timezone.utc)
         return value.astimezone(timezone.utc)
+
+
+def iso_z(value: datetime) -> str:
+    """An aware time as fixed-width ISO 8601 UTC text: ``2026-09-17T02:02:11.000000Z``."""
+    return value.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")
 
 
 metadata = sa.MetaData()
@@ -56,7 +72,7 @@ repos = sa.Table(
 
 issues = sa.Table(
     "issues", metadata,
-    sa.Column("repo", sa.String(300), primary_key=True),
+    sa.Column("repo", sa.String(300), sa.ForeignKey("repos.full_name"), primary_key=True),
     sa.Column("number", sa.Integer, primary_key=True, autoincrement=False),
     sa.Column("title", sa.Text, nullable=False, server_default=""),
     sa.Column("body", sa.Text, nullable=False, server_default=""),
@@ -80,7 +96,7 @@ sa.Index("ix_issues_updated_at", issues.c.updated_at)
 
 pulls = sa.Table(
     "pulls", metadata,
-    sa.Column("repo", sa.String(300), primary_key=True),
+    sa.Column("repo", sa.String(300), sa.ForeignKey("repos.full_name"), primary_key=True),
     sa.Column("number", sa.Integer, primary_key=True, autoincrement=False),
     sa.Column("title", sa.Text, nullable=False, server_default=""),
     sa.Column("body", sa.Text, nullable=False, server_default=""),
@@ -145,6 +161,7 @@ pull_files = sa.Table(
     sa.Column("additions", sa.Integer, nullable=False, server_default="0"),
     sa.Column("deletions", sa.Integer, nullable=False, server_default="0"),
     sa.Column("patch", sa.Text, nullable=False, server_default=""),
+    sa.ForeignKeyConstraint(["repo", "pull_number"], ["pulls.repo", "pulls.number"]),
 )
 
 pull_commits = sa.Table(
@@ -155,6 +172,7 @@ pull_commits = sa.Table(
     sa.Column("message", sa.Text, nullable=False, server_default=""),
     sa.Column("author", sa.String(200), nullable=False, server_default=""),
     sa.Column("date", UTCDateTime),
+    sa.ForeignKeyConstraint(["repo", "pull_number"], ["pulls.repo", "pulls.number"]),
 )
 
 raw_payloads = sa.Table(
@@ -178,7 +196,7 @@ http_cache = sa.Table(
 
 watermarks = sa.Table(
     "watermarks", metadata,
-    sa.Column("repo", sa.String(300), primary_key=True),
+    sa.Column("repo", sa.String(300), sa.ForeignKey("repos.full_name"), primary_key=True),
     sa.Column("issues_updated_at", UTCDateTime),    # newest issue updated_at fully processed
     sa.Column("pulls_updated_at", UTCDateTime),     # newest PR updated_at listed
     sa.Column("window_since", UTCDateTime),         # the window start this watermark was earned under
@@ -213,8 +231,9 @@ cases = sa.Table(
     sa.Column("number", sa.Integer, primary_key=True, autoincrement=False),
     sa.Column("funnel", sa.String(40), nullable=False, server_default=""),
     sa.Column("export", sa.JSON),                   # Case.to_export()
-    sa.Column("run_id", sa.Integer),
+    sa.Column("run_id", sa.Integer, sa.ForeignKey("runs.id")),
     sa.Column("updated_at", UTCDateTime),
+    sa.ForeignKeyConstraint(["repo", "number"], ["issues.repo", "issues.number"]),
 )
 
 

@@ -11,7 +11,7 @@ import json
 from contextlib import contextmanager
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any, Iterable, Iterator
+from typing import Any, Callable, Iterable, Iterator
 
 import sqlalchemy as sa
 from alembic import command
@@ -20,8 +20,14 @@ from alembic.config import Config
 from fixlore import model as m
 from fixlore.errors import ConfigError
 from fixlore.store import schema as t
+from fixlore.store import views as store_views
 
 _HERE = Path(__file__).resolve().parent
+
+
+def _json_text(value: Any) -> str:
+    """JSON columns as UTF-8 text: Chinese stays readable in any SQL client."""
+    return json.dumps(value, ensure_ascii=False)
 
 
 def _now() -> datetime:
@@ -233,7 +239,7 @@ class Store:
         if url.startswith("sqlite:///") and url != "sqlite:///:memory:":
             Path(url[len("sqlite:///"):]).expanduser().parent.mkdir(parents=True, exist_ok=True)
         try:
-            engine = sa.create_engine(url, future=True)
+            engine = sa.create_engine(url, future=True, json_serializer=_json_text)
         except (sa.exc.ArgumentError, sa.exc.NoSuchModuleError) as exc:
             raise ConfigError(f"cannot use database URL {sa.engine.make_url(url).render_as_string(hide_password=True) if '://' in url else url}: {exc}") from None
         if engine.dialect.name == "sqlite":
@@ -438,6 +444,34 @@ class Store:
                                                            id=row.id, author=row.author or "", body=row.body or "",
                                                            created_at=row.created_at))
         return out
+
+    def pull_texts(self, keys: Iterable[tuple[str, int]]) -> dict[tuple[str, int], tuple[str, str]]:
+        """(repo, number) -> the PR's (title, body), for the PRs named (unknown keys left out)."""
+        wanted: dict[str, set[int]] = {}
+        for repo, number in keys:
+            wanted.setdefault(repo, set()).add(number)
+        out: dict[tuple[str, int], tuple[str, str]] = {}
+        c = t.pulls.c
+        with self.engine.connect() as conn:
+            for repo, numbers in sorted(wanted.items()):
+                ordered = sorted(numbers)
+                for i in range(0, len(ordered), 500):
+                    for row in conn.execute(sa.select(c.number, c.title, c.body)
+                                            .where(c.repo == repo, c.number.in_(ordered[i:i + 500]))):
+                        out[(repo, row.number)] = (row.title or "", row.body or "")
+        return out
+
+    def repo_pages(self) -> dict[str, tuple[str, str]]:
+        """full_name -> (web page URL, default branch), for linking to files on the platform."""
+        c = t.repos.c
+        with self.engine.connect() as conn:
+            return {r.full_name: (r.html_url or "", r.default_branch or "")
+                    for r in conn.execute(sa.select(c.full_name, c.html_url, c.default_branch))}
+
+    def refresh_fulltext(self, segment: Callable[[str], str]) -> dict[str, Any]:
+        """Bring the full-text index of issues and PRs up to date (SQLite; see store/views.py)."""
+        with self.engine.begin() as conn:
+            return store_views.refresh_fulltext(conn, segment)
 
     # -- a canonical view for comparing two stores
     VOLATILE = {"raw_payloads": {"fetched_at"}, "watermarks": {"harvested_at"}}

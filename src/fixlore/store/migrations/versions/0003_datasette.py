@@ -1,0 +1,71 @@
+"""a store Datasette explains: ISO UTC times with Z, UTF-8 JSON, foreign keys, views, full-text index
+
+Revision ID: 0003_datasette
+Revises: 0001
+
+On SQLite: times written as "YYYY-MM-DD hh:mm:ss.ffffff" (naive UTC) become
+"YYYY-MM-DDThh:mm:ss.ffffffZ"; JSON written with \\uXXXX escapes is written again as UTF-8
+text; the foreign keys of `fixlore.store.schema` are declared (the tables are rebuilt, as
+SQLite cannot add a constraint in place); the full-text table is created (filled by
+`Store.refresh_fulltext`). On both dialects: the views of the conclusions (store/views.py).
+"""
+import json
+
+import sqlalchemy as sa
+from alembic import op
+
+from fixlore.store import schema, views
+
+revision = '0003_datasette'
+down_revision = '0002_series_ledger'
+branch_labels = None
+depends_on = None
+
+
+def _columns(kind: type) -> list[tuple[str, str]]:
+    return [(table.name, col.name) for table in schema.metadata.sorted_tables for col in table.columns
+            if isinstance(col.type, kind)]
+
+
+def _reencode_json(conn: sa.Connection) -> None:
+    for table, col in _columns(sa.JSON):
+        rows = conn.execute(sa.text(f"SELECT rowid, {col} FROM {table} WHERE {col} LIKE '%\\u%'")).fetchall()
+        for i in range(0, len(rows), 1000):
+            conn.execute(sa.text(f"UPDATE {table} SET {col} = :v WHERE rowid = :r"),
+                         [{"r": rowid, "v": json.dumps(json.loads(text), ensure_ascii=False)}
+                          for rowid, text in rows[i:i + 1000]])
+
+
+def _foreign_keys() -> dict[str, list[sa.ForeignKeyConstraint]]:
+    return {table.name: list(table.foreign_key_constraints) for table in schema.metadata.sorted_tables
+            if table.foreign_key_constraints}
+
+
+def upgrade() -> None:
+    conn = op.get_bind()
+    if conn.dialect.name == "sqlite":
+        for table, col in _columns(schema.UTCDateTime):
+            conn.execute(sa.text(f"UPDATE {table} SET {col} = replace({col}, ' ', 'T') || 'Z' "
+                                 f"WHERE {col} IS NOT NULL AND {col} NOT LIKE '%Z'"))
+        _reencode_json(conn)
+        for table, constraints in _foreign_keys().items():
+            with op.batch_alter_table(table, recreate="always") as batch:
+                for fk in constraints:
+                    batch.create_foreign_key(f"fk_{table}_{'_'.join(fk.column_keys)}", fk.referred_table.name,
+                                             list(fk.column_keys), [e.column.name for e in fk.elements])
+        views.create_fulltext(conn)
+    views.create_views(conn)
+
+
+def downgrade() -> None:
+    conn = op.get_bind()
+    views.drop_views(conn)
+    if conn.dialect.name == "sqlite":
+        views.drop_fulltext(conn)
+        for table, constraints in _foreign_keys().items():
+            with op.batch_alter_table(table, recreate="always") as batch:
+                for fk in constraints:
+                    batch.drop_constraint(f"fk_{table}_{'_'.join(fk.column_keys)}", type_="foreignkey")
+        for table, col in _columns(schema.UTCDateTime):
+            conn.execute(sa.text(f"UPDATE {table} SET {col} = replace(rtrim({col}, 'Z'), 'T', ' ') "
+                                 f"WHERE {col} LIKE '%Z'"))

@@ -1,0 +1,224 @@
+"""The store as a reader sees it: UTF-8 JSON, ISO UTC times with Z, foreign keys, views of the
+conclusions, a full-text index that finds Chinese words, and Datasette reading it all."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import sqlite3
+import subprocess
+import sys
+import time
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+
+import httpx2 as httpx
+import pytest
+import sqlalchemy as sa
+from alembic import command
+from alembic.config import Config
+
+from fixlore.model import Case, Evidence, FixRef, KbRef
+from fixlore.store import Store
+from fixlore.store import views as store_views
+
+ROOT = Path(__file__).resolve().parents[1]
+DEMO = ROOT / "worlds" / "demo"
+CST = timezone(timedelta(hours=8))
+VIEW_OF = {"case_fixes": "fix", "case_pending_fixes": "pending_fix", "case_evidence": "evidence",
+           "case_kb_refs": "kb_refs", "case_traps": "traps"}
+
+
+def _case() -> Case:
+    merged = datetime(2026, 9, 17, 10, 0, tzinfo=CST)
+    return Case(repo="o/r", number=7, title="训练时 HCCL 超时", url="https://gitcode.com/o/r/issues/7",
+                closed_at=merged + timedelta(hours=1), funnel="selected", timing="after_merge", lag_s=3600,
+                fix=[FixRef("o/r", 70, "fix", "merged", merged, "https://gitcode.com/o/r/merge_requests/70", "master"),
+                     FixRef("o/r", 71, "backport", "merged", merged, "https://gitcode.com/o/r/merge_requests/71", "r2")],
+                pending_fix=[FixRef("o/r", 69, "fix", "closed")],
+                evidence=[Evidence("closing_ref", "关闭于 !70", "pulls/70"), Evidence("answer", "升级驱动", "issues/7/comments/3")],
+                traps=["stale_close", "one_pr_many_issues"],
+                trap_notes={"stale_close": "机器人关闭", "one_pr_many_issues": "!70 also fixes #8"},
+                kb_refs=[KbRef("docs/o/r/docs/hccl.md", "part0002", 0.61)], theme="通信", problem="超时阈值过小",
+                answer="调大 HCCL_CONNECT_TIMEOUT", analysed_by="offline")
+
+
+def _rows(store: Store, view: str) -> list[dict]:
+    with store.engine.connect() as conn:
+        return [dict(r._mapping) for r in conn.execute(sa.text(f"SELECT * FROM {view} ORDER BY repo, number, "
+                                                              f"{'position' if view in VIEW_OF else 'number'}"))]
+
+
+def test_views_unfold_the_conclusions_on_both_dialects(db_url):
+    case = _case()
+    store = Store.open(db_url)
+    try:
+        store.save_cases([case, Case(repo="o/r", number=8, funnel="window")])
+        export = case.to_export()
+        fixes = _rows(store, "case_fixes")
+        assert [(f["pr_repo"], f["pr_number"], f["role"], f["base_ref"], f["merged_at"], f["position"])
+                for f in fixes] == [(x["repo"], x["number"], x["role"], x["base_ref"], x["merged_at"], i)
+                                    for i, x in enumerate(export["fix"])]
+        assert [(t["trap"], t["note"]) for t in _rows(store, "case_traps")] == \
+            [(t, export["trap_notes"][t]) for t in export["traps"]]
+        assert [(e["kind"], e["detail"], e["source"]) for e in _rows(store, "case_evidence")] == \
+            [(e["kind"], e["detail"], e["source"]) for e in export["evidence"]]
+        refs = _rows(store, "case_kb_refs")
+        assert [(r["doc"], r["chunk"], r["score"]) for r in refs] == [("docs/o/r/docs/hccl.md", "part0002", 0.61)]
+        assert [p["pr_number"] for p in _rows(store, "case_pending_fixes")] == [69]
+        conclusions = _rows(store, "case_conclusions")
+        assert [(c["number"], c["lag_s"], c["problem"], c["theme"]) for c in conclusions] == \
+            [(7, 3600, "超时阈值过小", "通信"), (8, None, "", "")]
+    finally:
+        store.close()
+
+
+def test_json_is_utf8_text_and_times_are_iso_utc_with_z(tmp_path):
+    store = Store.open(f"sqlite:///{tmp_path / 'fixlore.db'}")
+    try:
+        store.save_cases([_case()])
+    finally:
+        store.close()
+    with sqlite3.connect(tmp_path / "fixlore.db") as db:
+        export, updated = db.execute("SELECT export, updated_at FROM cases").fetchone()
+        fks = {(r[2], r[3]) for r in db.execute("PRAGMA foreign_key_list(cases)")}
+    assert "超时阈值过小" in export and "\\u" not in export
+    assert datetime.fromisoformat(updated).tzinfo == timezone.utc and updated.endswith("Z") and "T" in updated
+    assert fks == {("issues", "repo"), ("issues", "number"), ("runs", "run_id")}
+
+
+def test_the_migration_rewrites_a_store_written_before_it(tmp_path):
+    """A store at revision 0001 (naive UTC times, ASCII-escaped JSON) reads the same after 0003."""
+    url = f"sqlite:///{tmp_path / 'old.db'}"
+    engine = sa.create_engine(url)
+    cfg = Config(str(ROOT / "src" / "fixlore" / "store" / "alembic.ini"))
+    cfg.set_main_option("script_location", str(ROOT / "src" / "fixlore" / "store" / "migrations"))
+    with engine.begin() as conn:
+        cfg.attributes["connection"] = conn
+        command.upgrade(cfg, "0001")
+        conn.execute(sa.text("INSERT INTO repos (full_name, platform, owner, name, updated_at, raw) VALUES "
+                             "('o/r', 'gitcode', 'o', 'r', '2026-09-17 02:02:11.000000', :raw)"),
+                     {"raw": json.dumps({"description": "昇腾"})})
+        conn.execute(sa.text("INSERT INTO issues (repo, number, title, closed_at, labels) VALUES "
+                             "('o/r', 1, '超时', '2026-09-17 02:02:11.500000', :labels)"), {"labels": json.dumps(["缺陷"])})
+    engine.dispose()
+    store = Store.open(url)
+    try:
+        assert store.issues()[0].closed_at == datetime(2026, 9, 17, 2, 2, 11, 500000, tzinfo=timezone.utc)
+        assert store.issues()[0].labels == ["缺陷"]
+    finally:
+        store.close()
+    with sqlite3.connect(tmp_path / "old.db") as db:
+        assert db.execute("SELECT closed_at, labels FROM issues").fetchone() == ("2026-09-17T02:02:11.500000Z",
+                                                                               '["缺陷"]')
+        assert db.execute("SELECT raw FROM repos").fetchone() == ('{"description": "昇腾"}',)
+        assert db.execute("SELECT version_num FROM alembic_version").fetchone() == ("0003_datasette",)
+
+
+def test_fulltext_finds_chinese_words_and_follows_changes(tmp_path):
+    from fixlore.kb.tokens import Tokenizer
+    from fixlore.model import Issue, Repo
+
+    words = Tokenizer(tmp_path / "tok")
+    segment = lambda text: " ".join(words.tokens(text))      # noqa: E731
+    store = Store.open(f"sqlite:///{tmp_path / 'fixlore.db'}")
+    t = datetime(2026, 9, 17, tzinfo=timezone.utc)
+    issue = Issue(repo="o/r", number=1, title="多卡训练时 HCCL 通信超时", body="报错 get socket timeout",
+                  state="closed", created_at=t, updated_at=t, closed_at=t)
+    other = Issue(repo="o/r", number=2, title="安装 CANN 失败", body="缺少依赖", state="open", created_at=t,
+                  updated_at=t, closed_at=None)
+    try:
+        with store.writer() as w:
+            w.upsert_repos([Repo(full_name="o/r", platform="gitcode", owner="o", name="r")])
+            w.upsert_issues([issue, other])
+        assert store.refresh_fulltext(segment)["indexed"] == 2
+        assert store.refresh_fulltext(segment)["indexed"] == 0, "unchanged rows are not segmented again"
+
+        def found(query: str) -> list[int]:
+            with store.engine.connect() as conn:
+                return [r[0] for r in conn.execute(sa.text(
+                    f"SELECT number FROM {store_views.FULLTEXT} WHERE {store_views.FULLTEXT} MATCH :q"), {"q": query})]
+
+        assert found("超时") == [1] and found("安装") == [2] and found("socket timeout") == [1]
+        issue.title, issue.updated_at = "多卡训练时 HCCL 建链失败", t + timedelta(hours=1)
+        with store.writer() as w:
+            w.upsert_issues([issue])
+        assert store.refresh_fulltext(segment) == {"indexed": 1, "removed": 0, "rows": 2}
+        assert found("超时") == [] and found("建链") == [1]
+    finally:
+        store.close()
+
+
+# ---------------------------------------------------------------- Datasette on the demo store
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="module")
+def demo_out(tmp_path_factory) -> Path:
+    if not DEMO.is_dir():
+        pytest.skip("demo world missing")
+    out = tmp_path_factory.mktemp("demo-run")
+    proc = subprocess.run([sys.executable, "-m", "fixlore", "run", "--world", str(DEMO), "--out", str(out)],
+                          capture_output=True, text=True, timeout=600)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    return out
+
+
+@pytest.fixture(scope="module")
+def datasette(demo_out):
+    pytest.importorskip("datasette")
+    port = _free_port()
+    proc = subprocess.Popen([sys.executable, "-m", "datasette", "serve", str(demo_out / "fixlore.db"),
+                             "-m", str(demo_out / "metadata.json"), "--host", "127.0.0.1", "--port", str(port)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env={**os.environ, "NO_COLOR": "1"})
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            assert proc.poll() is None, proc.stderr.read().decode()[-2000:]
+            try:
+                if httpx.get(f"{base}/-/versions.json", timeout=2).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            assert time.monotonic() < deadline, "datasette did not start"
+            time.sleep(0.2)
+        yield base
+    finally:
+        proc.terminate()
+        proc.wait(10)
+
+
+def test_datasette_reads_each_view_of_the_demo_store(demo_out, datasette):
+    cases = [json.loads(line) for line in (demo_out / "cases.jsonl").read_text(encoding="utf-8").splitlines()]
+    with httpx.Client(base_url=datasette, timeout=30) as c:
+        for view, field in VIEW_OF.items():
+            rows = c.get(f"/fixlore/{view}.json", params={"_shape": "array", "_size": "max"}).json()
+            want = sorted((x["repo"], x["number"], i) for x in cases for i, _ in enumerate(x[field]))
+            assert sorted((r["repo"], r["number"], r["position"]) for r in rows) == want, view
+            assert rows, f"the demo has {field}"
+        traps = c.get("/fixlore/case_traps.json", params={"_shape": "array", "_size": "max"}).json()
+        by_key = {(x["repo"], x["number"]): x for x in cases}
+        assert all(t["note"] == by_key[(t["repo"], t["number"])]["trap_notes"][t["trap"]] for t in traps)
+        conclusions = c.get("/fixlore/case_conclusions.json", params={"_shape": "array", "_size": "max"}).json()
+        assert {(r["repo"], r["number"]): r["problem"] for r in conclusions} == \
+            {(x["repo"], x["number"]): x["problem"] for x in cases}
+        # the metadata explains the views and hides the HTTP cache
+        meta = c.get("/-/metadata.json").json()
+        assert meta["title"] and meta["databases"]["fixlore"]["tables"]["case_conclusions"]["units"]["lag_s"] == "s"
+        tables = {t["name"]: t for t in c.get("/fixlore.json").json()["tables"]}
+        assert tables["http_cache"]["hidden"] and not tables["issues"]["hidden"]
+        # single-column foreign keys become links in Datasette
+        outgoing = {name: {(fk["column"], fk["other_table"]) for fk in tables[name]["foreign_keys"]["outgoing"]}
+                    for name in ("issues", "pulls", "cases")}
+        assert outgoing == {"issues": {("repo", "repos")}, "pulls": {("repo", "repos")}, "cases": {("run_id", "runs")}}
+        # full-text search over issues and PRs finds a two-character Chinese word of a title
+        title = next(x["title"] for x in cases if "超时" in x["title"])
+        hits = c.get("/fixlore/fulltext.json", params={"_search": "超时", "_shape": "array"}).json()
+        assert hits and all("超时" in h["title_words"].split() + h["body_words"].split() for h in hits)
+        assert title in {h["title"] for h in hits}
