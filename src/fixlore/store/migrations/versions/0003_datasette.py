@@ -1,7 +1,7 @@
 """a store Datasette explains: ISO UTC times with Z, UTF-8 JSON, foreign keys, views, full-text index
 
 Revision ID: 0003_datasette
-Revises: 0001
+Revises: 0002_series_ledger
 
 On SQLite: times written as "YYYY-MM-DD hh:mm:ss.ffffff" (naive UTC) become
 "YYYY-MM-DDThh:mm:ss.ffffffZ"; JSON written with \\uXXXX escapes is written again as UTF-8
