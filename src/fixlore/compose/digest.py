@@ -9,10 +9,11 @@ import re
 from collections import Counter, defaultdict
 from typing import Any
 
-from fixlore.facts import close_sentence, fix_sentence, kb_sentence, note_in
+from fixlore.facts import close_sentence, fix_sentence, kb_sentence, note_in, pr_label
 from fixlore.compose.charts import funnel_chart, repo_chart, timing_chart
 from fixlore.compose.figures import AUTO_CLOSE_TIMINGS, Refs, compute_figures, merged
 from fixlore.compose.links import doc_parts, doc_url, pr_links
+from fixlore.compose.language import answer_of, quote
 from fixlore.compose.render import safe_url
 from fixlore.compose.units import human_lag
 from fixlore.model import Case
@@ -198,14 +199,14 @@ def _themes(kept: list[Case], ref: Refs, lang: str) -> list[dict[str, Any]]:
             bits.append(_t(lang, f"{len(pending)} 案修复未落地", f"{len(pending)} whose fix has not landed"))
         if answered:
             bits.append(_t(lang, f"{len(answered)} 案为官方答复无代码修复", f"{len(answered)} answered without a code change"))
-        headline = _t(lang, f"{i}. {where} · {label}：{n} 案", f"{i}. {where} · {label}: {n} case{'s' if n > 1 else ''}")
-        if bits:
-            headline += _t(lang, f"，{bits[0]}", f", {bits[0]}")
+        said: list[str] = []
+        headline = _headline(i, where, label, n, bits, lang, said)
         para = [_t(lang, f"本组 {n} 案：{_j(lang, bits) or '均无修复'}。",
                    f"{n} case{'s' if n > 1 else ''}: {_j(lang, bits) or 'none with a fix'}.")]
         common = _common_words(cs)
         if common:
-            para.append(_t(lang, f"共同线索：{_j(lang, common)}。", f"common threads: {', '.join(common)}."))
+            para.append(_t(lang, f"共同线索：{_j(lang, common)}。",
+                           "common threads: " + ", ".join(quote(w, lang, said) for w in common) + "."))
         if dates:
             span = dates[0].strftime("%m-%d") + ("" if dates[0].date() == dates[-1].date() else "~" + dates[-1].strftime("%m-%d"))
             para.append(_t(lang, f"修复合入时间 {span}。", f"fixes merged {span}."))
@@ -219,23 +220,68 @@ def _themes(kept: list[Case], ref: Refs, lang: str) -> list[dict[str, Any]]:
         bullets = []
         for c in cs:
             labels = _fix_labels(c, ref)
-            gist = _gist(without_kb(answer_in(c, lang), c))
+            b_said: list[str] = []
+            gist = quote(_gist(c.written.text() if c.written else without_kb(answer_in(c, lang), c)), lang, b_said)
             tail = "" if not labels or all(lb.split("(")[0] in gist for lb in labels) else _t(lang, f"（{_j(lang, labels)}）", f" ({_j(lang, labels)})")
-            bullets.append({"ref": ref(c), "url": safe_url(c.url), "problem": c.problem or c.title, "text": gist + tail,
-                            "links": pr_links(c)})
-        out.append({"headline": headline, "paragraph": " ".join(para) if lang == "en" else "".join(para),
+            bullets.append({"ref": ref(c), "url": safe_url(c.url), "problem": quote(c.problem or c.title, lang, b_said),
+                            "text": gist + tail, "links": pr_links(c), "untranslated": b_said})
+        out.append({"headline": headline, "untranslated": said, "paragraph": " ".join(para) if lang == "en" else "".join(para),
                     "bullets": bullets, "themes": sorted({c.theme for c in cs}), "repos": sorted({c.repo for c in cs})})
     return out
 
 
-def _guide(kept: list[Case], ref: Refs, repo_order: list[str]) -> list[dict[str, Any]]:
-    rows: dict[tuple[str, str], dict[str, Any]] = {}
+def _headline(i: int, where: str, label: str, n: int, bits: list[str], lang: str, said: list[str]) -> str:
+    """A theme's headline as a sentence: where, about what, and what the cases have in common."""
+    about = quote(label, lang, said)
+    what = _j(lang, bits[:2])
+    if lang == "zh":
+        return f"{i}. {where} 的 {n} 案集中在「{about}」" + (f"：{what}。" if what else "。")
+    cases = f"{n} case{'s' if n > 1 else ''}"
+    return f"{i}. {cases} in {where} turn on {about}" + (f": {what}." if what else ".")
+
+
+_ACTION_TEMPLATE = re.compile(r"^(?:升级到含 .+? 的版本|关注 .+? 合入|upgrade to a build with .+?|watch .+? until it merges)(?:[；;]\s*|$)")
+
+
+def _first_action(c: Case, lang: str, said: list[str]) -> str:
+    """The first thing to do, as an imperative in `lang`: take the landed fix (or watch the open
+    one), then what the analyst found to do, quoted as written."""
+    labels = [pr_label(f, c.repo) for f in c.fix if merged(f)]
+    pending = [pr_label(f, c.repo) for f in c.fix + c.pending_fix if not merged(f) and f.state == "open"]
+    own = _ACTION_TEMPLATE.sub("", (c.first_action or "").strip()).strip()
+    if labels:
+        step = _t(lang, f"升级到含 {'、'.join(labels)} 的版本", f"Upgrade to a build with {', '.join(labels)}")
+    elif pending:
+        step = _t(lang, f"关注 {'、'.join(pending)} 合入", f"Watch {', '.join(pending)} until it merges")
+    else:
+        return quote(own, lang, said)
+    return step + (_t(lang, "；", "; ") + quote(own, lang, said) if own else "")
+
+
+def _guide(kept: list[Case], ref: Refs, repo_order: list[str], lang: str) -> list[dict[str, Any]]:
+    """One row per cause: cases fixed by the same merged PR share a row (the same change cures
+    them), as do cases with the same symptom and first action."""
+    rows: list[dict[str, Any]] = []
+    by_key: dict[Any, dict[str, Any]] = {}
     for c in sorted(kept, key=lambda c: (repo_order.index(c.repo), c.number)):
+        said: list[str] = []
         symptom = c.symptom or c.problem or c.title
-        key = (re.sub(r"\s+", "", symptom.lower()), c.first_action)
-        row = rows.setdefault(key, {"symptom": symptom, "first_action": c.first_action, "cases": []})
+        fixes = sorted((f.repo, f.number) for f in c.fix if merged(f) and f.role == "fix")
+        keys = [("pr", k) for k in fixes] + [("same", re.sub(r"\s+", "", symptom.lower()), c.first_action)]
+        row = next((by_key[k] for k in keys if k in by_key), None)
+        if row is None:
+            row = {"symptom": quote(symptom, lang, said), "first_action": _first_action(c, lang, said),
+                   "cases": [], "untranslated": said, "symptoms": [symptom]}
+            rows.append(row)
+        elif symptom not in row["symptoms"]:
+            row["symptoms"].append(symptom)
+            row["symptom"] += " / " + quote(symptom, lang, row["untranslated"])
+        for k in keys:
+            by_key.setdefault(k, row)
         row["cases"].append({"ref": ref(c), "url": safe_url(c.url)})
-    return list(rows.values())
+    for row in rows:
+        del row["symptoms"]
+    return rows
 
 
 def _disclosure(fig: dict, run: dict, lang: str) -> list[dict[str, str]]:
@@ -378,6 +424,18 @@ def digest_links(cases: list[Case], ref: Refs) -> dict[str, str]:
     return out
 
 
+def _row(c: Case, ref: Refs, lang: str) -> dict[str, Any]:
+    """A table row: the problem and the analyst's words as written (quoted in the other language),
+    the pipeline's facts in `lang`."""
+    said: list[str] = []
+    problem = quote(c.problem or c.title, lang, said)
+    answer = answer_of(c, lang, said)
+    if answer is None:   # an export from before the analysts' words were kept apart
+        answer = quote(answer_in(c, lang), lang, said)
+    return {"ref": f"#{c.number}", "case": ref(c), "url": safe_url(c.url), "problem": problem,
+            "answer": answer, "prose": without_kb(answer, c), "untranslated": said}
+
+
 def build_digest(cases: list[Case], run: dict | None = None, lang: str = "zh", figures: dict | None = None) -> dict[str, Any]:
     run = run or {}
     fig = figures or compute_figures(cases, run)
@@ -394,8 +452,11 @@ def build_digest(cases: list[Case], run: dict | None = None, lang: str = "zh", f
     for repo in order:
         cs = sorted(per_repo[repo], key=lambda c: c.number)
         topics = _repo_words(cs, ref)
-        positioning = descriptions.get(repo) or _t(lang, f"关键词：{_j(lang, topics)}", f"keywords: {', '.join(topics)}")
-        overview.append({"repo": ref.repo(repo), "full_name": repo, "positioning": positioning, "count": len(cs)})
+        said: list[str] = []
+        positioning = quote(descriptions.get(repo) or "", lang, said) or _t(
+            lang, f"关键词：{_j(lang, topics)}", "keywords: " + ", ".join(quote(w, lang, said) for w in topics))
+        overview.append({"repo": ref.repo(repo), "full_name": repo, "positioning": positioning, "count": len(cs),
+                         "untranslated": said})
         chains = sum(1 for c in cs if c.timing in AUTO_CLOSE_TIMINGS)
         bps = sum(1 for c in cs for f in c.fix if f.role == "backport")
         pending = sum(1 for c in cs if "fix_not_landed" in c.traps)
@@ -408,10 +469,10 @@ def build_digest(cases: list[Case], run: dict | None = None, lang: str = "zh", f
             bits.append(_t(lang, f"{bps} 个 backport", f"{bps} backport{'s' if bps > 1 else ''}"))
         if pending:
             bits.append(_t(lang, f"{pending} 案修复未落地", f"{pending} fix not landed"))
-        repos.append({"repo": ref.repo(repo), "full_name": repo, "heading": f"{ref.repo(repo)}（{positioning}）" if lang == "zh" else f"{ref.repo(repo)} ({positioning})",
+        repos.append({"repo": ref.repo(repo), "full_name": repo, "untranslated": list(said),
+                      "heading": f"{ref.repo(repo)}（{positioning}）" if lang == "zh" else f"{ref.repo(repo)} ({positioning})",
                       "subtitle": ("，" if lang == "zh" else ", ").join(bits),
-                      "rows": [{"ref": f"#{c.number}", "case": ref(c), "url": safe_url(c.url), "problem": c.problem or c.title,
-                                "answer": answer_in(c, lang), "prose": without_kb(answer_in(c, lang), c),
+                      "rows": [_row(c, ref, lang) | {
                                 "links": pr_links(c), "kb": kb_cites(c, repo_web),
                                 "kb_refs": [k.to_export() for k in c.kb_refs],
                                 "analysed_by": c.analysed_by} for c in cs]})
@@ -432,7 +493,7 @@ def build_digest(cases: list[Case], run: dict | None = None, lang: str = "zh", f
                    repo_chart(overview, lang)],
         "repos": repos,
         "themes": themes,
-        "guide": _guide(kept, ref, order),
+        "guide": _guide(kept, ref, order, lang),
         "links": digest_links(cases, ref),
         "disclosure": _disclosure(fig, run, lang),
     }
