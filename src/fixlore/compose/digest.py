@@ -13,7 +13,8 @@ from fixlore.facts import close_sentence, fix_sentence, kb_sentence, note_in, pr
 from fixlore.compose.charts import funnel_chart, repo_chart, timing_chart
 from fixlore.compose.figures import AUTO_CLOSE_TIMINGS, Refs, compute_figures, merged
 from fixlore.compose.links import doc_parts, doc_url, pr_links
-from fixlore.compose.language import answer_of, quote
+from fixlore.compose.language import MARK as QUOTE_MARK
+from fixlore.compose.language import answer_of, mark_runs, quote
 from fixlore.compose.render import safe_url
 from fixlore.compose.units import human_lag
 from fixlore.model import Case
@@ -225,7 +226,8 @@ def _themes(kept: list[Case], ref: Refs, lang: str) -> list[dict[str, Any]]:
             tail = "" if not labels or all(lb.split("(")[0] in gist for lb in labels) else _t(lang, f"（{_j(lang, labels)}）", f" ({_j(lang, labels)})")
             bullets.append({"ref": ref(c), "url": safe_url(c.url), "problem": quote(c.problem or c.title, lang, b_said),
                             "text": gist + tail, "links": pr_links(c), "untranslated": b_said})
-        out.append({"headline": headline, "untranslated": said, "paragraph": " ".join(para) if lang == "en" else "".join(para),
+        paragraph = mark_runs(" ".join(para) if lang == "en" else "".join(para), lang, said)
+        out.append({"headline": headline, "untranslated": said, "paragraph": paragraph,
                     "bullets": bullets, "themes": sorted({c.theme for c in cs}), "repos": sorted({c.repo for c in cs})})
     return out
 
@@ -403,6 +405,10 @@ def _disclosure(fig: dict, run: dict, lang: str) -> list[dict[str, str]]:
                 f"material given): {gr['repaired']} passed after one repair, {gr['claims_dropped']} had unfounded claims removed")
     items.append({"label": _t(lang, "分析方式", "Analysis"), "text": _t(
         lang, f"深析 worker：{ab or '无'}{llm_bits}。", f"Analysis workers: {ab or 'none'}{llm_bits}.")})
+    for item in items:
+        said: list[str] = []
+        item["text"] = mark_runs(item["text"], lang, said)
+        item["untranslated"] = said
     return items
 
 
@@ -487,6 +493,8 @@ def build_digest(cases: list[Case], run: dict | None = None, lang: str = "zh", f
             "guide": _t(lang, "排错指引（从这批 issue 提炼）", "Troubleshooting guide (from these issues)"),
             "guide_cols": [_t(lang, "症状", "Symptom"), _t(lang, "第一优先动作", "First action"), _t(lang, "本篇相关案例", "Cases")],
             "disclosure": _t(lang, "考据与口径披露", "Methods and disclosure"),
+            "quotes": _t(lang, "", f"Text marked {QUOTE_MARK} is quoted from the issues in Chinese and left untranslated "
+                                   "(no translation backend ran); everything else is written in English."),
         },
         "overview": overview,
         "charts": [funnel_chart(fig["funnel"], lang), timing_chart(fig["timing"]["by_timing"], lang),

@@ -39,12 +39,15 @@ def _capital(sentence: str) -> str:
     return sentence[:1].upper() + sentence[1:]
 
 
-def facts_in(case: Case, lang: str) -> list[str]:
+def facts_in(case: Case, lang: str, quoted: list[str] | None = None) -> list[str]:
     """The pipeline's fact sentences about the case (its fix and where it landed, how the close
-    relates to it), worded in `lang` from the structured conclusions."""
+    relates to it), worded in `lang` from the structured conclusions; a comment they quote is
+    marked as a quote in the English digest."""
     zh = lang == "zh"
     out = [s.rstrip("。. ") for s in (fix_sentence(case, zh), close_sentence(case, zh)) if s]
-    return out if zh else [_capital(s) for s in out]
+    if zh:
+        return out
+    return [mark_runs(_capital(s), lang, quoted if quoted is not None else []) for s in out]
 
 
 def answer_of(case: Case, lang: str, quoted: list[str]) -> str | None:
@@ -56,6 +59,27 @@ def answer_of(case: Case, lang: str, quoted: list[str]) -> str | None:
     sep = "。" if lang == "zh" else ". "
     own = case.written.text().rstrip("。. ")
     parts = [quote(own, lang, quoted)] if own else []
-    parts += facts_in(case, lang)
+    parts += facts_in(case, lang, quoted)
     text = sep.join(p.rstrip("。. ") if not p.startswith(MARK) else p.rstrip("。 ") for p in parts if p)
     return text + ("。" if lang == "zh" else ".") if text else ""
+
+
+# where our sentences put the pieces they embed: list commas, brackets, a colon or a full stop before a space
+_DELIMITER = re.compile(r"([,;()（）\n]|[.:](?=\s|$))")
+
+
+def mark_runs(text: str, lang: str, quoted: list[str]) -> str:
+    """Our sentence with the issue-derived pieces it embeds (titles, quoted comments, document
+    names) marked: in the English digest, each list item or clause holding Chinese is a quote."""
+    if lang != "en" or cjk_count(text) == 0:
+        return text
+    out = []
+    for piece in _DELIMITER.split(text):
+        body = piece.strip()
+        if cjk_count(body) == 0 or body.startswith(MARK) or _DELIMITER.fullmatch(piece or "x"):
+            out.append(piece)
+            continue
+        quoted.append(body)
+        lead = piece[: len(piece) - len(piece.lstrip())]
+        out.append(f"{lead}{MARK} {body}" + (" " if piece.endswith(" ") else ""))
+    return "".join(out)

@@ -90,7 +90,10 @@ def md_answer(row: dict[str, Any], lang: str) -> str:
 
 def markdown(d: dict[str, Any]) -> str:
     h = d["headings"]
-    out = [f"<!-- {formats.DIGEST} -->", f"# {md_text(d['title'])}", "", f"## {h['overview']}", ""]
+    out = [f"<!-- {formats.DIGEST} -->", f"# {md_text(d['title'])}", ""]
+    if h.get("quotes"):
+        out += [f"*{md_text(h['quotes'])}*", ""]
+    out += [f"## {h['overview']}", ""]
     out += ["| " + " | ".join(h["overview_cols"]) + " |", "|---|---|---:|"]
     for r in d["overview"]:
         out.append(f"| {md_text(r['repo'])} | {md_text(r['positioning'])} | {r['count']} |")

@@ -1,0 +1,76 @@
+"""The English digest writes our own words in English and marks what it quotes from Chinese issues;
+theme headlines are sentences; the guide gives one row per shared cause."""
+
+from __future__ import annotations
+
+import re
+
+from fixlore.compose.digest import build_digest
+from fixlore.compose.language import MARK, mark_runs
+from test_digest import analysed_world
+
+HAN = re.compile(r"[\u3400-\u9fff]")
+IDENTIFIERS = ("untranslated", "themes", "kb", "kb_refs")   # ids and file names, not prose
+
+
+def leftovers(node, quoted=()) -> list[tuple[str, str]]:
+    """Strings of the digest with Chinese left once the item's declared quotes are taken out."""
+    found = []
+    if isinstance(node, dict):
+        quoted = tuple(quoted) + tuple(node.get("untranslated", []))
+        for k, v in node.items():
+            if k not in IDENTIFIERS:
+                found += leftovers(v, quoted)
+    elif isinstance(node, list):
+        for v in node:
+            found += leftovers(v, quoted)
+    elif isinstance(node, str):
+        rest = node
+        for q in sorted(quoted, key=len, reverse=True):
+            rest = rest.replace(q, "")
+        if HAN.search(rest):
+            found.append((node[:80], rest[:80]))
+    return found
+
+
+def test_the_english_digest_has_no_chinese_of_its_own_and_marks_every_quote():
+    cases, run = analysed_world()
+    en = build_digest(cases, run, "en")
+    assert leftovers(en) == []
+    rows = [r for repo in en["repos"] for r in repo["rows"]]
+    chinese = [r for r in rows if HAN.search(r["problem"])]
+    assert chinese and all(r["problem"].startswith(MARK) for r in chinese)
+    # the pipeline's facts are worded in English, after the quoted explanation
+    fixed = next(r for r in rows if "!795" in r["answer"])
+    assert re.search(r"Fix: !795 \(master, merged 09-08\)", fixed["answer"]) and fixed["answer"].startswith(MARK)
+
+
+def test_the_chinese_digest_quotes_nothing():
+    cases, run = analysed_world()
+    zh = build_digest(cases, run, "zh")
+    assert MARK not in str(zh) and all(not r["untranslated"] for repo in zh["repos"] for r in repo["rows"])
+
+
+def test_theme_headlines_are_sentences():
+    cases, run = analysed_world()
+    for lang, end in (("zh", "。"), ("en", ".")):
+        for t in build_digest(cases, run, lang)["themes"]:
+            assert t["headline"].endswith(end) and re.match(r"^\d+\. ", t["headline"]), t["headline"]
+
+
+def test_the_guide_merges_cases_fixed_by_the_same_change():
+    cases, run = analysed_world()
+    for lang in ("zh", "en"):
+        guide = build_digest(cases, run, lang)["guide"]
+        shared = [g for g in guide if {c["ref"].split("#")[1] for c in g["cases"]} >= {"103", "104"}]
+        assert len(shared) == 1, guide                      # !850 fixes both: one row
+        assert " / " in shared[0]["symptom"]                # both symptoms kept
+        assert shared[0]["first_action"].startswith("升级到含 !850 的版本" if lang == "zh" else "Upgrade to a build with !850")
+
+
+def test_mark_runs_quotes_each_embedded_piece_only():
+    said: list[str] = []
+    text = mark_runs("highest value: reduce-overhead 模式 capture 失败, plain title, 另一个标题.", "en", said)
+    assert text == f"highest value: {MARK} reduce-overhead 模式 capture 失败, plain title, {MARK} 另一个标题."
+    assert said == ["reduce-overhead 模式 capture 失败", "另一个标题"]
+    assert mark_runs("中文原样", "zh", said) == "中文原样"
