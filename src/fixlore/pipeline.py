@@ -38,6 +38,8 @@ class RunContext:
     naive: bool = False
     run_id: int | None = None
     info: dict[str, Any] = field(default_factory=dict)       # run.json under construction
+    # progress(stage, done, total): given by the CLI; stages that take a while report through it
+    progress: Callable[[str, int, int | None], None] | None = None
     results: dict[str, dict[str, Any]] = field(default_factory=dict)   # stage name -> its summary
 
 

@@ -31,9 +31,10 @@ def read_run(path: Path | None) -> dict[str, Any]:
 
 def load_corpus(db: str | None, world: Path | None) -> Corpus:
     if db:
+        from fixlore.inputs import check_db_url
         from fixlore.store import Store
 
-        store = Store.open(db, migrate=False)
+        store = Store.open(check_db_url(db, must_exist=True), migrate=False)
         try:
             return store.load_corpus()
         finally:

@@ -55,9 +55,10 @@ def load_or_build_cases(*, db: str | None = None, world: Path | None = None, cas
     if cases is not None:
         return read_cases_jsonl(cases)
     if db:
+        from fixlore.inputs import check_db_url
         from fixlore.store import Store
 
-        store = Store.open(db)
+        store = Store.open(check_db_url(db, must_exist=True))
         try:
             if not rebuild:
                 saved = store.load_cases()

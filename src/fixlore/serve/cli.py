@@ -34,7 +34,11 @@ def register(app: typer.Typer) -> None:
 def _open(out: Path | None, db: str | None, index: Path | None, case_index: Path | None) -> Any:
     from fixlore.serve.knowledge import Knowledge, Locations
 
+    from fixlore.inputs import check_db_url
+
     err = Console(stderr=True)
+    if db is not None:
+        db = check_db_url(db, must_exist=True)
     where = Locations.of(out=out, db=db, docs=index, cases=case_index)
     if not (where.cases / "kb.sqlite").is_file():
         err.print(Text(f"indexing the cases for search (once) -> {where.cases}"), highlight=False)
