@@ -9,6 +9,7 @@ does not exist yet is reported as "absent" and skipped. ``STAGE_ORDER`` is the o
 from __future__ import annotations
 
 import importlib
+import logging
 import time
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -20,6 +21,8 @@ from fixlore.errors import FixloreError
 from fixlore.store import Store
 
 STAGE_ORDER = ("harvest", "funnel", "link", "kb", "analyse", "compose", "serve")
+
+log = logging.getLogger(__name__)
 
 StageFn = Callable[["RunContext"], dict[str, Any] | None]
 
@@ -73,6 +76,7 @@ def run_stages(ctx: RunContext, stages: list[Stage]) -> dict[str, Any]:
     ctx.info.setdefault("stages", [])
     ctx.info.setdefault("stage_seconds", {})
     for stage in stages:
+        log.info("stage %s: started", stage.name)
         start = time.perf_counter()
         status = "ok"
         try:
@@ -85,6 +89,7 @@ def run_stages(ctx: RunContext, stages: list[Stage]) -> dict[str, Any]:
             ctx.info["stage_seconds"][stage.name] = seconds
             if status == "failed":
                 ctx.info["stages"].append({"name": stage.name, "status": status, "seconds": seconds})
+        log.info("stage %s: done in %.1f s", stage.name, ctx.info["stage_seconds"][stage.name])
         ctx.results[stage.name] = summary
         ctx.info["stages"].append({"name": stage.name, "status": status, "seconds": seconds, "summary": summary})
     return ctx.info

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import logging
 from contextlib import ExitStack
 from pathlib import Path
 from typing import Any, Callable, Optional
@@ -12,6 +13,8 @@ import typer
 from fixlore.config import Settings, load_settings, parse_since
 from fixlore.errors import ConfigError, Interrupted
 from fixlore.inputs import check_db_url, check_out_dir, strip_userinfo
+
+log = logging.getLogger(__name__)
 
 
 def _world_defaults(world: Path) -> dict[str, Any]:
@@ -91,6 +94,8 @@ def run_pipeline(*, world: Path | None, out: Path, overrides: dict[str, Any], co
             info["settings"]["base_url"] = base_url
         client, source = connect(settings, store, token=token, base_url=base_url)
         stack.callback(client.close)
+        log.info("run: %s %s since %s from %s into %s, outputs in %s", settings.platform, ",".join(settings.orgs),
+                 settings.since.isoformat(), strip_userinfo(base_url), info["settings"]["db"], out)
         ctx = RunContext(store=store, settings=settings, out_dir=out, since=settings.since, world=world,
                          client=client, source=source, quiet=quiet, naive=naive, info=info, progress=progress)
         ctx.run_id = store.start_run(json.loads(client.redact(json.dumps(info, default=str))))
