@@ -14,6 +14,8 @@ import nh3
 from jinja2 import Environment, PackageLoader, select_autoescape
 from markupsafe import Markup
 
+from fixlore.textclean import rendered
+
 _MD_SPECIAL = re.compile(r"([\\`*\[\]<>|])")
 
 
@@ -66,11 +68,19 @@ def safe_url(url: Any) -> str:
     return u if re.match(r"^https?://[^\s\"'<>]+$", u, re.I) else ""
 
 
+def _rendered(value: Any) -> Any:
+    """Every value a template prints: bidi controls shown, never obeyed (fixlore.textclean)."""
+    if isinstance(value, Markup):
+        return Markup(rendered(str(value)))
+    return rendered(value) if isinstance(value, str) else value
+
+
 def sanitising_env(package: str) -> Environment:
     """Templates of `package`/templates with autoescape on and the `clean` / `safe_url` filters
     for issue-derived text (also used by the serve stage's search page)."""
     env = Environment(loader=PackageLoader(package, "templates"),
-                      autoescape=select_autoescape(["html", "j2"], default=True), trim_blocks=True, lstrip_blocks=True)
+                      autoescape=select_autoescape(["html", "j2"], default=True), trim_blocks=True, lstrip_blocks=True,
+                      finalize=_rendered)
     env.filters["clean"] = clean
     env.filters["safe_url"] = safe_url
     return env
