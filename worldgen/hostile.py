@@ -19,6 +19,8 @@ import shutil
 import sys
 from pathlib import Path
 
+import yaml
+
 ROOT = Path(__file__).resolve().parents[1]
 SOURCE = ROOT / "worlds" / "demo"
 
@@ -43,7 +45,7 @@ def _hostile(i: int) -> str:
 
 def _big(text: str) -> str:
     line = "[INFO] worker 3 step 120 loss=nan grad_norm=inf <img src=x onerror=alert(1)> \u202egol.exe\x00\n"
-    filler = line * (BIG_BODY_BYTES // len(line.encode("utf-8")) + 1)
+    filler = line * (BIG_BODY_BYTES // len(line) + 1)
     return text + "\n" + filler
 
 
@@ -55,17 +57,25 @@ def _dump(path: Path, data) -> None:
     path.write_text(json.dumps(data, ensure_ascii=False, indent=1), encoding="utf-8")
 
 
+def _selected(root: Path) -> list[Path]:
+    """The issue files of the cases the world's truth keeps: the 1 MB body goes through every stage."""
+    truth = yaml.safe_load((root / "truth.yaml").read_text(encoding="utf-8"))
+    return [root / "repos" / row["repo"] / "issues" / f"{row['number']}.json"
+            for row in truth["issues"] if row["funnel"] == "selected"]
+
+
 def poison(root: Path) -> dict[str, int]:
     counts = {"issues": 0, "comments": 0, "pulls": 0, "big": 0}
+    big = _selected(root)[0]
     issue_files = sorted(p for p in root.glob("repos/*/*/issues/*.json") if p.stem.isdigit())
     for i, path in enumerate(issue_files):
-        if i % 3:
+        if i % 3 and path != big:
             continue
         issue = _load(path)
         if issue.get("title"):
             issue["title"] = f"{issue['title']} \u202egnp.exe"
         issue["body"] = _hostile(i) + (issue.get("body") or "")
-        if counts["big"] == 0 and issue.get("body"):
+        if path == big:
             issue["body"] = _big(issue["body"])
             counts["big"] += 1
         _dump(path, issue)
