@@ -14,7 +14,7 @@ class StageProgress:
 
     def __init__(self, enabled: bool = True, console: Console | None = None):
         self.enabled = enabled
-        self._bar = Progress(TextColumn("{task.description:<10}"), BarColumn(), MofNCompleteColumn(),
+        self._bar = Progress(TextColumn("{task.description:<14}"), BarColumn(), MofNCompleteColumn(),
                              TimeElapsedColumn(), console=console or Console(stderr=True), transient=False,
                              disable=not enabled)
         self._tasks: dict[str, Any] = {}

@@ -14,6 +14,11 @@ _FUNNEL_STEPS = (
 )
 
 
+_DROP_NAMES = {"window": "closed outside it", "unresolved": "not resolved", "internal": "internal tasks",
+               "cve": "CVE reports", "empty_title": "empty titles", "noise": "template floods",
+               "rank": "below the top K"}
+
+
 def _stage(info: dict[str, Any], name: str) -> dict[str, Any]:
     for stage in info.get("stages") or []:
         if stage.get("name") == name:
@@ -38,7 +43,7 @@ def summary_lines(info: dict[str, Any]) -> list[tuple[str, str]]:
             if key not in funnel:
                 continue
             dropped = {d: funnel.get(d, 0) for d in drops if funnel.get(d)}
-            note = ", ".join(f"{d.replace('_', ' ')} {n}" for d, n in dropped.items())
+            note = ", ".join(f"{_DROP_NAMES.get(d, d.replace('_', ' '))} {n}" for d, n in dropped.items())
             rows.append((f"→ {label}", f"{funnel[key]}" + (f"  (dropped {note})" if note else "")))
     analyse = _stage(info, "analyse")
     if "kept" in analyse:

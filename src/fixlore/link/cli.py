@@ -47,11 +47,16 @@ def _link_config(meta: dict[str, Any], top_k: int | None, config: Path | None) -
 
 def load_or_build_cases(*, db: str | None = None, world: Path | None = None, cases: Path | None = None,
                         since: str | None = None, top_k: int | None = None, config: Path | None = None,
-                        rebuild: bool = False) -> list:
-    """Cases from a case export, a store (its cases table, else built from its corpus) or a world."""
+                        rebuild: bool = False, out: Path | None = None) -> list:
+    """Cases from a case export, a store (its cases table, else built from its corpus), a world,
+    or a `fixlore run` folder (``out``: its store)."""
     from fixlore.link import build_cases
     from fixlore.link.export import read_cases_jsonl
 
+    if out is not None and not (db or world or cases):
+        if not Path(out).is_dir():
+            raise ConfigError(f"--out {out} is not a folder; give the folder of a `fixlore run`")
+        db = f"sqlite:///{(Path(out) / 'fixlore.db').resolve()}"
     if cases is not None:
         return read_cases_jsonl(cases)
     if db:
@@ -74,7 +79,7 @@ def load_or_build_cases(*, db: str | None = None, world: Path | None = None, cas
         meta = read_world_meta(world)
         corpus = load_world(world)
     else:
-        raise ConfigError("give --db URL, --world PATH or --cases FILE")
+        raise ConfigError("give --out DIR (a `fixlore run` folder), --db URL, --world PATH or --cases FILE")
     built, _counts = build_cases(corpus, _since(since, meta), _link_config(meta, top_k, config))
     return built
 
@@ -86,7 +91,8 @@ def register(app: typer.Typer) -> None:
     @export_app.command("cases")
     def export_cases(
         fmt: str = typer.Option("jsonl", "--format", help="Only jsonl."),
-        db: Optional[str] = typer.Option(None, "--db", help="Store URL (sqlite:///path or postgresql+psycopg://...)."),
+        db: Optional[str] = typer.Option(None, "--db", envvar="FIXLORE_DB",
+                                         help="Store URL (sqlite:///path or postgresql+psycopg://...; env FIXLORE_DB)."),
         world: Optional[Path] = typer.Option(None, "--world", help="Build from a world folder instead of a store."),
         out: Optional[Path] = typer.Option(None, "--out", help="Output file (default: stdout)."),
         since: Optional[str] = typer.Option(None, "--since", help="Window start, ISO (default: the world's)."),
@@ -109,10 +115,13 @@ def register(app: typer.Typer) -> None:
     @app.command("explain")
     def explain_cmd(
         key: str = typer.Argument(..., help="OWNER/REPO#N"),
-        db: Optional[str] = typer.Option(None, "--db"),
-        world: Optional[Path] = typer.Option(None, "--world"),
+        out: Optional[Path] = typer.Option(None, "--out", envvar="FIXLORE_OUT",
+                                           help="A `fixlore run` folder: read its store (env FIXLORE_OUT)."),
+        db: Optional[str] = typer.Option(None, "--db", envvar="FIXLORE_DB",
+                                         help="Store URL instead of --out's (env FIXLORE_DB)."),
+        world: Optional[Path] = typer.Option(None, "--world", help="Link a world folder instead of reading a store."),
         cases: Optional[Path] = typer.Option(None, "--cases", help="A case export (jsonl)."),
-        since: Optional[str] = typer.Option(None, "--since"),
+        since: Optional[str] = typer.Option(None, "--since", help="Window start, ISO (with --world; default the world's)."),
         as_json: bool = typer.Option(False, "--json", help="Print the case's export line instead."),
     ) -> None:
         """The evidence chain of one case: fix, evidence, timing, traps, every candidate PR considered."""
@@ -121,7 +130,7 @@ def register(app: typer.Typer) -> None:
         m = _KEY.match(key.strip())
         if not m:
             raise ConfigError(f"expected OWNER/REPO#N, got {key!r}")
-        found = [c for c in load_or_build_cases(db=db, world=world, cases=cases, since=since)
+        found = [c for c in load_or_build_cases(db=db, world=world, cases=cases, since=since, out=out)
                  if c.repo == m.group("repo") and c.number == int(m.group("n"))]
         if not found:
             raise FixloreError(f"{key} is not among the run's cases")
@@ -133,7 +142,9 @@ def register(app: typer.Typer) -> None:
     @app.command("score")
     def score_cmd(
         truth: Path = typer.Option(..., "--truth", help="A world's truth.yaml."),
-        cases: Path = typer.Option(..., "--cases", help="A case export (jsonl)."),
+        cases: Optional[Path] = typer.Option(None, "--cases", help="A case export (jsonl); default OUT/cases.jsonl."),
+        out: Optional[Path] = typer.Option(None, "--out", envvar="FIXLORE_OUT",
+                                           help="A `fixlore run` folder: score its cases.jsonl (env FIXLORE_OUT)."),
         as_json: bool = typer.Option(False, "--json", help="Print the full report as JSON."),
         show: int = typer.Option(15, "--show", help="How many mismatching keys to list."),
     ) -> None:
@@ -141,6 +152,10 @@ def register(app: typer.Typer) -> None:
         from fixlore.link.export import read_cases_jsonl
         from fixlore.link.score import load_truth, score
 
+        if cases is None:
+            if out is None:
+                raise ConfigError("give --cases FILE or --out DIR (a `fixlore run` folder)")
+            cases = Path(out) / "cases.jsonl"
         report = score(load_truth(truth), read_cases_jsonl(cases)).as_dict()
         if as_json:
             typer.echo(json.dumps(report, ensure_ascii=False, indent=2))

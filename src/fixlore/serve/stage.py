@@ -16,4 +16,6 @@ from fixlore.serve.knowledge import CASE_INDEX, index_cases
 
 def run(ctx: Any) -> dict[str, Any]:
     cases = ctx.store.load_cases()
-    return index_cases(ctx.store, cases, Path(ctx.out_dir) / CASE_INDEX)
+    report = getattr(ctx, "progress", None)
+    return index_cases(ctx.store, cases, Path(ctx.out_dir) / CASE_INDEX,
+                       progress=(lambda phase, done, total: report(f"serve: {phase}", done, total)) if report else None)
