@@ -49,6 +49,7 @@ def _prepare(tmp: Path) -> None:
     (tmp / "noworld").mkdir()
     (tmp / "truth_rows.yaml").write_text("issues:\n  - {title: no repo}\n")
     (tmp / "cases_text.jsonl").write_text("this is not json\n")
+    (tmp / "cases_empty.jsonl").write_text("")
     (tmp / "cases_bin.jsonl").write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\xff\xd8")
 
 
@@ -118,6 +119,13 @@ CASES = [
      ["cases_text.jsonl:1"]),
     ("serve-missing-store", ["cases", "search", "x", "--db", "sqlite:///{tmp}/missing.db", "--case-index", "{tmp}/ci"],
      2, ["no store"]),
+    ("replay-bad-world", ["replay", "{tmp}/badworld"], 2, ["world.yaml", "YAML"]),
+    ("kb-build-no-folder", ["kb", "build", "{tmp}/nodocs", "--index", "{tmp}/kbindex"], 2, ["nodocs", "not a folder"]),
+    ("digest-run-binary", ["digest", "--cases", "{tmp}/cases_empty.jsonl", "--run", "{tmp}/binary.toml", "--out",
+                           "{tmp}/dg"], 2, ["binary.toml"]),
+    ("cases-out-is-file", ["cases", "search", "x", "--out", "{tmp}/afile"], 2, ["afile", "not a folder"]),
+    ("explain-out-missing", ["explain", "a/b#1", "--out", "{tmp}/nosuchrun"], 2, ["nosuchrun"]),
+    ("score-nothing", ["score", "--truth", str(DEMO / "truth.yaml")], 2, ["--cases", "--out"]),
     ("log-file-folder", ["--log-file", "{tmp}/no/such/log.txt", "run", "--world", str(DEMO), "--out", "{tmp}/o"], 2,
      ["--log-file"]),
 ]

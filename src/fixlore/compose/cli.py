@@ -18,10 +18,10 @@ from fixlore.model import Corpus
 def read_run(path: Path | None) -> dict[str, Any]:
     if path is None:
         return {}
-    if not path.is_file():
-        raise ConfigError(f"run summary not found: {path}")
+    from fixlore.inputs import read_text
+
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = json.loads(read_text(path, "run summary"))
     except json.JSONDecodeError as exc:
         raise ConfigError(f"{path} is not JSON: {exc.msg} (line {exc.lineno})") from None
     if not isinstance(data, dict):

@@ -61,6 +61,10 @@ def build(docs_dir: Path = typer.Argument(..., help="Folder of documents/code (a
     """Ingest a folder: chunk, index words, embed. Unchanged files cost nothing."""
     from fixlore.kb.base import KnowledgeBase
 
+    from fixlore.errors import ConfigError
+
+    if not docs_dir.is_dir():
+        raise ConfigError(f"{docs_dir} is not a folder; give the folder of documents to index")
     console = Console(stderr=True)
     index = _index(index, out)
     kb = KnowledgeBase.open(index)
