@@ -126,6 +126,9 @@ CASES = [
     ("cases-out-is-file", ["cases", "search", "x", "--out", "{tmp}/afile"], 2, ["afile", "not a folder"]),
     ("explain-out-missing", ["explain", "a/b#1", "--out", "{tmp}/nosuchrun"], 2, ["nosuchrun"]),
     ("score-nothing", ["score", "--truth", str(DEMO / "truth.yaml")], 2, ["--cases", "--out"]),
+    ("export-config-binary", ["export", "cases", "--world", str(DEMO), "--config", "{tmp}/binary.yaml"], 2,
+     ["binary.yaml"]),
+    ("export-to-folder", ["export", "cases", "--world", str(DEMO), "--to", "{tmp}/noworld"], 2, ["--to", "folder"]),
     ("log-file-folder", ["--log-file", "{tmp}/no/such/log.txt", "run", "--world", str(DEMO), "--out", "{tmp}/o"], 2,
      ["--log-file"]),
 ]

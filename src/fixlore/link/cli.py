@@ -33,11 +33,12 @@ def _link_config(meta: dict[str, Any], top_k: int | None, config: Path | None) -
 
     mapping: dict[str, Any] = {}
     if config is not None:
-        import yaml
+        from fixlore.inputs import load_yaml_mapping
 
-        if not config.is_file():
-            raise ConfigError(f"no config file at {config}")
-        mapping = dict((yaml.safe_load(config.read_text(encoding="utf-8")) or {}).get("funnel") or {})
+        funnel = load_yaml_mapping(config, "config file").get("funnel") or {}
+        if not isinstance(funnel, dict):
+            raise ConfigError(f"config file {config}: funnel must be a mapping")
+        mapping = dict(funnel)
     if meta.get("rank_top_k") is not None:
         mapping.setdefault("rank_top_k", meta["rank_top_k"])
     if top_k is not None:
@@ -94,7 +95,9 @@ def register(app: typer.Typer) -> None:
         db: Optional[str] = typer.Option(None, "--db", envvar="FIXLORE_DB",
                                          help="Store URL (sqlite:///path or postgresql+psycopg://...; env FIXLORE_DB)."),
         world: Optional[Path] = typer.Option(None, "--world", help="Build from a world folder instead of a store."),
-        out: Optional[Path] = typer.Option(None, "--out", help="Output file (default: stdout)."),
+        out: Optional[Path] = typer.Option(None, "--out", help="A `fixlore run` folder to export from (its store); "
+                                           "a path that is not a folder is the output file, as --to."),
+        to: Optional[Path] = typer.Option(None, "--to", help="Output file (default: stdout)."),
         since: Optional[str] = typer.Option(None, "--since", help="Window start, ISO (default: the world's)."),
         top_k: Optional[int] = typer.Option(None, "--top-k", help="Pool cases sent to deep analysis."),
         config: Optional[Path] = typer.Option(None, "--config", help="YAML with a `funnel:` section."),
@@ -105,10 +108,18 @@ def register(app: typer.Typer) -> None:
 
         if fmt != "jsonl":
             raise ConfigError(f"unknown format {fmt!r} (only jsonl)")
-        cases = load_or_build_cases(db=db, world=world, since=since, top_k=top_k, config=config, rebuild=rebuild)
-        n = write_cases_jsonl(cases, out if out is not None else sys.stdout)
-        if out is not None:
-            Console(stderr=True).print(f"wrote {n} cases to {out}", highlight=False, markup=False)
+        run_folder = out if out is not None and out.is_dir() else None
+        if out is not None and run_folder is None:
+            if to is not None:
+                raise ConfigError(f"--out {out} is not a run folder; give the output file as --to only")
+            to = out                          # the older meaning of --out: the file to write
+        if to is not None and to.is_dir():
+            raise ConfigError(f"--to {to} is a folder; give a file")
+        cases = load_or_build_cases(db=db, world=world, since=since, top_k=top_k, config=config, rebuild=rebuild,
+                                    out=run_folder)
+        n = write_cases_jsonl(cases, to if to is not None else sys.stdout)
+        if to is not None:
+            Console(stderr=True).print(f"wrote {n} cases to {to}", highlight=False, markup=False)
 
     app.add_typer(export_app, name="export")
 
