@@ -59,6 +59,8 @@ CASES = [
     ("url-no-host", [*LIVE, "--out", "{tmp}/o", "--base-url", "http://"], 2, ["base_url", "no host"]),
     ("url-scheme", [*LIVE, "--out", "{tmp}/o", "--base-url", "ftp://example.org"], 2, ["http://"]),
     ("url-port", [*LIVE, "--out", "{tmp}/o", "--base-url", "http://example.org:99999/api"], 2, ["malformed"]),
+    ("url-password-malformed", [*LIVE, "--out", "{tmp}/o", "--base-url", "http://u:hunter2@[::1"], 2,
+     ["malformed", "http://[::1"]),
     ("db-mysql", ["run", "--world", str(DEMO), "--out", "{tmp}/o", "--db", "mysql://u:hunter2@h/db"], 2,
      ["unsupported database", "mysql://h/db"]),
     ("db-garbage", ["run", "--world", str(DEMO), "--out", "{tmp}/o", "--db", "garbage"], 2, ["'garbage'", "not a URL"]),

@@ -71,8 +71,9 @@ def strip_userinfo(url: str) -> str:
     """``url`` without ``user:password@``: what may be logged, stored or shown."""
     try:
         parts = urlsplit(url)
-    except ValueError:
-        return url.rsplit("@", 1)[-1] if "@" in url else url
+    except ValueError:                  # malformed, yet it may still carry a password
+        scheme, sep, rest = url.partition("://")
+        return f"{scheme}{sep}{rest.rsplit('@', 1)[-1]}" if sep else url.rsplit("@", 1)[-1]
     if "@" not in parts.netloc:
         return url
     return urlunsplit(parts._replace(netloc=parts.netloc.rsplit("@", 1)[1]))
