@@ -215,3 +215,24 @@ def test_env_var_is_used_when_the_flag_is_absent(tmp_path, monkeypatch, capsys):
         main(["run", "--world", str(DEMO), "--out", str(tmp_path / "o")])
     assert exit_info.value.code == 2 and "mysql://h/db" in capsys.readouterr().err
     assert not (tmp_path / "o").exists()
+
+
+def test_a_bug_is_one_line_with_exit_70_and_its_traceback_only_with_verbose(tmp_path, monkeypatch, capsys):
+    import fixlore.link.score as score_module
+
+    def broken(*_args, **_kwargs):
+        raise RuntimeError("something inside went wrong")
+
+    monkeypatch.setattr(score_module, "score", broken)
+    cases = tmp_path / "cases.jsonl"
+    cases.write_text("")
+    argv = ["score", "--truth", str(DEMO / "truth.yaml"), "--cases", str(cases)]
+    with pytest.raises(SystemExit) as exit_info:
+        main(argv)
+    err = capsys.readouterr().err
+    assert exit_info.value.code == 70 and len(err.strip().splitlines()) == 1 and "Traceback" not in err
+    assert "something inside went wrong" in err and "--verbose" in err
+    with pytest.raises(SystemExit) as exit_info:
+        main(["--verbose", *argv])
+    err = capsys.readouterr().err
+    assert exit_info.value.code == 70 and "Traceback" in err and err.strip().splitlines()[-1].startswith("error: ")
