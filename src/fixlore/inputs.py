@@ -79,6 +79,19 @@ def strip_userinfo(url: str) -> str:
     return urlunsplit(parts._replace(netloc=parts.netloc.rsplit("@", 1)[1]))
 
 
+def url_passwords(*urls: str) -> list[str]:
+    """The passwords in the ``user:password@`` of ``urls`` (for masking in logs)."""
+    found = []
+    for url in urls:
+        try:
+            password = urlsplit(url).password
+        except ValueError:
+            continue
+        if password:
+            found.append(password)
+    return found
+
+
 def check_db_url(url: str, *, must_exist: bool = False, check_folder: bool = True,
                  made_here: Path | None = None) -> str:
     """A database URL the store can open: ``sqlite:///PATH`` in an existing folder, or PostgreSQL

@@ -12,7 +12,7 @@ import typer
 
 from fixlore.config import Settings, load_settings, parse_since
 from fixlore.errors import ConfigError, Interrupted
-from fixlore.inputs import check_db_url, check_out_dir, strip_userinfo
+from fixlore.inputs import check_db_url, check_out_dir, strip_userinfo, url_passwords
 
 log = logging.getLogger(__name__)
 
@@ -67,7 +67,7 @@ def run_pipeline(*, world: Path | None, out: Path, overrides: dict[str, Any], co
     from fixlore.store import Store
 
     settings = plan_run(world=world, out=out, overrides=overrides, config=config, server_rate_limit=server_rate_limit)
-    logs.hide(settings.token(), *_passwords(settings.base_url, settings.db))
+    logs.hide(settings.token(), *url_passwords(settings.base_url, settings.db))
     stages, absent = discover_stages(stage_names) if stage_names else discover_stages()
     out.mkdir(parents=True, exist_ok=True)
     info: dict[str, Any] = {
@@ -121,18 +121,6 @@ def run_pipeline(*, world: Path | None, out: Path, overrides: dict[str, Any], co
             raise Interrupted(f"interrupted, {info['requests']['total']} requests spent, "
                               f"rerun the same command to resume")
     return info
-
-
-def _passwords(*urls: str) -> list[str]:
-    from urllib.parse import urlsplit
-
-    found = []
-    for url in urls:
-        try:
-            found.append(urlsplit(url).password or "")
-        except ValueError:
-            pass
-    return found
 
 
 def _outputs(out: Path, db: str) -> dict[str, str]:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 from pathlib import Path
 from typing import Any, Optional
-from urllib.parse import urlsplit
 
 import typer
 from rich.console import Console
@@ -13,7 +12,7 @@ from rich.console import Console
 from fixlore.config import load_settings, parse_since
 from fixlore import logs
 from fixlore.errors import ConfigError, Interrupted
-from fixlore.inputs import check_db_url
+from fixlore.inputs import check_db_url, url_passwords
 
 
 def register(app: typer.Typer) -> None:
@@ -54,7 +53,7 @@ def register(app: typer.Typer) -> None:
         if not settings.orgs:
             raise ConfigError("give at least one --org (or `orgs` in the config file)")
         check_db_url(settings.db)
-        logs.hide(settings.token(), *(urlsplit(u).password for u in (settings.base_url, settings.db)))
+        logs.hide(settings.token(), *url_passwords(settings.base_url, settings.db))
         store = Store.open(settings.db)
         store.mark_abandoned_runs()
         client, source = connect(settings, store, token=settings.token())
