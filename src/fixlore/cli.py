@@ -19,9 +19,9 @@ from typing import Optional
 
 import typer
 
-from fixlore.errors import EXIT_CODES, ConfigError, FixloreError, Interrupted, SourceError, StoreError
+from fixlore.errors import EXIT_CODES_HELP, ConfigError, FixloreError, Interrupted, SourceError, StoreError
 
-EPILOG = "Exit codes: " + "; ".join(f"{code} {what}" for code, what in EXIT_CODES.items()) + "."
+EPILOG = EXIT_CODES_HELP
 
 app = typer.Typer(
     name="fixlore",

@@ -14,6 +14,7 @@ EXIT_CODES: dict[int, str] = {
     70: "internal error (a bug): rerun with --verbose for the traceback and report it",
     130: "interrupted (Ctrl-C): rerun the same command to resume",
 }
+EXIT_CODES_HELP = "Exit codes: " + "; ".join(f"{code} {what}" for code, what in EXIT_CODES.items()) + "."
 
 
 class FixloreError(Exception):

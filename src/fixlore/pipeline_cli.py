@@ -11,7 +11,7 @@ from typing import Any, Callable, Optional
 import typer
 
 from fixlore.config import Settings, load_settings, parse_since
-from fixlore.errors import ConfigError, Interrupted
+from fixlore.errors import EXIT_CODES_HELP, ConfigError, Interrupted
 from fixlore.inputs import check_db_url, check_out_dir, strip_userinfo, url_passwords
 
 log = logging.getLogger(__name__)
@@ -138,7 +138,7 @@ def _outputs(out: Path, db: str) -> dict[str, str]:
 def register(app: typer.Typer) -> None:
     from fixlore.summary import print_summary
 
-    @app.command("run")
+    @app.command("run", epilog=EXIT_CODES_HELP)
     def run_cmd(
         out: Path = typer.Option(..., "--out", envvar="FIXLORE_OUT", file_okay=True,
                                  help="Folder for run.json, cases.jsonl, the digests, the store and the indexes "

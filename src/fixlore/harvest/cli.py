@@ -11,12 +11,12 @@ from rich.console import Console
 
 from fixlore.config import load_settings, parse_since
 from fixlore import logs
-from fixlore.errors import ConfigError, Interrupted
+from fixlore.errors import EXIT_CODES_HELP, ConfigError, Interrupted
 from fixlore.inputs import check_db_url, url_passwords
 
 
 def register(app: typer.Typer) -> None:
-    @app.command("harvest")
+    @app.command("harvest", epilog=EXIT_CODES_HELP)
     def harvest_cmd(
         org: list[str] = typer.Option([], "--org", help="Organisation to harvest (repeatable)."),
         since: Optional[str] = typer.Option(None, "--since", help="Window start, ISO."),
