@@ -77,6 +77,8 @@ def run_stages(ctx: RunContext, stages: list[Stage]) -> dict[str, Any]:
     ctx.info.setdefault("stage_seconds", {})
     for stage in stages:
         log.info("stage %s: started", stage.name)
+        if ctx.progress is not None:
+            ctx.progress(stage.name, 0, 1)          # every stage shows it is running; phases report on their own
         start = time.perf_counter()
         status = "ok"
         try:
@@ -90,6 +92,8 @@ def run_stages(ctx: RunContext, stages: list[Stage]) -> dict[str, Any]:
             if status == "failed":
                 ctx.info["stages"].append({"name": stage.name, "status": status, "seconds": seconds})
         log.info("stage %s: done in %.1f s", stage.name, ctx.info["stage_seconds"][stage.name])
+        if ctx.progress is not None:
+            ctx.progress(stage.name, 1, 1)
         ctx.results[stage.name] = summary
         ctx.info["stages"].append({"name": stage.name, "status": status, "seconds": seconds, "summary": summary})
     return ctx.info

@@ -10,10 +10,16 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 
 class StageProgress:
-    """One bar per stage that reports, on stderr; a stage that reports no total shows a pulse."""
+    """One bar per stage and per phase a stage reports, on stderr (a phase with no total pulses).
 
-    def __init__(self, enabled: bool = True, console: Console | None = None):
+    ``own_display``: stages that draw their own bars (the harvester, when not quiet); rich
+    allows one live display at a time, so their reports are not drawn here.
+    """
+
+    def __init__(self, enabled: bool = True, console: Console | None = None,
+                 own_display: frozenset[str] = frozenset({"harvest"})):
         self.enabled = enabled
+        self.own_display = own_display
         self._bar = Progress(TextColumn("{task.description:<14}"), BarColumn(), MofNCompleteColumn(),
                              TimeElapsedColumn(), console=console or Console(stderr=True), transient=False,
                              disable=not enabled)
@@ -29,7 +35,7 @@ class StageProgress:
             self._bar.stop()
 
     def update(self, stage: str, done: int, total: int | None = None) -> None:
-        if not self.enabled:
+        if not self.enabled or stage in self.own_display:
             return
         if not self._started:                 # started on first use: a run that fails early prints no bar
             self._bar.start()

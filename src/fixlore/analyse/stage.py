@@ -41,6 +41,6 @@ def run(ctx: Any) -> dict[str, Any]:
     offline = OfflineAnalyst()
     report = getattr(ctx, "progress", None)
     summary = analyse_cases(cases, corpus, _backend(ctx.settings, offline), workers=2,
-                            progress=(lambda done, total: report("analyse", done, total)) if report else None)
+                            progress=(lambda done, total: report("analyse: cases", done, total)) if report else None)
     ctx.store.save_cases(cases, ctx.run_id)
     return summary
