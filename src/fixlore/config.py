@@ -1,4 +1,5 @@
-"""Run settings: a TOML or YAML file, overridden by command-line flags.
+"""Run settings. One precedence rule: command-line flags over the config file (TOML or YAML)
+over a world's own settings (world.yaml, truth.yaml's window) over the built-in defaults.
 
 Example ``fixlore.toml``::
 
@@ -19,15 +20,15 @@ printable form.
 from __future__ import annotations
 
 import os
+import re
 import tomllib
 from dataclasses import asdict, dataclass, field, fields
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from fixlore.errors import ConfigError
+from fixlore.inputs import check_db_url, check_http_url, load_yaml_mapping, read_text, strip_userinfo
 from fixlore.sources import DEFAULT_BASE_URLS, DEFAULT_TOKEN_ENV
 from fixlore.timeutil import parse_time
 
@@ -62,25 +63,35 @@ class Settings:
             self.base_url = DEFAULT_BASE_URLS[self.platform]
         if not self.token_env:
             self.token_env = DEFAULT_TOKEN_ENV[self.platform]
-        if not self.base_url.startswith(("http://", "https://")):
-            raise ConfigError(f"base_url must start with http:// or https://, not '{self.base_url}'")
+        check_http_url(self.base_url, "base_url")
+        self.db = check_db_url(self.db, check_folder=False)    # the command checks the folder
+        if not _ENV_NAME.match(self.token_env):
+            raise ConfigError(f"token_env names an environment variable (such as GITCODE_TOKEN), "
+                              f"not '{self.token_env}'; the token itself goes in that variable")
+        if any(not org.strip() or "/" in org for org in self.orgs):
+            raise ConfigError(f"orgs are organisation names such as 'Ascend', not {self.orgs!r}")
         if self.lookback_days < 0:
             raise ConfigError("lookback_days must be zero or more")
         if self.rank_top_k is not None and self.rank_top_k < 0:
             raise ConfigError("rank_top_k must be zero or more")
         if self.link_workers < 1:
             raise ConfigError("link_workers must be 1 or more")
-        if self.time_scale <= 0:
-            raise ConfigError("time_scale must be positive")
+        if self.max_attempts < 1:
+            raise ConfigError("max_attempts must be 1 or more")
+        for key in ("time_scale", "connect_timeout", "read_timeout"):
+            if not getattr(self, key) > 0:
+                raise ConfigError(f"{key} must be a positive number")
         return self
 
     def token(self) -> str | None:
         return os.environ.get(self.token_env) or None if self.token_env else None
 
     def public(self) -> dict[str, Any]:
-        """What may be written to run.json: names and values, never a secret."""
+        """What may be written to run.json: names and values, never a secret (URLs lose their user:password@)."""
         data = asdict(self)
         data["since"] = self.since.isoformat() if self.since else None
+        data["base_url"] = strip_userinfo(self.base_url)
+        data["db"] = strip_userinfo(self.db)
         return data
 
 
@@ -92,66 +103,105 @@ def parse_since(value: Any, what: str = "since") -> datetime:
 
 
 def load_file(path: str | Path) -> dict[str, Any]:
+    """The settings in a TOML (``.toml``) or YAML file, as a mapping."""
     path = Path(path)
-    if not path.is_file():
-        raise ConfigError(f"config file not found: {path}")
-    text = path.read_text(encoding="utf-8")
+    if path.suffix != ".toml":
+        return load_yaml_mapping(path, "config file")
+    text = read_text(path, "config file")
     try:
-        if path.suffix == ".toml":
-            data = tomllib.loads(text)
-        else:
-            data = yaml.safe_load(text)
-    except (tomllib.TOMLDecodeError, yaml.YAMLError) as exc:
-        raise ConfigError(f"{path} is not valid {'TOML' if path.suffix == '.toml' else 'YAML'}: "
-                          f"{str(exc).splitlines()[0]}") from None
-    if data is None:
-        return {}
-    if not isinstance(data, dict):
-        raise ConfigError(f"{path} must hold a mapping of settings")
-    return data
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"config file {path} is not valid TOML: {str(exc).splitlines()[0]}") from None
 
 
 _KEYS = {f.name for f in fields(Settings)}
 _ALIASES = {"db_url": "db", "token_env_var": "token_env", "window_since": "since", "org": "orgs"}
 
 
-def settings_from(data: dict[str, Any], overrides: dict[str, Any] | None = None) -> Settings:
-    """Settings from a mapping (a config file) with ``overrides`` (CLI flags; None = not given) on top."""
-    merged: dict[str, Any] = {}
+_INTS = ("lookback_days", "max_attempts", "link_workers", "rank_top_k")
+_FLOATS = ("time_scale", "connect_timeout", "read_timeout")
+_LISTS = ("orgs", "kb_docs")
+_ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+
+
+def _coerce(key: str, value: Any) -> Any:
+    """A setting's value in its type; what a file could mean two ways (``rate_limit = "no"``) is refused."""
+    if key == "since":
+        return parse_since(value) if value not in (None, "") else None
+    if key == "rank_top_k" and value is None:
+        return None
+    if key in _LISTS:
+        if isinstance(value, str):
+            return [value]
+        if isinstance(value, (list, tuple)) and all(isinstance(v, (str, int)) for v in value):
+            return [str(v) for v in value]
+        raise ValueError
+    if key in _INTS:
+        if isinstance(value, bool):
+            raise ValueError
+        if isinstance(value, int):
+            return value
+        if isinstance(value, str) and value.strip().lstrip("-").isdigit():
+            return int(value)
+        raise ValueError
+    if key in _FLOATS:
+        if isinstance(value, bool) or not isinstance(value, (int, float, str)):
+            raise ValueError
+        return float(value)
+    if key == "rate_limit":
+        if not isinstance(value, bool):
+            raise ValueError
+        return value
+    if key == "funnel":
+        if value is None:
+            return {}
+        if not isinstance(value, dict):
+            raise ValueError
+        return dict(value)
+    if not isinstance(value, (str, int, float)) or isinstance(value, bool):
+        raise ValueError
+    return str(value)
+
+
+_EXPECTED = {"rate_limit": "true or false", "funnel": "a mapping", "since": "an ISO time",
+             **{k: "a whole number" for k in _INTS}, **{k: "a number" for k in _FLOATS},
+             **{k: "a list of names" for k in _LISTS}}
+
+
+def _mapping(data: dict[str, Any], where: str) -> dict[str, Any]:
+    out: dict[str, Any] = {}
     for key, value in (data or {}).items():
         key = _ALIASES.get(key, key)
         if key == "window" and isinstance(value, dict):
             key, value = "since", value.get("since")
         if key not in _KEYS:
-            raise ConfigError(f"unknown setting '{key}' (known: {', '.join(sorted(_KEYS))})")
-        merged[key] = value
+            raise ConfigError(f"unknown setting '{key}' in {where} (known: {', '.join(sorted(_KEYS))})")
+        out[key] = value
+    return out
+
+
+def settings_from(data: dict[str, Any], overrides: dict[str, Any] | None = None,
+                  defaults: dict[str, Any] | None = None) -> Settings:
+    """Settings by one precedence rule: ``overrides`` (command-line flags; None = not given) over
+    ``data`` (the config file) over ``defaults`` (a world's own settings) over the built-in defaults."""
+    merged: dict[str, Any] = {}
+    for layer, where in ((defaults, "the world"), (data, "the config file")):
+        merged.update(_mapping(layer or {}, where))
     for key, value in (overrides or {}).items():
         if value is not None and value != [] and value != ():
             merged[key] = value
     settings = Settings()
     for key, value in merged.items():
         try:
-            if key == "since":
-                value = parse_since(value) if value not in (None, "") else None
-            elif key in ("orgs", "kb_docs"):
-                value = [value] if isinstance(value, str) else [str(v) for v in value]
-            elif key in ("lookback_days", "max_attempts", "link_workers"):
-                value = int(value)
-            elif key == "rank_top_k":
-                value = int(value) if value is not None else None
-            elif key in ("time_scale", "connect_timeout", "read_timeout"):
-                value = float(value)
-            elif key == "rate_limit":
-                value = bool(value)
-            elif key == "funnel":
-                value = dict(value or {})
-            else:
-                value = str(value)
+            value = _coerce(key, value)
         except (TypeError, ValueError):
-            raise ConfigError(f"setting '{key}' has an invalid value: {value!r}") from None
+            expected = _EXPECTED.get(key, "text")
+            raise ConfigError(f"setting '{key}' must be {expected}, not {value!r}") from None
         setattr(settings, key, value)
     return settings
 
 
-def load_settings(path: str | Path | None, overrides: dict[str, Any] | None = None) -> Settings:
-    return settings_from(load_file(path) if path else {}, overrides).resolved()
+def load_settings(path: str | Path | None, overrides: dict[str, Any] | None = None,
+                  defaults: dict[str, Any] | None = None) -> Settings:
+    """Flags (``overrides``) over the config file at ``path`` over ``defaults`` (a world's settings)."""
+    return settings_from(load_file(path) if path else {}, overrides, defaults).resolved()

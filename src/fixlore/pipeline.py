@@ -9,6 +9,7 @@ does not exist yet is reported as "absent" and skipped. ``STAGE_ORDER`` is the o
 from __future__ import annotations
 
 import importlib
+import logging
 import time
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -20,6 +21,8 @@ from fixlore.errors import FixloreError
 from fixlore.store import Store
 
 STAGE_ORDER = ("harvest", "funnel", "link", "kb", "analyse", "compose", "serve")
+
+log = logging.getLogger(__name__)
 
 StageFn = Callable[["RunContext"], dict[str, Any] | None]
 
@@ -38,6 +41,8 @@ class RunContext:
     naive: bool = False
     run_id: int | None = None
     info: dict[str, Any] = field(default_factory=dict)       # run.json under construction
+    # progress(stage, done, total): given by the CLI; stages that take a while report through it
+    progress: Callable[[str, int, int | None], None] | None = None
     results: dict[str, dict[str, Any]] = field(default_factory=dict)   # stage name -> its summary
 
 
@@ -71,6 +76,9 @@ def run_stages(ctx: RunContext, stages: list[Stage]) -> dict[str, Any]:
     ctx.info.setdefault("stages", [])
     ctx.info.setdefault("stage_seconds", {})
     for stage in stages:
+        log.info("stage %s: started", stage.name)
+        if ctx.progress is not None:
+            ctx.progress(stage.name, 0, 1)          # every stage shows it is running; phases report on their own
         start = time.perf_counter()
         status = "ok"
         try:
@@ -83,6 +91,9 @@ def run_stages(ctx: RunContext, stages: list[Stage]) -> dict[str, Any]:
             ctx.info["stage_seconds"][stage.name] = seconds
             if status == "failed":
                 ctx.info["stages"].append({"name": stage.name, "status": status, "seconds": seconds})
+        log.info("stage %s: done in %.1f s", stage.name, ctx.info["stage_seconds"][stage.name])
+        if ctx.progress is not None:
+            ctx.progress(stage.name, 1, 1)
         ctx.results[stage.name] = summary
         ctx.info["stages"].append({"name": stage.name, "status": status, "seconds": seconds, "summary": summary})
     return ctx.info

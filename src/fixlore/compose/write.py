@@ -10,6 +10,7 @@ from fixlore.compose.figures import compute_figures
 from fixlore.compose.render import html, markdown, to_json
 from fixlore.errors import ConfigError
 from fixlore.model import Case
+from fixlore.textclean import rendered  # the digests are read: bidi controls shown, never obeyed
 
 LANGS = ("zh", "en")
 
@@ -38,13 +39,13 @@ def write_digests(cases: list[Case], run_summary: dict[str, Any] | None, out_dir
     paths: dict[str, Path] = {}
     for lg, d in digests.items():
         p = out / f"digest.{lg}.md"
-        p.write_text(markdown(d), encoding="utf-8")
+        p.write_text(rendered(markdown(d)), encoding="utf-8")
         paths[f"md_{lg}"] = p
     p = out / "digest.html"
-    p.write_text(html([digests[lg] for lg in langs]), encoding="utf-8")
+    p.write_text(rendered(html([digests[lg] for lg in langs])), encoding="utf-8")
     paths["html"] = p
     kept = [c.to_export() for c in sorted(cases, key=lambda c: (c.repo, c.number)) if c.funnel in ("selected", "analysis")]
     p = out / "digest.json"
-    p.write_text(to_json(digests, figures, kept), encoding="utf-8")
+    p.write_text(rendered(to_json(digests, figures, kept)), encoding="utf-8")
     paths["json"] = p
     return paths

@@ -10,25 +10,32 @@ import typer
 from rich.console import Console
 
 from fixlore.config import load_settings, parse_since
-from fixlore.errors import ConfigError
+from fixlore import logs
+from fixlore.errors import EXIT_CODES_HELP, ConfigError, Interrupted
+from fixlore.inputs import check_db_url, url_passwords
 
 
 def register(app: typer.Typer) -> None:
-    @app.command("harvest")
+    @app.command("harvest", epilog=EXIT_CODES_HELP)
     def harvest_cmd(
         org: list[str] = typer.Option([], "--org", help="Organisation to harvest (repeatable)."),
         since: Optional[str] = typer.Option(None, "--since", help="Window start, ISO."),
         platform: Optional[str] = typer.Option(None, "--platform", help="gitcode or github."),
-        db: Optional[str] = typer.Option(None, "--db", help="sqlite:///path or postgresql+psycopg://..."),
-        config: Optional[Path] = typer.Option(None, "--config", help="TOML or YAML settings file."),
-        base_url: Optional[str] = typer.Option(None, "--base-url"),
+        db: Optional[str] = typer.Option(None, "--db", envvar="FIXLORE_DB",
+                                         help="Store URL: sqlite:///path or postgresql+psycopg://... (env FIXLORE_DB)."),
+        config: Optional[Path] = typer.Option(None, "--config", envvar="FIXLORE_CONFIG",
+                                              help="TOML or YAML settings file; flags override it (env FIXLORE_CONFIG)."),
+        base_url: Optional[str] = typer.Option(None, "--base-url", help="API base URL (defaults per platform)."),
         token_env: Optional[str] = typer.Option(None, "--token-env", help="Name of the variable holding the token."),
-        lookback_days: Optional[int] = typer.Option(None, "--lookback-days"),
-        rate_limit: Optional[bool] = typer.Option(None, "--rate-limit/--no-rate-limit"),
-        time_scale: Optional[float] = typer.Option(None, "--time-scale"),
+        lookback_days: Optional[int] = typer.Option(None, "--lookback-days",
+                                                    help="PRs merged this many days before the window still count "
+                                                         "as fixes (default 60)."),
+        rate_limit: Optional[bool] = typer.Option(None, "--rate-limit/--no-rate-limit",
+                                                  help="Pace requests to the platform's quota."),
+        time_scale: Optional[float] = typer.Option(None, "--time-scale", help="Compress quota time (replay benchmarks)."),
         max_attempts: Optional[int] = typer.Option(None, "--max-attempts", help="Tries per request before giving up."),
         naive: bool = typer.Option(False, "--naive", help="Fetch every window issue's details (baseline)."),
-        quiet: bool = typer.Option(False, "--quiet", "-q"),
+        quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress and no report."),
     ) -> None:
         """List every repo's issues updated in the window and fetch details for the cheap funnel's pool."""
         from fixlore.funnel import FunnelConfig
@@ -39,18 +46,30 @@ def register(app: typer.Typer) -> None:
         overrides: dict[str, Any] = {"platform": platform, "orgs": list(org) or None, "db": db, "base_url": base_url,
                                      "token_env": token_env, "lookback_days": lookback_days, "rate_limit": rate_limit,
                                      "time_scale": time_scale, "max_attempts": max_attempts,
-                                     "since": parse_since(since) if since else None}
+                                     "since": parse_since(since, "--since") if since else None}
         settings = load_settings(config, {k: v for k, v in overrides.items() if v is not None})
         if settings.since is None:
             raise ConfigError("give --since (or `since` in the config file)")
         if not settings.orgs:
             raise ConfigError("give at least one --org (or `orgs` in the config file)")
+        check_db_url(settings.db)
+        logs.hide(settings.token(), *url_passwords(settings.base_url, settings.db))
         store = Store.open(settings.db)
+        store.mark_abandoned_runs()
         client, source = connect(settings, store, token=settings.token())
+        run_id = store.start_harvest_run(settings.platform, settings.orgs, settings.since)
+        status, report = "failed", None
         try:
             report = harvest(store, source, settings.orgs, settings.since, lookback_days=settings.lookback_days,
                              funnel_config=FunnelConfig.from_mapping(settings.funnel), naive=naive, quiet=quiet)
+            status = "done"
+        except KeyboardInterrupt:
+            status = "interrupted"
+            raise Interrupted(f"interrupted, {client.accounting.total} requests spent, "
+                              f"rerun the same command to resume") from None
         finally:
+            store.finish_harvest_run(run_id, status, client.accounting.total,
+                                     {**(report.as_dict() if report else {}), "requests": client.accounting.snapshot()})
             client.close()
             store.close()
         if not quiet:

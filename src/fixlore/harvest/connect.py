@@ -16,5 +16,5 @@ def connect(settings: Settings, store: Store, *, token: str | None = None, base_
     client = ApiClient(base_url or settings.base_url, settings.platform, token, transport=transport,
                        cache=store.http_cache(), rate_limit=settings.rate_limit, time_scale=settings.time_scale,
                        connect_timeout=settings.connect_timeout, read_timeout=settings.read_timeout,
-                       max_attempts=settings.max_attempts)
+                       max_attempts=settings.max_attempts, token_env=settings.token_env)
     return client, make_source(settings.platform, client)

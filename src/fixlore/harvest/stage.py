@@ -20,6 +20,9 @@ def run(ctx: Any) -> dict[str, Any]:
         report = harvest(ctx.store, ctx.source, settings.orgs, ctx.since, lookback_days=settings.lookback_days,
                          funnel_config=FunnelConfig.from_mapping(funnel_cfg), naive=ctx.naive, quiet=ctx.quiet)
         status = "done"
+    except KeyboardInterrupt:
+        status = "interrupted"
+        raise
     finally:
         summary = report.as_dict() if report else {}
         requests = ctx.client.accounting.snapshot() if ctx.client is not None else {}

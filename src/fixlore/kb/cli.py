@@ -6,7 +6,6 @@ Each command is a thin wrapper over the `KnowledgeBase` call of the same name.
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 from typing import Optional
 
@@ -16,12 +15,22 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 from rich.text import Text
 
-DEFAULT_INDEX = os.environ.get("FIXLORE_KB_INDEX", ".fixlore/kb")
+DEFAULT_INDEX = ".fixlore/kb"
 
 kb_app = typer.Typer(help="Knowledge base: documents, code and cases behind a hybrid (BM25 + vector) index.",
                      no_args_is_help=True)
 
-IndexOpt = typer.Option(DEFAULT_INDEX, "--index", help="Index directory (env FIXLORE_KB_INDEX).")
+IndexOpt = typer.Option(None, "--index", envvar="FIXLORE_KB_INDEX",
+                        help=f"Index directory (env FIXLORE_KB_INDEX; default OUT/kb with --out, else {DEFAULT_INDEX}).")
+OutOpt = typer.Option(None, "--out", envvar="FIXLORE_OUT",
+                      help="A `fixlore run` folder: use its index, OUT/kb (env FIXLORE_OUT).")
+
+
+def _index(index: Optional[Path], out: Optional[Path]) -> Path:
+    """--index, else the run folder's kb/, else the default folder."""
+    if index is not None:
+        return index
+    return Path(out) / "kb" if out is not None else Path(DEFAULT_INDEX)
 
 
 def register(app: typer.Typer) -> None:
@@ -45,14 +54,19 @@ def _progress_bar(console: Console) -> tuple[Progress, callable]:
 
 @kb_app.command("build")
 def build(docs_dir: Path = typer.Argument(..., help="Folder of documents/code (a world's docs/ or a clone)."),
-          index: Path = IndexOpt,
+          index: Optional[Path] = IndexOpt, out: Optional[Path] = OutOpt,
           prefix: str = typer.Option("docs", help="Path prefix of the documents' names, e.g. docs/<owner>/<repo> "
                                                   "for a clone."),
           ) -> None:
     """Ingest a folder: chunk, index words, embed. Unchanged files cost nothing."""
     from fixlore.kb.base import KnowledgeBase
 
+    from fixlore.errors import ConfigError
+
+    if not docs_dir.is_dir():
+        raise ConfigError(f"{docs_dir} is not a folder; give the folder of documents to index")
     console = Console(stderr=True)
+    index = _index(index, out)
     kb = KnowledgeBase.open(index)
     bar, update = _progress_bar(console)
     with bar:
@@ -65,7 +79,7 @@ def build(docs_dir: Path = typer.Argument(..., help="Folder of documents/code (a
 
 @kb_app.command("search")
 def search(query: str = typer.Argument(..., help="What to look for (Chinese or English)."),
-           index: Path = IndexOpt,
+           index: Optional[Path] = IndexOpt, out: Optional[Path] = OutOpt,
            k: int = typer.Option(10, "-k", help="How many passages."),
            kind: Optional[str] = typer.Option(None, help="doc | code | case"),
            as_json: bool = typer.Option(False, "--json", help="JSON lines instead of a table."),
@@ -74,7 +88,7 @@ def search(query: str = typer.Argument(..., help="What to look for (Chinese or E
     the digest would cite (bold)."""
     from fixlore.kb.base import KnowledgeBase
 
-    kb = KnowledgeBase.open(index, create=False)
+    kb = KnowledgeBase.open(_index(index, out), create=False)
     hits = kb.best(query, k=k, kind=kind)
     threshold = kb.threshold()
     kb.close()
@@ -96,11 +110,11 @@ def search(query: str = typer.Argument(..., help="What to look for (Chinese or E
 
 
 @kb_app.command("stats")
-def stats(index: Path = IndexOpt) -> None:
+def stats(index: Optional[Path] = IndexOpt, out: Optional[Path] = OutOpt) -> None:
     """What the index holds."""
     from fixlore.kb.base import KnowledgeBase
 
-    kb = KnowledgeBase.open(index, create=False)
+    kb = KnowledgeBase.open(_index(index, out), create=False)
     info = kb.stats()
     kb.close()
     table = Table(show_header=False)
@@ -111,7 +125,7 @@ def stats(index: Path = IndexOpt) -> None:
 
 @kb_app.command("calibrate")
 def calibrate_cmd(world: Path = typer.Argument(..., help="A world with truth.yaml (kb_refs are the labels)."),
-                  index: Path = IndexOpt,
+                  index: Optional[Path] = IndexOpt, out: Optional[Path] = OutOpt,
                   folds: int = typer.Option(2, help="Cross-validation folds for the held-out figures."),
                   ) -> None:
     """Fit the score threshold on a world's truth, report cross-validated figures, save it with the index."""
@@ -119,6 +133,7 @@ def calibrate_cmd(world: Path = typer.Argument(..., help="A world with truth.yam
     from fixlore.kb.calibrate import calibrate, cross_validate, evaluate, rank_labelled
     from fixlore.kb.truth import labelled_cases
 
+    index = _index(index, out)
     kb = KnowledgeBase.open(index, create=False)
     labelled = [(lc.query, lc.expected or None) for lc in labelled_cases(world)]
     rows = rank_labelled(kb, labelled)

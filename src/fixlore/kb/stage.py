@@ -38,7 +38,9 @@ def run(ctx: Any) -> dict[str, Any]:
     todo = [c for c in cases if c.provisional or c.funnel in ("selected", "analysis")]
     index_dir = Path(getattr(ctx.settings, "kb_index", "") or ctx.out_dir / "kb")
     with KnowledgeBase.open(index_dir) as kb:
-        ingested = [kb.ingest_folder(path, prefix=prefix) for path, prefix in folders]
+        report = getattr(ctx, "progress", None)
+        step = (lambda phase, done, total: report(f"kb: {phase}", done, total)) if report else None
+        ingested = [kb.ingest_folder(path, prefix=prefix, progress=step) for path, prefix in folders]
         corpus = ctx.store.load_corpus(repos=sorted({c.repo for c in todo}))
         client = client_from(ctx.settings) if getattr(ctx.settings, "kb_verify", True) else None
         judge = None

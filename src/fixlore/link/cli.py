@@ -33,11 +33,12 @@ def _link_config(meta: dict[str, Any], top_k: int | None, config: Path | None) -
 
     mapping: dict[str, Any] = {}
     if config is not None:
-        import yaml
+        from fixlore.inputs import load_yaml_mapping
 
-        if not config.is_file():
-            raise ConfigError(f"no config file at {config}")
-        mapping = dict((yaml.safe_load(config.read_text(encoding="utf-8")) or {}).get("funnel") or {})
+        funnel = load_yaml_mapping(config, "config file").get("funnel") or {}
+        if not isinstance(funnel, dict):
+            raise ConfigError(f"config file {config}: funnel must be a mapping")
+        mapping = dict(funnel)
     if meta.get("rank_top_k") is not None:
         mapping.setdefault("rank_top_k", meta["rank_top_k"])
     if top_k is not None:
@@ -47,17 +48,23 @@ def _link_config(meta: dict[str, Any], top_k: int | None, config: Path | None) -
 
 def load_or_build_cases(*, db: str | None = None, world: Path | None = None, cases: Path | None = None,
                         since: str | None = None, top_k: int | None = None, config: Path | None = None,
-                        rebuild: bool = False) -> list:
-    """Cases from a case export, a store (its cases table, else built from its corpus) or a world."""
+                        rebuild: bool = False, out: Path | None = None) -> list:
+    """Cases from a case export, a store (its cases table, else built from its corpus), a world,
+    or a `fixlore run` folder (``out``: its store)."""
     from fixlore.link import build_cases
     from fixlore.link.export import read_cases_jsonl
 
+    if out is not None and not (db or world or cases):
+        if not Path(out).is_dir():
+            raise ConfigError(f"--out {out} is not a folder; give the folder of a `fixlore run`")
+        db = f"sqlite:///{(Path(out) / 'fixlore.db').resolve()}"
     if cases is not None:
         return read_cases_jsonl(cases)
     if db:
+        from fixlore.inputs import check_db_url
         from fixlore.store import Store
 
-        store = Store.open(db)
+        store = Store.open(check_db_url(db, must_exist=True))
         try:
             if not rebuild:
                 saved = store.load_cases()
@@ -73,7 +80,7 @@ def load_or_build_cases(*, db: str | None = None, world: Path | None = None, cas
         meta = read_world_meta(world)
         corpus = load_world(world)
     else:
-        raise ConfigError("give --db URL, --world PATH or --cases FILE")
+        raise ConfigError("give --out DIR (a `fixlore run` folder), --db URL, --world PATH or --cases FILE")
     built, _counts = build_cases(corpus, _since(since, meta), _link_config(meta, top_k, config))
     return built
 
@@ -85,9 +92,12 @@ def register(app: typer.Typer) -> None:
     @export_app.command("cases")
     def export_cases(
         fmt: str = typer.Option("jsonl", "--format", help="Only jsonl."),
-        db: Optional[str] = typer.Option(None, "--db", help="Store URL (sqlite:///path or postgresql+psycopg://...)."),
+        db: Optional[str] = typer.Option(None, "--db", envvar="FIXLORE_DB",
+                                         help="Store URL (sqlite:///path or postgresql+psycopg://...; env FIXLORE_DB)."),
         world: Optional[Path] = typer.Option(None, "--world", help="Build from a world folder instead of a store."),
-        out: Optional[Path] = typer.Option(None, "--out", help="Output file (default: stdout)."),
+        out: Optional[Path] = typer.Option(None, "--out", help="A `fixlore run` folder to export from (its store); "
+                                           "a path that is not a folder is the output file, as --to."),
+        to: Optional[Path] = typer.Option(None, "--to", help="Output file (default: stdout)."),
         since: Optional[str] = typer.Option(None, "--since", help="Window start, ISO (default: the world's)."),
         top_k: Optional[int] = typer.Option(None, "--top-k", help="Pool cases sent to deep analysis."),
         config: Optional[Path] = typer.Option(None, "--config", help="YAML with a `funnel:` section."),
@@ -98,20 +108,31 @@ def register(app: typer.Typer) -> None:
 
         if fmt != "jsonl":
             raise ConfigError(f"unknown format {fmt!r} (only jsonl)")
-        cases = load_or_build_cases(db=db, world=world, since=since, top_k=top_k, config=config, rebuild=rebuild)
-        n = write_cases_jsonl(cases, out if out is not None else sys.stdout)
-        if out is not None:
-            Console(stderr=True).print(f"wrote {n} cases to {out}", highlight=False, markup=False)
+        run_folder = out if out is not None and out.is_dir() else None
+        if out is not None and run_folder is None:
+            if to is not None:
+                raise ConfigError(f"--out {out} is not a run folder; give the output file as --to only")
+            to = out                          # the older meaning of --out: the file to write
+        if to is not None and to.is_dir():
+            raise ConfigError(f"--to {to} is a folder; give a file")
+        cases = load_or_build_cases(db=db, world=world, since=since, top_k=top_k, config=config, rebuild=rebuild,
+                                    out=run_folder)
+        n = write_cases_jsonl(cases, to if to is not None else sys.stdout)
+        if to is not None:
+            Console(stderr=True).print(f"wrote {n} cases to {to}", highlight=False, markup=False)
 
     app.add_typer(export_app, name="export")
 
     @app.command("explain")
     def explain_cmd(
         key: str = typer.Argument(..., help="OWNER/REPO#N"),
-        db: Optional[str] = typer.Option(None, "--db"),
-        world: Optional[Path] = typer.Option(None, "--world"),
+        out: Optional[Path] = typer.Option(None, "--out", envvar="FIXLORE_OUT",
+                                           help="A `fixlore run` folder: read its store (env FIXLORE_OUT)."),
+        db: Optional[str] = typer.Option(None, "--db", envvar="FIXLORE_DB",
+                                         help="Store URL instead of --out's (env FIXLORE_DB)."),
+        world: Optional[Path] = typer.Option(None, "--world", help="Link a world folder instead of reading a store."),
         cases: Optional[Path] = typer.Option(None, "--cases", help="A case export (jsonl)."),
-        since: Optional[str] = typer.Option(None, "--since"),
+        since: Optional[str] = typer.Option(None, "--since", help="Window start, ISO (with --world; default the world's)."),
         as_json: bool = typer.Option(False, "--json", help="Print the case's export line instead."),
     ) -> None:
         """The evidence chain of one case: fix, evidence, timing, traps, every candidate PR considered."""
@@ -120,7 +141,7 @@ def register(app: typer.Typer) -> None:
         m = _KEY.match(key.strip())
         if not m:
             raise ConfigError(f"expected OWNER/REPO#N, got {key!r}")
-        found = [c for c in load_or_build_cases(db=db, world=world, cases=cases, since=since)
+        found = [c for c in load_or_build_cases(db=db, world=world, cases=cases, since=since, out=out)
                  if c.repo == m.group("repo") and c.number == int(m.group("n"))]
         if not found:
             raise FixloreError(f"{key} is not among the run's cases")
@@ -131,8 +152,10 @@ def register(app: typer.Typer) -> None:
 
     @app.command("score")
     def score_cmd(
-        truth: Optional[Path] = typer.Option(None, "--truth", help="A world's truth.yaml (with --cases)."),
-        cases: Optional[Path] = typer.Option(None, "--cases", help="A case export (jsonl)."),
+        truth: Optional[Path] = typer.Option(None, "--truth", help="A world's truth.yaml (with --cases or --out)."),
+        cases: Optional[Path] = typer.Option(None, "--cases", help="A case export (jsonl); default OUT/cases.jsonl."),
+        out: Optional[Path] = typer.Option(None, "--out", envvar="FIXLORE_OUT",
+                                           help="A `fixlore run` folder: score its cases.jsonl (env FIXLORE_OUT)."),
         world: list[Path] = typer.Option([], "--world", help="A world folder: link it and score it against its "
                                                              "truth.yaml; repeat for one report per world."),
         split: Optional[str] = typer.Option(None, "--split", help="Score only truth rows with this `split` "
@@ -144,10 +167,12 @@ def register(app: typer.Typer) -> None:
         from fixlore.link.export import read_cases_jsonl
         from fixlore.link.score import load_truth, score, split_truth
 
+        if cases is None and out is not None and not world:
+            cases = Path(out) / "cases.jsonl"
         if world and (truth is not None or cases is not None):
-            raise ConfigError("give --world (repeatable) or --truth with --cases, not both")
+            raise ConfigError("give --world (repeatable) or --truth with --cases / --out, not both")
         if not world and (truth is None or cases is None):
-            raise ConfigError("give --truth and --cases, or one or more --world")
+            raise ConfigError("give --truth with --cases FILE or --out DIR (a `fixlore run` folder), or one or more --world")
         runs: dict[str, tuple[dict, list]] = {}
         if world:
             for w in world:

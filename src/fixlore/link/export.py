@@ -12,7 +12,7 @@ from typing import IO
 
 import orjson
 
-from fixlore.errors import FixloreError
+from fixlore.errors import ConfigError
 from fixlore.link.forked import ForkedCall, can_fork
 from fixlore.model import Case
 
@@ -94,14 +94,19 @@ def _write(cases: Iterable[Case], path: str | Path | IO[str] | IO[bytes], worker
 def read_cases_jsonl(path: str | Path) -> list[Case]:
     source = Path(path)
     if not source.is_file():
-        raise FixloreError(f"no case export at {source}")
+        raise ConfigError(f"no case export at {source}")
     cases = []
     with source.open(encoding="utf-8") as fh:
-        for lineno, line in enumerate(fh, 1):
-            if not line.strip():
-                continue
-            try:
-                cases.append(Case.from_export(json.loads(line)))
-            except (ValueError, KeyError, TypeError) as exc:
-                raise FixloreError(f"{source}:{lineno}: not a case export line ({type(exc).__name__}: {exc})") from None
+        lineno = 0
+        try:
+            for lineno, line in enumerate(fh, 1):
+                if not line.strip():
+                    continue
+                try:
+                    cases.append(Case.from_export(json.loads(line)))
+                except (ValueError, KeyError, TypeError, AttributeError) as exc:
+                    raise ConfigError(f"{source}:{lineno}: not a case export line "
+                                      f"({type(exc).__name__}: {str(exc)[:120]})") from None
+        except UnicodeDecodeError:
+            raise ConfigError(f"{source}:{lineno + 1}: not UTF-8 text; give a case export (cases.jsonl)") from None
     return cases

@@ -17,9 +17,8 @@ from math import comb
 from pathlib import Path
 from typing import Any
 
-import yaml
-
-from fixlore.errors import FixloreError
+from fixlore.errors import ConfigError
+from fixlore.inputs import load_yaml_mapping
 from fixlore.model import Case
 
 
@@ -92,12 +91,16 @@ class ScoreReport:
 
 def load_truth(path: str | Path) -> dict[str, dict[str, Any]]:
     source = Path(path)
-    if not source.is_file():
-        raise FixloreError(f"no truth file at {source}")
-    data = yaml.safe_load(source.read_text(encoding="utf-8")) or {}
+    data = load_yaml_mapping(source, "truth file")
     out = {}
-    for row in data.get("issues") or []:
-        out[f"{row['repo']}#{int(row['number'])}"] = row
+    rows = data.get("issues") or []
+    if not isinstance(rows, list):
+        raise ConfigError(f"truth file {source}: issues must be a list of {{repo, number, ...}}")
+    for i, row in enumerate(rows, 1):
+        try:
+            out[f"{row['repo']}#{int(row['number'])}"] = row
+        except (KeyError, TypeError, ValueError):
+            raise ConfigError(f"truth file {source}: issue entry {i} has no repo and number") from None
     return out
 
 

@@ -16,7 +16,7 @@ from typing import Any
 
 import yaml
 
-from fixlore.errors import FixloreError
+from fixlore.errors import ConfigError
 from fixlore.timeutil import parse_time
 
 PLATFORMS = ("gitcode", "github")
@@ -31,25 +31,25 @@ class World:
     def __init__(self, path: str | Path, *, eager: bool = False) -> None:
         self.path = Path(path)
         if not self.path.is_dir():
-            raise FixloreError(f"world not found: {self.path} is not a folder")
+            raise ConfigError(f"world not found: {self.path} is not a folder")
         meta_path = self.path / "world.yaml"
         if not meta_path.is_file():
-            raise FixloreError(f"not a world: {meta_path} is missing")
+            raise ConfigError(f"not a world: {meta_path} is missing")
         try:
             meta = yaml.safe_load(meta_path.read_text(encoding="utf-8"))
         except yaml.YAMLError as exc:
-            raise FixloreError(f"invalid world: {meta_path} is not valid YAML ({_first_line(exc)})") from None
+            raise ConfigError(f"invalid world: {meta_path} is not valid YAML ({_first_line(exc)})") from None
         if not isinstance(meta, dict):
-            raise FixloreError(f"invalid world: {meta_path} must be a mapping")
+            raise ConfigError(f"invalid world: {meta_path} must be a mapping")
         platform = meta.get("platform")
         if platform not in PLATFORMS:
-            raise FixloreError(f"invalid world: {meta_path}: platform must be one of {', '.join(PLATFORMS)}, got {platform!r}")
+            raise ConfigError(f"invalid world: {meta_path}: platform must be one of {', '.join(PLATFORMS)}, got {platform!r}")
         snapshot = parse_time(meta.get("snapshot_at"))
         if snapshot is None:
-            raise FixloreError(f"invalid world: {meta_path}: snapshot_at is missing or not an ISO time")
+            raise ConfigError(f"invalid world: {meta_path}: snapshot_at is missing or not an ISO time")
         orgs = meta.get("orgs") or []
         if not isinstance(orgs, list) or not all(isinstance(o, str) for o in orgs):
-            raise FixloreError(f"invalid world: {meta_path}: orgs must be a list of names")
+            raise ConfigError(f"invalid world: {meta_path}: orgs must be a list of names")
 
         self.meta: dict[str, Any] = meta
         self.platform: str = platform
@@ -78,7 +78,7 @@ class World:
         try:
             data = json.loads(path.read_text(encoding="utf-8"))
         except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
-            raise FixloreError(f"invalid world file {path}: {_first_line(exc)}") from None
+            raise ConfigError(f"invalid world file {path}: {_first_line(exc)}") from None
         with self._lock:
             self._cache[path] = data
         return data
@@ -107,7 +107,7 @@ class World:
                 listing = self._json(self.path / "orgs" / f"{name}.json")
                 if listing is not None:
                     if not isinstance(listing, list):
-                        raise FixloreError(f"invalid world file {self.path / 'orgs' / (name + '.json')}: must be an array")
+                        raise ConfigError(f"invalid world file {self.path / 'orgs' / (name + '.json')}: must be an array")
                     return listing
                 # An org folder under repos/ without a listing: build one from the repo objects.
                 return [self.repo(o, r) for o, r in self.repos() if o == name]
@@ -213,9 +213,9 @@ class World:
         try:
             data = yaml.safe_load(p.read_text(encoding="utf-8"))
         except yaml.YAMLError as exc:
-            raise FixloreError(f"invalid world file {p}: {_first_line(exc)}") from None
+            raise ConfigError(f"invalid world file {p}: {_first_line(exc)}") from None
         if not isinstance(data, dict):
-            raise FixloreError(f"invalid world file {p}: must be a mapping")
+            raise ConfigError(f"invalid world file {p}: must be a mapping")
         return data
 
     # ---------- whole-world ----------
@@ -228,12 +228,12 @@ class World:
             self.repo(owner, repo)
             for n in self.issue_numbers(owner, repo):
                 if not isinstance(self.issue(owner, repo, n), dict):
-                    raise FixloreError(f"invalid world: issue {owner}/{repo}#{n} is not an object")
+                    raise ConfigError(f"invalid world: issue {owner}/{repo}#{n} is not an object")
                 for kind in ISSUE_FILES:
                     self.issue_file(owner, repo, n, kind)
             for n in self.pull_numbers(owner, repo):
                 if not isinstance(self.pull(owner, repo, n), dict):
-                    raise FixloreError(f"invalid world: pull {owner}/{repo}!{n} is not an object")
+                    raise ConfigError(f"invalid world: pull {owner}/{repo}!{n} is not an object")
                 for kind in PULL_FILES:
                     self.pull_file(owner, repo, n, kind)
         self.truth()

@@ -22,8 +22,10 @@ serve_app = typer.Typer(help="Serve a run's knowledge base (cases + documents), 
 cases_app = typer.Typer(help="Ask a run's knowledge base: cases by symptom, fix status, related cases.",
                         no_args_is_help=True)
 
-OutOpt = typer.Option(None, "--out", help="A `fixlore run` output folder (its fixlore.db, kb/ and cases-index/).")
-DbOpt = typer.Option(None, "--db", help="Store URL instead of --out's (sqlite:///path or postgresql+psycopg://...).")
+OutOpt = typer.Option(None, "--out", envvar="FIXLORE_OUT",
+                      help="A `fixlore run` output folder (its fixlore.db, kb/ and cases-index/; env FIXLORE_OUT).")
+DbOpt = typer.Option(None, "--db", envvar="FIXLORE_DB",
+                     help="Store URL instead of --out's (sqlite:///path or postgresql+psycopg://...; env FIXLORE_DB).")
 DocsOpt = typer.Option(None, "--index", help="Document index folder (default: OUT/kb).")
 CaseIdxOpt = typer.Option(None, "--case-index", help="Case index folder (default: OUT/cases-index; built if missing).")
 
@@ -36,7 +38,11 @@ def register(app: typer.Typer) -> None:
 def _open(out: Path | None, db: str | None, index: Path | None, case_index: Path | None) -> Any:
     from fixlore.serve.knowledge import Knowledge, Locations
 
+    from fixlore.inputs import check_db_url
+
     err = Console(stderr=True)
+    if db is not None:
+        db = check_db_url(db, must_exist=True)
     where = Locations.of(out=out, db=db, docs=index, cases=case_index)
     if not (where.cases / "kb.sqlite").is_file():
         err.print(Text(f"indexing the cases for search (once) -> {where.cases}"), highlight=False)

@@ -30,7 +30,33 @@ from fixlore.serve.knowledge import MAX_K, Knowledge, NotFound, package_version
 
 DIGESTS = {"digest.html": "text/html; charset=utf-8", "digest.zh.md": "text/markdown; charset=utf-8",
            "digest.en.md": "text/markdown; charset=utf-8", "digest.json": "application/json"}
-_CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src 'none'; script-src 'none'; form-action 'self'"
+_CSP = ("default-src 'none'; style-src 'unsafe-inline'; img-src 'none'; script-src 'none'; form-action 'self'; "
+        "frame-ancestors 'none'")
+# On every response, pages, API and errors alike: no framing (clickjacking), no sniffing, no referrer.
+SECURITY_HEADERS = {"Content-Security-Policy": _CSP, "X-Frame-Options": "DENY", "Referrer-Policy": "no-referrer",
+                    "X-Content-Type-Options": "nosniff"}
+
+
+class SecurityHeaders:
+    """ASGI middleware adding SECURITY_HEADERS to every response that does not set them itself."""
+
+    def __init__(self, app: Any, headers: dict[str, str] = SECURITY_HEADERS):
+        self.app = app
+        self.raw = [(k.lower().encode("latin-1"), v.encode("latin-1")) for k, v in headers.items()]
+
+    async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def send_with_headers(message: dict) -> None:
+            if message["type"] == "http.response.start":
+                headers = list(message.get("headers") or [])
+                present = {k.lower() for k, _ in headers}
+                message["headers"] = headers + [(k, v) for k, v in self.raw if k not in present]
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)
 
 
 LOOPBACK_HOSTS = ["127.0.0.1", "localhost", "::1", "[::1]"]
@@ -49,9 +75,10 @@ def create_app(knowledge: Knowledge, allowed_hosts: list[str] | None = LOOPBACK_
                   version=package_version(), docs_url=None, redoc_url=None, openapi_url="/api/openapi.json")
     if allowed_hosts:
         app.add_middleware(TrustedHostMiddleware, allowed_hosts=allowed_hosts)
+    app.add_middleware(SecurityHeaders)
     env = sanitising_env("fixlore.serve")
     page, case_page = env.get_template("search.html.j2"), env.get_template("case.html.j2")
-    headers = {"Content-Security-Policy": _CSP, "Referrer-Policy": "no-referrer", "X-Content-Type-Options": "nosniff"}
+    headers = dict(SECURITY_HEADERS)
     K = Query(5, ge=1, le=MAX_K, description=f"How many results, 1 to {MAX_K}.")
 
     @app.exception_handler(NotFound)

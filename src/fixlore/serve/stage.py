@@ -22,7 +22,9 @@ from fixlore.store.datasette import write_metadata
 def run(ctx: Any) -> dict[str, Any]:
     cases = ctx.store.load_cases()
     out = Path(ctx.out_dir)
-    summary = index_cases(ctx.store, cases, out / CASE_INDEX)
+    report = getattr(ctx, "progress", None)
+    summary = index_cases(ctx.store, cases, out / CASE_INDEX,
+                          progress=(lambda phase, done, total: report(f"serve: {phase}", done, total)) if report else None)
     words = Tokenizer(out / CASE_INDEX)
     fulltext = ctx.store.refresh_fulltext(lambda text: " ".join(words.tokens(text)))
     summary.update({f"fulltext_{name}": value for name, value in fulltext.items()})

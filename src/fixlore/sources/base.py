@@ -7,6 +7,7 @@ from datetime import datetime
 from typing import Any, Iterator, Protocol
 
 from fixlore.model import Comment, Commit, Event, FileChange, Issue, Link, Pull, Repo
+from fixlore.textclean import clean_text
 
 
 @dataclass
@@ -68,7 +69,8 @@ def as_int(value: Any, default: int = 0) -> int:
 
 
 def as_str(value: Any) -> str:
-    return "" if value is None else str(value)
+    """Every platform string passes here: cleaned once, at the edge (fixlore.textclean)."""
+    return "" if value is None else clean_text(str(value))
 
 
 def login_of(user: Any) -> str:
@@ -82,9 +84,9 @@ def label_names(labels: Any) -> list[str]:
     for label in labels or []:
         if isinstance(label, dict):
             if label.get("name"):
-                names.append(str(label["name"]))
+                names.append(as_str(label["name"]))
         elif label:
-            names.append(str(label))
+            names.append(as_str(label))
     return names
 
 

@@ -274,7 +274,8 @@ class ApiClient:
                  limiter: RateLimiter | None = None, rate_limit: bool = True, time_scale: float = 1.0,
                  connect_timeout: float = 10.0, read_timeout: float = 30.0, max_attempts: int = 8,
                  backoff_base: float = 1.0, backoff_max: float = 60.0,
-                 sleep: Callable[[float], None] = time.sleep, user_agent: str = "fixlore-harvester"):
+                 sleep: Callable[[float], None] = time.sleep, user_agent: str = "fixlore-harvester",
+                 token_env: str = "", unreachable_budget: float = 10.0):
         self.base_url = base_url.rstrip("/")
         self.platform = platform
         self._token = token or None
@@ -294,7 +295,14 @@ class ApiClient:
             headers=headers, transport=transport, follow_redirects=True, trust_env=False,
             timeout=httpx2.Timeout(read_timeout, connect=connect_timeout, read=read_timeout,
                                    write=read_timeout, pool=read_timeout))
-        self.host = urlsplit(self.base_url).netloc or self.base_url
+        parts = urlsplit(self.base_url)
+        # Never the user:password@ of the URL: the host appears in messages and logs.
+        self.host = (parts.netloc.rsplit("@", 1)[-1] or self.base_url) if parts.netloc else self.base_url
+        self._url_password = parts.password or None
+        self.token_env = token_env
+        self.unreachable_budget = unreachable_budget
+        self._answered = False                    # has the host ever answered?
+        self._unreachable_since: float | None = None
 
     # -- lifecycle
     def close(self) -> None:
@@ -308,8 +316,9 @@ class ApiClient:
 
     # -- secrets
     def redact(self, text: str) -> str:
-        if self._token and text:
-            text = text.replace(self._token, "***")
+        for secret in (self._token, self._url_password):
+            if secret and text:
+                text = text.replace(secret, "***")
         return text
 
     def _auth_headers(self) -> dict[str, str]:
@@ -367,6 +376,9 @@ class ApiClient:
             n = state.attempt_number
             delay = min(self.backoff_max, self.backoff_base * (2 ** (n - 1)))
             delay = random.uniform(delay / 2, delay)          # jitter: spread out synchronized retries
+        if self._unreachable_since is not None and not self._answered:
+            left = self.unreachable_budget - (time.monotonic() - self._unreachable_since)
+            delay = min(delay, max(left, 0.0) * self.time_scale)
         log.info("retrying after %s (attempt %d): waiting %.2fs", exc.why if isinstance(exc, _Retryable) else exc,
                  state.attempt_number, delay / self.time_scale)
         return delay / self.time_scale
@@ -385,11 +397,13 @@ class ApiClient:
             raise _Retryable("timed out", cause=exc) from None
         except httpx2.ConnectError as exc:
             self.accounting.record(endpoint, "connect_error")
+            self._check_reachable()
             raise _Retryable("connection refused or host unreachable", cause=exc) from None
         except (httpx2.TransportError, httpx2.DecodingError) as exc:
             self.accounting.record(endpoint, "cut_off")
             raise _Retryable("connection dropped mid-response", cause=exc) from None
 
+        self._answered = True
         status = resp.status_code
         if not 200 <= status < 300:
             self.accounting.record(endpoint, status)
@@ -413,6 +427,10 @@ class ApiClient:
                 if not_found_ok:
                     return ApiResponse(404, None, {}, url)
                 raise NotFound(endpoint, message or "not found")
+            if status in (401, 403) and not self._token:
+                where = f"${self.token_env}" if self.token_env else "the token variable (--token-env)"
+                raise SourceError(f"{self.host} requires an API token (HTTP {status}) and none is set; "
+                                  f"put one in {where}")
             if status in (401, 403):
                 raise SourceError(
                     f"{self.host} refused the API token (HTTP {status}{': ' + message if message else ''}); "
@@ -430,6 +448,20 @@ class ApiClient:
         if etag and self.cache is not None:
             self.cache.put(self._cache_key(url), etag, body.decode("utf-8", "replace"), kept)
         return ApiResponse(status, data, kept, url)
+
+    def _check_reachable(self) -> None:
+        """A host that never answered is given ``unreachable_budget`` seconds, not the whole retry
+        schedule: a wrong URL or a host that is down is reported in seconds. Once it has answered,
+        a lost connection is a blip and the usual retries apply."""
+        if self._answered:
+            return
+        now = time.monotonic()
+        if self._unreachable_since is None:
+            self._unreachable_since = now
+        elif now - self._unreachable_since >= self.unreachable_budget:
+            raise SourceError(f"cannot reach {self.host}: connection refused or name not found "
+                              f"(gave up after {now - self._unreachable_since:.0f} s); "
+                              f"check the base URL and the network")
 
     def _is_github_rate_limited(self, resp: httpx2.Response) -> bool:
         if resp.status_code != 403:

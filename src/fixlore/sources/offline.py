@@ -11,9 +11,8 @@ import json
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from fixlore.errors import ConfigError
+from fixlore.inputs import load_yaml_mapping
 from fixlore.model import Corpus
 from fixlore.sources import github as gh
 from fixlore.sources import gitcode as gc
@@ -24,10 +23,12 @@ def read_world_meta(path: str | Path) -> dict[str, Any]:
     meta_file = root / "world.yaml"
     if not meta_file.is_file():
         raise ConfigError(f"{root} is not a world folder (no world.yaml)")
-    meta = yaml.safe_load(meta_file.read_text(encoding="utf-8")) or {}
+    meta = load_yaml_mapping(meta_file, "world file")
     truth = root / "truth.yaml"
     if truth.is_file():
-        window = (yaml.safe_load(truth.read_text(encoding="utf-8")) or {}).get("window") or {}
+        window = load_yaml_mapping(truth, "truth file").get("window") or {}
+        if not isinstance(window, dict):
+            raise ConfigError(f"truth file {truth}: window must be a mapping with a since: time")
         meta.setdefault("window", window)
     return meta
 

@@ -8,6 +8,8 @@ replaying the same work leaves the same rows, which is what makes the harvest re
 from __future__ import annotations
 
 import json
+import os
+import socket
 from contextlib import contextmanager
 from datetime import datetime, timezone
 from pathlib import Path
@@ -32,6 +34,27 @@ def _json_text(value: Any) -> str:
 
 def _now() -> datetime:
     return datetime.now(timezone.utc)
+
+
+def _owner() -> dict[str, Any]:
+    """The process writing a run row, so that a later run can tell a dead run from a live one."""
+    return {"host": socket.gethostname(), "pid": os.getpid()}
+
+
+def _owner_alive(owner: Any) -> bool:
+    if not isinstance(owner, dict) or not owner.get("pid"):
+        return False
+    if owner.get("host") != socket.gethostname():
+        return True
+    if owner["pid"] == os.getpid():
+        return False                    # this process starts a run only after the last one ended
+    try:
+        os.kill(int(owner["pid"]), 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OSError, ValueError):
+        return True
+    return True
 
 
 def _jsonable(value: Any) -> Any:
@@ -386,7 +409,8 @@ class Store:
     def start_harvest_run(self, platform: str, orgs: list[str], window_since: datetime | None) -> int:
         with self.engine.begin() as conn:
             result = conn.execute(sa.insert(t.harvest_runs).values(
-                started_at=_now(), status="running", platform=platform, orgs=list(orgs), window_since=window_since))
+                started_at=_now(), status="running", platform=platform, orgs=list(orgs), window_since=window_since,
+                summary={"owner": _owner()}))
             return int(result.inserted_primary_key[0])
 
     def finish_harvest_run(self, run_id: int, status: str, requests: int, summary: dict[str, Any]) -> None:
@@ -397,13 +421,26 @@ class Store:
     def start_run(self, info: dict[str, Any]) -> int:
         with self.engine.begin() as conn:
             result = conn.execute(sa.insert(t.runs).values(started_at=_now(), status="running",
-                                                           info=_jsonable(info)))
+                                                           info=_jsonable({**info, "owner": _owner()})))
             return int(result.inserted_primary_key[0])
 
     def finish_run(self, run_id: int, status: str, info: dict[str, Any]) -> None:
         with self.engine.begin() as conn:
             conn.execute(sa.update(t.runs).where(t.runs.c.id == run_id).values(
-                finished_at=_now(), status=status, info=_jsonable(info)))
+                finished_at=_now(), status=status, info=_jsonable({**info, "owner": _owner()})))
+
+    def mark_abandoned_runs(self) -> int:
+        """Mark "died" every run and harvest still "running" whose process is gone (killed, power cut);
+        a run of another machine is left alone, as it may still be going. Returns how many."""
+        marked = 0
+        with self.engine.begin() as conn:
+            for table, col in ((t.runs, "info"), (t.harvest_runs, "summary")):
+                rows = conn.execute(sa.select(table.c.id, table.c[col]).where(table.c.status == "running")).all()
+                dead = [r.id for r in rows if not _owner_alive((r[1] or {}).get("owner"))]
+                if dead:
+                    conn.execute(sa.update(table).where(table.c.id.in_(dead)).values(status="died"))
+                    marked += len(dead)
+        return marked
 
     def save_cases(self, cases: Iterable[m.Case], run_id: int | None = None) -> int:
         rows = [{"repo": c.repo, "number": c.number, "funnel": c.funnel, "export": _jsonable(c.to_export()),

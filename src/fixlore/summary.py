@@ -1,0 +1,84 @@
+"""The end-of-run summary: what each stage left, in pipeline order, then requests, time and the
+paths written. ``summary_lines`` is pure (run.json in, lines out); the CLI prints them."""
+
+from __future__ import annotations
+
+from typing import Any
+
+# The funnel's steps in order: (count left after the step, the drops that step made).
+_FUNNEL_STEPS = (
+    ("closed_in_window", "closed in the window", ("window",)),
+    ("after_filters", "resolved by users", ("unresolved", "internal", "cve", "empty_title")),
+    ("pool", "pool (floods removed)", ("noise",)),
+    ("analysis_candidates", "sent to analysis", ("rank",)),
+)
+
+
+_DROP_NAMES = {"window": "closed outside it", "unresolved": "not resolved", "internal": "internal tasks",
+               "cve": "CVE reports", "empty_title": "empty titles", "noise": "template floods",
+               "rank": "below the top K"}
+
+
+def _stage(info: dict[str, Any], name: str) -> dict[str, Any]:
+    for stage in info.get("stages") or []:
+        if stage.get("name") == name:
+            return stage.get("summary") or {}
+    return {}
+
+
+def summary_lines(info: dict[str, Any]) -> list[tuple[str, str]]:
+    """(label, value) rows: harvest, each funnel step as count left and what it dropped, analysis
+    kept and dropped, documents, requests, time, then the outputs."""
+    rows: list[tuple[str, str]] = []
+    harvest = _stage(info, "harvest")
+    if harvest:
+        rows.append(("repos harvested", str(harvest.get("repos", 0))))
+        rows.append(("issues listed", str(harvest.get("issues_listed", 0))))
+        rows.append(("issue details fetched", str(harvest.get("issues_detailed", 0))))
+        rows.append(("PRs listed / detailed", f"{harvest.get('pulls_listed', 0)} / {harvest.get('pulls_detailed', 0)}"))
+    funnel = info.get("funnel") or {}
+    if funnel:
+        rows.append(("issues considered", str(funnel.get("considered", 0))))
+        for key, label, drops in _FUNNEL_STEPS:
+            if key not in funnel:
+                continue
+            dropped = {d: funnel.get(d, 0) for d in drops if funnel.get(d)}
+            note = ", ".join(f"{_DROP_NAMES.get(d, d.replace('_', ' '))} {n}" for d, n in dropped.items())
+            rows.append((f"→ {label}", f"{funnel[key]}" + (f"  (dropped {note})" if note else "")))
+    analyse = _stage(info, "analyse")
+    if "kept" in analyse:
+        reasons = ", ".join(f"{k.replace('_', ' ')} {n}" for k, n in (analyse.get("drop_reasons") or {}).items())
+        rows.append(("→ kept for the digest", f"{analyse['kept']}  (dropped {analyse.get('dropped', 0)}"
+                                               + (f": {reasons}" if reasons else "") + ")"))
+    kb = _stage(info, "kb")
+    if "documents" in kb:
+        rows.append(("documents indexed", f"{kb['documents']} ({kb.get('chunks', 0)} passages); "
+                                          f"{kb.get('with_refs', 0)} of {kb.get('cases', 0)} cases cite one"))
+    req = info.get("requests") or {}
+    if req:
+        statuses = ", ".join(f"{s}: {n}" for s, n in (req.get("by_status") or {}).items())
+        rows.append(("API requests", f"{req.get('total', 0)}" + (f"  ({statuses}; {req.get('retries', 0)} retries)"
+                                                                 if statuses else "")))
+    seconds = info.get("stage_seconds") or {}
+    if seconds:
+        per = ", ".join(f"{name} {s:.1f}" for name, s in seconds.items())
+        rows.append(("time (s)", f"{sum(seconds.values()):.1f}  ({per})"))
+    rows.append(("status", str(info.get("status", ""))))
+    for name, path in (info.get("outputs") or {}).items():
+        rows.append((f"wrote {name.replace('_', ' ')}", str(path)))
+    return rows
+
+
+def print_summary(info: dict[str, Any]) -> None:
+    from rich.console import Console
+    from rich.table import Table
+    from rich.text import Text
+
+    table = Table(title=Text(f"fixlore run: {info.get('platform', '')} {', '.join(info.get('orgs') or [])} "
+                             f"since {(info.get('window') or {}).get('since', '')}"), title_justify="left",
+                  show_header=False)
+    table.add_column("what")
+    table.add_column("value", overflow="fold")
+    for label, value in summary_lines(info):
+        table.add_row(Text(label), Text(value))
+    Console().print(table)
