@@ -31,8 +31,8 @@ def _echo(data: Any) -> None:
 @series_app.command("create")
 def create_cmd(
     name: Optional[str] = typer.Argument(None, help="Series name (letters, digits, . _ -)."),
-    title: Optional[str] = typer.Option(None, "--title"),
-    tagline: str = typer.Option("", "--tagline"),
+    title: Optional[str] = typer.Option(None, "--title", help="The series' title, before the edition number."),
+    tagline: str = typer.Option("", "--tagline", help="One line under the title of every edition."),
     agent_pointer: str = typer.Option("", "--agent-pointer", help="An http(s) URL, or 'mcp' for our own `fixlore serve mcp`."),
     agent_label: str = typer.Option("", "--agent-label", help="The words before the pointer."),
     org: list[str] = typer.Option([], "--org", help="Organisation in scope (repeatable)."),
@@ -43,7 +43,7 @@ def create_cmd(
     top_k: Optional[int] = typer.Option(None, "--top-k", help="Cases analysed per edition."),
     first_number: int = typer.Option(1, "--first-number", help="Number of the first edition recorded here."),
     config: Optional[Path] = typer.Option(None, "--config", help="TOML/YAML holding the series (or [series.NAME] tables)."),
-    db: Optional[str] = typer.Option(None, "--db"),
+    db: Optional[str] = typer.Option(None, "--db", help="The store holding the ledger (URL; default OUT/fixlore.db)."),
     out: Optional[Path] = typer.Option(None, "--out", help="Run folder whose fixlore.db keeps the ledger."),
 ) -> None:
     """Set a series (or update its framing) in the store's ledger."""
@@ -71,8 +71,8 @@ def create_cmd(
 
 
 @series_app.command("show")
-def show_cmd(name: str = typer.Argument(...), db: Optional[str] = typer.Option(None, "--db"),
-             out: Optional[Path] = typer.Option(None, "--out")) -> None:
+def show_cmd(name: str = typer.Argument(..., help="Series name."), db: Optional[str] = typer.Option(None, "--db", help="The store holding the ledger (URL; default OUT/fixlore.db)."),
+             out: Optional[Path] = typer.Option(None, "--out", help="Run folder whose fixlore.db keeps the ledger.")) -> None:
     """The series and its editions (window, kind, counts)."""
     from fixlore.store.ledger import Ledger
 
@@ -90,7 +90,7 @@ def show_cmd(name: str = typer.Argument(...), db: Optional[str] = typer.Option(N
 
 
 @series_app.command("list")
-def list_cmd(db: Optional[str] = typer.Option(None, "--db"), out: Optional[Path] = typer.Option(None, "--out")) -> None:
+def list_cmd(db: Optional[str] = typer.Option(None, "--db", help="The store holding the ledger (URL; default OUT/fixlore.db)."), out: Optional[Path] = typer.Option(None, "--out", help="Run folder whose fixlore.db keeps the ledger.")) -> None:
     """Every series in the store, with its number of editions."""
     from fixlore.store.ledger import Ledger
 
@@ -107,17 +107,17 @@ def list_cmd(db: Optional[str] = typer.Option(None, "--db"), out: Optional[Path]
 
 @series_app.command("publish")
 def publish_cmd(
-    name: str = typer.Argument(...),
+    name: str = typer.Argument(..., help="Series name."),
     out: Path = typer.Option(..., "--out", help="Run folder (fixlore.db keeps the ledger; editions/ gets the files)."),
     world: Optional[Path] = typer.Option(None, "--world", help="Replay this world folder on loopback."),
     as_of: Optional[str] = typer.Option(None, "--as-of", help="With --world: the world as it stood then; the window ends there."),
     since: Optional[str] = typer.Option(None, "--since", help="Window start (default: where the last edition ended)."),
     repo: list[str] = typer.Option([], "--repo", help="Special edition: only these owner/repo (repeatable)."),
     theme: list[str] = typer.Option([], "--theme", help="Special edition: only cases whose theme contains this (repeatable)."),
-    db: Optional[str] = typer.Option(None, "--db"),
+    db: Optional[str] = typer.Option(None, "--db", help="The store holding the ledger (URL; default OUT/fixlore.db)."),
     config: Optional[Path] = typer.Option(None, "--config", help="Run settings (TOML/YAML), as for `fixlore run`."),
-    platform: Optional[str] = typer.Option(None, "--platform"),
-    quiet: bool = typer.Option(False, "--quiet", "-q"),
+    platform: Optional[str] = typer.Option(None, "--platform", help="gitcode or github (default: the config's or the world's)."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress and no summary."),
 ) -> None:
     """Make the next edition of series NAME: harvest, choose its cases (new closes, the backlog, update rows), analyse, write OUT/editions/NAME-NNN/ and record it in the ledger."""
     from fixlore.series.publish import publish_edition
@@ -136,9 +136,9 @@ def publish_cmd(
 
 @series_app.command("rebuild")
 def rebuild_cmd(
-    name: str = typer.Argument(...), number: int = typer.Argument(...),
+    name: str = typer.Argument(..., help="Series name."), number: int = typer.Argument(..., help="Edition number."),
     to: Path = typer.Option(..., "--to", help="Folder for the rebuilt files."),
-    db: Optional[str] = typer.Option(None, "--db"), out: Optional[Path] = typer.Option(None, "--out"),
+    db: Optional[str] = typer.Option(None, "--db", help="The store holding the ledger (URL; default OUT/fixlore.db)."), out: Optional[Path] = typer.Option(None, "--out", help="Run folder whose fixlore.db keeps the ledger."),
 ) -> None:
     """Build edition NUMBER again from the ledger alone; fail unless every file matches its published hash."""
     from fixlore.series.publish import rebuild_edition, write_files
