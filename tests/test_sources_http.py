@@ -203,3 +203,30 @@ def test_gitcode_sliding_window_never_exceeds_50_in_any_minute():
         sent.append(now[0])
     assert sent[49] == 0.0 and sent[50] >= 1.0 and sent[100] >= 2.0      # bursts of 50 per scaled minute
     assert all(sum(1 for t in sent if start <= t < start + 1.0) <= 50 for start in sent)
+
+
+@pytest.mark.parametrize("status,body,words", [
+    (403, {"error_code": 403, "error_message": "issue module is closed"}, "issue module is closed"),
+    (410, {"message": "Issues are disabled for this repo"}, "Issues are disabled"),
+    (451, {"message": "Repository access blocked"}, "Repository access blocked"),
+    (404, None, "not found"),
+])
+def test_a_refusal_after_the_token_was_accepted_concerns_that_resource_only(status, body, words):
+    from fixlore.sources.http import ApiError, TokenRefused, repo_pages
+
+    script = Script(ok([{"id": 1}]), httpx2.Response(status, json=body) if body else httpx2.Response(status))
+    c = client(script)
+    c.get("/orgs/x/repos")
+    with pytest.raises(ApiError) as err:
+        list(repo_pages(c.paginate("/repos/x/y/issues", endpoint="/repos/{owner}/{repo}/issues")))
+    assert not isinstance(err.value, TokenRefused)
+    assert err.value.status == str(status) and words in err.value.message
+    assert "token" not in str(err.value)
+
+
+def test_a_403_on_the_first_call_is_the_token():
+    from fixlore.sources.http import TokenRefused
+
+    script = Script(httpx2.Response(403, json={"message": "Forbidden"}))
+    with pytest.raises(TokenRefused, match="refused the API token"):
+        client(script).get("/orgs/x/repos")

@@ -13,3 +13,8 @@ class ConfigError(FixloreError):
 
 class SourceError(FixloreError):
     """The remote API refused or failed in a way retries cannot fix (bad token, unknown org, unreachable host)."""
+
+
+# `fixlore run` / `fixlore harvest` finished, stored everything it could read, but some repos (or
+# some of their endpoints) could not be read: they are recorded in the store and retried next run.
+EXIT_SOME_UNREADABLE = 3

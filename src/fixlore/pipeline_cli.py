@@ -27,7 +27,7 @@ def _world_defaults(world: Path) -> dict[str, Any]:
 def run_pipeline(*, world: Path | None, out: Path, overrides: dict[str, Any], config: Path | None = None,
                  faults: str | None = None, fault_seed: int = 0, server_rate_limit: bool = False,
                  quiet: bool = True, naive: bool = False, stage_names: list[str] | None = None,
-                 console: Console | None = None) -> dict[str, Any]:
+                 console: Console | None = None, strict: Any = None) -> dict[str, Any]:
     """Library form of `fixlore run`; returns the run.json content (also written to out/run.json)."""
     from fixlore.harvest.connect import connect
     from fixlore.pipeline import RunContext, discover_stages, run_stages, utc_now_iso
@@ -68,7 +68,7 @@ def run_pipeline(*, world: Path | None, out: Path, overrides: dict[str, Any], co
 
             server = stack.enter_context(ReplayServer(world, port=0, rate_limit=server_rate_limit,
                                                       time_scale=settings.time_scale, faults=faults,
-                                                      fault_seed=fault_seed, token=None))
+                                                      fault_seed=fault_seed, token=None, strict=strict))
             base_url, token = server.base_url, None
             info["settings"]["base_url"] = base_url
         client, source = connect(settings, store, token=token, base_url=base_url)
@@ -107,11 +107,33 @@ def print_summary(console: Console, info: dict[str, Any]) -> None:
     for key in ("repos", "issues_listed", "issues_in_window", "issues_detailed", "pulls_listed", "pulls_detailed"):
         if key in harvest:
             table.add_row(key.replace("_", " "), str(harvest[key]))
+    if harvest.get("repos_unreadable"):
+        table.add_row("repos unreadable", str(harvest["repos_unreadable"]))
     for stage, n in sorted((info.get("funnel") or {}).items()):
         table.add_row(f"  funnel {stage}", str(n))
     for name, seconds in (info.get("stage_seconds") or {}).items():
         table.add_row(f"stage {name} (s)", f"{seconds:.1f}")
     console.print(table)
+    for failure in harvest.get("unreadable") or []:
+        console.print(Text(unreadable_line(failure)), highlight=False, soft_wrap=True)
+
+
+def unreadable_line(failure: dict[str, Any]) -> str:
+    status = failure.get("status", "")
+    status = f"HTTP {status}" if str(status).isdigit() else status
+    return (f"could not read {failure.get('repo')} ({failure.get('endpoint')}): {status} {failure.get('message', '')}"
+            .rstrip() + " — recorded, retried on the next run")
+
+
+def unreadable_exit(failures: list[dict[str, Any]]) -> None:
+    """End with EXIT_SOME_UNREADABLE (one line on stderr) when some repos could not be read."""
+    from fixlore.errors import EXIT_SOME_UNREADABLE
+
+    if failures:
+        repos = len({f.get("repo") for f in failures})
+        typer.echo(f"finished, but {repos} repo(s) could not be read (exit {EXIT_SOME_UNREADABLE}); "
+                   f"see run.json and the digest's methods section", err=True)
+        raise typer.Exit(EXIT_SOME_UNREADABLE)
 
 
 def register(app: typer.Typer) -> None:
@@ -139,6 +161,10 @@ def register(app: typer.Typer) -> None:
         kb_docs: list[str] = typer.Option([], "--kb-docs", help="Documents for the knowledge base: PATH or "
                                           "PATH=docs/<owner>/<repo> for a local clone (repeatable)."),
         stage: list[str] = typer.Option([], "--stage", help="Run only these stages (repeatable)."),
+        strict: bool = typer.Option(False, "--strict", help="With --world: the replay plays the platform's "
+                                    "documented and observed quirks (see `fixlore replay --help`)."),
+        quirks: Optional[str] = typer.Option(None, "--quirks", help="With --world: a named quirk set "
+                                             "(gitcode, gitcode-no-totals, github) or quirk names; implies --strict."),
         quiet: bool = typer.Option(False, "--quiet", "-q"),
     ) -> None:
         """Harvest, funnel, link, enrich, analyse, compose and index the cases for serving; write OUT/run.json, OUT/cases.jsonl and the digests.
@@ -155,6 +181,9 @@ def register(app: typer.Typer) -> None:
                                      "since": parse_since(since) if since else None}
         overrides = {k: v for k, v in overrides.items() if v is not None}
         console = Console(stderr=False, quiet=quiet)
-        run_pipeline(world=world, out=out, overrides=overrides, config=config, faults=faults, fault_seed=fault_seed,
-                     server_rate_limit=bool(rate_limit), quiet=quiet, naive=naive,
-                     stage_names=list(stage) or None, console=None if quiet else console)
+        info = run_pipeline(world=world, out=out, overrides=overrides, config=config, faults=faults,
+                            fault_seed=fault_seed, server_rate_limit=bool(rate_limit), quiet=quiet, naive=naive,
+                            stage_names=list(stage) or None, console=None if quiet else console,
+                            strict=quirks or strict)
+        harvest = next((s.get("summary", {}) for s in info.get("stages", []) if s["name"] == "harvest"), {})
+        unreadable_exit(harvest.get("unreadable") or [])

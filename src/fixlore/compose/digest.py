@@ -226,6 +226,22 @@ def _guide(kept: list[Case], ref: Refs, repo_order: list[str]) -> list[dict[str,
     return list(rows.values())
 
 
+def _unreadable_note(api: dict, repos: int, lang: str) -> str:
+    """What the harvest could not read, so no reader takes the tables for the whole ecosystem."""
+    failures = api.get("unreadable") or []
+    if not failures:
+        return ""
+    by_repo: dict[str, list[str]] = defaultdict(list)
+    for fl in failures:
+        status = f"HTTP {fl['status']}" if str(fl.get("status", "")).isdigit() else str(fl.get("status", ""))
+        by_repo[fl["repo"]].append(f"{status} {fl.get('message') or ''}".strip())
+    names = _j(lang, [f"{r}（{'；'.join(v)}）" if lang == "zh" else f"{r} ({'; '.join(v)})"
+                      for r, v in sorted(by_repo.items())])
+    return _t(lang, f"另有 {len(by_repo)}/{repos} 仓未能读取：{names}，其问题未计入，下次运行重试。",
+              f" {len(by_repo)} of {repos} repos could not be read: {names}; their issues are not counted "
+              f"and will be retried on the next run.")
+
+
 def _disclosure(fig: dict, run: dict, lang: str) -> list[dict[str, str]]:
     f, kb, mg, car, ev, tm, dr, bl, an = (fig[k] for k in ("funnel", "kb", "merge", "carriers", "evidence", "timing",
                                                           "drops", "backlog", "analysis"))
@@ -243,7 +259,7 @@ def _disclosure(fig: dict, run: dict, lang: str) -> list[dict[str, str]]:
         f"{f['closed_in_window']:,} closed in the window ({f['by_stage']['window']:,} outside); after removing unresolved {f['unresolved']:,}, "
         f"internal {f['internal']:,}, CVE {f['cve']:,} and empty titles {f['empty_title']:,}, {f['resolved_user_side']:,} resolved user-side issues; "
         f"{f['noise']:,} template-flood issues removed leaves a pool of {f['pool']:,}; the top {f['analysed']:,} by value were analysed "
-        f"in depth: {f['kept']:,} kept, {f['dropped']:,} dropped.")})
+        f"in depth: {f['kept']:,} kept, {f['dropped']:,} dropped.") + _unreadable_note(fig["api"], repos, lang)})
     kb_list = _j(lang, [f"{r['case']}→{r['doc'].split('/')[-1]}（{r['score']:.3f}）" if lang == "zh"
                          else f"{r['case']}→{r['doc'].split('/')[-1]} ({r['score']:.3f})" for r in kb["cases"]])
     items.append({"label": _t(lang, "KB 核实", "Knowledge base"), "text": _t(

@@ -239,5 +239,6 @@ def compute_figures(cases: list[Case], run: dict[str, Any] | None = None) -> dic
         "drops": drop_figures(analysed, ref),
         "backlog": backlog_figures(cases, ref),
         "analysis": analysis_figures(analysed, run),
-        "api": {k: harvest[k] for k in ("requests", "repos", "orgs", "api_requests") if k in harvest},
+        "api": {k: harvest[k] for k in ("requests", "repos", "orgs", "api_requests", "unreadable")
+                if harvest.get(k) not in (None, [])},
     }

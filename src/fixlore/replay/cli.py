@@ -26,6 +26,12 @@ def replay(
     stall_seconds: float = typer.Option(10.0, help="How long a 'stall' fault holds its response."),
     token: str = typer.Option("", help="Accept only this token (others get 401). Visible in `ps`: prefer --token-env."),
     token_env: str = typer.Option("", help="Read the accepted token from this environment variable."),
+    strict: bool = typer.Option(False, "--strict", help="Play the platform's documented and observed quirks: GitCode "
+                                "orders only by order_by, caps per_page at 50, repeats pages, refuses one repo's issues "
+                                "(403), marks merged PRs closed, names close events otherwise; GitHub adds 410 on one "
+                                "repo and secondary rate limits without Retry-After."),
+    quirks: str = typer.Option("", help="A named quirk set (gitcode, gitcode-no-totals, github) or comma-separated "
+                               "quirk names (see fixlore/replay/strict.py); implies --strict."),
 ) -> None:
     """Serve WORLD on loopback as the platform's REST API until Ctrl-C (or SIGTERM), then print request counts.
 
@@ -44,10 +50,11 @@ def replay(
 
     server = ReplayServer(world, port=port, host=host, rate_limit=rate_limit, time_scale=time_scale,
                           faults=faults or None, fault_seed=fault_seed, token=token or None,
-                          stall_seconds=stall_seconds)
+                          stall_seconds=stall_seconds, strict=quirks or strict)
     server.start()
     # Plain echo, not rich: a wrapped line would break scripts that read the URL.
-    typer.echo(f"serving {server.world.platform} world {world} at {server.base_url}")
+    typer.echo(f"serving {server.world.platform} world {world} at {server.base_url}"
+               + (f" (strict: {', '.join(sorted(server.quirks.names))})" if server.quirks else ""))
     typer.echo(f"stats: http://{server.host}:{server.port}/__replay__/stats  (Ctrl-C to stop)")
     done = threading.Event()
     # Stop cleanly on Ctrl-C and on `kill` (a shell starts background jobs with SIGINT ignored).

@@ -16,7 +16,7 @@ from fixlore import model as m
 from fixlore.errors import SourceError
 from fixlore.sources.base import (IssueDetail, PullDetail, as_int, as_str, is_descending, label_names,
                                   login_of, sub)
-from fixlore.sources.http import ApiClient, NotFound
+from fixlore.sources.http import ApiClient, NotFound, repo_pages
 from fixlore.timeutil import parse_time
 
 PLATFORM = "gitcode"
@@ -250,6 +250,8 @@ def normalize_commit(raw: dict[str, Any], repo: str, number: int) -> m.Commit:
 # The source
 
 
+
+
 def split_repo(full_name: str) -> tuple[str, str]:
     owner, _, name = full_name.partition("/")
     return owner, name
@@ -273,7 +275,7 @@ class GitCodeSource:
 
     def _iter_updated(self, path: str, endpoint: str, params: dict[str, Any], updated_since: datetime | None,
                       make: Any) -> Iterator[Any]:
-        for page in self.client.paginate(path, params, endpoint=endpoint, not_found_ok=True):
+        for page in repo_pages(self.client.paginate(path, params, endpoint=endpoint)):
             items = [make(raw) for raw in page]
             items = [it for it in items if it is not None]
             for it in items:

@@ -15,7 +15,7 @@ from typing import Any, Iterator
 from fixlore import model as m
 from fixlore.errors import SourceError
 from fixlore.sources.base import IssueDetail, PullDetail, as_int, as_str, is_descending, label_names, login_of, sub
-from fixlore.sources.http import ApiClient, NotFound
+from fixlore.sources.http import ApiClient, NotFound, repo_pages
 from fixlore.timeutil import parse_time
 
 PLATFORM = "github"
@@ -164,7 +164,7 @@ class GitHubSource:
     def _iter_updated(self, path: str, endpoint: str, updated_since: datetime | None, make: Any,
                       keep: Any) -> Iterator[Any]:
         params = {"state": "all", "sort": "updated", "direction": "desc"}
-        for page in self.client.paginate(path, params, endpoint=endpoint, style="link", not_found_ok=True):
+        for page in repo_pages(self.client.paginate(path, params, endpoint=endpoint, style="link")):
             times = [parse_time(raw.get("updated_at")) for raw in page]
             for raw, when in zip(page, times):
                 if keep(raw) and (updated_since is None or when is None or when >= updated_since):

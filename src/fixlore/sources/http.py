@@ -199,6 +199,11 @@ class Accounting:
                 "not_modified": self.not_modified}
 
 
+# What an error status means when the body does not say.
+_REASONS = {400: "bad request", 403: "forbidden", 404: "not found", 409: "conflict",
+            410: "gone (on GitHub: issues disabled for this repo)", 422: "unprocessable",
+            451: "unavailable for legal reasons"}
+
 # Headers worth keeping with a cached body (paging needs them after a 304).
 _KEPT_HEADERS = ("link", "total_page", "total_count", "x-total-pages", "x-next-page")
 
@@ -219,6 +224,42 @@ class NotFound(Exception):
         super().__init__(f"{endpoint}: {message}")
         self.endpoint = endpoint
         self.message = message
+
+
+class TokenRefused(SourceError):
+    """The token itself is refused (401, or a 403 before any request was answered): the run stops."""
+
+
+class ApiError(SourceError):
+    """One endpoint could not be read, for a reason that concerns that resource only.
+
+    A 403 on one repo ("issue module is closed"), GitHub's 404/410/451 for a repo whose
+    issues are disabled, a server that kept failing or kept repeating a page: the harvest
+    records it against the repo and goes on. ``status`` is the HTTP status, or a word for
+    what went wrong when there is none ("retries", "repeated-page", "page-cap").
+    """
+
+    def __init__(self, endpoint: str, status: int | str, message: str):
+        super().__init__(f"{endpoint}: {_status_words(status)}{': ' + message if message else ''}")
+        self.endpoint = endpoint
+        self.status = str(status)
+        self.message = message
+
+
+def repo_pages(pages: Iterator[list[dict]]) -> Iterator[list[dict]]:
+    """Pages of a repo's own issue or PR list, where a 404 means the repo cannot be read, never "empty".
+
+    (GitHub answers 404 for a repo gone or hidden, 410 when its issues are disabled; both are
+    recorded against the repo.)
+    """
+    try:
+        yield from pages
+    except NotFound as exc:
+        raise ApiError(exc.endpoint, 404, exc.message) from None
+
+
+def _status_words(status: int | str) -> str:
+    return f"HTTP {status}" if str(status).isdigit() else str(status)
 
 
 class _Retryable(Exception):
@@ -286,6 +327,7 @@ class ApiClient:
         self.backoff_max = backoff_max
         self.sleep = sleep
         self.accounting = Accounting()
+        self.answered = False             # has any request succeeded yet? (a 403 before that is the token)
         headers = {"User-Agent": user_agent, "Accept": "application/json"}
         if platform == "github":
             headers["Accept"] = "application/vnd.github+json"
@@ -396,6 +438,7 @@ class ApiClient:
         self.limiter.observe(resp.headers)
 
         if status == 304 and cached:
+            self.answered = True
             self.accounting.not_modified += 1
             return ApiResponse(200, json.loads(cached[1]), dict(cached[2]), url, from_cache=True)
         if status in RETRY_STATUSES or self._is_github_rate_limited(resp):
@@ -413,18 +456,19 @@ class ApiClient:
                 if not_found_ok:
                     return ApiResponse(404, None, {}, url)
                 raise NotFound(endpoint, message or "not found")
-            if status in (401, 403):
-                raise SourceError(
+            if status == 401 or (status == 403 and not self.answered):
+                raise TokenRefused(
                     f"{self.host} refused the API token (HTTP {status}{': ' + message if message else ''}); "
                     f"check the token and its read permissions")
-            raise SourceError(f"{self.host} answered HTTP {status} on {endpoint}"
-                              f"{': ' + message if message else ''}")
+            # Anything else concerns this resource only (a closed issue module, issues disabled, ...).
+            raise ApiError(endpoint, status, message or _REASONS.get(status, "refused"))
         try:
             data = json.loads(body) if body else None
         except ValueError as exc:
             self.accounting.record(endpoint, "malformed")
             raise _Retryable("malformed JSON", cause=exc) from None
         self.accounting.record(endpoint, status)
+        self.answered = True
         kept = {k: resp.headers[k] for k in _KEPT_HEADERS if k in resp.headers}
         etag = resp.headers.get("etag")
         if etag and self.cache is not None:
@@ -450,11 +494,12 @@ class ApiClient:
     def _give_up(self, exc: _Retryable, endpoint: str) -> SourceError:
         if isinstance(exc.cause, httpx2.ConnectError):
             return SourceError(f"cannot reach {self.host}: {exc.why} (after {self.max_attempts} attempts)")
+        # The host answers, just not this resource: the caller records it and goes on.
         if exc.why == "malformed JSON":
-            return SourceError(f"{self.host} kept sending malformed JSON on {endpoint} "
-                               f"(after {self.max_attempts} attempts)")
-        return SourceError(f"{self.host} kept failing on {endpoint}: {exc.why} "
-                           f"(after {self.max_attempts} attempts)")
+            return ApiError(endpoint, "retries", f"{self.host} kept sending malformed JSON "
+                                                 f"(after {self.max_attempts} attempts)")
+        return ApiError(endpoint, "retries", f"{self.host} kept failing: {exc.why} "
+                                             f"(after {self.max_attempts} attempts)")
 
     # -- paging
     def paginate(self, path: str, params: dict[str, Any] | None = None, *, endpoint: str | None = None,

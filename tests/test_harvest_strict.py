@@ -1,0 +1,95 @@
+"""The harvester against the strict replay: the platforms as documented and observed, quirk by quirk.
+
+Each test runs in the default mode and in strict mode (or with the one quirk it is about), and
+checks the same outcome: every in-window issue of every readable repo is stored; what could not
+be read is recorded and reported.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from fixlore.harvest import harvest
+from fixlore.replay.server import ReplayServer
+from fixlore.sources import make_source
+from fixlore.sources.http import ApiClient
+from fixlore.sources.offline import load_world, read_world_meta
+from fixlore.store import Store
+from fixlore.timeutil import parse_time
+
+
+def harvest_world(world: Path, db: str, strict=None, **client_kw):
+    meta = read_world_meta(world)
+    since = parse_time(meta["window"]["since"])
+    store = Store.open(db)
+    client_kw.setdefault("rate_limit", False)
+    with ReplayServer(world, strict=strict) as srv:
+        client = ApiClient(srv.base_url, meta["platform"], cache=store.http_cache(), **client_kw)
+        report = harvest(store, make_source(meta["platform"], client), meta["orgs"], since)
+        client.close()
+        refused = srv.quirks.refused_repos(srv.world)
+        stats = srv.stats()
+    return store, report, client.accounting, refused, stats
+
+
+def window_issues(world: Path, skip: set[str] = frozenset()) -> set[tuple[str, int]]:
+    since = parse_time(read_world_meta(world)["window"]["since"])
+    return {(i.repo, i.number) for i in load_world(world).issues if i.updated_at >= since and i.repo not in skip}
+
+
+@pytest.mark.parametrize("platform", ["gitcode", "github"])
+@pytest.mark.parametrize("strict", [None, "closed_module"])
+def test_one_unreadable_repo_is_recorded_and_the_rest_harvested(make_world, tmp_path, platform, strict):
+    world = make_world(platform=platform, repos=4, closed_in_window=30, other_updated=10, old_issues=10)
+    store, report, acc, refused, _ = harvest_world(world, f"sqlite:///{tmp_path / 'h.db'}", strict)
+    assert bool(refused) == bool(strict)
+    stored = {(i.repo, i.number) for i in store.load_corpus().issues}
+    assert window_issues(world, refused) <= stored
+    assert {f["repo"] for f in report.unreadable} == refused
+    assert report.repos_unreadable == len(refused)
+    for failure in report.unreadable:           # status, message and time, as the platform said it
+        assert failure["endpoint"] == "/repos/{owner}/{repo}/issues" and failure["failed_at"] is not None
+        assert (failure["status"], failure["message"]) in {
+            ("403", "issue module is closed"), ("410", "Issues are disabled for this repo")}
+    # Its details and PRs were still fetched for every other repo.
+    assert report.issues_detailed > 0 and report.repos == 4
+
+
+def test_unreadable_repo_is_retried_next_run_and_cleared_once_readable(make_world, tmp_path):
+    world = make_world(repos=3, closed_in_window=20, other_updated=5, old_issues=5)
+    db = f"sqlite:///{tmp_path / 'h.db'}"
+    _, first, _, refused, _ = harvest_world(world, db, "closed_module")
+    (repo,) = refused
+    store, second, acc, _, _ = harvest_world(world, db, "closed_module")
+    assert second.unreadable[0]["attempts"] == 2               # tried again, still closed
+    owner, name = repo.split("/")
+    store, third, _, _, _ = harvest_world(world, db, None)     # the module was opened again
+    assert third.unreadable == [] and store.failures() == []
+    assert {(r, n) for r, n in window_issues(world) if r == repo} <= {
+        (i.repo, i.number) for i in store.load_corpus([repo]).issues}
+
+
+def test_run_with_an_unreadable_repo_exits_3_and_the_digest_says_so(make_world, tmp_path):
+    import json
+    import subprocess
+    import sys
+
+    world = make_world(repos=3, closed_in_window=20, other_updated=5, old_issues=5)
+    out = tmp_path / "out"
+    code = "import sys; from fixlore.cli import main; sys.argv[0] = 'fixlore'; main()"
+    proc = subprocess.run([sys.executable, "-c", code, "run", "--world", str(world), "--out", str(out),
+                           "--quirks", "closed_module"], capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 3, proc.stderr
+    assert "1 repo(s) could not be read" in proc.stderr and "Traceback" not in proc.stderr
+    assert "HTTP 403 issue module is closed" in proc.stdout        # the end-of-run summary names it
+    info = json.loads((out / "run.json").read_text())
+    harvest_summary = next(s["summary"] for s in info["stages"] if s["name"] == "harvest")
+    assert harvest_summary["repos_unreadable"] == 1
+    (failure,) = harvest_summary["unreadable"]
+    assert failure["status"] == "403" and failure["message"] == "issue module is closed"
+    digest_en = next(out.rglob("*.en.md")).read_text()
+    digest_zh = next(p for p in out.rglob("*.md") if not p.name.endswith(".en.md") and "digest" in p.name).read_text()
+    assert f"1 of 3 repos could not be read: {failure['repo']} (HTTP 403 issue module is closed)" in digest_en
+    assert f"1/3 仓未能读取：{failure['repo']}" in digest_zh
