@@ -93,3 +93,41 @@ def test_run_with_an_unreadable_repo_exits_3_and_the_digest_says_so(make_world, 
     digest_zh = next(p for p in out.rglob("*.md") if not p.name.endswith(".en.md") and "digest" in p.name).read_text()
     assert f"1 of 3 repos could not be read: {failure['repo']} (HTTP 403 issue module is closed)" in digest_en
     assert f"1/3 仓未能读取：{failure['repo']}" in digest_zh
+
+
+PAGING_QUIRKS = ["per_page_cap", "per_page_cap,no_totals", "repeat_page", "repeat_page,no_totals",
+                 "commits_ignore_page", "commits_ignore_page,no_totals", "gitcode", "gitcode-no-totals"]
+
+
+@pytest.mark.parametrize("strict", [None, *PAGING_QUIRKS])
+def test_paging_quirks_lose_nothing(make_world, tmp_path, strict):
+    # 130 issues updated in a repo's window: three pages of 50 when per_page is capped.
+    world = make_world(repos=2, closed_in_window=200, other_updated=60, old_issues=120, seed=5)
+    store, report, acc, refused, _ = harvest_world(world, f"sqlite:///{tmp_path / 'h.db'}", strict)
+    stored = {(i.repo, i.number) for i in store.load_corpus().issues}
+    assert window_issues(world, refused) <= stored
+    assert {f["repo"] for f in report.unreadable} == refused
+    corpus = store.load_corpus()
+    truth = load_world(world)
+    detailed = {p for p in {(c.repo, c.pull_number) for c in corpus.commits}}
+    assert detailed, "no PR detailed: the test would prove nothing"
+    want = {(c.repo, c.pull_number, c.sha) for c in truth.commits if (c.repo, c.pull_number) in detailed}
+    assert {(c.repo, c.pull_number, c.sha) for c in corpus.commits} == want
+    # Nothing was paged to the cap: at most a few requests per listed page.
+    assert acc.total < 2000
+
+
+def test_repeated_pages_from_faults_lose_nothing(make_world, tmp_path):
+    world = make_world(repos=2, closed_in_window=150, other_updated=60, old_issues=30, seed=7)
+    clean, _, _, _, _ = harvest_world(world, f"sqlite:///{tmp_path / 'clean.db'}")
+    db = f"sqlite:///{tmp_path / 'faulty.db'}"
+    meta = read_world_meta(world)
+    store = Store.open(db)
+    with ReplayServer(world, faults="repeat-page:0.7", fault_seed=2) as srv:
+        client = ApiClient(srv.base_url, meta["platform"], cache=store.http_cache(), rate_limit=False)
+        report = harvest(store, make_source(meta["platform"], client), meta["orgs"],
+                         parse_time(meta["window"]["since"]))
+        client.close()
+        assert srv.stats()["faults_injected"].get("repeat-page", 0) > 0
+    assert report.unreadable == []
+    assert store.canonical_dump() == clean.canonical_dump()

@@ -149,11 +149,59 @@ def test_gitcode_paging_stops_on_short_page_and_survives_a_repeated_page():
     assert served == [1, 2, 2, 3]
 
 
-def test_paging_stops_when_a_page_keeps_repeating():
-    handler = Script(ok([{"id": i} for i in range(100)]))
+def test_a_page_that_keeps_repeating_is_a_failure_not_an_end():
+    from fixlore.sources.http import ApiError
+
+    handler = Script(ok([{"id": i} for i in range(100)]))      # a full page, whatever page is asked
     c = client(handler)
-    pages = list(c.paginate("/x", per_page=100))
-    assert len(pages) == 1 and len(handler.requests) == 3
+    pages = []
+    with pytest.raises(ApiError, match="page 2 kept repeating") as err:
+        for page in c.paginate("/x", per_page=100):
+            pages.append(page)
+    assert len(pages) == 1 and len(handler.requests) == 1 + 4 and err.value.status == "repeated-page"
+    assert all("If-None-Match" not in r.headers for r in handler.requests[2:])   # re-fetches skip the cache
+
+
+def _paged_server(total: int, cap: int, totals: bool = True, ignore_page: bool = False, repeat_once: set = (),
+                  key=lambda i: {"id": i}):
+    """A page-numbered list of ``total`` items, ``per_page`` capped at ``cap``."""
+    asked: list[int] = []
+
+    def handler(request):
+        page = 1 if ignore_page else int(request.url.params.get("page", 1))
+        per_page = min(int(request.url.params.get("per_page", 20)), cap)
+        if page in repeat_once and page not in asked:
+            page -= 1
+        asked.append(int(request.url.params.get("page", 1)))
+        items = [key(i) for i in range(total)][(page - 1) * per_page: page * per_page]
+        headers = {"total_page": str(-(-total // per_page)), "total_count": str(total)} if totals else {}
+        return ok(items, **headers)
+    return handler, asked
+
+
+@pytest.mark.parametrize("totals", [True, False])
+@pytest.mark.parametrize("total", [0, 30, 50, 120, 150])
+def test_capped_page_size_loses_nothing(total, totals):
+    handler, asked = _paged_server(total, cap=50, totals=totals)
+    got = [i["id"] for p in client(handler).paginate("/x", per_page=100) for i in p]
+    assert got == list(range(total))
+    assert len(asked) <= -(-total // 50) + (0 if totals else 1) + (1 if total == 0 else 0)
+
+
+@pytest.mark.parametrize("totals", [True, False])
+def test_a_list_that_ignores_page_and_has_no_id_ends(totals):
+    handler, asked = _paged_server(7, cap=100, totals=totals, ignore_page=True, key=lambda i: {"sha": f"c{i}"})
+    got = [i["sha"] for p in client(handler).paginate("/x", per_page=100) for i in p]
+    assert got == [f"c{i}" for i in range(7)] and len(asked) <= 5
+
+
+@pytest.mark.parametrize("keyed", ["id", "sha", "number", "none"])
+def test_a_repeated_page_is_fetched_again_until_it_changes(keyed):
+    make = {"id": lambda i: {"id": i}, "sha": lambda i: {"sha": f"s{i}"}, "number": lambda i: {"number": i},
+            "none": lambda i: {"title": f"t{i}"}}[keyed]
+    handler, asked = _paged_server(250, cap=100, repeat_once={2, 3}, key=make)
+    got = [it for p in client(handler).paginate("/x", per_page=100) for it in p]
+    assert got == [make(i) for i in range(250)] and asked == [1, 2, 2, 3, 3]
 
 
 def test_github_link_paging():
