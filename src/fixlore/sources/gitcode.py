@@ -14,7 +14,7 @@ from typing import Any, Iterator
 
 from fixlore import model as m
 from fixlore.errors import SourceError
-from fixlore.sources.base import (IssueDetail, PullDetail, as_int, as_str, is_descending, label_names,
+from fixlore.sources.base import (IssueDetail, NewestFirst, PullDetail, as_int, as_str, label_names,
                                   login_of, sub)
 from fixlore.sources.http import ApiClient, NotFound, repo_pages
 from fixlore.timeutil import parse_time
@@ -259,7 +259,10 @@ def split_repo(full_name: str) -> tuple[str, str]:
 
 class GitCodeSource:
     platform = PLATFORM
-    sort_params = {"sort": "updated", "direction": "desc"}
+    # Every form seen or documented to order by update time: `order_by` is what live clients saw work
+    # (with the direction in `sort` on issues, in `direction` on pulls); `sort=updated` is documented.
+    # Whether the server honoured any of them is checked on what comes back (NewestFirst).
+    sort_params = {"order_by": "updated_at", "sort": "updated", "direction": "desc"}
 
     def __init__(self, client: ApiClient):
         self.client = client
@@ -275,6 +278,7 @@ class GitCodeSource:
 
     def _iter_updated(self, path: str, endpoint: str, params: dict[str, Any], updated_since: datetime | None,
                       make: Any) -> Iterator[Any]:
+        order = NewestFirst()
         for page in repo_pages(self.client.paginate(path, params, endpoint=endpoint)):
             items = [make(raw) for raw in page]
             items = [it for it in items if it is not None]
@@ -282,9 +286,8 @@ class GitCodeSource:
                 if updated_since is None or it.updated_at is None or it.updated_at >= updated_since:
                     yield it
             times = [it.updated_at for it in items]
-            # Stop at the window only when the server really sorted (otherwise keep paging).
-            if updated_since is not None and is_descending(times) and any(
-                    t is not None and t < updated_since for t in times):
+            order.page(times, [it.created_at for it in items])
+            if order.past(times, updated_since):      # stop at the window only when the order is proven
                 return
 
     def iter_issues(self, repo: str, updated_since: datetime | None) -> Iterator[m.Issue]:
