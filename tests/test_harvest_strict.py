@@ -155,3 +155,30 @@ def test_sorted_lists_stop_at_the_window_unsorted_ones_are_walked_to_the_end(mak
     ep = "/repos/{owner}/{repo}/issues"
     assert sorted_acc.by_endpoint[ep] < walked_acc.by_endpoint[ep]   # old issues are skipped only when sorted
     assert walked_acc.by_endpoint[ep] >= 5                            # 490 issues, 100 a page: walked to the end
+
+
+BUNDLED = Path(__file__).resolve().parents[1] / "worlds"
+
+
+def _cases(out: Path) -> dict[str, dict]:
+    import json
+
+    return {f"{c['repo']}#{c['number']}": c for c in map(json.loads, (out / "cases.jsonl").read_text().splitlines())}
+
+
+def test_merged_prs_served_as_closed_with_merged_at_still_count_and_say_so(tmp_path):
+    from fixlore.pipeline_cli import run_pipeline
+
+    stages = None                       # the whole pipeline: cases.jsonl is its export
+    run_pipeline(world=BUNDLED / "demo", out=tmp_path / "plain", overrides={}, stage_names=stages)
+    run_pipeline(world=BUNDLED / "demo", out=tmp_path / "strict", overrides={}, stage_names=stages,
+                 strict="merged_as_closed")
+    plain, strict = _cases(tmp_path / "plain"), _cases(tmp_path / "strict")
+    fixes = lambda c: sorted((f["repo"], f["number"], f["role"]) for f in c["fix"])  # noqa: E731
+    assert {k: fixes(c) for k, c in strict.items()} == {k: fixes(c) for k, c in plain.items()}
+    assert {k: c["traps"] for k, c in strict.items()} == {k: c["traps"] for k, c in plain.items()}
+    closed_fixes = [(k, f) for k, c in strict.items() for f in c["fix"] if f["state"] == "closed"]
+    assert closed_fixes, "the quirk changed no fix PR: the test would prove nothing"
+    for key, fix in closed_fixes:
+        assert fix["merged_at"]
+        assert any("the PR reads closed, merged_at is set" in e["detail"] for e in strict[key]["evidence"])

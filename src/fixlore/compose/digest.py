@@ -285,10 +285,14 @@ def _disclosure(fig: dict, run: dict, lang: str) -> list[dict[str, str]]:
     items.append({"label": _t(lang, "PR 合并判定", "Merge rule"), "text": _t(
         lang,
         f"一律以 state == merged 且 merged_at 非空判定（平台 merged 字段不可用）。深析案例共引用修复 PR {mg['fix_refs']} 个："
-        f"合入 {mg['merged']}，未合入 {nm}。特殊载体 {n_carriers} 例" + (f"——{'；'.join(carriers)}" if carriers else "") + "。" + audit_txt,
+        f"合入 {mg['merged']}，未合入 {nm}。"
+        + (f"其中 {mg['closed_with_merged_at']} 个状态为 closed 但 merged_at 非空（自动合入后标记关闭），按合入计。"
+           if mg.get("closed_with_merged_at") else "") + f"特殊载体 {n_carriers} 例" + (f"——{'；'.join(carriers)}" if carriers else "") + "。" + audit_txt,
         f"A PR counts as merged only when state == merged and merged_at is set (the platform's merged field is not used). "
         f"The analysed cases cite {mg['fix_refs']} fix PRs: {mg['merged']} merged, not merged: {nm}. "
-        f"Special carriers: {n_carriers}" + (f" — {'; '.join(carriers)}" if carriers else "") + "." + audit_txt)})
+        + (f"{mg['closed_with_merged_at']} of the merged read closed with merged_at set (auto-merged MRs marked "
+           f"closed) and count as merged. " if mg.get("closed_with_merged_at") else "")
+        + f"Special carriers: {n_carriers}" + (f" — {'; '.join(carriers)}" if carriers else "") + "." + audit_txt)})
     ch = ev["auto_close_chains"]
     tiers = []
     if ch["count"]:
