@@ -182,3 +182,19 @@ def test_merged_prs_served_as_closed_with_merged_at_still_count_and_say_so(tmp_p
     for key, fix in closed_fixes:
         assert fix["merged_at"]
         assert any("the PR reads closed, merged_at is set" in e["detail"] for e in strict[key]["evidence"])
+
+
+def test_close_events_under_other_names_are_recognised_and_reported(tmp_path):
+    world = BUNDLED / "demo"
+    plain, _, _, _, _ = harvest_world(world, f"sqlite:///{tmp_path / 'a.db'}")
+    strict, report, _, _, _ = harvest_world(world, f"sqlite:///{tmp_path / 'b.db'}", "close_actions")
+
+    def closes(store):
+        return {(e.repo, e.parent_number, e.actor, e.created_at) for e in store.load_corpus().events
+                if e.parent_kind == "issue" and e.action == "closed"}
+
+    assert closes(plain) and closes(strict) == closes(plain)
+    signals = {e.detail.get("close_signal") for e in strict.load_corpus().events if e.action == "closed"}
+    assert {"text", "finished_at"} <= signals
+    # What a live run would tell us it saw: the unknown names, counted; known ones are not listed.
+    assert report.unknown_actions and set(report.unknown_actions) <= {"issue_close", "update_state", "state_change"}

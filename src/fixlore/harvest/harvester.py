@@ -51,6 +51,8 @@ class HarvestReport:
     phase_seconds: dict[str, float] = field(default_factory=dict)
     # What could not be read: {repo, endpoint, status, message, failed_at, attempts} per repo and endpoint.
     unreadable: list[dict[str, Any]] = field(default_factory=list)
+    # Event (operation-log) action types the source met and does not know, with counts.
+    unknown_actions: dict[str, int] = field(default_factory=dict)
 
     @property
     def repos_unreadable(self) -> int:
@@ -63,6 +65,7 @@ class HarvestReport:
                 "pulls_listed": self.pulls_listed, "pull_candidates": self.pull_candidates,
                 "pulls_detailed": self.pulls_detailed, "repos_unreadable": self.repos_unreadable,
                 "unreadable": [{**f, "failed_at": str(f.get("failed_at") or "")} for f in self.unreadable],
+                "unknown_actions": dict(sorted(self.unknown_actions.items())),
                 "phase_seconds": {k: round(v, 3) for k, v in self.phase_seconds.items()}}
 
 
@@ -230,6 +233,9 @@ class Harvester:
             verdicts = self._timed("funnel", lambda: self._funnel(repos))
             self._timed("details", lambda: self._details(repos, verdicts, progress))
         self.report.unreadable = self.store.failures([r.full_name for r in repos])
+        self.report.unknown_actions = dict(getattr(self.source, "unknown_actions", {}) or {})
+        if self.report.unknown_actions:
+            log.warning("operation-log action types not known to fixlore: %s", self.report.unknown_actions)
         for failure in self.report.unreadable:
             log.warning("could not read %s (%s): %s %s", failure["repo"], failure["endpoint"], failure["status"],
                         failure["message"])
