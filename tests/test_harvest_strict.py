@@ -198,3 +198,19 @@ def test_close_events_under_other_names_are_recognised_and_reported(tmp_path):
     assert {"text", "finished_at"} <= signals
     # What a live run would tell us it saw: the unknown names, counted; known ones are not listed.
     assert report.unknown_actions and set(report.unknown_actions) <= {"issue_close", "update_state", "state_change"}
+
+
+def test_github_secondary_limits_are_waited_out_never_retried_early(make_world, tmp_path):
+    world = make_world(platform="github", repos=3, closed_in_window=30, other_updated=10, old_issues=10)
+    meta = read_world_meta(world)
+    store = Store.open(f"sqlite:///{tmp_path / 'h.db'}")
+    scale = 3000.0                      # a minute lasts 20 ms: the test waits, but not for real minutes
+    with ReplayServer(world, strict="secondary_limit", time_scale=scale) as srv:
+        client = ApiClient(srv.base_url, "github", cache=store.http_cache(), rate_limit=False, time_scale=scale)
+        report = harvest(store, make_source("github", client), meta["orgs"], parse_time(meta["window"]["since"]))
+        client.close()
+        refused = srv.stats()["by_status"].get("403", 0)
+        too_soon = srv.quirks.retried_too_soon
+    assert refused > 0 and too_soon == 0
+    assert report.unreadable == []
+    assert window_issues(world) <= {(i.repo, i.number) for i in store.load_corpus().issues}

@@ -278,3 +278,22 @@ def test_a_403_on_the_first_call_is_the_token():
     script = Script(httpx2.Response(403, json={"message": "Forbidden"}))
     with pytest.raises(TokenRefused, match="refused the API token"):
         client(script).get("/orgs/x/repos")
+
+
+@pytest.mark.parametrize("status", [403, 429])
+def test_github_secondary_limit_without_retry_after_waits_a_minute_then_backs_off(status):
+    limited = httpx2.Response(status, json={"message": "You have exceeded a secondary rate limit. Please wait a few "
+                                                      "minutes before you try again."})
+    script = Script(limited, limited, limited, ok({"ok": True}), limited, ok({"ok": True}))
+    c = client(script, platform="github")
+    assert c.get("/x").data == {"ok": True}
+    assert [round(s) for s in c.slept if s >= 1] == [60, 120, 240]     # >= 60 s, then doubling
+    assert c.get("/y").data == {"ok": True}
+    assert round(c.slept[-1]) == 60                                     # a success resets the back-off
+
+
+def test_github_secondary_limit_honours_retry_after_when_sent():
+    script = Script(httpx2.Response(403, json={"message": "You have exceeded a secondary rate limit"},
+                                    headers={"Retry-After": "90"}), ok({"ok": True}))
+    c = client(script, platform="github")
+    assert c.get("/x").data == {"ok": True} and [round(s) for s in c.slept if s >= 1] == [90]

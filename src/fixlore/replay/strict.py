@@ -77,6 +77,7 @@ class Quirks:
     secondary_seconds: float = 60.0
     _seen_pages: set[str] = field(default_factory=set, repr=False)
     _limited_until: float = field(default=0.0, repr=False)
+    retried_too_soon: int = 0            # requests that came back inside a secondary limit's minute
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     @classmethod
@@ -108,6 +109,7 @@ class Quirks:
         with self._lock:
             self._seen_pages.clear()
             self._limited_until = 0.0
+            self.retried_too_soon = 0
 
     # -- which repos refuse their issue list
     def refused_repos(self, world: World) -> set[str]:
@@ -142,7 +144,9 @@ class Quirks:
             now = clock()
             with self._lock:
                 if now < self._limited_until or (ordinal and ordinal % self.secondary_every == 0):
-                    if now >= self._limited_until:
+                    if now < self._limited_until:
+                        self.retried_too_soon += 1
+                    else:
                         self._limited_until = now + self.secondary_seconds / time_scale
                     from fixlore.replay.api_github import SECONDARY_LIMIT_BODY
                     return Answer(403, SECONDARY_LIMIT_BODY)

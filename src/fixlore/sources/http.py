@@ -31,6 +31,7 @@ from fixlore.errors import SourceError
 log = logging.getLogger(__name__)
 
 RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})
+_SECONDARY = re.compile(r"secondary rate limit", re.IGNORECASE)
 
 
 # ---------------------------------------------------------------------------
@@ -316,7 +317,8 @@ class ApiClient:
                  limiter: RateLimiter | None = None, rate_limit: bool = True, time_scale: float = 1.0,
                  connect_timeout: float = 10.0, read_timeout: float = 30.0, max_attempts: int = 8,
                  backoff_base: float = 1.0, backoff_max: float = 60.0,
-                 sleep: Callable[[float], None] = time.sleep, user_agent: str = "fixlore-harvester"):
+                 sleep: Callable[[float], None] = time.sleep, user_agent: str = "fixlore-harvester",
+                 secondary_wait: float = 60.0, secondary_wait_max: float = 960.0):
         self.base_url = base_url.rstrip("/")
         self.platform = platform
         self._token = token or None
@@ -329,6 +331,9 @@ class ApiClient:
         self.sleep = sleep
         self.accounting = Accounting()
         self.answered = False             # has any request succeeded yet? (a 403 before that is the token)
+        self.secondary_wait = secondary_wait
+        self.secondary_wait_max = secondary_wait_max
+        self._secondary_hits = 0          # secondary-limit answers in a row (the back-off doubles each time)
         headers = {"User-Agent": user_agent, "Accept": "application/json"}
         if platform == "github":
             headers["Accept"] = "application/vnd.github+json"
@@ -444,7 +449,15 @@ class ApiClient:
             return ApiResponse(200, json.loads(cached[1]), dict(cached[2]), url, from_cache=True)
         if status in RETRY_STATUSES or self._is_github_rate_limited(resp):
             retry_after = parse_retry_after(resp.headers.get("retry-after"))
+            secondary = status in (403, 429) and _SECONDARY.search(resp.text or "") is not None
             if retry_after is not None:
+                self.limiter.pause(retry_after)
+            elif secondary:
+                # GitHub: without Retry-After wait at least a minute, then back off exponentially;
+                # a client that keeps retrying sooner risks being banned.
+                retry_after = min(self.secondary_wait * 2 ** self._secondary_hits, self.secondary_wait_max)
+                self._secondary_hits += 1
+                log.warning("%s: secondary rate limit on %s; waiting %.0fs", self.host, endpoint, retry_after)
                 self.limiter.pause(retry_after)
             elif status == 403 or status == 429:
                 retry_after = self._github_reset_wait(resp)
@@ -470,6 +483,7 @@ class ApiClient:
             raise _Retryable("malformed JSON", cause=exc) from None
         self.accounting.record(endpoint, status)
         self.answered = True
+        self._secondary_hits = 0
         kept = {k: resp.headers[k] for k in _KEPT_HEADERS if k in resp.headers}
         etag = resp.headers.get("etag")
         if etag and self.cache is not None:
