@@ -214,3 +214,42 @@ def test_github_secondary_limits_are_waited_out_never_retried_early(make_world, 
     assert refused > 0 and too_soon == 0
     assert report.unreadable == []
     assert window_issues(world) <= {(i.repo, i.number) for i in store.load_corpus().issues}
+
+
+def test_a_live_run_stores_in_out_warns_without_token_and_reads_bare_dates_in_the_platform_zone(make_world, tmp_path):
+    import json
+    import os
+    import subprocess
+    import sys
+
+    world = make_world(repos=2, closed_in_window=10, other_updated=3, old_issues=3)
+    out = tmp_path / "live"
+    env = {k: v for k, v in os.environ.items() if k not in ("GITCODE_TOKEN", "GITHUB_TOKEN")}
+    code = "import sys; from fixlore.cli import main; sys.argv[0] = 'fixlore'; main()"
+    with ReplayServer(world, strict=True) as srv:
+        proc = subprocess.run([sys.executable, "-c", code, "run", "--platform", "gitcode", "--base-url", srv.base_url,
+                               "--org", "acme", "--org", "beta", "--since", "2026-09-17", "--out", str(out),
+                               "--no-rate-limit", "--quiet"],
+                              capture_output=True, text=True, timeout=300, env=env, cwd=tmp_path)
+        first_request_seen = srv.stats()["total"] > 0
+    assert proc.returncode == 3, proc.stderr                  # the strict server refuses one repo's issues
+    assert proc.stderr.startswith("warning: no API token ($GITCODE_TOKEN")   # said before anything else
+    assert first_request_seen and (out / "fixlore.db").is_file() and not (tmp_path / "fixlore.db").exists()
+    info = json.loads((out / "run.json").read_text())
+    assert info["window"]["since"] == "2026-09-17T00:00:00+08:00"
+    assert info["settings"]["db"].endswith("live/fixlore.db")
+
+
+@pytest.mark.parametrize("raw,platform,expected", [
+    ("2026-09-17", "gitcode", "2026-09-17T00:00:00+08:00"),
+    ("2026-09-17T08:30:00", "gitcode", "2026-09-17T08:30:00+08:00"),
+    ("2026-09-17", "github", "2026-09-17T00:00:00+00:00"),
+    ("2026-09-17T00:00:00+08:00", "github", "2026-09-17T00:00:00+08:00"),
+    ("2026-09-17T00:00:00Z", "gitcode", "2026-09-17T00:00:00+00:00"),
+])
+def test_bare_dates_mean_the_platform_zone(raw, platform, expected):
+    from fixlore.config import load_settings
+    from fixlore.harvest.connect import since_for_platform
+
+    settings = load_settings(None, {"platform": platform, "since": raw})
+    assert since_for_platform(raw, settings).isoformat() == expected

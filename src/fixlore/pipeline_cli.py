@@ -24,6 +24,12 @@ def _world_defaults(world: Path) -> dict[str, Any]:
             "since": (meta.get("window") or {}).get("since"), "rank_top_k": meta.get("rank_top_k")}
 
 
+def _config_sets_db(config: Path | None) -> bool:
+    from fixlore.config import load_file
+
+    return bool(config) and any(k in load_file(config) for k in ("db", "db_url"))
+
+
 def run_pipeline(*, world: Path | None, out: Path, overrides: dict[str, Any], config: Path | None = None,
                  faults: str | None = None, fault_seed: int = 0, server_rate_limit: bool = False,
                  quiet: bool = True, naive: bool = False, stage_names: list[str] | None = None,
@@ -44,7 +50,13 @@ def run_pipeline(*, world: Path | None, out: Path, overrides: dict[str, Any], co
         overrides.setdefault("db", f"sqlite:///{(out / 'fixlore.db').resolve()}")
         if "rate_limit" not in overrides:
             overrides["rate_limit"] = server_rate_limit
+    elif "db" not in overrides and not _config_sets_db(config):
+        overrides["db"] = f"sqlite:///{(out / 'fixlore.db').resolve()}"   # a live run's store lives with its outputs
+    raw_since = overrides.get("since") if isinstance(overrides.get("since"), str) else None
     settings = load_settings(config, overrides)
+    from fixlore.harvest.connect import missing_token_warning, since_for_platform
+
+    settings.since = since_for_platform(raw_since, settings)
     if settings.since is None:
         raise ConfigError("no window start: give --since (or a world whose truth.yaml has window.since)")
     if not settings.orgs:
@@ -63,6 +75,9 @@ def run_pipeline(*, world: Path | None, out: Path, overrides: dict[str, Any], co
         server = None
         token = settings.token()
         base_url = settings.base_url
+        if world is None and (warning := missing_token_warning(settings, token)):
+            info["warnings"] = [warning]
+            typer.echo(warning, err=True)
         if world is not None:
             from fixlore.replay.server import ReplayServer
 
@@ -141,7 +156,7 @@ def register(app: typer.Typer) -> None:
     def run_cmd(
         out: Path = typer.Option(..., "--out", help="Folder for run.json and the other outputs."),
         world: Optional[Path] = typer.Option(None, "--world", help="Replay this world folder on loopback."),
-        since: Optional[str] = typer.Option(None, "--since", help="Window start (ISO); default: the world's truth.yaml."),
+        since: Optional[str] = typer.Option(None, "--since", help="Window start (ISO); default: the world's truth.yaml. A bare date or time without offset is in the platform's zone (GitCode +08:00, GitHub UTC)."),
         platform: Optional[str] = typer.Option(None, "--platform", help="gitcode or github (real site)."),
         org: list[str] = typer.Option([], "--org", help="Organisation to harvest (repeatable)."),
         db: Optional[str] = typer.Option(None, "--db", help="sqlite:///path or postgresql+psycopg://..."),
@@ -178,7 +193,9 @@ def register(app: typer.Typer) -> None:
                                      "token_env": token_env, "time_scale": time_scale, "lookback_days": lookback_days,
                                      "rank_top_k": rank_top_k, "read_timeout": read_timeout, "rate_limit": rate_limit,
                                      "max_attempts": max_attempts, "kb_docs": list(kb_docs) or None,
-                                     "since": parse_since(since) if since else None}
+                                     "since": since if since else None}
+        if since:
+            parse_since(since)                      # a bad date is one clear line, before anything starts
         overrides = {k: v for k, v in overrides.items() if v is not None}
         console = Console(stderr=False, quiet=quiet)
         info = run_pipeline(world=world, out=out, overrides=overrides, config=config, faults=faults,

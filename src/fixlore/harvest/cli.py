@@ -17,7 +17,7 @@ def register(app: typer.Typer) -> None:
     @app.command("harvest")
     def harvest_cmd(
         org: list[str] = typer.Option([], "--org", help="Organisation to harvest (repeatable)."),
-        since: Optional[str] = typer.Option(None, "--since", help="Window start, ISO."),
+        since: Optional[str] = typer.Option(None, "--since", help="Window start, ISO; a bare date or time without offset is in the platform's zone (GitCode +08:00, GitHub UTC)."),
         platform: Optional[str] = typer.Option(None, "--platform", help="gitcode or github."),
         db: Optional[str] = typer.Option(None, "--db", help="sqlite:///path or postgresql+psycopg://..."),
         config: Optional[Path] = typer.Option(None, "--config", help="TOML or YAML settings file."),
@@ -41,11 +41,17 @@ def register(app: typer.Typer) -> None:
                                      "time_scale": time_scale, "max_attempts": max_attempts,
                                      "since": parse_since(since) if since else None}
         settings = load_settings(config, {k: v for k, v in overrides.items() if v is not None})
+        from fixlore.harvest.connect import missing_token_warning, since_for_platform
+
+        settings.since = since_for_platform(since, settings)
         if settings.since is None:
             raise ConfigError("give --since (or `since` in the config file)")
         if not settings.orgs:
             raise ConfigError("give at least one --org (or `orgs` in the config file)")
         store = Store.open(settings.db)
+        warning = missing_token_warning(settings, settings.token())
+        if warning:
+            typer.echo(warning, err=True)
         client, source = connect(settings, store, token=settings.token())
         try:
             report = harvest(store, source, settings.orgs, settings.since, lookback_days=settings.lookback_days,
