@@ -20,13 +20,14 @@ from fixlore.store import Store
 from fixlore.timeutil import parse_time
 
 
-def harvest_world(world: Path, db: str, strict=None, **client_kw):
+def harvest_world(world: Path, db: str, strict=None, time_scale: float = 1.0, **client_kw):
     meta = read_world_meta(world)
     since = parse_time(meta["window"]["since"])
     store = Store.open(db)
     client_kw.setdefault("rate_limit", False)
-    with ReplayServer(world, strict=strict) as srv:
-        client = ApiClient(srv.base_url, meta["platform"], cache=store.http_cache(), **client_kw)
+    with ReplayServer(world, strict=strict, time_scale=time_scale) as srv:
+        client = ApiClient(srv.base_url, meta["platform"], cache=store.http_cache(), time_scale=time_scale,
+                           **client_kw)
         report = harvest(store, make_source(meta["platform"], client), meta["orgs"], since)
         client.close()
         refused = srv.quirks.refused_repos(srv.world)
@@ -253,3 +254,28 @@ def test_bare_dates_mean_the_platform_zone(raw, platform, expected):
 
     settings = load_settings(None, {"platform": platform, "since": raw})
     assert since_for_platform(raw, settings).isoformat() == expected
+
+
+@pytest.mark.parametrize("platform,strict", [("gitcode", None), ("gitcode", "gitcode"), ("gitcode", "gitcode-no-totals"),
+                                             ("github", None), ("github", "github")])
+def test_every_readable_repo_is_harvested_whole_under_each_named_quirk_set(make_world, tmp_path, platform, strict):
+    """The acceptance in one test: every in-window issue of every readable repo, its pool details, the
+    refused repo recorded; against the default replay and each platform's strict set."""
+    from fixlore.funnel import cheap_funnel
+
+    world = make_world(platform=platform, repos=4, closed_in_window=160, other_updated=40, old_issues=80, seed=13)
+    store, report, acc, refused, stats = harvest_world(world, f"sqlite:///{tmp_path / 'h.db'}", strict,
+                                                       time_scale=3000.0)
+    assert bool(refused) == bool(strict)
+    corpus = store.load_corpus()
+    expected = window_issues(world, refused)
+    assert expected <= {(i.repo, i.number) for i in corpus.issues}
+    since = parse_time(read_world_meta(world)["window"]["since"])
+    window = [i for i in load_world(world).issues if (i.repo, i.number) in expected]
+    verdicts = cheap_funnel(window, since)
+    pool = {(i.repo, i.number) for i in window if verdicts[i.key] == "pool"}
+    detailed = {(repo, n) for repo in {r for r, _ in pool}
+                for n, b in store.issue_bookkeeping(repo).items() if b["details_for"] is not None}
+    assert pool and pool <= detailed
+    assert [f["repo"] for f in report.unreadable] == sorted(refused)
+    assert all(f["endpoint"] == "/repos/{owner}/{repo}/issues" for f in report.unreadable)

@@ -297,3 +297,13 @@ def test_github_secondary_limit_honours_retry_after_when_sent():
                                     headers={"Retry-After": "90"}), ok({"ok": True}))
     c = client(script, platform="github")
     assert c.get("/x").data == {"ok": True} and [round(s) for s in c.slept if s >= 1] == [90]
+
+
+def test_a_learned_page_size_spares_the_probe_on_later_lists():
+    long_list, asked_long = _paged_server(120, cap=50, totals=False)
+    short_list, asked_short = _paged_server(30, cap=50, totals=False)
+    c = client(lambda request: (long_list if request.url.path.endswith("/a") else short_list)(request))
+    assert len([i for p in c.paginate("/a", endpoint="/{repo}/issues", per_page=100) for i in p]) == 120
+    assert asked_long == [1, 2, 3]                         # the probe of page 2 found the cap of 50
+    assert len([i for p in c.paginate("/b", endpoint="/{repo}/issues", per_page=100) for i in p]) == 30
+    assert asked_short == [1]                              # 30 < 50 on the same endpoint: the end, no probe

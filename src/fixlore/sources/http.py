@@ -334,6 +334,8 @@ class ApiClient:
         self.secondary_wait = secondary_wait
         self.secondary_wait_max = secondary_wait_max
         self._secondary_hits = 0          # secondary-limit answers in a row (the back-off doubles each time)
+        # (endpoint, per_page asked) -> the page size the server was seen to really use there.
+        self.page_sizes: dict[tuple[str, int], int] = {}
         headers = {"User-Agent": user_agent, "Accept": "application/json"}
         if platform == "github":
             headers["Accept"] = "application/vnd.github+json"
@@ -538,7 +540,9 @@ class ApiClient:
         params["per_page"] = per_page
         seen: set[Any] = set()
         key = id_key or item_key
-        size = per_page                    # the page size the server really uses
+        # What this endpoint was seen to do (caps may differ between endpoints: never borrowed).
+        learned = self.page_sizes.get((endpoint, per_page))
+        size = learned or per_page         # the page size the server really uses
         received = 0                       # items received, repeats included (compared with total_count)
         first_keys: list[Any] | None = None
         probing = False                    # asking page 2 after a short first page without totals
@@ -590,6 +594,8 @@ class ApiClient:
                     (total_page is not None and total_page > 1)
                     or (total_page is None and total_count is not None and total_count > len(items))):
                 size = len(items)          # the server caps per_page: its pages are this long
+            if len(items) == per_page:
+                self.page_sizes[(endpoint, per_page)] = per_page      # per_page honoured here
             if total_page is not None:
                 if page >= total_page:
                     return
@@ -599,11 +605,12 @@ class ApiClient:
             elif probing:
                 probing = False
                 size = len(first_keys)     # page 2 brought new items: page 1 was a capped page
+                self.page_sizes[(endpoint, per_page)] = size
                 if len(items) < size:
                     return
             elif len(items) < size:
-                if page != 1:
-                    return
+                if page != 1 or learned:
+                    return                 # shorter than the size this endpoint is known to use: the end
                 probing = True             # short first page, no totals: a cap or the end? ask page 2
             page += 1
 
