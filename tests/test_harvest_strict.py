@@ -119,12 +119,13 @@ def test_paging_quirks_lose_nothing(make_world, tmp_path, strict):
 
 
 def test_repeated_pages_from_faults_lose_nothing(make_world, tmp_path):
-    world = make_world(repos=2, closed_in_window=150, other_updated=60, old_issues=30, seed=7)
+    world = make_world(repos=1, closed_in_window=130, other_updated=30, old_issues=20, seed=7)   # 160 in one list
     clean, _, _, _, _ = harvest_world(world, f"sqlite:///{tmp_path / 'clean.db'}")
     db = f"sqlite:///{tmp_path / 'faulty.db'}"
     meta = read_world_meta(world)
     store = Store.open(db)
-    with ReplayServer(world, faults="repeat-page:0.7", fault_seed=2) as srv:
+    every = ",".join(f"repeat-page@{n}" for n in range(1, 1000))    # every later page: twice repeated, then clean
+    with ReplayServer(world, faults=every) as srv:
         client = ApiClient(srv.base_url, meta["platform"], cache=store.http_cache(), rate_limit=False)
         report = harvest(store, make_source(meta["platform"], client), meta["orgs"],
                          parse_time(meta["window"]["since"]))
