@@ -150,13 +150,18 @@ def test_order_is_proven_before_stopping_early(make_world, tmp_path, platform, s
     assert in_window_pulls <= {(p.repo, p.number) for p in store.load_corpus().pulls}
 
 
-def test_sorted_lists_stop_at_the_window_unsorted_ones_are_walked_to_the_end(make_world, tmp_path):
+def test_an_unsorted_list_is_filtered_by_the_server_or_walked_to_the_end(make_world, tmp_path):
     world = make_world(repos=1, closed_in_window=60, other_updated=30, old_issues=400, seed=9)
-    _, _, sorted_acc, _, _ = harvest_world(world, f"sqlite:///{tmp_path / 'a.db'}", "sort_ignored")
-    _, _, walked_acc, _, _ = harvest_world(world, f"sqlite:///{tmp_path / 'b.db'}", "order_ignored")
     ep = "/repos/{owner}/{repo}/issues"
-    assert sorted_acc.by_endpoint[ep] < walked_acc.by_endpoint[ep]   # old issues are skipped only when sorted
-    assert walked_acc.by_endpoint[ep] >= 5                            # 490 issues, 100 a page: walked to the end
+    asked = {}
+    for quirks in ("sort_ignored", "order_ignored", "order_ignored,filter_ignored"):
+        store, _, acc, _, _ = harvest_world(world, f"sqlite:///{tmp_path / (quirks + '.db')}", quirks)
+        assert window_issues(world) <= {(i.repo, i.number) for i in store.load_corpus().issues}
+        asked[quirks] = acc.by_endpoint[ep]
+    # Sorted: stops at the window. Unsorted: one page to see it, then the filtered list (one page here).
+    assert asked["sort_ignored"] <= 2 and asked["order_ignored"] <= asked["sort_ignored"] + 1
+    # Neither sort nor filter honoured: 490 issues, 100 a page, walked to the end (and the filtered pass again).
+    assert asked["order_ignored,filter_ignored"] >= 5 + 1
 
 
 BUNDLED = Path(__file__).resolve().parents[1] / "worlds"

@@ -9,6 +9,8 @@ so a test can switch a single one on:
                         (the documented form is unproven live; ``order_by`` is what other clients saw work).
 ``order_ignored``       (not in the named sets) a list that ignores every sort form and comes in creation
                         order, the case a client must detect rather than assume away.
+``filter_ignored``      (not in the named sets) time filters (``since``, ``updated_after``...) have no effect,
+                        as the changelog shows they once had none (fixed 2024-11-15/21).
 ``per_page_cap``        ``per_page`` silently capped (50) while ``total_page`` describes the capped pages.
 ``no_totals``           no ``total_page``/``total_count`` headers (the OpenAPI pages declare none).
 ``commits_ignore_page`` a PR's commit list answers every ``page`` with the first page (items carry
@@ -44,7 +46,7 @@ GITCODE_QUIRKS = frozenset({"sort_ignored", "per_page_cap", "commits_ignore_page
                             "merged_as_closed", "close_actions"})
 GITHUB_QUIRKS = frozenset({"commits_ignore_page", "repeat_page", "closed_module", "secondary_limit",
                            "null_commit_id"})
-ALL_QUIRKS = GITCODE_QUIRKS | GITHUB_QUIRKS | {"no_totals", "order_ignored"}
+ALL_QUIRKS = GITCODE_QUIRKS | GITHUB_QUIRKS | {"no_totals", "order_ignored", "filter_ignored"}
 
 # Named sets: `--strict` picks the platform's own; the variant drops GitCode's paging headers.
 NAMED = {"gitcode": GITCODE_QUIRKS, "gitcode-no-totals": GITCODE_QUIRKS | {"no_totals"}, "github": GITHUB_QUIRKS}
@@ -127,6 +129,9 @@ class Quirks:
             out.pop("direction", None)
         if self.on("order_ignored") and template in _SORTED_LISTS:
             for name in ("order_by", "sort", "direction"):
+                out.pop(name, None)
+        if self.on("filter_ignored") and template in _SORTED_LISTS:
+            for name in ("since", "updated_after", "updated_before", "created_after", "created_before"):
                 out.pop(name, None)
         if self.on("per_page_cap") and "per_page" in out:
             try:

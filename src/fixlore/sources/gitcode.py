@@ -8,9 +8,10 @@ decide), ``nubmer`` typo in comment targets, ``issue_created_at`` on PR->issue i
 
 from __future__ import annotations
 
+import logging
 import re
 from collections import Counter
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any, Iterator
 
 from fixlore import model as m
@@ -18,9 +19,11 @@ from fixlore.errors import SourceError
 from fixlore.sources.base import (IssueDetail, NewestFirst, PullDetail, as_int, as_str, label_names,
                                   login_of, sub)
 from fixlore.sources.http import ApiClient, NotFound, repo_pages
-from fixlore.timeutil import parse_time
+from fixlore.timeutil import PLATFORM_ZONES, parse_time
 
 PLATFORM = "gitcode"
+
+log = logging.getLogger(__name__)
 
 
 # ---------------------------------------------------------------------------
@@ -280,6 +283,19 @@ def split_repo(full_name: str) -> tuple[str, str]:
     return owner, name
 
 
+GITCODE_ZONE = PLATFORM_ZONES[PLATFORM]
+
+
+def _in_window(items: list[Any], updated_since: datetime | None, given: set[int]) -> Iterator[Any]:
+    """Items updated since the bound (or with no time), each number once."""
+    for it in items:
+        if it.number in given:
+            continue
+        if updated_since is None or it.updated_at is None or it.updated_at >= updated_since:
+            given.add(it.number)
+            yield it
+
+
 class GitCodeSource:
     platform = PLATFORM
     # Every form seen or documented to order by update time: `order_by` is what live clients saw work
@@ -311,15 +327,23 @@ class GitCodeSource:
     def _iter_updated(self, path: str, endpoint: str, params: dict[str, Any], updated_since: datetime | None,
                       make: Any) -> Iterator[Any]:
         order = NewestFirst()
+        given: set[int] = set()
         for page in repo_pages(self.client.paginate(path, params, endpoint=endpoint)):
-            items = [make(raw) for raw in page]
-            items = [it for it in items if it is not None]
-            for it in items:
-                if updated_since is None or it.updated_at is None or it.updated_at >= updated_since:
-                    yield it
+            items = [it for it in (make(raw) for raw in page) if it is not None]
+            yield from _in_window(items, updated_since, given)
             times = [it.updated_at for it in items]
             order.page(times, [it.created_at for it in items])
             if order.past(times, updated_since):      # stop at the window only when the order is proven
+                return
+            if order.broken and updated_since is not None:
+                # The sort was ignored: ask the server to filter instead (documented since 2024-11-20),
+                # and walk that list to its end; were the filter ignored too, it is the whole list.
+                log.info("%s: list not in update order; walking it filtered by updated_after", path)
+                after = (updated_since - timedelta(seconds=1)).astimezone(GITCODE_ZONE).isoformat(timespec="seconds")
+                for filtered in repo_pages(self.client.paginate(path, {**params, "updated_after": after},
+                                                                endpoint=endpoint)):
+                    yield from _in_window([it for it in (make(raw) for raw in filtered) if it is not None],
+                                          updated_since, given)
                 return
 
     def iter_issues(self, repo: str, updated_since: datetime | None) -> Iterator[m.Issue]:
