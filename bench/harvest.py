@@ -3,12 +3,15 @@
     .venv/bin/python bench/harvest.py                 # worlds/ascend-2026-09, or a synthetic world of its shape
     .venv/bin/python bench/harvest.py --synthetic     # force the synthetic world
     .venv/bin/python bench/harvest.py --time-scale 120
+    .venv/bin/python bench/harvest.py --strict        # also what the strict replay's quirk sets cost
 
 Rate limiting is on at both ends (the replay server enforces GitCode's 50/min and 4000/h,
 the client paces itself), with time compressed by --time-scale so the run takes minutes.
 Prints requests used, requests per pool issue, hours of GitCode quota (4000/h) implied, the
 same for the naive harvester (every window issue's details), their ratio, and the cost of a
-no-change re-run per repo.
+no-change re-run per repo. With --strict, the same for the replay's strict quirk sets (the
+platform as documented/observed: per_page capped at 50, repeated pages, sort only by order_by,
+one repo refused, ...; see fixlore/replay/strict.py), first run and re-run.
 """
 
 from __future__ import annotations
@@ -41,18 +44,19 @@ def pick_world(force_synthetic: bool, tmp: Path) -> tuple[Path, str]:
     if not force_synthetic and (ASCEND / "world.yaml").is_file() and any((ASCEND / "repos").glob("*/*/repo.json")):
         # A private copy: every run of the bench then sees the same world, even if it is regenerated meanwhile.
         copy = tmp / "ascend-2026-09"
-        shutil.copytree(ASCEND, copy, ignore=shutil.ignore_patterns("docs"))
+        # Leave out the world's own docs/ folder only: repos named "docs" (Ascend/docs, cann/docs) stay.
+        shutil.copytree(ASCEND, copy, ignore=lambda folder, names: ["docs"] if Path(folder) == ASCEND else [])
         return copy, "worlds/ascend-2026-09 (copied)"
     shape = WorldShape(orgs=("cann", "Ascend"), repos=187, closed_in_window=1019, other_updated=300,
                        old_issues=1500, seed=20260921)
     return write_world(tmp / "synthetic", shape), "synthetic (187 repos, 1019 closed in window)"
 
 
-def one_harvest(world: Path, db: str, time_scale: float, naive: bool = False) -> dict:
+def one_harvest(world: Path, db: str, time_scale: float, naive: bool = False, strict: str | None = None) -> dict:
     meta = read_world_meta(world)
     since = parse_time(meta["window"]["since"])
     store = Store.open(db)
-    with ReplayServer(world, rate_limit=True, time_scale=time_scale) as srv:
+    with ReplayServer(world, rate_limit=True, time_scale=time_scale, strict=strict) as srv:
         client = ApiClient(srv.base_url, meta["platform"], cache=store.http_cache(), rate_limit=True,
                            time_scale=time_scale)
         start = time.perf_counter()
@@ -70,6 +74,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--synthetic", action="store_true", help="use a synthetic world of the Ascend shape")
     parser.add_argument("--time-scale", type=float, default=60.0, help="quota time compression (default 60)")
     parser.add_argument("--skip-naive", action="store_true")
+    parser.add_argument("--strict", action="store_true", help="also run the strict replay's quirk sets")
     args = parser.parse_args(argv)
     console = Console(width=120)
     with tempfile.TemporaryDirectory(prefix="fixlore-bench-") as tmp_name:
@@ -80,6 +85,14 @@ def main(argv: list[str] | None = None) -> int:
         rerun = one_harvest(world, f"sqlite:///{tmp / 'smart.db'}", args.time_scale)
         naive = None if args.skip_naive else one_harvest(world, f"sqlite:///{tmp / 'naive.db'}", args.time_scale,
                                                          naive=True)
+        strict_runs = []
+        if args.strict:
+            from fixlore.sources.offline import read_world_meta as _meta
+
+            for name in ("gitcode", "gitcode-no-totals") if _meta(world)["platform"] == "gitcode" else ("github",):
+                db = f"sqlite:///{tmp / f'strict-{name}.db'}"
+                strict_runs.append((name, one_harvest(world, db, args.time_scale, strict=name),
+                                    one_harvest(world, db, args.time_scale, strict=name)))
     rep = smart["report"]
     pool = rep.funnel.get("pool", 0)
     table = Table(title="harvest cost")
@@ -98,7 +111,17 @@ def main(argv: list[str] | None = None) -> int:
     if naive:
         row("naive", naive)
     row("no-change re-run", rerun)
+    for name, first, again in strict_runs:
+        row(f"strict {name}", first)
+        row(f"strict {name} re-run", again)
     console.print(table)
+    for name, first, again in strict_runs:
+        r = first["report"]
+        console.print(f"strict {name}: {first['requests']} requests = {first['requests'] / max(smart['requests'], 1):.2f}x "
+                      f"the default mode; {r.repos_unreadable} repo(s) unreadable "
+                      f"({', '.join(sorted({f['repo'] for f in r.unreadable}))}); issues listed {r.issues_listed} "
+                      f"(default {rep.issues_listed}); re-run {again['requests']} requests "
+                      f"(by endpoint: {again['by_endpoint']})")
     console.print(f"repos {rep.repos}; issues in window {rep.issues_in_window}; pool {pool}; "
                   f"funnel {dict(sorted(rep.funnel.items()))}")
     if naive:

@@ -79,3 +79,21 @@ def test_serves_until_interrupted_and_prints_stats():
     stats = json.loads(out[out.index("{"):])
     assert stats["total"] == 2 and stats["by_status"] == {"200": 1, "401": 1}
     assert "tok-from-env" not in first + out + err
+
+
+def test_an_unknown_strict_quirk_is_a_fixlore_error_naming_the_sets():
+    result = CliRunner().invoke(_app(), ["replay", str(DEMO), "--quirks", "per_page_cap,no_such_quirk"])
+    assert isinstance(result.exception, FixloreError)
+    assert "no_such_quirk" in str(result.exception) and "gitcode-no-totals" in str(result.exception)
+
+
+def test_strict_server_says_which_quirks_it_plays():
+    from fixlore.replay.server import ReplayServer
+
+    with ReplayServer(DEMO, strict=True) as srv:
+        assert "sort_ignored" in srv.quirks.names and "secondary_limit" not in srv.quirks.names
+        page = httpx2.get(srv.base_url + "/orgs/demo-ai/repos", params={"per_page": 100})
+        assert page.status_code == 200 and page.headers["total_page"] == "1"
+    with ReplayServer(DEMO, strict="gitcode-no-totals") as srv:
+        page = httpx2.get(srv.base_url + "/orgs/demo-ai/repos", params={"per_page": 100})
+        assert "total_page" not in page.headers

@@ -84,7 +84,8 @@ def test_unknown_org_is_a_one_line_error(make_world, tmp_path):
     world = make_world(repos=2, closed_in_window=5, other_updated=1, old_issues=1)
     with ReplayServer(world) as srv:
         proc = fixlore("harvest", "--platform", "gitcode", "--base-url", srv.base_url, "--org", "no-such-org",
-                       "--since", SINCE, "--db", f"sqlite:///{tmp_path / 'u.db'}", "--no-rate-limit", "-q")
+                       "--since", SINCE, "--db", f"sqlite:///{tmp_path / 'u.db'}", "--no-rate-limit", "-q",
+                       env_extra={"GITCODE_TOKEN": SECRET})       # (without one, a warning line comes first)
     assert_one_line_error(proc, "unknown organisation", "no-such-org")
 
 

@@ -149,11 +149,59 @@ def test_gitcode_paging_stops_on_short_page_and_survives_a_repeated_page():
     assert served == [1, 2, 2, 3]
 
 
-def test_paging_stops_when_a_page_keeps_repeating():
-    handler = Script(ok([{"id": i} for i in range(100)]))
+def test_a_page_that_keeps_repeating_is_a_failure_not_an_end():
+    from fixlore.sources.http import ApiError
+
+    handler = Script(ok([{"id": i} for i in range(100)]))      # a full page, whatever page is asked
     c = client(handler)
-    pages = list(c.paginate("/x", per_page=100))
-    assert len(pages) == 1 and len(handler.requests) == 3
+    pages = []
+    with pytest.raises(ApiError, match="page 2 kept repeating") as err:
+        for page in c.paginate("/x", per_page=100):
+            pages.append(page)
+    assert len(pages) == 1 and len(handler.requests) == 1 + 4 and err.value.status == "repeated-page"
+    assert all("If-None-Match" not in r.headers for r in handler.requests[2:])   # re-fetches skip the cache
+
+
+def _paged_server(total: int, cap: int, totals: bool = True, ignore_page: bool = False, repeat_once: set = (),
+                  key=lambda i: {"id": i}):
+    """A page-numbered list of ``total`` items, ``per_page`` capped at ``cap``."""
+    asked: list[int] = []
+
+    def handler(request):
+        page = 1 if ignore_page else int(request.url.params.get("page", 1))
+        per_page = min(int(request.url.params.get("per_page", 20)), cap)
+        if page in repeat_once and page not in asked:
+            page -= 1
+        asked.append(int(request.url.params.get("page", 1)))
+        items = [key(i) for i in range(total)][(page - 1) * per_page: page * per_page]
+        headers = {"total_page": str(-(-total // per_page)), "total_count": str(total)} if totals else {}
+        return ok(items, **headers)
+    return handler, asked
+
+
+@pytest.mark.parametrize("totals", [True, False])
+@pytest.mark.parametrize("total", [0, 30, 50, 120, 150])
+def test_capped_page_size_loses_nothing(total, totals):
+    handler, asked = _paged_server(total, cap=50, totals=totals)
+    got = [i["id"] for p in client(handler).paginate("/x", per_page=100) for i in p]
+    assert got == list(range(total))
+    assert len(asked) <= -(-total // 50) + (0 if totals else 1) + (1 if total == 0 else 0)
+
+
+@pytest.mark.parametrize("totals", [True, False])
+def test_a_list_that_ignores_page_and_has_no_id_ends(totals):
+    handler, asked = _paged_server(7, cap=100, totals=totals, ignore_page=True, key=lambda i: {"sha": f"c{i}"})
+    got = [i["sha"] for p in client(handler).paginate("/x", per_page=100) for i in p]
+    assert got == [f"c{i}" for i in range(7)] and len(asked) <= 5
+
+
+@pytest.mark.parametrize("keyed", ["id", "sha", "number", "none"])
+def test_a_repeated_page_is_fetched_again_until_it_changes(keyed):
+    make = {"id": lambda i: {"id": i}, "sha": lambda i: {"sha": f"s{i}"}, "number": lambda i: {"number": i},
+            "none": lambda i: {"title": f"t{i}"}}[keyed]
+    handler, asked = _paged_server(250, cap=100, repeat_once={2, 3}, key=make)
+    got = [it for p in client(handler).paginate("/x", per_page=100) for it in p]
+    assert got == [make(i) for i in range(250)] and asked == [1, 2, 2, 3, 3]
 
 
 def test_github_link_paging():
@@ -203,3 +251,59 @@ def test_gitcode_sliding_window_never_exceeds_50_in_any_minute():
         sent.append(now[0])
     assert sent[49] == 0.0 and sent[50] >= 1.0 and sent[100] >= 2.0      # bursts of 50 per scaled minute
     assert all(sum(1 for t in sent if start <= t < start + 1.0) <= 50 for start in sent)
+
+
+@pytest.mark.parametrize("status,body,words", [
+    (403, {"error_code": 403, "error_message": "issue module is closed"}, "issue module is closed"),
+    (410, {"message": "Issues are disabled for this repo"}, "Issues are disabled"),
+    (451, {"message": "Repository access blocked"}, "Repository access blocked"),
+    (404, None, "not found"),
+])
+def test_a_refusal_after_the_token_was_accepted_concerns_that_resource_only(status, body, words):
+    from fixlore.sources.http import ApiError, TokenRefused, repo_pages
+
+    script = Script(ok([{"id": 1}]), httpx2.Response(status, json=body) if body else httpx2.Response(status))
+    c = client(script)
+    c.get("/orgs/x/repos")
+    with pytest.raises(ApiError) as err:
+        list(repo_pages(c.paginate("/repos/x/y/issues", endpoint="/repos/{owner}/{repo}/issues")))
+    assert not isinstance(err.value, TokenRefused)
+    assert err.value.status == str(status) and words in err.value.message
+    assert "token" not in str(err.value)
+
+
+def test_a_403_on_the_first_call_is_the_token():
+    from fixlore.sources.http import TokenRefused
+
+    script = Script(httpx2.Response(403, json={"message": "Forbidden"}))
+    with pytest.raises(TokenRefused, match="refused the API token"):
+        client(script).get("/orgs/x/repos")
+
+
+@pytest.mark.parametrize("status", [403, 429])
+def test_github_secondary_limit_without_retry_after_waits_a_minute_then_backs_off(status):
+    limited = httpx2.Response(status, json={"message": "You have exceeded a secondary rate limit. Please wait a few "
+                                                      "minutes before you try again."})
+    script = Script(limited, limited, limited, ok({"ok": True}), limited, ok({"ok": True}))
+    c = client(script, platform="github")
+    assert c.get("/x").data == {"ok": True}
+    assert [round(s) for s in c.slept if s >= 1] == [60, 120, 240]     # >= 60 s, then doubling
+    assert c.get("/y").data == {"ok": True}
+    assert round(c.slept[-1]) == 60                                     # a success resets the back-off
+
+
+def test_github_secondary_limit_honours_retry_after_when_sent():
+    script = Script(httpx2.Response(403, json={"message": "You have exceeded a secondary rate limit"},
+                                    headers={"Retry-After": "90"}), ok({"ok": True}))
+    c = client(script, platform="github")
+    assert c.get("/x").data == {"ok": True} and [round(s) for s in c.slept if s >= 1] == [90]
+
+
+def test_a_learned_page_size_spares_the_probe_on_later_lists():
+    long_list, asked_long = _paged_server(120, cap=50, totals=False)
+    short_list, asked_short = _paged_server(30, cap=50, totals=False)
+    c = client(lambda request: (long_list if request.url.path.endswith("/a") else short_list)(request))
+    assert len([i for p in c.paginate("/a", endpoint="/{repo}/issues", per_page=100) for i in p]) == 120
+    assert asked_long == [1, 2, 3]                         # the probe of page 2 found the cap of 50
+    assert len([i for p in c.paginate("/b", endpoint="/{repo}/issues", per_page=100) for i in p]) == 30
+    assert asked_short == [1]                              # 30 < 50 on the same endpoint: the end, no probe

@@ -39,8 +39,11 @@ def test_gitcode_pull_merge_rule():
     assert merged.head_repo == "bob/r" and merged.base_ref == "master"
     no_time = gc.normalize_pull({"number": 1, "state": "merged", "merged_at": ""}, "o/r")
     assert not no_time.merged
+    # Repos that mark auto-merged MRs closed: closed with merged_at set counts as merged, and says which way.
     closed = gc.normalize_pull({"number": 2, "state": "closed", "merged_at": "2026-06-26T18:40:09+08:00"}, "o/r")
-    assert not closed.merged
+    assert closed.merged and closed.merge_variant == m.MERGED_CLOSED and merged.merge_variant == m.MERGED_STATE
+    unmerged = gc.normalize_pull({"number": 3, "state": "closed", "merged_at": ""}, "o/r")
+    assert not unmerged.merged and unmerged.merge_variant == ""
 
 
 def test_gitcode_comment_target_typo():
@@ -111,3 +114,31 @@ def test_offline_loader_reads_a_world(make_world):
     gh_world = make_world("gh", platform="github", repos=2, closed_in_window=8, other_updated=2, old_issues=2)
     gh_corpus = load_world(gh_world)
     assert gh_corpus.platform == "github" and len(gh_corpus.issues) == 12
+
+
+def test_gitcode_close_recognised_by_every_signal():
+    from fixlore.timeutil import parse_time
+
+    closed_at = parse_time("2026-09-18T13:39:56+08:00")
+
+    def ev(kind, content, when="2026-09-18T13:39:56+08:00"):
+        return gc.normalize_issue_log({"id": 1, "user": {"login": "u"}, "created_at": when, "action_type": kind,
+                                       "content": content}, "o/r", 5, closed_at)[0]
+
+    assert ev("closed", "").action == m.EV_CLOSED and "close_signal" not in ev("closed", "").detail   # by name
+    assert ev("issue_close", "关闭了 Issue").detail["close_signal"] == "text"                         # by its text
+    assert ev("update_state", "将任务状态修改为 已关闭").action == m.EV_CLOSED                          # state change
+    by_time = ev("state_change", "")                                                                   # by finished_at
+    assert by_time.action == m.EV_CLOSED and by_time.detail["close_signal"] == "finished_at"
+    assert ev("state_change", "", when="2026-09-18T10:00:00+08:00").action == m.EV_OTHER             # not at the close
+    assert ev("label", "添加了标签 bug").action == m.EV_LABELED                                         # known: never a close
+    assert ev("milestone", "").action == m.EV_OTHER
+
+
+def test_unknown_action_types_are_counted_by_the_source():
+    from fixlore.sources.gitcode import GitCodeSource
+
+    src = GitCodeSource(client=None)
+    src._note_actions([{"action_type": "closed"}, {"action_type": "issue_close"}, {"action_type": "issue_close"},
+                       {"action": "Weird_Thing"}, "not a dict"])
+    assert dict(src.unknown_actions) == {"issue_close": 2, "weird_thing": 1}

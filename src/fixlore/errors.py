@@ -11,6 +11,7 @@ EXIT_CODES: dict[int, str] = {
     3: "not found: the case or key named is not in this run",
     4: "the platform or the network failed: host unreachable, token missing or refused",
     5: "the store or the file system failed: database unreachable, disk full, permission denied",
+    6: "finished, but some repositories could not be read: they are recorded and retried on the next run",
     70: "internal error (a bug): rerun with --verbose for the traceback and report it",
     130: "interrupted (Ctrl-C): rerun the same command to resume",
 }
@@ -49,3 +50,8 @@ class Interrupted(FixloreError):
     """Ctrl-C during a run, after the run was marked interrupted; the message says how to resume."""
 
     exit_code = 130
+
+
+# `fixlore run` / `fixlore harvest` finished, stored everything it could read, but some repos (or
+# some of their endpoints) could not be read: they are recorded in the store and retried next run.
+EXIT_SOME_UNREADABLE = 6

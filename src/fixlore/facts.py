@@ -17,7 +17,7 @@ def pr_label(f: FixRef, case_repo: str = "") -> str:
 
 
 def is_merged(f: FixRef) -> bool:
-    return f.state == "merged" and f.merged_at is not None
+    return f.merged                     # the one rule: fixlore.model.merge_variant
 
 
 def format_lag(seconds: int | None, zh: bool) -> str:

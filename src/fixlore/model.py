@@ -71,6 +71,29 @@ class Issue:
         return f"{self.repo}#{self.number}"
 
 
+MERGED_STATE = "merged"                 # the seed's rule: state merged with merged_at set
+MERGED_CLOSED = "closed_with_merged_at"  # repos that mark auto-merged MRs closed (mark_auto_merged_mr_as_closed)
+
+
+def merge_variant(state: str, merged_at: datetime | None) -> str:
+    """Which form of "merged" a PR shows, or "" when it is not merged.
+
+    The one merge rule: merged needs the merge time (GitCode's `merged` field is null), and the
+    state reads `merged`, or `closed` on repos that mark auto-merged MRs closed.
+    """
+    if merged_at is None:
+        return ""
+    if state == "merged":
+        return MERGED_STATE
+    if state == "closed":
+        return MERGED_CLOSED
+    return ""
+
+
+def is_merged(state: str, merged_at: datetime | None) -> bool:
+    return bool(merge_variant(state, merged_at))
+
+
 @dataclass(slots=True)
 class Pull:
     repo: str                # the target (base) repository
@@ -93,8 +116,12 @@ class Pull:
 
     @property
     def merged(self) -> bool:
-        """Merged only when the platform says so *and* gives the time (GitCode's `merged` is null)."""
-        return self.state == "merged" and self.merged_at is not None
+        """Merged only when the platform gives the merge time (see :func:`merge_variant`)."""
+        return is_merged(self.state, self.merged_at)
+
+    @property
+    def merge_variant(self) -> str:
+        return merge_variant(self.state, self.merged_at)
 
     @property
     def key(self) -> str:
@@ -218,6 +245,10 @@ class FixRef:
     merged_at: datetime | None = None
     url: str = ""
     base_ref: str = ""
+
+    @property
+    def merged(self) -> bool:
+        return is_merged(self.state, self.merged_at)
 
     def to_export(self) -> dict[str, Any]:
         return {"repo": self.repo, "number": self.number, "role": self.role, "state": self.state,

@@ -44,6 +44,10 @@ def plan_run(*, world: Path | None, out: Path, overrides: dict[str, Any], config
             raise ConfigError(f"{world} is not a world folder (no world.yaml)")
         defaults.update(_world_defaults(world), rate_limit=server_rate_limit)
     settings = load_settings(config, overrides, defaults)
+    from fixlore.harvest.connect import since_for_platform
+
+    raw_since = overrides.get("since") if isinstance(overrides.get("since"), str) else None
+    settings.since = since_for_platform(raw_since, settings)   # a bare date is the platform's own zone
     if settings.since is None:
         raise ConfigError("no window start: give --since (or a world whose truth.yaml has window.since)")
     if not settings.orgs:
@@ -57,11 +61,13 @@ def run_pipeline(*, world: Path | None, out: Path, overrides: dict[str, Any], co
                  quiet: bool = True, naive: bool = False, stage_names: list[str] | None = None,
                  console: Any = None, as_of: datetime | None = None,
                  extra_info: dict[str, Any] | None = None,
-                 progress: Callable[[str, int, int | None], None] | None = None) -> dict[str, Any]:
+                 progress: Callable[[str, int, int | None], None] | None = None,
+                 strict: Any = None) -> dict[str, Any]:
     """Library form of `fixlore run`; returns the run.json content (also written to out/run.json).
 
     `as_of` replays the world as it stood then; `extra_info` joins run.json (a series edition's
-    plan). ``progress(stage, done, total)`` is called by the stages that take a while (total None
+    plan); `strict` makes the replay play the platform's quirks (a quirk set's name or True).
+    ``progress(stage, done, total)`` is called by the stages that take a while (total None
     when unknown). Ctrl-C marks the run interrupted (run.json, ``runs``, ``harvest_runs``)
     and raises :class:`Interrupted` saying how many requests were spent.
     """
@@ -90,12 +96,16 @@ def run_pipeline(*, world: Path | None, out: Path, overrides: dict[str, Any], co
         server = None
         token = settings.token()
         base_url = settings.base_url
+        if world is None and (warning := missing_token_warning(settings, token)):
+            info["warnings"] = [warning]
+            typer.echo(warning, err=True)
         if world is not None:
             from fixlore.replay.server import ReplayServer
 
             server = stack.enter_context(ReplayServer(world, port=0, rate_limit=server_rate_limit,
                                                       time_scale=settings.time_scale, faults=faults,
-                                                      fault_seed=fault_seed, token=None, as_of=as_of))
+                                                      fault_seed=fault_seed, token=None, as_of=as_of,
+                                                      strict=strict))
             base_url, token = server.base_url, None
             info["settings"]["base_url"] = base_url
         client, source = connect(settings, store, token=token, base_url=base_url)
@@ -141,6 +151,24 @@ def _outputs(out: Path, db: str) -> dict[str, str]:
     return found
 
 
+def unreadable_line(failure: dict[str, Any]) -> str:
+    status = failure.get("status", "")
+    status = f"HTTP {status}" if str(status).isdigit() else status
+    return (f"could not read {failure.get('repo')} ({failure.get('endpoint')}): {status} {failure.get('message', '')}"
+            .rstrip() + " — recorded, retried on the next run")
+
+
+def unreadable_exit(failures: list[dict[str, Any]]) -> None:
+    """End with EXIT_SOME_UNREADABLE (one line on stderr) when some repos could not be read."""
+    from fixlore.errors import EXIT_SOME_UNREADABLE
+
+    if failures:
+        repos = len({f.get("repo") for f in failures})
+        typer.echo(f"finished, but {repos} repo(s) could not be read (exit {EXIT_SOME_UNREADABLE}); "
+                   f"see run.json and the digest's methods section", err=True)
+        raise typer.Exit(EXIT_SOME_UNREADABLE)
+
+
 def register(app: typer.Typer) -> None:
     from fixlore.summary import print_summary
 
@@ -150,7 +178,7 @@ def register(app: typer.Typer) -> None:
                                  help="Folder for run.json, cases.jsonl, the digests, the store and the indexes "
                                       "(env FIXLORE_OUT)."),
         world: Optional[Path] = typer.Option(None, "--world", help="Replay this world folder on loopback."),
-        since: Optional[str] = typer.Option(None, "--since", help="Window start (ISO); default: the world's truth.yaml."),
+        since: Optional[str] = typer.Option(None, "--since", help="Window start (ISO); default: the world's truth.yaml. A bare date or time without offset is in the platform's zone (GitCode +08:00, GitHub UTC)."),
         platform: Optional[str] = typer.Option(None, "--platform", help="gitcode or github (real site)."),
         org: list[str] = typer.Option([], "--org", help="Organisation to harvest (repeatable)."),
         db: Optional[str] = typer.Option(None, "--db", envvar="FIXLORE_DB",
@@ -186,6 +214,10 @@ def register(app: typer.Typer) -> None:
                                             "this ISO time (later events hidden); the window ends there."),
         series: Optional[str] = typer.Option(None, "--series", help="Make the next edition of this series "
                                              "(same as `fixlore series publish NAME`; --since overrides its window start)."),
+        strict: bool = typer.Option(False, "--strict", help="With --world: the replay plays the platform's "
+                                    "documented and observed quirks (see `fixlore replay --help`)."),
+        quirks: Optional[str] = typer.Option(None, "--quirks", help="With --world: a named quirk set "
+                                             "(gitcode, gitcode-no-totals, github) or quirk names; implies --strict."),
     ) -> None:
         """Harvest, funnel, link, enrich, analyse, compose and index the cases for serving; write OUT/run.json, OUT/cases.jsonl and the digests.
 
@@ -204,7 +236,9 @@ def register(app: typer.Typer) -> None:
                                      "token_env": token_env, "time_scale": time_scale, "lookback_days": lookback_days,
                                      "rank_top_k": rank_top_k, "read_timeout": read_timeout, "rate_limit": rate_limit,
                                      "max_attempts": max_attempts, "kb_docs": list(kb_docs) or None,
-                                     "since": parse_since(since, "--since") if since else None}
+                                     "since": since if since else None}
+        if since:
+            parse_since(since, "--since")           # a bad date is one clear line, before anything starts
         overrides = {k: v for k, v in overrides.items() if v is not None}
         if as_of and world is None:
             raise ConfigError("--as-of needs --world (a live site cannot be asked about the past)")
@@ -213,7 +247,8 @@ def register(app: typer.Typer) -> None:
 
             result = publish_edition(series, out=out, world=world, db=db, config=config,
                                      as_of=parse_since(as_of, "--as-of") if as_of else None,
-                                     since=overrides.pop("since", None), overrides=overrides, quiet=quiet)
+                                     since=parse_since(overrides.pop("since"), "--since") if since else None,
+                                     overrides=overrides, quiet=quiet)
             typer.echo(json.dumps(result, ensure_ascii=False, indent=2))
             return
         show = not quiet and not as_json
@@ -221,8 +256,10 @@ def register(app: typer.Typer) -> None:
             info = run_pipeline(world=world, out=out, overrides=overrides, config=config, faults=faults,
                                 fault_seed=fault_seed, server_rate_limit=bool(rate_limit), quiet=not show,
                                 naive=naive, stage_names=list(stage) or None, progress=bar.update if show else None,
-                                as_of=parse_since(as_of, "--as-of") if as_of else None)
+                                as_of=parse_since(as_of, "--as-of") if as_of else None, strict=quirks or strict)
         if as_json:
             typer.echo((out / "run.json").read_text(encoding="utf-8"), nl=False)
         elif show:
             print_summary(info)
+        harvest = next((s.get("summary", {}) for s in info.get("stages", []) if s["name"] == "harvest"), {})
+        unreadable_exit(harvest.get("unreadable") or [])

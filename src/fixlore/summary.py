@@ -36,6 +36,11 @@ def summary_lines(info: dict[str, Any]) -> list[tuple[str, str]]:
         rows.append(("issues listed", str(harvest.get("issues_listed", 0))))
         rows.append(("issue details fetched", str(harvest.get("issues_detailed", 0))))
         rows.append(("PRs listed / detailed", f"{harvest.get('pulls_listed', 0)} / {harvest.get('pulls_detailed', 0)}"))
+        for failure in harvest.get("unreadable") or []:
+            status = failure.get("status", "")
+            status = f"HTTP {status}" if str(status).isdigit() else str(status)
+            rows.append(("repo not read", f"{failure.get('repo')} ({failure.get('endpoint')}): {status} "
+                                          f"{failure.get('message', '')}".rstrip() + " — recorded, retried next run"))
     funnel = info.get("funnel") or {}
     if funnel:
         rows.append(("issues considered", str(funnel.get("considered", 0))))

@@ -2,8 +2,14 @@
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+import re
+from datetime import datetime, timedelta, timezone
 from typing import Any
+
+# The zone each platform shows its times in: a bare date given for a window means this zone.
+PLATFORM_ZONES = {"gitcode": timezone(timedelta(hours=8)), "gitee": timezone(timedelta(hours=8)),
+                  "github": timezone.utc}
+_OFFSET = re.compile(r"(Z|[+-]\d{2}(:?\d{2})?)$", re.IGNORECASE)
 
 
 def parse_time(value: Any) -> datetime | None:
@@ -59,3 +65,15 @@ def cases_in_zone(cases, tz) -> None:
     """`in_zone` for cases and the fix PRs they carry (merged and pending)."""
     in_zone(cases, tz)
     in_zone([f for c in cases for f in (*c.fix, *c.pending_fix)], tz)
+
+
+def has_offset(text: str) -> bool:
+    """Does this ISO text name its zone ("...+08:00", "...Z")? A bare date or local time does not."""
+    text = str(text).strip()
+    return len(text) > 10 and bool(_OFFSET.search(text))
+
+
+def in_platform_zone(when: datetime, platform: str) -> datetime:
+    """Read a time given without a zone (parsed as UTC) as the same wall-clock time in the platform's zone."""
+    zone = PLATFORM_ZONES.get(platform, timezone.utc)
+    return when.replace(tzinfo=zone)

@@ -286,6 +286,22 @@ def _guide(kept: list[Case], ref: Refs, repo_order: list[str], lang: str) -> lis
     return rows
 
 
+def _unreadable_note(api: dict, repos: int, lang: str) -> str:
+    """What the harvest could not read, so no reader takes the tables for the whole ecosystem."""
+    failures = api.get("unreadable") or []
+    if not failures:
+        return ""
+    by_repo: dict[str, list[str]] = defaultdict(list)
+    for fl in failures:
+        status = f"HTTP {fl['status']}" if str(fl.get("status", "")).isdigit() else str(fl.get("status", ""))
+        by_repo[fl["repo"]].append(f"{status} {fl.get('message') or ''}".strip())
+    names = _j(lang, [f"{r}（{'；'.join(v)}）" if lang == "zh" else f"{r} ({'; '.join(v)})"
+                      for r, v in sorted(by_repo.items())])
+    return _t(lang, f"另有 {len(by_repo)}/{repos} 仓未能读取：{names}，其问题未计入，下次运行重试。",
+              f" {len(by_repo)} of {repos} repos could not be read: {names}; their issues are not counted "
+              f"and will be retried on the next run.")
+
+
 def _disclosure(fig: dict, run: dict, lang: str) -> list[dict[str, str]]:
     f, kb, mg, car, ev, tm, dr, bl, an = (fig[k] for k in ("funnel", "kb", "merge", "carriers", "evidence", "timing",
                                                           "drops", "backlog", "analysis"))
@@ -303,7 +319,7 @@ def _disclosure(fig: dict, run: dict, lang: str) -> list[dict[str, str]]:
         f"{f['closed_in_window']:,} closed in the window ({f['by_stage']['window']:,} outside); after removing unresolved {f['unresolved']:,}, "
         f"internal {f['internal']:,}, CVE {f['cve']:,} and empty titles {f['empty_title']:,}, {f['resolved_user_side']:,} resolved user-side issues; "
         f"{f['noise']:,} template-flood issues removed leaves a pool of {f['pool']:,}; the top {f['analysed']:,} by value were analysed "
-        f"in depth: {f['kept']:,} kept, {f['dropped']:,} dropped.")})
+        f"in depth: {f['kept']:,} kept, {f['dropped']:,} dropped.") + _unreadable_note(fig["api"], repos, lang)})
     kb_list = _j(lang, [f"{r['case']}→{r['doc'].split('/')[-1]}" for r in kb["cases"]])   # scores: digest.json
     items.append({"label": _t(lang, "KB 核实", "Knowledge base"), "text": _t(
         lang,
@@ -328,10 +344,14 @@ def _disclosure(fig: dict, run: dict, lang: str) -> list[dict[str, str]]:
     items.append({"label": _t(lang, "PR 合并判定", "Merge rule"), "text": _t(
         lang,
         f"一律以 state == merged 且 merged_at 非空判定（平台 merged 字段不可用）。深析案例共引用修复 PR {mg['fix_refs']} 个："
-        f"合入 {mg['merged']}，未合入 {nm}。特殊载体 {n_carriers} 例" + (f"——{'；'.join(carriers)}" if carriers else "") + "。" + audit_txt,
+        f"合入 {mg['merged']}，未合入 {nm}。"
+        + (f"其中 {mg['closed_with_merged_at']} 个状态为 closed 但 merged_at 非空（自动合入后标记关闭），按合入计。"
+           if mg.get("closed_with_merged_at") else "") + f"特殊载体 {n_carriers} 例" + (f"——{'；'.join(carriers)}" if carriers else "") + "。" + audit_txt,
         f"A PR counts as merged only when state == merged and merged_at is set (the platform's merged field is not used). "
         f"The analysed cases cite {mg['fix_refs']} fix PRs: {mg['merged']} merged, not merged: {nm}. "
-        f"Special carriers: {n_carriers}" + (f" — {'; '.join(carriers)}" if carriers else "") + "." + audit_txt)})
+        + (f"{mg['closed_with_merged_at']} of the merged read closed with merged_at set (auto-merged MRs marked "
+           f"closed) and count as merged. " if mg.get("closed_with_merged_at") else "")
+        + f"Special carriers: {n_carriers}" + (f" — {'; '.join(carriers)}" if carriers else "") + "." + audit_txt)})
     ch = ev["auto_close_chains"]
     tiers = []
     if ch["count"]:

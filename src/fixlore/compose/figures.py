@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from typing import Any
 
-from fixlore.model import FUNNEL_STAGES, Case
+from fixlore.model import FUNNEL_STAGES, MERGED_CLOSED, Case, merge_variant
 from fixlore.timeutil import lag_seconds
 
 AUTO_CLOSE_TIMINGS = ("same_second", "auto_close")
@@ -15,7 +15,7 @@ STORM_GAP_S = 300          # closes of one storm follow each other within this g
 
 
 def merged(f) -> bool:
-    return f.state == "merged" and f.merged_at is not None
+    return f.merged                     # the one rule: fixlore.model.merge_variant
 
 
 class Refs:
@@ -87,7 +87,8 @@ def merge_figures(analysed: list[Case]) -> dict[str, Any]:
     states = Counter("merged" if merged(f) else (f.state or "unknown") for f in fixes)
     return {"fix_refs": len(fixes), "merged": states.get("merged", 0),
             "not_merged": {k: v for k, v in sorted(states.items()) if k != "merged"},
-            "state_merged_without_time": sum(1 for f in fixes if f.state == "merged" and f.merged_at is None)}
+            "state_merged_without_time": sum(1 for f in fixes if f.state == "merged" and f.merged_at is None),
+            "closed_with_merged_at": sum(1 for f in fixes if merge_variant(f.state, f.merged_at) == MERGED_CLOSED)}
 
 
 def carrier_figures(analysed: list[Case], ref: Refs) -> dict[str, list[dict[str, str]]]:
@@ -243,5 +244,6 @@ def compute_figures(cases: list[Case], run: dict[str, Any] | None = None) -> dic
         "drops": drop_figures(analysed, ref),
         "backlog": backlog_figures(cases, ref),
         "analysis": analysis_figures(analysed, run),
-        "api": {k: harvest[k] for k in ("requests", "repos", "orgs", "api_requests") if k in harvest},
+        "api": {k: harvest[k] for k in ("requests", "repos", "orgs", "api_requests", "unreadable")
+                if harvest.get(k) not in (None, [])},
     }

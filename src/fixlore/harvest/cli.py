@@ -19,7 +19,7 @@ def register(app: typer.Typer) -> None:
     @app.command("harvest", epilog=EXIT_CODES_HELP)
     def harvest_cmd(
         org: list[str] = typer.Option([], "--org", help="Organisation to harvest (repeatable)."),
-        since: Optional[str] = typer.Option(None, "--since", help="Window start, ISO."),
+        since: Optional[str] = typer.Option(None, "--since", help="Window start, ISO; a bare date or time without offset is in the platform's zone (GitCode +08:00, GitHub UTC)."),
         platform: Optional[str] = typer.Option(None, "--platform", help="gitcode or github."),
         db: Optional[str] = typer.Option(None, "--db", envvar="FIXLORE_DB",
                                          help="Store URL: sqlite:///path or postgresql+psycopg://... (env FIXLORE_DB)."),
@@ -48,6 +48,9 @@ def register(app: typer.Typer) -> None:
                                      "time_scale": time_scale, "max_attempts": max_attempts,
                                      "since": parse_since(since, "--since") if since else None}
         settings = load_settings(config, {k: v for k, v in overrides.items() if v is not None})
+        from fixlore.harvest.connect import missing_token_warning, since_for_platform
+
+        settings.since = since_for_platform(since, settings)
         if settings.since is None:
             raise ConfigError("give --since (or `since` in the config file)")
         if not settings.orgs:
@@ -56,6 +59,9 @@ def register(app: typer.Typer) -> None:
         logs.hide(settings.token(), *url_passwords(settings.base_url, settings.db))
         store = Store.open(settings.db)
         store.mark_abandoned_runs()
+        warning = missing_token_warning(settings, settings.token())
+        if warning:
+            typer.echo(warning, err=True)
         client, source = connect(settings, store, token=settings.token())
         run_id = store.start_harvest_run(settings.platform, settings.orgs, settings.since)
         status, report = "failed", None
@@ -75,3 +81,6 @@ def register(app: typer.Typer) -> None:
         if not quiet:
             Console().print_json(client.redact(json.dumps({**report.as_dict(),
                                                            "requests": client.accounting.snapshot()})))
+        from fixlore.pipeline_cli import unreadable_exit
+
+        unreadable_exit(report.as_dict()["unreadable"])

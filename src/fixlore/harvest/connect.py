@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import logging
+from datetime import datetime
 from typing import Any
 
 from fixlore.config import Settings
@@ -9,6 +11,25 @@ from fixlore.sources import make_source
 from fixlore.sources.base import Source
 from fixlore.sources.http import ApiClient
 from fixlore.store import Store
+from fixlore.timeutil import has_offset, in_platform_zone
+
+log = logging.getLogger(__name__)
+
+
+def since_for_platform(raw: str | None, settings: Settings) -> datetime | None:
+    """The window start: a ``--since`` given without a zone means the platform's zone (GitCode +08:00)."""
+    if raw and settings.since is not None and not has_offset(raw):
+        return in_platform_zone(settings.since, settings.platform)
+    return settings.since
+
+
+def missing_token_warning(settings: Settings, token: str | None) -> str | None:
+    """A line to show before the first request when no token was found (None when there is one)."""
+    if token:
+        return None
+    name = settings.token_env or "the token variable"
+    return (f"warning: no API token (${name} is empty or unset): {settings.platform} will see anonymous requests, "
+            f"with a far lower quota, and may refuse them")
 
 
 def connect(settings: Settings, store: Store, *, token: str | None = None, base_url: str | None = None,

@@ -30,6 +30,7 @@ from fixlore import model as m
 from fixlore.funnel import POOL, FunnelConfig, cheap_funnel
 from fixlore.link.refs import KIND_EITHER, KIND_ISSUE, KIND_PULL, find_refs, refs_from_branch
 from fixlore.sources.base import Source
+from fixlore.sources.http import ApiError
 from fixlore.store import Store
 
 log = logging.getLogger(__name__)
@@ -48,13 +49,23 @@ class HarvestReport:
     pull_candidates: int = 0
     pulls_detailed: int = 0
     phase_seconds: dict[str, float] = field(default_factory=dict)
+    # What could not be read: {repo, endpoint, status, message, failed_at, attempts} per repo and endpoint.
+    unreadable: list[dict[str, Any]] = field(default_factory=list)
+    # Event (operation-log) action types the source met and does not know, with counts.
+    unknown_actions: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def repos_unreadable(self) -> int:
+        return len({f["repo"] for f in self.unreadable})
 
     def as_dict(self) -> dict[str, Any]:
         return {"orgs": self.orgs, "repos": self.repos, "issues_listed": self.issues_listed,
                 "issues_in_window": self.issues_in_window, "funnel": dict(self.funnel),
                 "issues_detailed": self.issues_detailed, "repos_with_work": self.repos_with_work,
                 "pulls_listed": self.pulls_listed, "pull_candidates": self.pull_candidates,
-                "pulls_detailed": self.pulls_detailed,
+                "pulls_detailed": self.pulls_detailed, "repos_unreadable": self.repos_unreadable,
+                "unreadable": [{**f, "failed_at": str(f.get("failed_at") or "")} for f in self.unreadable],
+                "unknown_actions": dict(sorted(self.unknown_actions.items())),
                 "phase_seconds": {k: round(v, 3) for k, v in self.phase_seconds.items()}}
 
 
@@ -210,6 +221,7 @@ class Harvester:
         self.naive = naive
         self.quiet = quiet
         self.report = HarvestReport()
+        self.failed: set[str] = set()          # repos met with an unreadable endpoint in this run
 
     # -- phases
     def run(self, orgs: list[str]) -> HarvestReport:
@@ -220,7 +232,19 @@ class Harvester:
             self._timed("issues", lambda: self._list_issues(repos, progress))
             verdicts = self._timed("funnel", lambda: self._funnel(repos))
             self._timed("details", lambda: self._details(repos, verdicts, progress))
+        self.report.unreadable = self.store.failures([r.full_name for r in repos])
+        self.report.unknown_actions = dict(getattr(self.source, "unknown_actions", {}) or {})
+        if self.report.unknown_actions:
+            log.warning("operation-log action types not known to fixlore: %s", self.report.unknown_actions)
+        for failure in self.report.unreadable:
+            log.warning("could not read %s (%s): %s %s", failure["repo"], failure["endpoint"], failure["status"],
+                        failure["message"])
         return self.report
+
+    def _fail(self, repo: str, exc: ApiError) -> None:
+        """Record what could not be read; the repo's watermark stays put, so the next run retries it."""
+        self.failed.add(repo)
+        self.store.record_failure(repo, exc.endpoint, exc.status, exc.message)
 
     def _timed(self, name: str, work: Callable[[], Any]) -> Any:
         start = time.perf_counter()
@@ -256,12 +280,15 @@ class Harvester:
             if self._watermark_applies(mark) and mark.get("issues_updated_at"):
                 bound = max(bound, mark["issues_updated_at"])
             batch: list[m.Issue] = []
-            for issue in self.source.iter_issues(repo.full_name, bound):
-                batch.append(issue)
-                if len(batch) >= 100:
-                    self._save_issues(batch)
-                    batch = []
-            self._save_issues(batch)
+            try:
+                for issue in self.source.iter_issues(repo.full_name, bound):
+                    batch.append(issue)
+                    if len(batch) >= 100:
+                        self._save_issues(batch)
+                        batch = []
+            except ApiError as exc:
+                self._fail(repo.full_name, exc)
+            self._save_issues(batch)           # what was read is true; the watermark decides what is done
             progress.advance(task, description=f"issues {repo.full_name}")
 
     def _save_issues(self, batch: list[m.Issue]) -> None:
@@ -296,6 +323,7 @@ class Harvester:
             mark = self.store.watermark(repo.full_name)
             pending = selected and not self._watermark_applies(mark)
             plans.append((repo, selected, needs, pending))
+        plans = [p for p in plans if p[0].full_name not in self.failed]
         work = [p for p in plans if p[2] or p[3]]
         self.report.repos_with_work = len(work)
         repo_task = progress.task("repos with new pool issues", len(work))
@@ -306,8 +334,15 @@ class Harvester:
             for repo, selected, needs, pending in plans:
                 if not (needs or pending):
                     self._advance_issue_watermark(w, repo.full_name)
+        for repo, selected, needs, pending in plans:
+            if not (needs or pending):
+                self.store.clear_failures(repo.full_name)
         for repo, selected, needs, _pending in work:
-            self._repo_details(repo.full_name, selected, needs, progress, issue_task, pull_task)
+            try:
+                self._repo_details(repo.full_name, selected, needs, progress, issue_task, pull_task)
+                self.store.clear_failures(repo.full_name)
+            except ApiError as exc:
+                self._fail(repo.full_name, exc)
             progress.advance(repo_task, description=f"details {repo.full_name}")
         progress.finish(pull_task)
 

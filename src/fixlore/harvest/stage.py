@@ -19,7 +19,7 @@ def run(ctx: Any) -> dict[str, Any]:
     try:
         report = harvest(ctx.store, ctx.source, settings.orgs, ctx.since, lookback_days=settings.lookback_days,
                          funnel_config=FunnelConfig.from_mapping(funnel_cfg), naive=ctx.naive, quiet=ctx.quiet)
-        status = "done"
+        status = "partial" if report.unreadable else "done"
     except KeyboardInterrupt:
         status = "interrupted"
         raise

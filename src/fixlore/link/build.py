@@ -24,7 +24,7 @@ from fixlore.link.config import LinkConfig
 from fixlore.link.forked import ChunkPool, can_fork, chunked
 from fixlore.link.index import CorpusIndex, Key, issue_map
 from fixlore.link.verdict import FixVerdict, decide
-from fixlore.model import TRAPS, Case, Comment, Corpus, Evidence, FixRef, Issue, Pull
+from fixlore.model import MERGED_CLOSED, TRAPS, Case, Comment, Corpus, Evidence, FixRef, Issue, Pull
 
 _TRAP_ORDER = {t: i for i, t in enumerate(TRAPS)}
 _EVIDENCE_OF = {"linked": "linked", "keyword": "keyword", "mention": "keyword", "commit_close": "keyword",
@@ -316,6 +316,13 @@ def _mark_shared_fixes(cases: list[Case]) -> None:
                 c.traps.sort(key=_TRAP_ORDER.get)
 
 
+def _merge_note(pull: Pull) -> str:
+    """Say so when a PR counts as merged through the closed-with-merged_at variant."""
+    if pull.merge_variant == MERGED_CLOSED:
+        return f" (merged {_t(pull.merged_at)}; the PR reads closed, merged_at is set)"
+    return ""
+
+
 def _fixref(pull: Pull, role: str) -> FixRef:
     return FixRef(repo=pull.repo, number=pull.number, role=role, state=pull.state, merged_at=pull.merged_at,
                   url=pull.html_url or f"https://gitcode.com/{pull.repo}/merge_requests/{pull.number}",
@@ -353,7 +360,8 @@ def _conclude(case: Case, issue: Issue, v: FixVerdict, idx: CorpusIndex, cfg: Li
             kind = _EVIDENCE_OF.get(s.kind)
             if kind is None or (kind == "linked" and c.unrelated):
                 continue
-            evidence.append(Evidence(kind, f"{idx.pr_label(c.key, issue.repo)}: {s.detail}", s.source))
+            evidence.append(Evidence(kind, f"{idx.pr_label(c.key, issue.repo)}: {s.detail}{_merge_note(pull)}",
+                                     s.source))
         if role == "backport" and (pull.repo, pull.number) in v.backport_notes \
                 and not any(e.kind == "backport" and e.source == f"pulls/{pull.number}" for e in evidence):
             evidence.append(Evidence("backport", f"{idx.pr_label((pull.repo, pull.number), issue.repo)}: "

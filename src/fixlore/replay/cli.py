@@ -28,6 +28,12 @@ def replay(
     token_env: str = typer.Option("", help="Read the accepted token from this environment variable."),
     as_of: str = typer.Option("", "--as-of", help="Serve the world as it stood at this ISO time: later issues, "
                               "comments, closes, merges and PRs hidden, issues closed later shown open."),
+    strict: bool = typer.Option(False, "--strict", help="Play the platform's documented and observed quirks: GitCode "
+                                "orders only by order_by, caps per_page at 50, repeats pages, refuses one repo's issues "
+                                "(403), marks merged PRs closed, names close events otherwise; GitHub adds 410 on one "
+                                "repo and secondary rate limits without Retry-After."),
+    quirks: str = typer.Option("", help="A named quirk set (gitcode, gitcode-no-totals, github) or comma-separated "
+                               "quirk names (see fixlore/replay/strict.py); implies --strict."),
 ) -> None:
     """Serve WORLD on loopback as the platform's REST API until Ctrl-C (or SIGTERM), then print request counts.
 
@@ -49,11 +55,12 @@ def replay(
 
     server = ReplayServer(world, port=port, host=host, rate_limit=rate_limit, time_scale=time_scale,
                           faults=faults or None, fault_seed=fault_seed, token=token or None,
-                          stall_seconds=stall_seconds, as_of=when)
+                          stall_seconds=stall_seconds, as_of=when, strict=quirks or strict)
     server.start()
     # Plain echo, not rich: a wrapped line would break scripts that read the URL.
     moment = f" as of {when.isoformat()}" if when else ""
-    typer.echo(f"serving {server.world.platform} world {world}{moment} at {server.base_url}")
+    typer.echo(f"serving {server.world.platform} world {world}{moment} at {server.base_url}"
+               + (f" (strict: {', '.join(sorted(server.quirks.names))})" if server.quirks else ""))
     typer.echo(f"stats: http://{server.host}:{server.port}/__replay__/stats  (Ctrl-C to stop)")
     done = threading.Event()
     # Stop cleanly on Ctrl-C and on `kill` (a shell starts background jobs with SIGINT ignored).

@@ -27,6 +27,7 @@ from fixlore.replay.asof import open_world
 from fixlore.replay.faults import FaultPlan, FaultSpec
 from fixlore.replay.limits import gitcode_limiter, github_limiter
 from fixlore.replay.listing import Answer, Query
+from fixlore.replay.strict import Quirks
 
 ADMIN_STATS = "/__replay__/stats"
 _STATUS_FAULTS = {"429", "429-retry-after", "500", "502", "503"}
@@ -62,12 +63,15 @@ class ReplayServer:
 
     ``rate_limit`` enforces the platform's limits (time compressed by ``time_scale``);
     ``faults`` is a spec such as ``"500:0.02,cutoff@3"`` (see ``faults.py``), reproducible
-    through ``fault_seed``; ``token`` makes every request without that token a 401.
+    through ``fault_seed``; ``token`` makes every request without that token a 401. ``strict``
+    plays the platform's documented and observed quirks (``True`` for the platform's named set,
+    a set name such as ``"gitcode-no-totals"``, or a comma list of quirk names; see ``strict.py``).
     """
 
     def __init__(self, world_path: str | Path, port: int = 0, host: str = "127.0.0.1", rate_limit: bool = False,
                  time_scale: float = 1.0, faults: str | FaultSpec | None = None, fault_seed: int = 0,
-                 token: str | None = None, stall_seconds: float = 10.0, as_of: datetime | None = None) -> None:
+                 token: str | None = None, stall_seconds: float = 10.0, as_of: datetime | None = None,
+                 strict: "bool | str | Quirks | None" = None) -> None:
         if time_scale <= 0:
             raise ValueError("time_scale must be positive")
         self.world_path = Path(world_path)
@@ -81,6 +85,7 @@ class ReplayServer:
         self.stall_seconds = stall_seconds
         self._token = token
         self._faults = FaultPlan(faults, fault_seed)
+        self.quirks = Quirks.of(strict, self.platform)
         self._gitcode_limit = gitcode_limiter(time_scale)
         self._github_limit = github_limiter(time_scale)
         self._stats_lock = threading.Lock()
@@ -156,6 +161,7 @@ class ReplayServer:
             self._by_status.clear()
             self._faults_injected.clear()
         self._faults.reset()
+        self.quirks.reset()
         self._gitcode_limit.reset()
         self._github_limit.reset()
 
@@ -231,11 +237,22 @@ class ReplayServer:
             self._github_limit.take()  # headers still tell the truth about usage
 
         world = self.world
-        q = Query({k: v for k, v in query.items() if k not in _SECRET_PARAMS})
+        values = {k: v for k, v in query.items() if k not in _SECRET_PARAMS}
+        quirks = self.quirks
+        if quirks:
+            refused = quirks.refuse(self.platform, template, params, world, ordinal=ordinal,
+                                    time_scale=self.time_scale)
+            if refused is not None:
+                return _Reply(endpoint, refused, extra=self._rate_headers())
+            values = quirks.rewrite_query(self.platform, template, values)
+        q = Query(values)
         if self.platform == "github":
             answer = handler(world, q, self_url, **params)
         else:
             answer = handler(world, q, **params)
+        if quirks:
+            answer = quirks.reshape(self.platform, template, answer,
+                                    f"{path}?{'&'.join(f'{k}={v}' for k, v in sorted(values.items()))}")
 
         applicable = set(_STATUS_FAULTS) | {"stall"}
         if answer.status == 200:

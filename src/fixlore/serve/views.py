@@ -81,7 +81,7 @@ def status_of(case: Case) -> str:
     """
     if case.funnel == "window":
         return "not_traced"
-    if any(f.state == "merged" and f.merged_at for f in case.fix):
+    if any(f.merged for f in case.fix):
         return "fixed"
     if "closed_before_merge" in case.traps:
         return "closed_before_merge"

@@ -102,3 +102,40 @@ def sub(obj: Any, *keys: str) -> Any:
 def is_descending(times: list[datetime | None]) -> bool:
     known = [t for t in times if t is not None]
     return all(a >= b for a, b in zip(known, known[1:]))
+
+
+class NewestFirst:
+    """Proves, page by page, that a list asked for newest-updated-first really came that way.
+
+    A server may ignore the sort it was asked for (GitCode orders issue lists only by the form it
+    understands, else by creation). A page that merely looks sorted proves nothing: the order must
+    hold within every page and across each page boundary, and some page must show it is not the
+    creation order (an item updated later yet created earlier than the one after it). Until then
+    the list is walked on; once the order breaks, it is walked to its end.
+    """
+
+    def __init__(self) -> None:
+        self.broken = False
+        self.distinct = False              # seen evidence that this is not creation order
+        self._last: tuple[datetime | None, datetime | None] | None = None
+
+    @property
+    def proven(self) -> bool:
+        return self.distinct and not self.broken
+
+    def page(self, updated: list[datetime | None], created: list[datetime | None] | None = None) -> None:
+        pairs = list(zip(updated, created or [None] * len(updated)))
+        if self._last is not None:
+            pairs.insert(0, self._last)
+        for (u1, c1), (u2, c2) in zip(pairs, pairs[1:]):
+            if u1 is not None and u2 is not None:
+                if u1 < u2:
+                    self.broken = True
+                elif c1 is None or c2 is None or c1 < c2:
+                    self.distinct = True   # newer update, older creation: sorted by update, not creation
+        if pairs:
+            self._last = pairs[-1]
+
+    def past(self, updated: list[datetime | None], bound: datetime | None) -> bool:
+        """True when the list may stop here: proven newest-first and already older than ``bound``."""
+        return bound is not None and self.proven and any(t is not None and t < bound for t in updated)

@@ -8,18 +8,22 @@ decide), ``nubmer`` typo in comment targets, ``issue_created_at`` on PR->issue i
 
 from __future__ import annotations
 
+import logging
 import re
-from datetime import datetime
+from collections import Counter
+from datetime import datetime, timedelta
 from typing import Any, Iterator
 
 from fixlore import model as m
 from fixlore.errors import SourceError
-from fixlore.sources.base import (IssueDetail, PullDetail, as_int, as_str, is_descending, label_names,
+from fixlore.sources.base import (IssueDetail, NewestFirst, PullDetail, as_int, as_str, label_names,
                                   login_of, sub)
-from fixlore.sources.http import ApiClient, NotFound
-from fixlore.timeutil import parse_time
+from fixlore.sources.http import ApiClient, NotFound, repo_pages
+from fixlore.timeutil import PLATFORM_ZONES, parse_time
 
 PLATFORM = "gitcode"
+
+log = logging.getLogger(__name__)
 
 
 # ---------------------------------------------------------------------------
@@ -137,30 +141,48 @@ def normalize_comment(raw: dict[str, Any], repo: str, parent_kind: str, number: 
 
 _CLOSE_TYPES = {"closed", "close", "issue_closed", "close_issue", "merge_request_closed"}
 _REOPEN_TYPES = {"reopened", "reopen", "issue_reopened", "reopen_issue"}
+_MERGE_TYPES = {"merged", "merge", "merge_request_merged"}
+_LINK_TYPES = {"add_issue_mr_link", "add_mr_issue_link"}
+# Action types documented or seen live that are not a close (gitcode-api.md §2.5, §2.9).
+_OTHER_TYPES = {"label", "milestone", "title", "discussion", "opened", "issue_state", "assignee", "description",
+                "priority", "issue_type", "branch", "comment"}
+KNOWN_ACTION_TYPES = frozenset(_CLOSE_TYPES | _REOPEN_TYPES | _MERGE_TYPES | _LINK_TYPES | _OTHER_TYPES)
 _HASH_NUMBER = re.compile(r"#\s*(\d+)")
 _CLOSED_WORDS = re.compile(r"关闭|\bclosed?\b", re.IGNORECASE)
 _REOPEN_WORDS = re.compile(r"重新打开|重新开启|reopen", re.IGNORECASE)
+# A log entry this close to the issue's finished_at, of a type we do not know, is taken as the close.
+CLOSE_TIME_SLACK_S = 2
 
 
-def _log_action(raw: dict[str, Any]) -> str:
-    kind = as_str(raw.get("action_type") or raw.get("action")).lower()
+def action_type_of(raw: dict[str, Any]) -> str:
+    return as_str(raw.get("action_type") or raw.get("action")).lower()
+
+
+def _log_action(raw: dict[str, Any], closed_at: datetime | None = None) -> tuple[str, str]:
+    """(event action, the signal that told a close: "action_type" | "text" | "finished_at" | "")."""
+    kind = action_type_of(raw)
     content = as_str(raw.get("content"))
     if kind in _REOPEN_TYPES:
-        return m.EV_REOPENED
+        return m.EV_REOPENED, ""
     if kind in _CLOSE_TYPES:
-        return m.EV_CLOSED
-    if kind in ("merged", "merge", "merge_request_merged"):
-        return m.EV_MERGED
-    if kind in ("add_issue_mr_link", "add_mr_issue_link"):
-        return m.EV_LINKED
-    if "state" in kind or kind in ("update", "status"):
-        if _REOPEN_WORDS.search(content):
-            return m.EV_REOPENED
-        if _CLOSED_WORDS.search(content):
-            return m.EV_CLOSED
+        return m.EV_CLOSED, "action_type"
+    if kind in _MERGE_TYPES:
+        return m.EV_MERGED, ""
+    if kind in _LINK_TYPES:
+        return m.EV_LINKED, ""
     if kind == "label":
-        return m.EV_LABELED
-    return m.EV_OTHER
+        return m.EV_LABELED, ""
+    # A state change, or a type we do not know: what the entry says, then when it happened.
+    if "state" in kind or kind in ("update", "status") or kind not in KNOWN_ACTION_TYPES:
+        if _REOPEN_WORDS.search(content):
+            return m.EV_REOPENED, ""
+        if _CLOSED_WORDS.search(content):
+            return m.EV_CLOSED, "text"
+    if kind not in KNOWN_ACTION_TYPES and closed_at is not None:
+        when = parse_time(raw.get("created_at"))
+        if when is not None and abs((when - closed_at).total_seconds()) <= CLOSE_TIME_SLACK_S:
+            return m.EV_CLOSED, "finished_at"
+    return m.EV_OTHER, ""
 
 
 def _linked_number(raw: dict[str, Any]) -> int:
@@ -171,9 +193,13 @@ def _linked_number(raw: dict[str, Any]) -> int:
     return int(found[-1]) if found else 0
 
 
-def normalize_issue_log(raw: dict[str, Any], repo: str, number: int) -> tuple[m.Event, m.Link | None]:
-    action = _log_action(raw)
+def normalize_issue_log(raw: dict[str, Any], repo: str, number: int,
+                        closed_at: datetime | None = None) -> tuple[m.Event, m.Link | None]:
+    """One operation-log entry of an issue; ``closed_at`` (the issue's finished_at) helps tell its close."""
+    action, signal = _log_action(raw, closed_at)
     detail: dict[str, Any] = {"action_type": as_str(raw.get("action_type")), "content": as_str(raw.get("content"))}
+    if signal and signal != "action_type":
+        detail["close_signal"] = signal      # a close recognised by its text or its time, not its name
     link = None
     if action == m.EV_LINKED:
         pull_no = _linked_number(raw)
@@ -189,7 +215,7 @@ def normalize_issue_log(raw: dict[str, Any], repo: str, number: int) -> tuple[m.
 
 
 def normalize_pull_log(raw: dict[str, Any], repo: str, number: int) -> tuple[m.Event, m.Link | None]:
-    action = _log_action(raw)
+    action, _signal = _log_action(raw)
     detail: dict[str, Any] = {"action_type": as_str(raw.get("action_type")), "content": as_str(raw.get("content"))}
     link = None
     if action == m.EV_LINKED:
@@ -250,17 +276,44 @@ def normalize_commit(raw: dict[str, Any], repo: str, number: int) -> m.Commit:
 # The source
 
 
+
+
 def split_repo(full_name: str) -> tuple[str, str]:
     owner, _, name = full_name.partition("/")
     return owner, name
 
 
+GITCODE_ZONE = PLATFORM_ZONES[PLATFORM]
+
+
+def _in_window(items: list[Any], updated_since: datetime | None, given: set[int]) -> Iterator[Any]:
+    """Items updated since the bound (or with no time), each number once."""
+    for it in items:
+        if it.number in given:
+            continue
+        if updated_since is None or it.updated_at is None or it.updated_at >= updated_since:
+            given.add(it.number)
+            yield it
+
+
 class GitCodeSource:
     platform = PLATFORM
-    sort_params = {"sort": "updated", "direction": "desc"}
+    # Every form seen or documented to order by update time: `order_by` is what live clients saw work
+    # (with the direction in `sort` on issues, in `direction` on pulls); `sort=updated` is documented.
+    # Whether the server honoured any of them is checked on what comes back (NewestFirst).
+    sort_params = {"order_by": "updated_at", "sort": "updated", "direction": "desc"}
 
     def __init__(self, client: ApiClient):
         self.client = client
+        # Operation-log action types met that we do not know: a live run reports what it saw.
+        self.unknown_actions: Counter[str] = Counter()
+
+    def _note_actions(self, logs: list[Any]) -> None:
+        for raw in logs:
+            if isinstance(raw, dict):
+                kind = action_type_of(raw)
+                if kind and kind not in KNOWN_ACTION_TYPES:
+                    self.unknown_actions[kind[:60]] += 1
 
     def list_repos(self, org: str) -> list[m.Repo]:
         repos: list[m.Repo] = []
@@ -273,16 +326,24 @@ class GitCodeSource:
 
     def _iter_updated(self, path: str, endpoint: str, params: dict[str, Any], updated_since: datetime | None,
                       make: Any) -> Iterator[Any]:
-        for page in self.client.paginate(path, params, endpoint=endpoint, not_found_ok=True):
-            items = [make(raw) for raw in page]
-            items = [it for it in items if it is not None]
-            for it in items:
-                if updated_since is None or it.updated_at is None or it.updated_at >= updated_since:
-                    yield it
+        order = NewestFirst()
+        given: set[int] = set()
+        for page in repo_pages(self.client.paginate(path, params, endpoint=endpoint)):
+            items = [it for it in (make(raw) for raw in page) if it is not None]
+            yield from _in_window(items, updated_since, given)
             times = [it.updated_at for it in items]
-            # Stop at the window only when the server really sorted (otherwise keep paging).
-            if updated_since is not None and is_descending(times) and any(
-                    t is not None and t < updated_since for t in times):
+            order.page(times, [it.created_at for it in items])
+            if order.past(times, updated_since):      # stop at the window only when the order is proven
+                return
+            if order.broken and updated_since is not None:
+                # The sort was ignored: ask the server to filter instead (documented since 2024-11-20),
+                # and walk that list to its end; were the filter ignored too, it is the whole list.
+                log.info("%s: list not in update order; walking it filtered by updated_after", path)
+                after = (updated_since - timedelta(seconds=1)).astimezone(GITCODE_ZONE).isoformat(timespec="seconds")
+                for filtered in repo_pages(self.client.paginate(path, {**params, "updated_after": after},
+                                                                endpoint=endpoint)):
+                    yield from _in_window([it for it in (make(raw) for raw in filtered) if it is not None],
+                                          updated_since, given)
                 return
 
     def iter_issues(self, repo: str, updated_since: datetime | None) -> Iterator[m.Issue]:
@@ -322,9 +383,10 @@ class GitCodeSource:
                            "/repos/{owner}/{repo}/issues/{number}/pull_requests", paged=False)
         detail.raw = {"comments": comments, "events": logs, "pulls": pulls}
         detail.comments = [normalize_comment(c, issue.repo, "issue", n) for c in comments if isinstance(c, dict)]
+        self._note_actions(logs)
         for raw in logs:
             if isinstance(raw, dict):
-                event, link = normalize_issue_log(raw, issue.repo, n)
+                event, link = normalize_issue_log(raw, issue.repo, n, issue.closed_at)
                 detail.events.append(event)
                 if link:
                     detail.links.append(link)
@@ -354,6 +416,7 @@ class GitCodeSource:
         detail.files = [normalize_file(f, pull.repo, n) for f in files if isinstance(f, dict)]
         detail.commits = [normalize_commit(c, pull.repo, n) for c in commits if isinstance(c, dict)]
         detail.links = [normalize_pull_issue(i, pull.repo, n) for i in issues if isinstance(i, dict)]
+        self._note_actions(logs)
         for raw in logs:
             if isinstance(raw, dict):
                 event, link = normalize_pull_log(raw, pull.repo, n)

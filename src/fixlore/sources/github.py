@@ -14,8 +14,8 @@ from typing import Any, Iterator
 
 from fixlore import model as m
 from fixlore.errors import SourceError
-from fixlore.sources.base import IssueDetail, PullDetail, as_int, as_str, is_descending, label_names, login_of, sub
-from fixlore.sources.http import ApiClient, NotFound
+from fixlore.sources.base import IssueDetail, NewestFirst, PullDetail, as_int, as_str, label_names, login_of, sub
+from fixlore.sources.http import ApiClient, NotFound, repo_pages
 from fixlore.timeutil import parse_time
 
 PLATFORM = "github"
@@ -164,13 +164,14 @@ class GitHubSource:
     def _iter_updated(self, path: str, endpoint: str, updated_since: datetime | None, make: Any,
                       keep: Any) -> Iterator[Any]:
         params = {"state": "all", "sort": "updated", "direction": "desc"}
-        for page in self.client.paginate(path, params, endpoint=endpoint, style="link", not_found_ok=True):
+        order = NewestFirst()
+        for page in repo_pages(self.client.paginate(path, params, endpoint=endpoint, style="link")):
             times = [parse_time(raw.get("updated_at")) for raw in page]
             for raw, when in zip(page, times):
                 if keep(raw) and (updated_since is None or when is None or when >= updated_since):
                     yield make(raw)
-            if updated_since is not None and is_descending(times) and any(
-                    t is not None and t < updated_since for t in times):
+            order.page(times, [parse_time(raw.get("created_at")) for raw in page])
+            if order.past(times, updated_since):      # stop at the window only when the order is proven
                 return
 
     def iter_issues(self, repo: str, updated_since: datetime | None) -> Iterator[m.Issue]:

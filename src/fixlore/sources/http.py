@@ -11,6 +11,7 @@ message this module produces passes through :func:`ApiClient.redact` first.
 from __future__ import annotations
 
 import email.utils
+import hashlib
 import json
 import logging
 import random
@@ -30,6 +31,7 @@ from fixlore.errors import SourceError
 log = logging.getLogger(__name__)
 
 RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})
+_SECONDARY = re.compile(r"secondary rate limit", re.IGNORECASE)
 
 
 # ---------------------------------------------------------------------------
@@ -199,8 +201,13 @@ class Accounting:
                 "not_modified": self.not_modified}
 
 
+# What an error status means when the body does not say.
+_REASONS = {400: "bad request", 403: "forbidden", 404: "not found", 409: "conflict",
+            410: "gone (on GitHub: issues disabled for this repo)", 422: "unprocessable",
+            451: "unavailable for legal reasons"}
+
 # Headers worth keeping with a cached body (paging needs them after a 304).
-_KEPT_HEADERS = ("link", "total_page", "total_count", "x-total-pages", "x-next-page")
+_KEPT_HEADERS = ("link", "total_page", "total_count", "x-total-pages", "x-total", "x-next-page")
 
 
 @dataclass
@@ -219,6 +226,42 @@ class NotFound(Exception):
         super().__init__(f"{endpoint}: {message}")
         self.endpoint = endpoint
         self.message = message
+
+
+class TokenRefused(SourceError):
+    """The token itself is refused (401, or a 403 before any request was answered): the run stops."""
+
+
+class ApiError(SourceError):
+    """One endpoint could not be read, for a reason that concerns that resource only.
+
+    A 403 on one repo ("issue module is closed"), GitHub's 404/410/451 for a repo whose
+    issues are disabled, a server that kept failing or kept repeating a page: the harvest
+    records it against the repo and goes on. ``status`` is the HTTP status, or a word for
+    what went wrong when there is none ("retries", "repeated-page", "page-cap").
+    """
+
+    def __init__(self, endpoint: str, status: int | str, message: str):
+        super().__init__(f"{endpoint}: {_status_words(status)}{': ' + message if message else ''}")
+        self.endpoint = endpoint
+        self.status = str(status)
+        self.message = message
+
+
+def repo_pages(pages: Iterator[list[dict]]) -> Iterator[list[dict]]:
+    """Pages of a repo's own issue or PR list, where a 404 means the repo cannot be read, never "empty".
+
+    (GitHub answers 404 for a repo gone or hidden, 410 when its issues are disabled; both are
+    recorded against the repo.)
+    """
+    try:
+        yield from pages
+    except NotFound as exc:
+        raise ApiError(exc.endpoint, 404, exc.message) from None
+
+
+def _status_words(status: int | str) -> str:
+    return f"HTTP {status}" if str(status).isdigit() else str(status)
 
 
 class _Retryable(Exception):
@@ -275,7 +318,8 @@ class ApiClient:
                  connect_timeout: float = 10.0, read_timeout: float = 30.0, max_attempts: int = 8,
                  backoff_base: float = 1.0, backoff_max: float = 60.0,
                  sleep: Callable[[float], None] = time.sleep, user_agent: str = "fixlore-harvester",
-                 token_env: str = "", unreachable_budget: float = 10.0):
+                 token_env: str = "", unreachable_budget: float = 10.0,
+                 secondary_wait: float = 60.0, secondary_wait_max: float = 960.0):
         self.base_url = base_url.rstrip("/")
         self.platform = platform
         self._token = token or None
@@ -287,6 +331,12 @@ class ApiClient:
         self.backoff_max = backoff_max
         self.sleep = sleep
         self.accounting = Accounting()
+        self.answered = False             # has any request succeeded yet? (a 403 before that is the token)
+        self.secondary_wait = secondary_wait
+        self.secondary_wait_max = secondary_wait_max
+        self._secondary_hits = 0          # secondary-limit answers in a row (the back-off doubles each time)
+        # (endpoint, per_page asked) -> the page size the server was seen to really use there.
+        self.page_sizes: dict[tuple[str, int], int] = {}
         headers = {"User-Agent": user_agent, "Accept": "application/json"}
         if platform == "github":
             headers["Accept"] = "application/vnd.github+json"
@@ -410,11 +460,20 @@ class ApiClient:
         self.limiter.observe(resp.headers)
 
         if status == 304 and cached:
+            self.answered = True
             self.accounting.not_modified += 1
             return ApiResponse(200, json.loads(cached[1]), dict(cached[2]), url, from_cache=True)
         if status in RETRY_STATUSES or self._is_github_rate_limited(resp):
             retry_after = parse_retry_after(resp.headers.get("retry-after"))
+            secondary = status in (403, 429) and _SECONDARY.search(resp.text or "") is not None
             if retry_after is not None:
+                self.limiter.pause(retry_after)
+            elif secondary:
+                # GitHub: without Retry-After wait at least a minute, then back off exponentially;
+                # a client that keeps retrying sooner risks being banned.
+                retry_after = min(self.secondary_wait * 2 ** self._secondary_hits, self.secondary_wait_max)
+                self._secondary_hits += 1
+                log.warning("%s: secondary rate limit on %s; waiting %.0fs", self.host, endpoint, retry_after)
                 self.limiter.pause(retry_after)
             elif status == 403 or status == 429:
                 retry_after = self._github_reset_wait(resp)
@@ -427,22 +486,24 @@ class ApiClient:
                 if not_found_ok:
                     return ApiResponse(404, None, {}, url)
                 raise NotFound(endpoint, message or "not found")
-            if status in (401, 403) and not self._token:
-                where = f"${self.token_env}" if self.token_env else "the token variable (--token-env)"
-                raise SourceError(f"{self.host} requires an API token (HTTP {status}) and none is set; "
-                                  f"put one in {where}")
-            if status in (401, 403):
-                raise SourceError(
+            if status == 401 or (status == 403 and not self.answered):
+                if not self._token:
+                    where = f"${self.token_env}" if self.token_env else "the token variable (--token-env)"
+                    raise TokenRefused(f"{self.host} requires an API token (HTTP {status}) and none is set; "
+                                       f"put one in {where}")
+                raise TokenRefused(
                     f"{self.host} refused the API token (HTTP {status}{': ' + message if message else ''}); "
                     f"check the token and its read permissions")
-            raise SourceError(f"{self.host} answered HTTP {status} on {endpoint}"
-                              f"{': ' + message if message else ''}")
+            # Anything else concerns this resource only (a closed issue module, issues disabled, ...).
+            raise ApiError(endpoint, status, message or _REASONS.get(status, "refused"))
         try:
             data = json.loads(body) if body else None
         except ValueError as exc:
             self.accounting.record(endpoint, "malformed")
             raise _Retryable("malformed JSON", cause=exc) from None
         self.accounting.record(endpoint, status)
+        self.answered = True
+        self._secondary_hits = 0
         kept = {k: resp.headers[k] for k in _KEPT_HEADERS if k in resp.headers}
         etag = resp.headers.get("etag")
         if etag and self.cache is not None:
@@ -482,69 +543,127 @@ class ApiClient:
     def _give_up(self, exc: _Retryable, endpoint: str) -> SourceError:
         if isinstance(exc.cause, httpx2.ConnectError):
             return SourceError(f"cannot reach {self.host}: {exc.why} (after {self.max_attempts} attempts)")
+        # The host answers, just not this resource: the caller records it and goes on.
         if exc.why == "malformed JSON":
-            return SourceError(f"{self.host} kept sending malformed JSON on {endpoint} "
-                               f"(after {self.max_attempts} attempts)")
-        return SourceError(f"{self.host} kept failing on {endpoint}: {exc.why} "
-                           f"(after {self.max_attempts} attempts)")
+            return ApiError(endpoint, "retries", f"{self.host} kept sending malformed JSON "
+                                                 f"(after {self.max_attempts} attempts)")
+        return ApiError(endpoint, "retries", f"{self.host} kept failing: {exc.why} "
+                                             f"(after {self.max_attempts} attempts)")
 
     # -- paging
     def paginate(self, path: str, params: dict[str, Any] | None = None, *, endpoint: str | None = None,
-                 per_page: int = 100, style: str = "page", id_key: Callable[[dict], Any] | None = None,
-                 max_pages: int = 10_000, not_found_ok: bool = False) -> Iterator[list[dict]]:
-        """Yield pages of items until a short/empty page, the announced last page, or a page with nothing new.
+                 per_page: int = 100, style: str = "page", id_key: Callable[[Any], Any] | None = None,
+                 max_pages: int = 10_000, not_found_ok: bool = False,
+                 repeat_budget: int = 4) -> Iterator[list[dict]]:
+        """Yield pages of new items until the list provably ends; never stop silently short of it.
 
-        ``style="page"``: GitCode/Gitee page numbers (``total_page`` header when present).
+        ``style="page"``: page numbers, ended by ``total_page`` (or ``total_count``) when the server
+        sends them, else by a page shorter than the server's real page size. A first page shorter
+        than asked while more pages are announced sets that size (GitCode caps ``per_page``). With
+        no totals a short first page is followed by one probe of page 2, since a silent cap and a
+        short list look the same.
         ``style="link"``: GitHub ``Link: rel="next"``.
+        A page that brings nothing new (a repeated page) is fetched again, up to ``repeat_budget``
+        fetches, and then :class:`ApiError` is raised: a truncated list is a failure, never an end.
         The caller may stop early by breaking out of the loop (e.g. at the window start).
         """
+        endpoint = endpoint or path
         params = dict(params or {})
         params["per_page"] = per_page
         seen: set[Any] = set()
-        key = id_key or (lambda item: item.get("id") if isinstance(item, dict) else None)
+        key = id_key or item_key
+        # What this endpoint was seen to do (caps may differ between endpoints: never borrowed).
+        learned = self.page_sizes.get((endpoint, per_page))
+        size = learned or per_page         # the page size the server really uses
+        received = 0                       # items received, repeats included (compared with total_count)
+        first_keys: list[Any] | None = None
+        probing = False                    # asking page 2 after a short first page without totals
         next_url: str | None = None
         page = 1
-        retried_repeat = False
-        while page <= max_pages:
-            conditional = not retried_repeat
-            if style == "link" and next_url:
-                resp = self.get(next_url, endpoint=endpoint, not_found_ok=not_found_ok, conditional=conditional)
-            else:
-                resp = self.get(path, {**params, "page": page}, endpoint=endpoint,
-                                not_found_ok=not_found_ok, conditional=conditional)
-            if resp.status == 404:
-                return
-            items = resp.data if isinstance(resp.data, list) else _list_in(resp.data)
-            fresh = []
-            for item in items:
-                k = key(item)
-                if k is None or k not in seen:
-                    fresh.append(item)
-            if items and not fresh:
-                # A page with nothing new: a server glitch repeating the previous page, or the
-                # true end of a list that ignores paging. Ask once more, then stop.
-                if retried_repeat:
+        while True:
+            if page > max_pages:
+                raise ApiError(endpoint, "page-cap", f"more than {max_pages} pages without an end; stopped "
+                                                     f"rather than loop")
+            fetches = 0
+            while True:
+                fetches += 1
+                conditional = fetches == 1
+                if style == "link" and next_url:
+                    resp = self.get(next_url, endpoint=endpoint, not_found_ok=not_found_ok, conditional=conditional)
+                else:
+                    resp = self.get(path, {**params, "page": page}, endpoint=endpoint,
+                                    not_found_ok=not_found_ok, conditional=conditional)
+                if resp.status == 404:
                     return
-                retried_repeat = True
-                continue
-            retried_repeat = False
-            for item in fresh:
-                k = key(item)
-                if k is not None:
-                    seen.add(k)
+                items = resp.data if isinstance(resp.data, list) else _list_in(resp.data)
+                keys = [key(item) for item in items]
+                fresh = [item for item, k in zip(items, keys) if k not in seen]
+                if not items or fresh:
+                    break
+                if fetches >= repeat_budget:
+                    if probing and keys == first_keys:
+                        return             # page 2 stays page 1: the server ignores `page`; all is here
+                    raise ApiError(endpoint, "repeated-page",
+                                   f"page {page} kept repeating items already seen ({fetches} fetches); "
+                                   f"the list would be incomplete")
+            seen.update(keys)
+            received += len(items)
+            if first_keys is None:
+                first_keys = keys
             if fresh:
                 yield fresh
-            if len(items) < per_page:
+            if not items:
                 return
             if style == "link":
                 next_url = parse_link_header(resp.headers.get("link")).get("next")
                 if not next_url:
                     return
-            else:
-                total = resp.headers.get("total_page") or resp.headers.get("x-total-pages")
-                if total and total.isdigit() and page >= int(total):
+                page += 1
+                continue
+            total_page = _int_header(resp.headers, "total_page", "x-total-pages")
+            total_count = _int_header(resp.headers, "total_count", "x-total")
+            if page == 1 and len(items) < per_page and (
+                    (total_page is not None and total_page > 1)
+                    or (total_page is None and total_count is not None and total_count > len(items))):
+                size = len(items)          # the server caps per_page: its pages are this long
+            if len(items) == per_page:
+                self.page_sizes[(endpoint, per_page)] = per_page      # per_page honoured here
+            if total_page is not None:
+                if page >= total_page:
                     return
+            elif total_count is not None:
+                if received >= total_count:
+                    return
+            elif probing:
+                probing = False
+                size = len(first_keys)     # page 2 brought new items: page 1 was a capped page
+                self.page_sizes[(endpoint, per_page)] = size
+                if len(items) < size:
+                    return
+            elif len(items) < size:
+                if page != 1 or learned:
+                    return                 # shorter than the size this endpoint is known to use: the end
+                probing = True             # short first page, no totals: a cap or the end? ask page 2
             page += 1
+
+
+def item_key(item: Any) -> Any:
+    """What identifies a list item for the repeat guard: ``id``, else ``sha``, else ``number``, else its content."""
+    if isinstance(item, dict):
+        for name in ("id", "sha", "number"):
+            value = item.get(name)
+            if value not in (None, ""):
+                return (name, str(value))
+    digest = hashlib.sha256(json.dumps(item, sort_keys=True, default=str).encode("utf-8")).hexdigest()
+    return ("content", digest)
+
+
+def _int_header(headers: dict[str, str], *names: str) -> int | None:
+    for name in names:
+        value = str(headers.get(name, "")).strip()
+        if value.isdigit():
+            return int(value)
+    return None
 
 
 def _try_json(body: bytes) -> Any:

@@ -73,7 +73,8 @@ def _load_repo(folder: Path, repo: str, platform: str, norm: Any, corpus: Corpus
         raw = _load(path)
         if platform == "github" and gh.is_pull_item(raw):
             continue
-        corpus.issues.append(norm.normalize_issue(raw, repo))
+        issue = norm.normalize_issue(raw, repo)
+        corpus.issues.append(issue)
         comments = folder / "issues" / f"{number}.comments.json"
         if comments.is_file():
             corpus.comments.extend(norm.normalize_comment(c, repo, "issue", number) for c in _load(comments))
@@ -83,7 +84,7 @@ def _load_repo(folder: Path, repo: str, platform: str, norm: Any, corpus: Corpus
                 if platform == "github":
                     event, link = gh.normalize_timeline_item(item, repo, number)
                 else:
-                    event, link = gc.normalize_issue_log(item, repo, number)
+                    event, link = gc.normalize_issue_log(item, repo, number, issue.closed_at)
                 if event:
                     corpus.events.append(event)
                 if link:

@@ -203,6 +203,16 @@ watermarks = sa.Table(
     sa.Column("harvested_at", UTCDateTime),
 )
 
+repo_failures = sa.Table(
+    "repo_failures", metadata,
+    sa.Column("repo", sa.String(300), primary_key=True),        # "owner/name"
+    sa.Column("endpoint", sa.String(200), primary_key=True),    # endpoint template that failed
+    sa.Column("status", sa.String(40), nullable=False, server_default=""),  # HTTP status or what went wrong
+    sa.Column("message", sa.Text, nullable=False, server_default=""),
+    sa.Column("failed_at", UTCDateTime),
+    sa.Column("attempts", sa.Integer, nullable=False, server_default="1"),  # runs in a row that met it
+)
+
 harvest_runs = sa.Table(
     "harvest_runs", metadata,
     sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),

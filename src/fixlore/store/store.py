@@ -405,6 +405,27 @@ class Store:
                               for r in rows(t.pull_commits, "repo", "repo", "pull_number", "sha")]
         return corpus
 
+    # -- what could not be read (kept until a later run reads it)
+    def record_failure(self, repo: str, endpoint: str, status: str, message: str) -> None:
+        """Remember that ``endpoint`` of ``repo`` could not be read; a repeat raises ``attempts``."""
+        c = t.repo_failures.c
+        with self.engine.begin() as conn:
+            row = conn.execute(sa.select(c.attempts).where(c.repo == repo, c.endpoint == endpoint)).first()
+            attempts = (row.attempts + 1) if row else 1
+            upsert(conn, t.repo_failures, [{"repo": repo, "endpoint": endpoint, "status": str(status)[:40],
+                                            "message": message, "failed_at": _now(), "attempts": attempts}])
+
+    def clear_failures(self, repo: str) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(sa.delete(t.repo_failures).where(t.repo_failures.c.repo == repo))
+
+    def failures(self, repos: Iterable[str] | None = None) -> list[dict[str, Any]]:
+        query = sa.select(t.repo_failures).order_by(t.repo_failures.c.repo, t.repo_failures.c.endpoint)
+        if repos is not None:
+            query = query.where(t.repo_failures.c.repo.in_(list(repos)))
+        with self.engine.connect() as conn:
+            return [dict(r._mapping) for r in conn.execute(query)]
+
     # -- runs and cases (written by later stages)
     def start_harvest_run(self, platform: str, orgs: list[str], window_since: datetime | None) -> int:
         with self.engine.begin() as conn:

@@ -1,7 +1,7 @@
 """a store Datasette explains: ISO UTC times with Z, UTF-8 JSON, foreign keys, views, full-text index
 
 Revision ID: 0003_datasette
-Revises: 0002_series_ledger
+Revises: 0002_repo_failures
 
 On SQLite: times written as "YYYY-MM-DD hh:mm:ss.ffffff" (naive UTC) become
 "YYYY-MM-DDThh:mm:ss.ffffffZ"; JSON written with \\uXXXX escapes is written again as UTF-8
@@ -17,7 +17,7 @@ from alembic import op
 from fixlore.store import schema, views
 
 revision = '0003_datasette'
-down_revision = '0002_series_ledger'
+down_revision = '0002_repo_failures'
 branch_labels = None
 depends_on = None
 

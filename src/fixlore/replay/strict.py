@@ -1,0 +1,227 @@
+"""Strict replay: the platform as documented or seen live, not as our client would like it.
+
+The default replay answers every request the friendly way the client was written for. A
+strict server adds the behaviours the GitCode docs, changelog and other live clients report
+(reference/gitcode-api.md §2, §5, §13) and GitHub's REST docs describe, each one a named quirk
+so a test can switch a single one on:
+
+``sort_ignored``        GitCode lists order only by ``order_by=``; ``sort=``/``direction=`` are dropped
+                        (the documented form is unproven live; ``order_by`` is what other clients saw work).
+``order_ignored``       (not in the named sets) a list that ignores every sort form and comes in creation
+                        order, the case a client must detect rather than assume away.
+``filter_ignored``      (not in the named sets) time filters (``since``, ``updated_after``...) have no effect,
+                        as the changelog shows they once had none (fixed 2024-11-15/21).
+``per_page_cap``        ``per_page`` silently capped (50) while ``total_page`` describes the capped pages.
+``no_totals``           no ``total_page``/``total_count`` headers (the OpenAPI pages declare none).
+``commits_ignore_page`` a PR's commit list answers every ``page`` with the first page (items carry
+                        ``sha`` and no ``id``, as GitCode's and GitHub's do).
+``repeat_page``         the first ask for page >= 2 of any list is answered with the page before it.
+``closed_module``       one repo's issue list is refused: GitCode 403 "issue module is closed",
+                        GitHub 410 "Issues are disabled for this repo" (forks, archived projects).
+``merged_as_closed``    GitCode: every other merged PR reads ``state: closed`` with ``merged_at`` set
+                        (the ``mark_auto_merged_mr_as_closed`` switch).
+``close_actions``       GitCode: issue close log entries under other names than ``closed``, some with only
+                        the log text, some with nothing but the issue's ``finished_at`` to tell.
+``secondary_limit``     GitHub: every ``secondary_every``-th request is a 403 "secondary rate limit" without
+                        ``Retry-After``, and so is any request in the minute after one (GitHub asks for a
+                        minute's wait and punishes clients that retry sooner).
+``null_commit_id``      GitHub: ``closed`` timeline events carry ``commit_id: null``.
+
+Which repo is refused is decided by the world alone (the last repo in name order that has
+issues), so a test can ask :meth:`Quirks.refused_repos` and check the harvest reported it.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import dataclass, field, replace
+from typing import Any, Callable
+
+from fixlore.errors import ConfigError
+from fixlore.replay.listing import Answer
+from fixlore.replay.world import World
+
+GITCODE_QUIRKS = frozenset({"sort_ignored", "per_page_cap", "commits_ignore_page", "repeat_page", "closed_module",
+                            "merged_as_closed", "close_actions"})
+GITHUB_QUIRKS = frozenset({"commits_ignore_page", "repeat_page", "closed_module", "secondary_limit",
+                           "null_commit_id"})
+ALL_QUIRKS = GITCODE_QUIRKS | GITHUB_QUIRKS | {"no_totals", "order_ignored", "filter_ignored"}
+
+# Named sets: `--strict` picks the platform's own; the variant drops GitCode's paging headers.
+NAMED = {"gitcode": GITCODE_QUIRKS, "gitcode-no-totals": GITCODE_QUIRKS | {"no_totals"}, "github": GITHUB_QUIRKS}
+
+_ISSUE_LISTS = ("/repos/{owner}/{repo}/issues",)
+_SORTED_LISTS = ("/repos/{owner}/{repo}/issues", "/repos/{owner}/{repo}/pulls", "/org/{org}/pull_requests")
+_COMMITS = "/repos/{owner}/{repo}/pulls/{number}/commits"
+_ISSUE_LOGS = "/repos/{owner}/issues/{number}/operate_logs"
+_TIMELINE = "/repos/{owner}/{repo}/issues/{number}/timeline"
+_PULL_ENDPOINTS = ("/repos/{owner}/{repo}/pulls", "/repos/{owner}/{repo}/pulls/{number}",
+                   "/repos/{owner}/{repo}/issues/{number}/pull_requests", "/org/{org}/pull_requests")
+
+GITCODE_MODULE_CLOSED = {"error_code": 403, "error_code_name": "FORBIDDEN",
+                         "error_message": "issue module is closed"}
+GITHUB_ISSUES_DISABLED = {"message": "Issues are disabled for this repo",
+                          "documentation_url": "https://docs.github.com/rest/issues/issues#list-repository-issues",
+                          "status": "410"}
+
+# Close log entries as a GitCode that names them otherwise might write them: (action_type, content or None=keep).
+_CLOSE_VARIANTS = (("issue_close", None), ("update_state", "将任务状态修改为 已关闭"), ("state_change", ""))
+
+
+@dataclass
+class Quirks:
+    """The quirks a strict server plays (names above) and their knobs."""
+
+    names: frozenset[str] = frozenset()
+    per_page_cap: int = 50
+    secondary_every: int = 40
+    secondary_seconds: float = 60.0
+    _seen_pages: set[str] = field(default_factory=set, repr=False)
+    _limited_until: float = field(default=0.0, repr=False)
+    retried_too_soon: int = 0            # requests that came back inside a secondary limit's minute
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+
+    @classmethod
+    def of(cls, spec: "bool | str | Quirks | None", platform: str) -> "Quirks":
+        """``True`` -> the platform's named set; a set name; a comma list of quirk names; a Quirks."""
+        if isinstance(spec, Quirks):
+            return spec
+        if not spec:
+            return cls()
+        if spec is True:
+            return cls(frozenset(NAMED[platform]))
+        text = str(spec).strip()
+        if text in NAMED:
+            return cls(frozenset(NAMED[text]))
+        names = frozenset(n.strip() for n in text.split(",") if n.strip())
+        unknown = names - ALL_QUIRKS
+        if unknown:
+            raise ConfigError(f"unknown strict quirk(s) {', '.join(sorted(unknown))} "
+                             f"(sets: {', '.join(NAMED)}; quirks: {', '.join(sorted(ALL_QUIRKS))})")
+        return cls(names)
+
+    def __bool__(self) -> bool:
+        return bool(self.names)
+
+    def on(self, name: str) -> bool:
+        return name in self.names
+
+    def reset(self) -> None:
+        with self._lock:
+            self._seen_pages.clear()
+            self._limited_until = 0.0
+            self.retried_too_soon = 0
+
+    # -- which repos refuse their issue list
+    def refused_repos(self, world: World) -> set[str]:
+        if not self.on("closed_module"):
+            return set()
+        with_issues = [f"{o}/{r}" for o, r in sorted(world.repos(), key=lambda k: (k[0].lower(), k[1].lower()))
+                       if world.issues(o, r)]
+        return {with_issues[-1]} if with_issues else set()
+
+    # -- before the handler
+    def rewrite_query(self, platform: str, template: str, values: dict[str, str]) -> dict[str, str]:
+        out = dict(values)
+        if platform == "gitcode" and self.on("sort_ignored") and template in _SORTED_LISTS:
+            out.pop("sort", None)
+            out.pop("direction", None)
+        if self.on("order_ignored") and template in _SORTED_LISTS:
+            for name in ("order_by", "sort", "direction"):
+                out.pop(name, None)
+        if self.on("filter_ignored") and template in _SORTED_LISTS:
+            for name in ("since", "updated_after", "updated_before", "created_after", "created_before"):
+                out.pop(name, None)
+        if self.on("per_page_cap") and "per_page" in out:
+            try:
+                out["per_page"] = str(min(int(out["per_page"]), self.per_page_cap))
+            except ValueError:
+                pass
+        if self.on("commits_ignore_page") and template == _COMMITS:
+            out.pop("page", None)
+        return out
+
+    def refuse(self, platform: str, template: str, params: dict[str, str], world: World,
+               clock: Callable[[], float] = time.monotonic, ordinal: int = 0, time_scale: float = 1.0) -> Answer | None:
+        """An error answer this request gets instead of its data, or None."""
+        if platform == "github" and self.on("secondary_limit"):
+            now = clock()
+            with self._lock:
+                if now < self._limited_until or (ordinal and ordinal % self.secondary_every == 0):
+                    if now < self._limited_until:
+                        self.retried_too_soon += 1
+                    else:
+                        self._limited_until = now + self.secondary_seconds / time_scale
+                    from fixlore.replay.api_github import SECONDARY_LIMIT_BODY
+                    return Answer(403, SECONDARY_LIMIT_BODY)
+        if template in _ISSUE_LISTS or template.startswith("/repos/{owner}/{repo}/issues/"):
+            repo = f"{params.get('owner', '')}/{params.get('repo', '')}".lower()
+            if repo in {r.lower() for r in self.refused_repos(world)}:
+                if platform == "gitcode":
+                    return Answer(403, GITCODE_MODULE_CLOSED)
+                return Answer(410, GITHUB_ISSUES_DISABLED)
+        return None
+
+    # -- after the handler
+    def reshape(self, platform: str, template: str, answer: Answer, url_key: str) -> Answer:
+        if answer.status != 200:
+            return answer
+        body = answer.body
+        headers = dict(answer.headers)
+        if self.on("no_totals"):
+            headers.pop("total_page", None)
+            headers.pop("total_count", None)
+        if platform == "gitcode" and self.on("merged_as_closed") and template in _PULL_ENDPOINTS:
+            body = _map_items(body, _merged_as_closed)
+        if platform == "gitcode" and self.on("close_actions") and template == _ISSUE_LOGS:
+            body = _map_items(body, _renamed_close)
+        if platform == "github" and self.on("null_commit_id") and template == _TIMELINE:
+            body = _map_items(body, _null_commit)
+        page_of = answer.page_of
+        if self.on("repeat_page") and page_of is not None and (answer.page or 1) > 1:
+            with self._lock:
+                first_ask = url_key not in self._seen_pages
+                self._seen_pages.add(url_key)
+            if first_ask:
+                body = page_of(answer.page - 1)
+        return replace(answer, body=body, headers=headers)
+
+
+def _map_items(body: Any, fn: Callable[[dict], dict]) -> Any:
+    if isinstance(body, list):
+        return [fn(dict(it)) if isinstance(it, dict) else it for it in body]
+    if isinstance(body, dict):
+        return fn(dict(body))
+    return body
+
+
+def _merged_as_closed(pull: dict) -> dict:
+    try:
+        even = int(str(pull.get("number") or 0)) % 2 == 0
+    except ValueError:
+        even = False
+    if even and str(pull.get("state")) == "merged" and pull.get("merged_at"):
+        pull["state"] = "closed"
+    return pull
+
+
+def _renamed_close(entry: dict) -> dict:
+    if str(entry.get("action_type")) != "closed":
+        return entry
+    try:
+        variant = _CLOSE_VARIANTS[int(str(entry.get("id") or 0)) % len(_CLOSE_VARIANTS)]
+    except ValueError:
+        variant = _CLOSE_VARIANTS[0]
+    entry["action_type"] = variant[0]
+    if "action" in entry:
+        entry["action"] = variant[0]
+    if variant[1] is not None:
+        entry["content"] = variant[1]
+    return entry
+
+
+def _null_commit(event: dict) -> dict:
+    if event.get("event") == "closed":
+        event["commit_id"] = None
+    return event

@@ -1,0 +1,287 @@
+"""The harvester against the strict replay: the platforms as documented and observed, quirk by quirk.
+
+Each test runs in the default mode and in strict mode (or with the one quirk it is about), and
+checks the same outcome: every in-window issue of every readable repo is stored; what could not
+be read is recorded and reported.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from fixlore.harvest import harvest
+from fixlore.replay.server import ReplayServer
+from fixlore.sources import make_source
+from fixlore.sources.http import ApiClient
+from fixlore.sources.offline import load_world, read_world_meta
+from fixlore.store import Store
+from fixlore.timeutil import parse_time
+
+
+def harvest_world(world: Path, db: str, strict=None, time_scale: float = 1.0, **client_kw):
+    meta = read_world_meta(world)
+    since = parse_time(meta["window"]["since"])
+    store = Store.open(db)
+    client_kw.setdefault("rate_limit", False)
+    with ReplayServer(world, strict=strict, time_scale=time_scale) as srv:
+        client = ApiClient(srv.base_url, meta["platform"], cache=store.http_cache(), time_scale=time_scale,
+                           **client_kw)
+        report = harvest(store, make_source(meta["platform"], client), meta["orgs"], since)
+        client.close()
+        refused = srv.quirks.refused_repos(srv.world)
+        stats = srv.stats()
+    return store, report, client.accounting, refused, stats
+
+
+def window_issues(world: Path, skip: set[str] = frozenset()) -> set[tuple[str, int]]:
+    since = parse_time(read_world_meta(world)["window"]["since"])
+    return {(i.repo, i.number) for i in load_world(world).issues if i.updated_at >= since and i.repo not in skip}
+
+
+@pytest.mark.parametrize("platform", ["gitcode", "github"])
+@pytest.mark.parametrize("strict", [None, "closed_module"])
+def test_one_unreadable_repo_is_recorded_and_the_rest_harvested(make_world, tmp_path, platform, strict):
+    world = make_world(platform=platform, repos=4, closed_in_window=30, other_updated=10, old_issues=10)
+    store, report, acc, refused, _ = harvest_world(world, f"sqlite:///{tmp_path / 'h.db'}", strict)
+    assert bool(refused) == bool(strict)
+    stored = {(i.repo, i.number) for i in store.load_corpus().issues}
+    assert window_issues(world, refused) <= stored
+    assert {f["repo"] for f in report.unreadable} == refused
+    assert report.repos_unreadable == len(refused)
+    for failure in report.unreadable:           # status, message and time, as the platform said it
+        assert failure["endpoint"] == "/repos/{owner}/{repo}/issues" and failure["failed_at"] is not None
+        assert (failure["status"], failure["message"]) in {
+            ("403", "issue module is closed"), ("410", "Issues are disabled for this repo")}
+    # Its details and PRs were still fetched for every other repo.
+    assert report.issues_detailed > 0 and report.repos == 4
+
+
+def test_unreadable_repo_is_retried_next_run_and_cleared_once_readable(make_world, tmp_path):
+    world = make_world(repos=3, closed_in_window=20, other_updated=5, old_issues=5)
+    db = f"sqlite:///{tmp_path / 'h.db'}"
+    _, first, _, refused, _ = harvest_world(world, db, "closed_module")
+    (repo,) = refused
+    store, second, acc, _, _ = harvest_world(world, db, "closed_module")
+    assert second.unreadable[0]["attempts"] == 2               # tried again, still closed
+    owner, name = repo.split("/")
+    store, third, _, _, _ = harvest_world(world, db, None)     # the module was opened again
+    assert third.unreadable == [] and store.failures() == []
+    assert {(r, n) for r, n in window_issues(world) if r == repo} <= {
+        (i.repo, i.number) for i in store.load_corpus([repo]).issues}
+
+
+def test_run_with_an_unreadable_repo_exits_3_and_the_digest_says_so(make_world, tmp_path):
+    import json
+    import subprocess
+    import sys
+
+    world = make_world(repos=3, closed_in_window=20, other_updated=5, old_issues=5)
+    out = tmp_path / "out"
+    code = "import sys; from fixlore.cli import main; sys.argv[0] = 'fixlore'; main()"
+    proc = subprocess.run([sys.executable, "-c", code, "run", "--world", str(world), "--out", str(out),
+                           "--quirks", "closed_module"], capture_output=True, text=True, timeout=300)
+    assert proc.returncode == 6, proc.stderr
+    assert "1 repo(s) could not be read" in proc.stderr and "Traceback" not in proc.stderr
+    assert "HTTP 403 issue module is closed" in proc.stdout        # the end-of-run summary names it
+    info = json.loads((out / "run.json").read_text())
+    harvest_summary = next(s["summary"] for s in info["stages"] if s["name"] == "harvest")
+    assert harvest_summary["repos_unreadable"] == 1
+    (failure,) = harvest_summary["unreadable"]
+    assert failure["status"] == "403" and failure["message"] == "issue module is closed"
+    digest_en = next(out.rglob("*.en.md")).read_text()
+    digest_zh = next(p for p in out.rglob("*.md") if not p.name.endswith(".en.md") and "digest" in p.name).read_text()
+    assert f"1 of 3 repos could not be read: {failure['repo']} (HTTP 403 issue module is closed)" in digest_en
+    assert f"1/3 仓未能读取：{failure['repo']}" in digest_zh
+
+
+PAGING_QUIRKS = ["per_page_cap", "per_page_cap,no_totals", "repeat_page", "repeat_page,no_totals",
+                 "commits_ignore_page", "commits_ignore_page,no_totals", "gitcode", "gitcode-no-totals"]
+
+
+@pytest.mark.parametrize("strict", [None, *PAGING_QUIRKS])
+def test_paging_quirks_lose_nothing(make_world, tmp_path, strict):
+    # 130 issues updated in a repo's window: three pages of 50 when per_page is capped.
+    world = make_world(repos=2, closed_in_window=200, other_updated=60, old_issues=120, seed=5)
+    store, report, acc, refused, _ = harvest_world(world, f"sqlite:///{tmp_path / 'h.db'}", strict)
+    stored = {(i.repo, i.number) for i in store.load_corpus().issues}
+    assert window_issues(world, refused) <= stored
+    assert {f["repo"] for f in report.unreadable} == refused
+    corpus = store.load_corpus()
+    truth = load_world(world)
+    detailed = {p for p in {(c.repo, c.pull_number) for c in corpus.commits}}
+    assert detailed, "no PR detailed: the test would prove nothing"
+    want = {(c.repo, c.pull_number, c.sha) for c in truth.commits if (c.repo, c.pull_number) in detailed}
+    assert {(c.repo, c.pull_number, c.sha) for c in corpus.commits} == want
+    # Nothing was paged to the cap: at most a few requests per listed page.
+    assert acc.total < 2000
+
+
+def test_repeated_pages_from_faults_lose_nothing(make_world, tmp_path):
+    world = make_world(repos=1, closed_in_window=130, other_updated=30, old_issues=20, seed=7)   # 160 in one list
+    clean, _, _, _, _ = harvest_world(world, f"sqlite:///{tmp_path / 'clean.db'}")
+    db = f"sqlite:///{tmp_path / 'faulty.db'}"
+    meta = read_world_meta(world)
+    store = Store.open(db)
+    every = ",".join(f"repeat-page@{n}" for n in range(1, 1000))    # every later page: twice repeated, then clean
+    with ReplayServer(world, faults=every) as srv:
+        client = ApiClient(srv.base_url, meta["platform"], cache=store.http_cache(), rate_limit=False)
+        report = harvest(store, make_source(meta["platform"], client), meta["orgs"],
+                         parse_time(meta["window"]["since"]))
+        client.close()
+        assert srv.stats()["faults_injected"].get("repeat-page", 0) > 0
+    assert report.unreadable == []
+    assert store.canonical_dump() == clean.canonical_dump()
+
+
+@pytest.mark.parametrize("platform", ["gitcode", "github"])
+@pytest.mark.parametrize("strict", [None, "sort_ignored", "order_ignored", "order_ignored,per_page_cap"])
+def test_order_is_proven_before_stopping_early(make_world, tmp_path, platform, strict):
+    if platform == "github" and strict == "sort_ignored":
+        pytest.skip("a GitCode quirk")
+    world = make_world(platform=platform, repos=2, closed_in_window=150, other_updated=60, old_issues=150, seed=9)
+    store, report, acc, _, _ = harvest_world(world, f"sqlite:///{tmp_path / 'h.db'}", strict)
+    stored = {(i.repo, i.number) for i in store.load_corpus().issues}
+    assert window_issues(world) <= stored
+    since = parse_time(read_world_meta(world)["window"]["since"])
+    in_window_pulls = {(p.repo, p.number) for p in load_world(world).pulls
+                       if p.updated_at >= since - __import__("datetime").timedelta(days=60)}
+    assert in_window_pulls <= {(p.repo, p.number) for p in store.load_corpus().pulls}
+
+
+def test_an_unsorted_list_is_filtered_by_the_server_or_walked_to_the_end(make_world, tmp_path):
+    world = make_world(repos=1, closed_in_window=60, other_updated=30, old_issues=400, seed=9)
+    ep = "/repos/{owner}/{repo}/issues"
+    asked = {}
+    for quirks in ("sort_ignored", "order_ignored", "order_ignored,filter_ignored"):
+        store, _, acc, _, _ = harvest_world(world, f"sqlite:///{tmp_path / (quirks + '.db')}", quirks)
+        assert window_issues(world) <= {(i.repo, i.number) for i in store.load_corpus().issues}
+        asked[quirks] = acc.by_endpoint[ep]
+    # Sorted: stops at the window. Unsorted: one page to see it, then the filtered list (one page here).
+    assert asked["sort_ignored"] <= 2 and asked["order_ignored"] <= asked["sort_ignored"] + 1
+    # Neither sort nor filter honoured: 490 issues, 100 a page, walked to the end (and the filtered pass again).
+    assert asked["order_ignored,filter_ignored"] >= 5 + 1
+
+
+BUNDLED = Path(__file__).resolve().parents[1] / "worlds"
+
+
+def _cases(out: Path) -> dict[str, dict]:
+    import json
+
+    return {f"{c['repo']}#{c['number']}": c for c in map(json.loads, (out / "cases.jsonl").read_text().splitlines())}
+
+
+def test_merged_prs_served_as_closed_with_merged_at_still_count_and_say_so(tmp_path):
+    from fixlore.pipeline_cli import run_pipeline
+
+    stages = None                       # the whole pipeline: cases.jsonl is its export
+    run_pipeline(world=BUNDLED / "demo", out=tmp_path / "plain", overrides={}, stage_names=stages)
+    run_pipeline(world=BUNDLED / "demo", out=tmp_path / "strict", overrides={}, stage_names=stages,
+                 strict="merged_as_closed")
+    plain, strict = _cases(tmp_path / "plain"), _cases(tmp_path / "strict")
+    fixes = lambda c: sorted((f["repo"], f["number"], f["role"]) for f in c["fix"])  # noqa: E731
+    assert {k: fixes(c) for k, c in strict.items()} == {k: fixes(c) for k, c in plain.items()}
+    assert {k: c["traps"] for k, c in strict.items()} == {k: c["traps"] for k, c in plain.items()}
+    closed_fixes = [(k, f) for k, c in strict.items() for f in c["fix"] if f["state"] == "closed"]
+    assert closed_fixes, "the quirk changed no fix PR: the test would prove nothing"
+    for key, fix in closed_fixes:
+        assert fix["merged_at"]
+        assert any("the PR reads closed, merged_at is set" in e["detail"] for e in strict[key]["evidence"])
+
+
+def test_close_events_under_other_names_are_recognised_and_reported(tmp_path):
+    world = BUNDLED / "demo"
+    plain, _, _, _, _ = harvest_world(world, f"sqlite:///{tmp_path / 'a.db'}")
+    strict, report, _, _, _ = harvest_world(world, f"sqlite:///{tmp_path / 'b.db'}", "close_actions")
+
+    def closes(store):
+        return {(e.repo, e.parent_number, e.actor, e.created_at) for e in store.load_corpus().events
+                if e.parent_kind == "issue" and e.action == "closed"}
+
+    assert closes(plain) and closes(strict) == closes(plain)
+    signals = {e.detail.get("close_signal") for e in strict.load_corpus().events if e.action == "closed"}
+    assert {"text", "finished_at"} <= signals
+    # What a live run would tell us it saw: the unknown names, counted; known ones are not listed.
+    assert report.unknown_actions and set(report.unknown_actions) <= {"issue_close", "update_state", "state_change"}
+
+
+def test_github_secondary_limits_are_waited_out_never_retried_early(make_world, tmp_path):
+    world = make_world(platform="github", repos=3, closed_in_window=30, other_updated=10, old_issues=10)
+    meta = read_world_meta(world)
+    store = Store.open(f"sqlite:///{tmp_path / 'h.db'}")
+    scale = 3000.0                      # a minute lasts 20 ms: the test waits, but not for real minutes
+    with ReplayServer(world, strict="secondary_limit", time_scale=scale) as srv:
+        client = ApiClient(srv.base_url, "github", cache=store.http_cache(), rate_limit=False, time_scale=scale)
+        report = harvest(store, make_source("github", client), meta["orgs"], parse_time(meta["window"]["since"]))
+        client.close()
+        refused = srv.stats()["by_status"].get("403", 0)
+        too_soon = srv.quirks.retried_too_soon
+    assert refused > 0 and too_soon == 0
+    assert report.unreadable == []
+    assert window_issues(world) <= {(i.repo, i.number) for i in store.load_corpus().issues}
+
+
+def test_a_live_run_stores_in_out_warns_without_token_and_reads_bare_dates_in_the_platform_zone(make_world, tmp_path):
+    import json
+    import os
+    import subprocess
+    import sys
+
+    world = make_world(repos=2, closed_in_window=10, other_updated=3, old_issues=3)
+    out = tmp_path / "live"
+    env = {k: v for k, v in os.environ.items() if k not in ("GITCODE_TOKEN", "GITHUB_TOKEN")}
+    code = "import sys; from fixlore.cli import main; sys.argv[0] = 'fixlore'; main()"
+    with ReplayServer(world, strict=True) as srv:
+        proc = subprocess.run([sys.executable, "-c", code, "run", "--platform", "gitcode", "--base-url", srv.base_url,
+                               "--org", "acme", "--org", "beta", "--since", "2026-09-17", "--out", str(out),
+                               "--no-rate-limit", "--quiet"],
+                              capture_output=True, text=True, timeout=300, env=env, cwd=tmp_path)
+        first_request_seen = srv.stats()["total"] > 0
+    assert proc.returncode == 6, proc.stderr                  # the strict server refuses one repo's issues
+    assert proc.stderr.startswith("warning: no API token ($GITCODE_TOKEN")   # said before anything else
+    assert first_request_seen and (out / "fixlore.db").is_file() and not (tmp_path / "fixlore.db").exists()
+    info = json.loads((out / "run.json").read_text())
+    assert info["window"]["since"] == "2026-09-17T00:00:00+08:00"
+    assert info["settings"]["db"].endswith("live/fixlore.db")
+
+
+@pytest.mark.parametrize("raw,platform,expected", [
+    ("2026-09-17", "gitcode", "2026-09-17T00:00:00+08:00"),
+    ("2026-09-17T08:30:00", "gitcode", "2026-09-17T08:30:00+08:00"),
+    ("2026-09-17", "github", "2026-09-17T00:00:00+00:00"),
+    ("2026-09-17T00:00:00+08:00", "github", "2026-09-17T00:00:00+08:00"),
+    ("2026-09-17T00:00:00Z", "gitcode", "2026-09-17T00:00:00+00:00"),
+])
+def test_bare_dates_mean_the_platform_zone(raw, platform, expected):
+    from fixlore.config import load_settings
+    from fixlore.harvest.connect import since_for_platform
+
+    settings = load_settings(None, {"platform": platform, "since": raw})
+    assert since_for_platform(raw, settings).isoformat() == expected
+
+
+@pytest.mark.parametrize("platform,strict", [("gitcode", None), ("gitcode", "gitcode"), ("gitcode", "gitcode-no-totals"),
+                                             ("github", None), ("github", "github")])
+def test_every_readable_repo_is_harvested_whole_under_each_named_quirk_set(make_world, tmp_path, platform, strict):
+    """The acceptance in one test: every in-window issue of every readable repo, its pool details, the
+    refused repo recorded; against the default replay and each platform's strict set."""
+    from fixlore.funnel import cheap_funnel
+
+    world = make_world(platform=platform, repos=4, closed_in_window=160, other_updated=40, old_issues=80, seed=13)
+    store, report, acc, refused, stats = harvest_world(world, f"sqlite:///{tmp_path / 'h.db'}", strict,
+                                                       time_scale=3000.0)
+    assert bool(refused) == bool(strict)
+    corpus = store.load_corpus()
+    expected = window_issues(world, refused)
+    assert expected <= {(i.repo, i.number) for i in corpus.issues}
+    since = parse_time(read_world_meta(world)["window"]["since"])
+    window = [i for i in load_world(world).issues if (i.repo, i.number) in expected]
+    verdicts = cheap_funnel(window, since)
+    pool = {(i.repo, i.number) for i in window if verdicts[i.key] == "pool"}
+    detailed = {(repo, n) for repo in {r for r, _ in pool}
+                for n, b in store.issue_bookkeeping(repo).items() if b["details_for"] is not None}
+    assert pool and pool <= detailed
+    assert [f["repo"] for f in report.unreadable] == sorted(refused)
+    assert all(f["endpoint"] == "/repos/{owner}/{repo}/issues" for f in report.unreadable)
