@@ -151,24 +151,6 @@ def _outputs(out: Path, db: str) -> dict[str, str]:
     return found
 
 
-def unreadable_line(failure: dict[str, Any]) -> str:
-    status = failure.get("status", "")
-    status = f"HTTP {status}" if str(status).isdigit() else status
-    return (f"could not read {failure.get('repo')} ({failure.get('endpoint')}): {status} {failure.get('message', '')}"
-            .rstrip() + " — recorded, retried on the next run")
-
-
-def unreadable_exit(failures: list[dict[str, Any]]) -> None:
-    """End with EXIT_SOME_UNREADABLE (one line on stderr) when some repos could not be read."""
-    from fixlore.errors import EXIT_SOME_UNREADABLE
-
-    if failures:
-        repos = len({f.get("repo") for f in failures})
-        typer.echo(f"finished, but {repos} repo(s) could not be read (exit {EXIT_SOME_UNREADABLE}); "
-                   f"see run.json and the digest's methods section", err=True)
-        raise typer.Exit(EXIT_SOME_UNREADABLE)
-
-
 def register(app: typer.Typer) -> None:
     from fixlore.summary import print_summary
 
@@ -262,4 +244,6 @@ def register(app: typer.Typer) -> None:
         elif show:
             print_summary(info)
         harvest = next((s.get("summary", {}) for s in info.get("stages", []) if s["name"] == "harvest"), {})
+        from fixlore.summary import unreadable_exit
+
         unreadable_exit(harvest.get("unreadable") or [])

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import typer
+
 # The funnel's steps in order: (count left after the step, the drops that step made).
 _FUNNEL_STEPS = (
     ("closed_in_window", "closed in the window", ("window",)),
@@ -87,3 +89,21 @@ def print_summary(info: dict[str, Any]) -> None:
     for label, value in summary_lines(info):
         table.add_row(Text(label), Text(value))
     Console().print(table)
+
+
+def unreadable_line(failure: dict[str, Any]) -> str:
+    status = failure.get("status", "")
+    status = f"HTTP {status}" if str(status).isdigit() else status
+    return (f"could not read {failure.get('repo')} ({failure.get('endpoint')}): {status} {failure.get('message', '')}"
+            .rstrip() + " — recorded, retried on the next run")
+
+
+def unreadable_exit(failures: list[dict[str, Any]]) -> None:
+    """End with EXIT_SOME_UNREADABLE (one line on stderr) when some repos could not be read."""
+    from fixlore.errors import EXIT_SOME_UNREADABLE
+
+    if failures:
+        repos = len({f.get("repo") for f in failures})
+        typer.echo(f"finished, but {repos} repo(s) could not be read (exit {EXIT_SOME_UNREADABLE}); "
+                   f"see run.json and the digest's methods section", err=True)
+        raise typer.Exit(EXIT_SOME_UNREADABLE)

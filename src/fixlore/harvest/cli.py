@@ -81,6 +81,6 @@ def register(app: typer.Typer) -> None:
         if not quiet:
             Console().print_json(client.redact(json.dumps({**report.as_dict(),
                                                            "requests": client.accounting.snapshot()})))
-        from fixlore.pipeline_cli import unreadable_exit
+        from fixlore.summary import unreadable_exit
 
         unreadable_exit(report.as_dict()["unreadable"])
