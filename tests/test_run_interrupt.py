@@ -32,12 +32,16 @@ def _statuses(db: str) -> tuple[list[str], list[str]]:
     return runs, harvests
 
 
+# a token, so that stderr holds only what the test reads (no missing-token warning)
+TOKEN_ENV = {**os.environ, "GITCODE_TOKEN": "t0ken"}
+
+
 def _start_paced_run(srv: ReplayServer, out, db: str) -> subprocess.Popen:
     # Paced by the client-side limiter (50 per 60 s / 30) so the signal lands mid-harvest.
     return subprocess.Popen([sys.executable, "-c", CODE, "run", "--platform", "gitcode", "--org", "acme", "--org", "beta",
                              "--since", SINCE, "--base-url", srv.base_url, "--out", str(out), "--db", db,
                              "--rate-limit", "--time-scale", "30", "-q"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=TOKEN_ENV)
 
 
 def _wait_for_requests(srv: ReplayServer, child: subprocess.Popen, n: int) -> None:
@@ -70,7 +74,7 @@ def test_ctrl_c_says_what_was_spent_and_marks_the_run_interrupted(make_world, tm
         proc = subprocess.run([sys.executable, "-c", CODE, "run", "--platform", "gitcode", "--org", "acme",
                                "--org", "beta", "--since", SINCE, "--base-url", srv.base_url, "--out", str(out),
                                "--db", db, "--no-rate-limit", "-q", "--stage", "harvest"],
-                              capture_output=True, text=True, timeout=300)
+                              capture_output=True, text=True, timeout=300, env=TOKEN_ENV)
         assert proc.returncode == 0, proc.stderr
     assert _statuses(db) == (["interrupted", "ok"], ["interrupted", "done"])
 
@@ -87,7 +91,7 @@ def test_a_killed_run_is_marked_died_by_the_next(make_world, tmp_path):
         proc = subprocess.run([sys.executable, "-c", CODE, "run", "--platform", "gitcode", "--org", "acme",
                                "--org", "beta", "--since", SINCE, "--base-url", srv.base_url, "--out", str(out),
                                "--db", db, "--no-rate-limit", "-q", "--stage", "harvest"],
-                              capture_output=True, text=True, timeout=300)
+                              capture_output=True, text=True, timeout=300, env=TOKEN_ENV)
         assert proc.returncode == 0, proc.stderr
     assert _statuses(db) == (["died", "ok"], ["died", "done"])
     assert json.loads((out / "run.json").read_text())["abandoned_runs"] == 2

@@ -72,7 +72,7 @@ def run_pipeline(*, world: Path | None, out: Path, overrides: dict[str, Any], co
     and raises :class:`Interrupted` saying how many requests were spent.
     """
     from fixlore import formats, logs
-    from fixlore.harvest.connect import connect
+    from fixlore.harvest.connect import connect, missing_token_warning
     from fixlore.pipeline import RunContext, discover_stages, run_stages, utc_now_iso
     from fixlore.store import Store
 

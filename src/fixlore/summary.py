@@ -38,11 +38,8 @@ def summary_lines(info: dict[str, Any]) -> list[tuple[str, str]]:
         rows.append(("issues listed", str(harvest.get("issues_listed", 0))))
         rows.append(("issue details fetched", str(harvest.get("issues_detailed", 0))))
         rows.append(("PRs listed / detailed", f"{harvest.get('pulls_listed', 0)} / {harvest.get('pulls_detailed', 0)}"))
-        for failure in harvest.get("unreadable") or []:
-            status = failure.get("status", "")
-            status = f"HTTP {status}" if str(status).isdigit() else str(status)
-            rows.append(("repo not read", f"{failure.get('repo')} ({failure.get('endpoint')}): {status} "
-                                          f"{failure.get('message', '')}".rstrip() + " — recorded, retried next run"))
+        if harvest.get("unreadable"):
+            rows.append(("repos not read", str(len({f.get("repo") for f in harvest["unreadable"]}))))
     funnel = info.get("funnel") or {}
     if funnel:
         rows.append(("issues considered", str(funnel.get("considered", 0))))
@@ -88,7 +85,11 @@ def print_summary(info: dict[str, Any]) -> None:
     table.add_column("value", overflow="fold")
     for label, value in summary_lines(info):
         table.add_row(Text(label), Text(value))
-    Console().print(table)
+    console = Console()
+    console.print(table)
+    harvest = next((st.get("summary", {}) for st in info.get("stages", []) if st.get("name") == "harvest"), {})
+    for failure in harvest.get("unreadable") or []:     # one unbroken line each: what could not be read
+        console.print(Text(unreadable_line(failure)), soft_wrap=True, highlight=False)
 
 
 def unreadable_line(failure: dict[str, Any]) -> str:

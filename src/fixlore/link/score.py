@@ -110,7 +110,7 @@ def split_truth(truth: dict[str, dict[str, Any]], split: str | None) -> dict[str
         return truth
     rows = {k: row for k, row in truth.items() if str(row.get("split", "")) == split}
     if not rows:
-        raise FixloreError(f"no truth row has split {split!r}")
+        raise ConfigError(f"no truth row has split {split!r}")
     return rows
 
 
