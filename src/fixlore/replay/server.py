@@ -208,6 +208,7 @@ class ReplayServer:
         prefix = api_gitcode.PREFIX if self.platform == "gitcode" else api_github.PREFIX
         ordinal = self._next_ordinal()
         routed = None
+        path = _without_enterprise_prefix(self.platform, path)
         if path.startswith(prefix):
             routed = _ROUTERS[self.platform].match(path[len(prefix):] or "/")
         if routed is None:
@@ -219,6 +220,10 @@ class ReplayServer:
 
         if not self._authorised(headers, query):
             return _Reply(endpoint, self._platform_error("401"), extra=self._rate_headers())
+        if self.platform == "github" and template == api_github.RATE_LIMIT_ROUTE:
+            # Asking how much quota is left costs none of it.
+            return _Reply(endpoint, api_github.rate_limit_answer(self._github_limit.headers()),
+                          extra=self._rate_headers())
 
         if self.rate_limit:
             if self.platform == "gitcode" and not self._gitcode_limit.admit():
@@ -258,6 +263,14 @@ class ReplayServer:
 
     def _rate_headers(self) -> dict[str, str]:
         return self._github_limit.headers() if self.platform == "github" else {}
+
+
+def _without_enterprise_prefix(platform: str, path: str) -> str:
+    """GitHub Enterprise clients put /api/v3 before every path; the replay answers both forms."""
+    pre = api_github.ENTERPRISE_PREFIX
+    if platform == "github" and (path == pre or path.startswith(pre + "/")):
+        return path[len(pre):] or "/"
+    return path
 
 
 def _etag_matches(if_none_match: str, etag: str) -> bool:
