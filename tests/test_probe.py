@@ -39,6 +39,14 @@ def test_order_verdict_honoured_only_when_both_directions_hold(offsets):
     assert order_verdict(_items(up), _items(up))[0] == IGNORED
 
 
+def test_order_verdict_tells_a_form_that_drops_the_direction():
+    times = [T0 + timedelta(hours=h) for h in (3, 1, 4, 2, 5)]
+    down = _items(sorted(times, reverse=True))
+    assert order_verdict(down, down, plain=_items(times))[0] == "newest first only"
+    # Unasked already newest first: nothing shows the form did anything.
+    assert order_verdict(down, down, plain=down)[0] == IGNORED
+
+
 def test_order_verdict_cannot_decide_on_equal_times():
     same = _items([T0, T0, T0])
     assert order_verdict(same, same)[0] == UNDECIDED

@@ -77,20 +77,36 @@ def _times(items: list[dict], key: str) -> list[datetime]:
     return [t for t in (parse_time(it.get(key)) for it in items) if t is not None]
 
 
-def order_verdict(desc: list[dict], asc: list[dict], key: str = "updated_at") -> tuple[str, str]:
+DESC_ONLY = "newest first only"
+
+
+def _descending(times: list[datetime]) -> bool:
+    return all(a >= b for a, b in zip(times, times[1:]))
+
+
+def order_verdict(desc: list[dict], asc: list[dict], key: str = "updated_at",
+                  plain: list[dict] | None = None) -> tuple[str, str]:
     """Is "newest first" honoured? Asked both ways: only a server that orders both is honouring the request.
 
-    A list that merely looks sorted one way (creation order often does) is not proof.
+    A list that merely looks sorted one way (creation order often does) is not proof. When only
+    the descending ask comes back in order, the list asked with no order at all (``plain``)
+    tells a form that sorts but drops the direction (``DESC_ONLY``) from a server whose
+    default order happens to be newest first (``IGNORED``).
     """
     down, up = _times(desc, key), _times(asc, key)
     if len(set(down)) < 2 or len(set(up)) < 2:
         return UNDECIDED, f"fewer than two distinct {key} values to compare"
-    is_down = all(a >= b for a, b in zip(down, down[1:]))
+    is_down = _descending(down)
     is_up = all(a <= b for a, b in zip(up, up[1:]))
     if is_down and is_up:
         return HONOURED, f"descending when asked desc, ascending when asked asc ({len(down)} items)"
-    return IGNORED, (f"asked desc: {'in order' if is_down else 'out of order'}; "
-                     f"asked asc: {'in order' if is_up else 'out of order'}")
+    seen = (f"asked desc: {'in order' if is_down else 'out of order'}; "
+            f"asked asc: {'in order' if is_up else 'out of order'}")
+    if is_down and plain is not None:
+        base = _times(plain, key)
+        if len(set(base)) >= 2 and not _descending(base):
+            return DESC_ONLY, f"{seen}; unasked the list is not newest first, so this form sorts (direction dropped)"
+    return IGNORED, seen
 
 
 def more_pages(reply: Reply, got: int) -> bool | None:
@@ -212,8 +228,10 @@ def _issue_path(platform: str, full: str) -> str:
     return f"/repos/{full}/issues"
 
 
-def _pick_repo(get: _Budget, platform: str, listing: list[dict], tries: int = 3) -> tuple[str, Reply | None]:
-    """The first of a few repos (most open issues first) whose issue list has the most items."""
+def _pick_repo(get: _Budget, platform: str, listing: list[dict], tried: dict[str, int],
+               tries: int = 3) -> tuple[str, Reply | None]:
+    """The first of a few repos (most open issues first) whose issue list has the most items;
+    ``tried`` receives each repo's status (a refused repo is a finding too)."""
     def open_count(r: dict) -> int:
         v = str(r.get("open_issues_count") or "0")
         return int(v) if v.isdigit() else 0
@@ -225,6 +243,7 @@ def _pick_repo(get: _Budget, platform: str, listing: list[dict], tries: int = 3)
         if reply is None:
             break
         n = len(reply.items())
+        tried[r["full_name"]] = reply.status
         if reply.status == 200 and n > best_n:
             best, best_reply, best_n = r["full_name"], reply, n
         if n >= ASKED_PER_PAGE:
@@ -246,12 +265,16 @@ def run_probe(platform: str, org: str, fetch: Fetch, budget: int = 40) -> ProbeR
         return report
     add(Finding("org repos", PRESENT, f"{len(org_reply.items())} repos on the first page",
                 {"paging_headers": paging_headers(org_reply)}))
-    full, base = _pick_repo(get, platform, org_reply.items())
+    tried: dict[str, int] = {}
+    full, base = _pick_repo(get, platform, org_reply.items(), tried)
     report.repo = full
+    refused = {name: status for name, status in tried.items() if status != 200}
     if base is None:
-        add(Finding("issue list", "failed", "no repo of the organisation answered its issue list"))
+        add(Finding("issue list", "failed", "no repo of the organisation answered its issue list", {"tried": tried}))
         report.requests = get.used
         return report
+    add(Finding("issue list", "refused on some repos" if refused else PRESENT,
+                ", ".join(f"{n}: {st}" for n, st in refused.items()) or f"{len(tried)} repo(s) read", {"tried": tried}))
     items = base.items()
     path = _issue_path(platform, full)
 
@@ -261,9 +284,13 @@ def run_probe(platform: str, org: str, fetch: Fetch, budget: int = 40) -> ProbeR
     if small is not None:
         v, d = small_page(small, SMALL_PAGE)
         add(Finding("per_page small", v, d, {"asked": SMALL_PAGE, "got": len(small.items())}))
-    found = paging_headers(base)
-    add(Finding("pagination headers", PRESENT if found else ABSENT,
-                ", ".join(sorted(found)) or "none of total_page, total_count, Link, X-Total*", found))
+    # The small page is read too: a list that fits one page gets no Link header from GitHub.
+    found = {**(paging_headers(small) if small is not None else {}), **paging_headers(base)}
+    several = len(items) > SMALL_PAGE
+    verdict = PRESENT if found else (ABSENT if several else UNDECIDED)
+    add(Finding("pagination headers", verdict,
+                ", ".join(sorted(found)) or ("none of total_page, total_count, Link, X-Total*" if several
+                                             else f"none, on a list of {len(items)} items"), found))
     rates = rate_headers(base)
     add(Finding("rate-limit headers", PRESENT if rates else ABSENT, ", ".join(rates) or "none", rates))
 
@@ -276,7 +303,7 @@ def run_probe(platform: str, org: str, fetch: Fetch, budget: int = 40) -> ProbeR
         if desc.status != 200 or asc.status != 200:
             add(Finding(f"order {name}", "refused", f"answered {desc.status} / {asc.status}"))
             continue
-        v, d = order_verdict(desc.items(), asc.items())
+        v, d = order_verdict(desc.items(), asc.items(), plain=items)
         add(Finding(f"order {name}", v, d))
 
     again = get(path, {"state": "all", "per_page": str(ASKED_PER_PAGE)},
