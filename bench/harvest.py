@@ -4,6 +4,7 @@
     .venv/bin/python bench/harvest.py --synthetic     # force the synthetic world
     .venv/bin/python bench/harvest.py --time-scale 120
     .venv/bin/python bench/harvest.py --strict        # also what the strict replay's quirk sets cost
+    .venv/bin/python bench/harvest.py --clients       # github-mini: fixlore beside Perceval's GitHub backend
 
 Rate limiting is on at both ends (the replay server enforces GitCode's 50/min and 4000/h,
 the client paces itself), with time compressed by --time-scale so the run takes minutes.
@@ -12,6 +13,12 @@ same for the naive harvester (every window issue's details), their ratio, and th
 no-change re-run per repo. With --strict, the same for the replay's strict quirk sets (the
 platform as documented/observed: per_page capped at 50, repeated pages, sort only by order_by,
 one repo refused, ...; see fixlore/replay/strict.py), first run and re-run.
+
+``--clients`` replays worlds/github-mini instead and runs fixlore and Perceval's GitHub backend
+(unmodified, a test dependency) against it, twice each: requests per run, and how many of the
+world's truth fixes each one's data lets fixlore's linker show (Perceval's items are turned
+into fixlore's model with the same normalisers fixlore uses; Perceval fetches no timeline,
+no files and only the SHAs of commits).
 """
 
 from __future__ import annotations
@@ -21,13 +28,17 @@ import shutil
 import sys
 import tempfile
 import time
+from datetime import datetime
 from pathlib import Path
 
 from rich.console import Console
 from rich.table import Table
 
+from fixlore import model as m
 from fixlore.harvest import harvest
+from fixlore.link.build import build_cases
 from fixlore.replay.server import ReplayServer
+from fixlore.replay.world import World
 from fixlore.sources import make_source
 from fixlore.sources.http import ApiClient
 from fixlore.sources.offline import read_world_meta
@@ -37,6 +48,7 @@ from fixlore.timeutil import parse_time
 
 ROOT = Path(__file__).resolve().parents[1]
 ASCEND = ROOT / "worlds" / "ascend-2026-09"
+GITHUB_MINI = ROOT / "worlds" / "github-mini"
 QUOTA_PER_HOUR = 4000
 
 
@@ -69,14 +81,107 @@ def one_harvest(world: Path, db: str, time_scale: float, naive: bool = False, st
             "by_endpoint": dict(client.accounting.by_endpoint), "limiter_slept": client.limiter.slept}
 
 
+def truth_fixes(world: Path) -> set[tuple[str, int, str, int]]:
+    """(issue repo, issue number, PR repo, PR number) of every fix the world's truth names."""
+    truth = World(world).truth() or {}
+    return {(e["repo"], int(e["number"]), f["repo"], int(f["number"]))
+            for e in truth.get("issues") or [] for f in e.get("fix") or []}
+
+
+def fixes_shown(corpus: m.Corpus, since: datetime, truth: set[tuple[str, int, str, int]]) -> int:
+    cases, _ = build_cases(corpus, since, {"conclude_all": True})
+    found = {(c.repo, c.number, f.repo, f.number) for c in cases for f in c.fix}
+    return len(found & truth)
+
+
+def fixlore_client_run(world: Path, db: str) -> tuple[int, m.Corpus]:
+    meta = read_world_meta(world)
+    store = Store.open(db)
+    with ReplayServer(world) as srv:
+        client = ApiClient(srv.base_url, meta["platform"], cache=store.http_cache())
+        harvest(store, make_source(meta["platform"], client), meta["orgs"], parse_time(meta["window"]["since"]))
+        client.close()
+        requests = srv.stats()["total"]
+    corpus = store.load_corpus()
+    store.close()
+    return requests, corpus
+
+
+def perceval_run(world: Path) -> tuple[int, m.Corpus]:
+    """Perceval's GitHub backend over every repo of the world, both categories, as its CLI would run it."""
+    from perceval.backends.core.github import GitHub, GitHubClient
+
+    def fresh() -> None:
+        # The CLI runs one repo and category per process; in one process the class-level caches of
+        # people would carry over and hide those lookups.
+        GitHubClient._users.clear()
+        GitHubClient._users_orgs.clear()
+
+    from fixlore.sources import github as gh
+
+    corpus = m.Corpus(platform="github")
+    w = World(world)
+    with ReplayServer(world) as srv:
+        base = f"http://{srv.host}:{srv.port}"   # Perceval appends /api/v3 (GitHub Enterprise)
+        for owner, name in w.repos():
+            full = f"{owner}/{name}"
+            corpus.repos.append(m.Repo(platform="github", full_name=full, owner=owner, name=name))
+            fresh()
+            for item in GitHub(owner=owner, repository=name, api_token=["bench"], base_url=base,
+                               sleep_time=0).fetch(category="issue"):
+                raw = item["data"]
+                if "pull_request" in raw:
+                    continue
+                corpus.issues.append(gh.normalize_issue(raw, full))
+                corpus.comments.extend(gh.normalize_comment(c, full, "issue", raw["number"])
+                                       for c in raw.get("comments_data") or [])
+            fresh()
+            for item in GitHub(owner=owner, repository=name, api_token=["bench"], base_url=base,
+                               sleep_time=0).fetch(category="pull_request"):
+                raw = item["data"]
+                corpus.pulls.append(gh.normalize_pull(raw, full))
+                corpus.commits.extend(m.Commit(repo=full, pull_number=raw["number"], sha=sha, message="")
+                                      for sha in raw.get("commits_data") or [])
+        requests = srv.stats()["total"]
+    return requests, corpus
+
+
+def compare_clients(console: Console) -> int:
+    world = GITHUB_MINI
+    since = parse_time(read_world_meta(world)["window"]["since"])
+    truth = truth_fixes(world)
+    with tempfile.TemporaryDirectory(prefix="fixlore-bench-") as tmp_name:
+        db = f"sqlite:///{Path(tmp_name) / 'fixlore.db'}"
+        first, corpus = fixlore_client_run(world, db)
+        again, _ = fixlore_client_run(world, db)
+    p_first, p_corpus = perceval_run(world)
+    p_again, _ = perceval_run(world)
+    table = Table(title=f"clients on {world.name} (replayed on loopback)")
+    for col in ("client", "requests, first run", "requests, re-run", "issues", "PRs",
+                f"truth fixes shown (of {len(truth)})"):
+        table.add_column(col, justify="left" if col == "client" else "right")
+    table.add_row("fixlore", str(first), str(again), str(len(corpus.issues)), str(len(corpus.pulls)),
+                  str(fixes_shown(corpus, since, truth)))
+    table.add_row("Perceval GitHub backend", str(p_first), str(p_again), str(len(p_corpus.issues)),
+                  str(len(p_corpus.pulls)), str(fixes_shown(p_corpus, since, truth)))
+    console.print(table)
+    console.print("fixlore lists issues updated in the window and details only the funnel's pool, then re-runs on "
+                  "ETags; Perceval fetches every issue's comments, every PR with its commits and reviews, and each "
+                  "person, on every run.")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--synthetic", action="store_true", help="use a synthetic world of the Ascend shape")
     parser.add_argument("--time-scale", type=float, default=60.0, help="quota time compression (default 60)")
     parser.add_argument("--skip-naive", action="store_true")
     parser.add_argument("--strict", action="store_true", help="also run the strict replay's quirk sets")
+    parser.add_argument("--clients", action="store_true", help="fixlore beside Perceval on worlds/github-mini")
     args = parser.parse_args(argv)
     console = Console(width=120)
+    if args.clients:
+        return compare_clients(console)
     with tempfile.TemporaryDirectory(prefix="fixlore-bench-") as tmp_name:
         tmp = Path(tmp_name)
         world, label = pick_world(args.synthetic, tmp)

@@ -84,6 +84,7 @@ _COMMAND_MODULES = (
     "fixlore.pipeline_cli",
     "fixlore.replay.cli",
     "fixlore.harvest.cli",
+    "fixlore.sources.probe_cli",
     "fixlore.link.cli",
     "fixlore.kb.cli",
     "fixlore.compose.cli",

@@ -31,6 +31,7 @@ from fixlore.funnel import POOL, FunnelConfig, cheap_funnel
 from fixlore.link.refs import KIND_EITHER, KIND_ISSUE, KIND_PULL, find_refs, refs_from_branch
 from fixlore.sources.base import Source
 from fixlore.sources.http import ApiError
+from fixlore.sources.github_graphql import closing_links
 from fixlore.store import Store
 
 log = logging.getLogger(__name__)
@@ -355,9 +356,11 @@ class Harvester:
     def _repo_details(self, repo: str, selected: list[int], needs: list[int], progress: _Progress,
                       issue_task: Any, pull_task: Any) -> None:
         issues = {i.number: i for i in self.store.issues([repo])}
+        closing = closing_links(self.source, repo, needs)    # GitHub GraphQL when the token allows it, else {}
         for number in needs:
             issue = issues[number]
             detail = self.source.issue_detail(issue)
+            detail.links.extend(closing.get(number, []))
             with self.store.writer() as w:
                 w.save_issue_detail(issue, detail)
             self.report.issues_detailed += 1

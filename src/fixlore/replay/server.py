@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any, Callable
 from urllib.parse import parse_qsl, urlsplit
 
-from fixlore.replay import api_gitcode, api_github
+from fixlore.replay import api_gitcode, api_github, github_graphql
 from fixlore.replay.asof import open_world
 from fixlore.replay.faults import FaultPlan, FaultSpec
 from fixlore.replay.limits import gitcode_limiter, github_limiter
@@ -30,6 +30,7 @@ from fixlore.replay.listing import Answer, Query
 from fixlore.replay.strict import Quirks
 
 ADMIN_STATS = "/__replay__/stats"
+GRAPHQL_PATHS = ("/graphql", "/api/graphql")
 _STATUS_FAULTS = {"429", "429-retry-after", "500", "502", "503"}
 _SECRET_PARAMS = {"access_token"}
 _SAFE_HOST = re.compile(r"[A-Za-z0-9.\-]+(:\d{1,5})?|\[[0-9A-Fa-f:.]+\](:\d{1,5})?")
@@ -216,6 +217,7 @@ class ReplayServer:
         prefix = api_gitcode.PREFIX if self.platform == "gitcode" else api_github.PREFIX
         ordinal = self._next_ordinal()
         routed = None
+        path = _without_enterprise_prefix(self.platform, path)
         if path.startswith(prefix):
             routed = _ROUTERS[self.platform].match(path[len(prefix):] or "/")
         if routed is None:
@@ -227,6 +229,10 @@ class ReplayServer:
 
         if not self._authorised(headers, query):
             return _Reply(endpoint, self._platform_error("401"), extra=self._rate_headers())
+        if self.platform == "github" and template == api_github.RATE_LIMIT_ROUTE:
+            # Asking how much quota is left costs none of it.
+            return _Reply(endpoint, api_github.rate_limit_answer(self._github_limit.headers()),
+                          extra=self._rate_headers())
 
         if self.rate_limit:
             if self.platform == "gitcode" and not self._gitcode_limit.admit():
@@ -275,8 +281,30 @@ class ReplayServer:
             reply.extra = self._rate_headers()
         return reply
 
+    def handle_graphql(self, path: str, body: bytes, headers: Any) -> "_Reply":
+        """POST /graphql (and GitHub Enterprise's /api/graphql): the closing-references query only."""
+        endpoint = "POST /graphql"
+        if self.platform != "github" or path not in GRAPHQL_PATHS:
+            return _Reply("POST (unsupported)", Answer(404, {"message": "Not Found"}))
+        if not self._authorised(headers, {}) or not (headers.get("Authorization") or "").strip():
+            # GitHub's GraphQL API answers nobody without a token.
+            return _Reply(endpoint, self._platform_error("401"), extra=self._rate_headers())
+        try:
+            payload = json.loads(body.decode("utf-8") or "null")
+        except (UnicodeDecodeError, json.JSONDecodeError):
+            payload = None
+        return _Reply(endpoint, github_graphql.answer(self.world, payload), extra=self._rate_headers())
+
     def _rate_headers(self) -> dict[str, str]:
         return self._github_limit.headers() if self.platform == "github" else {}
+
+
+def _without_enterprise_prefix(platform: str, path: str) -> str:
+    """GitHub Enterprise clients put /api/v3 before every path; the replay answers both forms."""
+    pre = api_github.ENTERPRISE_PREFIX
+    if platform == "github" and (path == pre or path.startswith(pre + "/")):
+        return path[len(pre):] or "/"
+    return path
 
 
 def _etag_matches(if_none_match: str, etag: str) -> bool:
@@ -344,7 +372,24 @@ def _make_handler(server: ReplayServer) -> type[BaseHTTPRequestHandler]:
             server._count(f"{self.command} (unsupported)", 405, None)
             self._send_plain(405, b'{"message": "405 Method Not Allowed"}', "application/json")
 
-        do_POST = do_PUT = do_PATCH = do_DELETE = _refuse  # noqa: N815
+        def do_POST(self) -> None:  # noqa: N802
+            parts = urlsplit(self.path)
+            if parts.path not in GRAPHQL_PATHS:
+                self._refuse()
+                return
+            length = int(self.headers.get("Content-Length") or 0)
+            body = self.rfile.read(min(length, 1 << 20)) if length > 0 else b""
+            try:
+                reply = server.handle_graphql(parts.path, body, self.headers)
+            except Exception as exc:  # a broken world file or a bug: answer, do not drop the connection
+                reply = _Reply("POST (server error)", Answer(500, {"message": f"replay server error: {exc}"}))
+            server._count(reply.endpoint, reply.status, reply.fault)
+            try:
+                self._send(reply)
+            except (BrokenPipeError, ConnectionResetError):
+                pass
+
+        do_PUT = do_PATCH = do_DELETE = _refuse  # noqa: N815
 
         def _send_plain(self, status: int, body: bytes, ctype: str) -> None:
             self.send_response(status)

@@ -414,6 +414,26 @@ class ApiClient:
             raise self._give_up(exc, endpoint) from None
         raise AssertionError("unreachable")  # pragma: no cover
 
+    @property
+    def has_token(self) -> bool:
+        return self._token is not None
+
+    def post_json(self, url: str, payload: dict[str, Any], *, endpoint: str) -> tuple[int, Any]:
+        """One POST of a JSON body, paced like every request, counted, not retried: for optional
+        extras (GraphQL) whose caller falls back to REST. Transport errors come back as status 0."""
+        self.limiter.acquire()
+        try:
+            resp = self._client.post(url, json=payload, headers=self._auth_headers())
+        except httpx2.HTTPError:
+            self.accounting.record(endpoint, "error")
+            return 0, None
+        self.accounting.record(endpoint, resp.status_code)
+        self.limiter.observe(resp.headers)
+        try:
+            return resp.status_code, resp.json()
+        except ValueError:
+            return resp.status_code, None
+
     def _cache_key(self, url: str) -> str:
         """The URL relative to the API root, so a replay server on a new port still hits the cache."""
         return url[len(self.base_url):] if url.startswith(self.base_url) else url

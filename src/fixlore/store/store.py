@@ -280,10 +280,17 @@ class Store:
                 raise ConfigError(f"cannot open the store {store.url}: {str(exc.orig).splitlines()[0]}") from None
         return store
 
+    # Any constant: harvesters sharing one PostgreSQL database take this lock to migrate one at a time.
+    _MIGRATION_LOCK = 0x6669786C6F7265
+
     def migrate(self) -> None:
         cfg = Config(str(_HERE / "alembic.ini"))
         cfg.set_main_option("script_location", str(_HERE / "migrations"))
         with self.engine.begin() as conn:
+            if conn.dialect.name == "postgresql":
+                # Two processes creating the same tables at once collide in the catalog; the second
+                # waits here and then finds the schema at head. (SQLite's file lock serialises already.)
+                conn.execute(sa.text("SELECT pg_advisory_xact_lock(:key)"), {"key": self._MIGRATION_LOCK})
             cfg.attributes["connection"] = conn
             command.upgrade(cfg, "head")
 

@@ -1,0 +1,119 @@
+"""GitHub closing references through GraphQL: the replay's POST /graphql, the client module, and a
+harvest that finds a Development-sidebar fix the REST timeline no longer shows (closed.commit_id null)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import httpx2
+import pytest
+
+from fixlore.harvest import harvest
+from fixlore.link.build import build_cases
+from fixlore.replay.quirks_github import NullCloseCommits
+from fixlore.replay.server import ReplayServer
+from fixlore.sources import make_source
+from fixlore.sources.github_graphql import LINK_SOURCE, closing_query, graphql_url, parse_closing
+from fixlore.sources.http import ApiClient
+from fixlore.sources.offline import read_world_meta
+from fixlore.store import Store
+from fixlore.timeutil import parse_time
+
+ROOT = Path(__file__).resolve().parents[1]
+MINI = ROOT / "worlds" / "github-mini"
+TOKEN = "graphql-test-token"
+
+
+def _ask(srv: ReplayServer, numbers: list[int], token: str | None = TOKEN, repo: str = "widgets") -> httpx2.Response:
+    headers = {"Authorization": f"Bearer {token}"} if token else {}
+    return httpx2.post(f"{srv.base_url}/graphql", json={"query": closing_query("minilab", repo, numbers)},
+                       headers=headers, timeout=10)
+
+
+def test_graphql_url_for_github_and_enterprise():
+    assert graphql_url("https://api.github.com") == "https://api.github.com/graphql"
+    assert graphql_url("https://ghe.example/api/v3/") == "https://ghe.example/api/graphql"
+
+
+def test_replay_answers_closing_references_from_the_world():
+    with ReplayServer(MINI, token=TOKEN) as srv:
+        srv.world = NullCloseCommits(srv.world)      # REST hides the closing commit; GraphQL still knows
+        got = _ask(srv, [96, 102, 103])
+        anonymous = _ask(srv, [96], token=None)
+        unknown = _ask(srv, [1], repo="no-such-repo")
+        timeline = httpx2.get(f"{srv.base_url}/repos/minilab/widgets/issues/102/timeline",
+                              headers={"Authorization": f"Bearer {TOKEN}"}, timeout=10).json()
+    assert got.status_code == 200
+    links = parse_closing(got.json(), "minilab/widgets")
+    assert {n: [lk.pull_number for lk in v] for n, v in links.items()} == {96: [97], 102: [103]}
+    assert all(lk.source == LINK_SOURCE for v in links.values() for lk in v)
+    # 103 is a PR: GitHub answers null for it, with an error beside the data.
+    assert got.json()["data"]["repository"]["i103"] is None and got.json()["errors"]
+    assert anonymous.status_code == 401
+    assert unknown.json()["data"]["repository"] is None
+    assert [e["commit_id"] for e in timeline if e.get("event") == "closed"] == [None]
+
+
+def test_replay_refuses_other_queries_and_methods():
+    with ReplayServer(MINI, token=TOKEN) as srv:
+        other = httpx2.post(f"{srv.base_url}/graphql", json={"query": "{ viewer { login } }"},
+                            headers={"Authorization": f"Bearer {TOKEN}"}, timeout=10)
+        broken = httpx2.post(f"{srv.base_url}/graphql", content=b"{not json",
+                             headers={"Authorization": f"Bearer {TOKEN}"}, timeout=10)
+        elsewhere = httpx2.post(f"{srv.base_url}/repos/minilab/widgets/issues", json={},
+                                headers={"Authorization": f"Bearer {TOKEN}"}, timeout=10)
+    assert other.status_code == 200 and other.json()["errors"] and "data" not in other.json()
+    assert broken.status_code == 400
+    assert elsewhere.status_code == 405
+
+
+def _fixes_of(world: Path, base_url: str, token: str | None, db: str) -> tuple[dict, dict]:
+    meta = read_world_meta(world)
+    since = parse_time(meta["window"]["since"])
+    store = Store.open(db)
+    client = ApiClient(base_url, "github", token, cache=store.http_cache(), rate_limit=False)
+    try:
+        harvest(store, make_source("github", client), meta["orgs"], since)
+    finally:
+        client.close()
+    cases, _ = build_cases(store.load_corpus(), since, {"conclude_all": True})
+    store.close()
+    found = {(c.repo, c.number): (sorted(f.number for f in c.fix), {e.kind for e in c.evidence}) for c in cases}
+    return found, dict(client.accounting.by_endpoint)
+
+
+@pytest.mark.parametrize("token,expect_graphql", [(TOKEN, True), (None, False)])
+def test_harvest_uses_graphql_when_the_token_allows(tmp_path, token, expect_graphql):
+    with ReplayServer(MINI, token=token) as srv:
+        srv.world = NullCloseCommits(srv.world)
+        fixes, endpoints = _fixes_of(MINI, srv.base_url, token, f"sqlite:///{tmp_path / 'h.db'}")
+        served = srv.stats()["by_endpoint"]
+    fix, kinds = fixes[("minilab/widgets", 102)]
+    # #102 was linked to #103 in the Development sidebar; with closed.commit_id null the REST timeline only
+    # shows the close one second after the merge (timing), GraphQL names the PR as the platform's link.
+    assert fix == [103] and "auto_close" in kinds
+    if expect_graphql:
+        assert "linked" in kinds
+        # One query per repo with pool issues: batched, never one per issue.
+        assert 0 < served["POST /graphql"] <= 2 and endpoints["POST /graphql"] == served["POST /graphql"]
+    else:
+        assert "linked" not in kinds
+        assert "POST /graphql" not in served
+
+
+def test_graphql_refused_falls_back_to_rest(tmp_path):
+    """A token the GraphQL API refuses (401 there, REST still open): the REST harvest goes on unchanged."""
+    with ReplayServer(MINI) as srv:        # REST takes any token; GraphQL wants one that matches nothing here
+        meta = read_world_meta(MINI)
+        store = Store.open(f"sqlite:///{tmp_path / 'f.db'}")
+        client = ApiClient(srv.base_url, "github", "some-token", cache=store.http_cache(), rate_limit=False)
+        original = srv.handle_graphql
+        srv.handle_graphql = lambda path, body, headers: original(path, body, {})   # as if no token reached it
+        try:
+            report = harvest(store, make_source("github", client), meta["orgs"], parse_time(meta["window"]["since"]))
+        finally:
+            client.close()
+        served = srv.stats()["by_endpoint"]
+        store.close()
+    assert served.get("POST /graphql") == 1          # tried once, then not again this run
+    assert report.issues_detailed > 0
