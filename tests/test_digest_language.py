@@ -74,3 +74,21 @@ def test_mark_runs_quotes_each_embedded_piece_only():
     assert text == f"highest value: {MARK} reduce-overhead 模式 capture 失败, plain title, {MARK} 另一个标题."
     assert said == ["reduce-overhead 模式 capture 失败", "另一个标题"]
     assert mark_runs("中文原样", "zh", said) == "中文原样"
+
+
+def test_a_linked_pr_that_is_not_the_fix_is_said_in_both_languages():
+    from fixlore.facts import close_sentence
+    from fixlore.model import Case, FixRef
+
+    case = Case(repo="o/r", number=631, url="https://gitcode.com/o/r/issues/631", timing="same_second",
+                fix=[FixRef(repo="o/r", number=986, role="fix", state="merged", url="https://gitcode.com/o/r/merge_requests/986")],
+                candidates=[{"repo": "o/r", "number": 1008, "verdict": "unrelated",
+                             "unrelated": "linked !1008 names this issue only as background and names #647 as what it fixes",
+                             "signals": [{"kind": "linked", "detail": "platform link"}]},
+                            {"repo": "o/r", "number": 990, "verdict": "unrelated", "unrelated": "mentioned only",
+                             "signals": [{"kind": "mention", "detail": ""}]}])
+    assert close_sentence(case, True) == "合入当秒自动关单；页面关联的 !1008 不是本单修复（它修 #647）"
+    assert "the linked !1008 is not this issue's fix" in close_sentence(case, False)
+    assert "990" not in close_sentence(case, True)                  # not linked on the page: nothing to warn about
+    case.traps = ["linked_unrelated"]
+    assert "不是本单修复" not in close_sentence(case, True)         # the trap's own sentence says it

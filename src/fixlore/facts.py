@@ -115,8 +115,32 @@ def close_sentence(case: Case, zh: bool) -> str:
         extra.append(("页面关联的 PR 与本单无关" if zh else "the linked PR is unrelated") + note_in(note, zh))
     if "one_pr_many_issues" in case.traps:
         extra.append("一 PR 修多单" if zh else "one PR fixed several issues")
+    extra += _linked_but_not_the_fix(case, zh)
     sep = "；" if zh else "; "
     return sep.join([s] + extra)
+
+
+_ISSUE_REF = re.compile(r"(?<![\w!])#(\d+)")
+
+
+def _linked_but_not_the_fix(case: Case, zh: bool) -> list[str]:
+    """A PR the issue page links that the linker judged not to be the fix (it names the issue as
+    background, it fixes another issue): a reader sees the link on the page and would take it for
+    the fix. Said only when no linked_unrelated trap already says it."""
+    if "linked_unrelated" in case.traps:
+        return []
+    sigil = "!" if "/merge_requests/" in " ".join(f.url for f in case.fix) or "gitcode" in (case.url or "") else "PR#"
+    out = []
+    for cand in case.candidates:
+        if cand.get("verdict") != "unrelated" or not any(s.get("kind") == "linked" for s in cand.get("signals", [])):
+            continue
+        label = f"{sigil}{cand.get('number')}"
+        if zh:
+            others = [f"#{n}" for n in dict.fromkeys(_ISSUE_REF.findall(cand.get("unrelated", ""))) if int(n) != case.number]
+            out.append(f"页面关联的 {label} 不是本单修复" + (f"（它修 {'、'.join(others)}）" if others else ""))
+        else:
+            out.append(f"the linked {label} is not this issue's fix" + note_in(cand.get("unrelated", ""), False))
+    return out
 
 
 _NOTE_PR = re.compile(r"![0-9]+")

@@ -194,7 +194,8 @@ class OfflineAnalyst:
                              for _, e in explanation)
         if case.fix:
             # what the change does, in the words of the PR or its author
-            explanation += [("change", c) for c in self._best(
+            # (a sentence that only measures the effect, "实测约 2×", belongs with the mechanism)
+            explanation += [("change" if c.fix > 0 else "mechanism", c) for c in self._best(
                 [c for c in cands if c.source in OFFICIAL and (c.fix > 0 or c.facts > 0)
                  and not c.aside and c.native and not near(c)], 1)]
         if not case.fix or not causes:
