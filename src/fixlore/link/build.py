@@ -16,8 +16,7 @@ from functools import partial
 from datetime import datetime
 from typing import Any, Callable, Collection, Iterable
 
-from fixlore.funnel import FunnelConfig, cheap_funnel
-from fixlore.funnel.bookkeeping import own_change_ticket, template_lines
+from fixlore.funnel import FunnelConfig, cheap_funnel, own_change_ticket, template_lines
 from fixlore.funnel.rank import CAUSE, ValueInputs, is_acknowledgement, top_keys, value_score
 from fixlore.link.candidates import Candidate
 from fixlore.link.closes import STALE_NOTICE, Close, close_storms, is_bot, stale_note
