@@ -2,11 +2,12 @@
 traps per issue — survive transformations that keep meaning, and change when the fix goes.
 npu-threads (real threads) runs too: the relations need no truth, so nothing is tuned on it."""
 
+import copy
 from pathlib import Path
 
 import pytest
 
-from fixlore.funnel import FunnelConfig
+from fixlore.funnel import FunnelConfig, cheap_funnel
 from fixlore.link import LinkConfig, build_cases
 from fixlore.sources.offline import load_world, read_world_meta
 from fixlore.timeutil import parse_time
@@ -74,3 +75,18 @@ def test_removing_the_fixing_pr_changes_the_conclusion(world):
         after = world.conclusions(wt.remove_pull(world.corpus, repo, number))
         assert after[key] != world.base[key], (key, number)
         assert all((repo, number) != f[:2] for f in after[key][1])
+
+
+def test_an_own_change_ticket_filed_by_someone_else_is_a_report_again(world):
+    """Own-change tickets (funnel.bookkeeping) rest on one account opening ticket and fix: give the
+    ticket another author and it is a pool issue with its fix again."""
+    cheap = cheap_funnel(world.corpus.issues, world.since, world.cfg.funnel)
+    own = sorted(k for k, (stage, _, _) in world.base.items() if stage == "internal" and cheap.get(k) == "pool")
+    if not own:
+        pytest.skip(f"{world.name} has no own-change ticket")
+    other = copy.deepcopy(world.corpus)
+    for i in other.issues:
+        if i.key in own:
+            i.author = "someone-else-entirely"
+    after = world.conclusions(other)
+    assert all(after[k][0] != "internal" and after[k][1] for k in own), own

@@ -47,10 +47,35 @@ def is_unresolved(issue: Issue, cfg: FunnelConfig) -> bool:
 
 
 def is_internal(issue: Issue, cfg: FunnelConfig) -> bool:
+    """An internal issue type (GitCode), an internal label, or, for an issue without a type, a
+    process ticket's leading title tag (`title_tag`): GitHub has no issue type, and its projects
+    mark RFCs, roadmaps, tracking issues and task tickets with the label or the title prefix
+    their issue templates set. Where a type is set the type decides, not the title.
+
+    Own-change bookkeeping tickets need the fix PR's author and time: the link stage decides
+    them (funnel.bookkeeping)."""
     if issue.issue_type and fold(issue.issue_type) in folded(tuple(cfg.internal_types)):
         return True
     labels = folded(tuple(cfg.internal_labels))
-    return any(fold(label) in labels for label in issue.labels)
+    if any(fold(label) in labels for label in issue.labels):
+        return True
+    if issue.issue_type:
+        # The platform has a type field and the filer chose a type that is not internal: that
+        # claim stands (an "[RFC]" typed Feature on GitCode is a feature request).
+        return False
+    tag = title_tag(issue.title)
+    return bool(tag) and fold(tag) in folded(tuple(cfg.internal_title_tags))
+
+
+# "[RFC]: …", "【任务】…", "(Tracking) …" or "RFC: …", "Tracking issue - …": the tag a template puts first.
+_BRACKET_TAG = re.compile(r"^\s*[\[【(（]\s*([^\]】)）]{1,30}?)\s*[\]】)）]")
+_COLON_TAG = re.compile(r"^\s*([^\W\d_][\w ]{0,24}?)\s*(?:[:：]|\s-\s)", re.UNICODE)
+
+
+def title_tag(title: str) -> str:
+    """The tag a title opens with, or "" (only the first one: "[Bug][RFC] x" gives "Bug")."""
+    m = _BRACKET_TAG.match(title or "") or _COLON_TAG.match(title or "")
+    return m.group(1).strip() if m else ""
 
 
 def is_cve(issue: Issue, cfg: FunnelConfig) -> bool:

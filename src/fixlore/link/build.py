@@ -11,12 +11,12 @@ import gc
 import re
 import time
 from collections import Counter, defaultdict
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from functools import partial
 from datetime import datetime
 from typing import Any, Callable, Collection, Iterable
 
-from fixlore.funnel import FunnelConfig, cheap_funnel
+from fixlore.funnel import FunnelConfig, cheap_funnel, own_change_ticket, template_lines
 from fixlore.funnel.rank import CAUSE, ValueInputs, is_acknowledgement, top_keys, value_score
 from fixlore.link.candidates import Candidate
 from fixlore.link.closes import STALE_NOTICE, Close, close_storms, is_bot, stale_note
@@ -121,7 +121,8 @@ def _build_cases(corpus: Corpus, since: datetime, config: Any, until: datetime |
             cases.append(case)
             strong.append(fix_strong)
     case_keys = [c.key for c in cases]
-    case_stages = [stages[k] for k in case_keys]
+    # A pool case's stage can change while linking (own-change tickets turn internal).
+    case_stages = [_stage_of(c) for c in cases]
     clock("collect results")
     storms = close_storms(closes, cfg)
     for case, key, stage, fix_strong in zip(cases, case_keys, case_stages, strong):
@@ -198,6 +199,14 @@ class _Shared:
     stages: dict[str, str]
     canned: set[str]
     since: datetime
+    templates: dict[str, frozenset[str]] = field(default_factory=dict)   # repo -> its template lines
+
+
+def _template_lines(sh: _Shared, repo: str) -> frozenset[str]:
+    """Worked out on first use per repository (own-change tickets are rare; most runs never ask)."""
+    if repo not in sh.templates:
+        sh.templates[repo] = template_lines(i.body for (r, _), i in sh.idx.issues.items() if r == repo)
+    return sh.templates[repo]
 
 
 def _link_one(sh: _Shared, key: Key) -> tuple[Case | None, Close | None, bool]:
@@ -208,12 +217,17 @@ def _link_one(sh: _Shared, key: Key) -> tuple[Case | None, Close | None, bool]:
     considered = _considered(issue, sh.since)
     closed = issue.state == "closed" and issue.closed_at is not None
     v: FixVerdict | None = None
+    own_change = False
     close: Close | None = None
     actor = ""
     if closed:
         actor = idx.close_actor(issue)
         if stage != "window" or considered:
             v = decide(issue, idx, cfg, stage != "unresolved")
+            if stage == "pool" and v.fix and own_change_ticket(
+                    issue, [p for p, _ in v.fix], _template_lines(sh, issue.repo)) is not None:
+                # Found only now: the rule needs the fix's author and opening time (funnel.bookkeeping).
+                stage, own_change = "internal", True
             explained = v.lag_s is not None and -cfg.clock_slack_s <= v.lag_s <= cfg.auto_close_s
         else:
             # Older closes only tell a close storm whether a linked fix merged just before them.
@@ -231,9 +245,17 @@ def _link_one(sh: _Shared, key: Key) -> tuple[Case | None, Close | None, bool]:
         case.candidates = [_candidate_row(c) for c in v.candidates.values()]
         if stage != "window":
             _conclude(case, issue, v, idx, cfg, best_answer, resolved=stage != "unresolved")
+            if own_change:
+                # The ticket is the PR's own record, not a problem the PR fixes: no fix claim
+                # (the PR stays in the candidates, the trail still shows it).
+                _strip_conclusions(case)
     if stage == "pool":
         case.value = value_score(_value_inputs(issue, case, fix_strong, idx, best_answer))
     return case, close, fix_strong
+
+
+def _stage_of(case: Case) -> str:
+    return "pool" if case.funnel == "rank" else case.funnel
 
 
 def _link_many(sh: _Shared, keys: list[Key]) -> list[tuple[Case | None, Close | None, bool]]:

@@ -1,0 +1,82 @@
+"""Own-change bookkeeping tickets (issue #13): internal on a tracker without an issue type."""
+
+from dataclasses import replace
+
+from hypothesis import given, strategies as st
+
+from fixlore.funnel.bookkeeping import own_change_ticket, own_words, says_nothing, template_lines
+from fixlore.link import build_cases
+from fixlore.model import Corpus
+
+from test_link_builders import SINCE, issue, pull, t
+
+SKELETON = "## Environment\nOS / version:\n## What happened\nDescribe the problem here.\n"
+FILLED = SKELETON.replace("Describe the problem here.",
+                          "Loading a sharded checkpoint on two cards hangs in barrier after rank 1 prints its shapes.")
+
+
+def _corpus(body: str, *, pr_author: str = "dev", opened=t(18, 9, 20), others: int = 2):
+    # Other issues of the repository use the same template (so its lines are template lines).
+    filler = [issue(200 + i, f"other report {i}", body=SKELETON + f"case {i}: the kernel returns NaN",
+                    closed=t(18), author=f"user{i}") for i in range(others)]
+    return Corpus(issues=[issue(10, "fix rope on device", body=body, author="dev", created=t(18, 9, 0),
+                                closed=t(18, 11, 0, 1))] + filler,
+                  pulls=[replace(pull(11, "issue/10 - fix rope", body="closes #10", merged=t(18, 11), author=pr_author),
+                                 created_at=opened)])
+
+
+def _case(corpus):
+    cases, counts = build_cases(corpus, SINCE)
+    return {c.number: c for c in cases}[10], counts
+
+
+def test_unfilled_template_opened_with_the_authors_own_pr_is_internal_without_a_fix_claim():
+    case, counts = _case(_corpus(SKELETON))
+    assert case.funnel == "internal" and counts.internal == 1
+    assert case.fix == [] and case.evidence == [] and case.timing == "no_fix"
+    assert [r["number"] for r in case.candidates] == [11]       # the trail keeps the PR
+
+
+def test_a_report_with_its_own_words_stays_a_case_though_its_author_fixed_it():
+    case, _ = _case(_corpus(FILLED))
+    assert case.funnel != "internal" and [f.number for f in case.fix] == [11]
+
+
+def test_someone_elses_fix_or_a_later_sitting_keeps_the_issue_in_the_pool():
+    assert _case(_corpus(SKELETON, pr_author="maint"))[0].funnel != "internal"
+    assert _case(_corpus(SKELETON, opened=t(19, 9, 0)))[0].funnel != "internal"
+    # Login case does not matter; a PR opened before the ticket counts as well.
+    assert _case(_corpus(SKELETON, pr_author="DEV", opened=t(18, 8, 30)))[0].funnel == "internal"
+
+
+def test_template_lines_are_those_two_bodies_share():
+    shared = template_lines([SKELETON, FILLED, SKELETON + "NaN after step 3"])
+    assert "OS / version:" in shared and "Describe the problem here." in shared
+    assert not any("sharded" in line for line in shared)
+    assert "sharded checkpoint" in own_words(FILLED, shared)
+    assert says_nothing(SKELETON, shared) and not says_nothing(FILLED, shared)
+    assert says_nothing("", shared) and says_nothing("<!-- fill me -->\n**版本**\n- [ ]\n", frozenset())
+
+
+def test_unmerged_or_authorless_never_count():
+    ticket = issue(10, body="", author="dev", created=t(18, 9))
+    open_pr = replace(pull(11, author="dev"), created_at=t(18, 9))
+    assert own_change_ticket(ticket, [open_pr], frozenset()) is None
+    merged = replace(pull(11, author="", merged=t(18, 10)), created_at=t(18, 9))
+    assert own_change_ticket(replace(ticket, author=""), [merged], frozenset()) is None
+
+
+@given(st.lists(st.text(max_size=40), max_size=6), st.text(max_size=200))
+def test_own_words_only_ever_remove_lines(bodies, body):
+    kept = own_words(body, template_lines(bodies + [body]))
+    assert all(line in body for line in kept.splitlines())
+
+
+@given(st.text(alphabet="ab \n", max_size=60), st.integers(0, 3))
+def test_metamorphic_renaming_accounts_keeps_the_verdict(suffix, n):
+    before = _case(_corpus(SKELETON + suffix))[0].funnel
+    renamed = _corpus(SKELETON + suffix)
+    for i in renamed.issues:
+        i.author = i.author + "-renamed" * n
+    renamed.pulls[0].author = renamed.pulls[0].author + "-renamed" * n
+    assert _case(renamed)[0].funnel == before
