@@ -4,6 +4,9 @@ Quirks handled here: issue numbers as strings, ``finished_at`` as the close time
 missing times, ``+08:00`` and millisecond times, PR ``merged`` never trusted (state + merged_at
 decide), ``nubmer`` typo in comment targets, ``issue_created_at`` on PR->issue items,
 ``repo`` as a query parameter of issue operate_logs, PR lists rejecting ``sort=desc``.
+
+It is over 400 lines because the normalisers for every GitCode object and the `GitCodeSource`
+endpoints sit together (the same quirks on both sides); the normalisers could be a module of their own.
 """
 
 from __future__ import annotations
