@@ -22,6 +22,7 @@ from fixlore.errors import SourceError
 from fixlore.sources.base import (IssueDetail, NewestFirst, PullDetail, as_int, as_str, label_names,
                                   login_of, sub)
 from fixlore.sources.http import ApiClient, NotFound, repo_pages
+from fixlore.sources.policy import PlatformPolicy
 from fixlore.timeutil import PLATFORM_ZONES, parse_time
 
 PLATFORM = "gitcode"
@@ -301,6 +302,10 @@ def _in_window(items: list[Any], updated_since: datetime | None, given: set[int]
 
 class GitCodeSource:
     platform = PLATFORM
+    # GitCode documents 50 requests a minute and 4,000 an hour and announces neither in headers;
+    # it reads the token from PRIVATE-TOKEN as well as from Authorization.
+    policy = PlatformPolicy(token_headers=(("Authorization", "Bearer {token}"), ("PRIVATE-TOKEN", "{token}")),
+                            quotas=((50, 60.0), (4000, 3600.0)))
     # Every form seen or documented to order by update time: `order_by` is what live clients saw work
     # (with the direction in `sort` on issues, in `direction` on pulls); `sort=updated` is documented.
     # Whether the server honoured any of them is checked on what comes back (NewestFirst).

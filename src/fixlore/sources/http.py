@@ -28,6 +28,7 @@ import tenacity
 from fixlore.errors import SourceError
 from fixlore.sources.cache import Accounting, HttpCache, MemoryCache
 from fixlore.sources.paging import PagingMixin
+from fixlore.sources.policy import policy_for
 from fixlore.sources.ratelimit import RateLimiter, SlidingWindow, TokenBucket
 from fixlore.sources.responses import (KEPT_HEADERS, REASONS, ApiError, ApiResponse, NotFound, TokenRefused,
                                        error_message, item_key, parse_link_header, parse_retry_after, repo_pages,
@@ -58,7 +59,8 @@ class _Retryable(Exception):
 class ApiClient(PagingMixin):
     """HTTP GET with everything a harvester over a rate-limited API needs.
 
-    ``platform`` chooses the auth header and the rate-limit policy; ``transport`` is the seam.
+    ``platform`` names the `PlatformPolicy` (headers, token headers, quotas) its `Source` supplies;
+    ``transport`` is the seam.
     """
 
     def __init__(self, base_url: str, platform: str = "gitcode", token: str | None = None, *,
@@ -74,7 +76,8 @@ class ApiClient(PagingMixin):
         self._token = token or None
         self.cache = cache
         self.time_scale = max(time_scale, 1e-9)
-        self.limiter = limiter or RateLimiter.for_platform(platform, time_scale, enabled=rate_limit, sleep=sleep)
+        self.policy = policy_for(platform)
+        self.limiter = limiter or RateLimiter.for_quotas(self.policy.quotas, time_scale, enabled=rate_limit, sleep=sleep)
         self.max_attempts = max_attempts
         self.backoff_base = backoff_base
         self.backoff_max = backoff_max
@@ -86,10 +89,7 @@ class ApiClient(PagingMixin):
         self._secondary_hits = 0          # secondary-limit answers in a row (the back-off doubles each time)
         # (endpoint, per_page asked) -> the page size the server was seen to really use there.
         self.page_sizes: dict[tuple[str, int], int] = {}
-        headers = {"User-Agent": user_agent, "Accept": "application/json"}
-        if platform == "github":
-            headers["Accept"] = "application/vnd.github+json"
-            headers["X-GitHub-Api-Version"] = "2022-11-28"
+        headers = {"User-Agent": user_agent, **self.policy.headers}
         self._client = httpx2.Client(
             headers=headers, transport=transport, follow_redirects=True, trust_env=False,
             timeout=httpx2.Timeout(read_timeout, connect=connect_timeout, read=read_timeout,
@@ -121,11 +121,7 @@ class ApiClient(PagingMixin):
         return text
 
     def _auth_headers(self) -> dict[str, str]:
-        if not self._token:
-            return {}
-        if self.platform in ("gitcode", "gitee"):
-            return {"Authorization": f"Bearer {self._token}", "PRIVATE-TOKEN": self._token}
-        return {"Authorization": f"Bearer {self._token}"}
+        return self.policy.auth_headers(self._token)
 
     # -- requests
     def url_for(self, path: str, params: dict[str, Any] | None = None) -> str:

@@ -83,15 +83,14 @@ class RateLimiter:
         self._lock = threading.Lock()
 
     @classmethod
-    def for_platform(cls, platform: str, time_scale: float = 1.0, enabled: bool = True,
-                     sleep: Callable[[float], None] = time.sleep) -> "RateLimiter":
+    def for_quotas(cls, quotas: tuple[tuple[int, float], ...], time_scale: float = 1.0, enabled: bool = True,
+                   sleep: Callable[[float], None] = time.sleep) -> "RateLimiter":
+        """One sliding window per documented (requests, seconds) quota (a platform's `PlatformPolicy`);
+        none for a platform that announces its budget in headers (GitHub)."""
         if not enabled:
             return cls(time_scale=time_scale, sleep=sleep)
-        if platform in ("gitcode", "gitee"):
-            buckets = [SlidingWindow(50, 60.0, time_scale), SlidingWindow(4000, 3600.0, time_scale)]
-        else:
-            buckets = []                  # GitHub tells us its budget in headers
-        return cls(buckets, time_scale=time_scale, sleep=sleep)
+        return cls([SlidingWindow(limit, period, time_scale) for limit, period in quotas],
+                   time_scale=time_scale, sleep=sleep)
 
     def acquire(self) -> None:
         with self._lock:
