@@ -307,3 +307,19 @@ def test_a_learned_page_size_spares_the_probe_on_later_lists():
     assert asked_long == [1, 2, 3]                         # the probe of page 2 found the cap of 50
     assert len([i for p in c.paginate("/b", endpoint="/{repo}/issues", per_page=100) for i in p]) == 30
     assert asked_short == [1]                              # 30 < 50 on the same endpoint: the end, no probe
+
+
+def test_each_source_supplies_its_platform_policy():
+    """Headers and quotas come from the platform's Source (`policy`), not from branches in the client."""
+    from fixlore.sources.gitcode import GitCodeSource
+    from fixlore.sources.github import GitHubSource
+
+    gh, gc = Script(ok([])), Script(ok([]))
+    client(gh, "github").get("/repos/o/r/issues")
+    client(gc, "gitcode").get("/repos/o/r/issues")
+    assert gh.requests[0].headers["X-GitHub-Api-Version"] == GitHubSource.policy.headers["X-GitHub-Api-Version"]
+    assert gh.requests[0].headers["Accept"] == "application/vnd.github+json"
+    assert gc.requests[0].headers["Accept"] == "application/json" and "X-GitHub-Api-Version" not in gc.requests[0].headers
+    paced = ApiClient("https://api.example.test/api/v5", "gitcode", rate_limit=True).limiter.buckets
+    assert [(b.limit, round(b.period / 1.02)) for b in paced] == [(q, int(p)) for q, p in GitCodeSource.policy.quotas]
+    assert ApiClient("https://api.example.test", "github", rate_limit=True).limiter.buckets == []

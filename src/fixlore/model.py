@@ -4,6 +4,8 @@ Every source (GitCode, GitHub, a replayed world) normalises its payloads into th
 objects; every later stage (funnel, link, kb, analyse, compose) reads only these.
 Times are timezone-aware ``datetime`` values (``None`` when the platform left them
 unset: ``""``, null or a missing key). ``raw`` keeps the platform's own JSON.
+It is over 400 lines because every domain object lives here, one dataclass each, so that
+the ground floor is one import; none of them is long.
 """
 
 from __future__ import annotations

@@ -14,6 +14,9 @@ Order of work (each step writes the store, so a crash loses at most one object's
 Idempotence: every write is an upsert keyed by (repo, number) or a replace of one parent's
 children, and "already done" is read back from the store (``details_for`` equals the
 object's ``updated_at``), so a re-run after a crash converges to the same rows.
+
+It is over 400 lines because candidate selection and the `_Progress` bars still live beside
+`Harvester`; both are to move out (issue #10: progress belongs to the CLI).
 """
 
 from __future__ import annotations

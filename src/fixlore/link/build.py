@@ -3,32 +3,35 @@
 Passes: (1) cheap funnel; (2) the fix verdict of every closed issue; (3) corpus-wide facts
 (close storms over every close, PRs that fix several issues); (4) per issue timing, traps,
 evidence; (5) value and the top-K cut of the pool.
+
+Per issue, `_link_one` calls `conclude` (`link/conclude.py`: evidence, timing, traps), the
+answer rules (`link/answers.py`: best answer, canned replies) and `_value_inputs`
+(`link/value.py`); the corpus-wide passes stay here.
 """
 
 from __future__ import annotations
 
 import gc
-import re
 import time
 from collections import Counter, defaultdict
 from dataclasses import asdict, dataclass, field
 from functools import partial
 from datetime import datetime
-from typing import Any, Callable, Collection, Iterable
+from typing import Any, Callable
 
 from fixlore.funnel import FunnelConfig, cheap_funnel, own_change_ticket, template_lines
 from fixlore.funnel.rank import CAUSE, ValueInputs, is_acknowledgement, top_keys, value_score
-from fixlore.link.candidates import Candidate
-from fixlore.link.closes import STALE_NOTICE, Close, close_storms, is_bot, stale_note
+from fixlore.link.answers import answer_finder, best_answer, canned_replies, squash
+from fixlore.link.closes import STALE_NOTICE, Close, close_storms, is_bot
+from fixlore.link.conclude import TRAP_ORDER, candidate_row, conclude
 from fixlore.link.config import LinkConfig
 from fixlore.link.forked import ChunkPool, can_fork, chunked
 from fixlore.link.index import CorpusIndex, Key, issue_map
 from fixlore.link.verdict import FixVerdict, decide
-from fixlore.model import MERGED_CLOSED, TRAPS, Case, Comment, Corpus, Evidence, FixRef, Issue, Pull
+from fixlore.model import Case, Comment, Corpus, Issue
 
-_TRAP_ORDER = {t: i for i, t in enumerate(TRAPS)}
-_EVIDENCE_OF = {"linked": "linked", "keyword": "keyword", "mention": "keyword", "commit_close": "keyword",
-                "cross_ref": "keyword", "branch_name": "branch_name", "comment": "comment", "backport": "backport"}
+# Other modules import these from here (serve.views: best_answer).
+__all__ = ["FunnelCounts", "analysis_candidates", "best_answer", "build_cases", "canned_replies"]
 
 
 @dataclass(slots=True)
@@ -132,7 +135,7 @@ def _build_cases(corpus: Corpus, since: datetime, config: Any, until: datetime |
         if note and _apply_storm(case, note) and stage == "pool":
             issue = idx.issues[(case.repo, case.number)]
             case.value = value_score(_value_inputs(issue, case, fix_strong, idx,
-                                                   _answer_finder(issue, idx, cfg, canned)))
+                                                   answer_finder(issue, idx, cfg, canned)))
     clock("close storms")
 
     pool = [(c, k) for c, k, stage in zip(cases, case_keys, case_stages) if stage == "pool"]
@@ -239,12 +242,12 @@ def _link_one(sh: _Shared, key: Key) -> tuple[Case | None, Close | None, bool]:
                 url=issue.html_url or f"https://gitcode.com/{issue.repo}/issues/{issue.number}",
                 closed_at=issue.closed_at, funnel=stage if stage != "pool" else "rank")
     fix_strong = bool(v and v.fix_strong)
-    best_answer = _answer_finder(issue, idx, cfg, sh.canned)
+    best_answer = answer_finder(issue, idx, cfg, sh.canned)
     if v is not None:
         case.closed_by = actor
-        case.candidates = [_candidate_row(c) for c in v.candidates.values()]
+        case.candidates = [candidate_row(c) for c in v.candidates.values()]
         if stage != "window":
-            _conclude(case, issue, v, idx, cfg, best_answer, resolved=stage != "unresolved")
+            conclude(case, issue, v, idx, cfg, best_answer, resolved=stage != "unresolved")
             if own_change:
                 # The ticket is the PR's own record, not a problem the PR fixes: no fix claim
                 # (the PR stays in the candidates, the trail still shows it).
@@ -286,7 +289,7 @@ def _apply_storm(case: Case, note: str) -> bool:
     case.trap_notes["close_storm"] = note
     if "close_storm" not in case.traps:
         case.traps.append("close_storm")
-        case.traps.sort(key=_TRAP_ORDER.get)
+        case.traps.sort(key=TRAP_ORDER.get)
     return dropped
 
 
@@ -335,204 +338,7 @@ def _mark_shared_fixes(cases: list[Case]) -> None:
             c.trap_notes["one_pr_many_issues"] = "; ".join(x for x in (c.trap_notes.get("one_pr_many_issues"), note) if x)
             if "one_pr_many_issues" not in c.traps:
                 c.traps.append("one_pr_many_issues")
-                c.traps.sort(key=_TRAP_ORDER.get)
-
-
-def _merge_note(pull: Pull) -> str:
-    """Say so when a PR counts as merged through the closed-with-merged_at variant."""
-    if pull.merge_variant == MERGED_CLOSED:
-        return f" (merged {_t(pull.merged_at)}; the PR reads closed, merged_at is set)"
-    return ""
-
-
-def _fixref(pull: Pull, role: str) -> FixRef:
-    return FixRef(repo=pull.repo, number=pull.number, role=role, state=pull.state, merged_at=pull.merged_at,
-                  url=pull.html_url or f"https://gitcode.com/{pull.repo}/merge_requests/{pull.number}",
-                  base_ref=pull.base_ref)
-
-
-def _candidate_row(c: Candidate) -> dict[str, Any]:
-    p = c.pull
-    return {"repo": c.key[0], "number": c.key[1], "verdict": c.verdict,
-            "state": p.state if p else "unknown", "merged_at": p.merged_at.isoformat() if p and p.merged_at else "",
-            "base_ref": p.base_ref if p else "", "title": p.title if p else "", "unrelated": c.unrelated,
-            "signals": [{"kind": s.kind, "detail": s.detail, "source": s.source, "claim": s.claim} for s in c.signals]}
-
-
-def _t(at: datetime | None) -> str:
-    return at.isoformat() if at else "?"
-
-
-def _conclude(case: Case, issue: Issue, v: FixVerdict, idx: CorpusIndex, cfg: LinkConfig,
-              best_answer: Callable[[], tuple[int, Comment] | None], resolved: bool = True) -> None:
-    """Fix, evidence, timing and traps of one issue; a close storm is corpus-wide and applied
-    afterwards (`_apply_storm`). `resolved`: closed as resolved (not stage "unresolved"); only
-    such a close claims a fix, so only there is an unlanded fix PR the `fix_not_landed` trap
-    (a not-planned or duplicate close says nothing landed, and the PR stays in `pending_fix`)."""
-    n = issue.number
-    comments = idx.issue_comments.get((issue.repo, n), [])
-    case.fix = [_fixref(p, role) for p, role in v.fix]
-    case.pending_fix = [_fixref(p, "fix") for p in v.pending + v.after_close]
-    has_fix = bool(case.fix)
-
-    evidence: list[Evidence] = []
-    for pull, role in v.fix:
-        c = v.candidates.get((pull.repo, pull.number))
-        for s in (c.signals if c else []):
-            kind = _EVIDENCE_OF.get(s.kind)
-            if kind is None or (kind == "linked" and c.unrelated):
-                continue
-            evidence.append(Evidence(kind, f"{idx.pr_label(c.key, issue.repo)}: {s.detail}{_merge_note(pull)}",
-                                     s.source))
-        if role == "backport" and (pull.repo, pull.number) in v.backport_notes \
-                and not any(e.kind == "backport" and e.source == f"pulls/{pull.number}" for e in evidence):
-            evidence.append(Evidence("backport", f"{idx.pr_label((pull.repo, pull.number), issue.repo)}: "
-                                                 f"{v.backport_notes[(pull.repo, pull.number)]}", f"pulls/{pull.number}"))
-
-    stale = stale_note(issue, case.closed_by, comments, v.lag_s, cfg)
-    traps: dict[str, str] = {}
-    if stale:
-        traps["stale_close"] = stale
-
-    lag = v.lag_s
-    if lag is not None:
-        case.lag_s = lag
-        last = v.last_fix
-        base = (f"fix {idx.pr_label((last.repo, last.number), issue.repo)} merged {_t(last.merged_at)}, "
-                f"issue closed {_t(issue.closed_at)}{' by ' + case.closed_by if case.closed_by else ''}: lag {lag}s")
-        if stale:
-            case.timing = "stale"
-            case.timing_note = f"{base}; stale close, the fix time is the merge time"
-        elif abs(lag) <= cfg.same_second_s:
-            case.timing = "same_second"
-        elif lag <= cfg.auto_close_s:
-            case.timing = "auto_close"
-        elif lag <= cfg.minutes_s:
-            case.timing = "minutes"
-        else:
-            case.timing = "later"
-        if not case.timing_note:
-            case.timing_note = base
-        if case.timing in ("same_second", "auto_close", "minutes"):
-            kind = "minutes" if case.timing == "minutes" else "auto_close"
-            evidence.append(Evidence(kind, f"merged {_t(last.merged_at)}, closed {_t(issue.closed_at)} ({lag}s)",
-                                     f"pulls/{last.number}, issues/{n}"))
-    elif v.after_close and not has_fix:
-        first = min(v.after_close, key=lambda p: p.merged_at)
-        gap = int((first.merged_at - issue.closed_at).total_seconds())
-        case.timing = "before_merge"
-        via = v.after_close_via.get((first.repo, first.number), "")
-        case.timing_note = (f"issue closed {_t(issue.closed_at)}, fix candidate "
-                            f"{idx.pr_label((first.repo, first.number), issue.repo)}{via} merged {_t(first.merged_at)} "
-                            f"({gap}s later): not back-filled")
-    else:
-        case.timing = "no_fix"
-        case.timing_note = "no merged fix PR before the close" + (
-            f"; candidates: {', '.join(idx.pr_label(c.key, issue.repo) + ' ' + c.verdict for c in v.candidates.values())}"
-            if v.candidates else "") + ("; the close itself was a stale close" if stale else "")
-
-    if v.after_close and not has_fix:
-        traps["closed_before_merge"] = case.timing_note if case.timing == "before_merge" else (
-            "closed before " + ", ".join(f"{idx.pr_label((p.repo, p.number), issue.repo)} merged {_t(p.merged_at)}"
-                                         for p in v.after_close))
-    if v.pending and not has_fix and not v.after_close and resolved:
-        traps["fix_not_landed"] = "closed, but the fix did not land: " + ", ".join(
-            f"{idx.pr_label((p.repo, p.number), issue.repo)} is {p.state}{' (closed unmerged)' if p.state == 'closed' else ''}"
-            for p in v.pending)
-    unrelated = [c.unrelated for c in v.candidates.values() if c.unrelated and c.pull is not None and c.pull.merged]
-    if unrelated:
-        traps["linked_unrelated"] = "; ".join(unrelated)
-    claims = []
-    for c in v.candidates.values():
-        if c.pull is None or c.pull.merged or c.pull.state != "closed":
-            continue
-        for s in c.signals:
-            if s.kind == "comment" and s.claim:
-                claims.append(f"{s.detail} — but {idx.pr_label(c.key, issue.repo)} was closed unmerged"
-                              f" ({_t(c.pull.closed_at)}) [{s.source}]")
-    if claims:
-        traps["claimed_unmerged"] = "; ".join(claims)
-    if not has_fix and not v.pending:
-        answer = _answer(issue, best_answer())
-        if answer is not None:
-            evidence.append(answer)
-
-    seen = set()
-    case.evidence = []
-    for e in evidence:
-        if (e.kind, e.detail, e.source) not in seen:
-            seen.add((e.kind, e.detail, e.source))
-            case.evidence.append(e)
-    case.traps = sorted(traps, key=_TRAP_ORDER.get)
-    case.trap_notes = {t: traps[t] for t in case.traps}
-
-
-_CLOSING_NOTE = re.compile(r"^[\s\W]*(?:已答复|已回复|已解决|已修复|问题已解决|答复完毕)?[\s\W]*"
-                           r"(?:关闭|先关闭|关单|closing|close[sd]?)[\s\W]*$", re.IGNORECASE)
-
-def _squash(text: str) -> str:
-    return "".join((text or "").split())
-
-
-def canned_replies(corpus: Corpus, min_issues: int = 3) -> set[str]:
-    """Reply texts posted verbatim on several issues: boilerplate, not an explanation.
-    (`min_issues` = 3: fitted on ascend-2026-09.)"""
-    seen: dict[str, set[tuple[str, int]]] = defaultdict(set)
-    for c in corpus.comments:
-        if c.parent_kind == "issue" and c.body:
-            seen[_squash(c.body)].add((c.repo, c.parent_number))
-    return {text for text, where in seen.items() if len(where) >= min_issues}
-
-
-# A reply that only asks for more information is not an answer.
-_ASKS_ONLY = re.compile(r"^\s*(?:请|麻烦)?(?:提供|补充|附上|上传|贴一下|发一下)[^。！？!?]{0,60}[。！？!?]?\s*$|"
-                        r"^\s*(?:please|could you|can you)\s+(?:provide|share|attach|post|upload)\b[^.!?]{0,80}[.!?]?\s*$",
-                        re.IGNORECASE)
-
-
-def _answer_finder(issue: Issue, idx: CorpusIndex, cfg: LinkConfig,
-                   canned: set[str]) -> Callable[[], tuple[int, Comment] | None]:
-    """The issue's best answer, worked out on first call (evidence and value both ask)."""
-    memo: list[tuple[int, Comment] | None] = []
-
-    def best() -> tuple[int, Comment] | None:
-        if not memo:
-            memo.append(best_answer(issue.author, idx.issue_comments.get((issue.repo, issue.number), []),
-                                    cfg.answer_min_chars, canned))
-        return memo[0]
-
-    return best
-
-
-def best_answer(reporter: str, comments: Iterable[Comment], min_chars: int,
-                canned: Collection[str] = frozenset()) -> tuple[int, Comment] | None:
-    """The most substantial reply by someone other than the reporter, with its size: not a
-    bot, a stale notice, a bare closing note or a canned reply. A reasoned refusal or "not a
-    problem" verdict counts: why something will not be done is knowledge, and deep analysis
-    decides the drop."""
-    best = None
-    for c in comments:
-        if not c.author or c.author == reporter or is_bot(c.author):
-            continue
-        body = c.body or ""
-        squashed = _squash(body)
-        size = len(squashed)
-        # Too short, or no longer than the best so far: the text checks cannot change the outcome.
-        if size < min_chars or (best is not None and size <= best[0]):
-            continue
-        if STALE_NOTICE.search(body) or _CLOSING_NOTE.match(body) \
-                or _ASKS_ONLY.match(body) or squashed in canned:
-            continue
-        best = (size, c)
-    return best
-
-
-def _answer(issue: Issue, best: tuple[int, Comment] | None) -> Evidence | None:
-    if best is None:
-        return None
-    c = best[1]
-    snippet = " ".join((c.body or "").split())[:100]
-    return Evidence("answer", f"answer by {c.author}: '{snippet}'", f"issues/{issue.number}/comments/{c.id}")
+                c.traps.sort(key=TRAP_ORDER.get)
 
 
 def _fix_text_chars(case: Case, idx: CorpusIndex) -> int:
@@ -542,10 +348,10 @@ def _fix_text_chars(case: Case, idx: CorpusIndex) -> int:
     for f in list(case.fix) + list(case.pending_fix):
         key = (f.repo, f.number)
         pull = idx.pulls.get(key)
-        total += min(4000, len(_squash(pull.body if pull else "")))
+        total += min(4000, len(squash(pull.body if pull else "")))
         for c in idx.pull_comments.get(key, []):
             if c.author and not is_bot(c.author):
-                total += min(4000, len(_squash(c.body)))
+                total += min(4000, len(squash(c.body)))
     return total
 
 
@@ -556,7 +362,7 @@ def _value_inputs(issue: Issue, case: Case, fix_strong: bool, idx: CorpusIndex,
     own = [c for c in human if c.author == issue.author]
     best = best_answer()
     kinds = {e.kind for e in case.evidence}
-    explained = [len(_squash(c.body)) for c in own if CAUSE.search(c.body or "")]
+    explained = [len(squash(c.body)) for c in own if CAUSE.search(c.body or "")]
     return ValueInputs(fix_text_chars=_fix_text_chars(case, idx),
         title=issue.title, body=issue.body or "", author=issue.author,
         answer_chars=best[0] if best else 0, self_explained_chars=max(explained, default=0),

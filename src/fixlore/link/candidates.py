@@ -1,6 +1,6 @@
 """Candidate fix PRs of one issue, from every signal, each with what was seen and where.
 
-Signals (internal names; `build._EVIDENCE_OF` maps them to the exported evidence kinds):
+Signals (internal names; `conclude.EVIDENCE_OF` maps them to the exported evidence kinds):
   linked        the platform's issue<->PR link (issue pulls, PR issues, operate-log link events)
   keyword       a PR title/body/commit names the issue with a closing keyword, an issue URL or "issue #N"
   mention       a PR title/body/commit names the issue as a bare #N

@@ -16,6 +16,7 @@ from fixlore import model as m
 from fixlore.errors import SourceError
 from fixlore.sources.base import IssueDetail, NewestFirst, PullDetail, as_int, as_str, label_names, login_of, sub
 from fixlore.sources.http import ApiClient, NotFound, repo_pages
+from fixlore.sources.policy import PlatformPolicy
 from fixlore.timeutil import parse_time
 
 PLATFORM = "github"
@@ -149,6 +150,9 @@ def normalize_commit(raw: dict[str, Any], repo: str, number: int) -> m.Commit:
 
 class GitHubSource:
     platform = PLATFORM
+    # GitHub announces its budget in X-RateLimit-* headers (no client-side quota) and wants its
+    # media type and a pinned API version.
+    policy = PlatformPolicy(headers={"Accept": "application/vnd.github+json", "X-GitHub-Api-Version": "2022-11-28"})
 
     def __init__(self, client: ApiClient):
         self.client = client

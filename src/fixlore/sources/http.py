@@ -6,27 +6,37 @@ this module knows which one it talks to.
 
 The token travels in a request header only. It is never placed in a URL, and every
 message this module produces passes through :func:`ApiClient.redact` first.
+
+Its parts live beside it: `sources/ratelimit.py` (pacing), `sources/cache.py` (ETag cache and
+accounting), `sources/responses.py` (what an answer means: errors, headers, list items) and
+`sources/paging.py` (`ApiClient.paginate`). Their names stay importable from here.
 """
 
 from __future__ import annotations
 
-import email.utils
-import hashlib
 import json
 import logging
 import random
 import re
-import threading
 import time
-from collections import Counter, deque
-from dataclasses import dataclass, field
-from typing import Any, Callable, Iterator, Protocol
+from typing import Any, Callable
 from urllib.parse import urlencode, urlsplit
 
 import httpx2
 import tenacity
 
 from fixlore.errors import SourceError
+from fixlore.sources.cache import Accounting, HttpCache, MemoryCache
+from fixlore.sources.paging import PagingMixin
+from fixlore.sources.policy import policy_for
+from fixlore.sources.ratelimit import RateLimiter, SlidingWindow, TokenBucket
+from fixlore.sources.responses import (KEPT_HEADERS, REASONS, ApiError, ApiResponse, NotFound, TokenRefused,
+                                       error_message, item_key, parse_link_header, parse_retry_after, repo_pages,
+                                       try_json)
+
+__all__ = ["Accounting", "ApiClient", "ApiError", "ApiResponse", "HttpCache", "MemoryCache", "NotFound",
+           "RETRY_STATUSES", "RateLimiter", "SlidingWindow", "TokenBucket", "TokenRefused", "error_message",
+           "item_key", "parse_link_header", "parse_retry_after", "repo_pages"]
 
 log = logging.getLogger(__name__)
 
@@ -38,232 +48,6 @@ _SECONDARY = re.compile(r"secondary rate limit", re.IGNORECASE)
 # Rate limiting
 
 
-class TokenBucket:
-    """``capacity`` tokens refilled evenly over ``period`` seconds (divided by ``time_scale``)."""
-
-    def __init__(self, capacity: int, period: float, time_scale: float = 1.0,
-                 clock: Callable[[], float] = time.monotonic):
-        self.capacity = float(capacity)
-        self.rate = capacity / (period / max(time_scale, 1e-9))   # tokens per real second
-        self.tokens = float(capacity)
-        self.clock = clock
-        self.stamp = clock()
-
-    def _refill(self) -> None:
-        now = self.clock()
-        self.tokens = min(self.capacity, self.tokens + (now - self.stamp) * self.rate)
-        self.stamp = now
-
-    def wait_time(self) -> float:
-        self._refill()
-        return 0.0 if self.tokens >= 1 else (1 - self.tokens) / self.rate
-
-    def take(self) -> None:
-        self._refill()
-        self.tokens -= 1
-
-
-class SlidingWindow:
-    """At most ``limit`` requests in any ``period`` seconds (divided by ``time_scale``).
-
-    A token bucket whose tokens come back exactly ``period`` after they were spent: it allows
-    the documented burst yet never exceeds the quota in any window, whether the server
-    counts in fixed or sliding windows.
-    """
-
-    def __init__(self, limit: int, period: float, time_scale: float = 1.0,
-                 clock: Callable[[], float] = time.monotonic, margin: float = 0.02):
-        self.limit = limit
-        self.period = period * (1 + margin) / max(time_scale, 1e-9)
-        self.clock = clock
-        self.spent: deque[float] = deque()
-
-    def wait_time(self) -> float:
-        now = self.clock()
-        while self.spent and now - self.spent[0] >= self.period:
-            self.spent.popleft()
-        if len(self.spent) < self.limit:
-            return 0.0
-        return self.spent[0] + self.period - now
-
-    def take(self) -> None:
-        self.spent.append(self.clock())
-
-
-class RateLimiter:
-    """Client-side pacing: token buckets for documented quotas plus server-announced pauses.
-
-    GitCode documents 50 requests a minute and 4,000 an hour and sends no headers, so
-    buckets pace us. GitHub announces its quota in ``X-RateLimit-*``; when the remaining
-    count runs low we sleep until the announced reset.
-    """
-
-    def __init__(self, buckets: list[TokenBucket | SlidingWindow] | None = None, time_scale: float = 1.0,
-                 sleep: Callable[[float], None] = time.sleep, clock: Callable[[], float] = time.time,
-                 low_water: int = 1):
-        self.buckets = buckets or []
-        self.time_scale = max(time_scale, 1e-9)
-        self.sleep = sleep
-        self.clock = clock
-        self.low_water = low_water
-        self.pause_until = 0.0            # wall-clock time before which no request is sent
-        self.slept = 0.0
-        self._lock = threading.Lock()
-
-    @classmethod
-    def for_platform(cls, platform: str, time_scale: float = 1.0, enabled: bool = True,
-                     sleep: Callable[[float], None] = time.sleep) -> "RateLimiter":
-        if not enabled:
-            return cls(time_scale=time_scale, sleep=sleep)
-        if platform in ("gitcode", "gitee"):
-            buckets = [SlidingWindow(50, 60.0, time_scale), SlidingWindow(4000, 3600.0, time_scale)]
-        else:
-            buckets = []                  # GitHub tells us its budget in headers
-        return cls(buckets, time_scale=time_scale, sleep=sleep)
-
-    def acquire(self) -> None:
-        with self._lock:
-            delay = max([b.wait_time() for b in self.buckets] + [self.pause_until - self.clock(), 0.0])
-            if delay > 0:
-                self._sleep(delay)
-            for b in self.buckets:
-                b.take()
-
-    def pause(self, seconds: float) -> None:
-        """Hold every request for ``seconds`` of platform time (server asked us to)."""
-        self.pause_until = max(self.pause_until, self.clock() + seconds / self.time_scale)
-
-    def observe(self, headers: httpx2.Headers) -> None:
-        """Honour GitHub-style ``X-RateLimit-Remaining`` / ``X-RateLimit-Reset``."""
-        remaining = headers.get("x-ratelimit-remaining")
-        reset = headers.get("x-ratelimit-reset")
-        if remaining is None or reset is None:
-            return
-        try:
-            remaining_n, reset_at = int(remaining), float(reset)
-        except ValueError:
-            return
-        if remaining_n <= self.low_water:
-            wait = max(0.0, reset_at - self.clock()) + 1.0
-            self.pause_until = max(self.pause_until, self.clock() + wait / self.time_scale)
-
-    def _sleep(self, seconds: float) -> None:
-        self.slept += seconds
-        self.sleep(seconds)
-
-
-# ---------------------------------------------------------------------------
-# Conditional-request cache and accounting
-
-
-class HttpCache(Protocol):
-    """Where ETags and bodies live between runs (the store's ``http_cache`` table)."""
-
-    def get(self, url: str) -> tuple[str, str, dict[str, str]] | None: ...   # (etag, body, headers)
-
-    def put(self, url: str, etag: str, body: str, headers: dict[str, str]) -> None: ...
-
-
-class MemoryCache:
-    def __init__(self) -> None:
-        self.entries: dict[str, tuple[str, str, dict[str, str]]] = {}
-
-    def get(self, url: str) -> tuple[str, str, dict[str, str]] | None:
-        return self.entries.get(url)
-
-    def put(self, url: str, etag: str, body: str, headers: dict[str, str]) -> None:
-        self.entries[url] = (etag, body, headers)
-
-
-@dataclass
-class Accounting:
-    """Every HTTP attempt, by endpoint template and by status (``"error"`` for transport failures)."""
-
-    by_endpoint: Counter = field(default_factory=Counter)
-    by_status: Counter = field(default_factory=Counter)
-    by_endpoint_status: Counter = field(default_factory=Counter)
-    retries: int = 0
-    not_modified: int = 0
-
-    @property
-    def total(self) -> int:
-        return sum(self.by_endpoint.values())
-
-    def record(self, endpoint: str, status: int | str) -> None:
-        self.by_endpoint[endpoint] += 1
-        self.by_status[str(status)] += 1
-        self.by_endpoint_status[f"{endpoint} {status}"] += 1
-
-    def snapshot(self) -> dict[str, Any]:
-        return {"total": self.total, "by_endpoint": dict(sorted(self.by_endpoint.items())),
-                "by_status": dict(sorted(self.by_status.items())),
-                "by_endpoint_status": dict(sorted(self.by_endpoint_status.items())), "retries": self.retries,
-                "not_modified": self.not_modified}
-
-
-# What an error status means when the body does not say.
-_REASONS = {400: "bad request", 403: "forbidden", 404: "not found", 409: "conflict",
-            410: "gone (on GitHub: issues disabled for this repo)", 422: "unprocessable",
-            451: "unavailable for legal reasons"}
-
-# Headers worth keeping with a cached body (paging needs them after a 304).
-_KEPT_HEADERS = ("link", "total_page", "total_count", "x-total-pages", "x-total", "x-next-page")
-
-
-@dataclass
-class ApiResponse:
-    status: int
-    data: Any
-    headers: dict[str, str]
-    url: str
-    from_cache: bool = False
-
-
-class NotFound(Exception):
-    """404 on an endpoint; the source decides whether that is an error or an empty answer."""
-
-    def __init__(self, endpoint: str, message: str):
-        super().__init__(f"{endpoint}: {message}")
-        self.endpoint = endpoint
-        self.message = message
-
-
-class TokenRefused(SourceError):
-    """The token itself is refused (401, or a 403 before any request was answered): the run stops."""
-
-
-class ApiError(SourceError):
-    """One endpoint could not be read, for a reason that concerns that resource only.
-
-    A 403 on one repo ("issue module is closed"), GitHub's 404/410/451 for a repo whose
-    issues are disabled, a server that kept failing or kept repeating a page: the harvest
-    records it against the repo and goes on. ``status`` is the HTTP status, or a word for
-    what went wrong when there is none ("retries", "repeated-page", "page-cap").
-    """
-
-    def __init__(self, endpoint: str, status: int | str, message: str):
-        super().__init__(f"{endpoint}: {_status_words(status)}{': ' + message if message else ''}")
-        self.endpoint = endpoint
-        self.status = str(status)
-        self.message = message
-
-
-def repo_pages(pages: Iterator[list[dict]]) -> Iterator[list[dict]]:
-    """Pages of a repo's own issue or PR list, where a 404 means the repo cannot be read, never "empty".
-
-    (GitHub answers 404 for a repo gone or hidden, 410 when its issues are disabled; both are
-    recorded against the repo.)
-    """
-    try:
-        yield from pages
-    except NotFound as exc:
-        raise ApiError(exc.endpoint, 404, exc.message) from None
-
-
-def _status_words(status: int | str) -> str:
-    return f"HTTP {status}" if str(status).isdigit() else str(status)
-
-
 class _Retryable(Exception):
     def __init__(self, why: str, retry_after: float | None = None, cause: BaseException | None = None):
         super().__init__(why)
@@ -272,44 +56,11 @@ class _Retryable(Exception):
         self.cause = cause
 
 
-def error_message(body: Any) -> str:
-    """The human text of an error body in any of the shapes GitCode/GitHub use."""
-    if isinstance(body, dict):
-        for key in ("message", "error_message", "error", "error_code_name", "error_code"):
-            value = body.get(key)
-            if value:
-                return str(value)[:200]
-    if isinstance(body, str):
-        return body.strip().splitlines()[0][:200] if body.strip() else ""
-    return ""
-
-
-def parse_retry_after(value: str | None, now: float | None = None) -> float | None:
-    if not value:
-        return None
-    value = value.strip()
-    try:
-        return max(0.0, float(value))
-    except ValueError:
-        pass
-    try:
-        when = email.utils.parsedate_to_datetime(value)
-    except (TypeError, ValueError):
-        return None
-    return max(0.0, when.timestamp() - (now if now is not None else time.time()))
-
-
-_LINK_RE = re.compile(r'<([^>]+)>\s*;\s*rel="?([a-z]+)"?')
-
-
-def parse_link_header(value: str | None) -> dict[str, str]:
-    return {rel: url for url, rel in _LINK_RE.findall(value or "")}
-
-
-class ApiClient:
+class ApiClient(PagingMixin):
     """HTTP GET with everything a harvester over a rate-limited API needs.
 
-    ``platform`` chooses the auth header and the rate-limit policy; ``transport`` is the seam.
+    ``platform`` names the `PlatformPolicy` (headers, token headers, quotas) its `Source` supplies;
+    ``transport`` is the seam.
     """
 
     def __init__(self, base_url: str, platform: str = "gitcode", token: str | None = None, *,
@@ -325,7 +76,8 @@ class ApiClient:
         self._token = token or None
         self.cache = cache
         self.time_scale = max(time_scale, 1e-9)
-        self.limiter = limiter or RateLimiter.for_platform(platform, time_scale, enabled=rate_limit, sleep=sleep)
+        self.policy = policy_for(platform)
+        self.limiter = limiter or RateLimiter.for_quotas(self.policy.quotas, time_scale, enabled=rate_limit, sleep=sleep)
         self.max_attempts = max_attempts
         self.backoff_base = backoff_base
         self.backoff_max = backoff_max
@@ -337,10 +89,7 @@ class ApiClient:
         self._secondary_hits = 0          # secondary-limit answers in a row (the back-off doubles each time)
         # (endpoint, per_page asked) -> the page size the server was seen to really use there.
         self.page_sizes: dict[tuple[str, int], int] = {}
-        headers = {"User-Agent": user_agent, "Accept": "application/json"}
-        if platform == "github":
-            headers["Accept"] = "application/vnd.github+json"
-            headers["X-GitHub-Api-Version"] = "2022-11-28"
+        headers = {"User-Agent": user_agent, **self.policy.headers}
         self._client = httpx2.Client(
             headers=headers, transport=transport, follow_redirects=True, trust_env=False,
             timeout=httpx2.Timeout(read_timeout, connect=connect_timeout, read=read_timeout,
@@ -372,11 +121,7 @@ class ApiClient:
         return text
 
     def _auth_headers(self) -> dict[str, str]:
-        if not self._token:
-            return {}
-        if self.platform in ("gitcode", "gitee"):
-            return {"Authorization": f"Bearer {self._token}", "PRIVATE-TOKEN": self._token}
-        return {"Authorization": f"Bearer {self._token}"}
+        return self.policy.auth_headers(self._token)
 
     # -- requests
     def url_for(self, path: str, params: dict[str, Any] | None = None) -> str:
@@ -501,7 +246,7 @@ class ApiClient:
                     self.limiter.pause(retry_after)
             raise _Retryable(f"HTTP {status}", retry_after=0.0 if retry_after is not None else None)
         if status >= 400:
-            message = self.redact(error_message(_try_json(body) if body else ""))
+            message = self.redact(error_message(try_json(body) if body else ""))
             if status == 404:
                 if not_found_ok:
                     return ApiResponse(404, None, {}, url)
@@ -515,7 +260,7 @@ class ApiClient:
                     f"{self.host} refused the API token (HTTP {status}{': ' + message if message else ''}); "
                     f"check the token and its read permissions")
             # Anything else concerns this resource only (a closed issue module, issues disabled, ...).
-            raise ApiError(endpoint, status, message or _REASONS.get(status, "refused"))
+            raise ApiError(endpoint, status, message or REASONS.get(status, "refused"))
         try:
             data = json.loads(body) if body else None
         except ValueError as exc:
@@ -524,7 +269,7 @@ class ApiClient:
         self.accounting.record(endpoint, status)
         self.answered = True
         self._secondary_hits = 0
-        kept = {k: resp.headers[k] for k in _KEPT_HEADERS if k in resp.headers}
+        kept = {k: resp.headers[k] for k in KEPT_HEADERS if k in resp.headers}
         etag = resp.headers.get("etag")
         if etag and self.cache is not None:
             self.cache.put(self._cache_key(url), etag, body.decode("utf-8", "replace"), kept)
@@ -569,134 +314,3 @@ class ApiClient:
                                                  f"(after {self.max_attempts} attempts)")
         return ApiError(endpoint, "retries", f"{self.host} kept failing: {exc.why} "
                                              f"(after {self.max_attempts} attempts)")
-
-    # -- paging
-    def paginate(self, path: str, params: dict[str, Any] | None = None, *, endpoint: str | None = None,
-                 per_page: int = 100, style: str = "page", id_key: Callable[[Any], Any] | None = None,
-                 max_pages: int = 10_000, not_found_ok: bool = False,
-                 repeat_budget: int = 4) -> Iterator[list[dict]]:
-        """Yield pages of new items until the list provably ends; never stop silently short of it.
-
-        ``style="page"``: page numbers, ended by ``total_page`` (or ``total_count``) when the server
-        sends them, else by a page shorter than the server's real page size. A first page shorter
-        than asked while more pages are announced sets that size (GitCode caps ``per_page``). With
-        no totals a short first page is followed by one probe of page 2, since a silent cap and a
-        short list look the same.
-        ``style="link"``: GitHub ``Link: rel="next"``.
-        A page that brings nothing new (a repeated page) is fetched again, up to ``repeat_budget``
-        fetches, and then :class:`ApiError` is raised: a truncated list is a failure, never an end.
-        The caller may stop early by breaking out of the loop (e.g. at the window start).
-        """
-        endpoint = endpoint or path
-        params = dict(params or {})
-        params["per_page"] = per_page
-        seen: set[Any] = set()
-        key = id_key or item_key
-        # What this endpoint was seen to do (caps may differ between endpoints: never borrowed).
-        learned = self.page_sizes.get((endpoint, per_page))
-        size = learned or per_page         # the page size the server really uses
-        received = 0                       # items received, repeats included (compared with total_count)
-        first_keys: list[Any] | None = None
-        probing = False                    # asking page 2 after a short first page without totals
-        next_url: str | None = None
-        page = 1
-        while True:
-            if page > max_pages:
-                raise ApiError(endpoint, "page-cap", f"more than {max_pages} pages without an end; stopped "
-                                                     f"rather than loop")
-            fetches = 0
-            while True:
-                fetches += 1
-                conditional = fetches == 1
-                if style == "link" and next_url:
-                    resp = self.get(next_url, endpoint=endpoint, not_found_ok=not_found_ok, conditional=conditional)
-                else:
-                    resp = self.get(path, {**params, "page": page}, endpoint=endpoint,
-                                    not_found_ok=not_found_ok, conditional=conditional)
-                if resp.status == 404:
-                    return
-                items = resp.data if isinstance(resp.data, list) else _list_in(resp.data)
-                keys = [key(item) for item in items]
-                fresh = [item for item, k in zip(items, keys) if k not in seen]
-                if not items or fresh:
-                    break
-                if fetches >= repeat_budget:
-                    if probing and keys == first_keys:
-                        return             # page 2 stays page 1: the server ignores `page`; all is here
-                    raise ApiError(endpoint, "repeated-page",
-                                   f"page {page} kept repeating items already seen ({fetches} fetches); "
-                                   f"the list would be incomplete")
-            seen.update(keys)
-            received += len(items)
-            if first_keys is None:
-                first_keys = keys
-            if fresh:
-                yield fresh
-            if not items:
-                return
-            if style == "link":
-                next_url = parse_link_header(resp.headers.get("link")).get("next")
-                if not next_url:
-                    return
-                page += 1
-                continue
-            total_page = _int_header(resp.headers, "total_page", "x-total-pages")
-            total_count = _int_header(resp.headers, "total_count", "x-total")
-            if page == 1 and len(items) < per_page and (
-                    (total_page is not None and total_page > 1)
-                    or (total_page is None and total_count is not None and total_count > len(items))):
-                size = len(items)          # the server caps per_page: its pages are this long
-            if len(items) == per_page:
-                self.page_sizes[(endpoint, per_page)] = per_page      # per_page honoured here
-            if total_page is not None:
-                if page >= total_page:
-                    return
-            elif total_count is not None:
-                if received >= total_count:
-                    return
-            elif probing:
-                probing = False
-                size = len(first_keys)     # page 2 brought new items: page 1 was a capped page
-                self.page_sizes[(endpoint, per_page)] = size
-                if len(items) < size:
-                    return
-            elif len(items) < size:
-                if page != 1 or learned:
-                    return                 # shorter than the size this endpoint is known to use: the end
-                probing = True             # short first page, no totals: a cap or the end? ask page 2
-            page += 1
-
-
-def item_key(item: Any) -> Any:
-    """What identifies a list item for the repeat guard: ``id``, else ``sha``, else ``number``, else its content."""
-    if isinstance(item, dict):
-        for name in ("id", "sha", "number"):
-            value = item.get(name)
-            if value not in (None, ""):
-                return (name, str(value))
-    digest = hashlib.sha256(json.dumps(item, sort_keys=True, default=str).encode("utf-8")).hexdigest()
-    return ("content", digest)
-
-
-def _int_header(headers: dict[str, str], *names: str) -> int | None:
-    for name in names:
-        value = str(headers.get(name, "")).strip()
-        if value.isdigit():
-            return int(value)
-    return None
-
-
-def _try_json(body: bytes) -> Any:
-    try:
-        return json.loads(body)
-    except ValueError:
-        return body.decode("utf-8", "replace")
-
-
-def _list_in(data: Any) -> list:
-    """Some list endpoints wrap the array ({"events": [...]}, {"items": [...]})."""
-    if isinstance(data, dict):
-        for key in ("items", "events", "data"):
-            if isinstance(data.get(key), list):
-                return data[key]
-    return []

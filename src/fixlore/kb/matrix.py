@@ -1,0 +1,115 @@
+"""Passage vectors: embedding what is missing, the matrix files on disk, and the row masks searches use."""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+from pathlib import Path
+
+import numpy as np
+
+from fixlore.kb import vectors
+from fixlore.kb.embed import Embedder, embed_batched, embed_text
+from fixlore.kb.schema import COARSE_NAME, PROJECTION_NAME, VECTOR_IDS_NAME, VECTORS_NAME, Progress, prefix_range
+
+
+class MatrixMixin:
+    """`KnowledgeBase`'s vectors (it owns the connection, the embedder and the loaded matrix)."""
+
+    dir: Path
+    db: sqlite3.Connection
+    embedder: Embedder
+    _matrix: np.ndarray | None
+    _ids: np.ndarray | None
+    _kinds: np.ndarray | None
+    _masks: dict[tuple[str, ...], np.ndarray]
+    _coarse: np.ndarray | None
+    _projection: np.ndarray | None
+
+    def _embed_missing(self, progress: Progress | None) -> int:
+        rows = self.db.execute(
+            "SELECT c.vec_key, c.heading, c.text FROM chunks c "
+            "LEFT JOIN vec_cache v ON v.key = c.vec_key WHERE v.key IS NULL GROUP BY c.vec_key").fetchall()
+        if not rows:
+            return 0
+        texts = [embed_text(h, t) for _, h, t in rows]
+        done = 0
+        batch = 64
+        for start in range(0, len(rows), batch):
+            part = rows[start:start + batch]
+            vecs = embed_batched(self.embedder, texts[start:start + batch], batch=batch)
+            with self.db:
+                self.db.executemany("INSERT OR REPLACE INTO vec_cache VALUES (?,?,?)",
+                                    [(k, self.embedder.name, v.astype(np.float32).tobytes())
+                                     for (k, _, _), v in zip(part, vecs)])
+            done += len(part)
+            if progress:
+                progress("embed", done, len(rows))
+        return len(rows)
+
+    def _rebuild_matrix(self) -> None:
+        rows = self.db.execute(
+            "SELECT c.id, v.vec FROM chunks c JOIN vec_cache v ON v.key = c.vec_key ORDER BY c.id").fetchall()
+        dim = self.embedder.dim
+        ids = np.fromiter((r[0] for r in rows), dtype=np.int64, count=len(rows))
+        matrix = np.zeros((len(rows), dim), dtype=np.float32)
+        for i, (_, blob) in enumerate(rows):
+            matrix[i] = np.frombuffer(blob, dtype=np.float32)
+        write_matrix(self.dir, matrix, ids)
+        self._matrix = self._ids = self._kinds = None
+        self._reset_caches()
+
+    def _load_vectors(self) -> None:
+        if self._matrix is not None:
+            return
+        mpath, ipath = self.dir / VECTORS_NAME, self.dir / VECTOR_IDS_NAME
+        if not mpath.exists():
+            self._matrix = np.zeros((0, self.embedder.dim), dtype=np.float32)
+            self._ids = np.zeros(0, dtype=np.int64)
+        else:
+            self._matrix = np.load(mpath)
+            self._ids = np.load(ipath)
+        self._coarse = self._projection = None
+        cpath, ppath = self.dir / COARSE_NAME, self.dir / PROJECTION_NAME
+        if cpath.exists() and ppath.exists():
+            coarse = np.load(cpath)
+            if len(coarse) == len(self._ids):
+                self._coarse, self._projection = coarse, np.load(ppath)
+        kind_of_id = dict(self.db.execute("SELECT id, kind FROM chunks").fetchall())
+        self._kinds = np.array([kind_of_id.get(int(i), "") for i in self._ids], dtype=object)
+        self._masks = {}
+
+    def _kind_mask(self, kinds: tuple[str, ...]) -> np.ndarray:
+        mask = self._masks.get(kinds)
+        if mask is None:
+            mask = self._masks[kinds] = np.isin(self._kinds, kinds)
+        return mask
+
+    def _prefix_mask(self, doc_prefix: str) -> np.ndarray:
+        key = ("doc_prefix", doc_prefix)
+        mask = self._masks.get(key)
+        if mask is None:
+            ids = [r[0] for r in self.db.execute("SELECT id FROM chunks WHERE doc >= ? AND doc < ?",
+                                                 prefix_range(doc_prefix))]
+            mask = self._masks[key] = np.isin(self._ids, np.asarray(ids, dtype=np.int64))
+        return mask
+
+
+def write_matrix(index_dir: Path, matrix: np.ndarray, ids: np.ndarray) -> None:
+    """The vector files of an index: the matrix, its chunk ids (ascending) and, for a large
+    matrix, its coarse projection (see fixlore.kb.vectors)."""
+    _save_npy(index_dir / VECTORS_NAME, matrix.astype(np.float32, copy=False))
+    _save_npy(index_dir / VECTOR_IDS_NAME, ids)
+    if len(matrix) >= vectors.COARSE_MIN_ROWS:
+        projection = vectors.fit_projection(matrix)
+        _save_npy(index_dir / PROJECTION_NAME, projection)
+        _save_npy(index_dir / COARSE_NAME, np.ascontiguousarray(matrix @ projection))
+    else:
+        for name in (COARSE_NAME, PROJECTION_NAME):
+            (index_dir / name).unlink(missing_ok=True)
+
+
+def _save_npy(path: Path, array: np.ndarray) -> None:
+    tmp = path.with_name(path.name + ".tmp.npy")
+    np.save(tmp, array)
+    os.replace(tmp, path)

@@ -1,0 +1,105 @@
+"""The index's file names, its SQLite schema, and the records the knowledge base hands out."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable
+
+DB_NAME = "kb.sqlite"
+VECTORS_NAME = "vectors.npy"
+VECTOR_IDS_NAME = "vector_ids.npy"
+COARSE_NAME = "vectors_coarse.npy"
+PROJECTION_NAME = "projection.npy"
+THRESHOLD_NAME = "threshold.json"
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS sources (
+    doc TEXT PRIMARY KEY,          -- docs/<owner>/<repo>/<path>, or cases/<owner>/<repo>/<number>
+    kind TEXT NOT NULL,            -- doc | code | case
+    sha256 TEXT NOT NULL,
+    size INTEGER NOT NULL,
+    n_chunks INTEGER NOT NULL,
+    ingested_at TEXT NOT NULL,
+    origin TEXT NOT NULL DEFAULT ''  -- the folder and prefix it was ingested from ("" for cases)
+);
+CREATE TABLE IF NOT EXISTS chunks (
+    id INTEGER PRIMARY KEY,
+    doc TEXT NOT NULL,
+    chunk TEXT NOT NULL,           -- part0000, part0001, ...
+    kind TEXT NOT NULL,
+    heading TEXT NOT NULL,
+    text TEXT NOT NULL,
+    vec_key TEXT NOT NULL,         -- vec_cache.key of this passage's vector
+    UNIQUE (doc, chunk)
+);
+CREATE INDEX IF NOT EXISTS chunks_by_vec ON chunks (vec_key);
+CREATE VIRTUAL TABLE IF NOT EXISTS chunks_fts USING fts5(
+    tokens, kind UNINDEXED, tokenize = "unicode61 remove_diacritics 0 tokenchars '_.-+#'"
+);
+CREATE VIRTUAL TABLE IF NOT EXISTS chunks_vocab USING fts5vocab(chunks_fts, row);
+CREATE TABLE IF NOT EXISTS term_df (term TEXT PRIMARY KEY, df INTEGER NOT NULL) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS vec_cache (key TEXT PRIMARY KEY, model TEXT NOT NULL, vec BLOB NOT NULL);
+"""
+
+
+@dataclass(slots=True)
+class Passage:
+    doc: str
+    chunk: str
+    score: float                    # 0..1, see fixlore.kb.scoring
+    text: str
+    heading: str
+    bm25_rank: int | None           # 1-based rank in the BM25 list, None if not in it
+    vector_rank: int | None         # 1-based rank in the cosine list, None if not in it
+    kind: str = "doc"
+    rrf: float = 0.0
+    cosine: float = 0.0
+    coverage: float = 0.0           # share of the query's key-term weight found in the passage
+    focus_coverage: float = 0.0     # the same for the root-cause (focus) text alone
+
+    def to_dict(self) -> dict:
+        return {"doc": self.doc, "chunk": self.chunk, "score": round(self.score, 4), "heading": self.heading,
+                "text": self.text, "kind": self.kind, "bm25_rank": self.bm25_rank,
+                "vector_rank": self.vector_rank, "cosine": round(self.cosine, 4),
+                "coverage": round(self.coverage, 4), "focus_coverage": round(self.focus_coverage, 4)}
+
+
+@dataclass(slots=True)
+class KbQuery:
+    """A query with its parts: `text` for words, `vector_text` for meaning, `focus` weighted double.
+
+    `prefer` names a document prefix (e.g. the case's own repo, ``docs/Ascend/msmodeling/``)
+    whose passages win ties in ordering; it never lifts a passage over the threshold.
+    """
+    text: str
+    focus: str = ""
+    vector_text: str = ""
+    prefer: str = ""
+
+
+@dataclass(slots=True)
+class IngestStats:
+    seen: int = 0
+    unchanged: int = 0
+    added: int = 0
+    updated: int = 0
+    removed: int = 0
+    skipped: int = 0
+    chunks: int = 0
+    embedded: int = 0
+    seconds: float = 0.0
+    skipped_files: list[str] = field(default_factory=list)
+
+    @property
+    def changed(self) -> int:
+        return self.added + self.updated + self.removed
+
+
+Progress = Callable[[str, int, int], None]   # (phase, done, total)
+
+
+def prefix_range(doc_prefix: str) -> tuple[str, str]:
+    """The `doc` bounds of the names starting with `doc_prefix`: they sort between it and the
+    prefix with its last character bumped."""
+    return doc_prefix, doc_prefix[:-1] + chr(ord(doc_prefix[-1]) + 1)

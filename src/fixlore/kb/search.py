@@ -1,0 +1,215 @@
+"""Search: BM25 and cosine candidates fused and scored, and the references a query earns above the threshold."""
+
+from __future__ import annotations
+
+import os
+import re
+import sqlite3
+import threading
+from concurrent.futures import ThreadPoolExecutor
+from typing import Iterator, Sequence
+
+import numpy as np
+
+from fixlore.kb import scoring, vectors
+from fixlore.kb.blas import blas_threads
+from fixlore.kb.embed import Embedder
+from fixlore.kb.schema import KbQuery, Passage, prefix_range
+from fixlore.kb.terms import match_terms
+from fixlore.kb.tokens import fts_escape
+from fixlore.model import KbRef
+
+CANDIDATES = 50           # hits taken from each ranking before fusion
+QUERY_EMBED_CHARS = 400   # the query's vector is taken from its first characters (see _embed_query)
+DOC_KINDS = ("doc", "code")
+PREFER_BONUS = 0.02       # ordering bonus of the case's own repository (never counts for the threshold)
+RELATIVE_CUT = 0.92       # further refs must reach this share of the first ref's score
+
+_CHANGELOG = re.compile(r"(^|/)(release[_-]?notes?|changelog|changes|history|news)(/|\.(md|rst|txt)$)"
+                        r"|(^|/)v?\d+(\.\d+)+([._-]?(rc|alpha|beta)\d*)?\.(md|rst|txt)$", re.I)
+
+
+class SearchMixin:
+    """`KnowledgeBase`'s search (term statistics, vectors and the threshold come from its other parts)."""
+
+    db: sqlite3.Connection
+    _lock: threading.RLock
+    embedder: Embedder
+    _matrix: np.ndarray | None
+    _ids: np.ndarray | None
+    _kinds: np.ndarray | None
+    _coarse: np.ndarray | None
+    _projection: np.ndarray | None
+    _pool: ThreadPoolExecutor | None
+    _n_chunks: int | None
+
+    def search(self, query: str | KbQuery, k: int = 10, kind: str | Sequence[str] | None = None,
+               doc_prefix: str | None = None) -> list[Passage]:
+        """The `k` best passages, ordered by reciprocal rank fusion; each carries a 0..1 `score`.
+        `doc_prefix` keeps documents whose name starts with it (both retrievers are restricted,
+        so a prefix with few documents still gets its best ones)."""
+        return self._candidates(query, kind, doc_prefix)[:k]
+
+    def best(self, query: str | KbQuery, k: int = 10, kind: str | Sequence[str] | None = None,
+             doc_prefix: str | None = None) -> list[Passage]:
+        """The `k` candidates of highest `score` (the 0..1 score shown and thresholded), best
+        first: what a reader sees is ranked by the number printed beside it. The candidates
+        are those `search` fuses (either retriever's top passages)."""
+        return sorted(self._candidates(query, kind, doc_prefix), key=lambda p: (-p.score, p.doc, p.chunk))[:k]
+
+    def _candidates(self, query: str | KbQuery, kind: str | Sequence[str] | None,
+                    doc_prefix: str | None = None) -> list[Passage]:
+        with self._lock:
+            return self._candidates_locked(query, kind, doc_prefix)
+
+    def _candidates_locked(self, query: str | KbQuery, kind: str | Sequence[str] | None,
+                           doc_prefix: str | None = None) -> list[Passage]:
+        q = query if isinstance(query, KbQuery) else KbQuery(text=query)
+        kinds = (kind,) if isinstance(kind, str) else (tuple(kind) if kind else None)
+        if self._n_chunks is None:
+            self._n_chunks = self.db.execute("SELECT count(*) FROM chunks").fetchone()[0]
+        n_docs = self._n_chunks
+        if n_docs == 0:
+            return []
+        # The query embedding runs on a worker thread while SQLite answers the BM25 side (numpy
+        # and sqlite3 both release the GIL); the pass over the matrix comes after both, when
+        # it can have every core.
+        self._load_vectors()
+        if self._pool is None:
+            self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="kb-vector")
+        embed_job = self._pool.submit(self._embed_query, q)
+        weights, focus_weights, dfs = self._query_terms(q, n_docs)
+        floor = scoring.coverage_floor(n_docs)
+        bm25_ids = self._bm25(weights, dfs, kinds, n_docs, doc_prefix)
+        qvec = embed_job.result()
+        vec_ids, known = self._nearest(qvec, kinds, doc_prefix)
+        bm25_rank = {cid: r for r, cid in enumerate(bm25_ids, 1)}
+        vec_rank = {cid: r for r, cid in enumerate(vec_ids, 1)}
+        ids = list(dict.fromkeys(bm25_ids + vec_ids))
+        if not ids:
+            return []
+        rows = self._chunk_rows(ids)
+        cos_of = vectors.cosines(self._matrix, self._ids, qvec, known, ids) if qvec is not None else {}
+        out: list[Passage] = []
+        for cid in ids:
+            row = rows.get(cid)
+            if row is None:
+                continue
+            doc, chunk, ckind, heading, text, toks = row
+            cos = cos_of.get(cid, 0.0)
+            passage_tokens = set(toks.split())
+            cover = scoring.coverage(weights, passage_tokens, floor=floor)
+            focus_cover = cover if focus_weights is weights else \
+                scoring.coverage(focus_weights, passage_tokens, floor=floor)
+            br, vr = bm25_rank.get(cid), vec_rank.get(cid)
+            out.append(Passage(doc=doc, chunk=chunk, score=scoring.combined_score(cos, cover, focus_cover), text=text,
+                               heading=heading, bm25_rank=br, vector_rank=vr, kind=ckind,
+                               rrf=scoring.rrf(br, vr), cosine=cos, coverage=cover, focus_coverage=focus_cover))
+        out.sort(key=lambda p: (-p.rrf, -p.score, p.doc, p.chunk))
+        return out
+
+    def _bm25(self, weights: dict[str, float], dfs: dict[str, int], kinds: tuple[str, ...] | None,
+              n_docs: int, doc_prefix: str | None = None) -> list[int]:
+        if not weights:
+            return []
+        expr = " OR ".join(fts_escape(t) for t in match_terms(weights, dfs, n_docs))
+        sql = "SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ?"
+        args: list = [expr]
+        if kinds:
+            sql += f" AND kind IN ({','.join('?' * len(kinds))})"
+            args.extend(kinds)
+        if doc_prefix:
+            sql += " AND rowid IN (SELECT id FROM chunks WHERE doc >= ? AND doc < ?)"
+            args.extend(prefix_range(doc_prefix))
+        sql += " ORDER BY bm25(chunks_fts) LIMIT ?"
+        args.append(CANDIDATES)
+        return [r[0] for r in self.db.execute(sql, args)]
+
+    def _embed_query(self, q: KbQuery) -> np.ndarray | None:
+        assert self._ids is not None
+        if len(self._ids) == 0:
+            return None
+        text = q.vector_text or (q.focus + "\n" + q.text if q.focus else q.text)
+        # The embedder's cost grows with the text (about 4 ms per 100 characters here) and
+        # the vector sits on the latency path; a query's first lines carry its meaning.
+        return self.embedder.encode([text[:QUERY_EMBED_CHARS]])[0]
+
+    def _nearest(self, qvec: np.ndarray | None, kinds: tuple[str, ...] | None, doc_prefix: str | None = None
+                 ) -> tuple[list[int], np.ndarray | None]:
+        """Chunk ids of the nearest passages and the exact cosines computed on the way (one per
+        matrix row, NaN where not computed; see `vectors.top_rows`)."""
+        assert self._matrix is not None and self._ids is not None and self._kinds is not None
+        if qvec is None:
+            return [], None
+        mask = self._kind_mask(kinds) if kinds else None
+        if doc_prefix:
+            mask = self._prefix_mask(doc_prefix) if mask is None else mask & self._prefix_mask(doc_prefix)
+        # The worker thread is idle now: it takes half of the memory-bound pass (a 100k x 128
+        # pass takes 7.7 ms on one core of this machine, 5.4 ms shared between two).
+        helper = self._pool if (os.cpu_count() or 1) > 1 else None
+        with blas_threads(1):
+            rows, known = vectors.top_rows(self._matrix, qvec, CANDIDATES, mask, self._coarse, self._projection,
+                                           helper=helper)
+        return self._ids[rows].tolist(), known
+
+    def _chunk_rows(self, ids: list[int]) -> dict[int, tuple]:
+        out: dict[int, tuple] = {}
+        for i in range(0, len(ids), 400):
+            part = ids[i:i + 400]
+            marks = ",".join("?" * len(part))
+            for row in self.db.execute(
+                    f"SELECT c.id, c.doc, c.chunk, c.kind, c.heading, c.text, f.tokens FROM chunks c "
+                    f"JOIN chunks_fts f ON f.rowid = c.id WHERE c.id IN ({marks})", part):
+                out[row[0]] = row[1:]
+        return out
+
+    # ------------------------------------------------------------------ refs
+
+    def ranked_docs(self, query: str | KbQuery, kind: Sequence[str] = DOC_KINDS) -> list[Passage]:
+        """Best passage of each citable document, in the order `refs_for` considers them.
+
+        Release notes and changelogs are searchable but never cited: they say that something
+        changed, not how it works, and they mention nearly every fix in passing.
+        """
+        q = query if isinstance(query, KbQuery) else KbQuery(text=query)
+        best: dict[str, Passage] = {}
+        for p in self._citable(q, kind):
+            cur = best.get(p.doc)
+            if cur is None or p.score > cur.score:
+                best[p.doc] = p
+        prefer = q.prefer
+
+        def order(p: Passage) -> tuple:
+            bonus = PREFER_BONUS if prefer and p.doc.startswith(prefer) else 0.0
+            return (-(p.score + bonus), p.doc)
+
+        return sorted(best.values(), key=order)
+
+    def _citable(self, query: str | KbQuery, kind: Sequence[str]) -> Iterator[Passage]:
+        """The search's passages without release notes and changelogs (see `ranked_docs`)."""
+        return (p for p in self._candidates(query, kind) if not is_changelog(p.doc))
+
+    def refs_for(self, query: str | KbQuery, threshold: float | None = None, per_doc: bool = True,
+                 limit: int = 3, kind: Sequence[str] = DOC_KINDS, relative: float = RELATIVE_CUT) -> list[KbRef]:
+        """Documents that explain the query, best passage each, only those scoring >= threshold.
+
+        Nothing above the threshold gives ``[]``: a reference is never forced. After the
+        first reference, others must also reach `relative` times its score, so a clear
+        answer is not padded with its weaker neighbours.
+        """
+        t = self.threshold() if threshold is None else threshold
+        if per_doc:
+            ranked = self.ranked_docs(query, kind)
+        else:
+            ranked = sorted(self._citable(query, kind), key=lambda p: (-p.score, p.doc, p.chunk))
+        passing = [p for p in ranked if p.score >= t]
+        if not passing:
+            return []
+        floor = passing[0].score * relative
+        return [KbRef(doc=p.doc, chunk=p.chunk, score=round(p.score, 4))
+                for i, p in enumerate(passing) if i == 0 or p.score >= floor][:limit]
+
+
+def is_changelog(doc: str) -> bool:
+    """Release notes, changelogs, per-version notes (``26.3.0.md``)."""
+    return bool(_CHANGELOG.search(doc))

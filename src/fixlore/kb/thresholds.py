@@ -1,0 +1,28 @@
+"""The score threshold a reference must reach: the calibrated one in the index, else the default."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+from fixlore.kb.schema import THRESHOLD_NAME
+
+DEFAULT_THRESHOLD = 0.476 # used until `calibrate` saves one (see docs/kb.md)
+
+
+class ThresholdMixin:
+    """`KnowledgeBase`'s threshold methods (the index directory is `self.dir`)."""
+
+    dir: Path
+
+    def threshold(self) -> float:
+        path = self.dir / THRESHOLD_NAME
+        if path.exists():
+            return float(json.loads(path.read_text("utf-8"))["threshold"])
+        return DEFAULT_THRESHOLD
+
+    def save_threshold(self, info: dict) -> None:
+        tmp = self.dir / (THRESHOLD_NAME + ".tmp")
+        tmp.write_text(json.dumps(info, ensure_ascii=False, indent=2, sort_keys=True), "utf-8")
+        os.replace(tmp, self.dir / THRESHOLD_NAME)

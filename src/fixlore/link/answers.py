@@ -1,0 +1,79 @@
+"""The best answer in an issue's replies, and the boilerplate that never counts as one (canned replies, closing notes)."""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from typing import Callable, Collection, Iterable
+
+from fixlore.link.closes import STALE_NOTICE, is_bot
+from fixlore.link.config import LinkConfig
+from fixlore.link.index import CorpusIndex
+from fixlore.model import Comment, Corpus, Evidence, Issue
+
+_CLOSING_NOTE = re.compile(r"^[\s\W]*(?:已答复|已回复|已解决|已修复|问题已解决|答复完毕)?[\s\W]*"
+                           r"(?:关闭|先关闭|关单|closing|close[sd]?)[\s\W]*$", re.IGNORECASE)
+
+def squash(text: str) -> str:
+    return "".join((text or "").split())
+
+
+def canned_replies(corpus: Corpus, min_issues: int = 3) -> set[str]:
+    """Reply texts posted verbatim on several issues: boilerplate, not an explanation.
+    (`min_issues` = 3: fitted on ascend-2026-09.)"""
+    seen: dict[str, set[tuple[str, int]]] = defaultdict(set)
+    for c in corpus.comments:
+        if c.parent_kind == "issue" and c.body:
+            seen[squash(c.body)].add((c.repo, c.parent_number))
+    return {text for text, where in seen.items() if len(where) >= min_issues}
+
+
+# A reply that only asks for more information is not an answer.
+_ASKS_ONLY = re.compile(r"^\s*(?:请|麻烦)?(?:提供|补充|附上|上传|贴一下|发一下)[^。！？!?]{0,60}[。！？!?]?\s*$|"
+                        r"^\s*(?:please|could you|can you)\s+(?:provide|share|attach|post|upload)\b[^.!?]{0,80}[.!?]?\s*$",
+                        re.IGNORECASE)
+
+
+def answer_finder(issue: Issue, idx: CorpusIndex, cfg: LinkConfig,
+                   canned: set[str]) -> Callable[[], tuple[int, Comment] | None]:
+    """The issue's best answer, worked out on first call (evidence and value both ask)."""
+    memo: list[tuple[int, Comment] | None] = []
+
+    def best() -> tuple[int, Comment] | None:
+        if not memo:
+            memo.append(best_answer(issue.author, idx.issue_comments.get((issue.repo, issue.number), []),
+                                    cfg.answer_min_chars, canned))
+        return memo[0]
+
+    return best
+
+
+def best_answer(reporter: str, comments: Iterable[Comment], min_chars: int,
+                canned: Collection[str] = frozenset()) -> tuple[int, Comment] | None:
+    """The most substantial reply by someone other than the reporter, with its size: not a
+    bot, a stale notice, a bare closing note or a canned reply. A reasoned refusal or "not a
+    problem" verdict counts: why something will not be done is knowledge, and deep analysis
+    decides the drop."""
+    best = None
+    for c in comments:
+        if not c.author or c.author == reporter or is_bot(c.author):
+            continue
+        body = c.body or ""
+        squashed = squash(body)
+        size = len(squashed)
+        # Too short, or no longer than the best so far: the text checks cannot change the outcome.
+        if size < min_chars or (best is not None and size <= best[0]):
+            continue
+        if STALE_NOTICE.search(body) or _CLOSING_NOTE.match(body) \
+                or _ASKS_ONLY.match(body) or squashed in canned:
+            continue
+        best = (size, c)
+    return best
+
+
+def answer_evidence(issue: Issue, best: tuple[int, Comment] | None) -> Evidence | None:
+    if best is None:
+        return None
+    c = best[1]
+    snippet = " ".join((c.body or "").split())[:100]
+    return Evidence("answer", f"answer by {c.author}: '{snippet}'", f"issues/{issue.number}/comments/{c.id}")

@@ -1,0 +1,147 @@
+"""One issue's conclusions from its fix verdict: the fix set, evidence, timing class and lag, traps with notes."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any, Callable
+
+from fixlore.link.answers import answer_evidence
+from fixlore.link.candidates import Candidate
+from fixlore.link.closes import stale_note
+from fixlore.link.config import LinkConfig
+from fixlore.link.index import CorpusIndex
+from fixlore.link.verdict import FixVerdict
+from fixlore.model import MERGED_CLOSED, TRAPS, Case, Comment, Evidence, FixRef, Issue, Pull
+
+TRAP_ORDER = {t: i for i, t in enumerate(TRAPS)}
+EVIDENCE_OF = {"linked": "linked", "keyword": "keyword", "mention": "keyword", "commit_close": "keyword",
+                "cross_ref": "keyword", "branch_name": "branch_name", "comment": "comment", "backport": "backport"}
+
+
+def _merge_note(pull: Pull) -> str:
+    """Say so when a PR counts as merged through the closed-with-merged_at variant."""
+    if pull.merge_variant == MERGED_CLOSED:
+        return f" (merged {_t(pull.merged_at)}; the PR reads closed, merged_at is set)"
+    return ""
+
+
+def fixref(pull: Pull, role: str) -> FixRef:
+    return FixRef(repo=pull.repo, number=pull.number, role=role, state=pull.state, merged_at=pull.merged_at,
+                  url=pull.html_url or f"https://gitcode.com/{pull.repo}/merge_requests/{pull.number}",
+                  base_ref=pull.base_ref)
+
+
+def candidate_row(c: Candidate) -> dict[str, Any]:
+    p = c.pull
+    return {"repo": c.key[0], "number": c.key[1], "verdict": c.verdict,
+            "state": p.state if p else "unknown", "merged_at": p.merged_at.isoformat() if p and p.merged_at else "",
+            "base_ref": p.base_ref if p else "", "title": p.title if p else "", "unrelated": c.unrelated,
+            "signals": [{"kind": s.kind, "detail": s.detail, "source": s.source, "claim": s.claim} for s in c.signals]}
+
+
+def _t(at: datetime | None) -> str:
+    return at.isoformat() if at else "?"
+
+
+def conclude(case: Case, issue: Issue, v: FixVerdict, idx: CorpusIndex, cfg: LinkConfig,
+              best_answer: Callable[[], tuple[int, Comment] | None], resolved: bool = True) -> None:
+    """Fix, evidence, timing and traps of one issue; a close storm is corpus-wide and applied
+    afterwards (`_apply_storm`). `resolved`: closed as resolved (not stage "unresolved"); only
+    such a close claims a fix, so only there is an unlanded fix PR the `fix_not_landed` trap
+    (a not-planned or duplicate close says nothing landed, and the PR stays in `pending_fix`)."""
+    n = issue.number
+    comments = idx.issue_comments.get((issue.repo, n), [])
+    case.fix = [fixref(p, role) for p, role in v.fix]
+    case.pending_fix = [fixref(p, "fix") for p in v.pending + v.after_close]
+    has_fix = bool(case.fix)
+
+    evidence: list[Evidence] = []
+    for pull, role in v.fix:
+        c = v.candidates.get((pull.repo, pull.number))
+        for s in (c.signals if c else []):
+            kind = EVIDENCE_OF.get(s.kind)
+            if kind is None or (kind == "linked" and c.unrelated):
+                continue
+            evidence.append(Evidence(kind, f"{idx.pr_label(c.key, issue.repo)}: {s.detail}{_merge_note(pull)}",
+                                     s.source))
+        if role == "backport" and (pull.repo, pull.number) in v.backport_notes \
+                and not any(e.kind == "backport" and e.source == f"pulls/{pull.number}" for e in evidence):
+            evidence.append(Evidence("backport", f"{idx.pr_label((pull.repo, pull.number), issue.repo)}: "
+                                                 f"{v.backport_notes[(pull.repo, pull.number)]}", f"pulls/{pull.number}"))
+
+    stale = stale_note(issue, case.closed_by, comments, v.lag_s, cfg)
+    traps: dict[str, str] = {}
+    if stale:
+        traps["stale_close"] = stale
+
+    lag = v.lag_s
+    if lag is not None:
+        case.lag_s = lag
+        last = v.last_fix
+        base = (f"fix {idx.pr_label((last.repo, last.number), issue.repo)} merged {_t(last.merged_at)}, "
+                f"issue closed {_t(issue.closed_at)}{' by ' + case.closed_by if case.closed_by else ''}: lag {lag}s")
+        if stale:
+            case.timing = "stale"
+            case.timing_note = f"{base}; stale close, the fix time is the merge time"
+        elif abs(lag) <= cfg.same_second_s:
+            case.timing = "same_second"
+        elif lag <= cfg.auto_close_s:
+            case.timing = "auto_close"
+        elif lag <= cfg.minutes_s:
+            case.timing = "minutes"
+        else:
+            case.timing = "later"
+        if not case.timing_note:
+            case.timing_note = base
+        if case.timing in ("same_second", "auto_close", "minutes"):
+            kind = "minutes" if case.timing == "minutes" else "auto_close"
+            evidence.append(Evidence(kind, f"merged {_t(last.merged_at)}, closed {_t(issue.closed_at)} ({lag}s)",
+                                     f"pulls/{last.number}, issues/{n}"))
+    elif v.after_close and not has_fix:
+        first = min(v.after_close, key=lambda p: p.merged_at)
+        gap = int((first.merged_at - issue.closed_at).total_seconds())
+        case.timing = "before_merge"
+        via = v.after_close_via.get((first.repo, first.number), "")
+        case.timing_note = (f"issue closed {_t(issue.closed_at)}, fix candidate "
+                            f"{idx.pr_label((first.repo, first.number), issue.repo)}{via} merged {_t(first.merged_at)} "
+                            f"({gap}s later): not back-filled")
+    else:
+        case.timing = "no_fix"
+        case.timing_note = "no merged fix PR before the close" + (
+            f"; candidates: {', '.join(idx.pr_label(c.key, issue.repo) + ' ' + c.verdict for c in v.candidates.values())}"
+            if v.candidates else "") + ("; the close itself was a stale close" if stale else "")
+
+    if v.after_close and not has_fix:
+        traps["closed_before_merge"] = case.timing_note if case.timing == "before_merge" else (
+            "closed before " + ", ".join(f"{idx.pr_label((p.repo, p.number), issue.repo)} merged {_t(p.merged_at)}"
+                                         for p in v.after_close))
+    if v.pending and not has_fix and not v.after_close and resolved:
+        traps["fix_not_landed"] = "closed, but the fix did not land: " + ", ".join(
+            f"{idx.pr_label((p.repo, p.number), issue.repo)} is {p.state}{' (closed unmerged)' if p.state == 'closed' else ''}"
+            for p in v.pending)
+    unrelated = [c.unrelated for c in v.candidates.values() if c.unrelated and c.pull is not None and c.pull.merged]
+    if unrelated:
+        traps["linked_unrelated"] = "; ".join(unrelated)
+    claims = []
+    for c in v.candidates.values():
+        if c.pull is None or c.pull.merged or c.pull.state != "closed":
+            continue
+        for s in c.signals:
+            if s.kind == "comment" and s.claim:
+                claims.append(f"{s.detail} — but {idx.pr_label(c.key, issue.repo)} was closed unmerged"
+                              f" ({_t(c.pull.closed_at)}) [{s.source}]")
+    if claims:
+        traps["claimed_unmerged"] = "; ".join(claims)
+    if not has_fix and not v.pending:
+        answer = answer_evidence(issue, best_answer())
+        if answer is not None:
+            evidence.append(answer)
+
+    seen = set()
+    case.evidence = []
+    for e in evidence:
+        if (e.kind, e.detail, e.source) not in seen:
+            seen.add((e.kind, e.detail, e.source))
+            case.evidence.append(e)
+    case.traps = sorted(traps, key=TRAP_ORDER.get)
+    case.trap_notes = {t: traps[t] for t in case.traps}
