@@ -25,7 +25,10 @@ so a test can switch a single one on:
 ``secondary_limit``     GitHub: every ``secondary_every``-th request is a 403 "secondary rate limit" without
                         ``Retry-After``, and so is any request in the minute after one (GitHub asks for a
                         minute's wait and punishes clients that retry sooner).
-``null_commit_id``      GitHub: ``closed`` timeline events carry ``commit_id: null``.
+``null_commit_id``      GitHub: ``closed`` entries of the REST timeline and events list carry ``commit_id``
+                        and ``commit_url`` null even when a commit or a merged PR closed the issue, as GitHub
+                        does for many closes made through a PR. GraphQL (``github_graphql.py``) reads the
+                        world itself, so it still knows the link.
 
 Which repo is refused is decided by the world alone (the last repo in name order that has
 issues), so a test can ask :meth:`Quirks.refused_repos` and check the harvest reported it.
@@ -55,7 +58,7 @@ _ISSUE_LISTS = ("/repos/{owner}/{repo}/issues",)
 _SORTED_LISTS = ("/repos/{owner}/{repo}/issues", "/repos/{owner}/{repo}/pulls", "/org/{org}/pull_requests")
 _COMMITS = "/repos/{owner}/{repo}/pulls/{number}/commits"
 _ISSUE_LOGS = "/repos/{owner}/issues/{number}/operate_logs"
-_TIMELINE = "/repos/{owner}/{repo}/issues/{number}/timeline"
+_CLOSE_HISTORY = ("/repos/{owner}/{repo}/issues/{number}/timeline", "/repos/{owner}/{repo}/issues/{number}/events")
 _PULL_ENDPOINTS = ("/repos/{owner}/{repo}/pulls", "/repos/{owner}/{repo}/pulls/{number}",
                    "/repos/{owner}/{repo}/issues/{number}/pull_requests", "/org/{org}/pull_requests")
 
@@ -176,7 +179,7 @@ class Quirks:
             body = _map_items(body, _merged_as_closed)
         if platform == "gitcode" and self.on("close_actions") and template == _ISSUE_LOGS:
             body = _map_items(body, _renamed_close)
-        if platform == "github" and self.on("null_commit_id") and template == _TIMELINE:
+        if platform == "github" and self.on("null_commit_id") and template in _CLOSE_HISTORY:
             body = _map_items(body, _null_commit)
         page_of = answer.page_of
         if self.on("repeat_page") and page_of is not None and (answer.page or 1) > 1:
@@ -224,4 +227,5 @@ def _renamed_close(entry: dict) -> dict:
 def _null_commit(event: dict) -> dict:
     if event.get("event") == "closed":
         event["commit_id"] = None
+        event["commit_url"] = None
     return event
