@@ -185,6 +185,9 @@ def _log_action(raw: dict[str, Any], closed_at: datetime | None = None) -> tuple
     return m.EV_OTHER, ""
 
 
+read_log_action = _log_action      # the probe reads a live log with the harvester's own rule
+
+
 def _linked_number(raw: dict[str, Any]) -> int:
     for key in ("merge_request_iid", "mr_number", "pull_number", "issue_number", "number"):
         if raw.get(key) not in (None, ""):
