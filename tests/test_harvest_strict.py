@@ -291,6 +291,7 @@ def test_github_issue_list_whose_order_cannot_be_proven_is_asked_again_with_sinc
     """GitHub documents ``since`` on the issue list (not on the pull list): when the list comes in
     creation order whatever is asked, the harvester asks it filtered rather than walking every page."""
     from fixlore.replay.strict import NAMED, Quirks
+    from fixlore.summary import summary_lines
 
     world = make_world(platform="github", repos=2, closed_in_window=20, other_updated=5, old_issues=400)
     meta = read_world_meta(world)
@@ -302,9 +303,17 @@ def test_github_issue_list_whose_order_cannot_be_proven_is_asked_again_with_sinc
         with ReplayServer(world, strict=quirks) as srv:
             client = ApiClient(srv.base_url, "github", cache=store.http_cache(), rate_limit=False)
             source = make_source("github", client)
-            harvest(store, source, meta["orgs"], since)
+            report = harvest(store, source, meta["orgs"], since)
             client.close()
             lists[label] = srv.stats()["by_endpoint"]["GET /repos/{owner}/{repo}/issues"]
+        # run.json's harvest summary tallies them, and the end-of-run summary says what was done.
+        summary = report.as_dict()
+        assert summary["unsorted_lists"] == len(source.unsorted) == len(summary["unsorted"])
+        rows = dict(summary_lines({"stages": [{"name": "harvest", "summary": summary}]}))
+        walked = sum(1 for _, how in source.unsorted if how == "walked")
+        parts = [f"{len(source.unsorted) - walked} asked again with since"] + (
+            [f"{walked} walked to the end"] if walked else [])
+        assert rows["lists in unproven order"] == f"{len(source.unsorted)} ({', '.join(parts)})"
         stored = {(i.repo, i.number) for i in store.load_corpus().issues}
         assert window_issues(world) <= stored, label
         repos = sorted({i.repo for i in load_world(world).issues})
