@@ -120,6 +120,7 @@ class Quirks:
             self._seen_pages.clear()
             self._limited_until = 0.0
             self.retried_too_soon = 0
+            self._refused_names = None      # worked out again from the world served next
 
     # -- which repos refuse their issue list
     def refused_repos(self, world: World) -> set[str]:
