@@ -20,11 +20,10 @@ from typing import Any
 
 from fixlore.replay.listing import Answer
 from fixlore.replay.world import World
+from fixlore.sources.github import closing_numbers
 
 _REPO = re.compile(r'repository\s*\(\s*owner\s*:\s*"([^"\\]+)"\s*,\s*name\s*:\s*"([^"\\]+)"\s*\)')
 _ISSUE = re.compile(r'(\w+)\s*:\s*issue\s*\(\s*number\s*:\s*(\d+)\s*\)')
-_CLOSING = re.compile(r"\b(?:close[sd]?|fix(?:e[sd])?|resolve[sd]?)\s*:?\s+(?:([\w.-]+/[\w.-]+))?#(\d+)\b",
-                      re.IGNORECASE)
 
 
 def _error(message: str, **extra: Any) -> dict[str, Any]:
@@ -35,12 +34,7 @@ def _closes(pull: dict, full: str, number: int, default_branch: str) -> bool:
     base = (pull.get("base") or {}).get("ref") if isinstance(pull.get("base"), dict) else None
     if default_branch and base and base != default_branch:
         return False
-    text = f"{pull.get('title') or ''}\n{pull.get('body') or ''}"
-    for m in _CLOSING.finditer(text):
-        target = (m.group(1) or full).lower()
-        if target == full.lower() and int(m.group(2)) == number:
-            return True
-    return False
+    return number in closing_numbers(f"{pull.get('title') or ''}\n{pull.get('body') or ''}", full)
 
 
 def closing_pulls(world: World, owner: str, repo: str, number: int, include_closed: bool) -> list[dict]:

@@ -149,6 +149,20 @@ def normalize_commit(raw: dict[str, Any], repo: str, number: int) -> m.Commit:
                     date=parse_time(sub(raw, "commit", "author", "date")))
 
 
+# GitHub's documented closing keywords, before "#N" or "owner/repo#N" in a PR's title or body.
+_CLOSING = re.compile(r"\b(?:close[sd]?|fix(?:e[sd])?|resolve[sd]?)\s*:?\s+(?:([\w.-]+/[\w.-]+))?#(\d+)\b",
+                      re.IGNORECASE)
+
+
+def closing_numbers(text: str, full: str) -> list[int]:
+    """The issue numbers of repo ``full`` a PR text says it closes with a GitHub closing keyword, in order."""
+    out: list[int] = []
+    for m_ in _CLOSING.finditer(text or ""):
+        if (m_.group(1) or full).lower() == full.lower() and int(m_.group(2)) not in out:
+            out.append(int(m_.group(2)))
+    return out
+
+
 PER_PAGE = 100      # what ApiClient.paginate asks for, GitHub's documented maximum
 
 

@@ -482,13 +482,11 @@ def _probe_close(get: _Budget, platform: str, full: str, items: list[dict], add:
 
 def _probe_close_commit(get: _Budget, full: str, merged: list[dict], add: Callable[[Finding], None]) -> None:
     """GitHub: do the ``closed`` entries of issues a merged PR says it fixes name the closing commit?"""
-    from fixlore.link.refs import find_refs
+    from fixlore.sources.github import closing_numbers
     targets: list[int] = []
     for pull in merged:
-        for ref in find_refs(f"{pull.get('title') or ''}\n{pull.get('body') or ''}", full):
-            if ref.keyword in ("fixes", "closes", "resolves") and ref.repo.lower() == full.lower() \
-                    and ref.number not in targets:
-                targets.append(ref.number)
+        targets += [n for n in closing_numbers(f"{pull.get('title') or ''}\n{pull.get('body') or ''}", full)
+                    if n not in targets]
     if not targets:
         add(Finding("closed.commit_id", UNDECIDED, "no merged PR on the list says it fixes an issue"))
         return
