@@ -10,7 +10,6 @@ import pytest
 
 from fixlore.harvest import harvest
 from fixlore.link.build import build_cases
-from fixlore.replay.quirks_github import NullCloseCommits
 from fixlore.replay.server import ReplayServer
 from fixlore.sources import make_source
 from fixlore.sources.github_graphql import LINK_SOURCE, closing_query, graphql_url, parse_closing
@@ -36,8 +35,8 @@ def test_graphql_url_for_github_and_enterprise():
 
 
 def test_replay_answers_closing_references_from_the_world():
-    with ReplayServer(MINI, token=TOKEN) as srv:
-        srv.world = NullCloseCommits(srv.world)      # REST hides the closing commit; GraphQL still knows
+    # REST hides the closing commit; GraphQL still knows.
+    with ReplayServer(MINI, token=TOKEN, strict="null_commit_id") as srv:
         got = _ask(srv, [96, 102, 103])
         anonymous = _ask(srv, [96], token=None)
         unknown = _ask(srv, [1], repo="no-such-repo")
@@ -84,8 +83,7 @@ def _fixes_of(world: Path, base_url: str, token: str | None, db: str) -> tuple[d
 
 @pytest.mark.parametrize("token,expect_graphql", [(TOKEN, True), (None, False)])
 def test_harvest_uses_graphql_when_the_token_allows(tmp_path, token, expect_graphql):
-    with ReplayServer(MINI, token=token) as srv:
-        srv.world = NullCloseCommits(srv.world)
+    with ReplayServer(MINI, token=token, strict="null_commit_id") as srv:
         fixes, endpoints = _fixes_of(MINI, srv.base_url, token, f"sqlite:///{tmp_path / 'h.db'}")
         served = srv.stats()["by_endpoint"]
     fix, kinds = fixes[("minilab/widgets", 102)]

@@ -285,3 +285,42 @@ def test_every_readable_repo_is_harvested_whole_under_each_named_quirk_set(make_
     assert pool and pool <= detailed
     assert [f["repo"] for f in report.unreadable] == sorted(refused)
     assert all(f["endpoint"] == "/repos/{owner}/{repo}/issues" for f in report.unreadable)
+
+
+def test_github_issue_list_whose_order_cannot_be_proven_is_asked_again_with_since(make_world, tmp_path):
+    """GitHub documents ``since`` on the issue list (not on the pull list): when the list comes in
+    creation order whatever is asked, the harvester asks it filtered rather than walking every page."""
+    from fixlore.replay.strict import NAMED, Quirks
+    from fixlore.summary import summary_lines
+
+    world = make_world(platform="github", repos=2, closed_in_window=20, other_updated=5, old_issues=400)
+    meta = read_world_meta(world)
+    since = parse_time(meta["window"]["since"])
+    lists: dict[str, int] = {}
+    for label, extra in (("since honoured", set()), ("since ignored too", {"filter_ignored"})):
+        quirks = Quirks(frozenset(NAMED["github"] - {"closed_module", "secondary_limit"}) | {"order_ignored"} | extra)
+        store = Store.open(f"sqlite:///{tmp_path / (label.replace(' ', '_') + '.db')}")
+        with ReplayServer(world, strict=quirks) as srv:
+            client = ApiClient(srv.base_url, "github", cache=store.http_cache(), rate_limit=False)
+            source = make_source("github", client)
+            report = harvest(store, source, meta["orgs"], since)
+            client.close()
+            lists[label] = srv.stats()["by_endpoint"]["GET /repos/{owner}/{repo}/issues"]
+        # run.json's harvest summary tallies them, and the end-of-run summary says what was done.
+        summary = report.as_dict()
+        assert summary["unsorted_lists"] == len(source.unsorted) == len(summary["unsorted"])
+        rows = dict(summary_lines({"stages": [{"name": "harvest", "summary": summary}]}))
+        walked = sum(1 for _, how in source.unsorted if how == "walked")
+        parts = [f"{len(source.unsorted) - walked} asked again with since"] + (
+            [f"{walked} walked to the end"] if walked else [])
+        assert rows["lists in unproven order"] == f"{len(source.unsorted)} ({', '.join(parts)})"
+        stored = {(i.repo, i.number) for i in store.load_corpus().issues}
+        assert window_issues(world) <= stored, label
+        repos = sorted({i.repo for i in load_world(world).issues})
+        assert sorted(x for x in source.unsorted if x[0].endswith("/issues")) == [
+            (f"/repos/{r}/issues", "since") for r in repos], label
+        # No `since` on GitHub's pull list: an unproven one is walked, and said so.
+        assert all(how == "walked" for path, how in source.unsorted if path.endswith("/pulls")), label
+        store.close()
+    # With the filter honoured the second walk is the window's few pages; ignored, it is the whole list again.
+    assert lists["since honoured"] < lists["since ignored too"]

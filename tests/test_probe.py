@@ -17,6 +17,7 @@ from typer.testing import CliRunner
 
 from fixlore.cli import app
 from fixlore.replay.server import ReplayServer
+from fixlore.replay.strict import NAMED, Quirks
 from fixlore.sources.probe import (HONOURED, IGNORED, UNDECIDED, Reply, close_actions, merged_shape,
                                    order_verdict, page_cap, run_probe)
 from fixlore.sources.probe_cli import make_fetch
@@ -183,3 +184,99 @@ def test_probe_unknown_org_says_so(quirky_url, tmp_path):
     saved = json.loads((tmp_path / "p.json").read_text())
     assert saved["findings"][0]["verdict"] == "failed" and "404" in saved["findings"][0]["detail"]
     assert saved["requests"] == 1
+
+
+# ---------- the probe against the strict replay: it sees each quirk a mode plays, and nothing else ----------
+
+def _quirks_seen(report) -> set[str]:
+    """The strict quirks (replay/strict.py names) a probe report shows, read from its verdicts alone."""
+    v = report.verdict
+    seen = set()
+    if v("order sort=updated&direction") == IGNORED and v("order order_by=updated_at&sort") not in (None, IGNORED):
+        seen.add("sort_ignored")
+    cap = next((f for f in report.findings if f.check == "per_page cap"), None)
+    if cap is not None and cap.verdict == "capped":
+        seen.add(f"per_page_cap:{cap.evidence['cap']}")
+    if v("pagination headers") == "absent":
+        seen.add("no_totals")
+    if v("repeated page") == "repeated":
+        seen.add("repeat_page")
+    if v("issue list") == "refused on some repos":
+        seen.add("closed_module")
+    if v("close history") == "other names":
+        seen.add("close_actions")
+    if v("merged PR shape") == "merged read closed":
+        seen.add("merged_as_closed")
+    if v("closed.commit_id") == "null":
+        seen.add("null_commit_id")
+    if v("rate limit met") == "secondary":
+        seen.add("secondary_limit")
+    return seen
+
+
+def _probe(world: str, platform: str, org: str, strict) -> tuple:
+    with ReplayServer(ROOT / "worlds" / world, strict=strict, token="probe-token") as srv:
+        fetch, client = make_fetch(srv.base_url, "probe-token")
+        try:
+            report = run_probe(platform, org, fetch)
+        finally:
+            client.close()
+        refused = srv.quirks.refused_repos(srv.world)
+        served = srv.stats()["total"]
+    assert report.requests == served and report.requests <= 40
+    return report, refused
+
+
+# What the probe cannot see: a PR's commit list is not part of its plan.
+_UNPROBED = {"commits_ignore_page"}
+
+
+@pytest.mark.parametrize("mode", [None, "gitcode", "gitcode-no-totals"])
+def test_probe_reports_each_gitcode_mode(mode):
+    # Ascend's cann org has lists long enough to show a cap of 50 and holds the refused repo; demo-ai has
+    # merged PRs. Together they can show every quirk the GitCode sets play.
+    big, refused = _probe("ascend-2026-09", "gitcode", "cann", mode)
+    small, _ = _probe("demo", "gitcode", "demo-ai", mode)
+    played = {("per_page_cap:50" if q == "per_page_cap" else q) for q in NAMED.get(mode or "", set())} - _UNPROBED
+    assert _quirks_seen(big) | _quirks_seen(small) == played
+    assert _quirks_seen(big) <= played and _quirks_seen(small) <= played
+    if mode:
+        (repo,) = refused
+        tried = next(f for f in big.findings if f.check == "issue list").evidence["tried"]
+        assert tried[repo] == 403 and all(st == 200 for name, st in tried.items() if name != repo)
+        assert "issue_close" in next(f for f in big.findings if f.check == "close history").evidence["unknown_types"]
+    for report in (big, small):
+        # Honoured whatever the mode: the sort form other clients saw work, the filter, ETag/304, small pages.
+        assert report.verdict("order order_by=updated_at&sort") in (HONOURED, "newest first only")
+        assert report.verdict("filter updated_after") == HONOURED
+        assert report.verdict("ETag / 304") == HONOURED and report.verdict("per_page small") == HONOURED
+
+
+@pytest.mark.parametrize("mode", [None, "github"])
+def test_probe_reports_each_github_mode(mode):
+    report, refused = _probe("github-mini", "github", "minilab", mode)
+    played = set(NAMED.get(mode or "", set())) - _UNPROBED - {"secondary_limit"}   # 1 in 40 requests: not met
+    assert _quirks_seen(report) == played
+    assert report.verdict("rate limit met") is None
+    if mode:
+        (repo,) = refused
+        assert next(f for f in report.findings if f.check == "issue list").evidence["tried"][repo] == 410
+    else:
+        assert report.verdict("closed.commit_id") == "set"
+    assert report.verdict("order sort=updated&direction") == HONOURED
+    assert report.verdict("per_page cap") == HONOURED and report.verdict("filter since") == HONOURED
+
+
+def test_probe_meets_a_secondary_limit_and_stops():
+    quirks = Quirks(frozenset(NAMED["github"]), secondary_every=6)
+    report, _ = _probe("github-mini", "github", "minilab", quirks)
+    met = next(f for f in report.findings if f.check == "rate limit met")
+    assert met.verdict == "secondary" and "without Retry-After" in met.detail
+    # Nothing after the limit: GitHub asks for a minute's pause and punishes clients that go on.
+    assert report.requests == 6 and quirks.retried_too_soon == 0
+
+
+def test_closing_numbers_reads_githubs_keywords_for_this_repo_only():
+    from fixlore.sources.github import closing_numbers
+    assert closing_numbers("Fixes #3, closes O/R#4 and resolves other/x#5; see #6; fixed #3", "o/r") == [3, 4]
+    assert closing_numbers("prefix#7 and unfixes #8", "o/r") == []

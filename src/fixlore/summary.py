@@ -28,6 +28,19 @@ def _stage(info: dict[str, Any], name: str) -> dict[str, Any]:
     return {}
 
 
+_REMEDIES = {"since": "asked again with since", "updated_after": "asked again with updated_after",
+             "walked": "walked to the end"}
+
+
+def unsorted_note(unsorted: list[dict[str, Any]]) -> str:
+    """"3 (2 asked again with since, 1 walked to the end)": lists whose update order was not proven."""
+    counts: dict[str, int] = {}
+    for entry in unsorted:
+        remedy = str(entry.get("remedy") or "walked")
+        counts[remedy] = counts.get(remedy, 0) + 1
+    return f"{len(unsorted)} (" + ", ".join(f"{n} {_REMEDIES.get(r, r)}" for r, n in counts.items()) + ")"
+
+
 def summary_lines(info: dict[str, Any]) -> list[tuple[str, str]]:
     """(label, value) rows: harvest, each funnel step as count left and what it dropped, analysis
     kept and dropped, documents, requests, time, then the outputs."""
@@ -40,6 +53,8 @@ def summary_lines(info: dict[str, Any]) -> list[tuple[str, str]]:
         rows.append(("PRs listed / detailed", f"{harvest.get('pulls_listed', 0)} / {harvest.get('pulls_detailed', 0)}"))
         if harvest.get("unreadable"):
             rows.append(("repos not read", str(len({f.get("repo") for f in harvest["unreadable"]}))))
+        if harvest.get("unsorted_lists"):
+            rows.append(("lists in unproven order", unsorted_note(harvest.get("unsorted") or [])))
     funnel = info.get("funnel") or {}
     if funnel:
         rows.append(("issues considered", str(funnel.get("considered", 0))))

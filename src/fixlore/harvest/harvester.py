@@ -57,6 +57,9 @@ class HarvestReport:
     unreadable: list[dict[str, Any]] = field(default_factory=list)
     # Event (operation-log) action types the source met and does not know, with counts.
     unknown_actions: dict[str, int] = field(default_factory=dict)
+    # Lists whose update order could not be proven past the window: {list, remedy} ("since" /
+    # "updated_after" when asked again with the platform's filter, "walked" when walked to the end).
+    unsorted: list[dict[str, str]] = field(default_factory=list)
 
     @property
     def repos_unreadable(self) -> int:
@@ -70,6 +73,7 @@ class HarvestReport:
                 "pulls_detailed": self.pulls_detailed, "repos_unreadable": self.repos_unreadable,
                 "unreadable": [{**f, "failed_at": str(f.get("failed_at") or "")} for f in self.unreadable],
                 "unknown_actions": dict(sorted(self.unknown_actions.items())),
+                "unsorted_lists": len(self.unsorted), "unsorted": list(self.unsorted),
                 "phase_seconds": {k: round(v, 3) for k, v in self.phase_seconds.items()}}
 
 
@@ -238,6 +242,8 @@ class Harvester:
             self._timed("details", lambda: self._details(repos, verdicts, progress))
         self.report.unreadable = self.store.failures([r.full_name for r in repos])
         self.report.unknown_actions = dict(getattr(self.source, "unknown_actions", {}) or {})
+        self.report.unsorted = [{"list": path, "remedy": remedy}
+                                for path, remedy in getattr(self.source, "unsorted", []) or []]
         if self.report.unknown_actions:
             log.warning("operation-log action types not known to fixlore: %s", self.report.unknown_actions)
         for failure in self.report.unreadable:

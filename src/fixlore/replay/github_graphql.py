@@ -8,7 +8,8 @@ GitHub fills ``closedByPullRequestsReferences`` with the PRs linked to close the
 whose title or body carries a closing keyword for it (aimed at the default branch) and those
 linked by hand in the Development sidebar. A world does not name the sidebar's PR, but when
 that PR merged, the issue's ``closed`` entry carries its merge commit, so the replay reads
-the link from there (the world's own data, even where the REST answer is made to hide it).
+the link from there (the world's own data, even where the strict ``null_commit_id`` quirk
+hides it from the REST answer).
 Any other query gets a GraphQL error, as a schema-checking server would give an unknown field.
 """
 
@@ -19,11 +20,10 @@ from typing import Any
 
 from fixlore.replay.listing import Answer
 from fixlore.replay.world import World
+from fixlore.sources.github import closing_numbers
 
 _REPO = re.compile(r'repository\s*\(\s*owner\s*:\s*"([^"\\]+)"\s*,\s*name\s*:\s*"([^"\\]+)"\s*\)')
 _ISSUE = re.compile(r'(\w+)\s*:\s*issue\s*\(\s*number\s*:\s*(\d+)\s*\)')
-_CLOSING = re.compile(r"\b(?:close[sd]?|fix(?:e[sd])?|resolve[sd]?)\s*:?\s+(?:([\w.-]+/[\w.-]+))?#(\d+)\b",
-                      re.IGNORECASE)
 
 
 def _error(message: str, **extra: Any) -> dict[str, Any]:
@@ -34,31 +34,25 @@ def _closes(pull: dict, full: str, number: int, default_branch: str) -> bool:
     base = (pull.get("base") or {}).get("ref") if isinstance(pull.get("base"), dict) else None
     if default_branch and base and base != default_branch:
         return False
-    text = f"{pull.get('title') or ''}\n{pull.get('body') or ''}"
-    for m in _CLOSING.finditer(text):
-        target = (m.group(1) or full).lower()
-        if target == full.lower() and int(m.group(2)) == number:
-            return True
-    return False
+    return number in closing_numbers(f"{pull.get('title') or ''}\n{pull.get('body') or ''}", full)
 
 
 def closing_pulls(world: World, owner: str, repo: str, number: int, include_closed: bool) -> list[dict]:
     """The PR objects GitHub would list as closing issue #number, oldest number first."""
-    source = getattr(world, "underlying", world)    # a quirk view may hide commit ids from REST only
     full = f"{owner}/{repo}"
-    meta = source.repo(owner, repo) or {}
+    meta = world.repo(owner, repo) or {}
     default_branch = str(meta.get("default_branch") or "")
-    commits = {str(e.get("commit_id")) for e in source.issue_file(owner, repo, number, "events") or []
+    commits = {str(e.get("commit_id")) for e in world.issue_file(owner, repo, number, "events") or []
                if isinstance(e, dict) and e.get("event") == "closed" and e.get("commit_id")}
     out = []
-    for pull in source.pulls(owner, repo):
+    for pull in world.pulls(owner, repo):
         if not isinstance(pull, dict) or pull.get("number") == number:
             continue
         merged = bool(pull.get("merged_at"))
         if pull.get("state") == "closed" and not merged and not include_closed:
             continue
         shas = {str(pull.get("merge_commit_sha") or "")} | {
-            str(c.get("sha")) for c in source.pull_file(owner, repo, int(pull["number"]), "commits") or []
+            str(c.get("sha")) for c in world.pull_file(owner, repo, int(pull["number"]), "commits") or []
             if isinstance(c, dict)}
         if (commits & shas) or _closes(pull, full, number, default_branch):
             out.append(pull)

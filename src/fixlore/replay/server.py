@@ -254,6 +254,7 @@ class ReplayServer:
             if refused is not None:
                 return _Reply(endpoint, refused, extra=self._rate_headers())
             values = quirks.rewrite_query(self.platform, template, values)
+            world = quirks.view(self.platform, world)
         q = Query(values)
         if self.platform == "github":
             answer = handler(world, q, self_url, **params)

@@ -17,18 +17,25 @@ so a test can switch a single one on:
                         ``sha`` and no ``id``, as GitCode's and GitHub's do).
 ``repeat_page``         the first ask for page >= 2 of any list is answered with the page before it.
 ``closed_module``       one repo's issue list is refused: GitCode 403 "issue module is closed",
-                        GitHub 410 "Issues are disabled for this repo" (forks, archived projects).
+                        GitHub 410 "Issues are disabled for this repo" (forks, archived projects); its repo
+                        object says ``has_issues: false``, as GitHub's does for a repo with issues disabled.
 ``merged_as_closed``    GitCode: every other merged PR reads ``state: closed`` with ``merged_at`` set
-                        (the ``mark_auto_merged_mr_as_closed`` switch).
+                        (the ``mark_auto_merged_mr_as_closed`` switch), everywhere: a ``state=closed`` list
+                        holds it and a ``state=merged`` list does not.
 ``close_actions``       GitCode: issue close log entries under other names than ``closed``, some with only
                         the log text, some with nothing but the issue's ``finished_at`` to tell.
 ``secondary_limit``     GitHub: every ``secondary_every``-th request is a 403 "secondary rate limit" without
                         ``Retry-After``, and so is any request in the minute after one (GitHub asks for a
                         minute's wait and punishes clients that retry sooner).
-``null_commit_id``      GitHub: ``closed`` timeline events carry ``commit_id: null``.
+``null_commit_id``      GitHub: ``closed`` entries of the REST timeline and events list carry ``commit_id``
+                        and ``commit_url`` null even when a commit or a merged PR closed the issue, as GitHub
+                        does for many closes made through a PR. GraphQL (``github_graphql.py``) reads the
+                        world itself, so it still knows the link.
 
-Which repo is refused is decided by the world alone (the last repo in name order that has
-issues), so a test can ask :meth:`Quirks.refused_repos` and check the harvest reported it.
+Which repo is refused is decided by the world alone (the repo with the fewest issues, of those
+that have any, the last in name order on a tie: modules are switched off on small side projects,
+and the big repos stay readable for the other quirks), so a test can ask
+:meth:`Quirks.refused_repos` and check the harvest reported it.
 """
 
 from __future__ import annotations
@@ -55,9 +62,9 @@ _ISSUE_LISTS = ("/repos/{owner}/{repo}/issues",)
 _SORTED_LISTS = ("/repos/{owner}/{repo}/issues", "/repos/{owner}/{repo}/pulls", "/org/{org}/pull_requests")
 _COMMITS = "/repos/{owner}/{repo}/pulls/{number}/commits"
 _ISSUE_LOGS = "/repos/{owner}/issues/{number}/operate_logs"
-_TIMELINE = "/repos/{owner}/{repo}/issues/{number}/timeline"
-_PULL_ENDPOINTS = ("/repos/{owner}/{repo}/pulls", "/repos/{owner}/{repo}/pulls/{number}",
-                   "/repos/{owner}/{repo}/issues/{number}/pull_requests", "/org/{org}/pull_requests")
+_CLOSE_HISTORY = ("/repos/{owner}/{repo}/issues/{number}/timeline", "/repos/{owner}/{repo}/issues/{number}/events")
+_REPO_OBJECTS = ("/orgs/{org}/repos", "/repos/{owner}/{repo}")
+_ISSUE_PULLS = "/repos/{owner}/{repo}/issues/{number}/pull_requests"
 
 GITCODE_MODULE_CLOSED = {"error_code": 403, "error_code_name": "FORBIDDEN",
                          "error_message": "issue module is closed"}
@@ -78,6 +85,7 @@ class Quirks:
     secondary_every: int = 40
     secondary_seconds: float = 60.0
     _seen_pages: set[str] = field(default_factory=set, repr=False)
+    _refused_names: frozenset[str] | None = field(default=None, repr=False)   # lower-cased, set by refuse()
     _limited_until: float = field(default=0.0, repr=False)
     retried_too_soon: int = 0            # requests that came back inside a secondary limit's minute
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
@@ -112,14 +120,24 @@ class Quirks:
             self._seen_pages.clear()
             self._limited_until = 0.0
             self.retried_too_soon = 0
+            self._refused_names = None      # worked out again from the world served next
 
     # -- which repos refuse their issue list
     def refused_repos(self, world: World) -> set[str]:
         if not self.on("closed_module"):
             return set()
-        with_issues = [f"{o}/{r}" for o, r in sorted(world.repos(), key=lambda k: (k[0].lower(), k[1].lower()))
-                       if world.issues(o, r)]
-        return {with_issues[-1]} if with_issues else set()
+        counts = [(len(world.issue_numbers(o, r)), f"{o}/{r}") for o, r in world.repos()]
+        counts = [(n, name) for n, name in counts if n]
+        if not counts:
+            return set()
+        fewest = min(n for n, _ in counts)
+        return {max((name for n, name in counts if n == fewest), key=str.lower)}
+
+    def view(self, platform: str, world: World) -> World:
+        """The world as this server's data layer sees it: quirks that change what a filter matches live here."""
+        if platform == "gitcode" and self.on("merged_as_closed"):
+            return _MergedAsClosed(world)   # type: ignore[return-value]
+        return world
 
     # -- before the handler
     def rewrite_query(self, platform: str, template: str, values: dict[str, str]) -> dict[str, str]:
@@ -155,9 +173,11 @@ class Quirks:
                         self._limited_until = now + self.secondary_seconds / time_scale
                     from fixlore.replay.api_github import SECONDARY_LIMIT_BODY
                     return Answer(403, SECONDARY_LIMIT_BODY)
+        if self._refused_names is None:
+            self._refused_names = frozenset(r.lower() for r in self.refused_repos(world))
         if template in _ISSUE_LISTS or template.startswith("/repos/{owner}/{repo}/issues/"):
             repo = f"{params.get('owner', '')}/{params.get('repo', '')}".lower()
-            if repo in {r.lower() for r in self.refused_repos(world)}:
+            if repo in (self._refused_names or ()):
                 if platform == "gitcode":
                     return Answer(403, GITCODE_MODULE_CLOSED)
                 return Answer(410, GITHUB_ISSUES_DISABLED)
@@ -172,11 +192,14 @@ class Quirks:
         if self.on("no_totals"):
             headers.pop("total_page", None)
             headers.pop("total_count", None)
-        if platform == "gitcode" and self.on("merged_as_closed") and template in _PULL_ENDPOINTS:
-            body = _map_items(body, _merged_as_closed)
+        refused = self._refused_names
+        if refused and template in _REPO_OBJECTS:
+            body = _map_items(body, lambda r: _issues_switch(r, refused))
+        if platform == "gitcode" and self.on("merged_as_closed") and template == _ISSUE_PULLS:
+            body = _map_items(body, _merged_as_closed)      # an issue's own PR list, not read through the view
         if platform == "gitcode" and self.on("close_actions") and template == _ISSUE_LOGS:
             body = _map_items(body, _renamed_close)
-        if platform == "github" and self.on("null_commit_id") and template == _TIMELINE:
+        if platform == "github" and self.on("null_commit_id") and template in _CLOSE_HISTORY:
             body = _map_items(body, _null_commit)
         page_of = answer.page_of
         if self.on("repeat_page") and page_of is not None and (answer.page or 1) > 1:
@@ -224,4 +247,28 @@ def _renamed_close(entry: dict) -> dict:
 def _null_commit(event: dict) -> dict:
     if event.get("event") == "closed":
         event["commit_id"] = None
+        event["commit_url"] = None
     return event
+
+
+def _issues_switch(repo: dict, refused: frozenset[str]) -> dict:
+    if str(repo.get("full_name") or "").lower() in refused:
+        repo["has_issues"] = False
+    return repo
+
+
+class _MergedAsClosed:
+    """A world whose merged PRs read as the ``merged_as_closed`` switch shows them."""
+
+    def __init__(self, world: World) -> None:
+        self._world = world
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._world, name)
+
+    def pull(self, owner: str, repo: str, number: int) -> dict | None:
+        found = self._world.pull(owner, repo, number)
+        return _merged_as_closed(dict(found)) if isinstance(found, dict) else found
+
+    def pulls(self, owner: str, repo: str) -> list[dict]:
+        return [_merged_as_closed(dict(p)) if isinstance(p, dict) else p for p in self._world.pulls(owner, repo)]

@@ -189,6 +189,9 @@ def _log_action(raw: dict[str, Any], closed_at: datetime | None = None) -> tuple
     return m.EV_OTHER, ""
 
 
+read_log_action = _log_action      # the probe reads a live log with the harvester's own rule
+
+
 def _linked_number(raw: dict[str, Any]) -> int:
     for key in ("merge_request_iid", "mr_number", "pull_number", "issue_number", "number"):
         if raw.get(key) not in (None, ""):
@@ -315,6 +318,9 @@ class GitCodeSource:
         self.client = client
         # Operation-log action types met that we do not know: a live run reports what it saw.
         self.unknown_actions: Counter[str] = Counter()
+        # (list path, remedy) for each list whose order could not be proven: "updated_after" when asked
+        # again filtered, "walked" when walked to its end without a filter.
+        self.unsorted: list[tuple[str, str]] = []
 
     def _note_actions(self, logs: list[Any]) -> None:
         for raw in logs:
@@ -347,6 +353,7 @@ class GitCodeSource:
                 # The sort was ignored: ask the server to filter instead (documented since 2024-11-20),
                 # and walk that list to its end; were the filter ignored too, it is the whole list.
                 log.info("%s: list not in update order; walking it filtered by updated_after", path)
+                self.unsorted.append((path, "updated_after"))
                 after = (updated_since - timedelta(seconds=1)).astimezone(GITCODE_ZONE).isoformat(timespec="seconds")
                 for filtered in repo_pages(self.client.paginate(path, {**params, "updated_after": after},
                                                                 endpoint=endpoint)):

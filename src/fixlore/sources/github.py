@@ -8,8 +8,9 @@ Differences from GitCode: the issue list mixes in PRs (items with ``pull_request
 
 from __future__ import annotations
 
+import logging
 import re
-from datetime import datetime
+from datetime import datetime, timedelta, timezone
 from typing import Any, Iterator
 
 from fixlore import model as m
@@ -20,6 +21,7 @@ from fixlore.sources.policy import PlatformPolicy
 from fixlore.timeutil import parse_time
 
 PLATFORM = "github"
+log = logging.getLogger(__name__)
 
 _REASONS = {"completed": m.REASON_COMPLETED, "not_planned": m.REASON_NOT_PLANNED,
             "duplicate": m.REASON_DUPLICATE, "reopened": m.REASON_UNKNOWN}
@@ -148,6 +150,40 @@ def normalize_commit(raw: dict[str, Any], repo: str, number: int) -> m.Commit:
                     date=parse_time(sub(raw, "commit", "author", "date")))
 
 
+# GitHub's documented closing keywords, before "#N" or "owner/repo#N" in a PR's title or body.
+_CLOSING = re.compile(r"\b(?:close[sd]?|fix(?:e[sd])?|resolve[sd]?)\s*:?\s+(?:([\w.-]+/[\w.-]+))?#(\d+)\b",
+                      re.IGNORECASE)
+
+
+def closing_numbers(text: str, full: str) -> list[int]:
+    """The issue numbers of repo ``full`` a PR text says it closes with a GitHub closing keyword, in order."""
+    out: list[int] = []
+    for m_ in _CLOSING.finditer(text or ""):
+        if (m_.group(1) or full).lower() == full.lower() and int(m_.group(2)) not in out:
+            out.append(int(m_.group(2)))
+    return out
+
+
+PER_PAGE = 100      # what ApiClient.paginate asks for, GitHub's documented maximum
+
+
+def github_time(when: datetime) -> str:
+    """A time as GitHub's ``since`` wants it: ``YYYY-MM-DDTHH:MM:SSZ``."""
+    return when.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def _in_window(page: list[dict], times: list[datetime | None], updated_since: datetime | None, make: Any,
+               keep: Any, given: set[Any]) -> Iterator[Any]:
+    """The page's kept items updated since the bound (or with no time), each number once."""
+    for raw, when in zip(page, times):
+        number = raw.get("number")
+        if number in given or not keep(raw):
+            continue
+        if updated_since is None or when is None or when >= updated_since:
+            given.add(number)
+            yield make(raw)
+
+
 class GitHubSource:
     platform = PLATFORM
     # GitHub announces its budget in X-RateLimit-* headers (no client-side quota) and wants its
@@ -156,6 +192,9 @@ class GitHubSource:
 
     def __init__(self, client: ApiClient):
         self.client = client
+        # (list path, what was done) for each list whose order could not be proven past the window:
+        # "since" when asked again filtered, "walked" when walked to its end.
+        self.unsorted: list[tuple[str, str]] = []
 
     def list_repos(self, org: str) -> list[m.Repo]:
         try:
@@ -166,25 +205,46 @@ class GitHubSource:
         return [normalize_repo(r) for page in pages for r in page]
 
     def _iter_updated(self, path: str, endpoint: str, updated_since: datetime | None, make: Any,
-                      keep: Any) -> Iterator[Any]:
+                      keep: Any, filterable: bool) -> Iterator[Any]:
+        """The list newest-updated first, stopped at the window once that order is proven.
+
+        When a page reaches past the window and the order is not proven, the rest could only be
+        had by walking to the end; a list GitHub documents a ``since`` filter for (the issue list,
+        not the pull list) is asked again with it instead, and that shorter list walked to its end.
+        """
         params = {"state": "all", "sort": "updated", "direction": "desc"}
         order = NewestFirst()
+        given: set[Any] = set()
+        noted = False
         for page in repo_pages(self.client.paginate(path, params, endpoint=endpoint, style="link")):
             times = [parse_time(raw.get("updated_at")) for raw in page]
-            for raw, when in zip(page, times):
-                if keep(raw) and (updated_since is None or when is None or when >= updated_since):
-                    yield make(raw)
+            yield from _in_window(page, times, updated_since, make, keep, given)
             order.page(times, [parse_time(raw.get("created_at")) for raw in page])
             if order.past(times, updated_since):      # stop at the window only when the order is proven
                 return
+            if (noted or updated_since is None or order.proven or len(page) < PER_PAGE   # a short page is the last
+                    or not any(t is not None and t < updated_since for t in times)):
+                continue
+            noted = True
+            if not filterable:
+                self.unsorted.append((path, "walked"))
+                continue
+            self.unsorted.append((path, "since"))
+            log.info("%s: order not proven past the window; asking it again with since=", path)
+            filtered = {**params, "since": github_time(updated_since - timedelta(seconds=1))}
+            for page2 in repo_pages(self.client.paginate(path, filtered, endpoint=endpoint, style="link")):
+                yield from _in_window(page2, [parse_time(raw.get("updated_at")) for raw in page2], updated_since,
+                                      make, keep, given)
+            return
 
     def iter_issues(self, repo: str, updated_since: datetime | None) -> Iterator[m.Issue]:
         yield from self._iter_updated(f"/repos/{repo}/issues", "/repos/{owner}/{repo}/issues", updated_since,
-                                      lambda raw: normalize_issue(raw, repo), lambda raw: not is_pull_item(raw))
+                                      lambda raw: normalize_issue(raw, repo), lambda raw: not is_pull_item(raw),
+                                      filterable=True)
 
     def iter_pulls(self, repo: str, updated_since: datetime | None) -> Iterator[m.Pull]:
         yield from self._iter_updated(f"/repos/{repo}/pulls", "/repos/{owner}/{repo}/pulls", updated_since,
-                                      lambda raw: normalize_pull(raw, repo), lambda raw: True)
+                                      lambda raw: normalize_pull(raw, repo), lambda raw: True, filterable=False)
 
     def _list(self, path: str, endpoint: str) -> list[Any]:
         return [item for page in self.client.paginate(path, endpoint=endpoint, style="link", not_found_ok=True)

@@ -10,6 +10,8 @@ types a close leaves, what a merged PR looks like.
 
 Nothing here sends a request itself; ``fixlore probe`` (``sources/probe_cli.py``) supplies
 ``fetch``. A check that cannot decide (too few items, no closed issue) says so instead of guessing.
+A GitCode close is read with the harvester's own rule (``gitcode.read_log_action``), so the probe
+says how a live log would be read, not how a second copy of the rule would read it.
 """
 
 from __future__ import annotations
@@ -78,6 +80,7 @@ def _times(items: list[dict], key: str) -> list[datetime]:
 
 
 DESC_ONLY = "newest first only"
+MERGED_READ_CLOSED = "merged read closed"
 
 
 def _descending(times: list[datetime]) -> bool:
@@ -212,16 +215,58 @@ def _ordering_forms(platform: str) -> dict[str, tuple[dict[str, str], dict[str, 
     return forms
 
 
+def limit_kind(reply: Reply) -> str:
+    """"secondary" / "primary" when a 403/429 says a rate limit refused it, else ""."""
+    if reply.status not in (403, 429):
+        return ""
+    text = str(reply.body.get("message") if isinstance(reply.body, dict) else reply.body or "").lower()
+    if "secondary rate limit" in text:
+        return "secondary"
+    return "primary" if "rate limit" in text or reply.status == 429 else ""
+
+
 class _Budget:
+    """At most ``limit`` requests; none at all after a secondary limit (GitHub punishes clients that go on)."""
+
     def __init__(self, fetch: Fetch, limit: int):
         self.fetch, self.limit, self.used = fetch, limit, 0
+        self.limited: list[dict[str, Any]] = []
 
     def __call__(self, path: str, params: dict[str, str] | None = None, headers: dict[str, str] | None = None
                  ) -> Reply | None:
-        if self.used >= self.limit:
+        if self.used >= self.limit or any(x["kind"] == "secondary" for x in self.limited):
             return None
         self.used += 1
-        return self.fetch(path, dict(params or {}), dict(headers or {}))
+        reply = self.fetch(path, dict(params or {}), dict(headers or {}))
+        kind = limit_kind(reply)
+        if kind:
+            self.limited.append({"kind": kind, "status": reply.status, "request": self.used,
+                                 "retry_after": reply.headers.get("retry-after", "")})
+        return reply
+
+
+def item_key(item: dict) -> str:
+    """What tells two list items apart: id, sha or number, else the content itself."""
+    for name in ("id", "sha", "number"):
+        if item.get(name) not in (None, ""):
+            return f"{name}:{item[name]}"
+    return repr(sorted(item.items()))
+
+
+def second_page(get: "_Budget", path: str, params: dict[str, str], first: list[dict]
+                ) -> tuple[list[dict] | None, int]:
+    """(page 2's items, how many times it came back as page 1 first); asked at most three times."""
+    seen = {item_key(it) for it in first}
+    repeats = 0
+    for _ in range(3):
+        reply = get(path, {**params, "page": "2"})
+        if reply is None or reply.status != 200:
+            return None, repeats
+        items = reply.items()
+        if not items or not seen.issuperset(item_key(it) for it in items):
+            return items, repeats
+        repeats += 1
+    return None, repeats
 
 
 def _issue_path(platform: str, full: str) -> str:
@@ -236,7 +281,13 @@ def _pick_repo(get: _Budget, platform: str, listing: list[dict], tried: dict[str
         v = str(r.get("open_issues_count") or "0")
         return int(v) if v.isdigit() else 0
 
-    ranked = sorted((r for r in listing if r.get("full_name")), key=lambda r: -open_count(r))
+    named = [r for r in listing if r.get("full_name")]
+    switched_off = [r for r in named if r.get("has_issues") is False][:2]
+    for r in switched_off:       # the listing says so; its issue list shows how the refusal reads
+        reply = get(_issue_path(platform, r["full_name"]), {"state": "all", "per_page": "1"})
+        if reply is not None:
+            tried[r["full_name"]] = reply.status
+    ranked = sorted((r for r in named if r not in switched_off), key=lambda r: -open_count(r))
     best, best_reply, best_n = "", None, -1
     for r in ranked[:tries]:
         reply = get(_issue_path(platform, r["full_name"]), {"state": "all", "per_page": str(ASKED_PER_PAGE)})
@@ -278,12 +329,20 @@ def run_probe(platform: str, org: str, fetch: Fetch, budget: int = 40) -> ProbeR
     items = base.items()
     path = _issue_path(platform, full)
 
-    verdict, detail, cap = page_cap(base, ASKED_PER_PAGE)
-    add(Finding("per_page cap", verdict, detail, {"asked": ASKED_PER_PAGE, "got": len(items), "cap": cap}))
+    _probe_cap(get, [(f"/orgs/{org}/repos", {}, org_reply, "org repos"),
+                     (path, {"state": "all"}, base, "issues")], add)
     small = get(path, {"state": "all", "per_page": str(SMALL_PAGE)})
     if small is not None:
         v, d = small_page(small, SMALL_PAGE)
         add(Finding("per_page small", v, d, {"asked": SMALL_PAGE, "got": len(small.items())}))
+        if small.status == 200 and len(small.items()) == SMALL_PAGE and len(items) > SMALL_PAGE:
+            page2, repeats = second_page(get, path, {"state": "all", "per_page": str(SMALL_PAGE)}, small.items())
+            if repeats:
+                add(Finding("repeated page", "repeated",
+                            f"page 2 came back as page 1 on {repeats} ask(s)"
+                            + ("; asked again it changed" if page2 else "; it never changed"), {"repeats": repeats}))
+            elif page2:
+                add(Finding("repeated page", HONOURED, "page 2 differs from page 1 on the first ask"))
     # The small page is read too: a list that fits one page gets no Link header from GitHub.
     found = {**(paging_headers(small) if small is not None else {}), **paging_headers(base)}
     several = len(items) > SMALL_PAGE
@@ -323,55 +382,155 @@ def run_probe(platform: str, org: str, fetch: Fetch, budget: int = 40) -> ProbeR
         add(Finding("time filter", UNDECIDED, "fewer than two distinct updated_at values"))
 
     _probe_close(get, platform, full, items, add)
-    _probe_merged(get, platform, full, add)
+    merged = _probe_merged(get, platform, full, add)
+    if platform == "github":
+        _probe_close_commit(get, full, merged, add)
+    if get.limited:
+        first = get.limited[0]
+        add(Finding("rate limit met", first["kind"],
+                    f"request {first['request']} answered {first['status']} "
+                    + (f"with Retry-After {first['retry_after']}" if first["retry_after"] else "without Retry-After")
+                    + ("; the probe stopped there" if first["kind"] == "secondary" else ""), {"limits": get.limited}))
     report.requests = get.used
     return report
 
 
+def _probe_cap(get: _Budget, lists: list[tuple[str, dict[str, str], Reply, str]],
+               add: Callable[[Finding], None]) -> None:
+    """The real per_page cap, from whichever list is long enough to show one."""
+    shown: list[tuple[str, str, int | None, str]] = []
+    for path, params, reply, label in lists:
+        verdict, detail, cap = page_cap(reply, ASKED_PER_PAGE)
+        got = len(reply.items())
+        if verdict == UNDECIDED and 0 < got < ASKED_PER_PAGE and more_pages(reply, got) is None:
+            page2, _ = second_page(get, path, {**params, "per_page": str(ASKED_PER_PAGE)}, reply.items())
+            if page2:
+                verdict, detail, cap = "capped", f"{got} items when {ASKED_PER_PAGE} were asked, and page 2 holds more", got
+            elif page2 is not None:
+                verdict, detail = UNDECIDED, f"the list holds only {got} items (page 2 is empty)"
+        shown.append((verdict, f"{label}: {detail}", cap, label))
+    capped = [x for x in shown if x[0] == "capped"]
+    honoured = [x for x in shown if x[0] == HONOURED]
+    pick = capped[0] if capped else (honoured[0] if honoured else shown[-1])
+    add(Finding("per_page cap", pick[0], "; ".join(x[1] for x in shown),
+                {"asked": ASKED_PER_PAGE, "cap": pick[2], "list": pick[3]}))
+
+
+CLOSES_LOOKED_AT = 3
+OTHER_NAMES = "other names"
+
+
+def _history(get: _Budget, platform: str, full: str, number: Any) -> Reply | None:
+    owner, repo = full.split("/", 1)
+    if platform == "gitcode":
+        return get(f"/repos/{owner}/issues/{number}/operate_logs", {"repo": repo})
+    return get(f"/repos/{full}/issues/{number}/timeline", {"per_page": str(ASKED_PER_PAGE)})
+
+
+def close_signals(entries: list[dict], closed_at: datetime | None) -> list[tuple[str, str]]:
+    """(action type, signal) of each GitCode log entry the harvester reads as a close, by its own rule."""
+    from fixlore import model as m
+    from fixlore.sources.gitcode import action_type_of, read_log_action
+    out = []
+    for e in entries:
+        action, signal = read_log_action(e, closed_at)
+        if action == m.EV_CLOSED:
+            out.append((action_type_of(e), signal))
+    return out
+
+
 def _probe_close(get: _Budget, platform: str, full: str, items: list[dict], add: Callable[[Finding], None]) -> None:
+    """A few closed issues' histories: which entry types a close leaves and how each is told."""
     closed = [it for it in items if str(it.get("state", "")).lower() == "closed" and "pull_request" not in it]
     if not closed:
         add(Finding("close history", UNDECIDED, "no closed issue on the first page"))
         return
-    number = closed[0].get("number")
-    owner, repo = full.split("/", 1)
+    kinds: list[str] = []
+    closing: list[str] = []
+    signals: dict[str, str] = {}
+    looked: list[Any] = []
+    for it in closed[:CLOSES_LOOKED_AT if platform == "gitcode" else 1]:
+        number = it.get("number")
+        reply = _history(get, platform, full, number)
+        if reply is None or reply.status != 200:
+            add(Finding("close history", "failed", f"#{number}: answered {reply.status if reply else 'nothing'}"))
+            return
+        looked.append(number)
+        k, c = close_actions(reply.items(), platform)
+        kinds += [x for x in k if x not in kinds]
+        closing += [x for x in c if x not in closing]
+        if platform == "gitcode":
+            when = parse_time(it.get("finished_at")) or parse_time(it.get("closed_at"))
+            read = close_signals(reply.items(), when)
+            signals[f"#{number}"] = ", ".join(f"{kind} by {sig}" for kind, sig in read) or "no entry"
+    evidence: dict[str, Any] = {"issues": looked, "action_types": kinds, "closing": closing}
+    detail = f"#{', #'.join(map(str, looked))}: types {', '.join(kinds) or 'none'}"
+    verdict = PRESENT if closing else "no close entry"
     if platform == "gitcode":
-        reply = get(f"/repos/{owner}/issues/{number}/operate_logs", {"repo": repo})
+        from fixlore.sources.gitcode import KNOWN_ACTION_TYPES
+        unknown = [k for k in kinds if k.lower() not in KNOWN_ACTION_TYPES]
+        evidence.update(unknown_types=unknown, read_as_close=signals)
+        told_otherwise = any("by action_type" not in v for v in signals.values())
+        if unknown or told_otherwise:
+            verdict = OTHER_NAMES
+        detail += ("; unknown: " + ", ".join(unknown) if unknown else "") + "; the harvester reads " + "; ".join(
+            f"{n}: {v}" for n, v in signals.items())
     else:
-        reply = get(f"/repos/{full}/issues/{number}/timeline", {"per_page": str(ASKED_PER_PAGE)})
-    if reply is None or reply.status != 200:
-        add(Finding("close history", "failed", f"#{number}: answered {reply.status if reply else 'nothing'}"))
+        detail += f"; close read from {', '.join(closing) or 'nothing'}"
+    add(Finding("close history", verdict, detail, evidence))
+
+
+def _probe_close_commit(get: _Budget, full: str, merged: list[dict], add: Callable[[Finding], None]) -> None:
+    """GitHub: do the ``closed`` entries of issues a merged PR says it fixes name the closing commit?"""
+    from fixlore.sources.github import closing_numbers
+    targets: list[int] = []
+    for pull in merged:
+        targets += [n for n in closing_numbers(f"{pull.get('title') or ''}\n{pull.get('body') or ''}", full)
+                    if n not in targets]
+    if not targets:
+        add(Finding("closed.commit_id", UNDECIDED, "no merged PR on the list says it fixes an issue"))
         return
-    kinds, closing = close_actions(reply.items(), platform)
-    evidence: dict[str, Any] = {"issue": number, "action_types": kinds, "closing": closing}
-    if platform == "github":
-        commit_ids = [e.get("commit_id") for e in reply.items() if e.get("event") == "closed"]
-        evidence["closed_commit_id"] = ["null" if c is None else "set" for c in commit_ids]
-    add(Finding("close history", PRESENT if closing else "no close entry",
-                f"#{number}: types {', '.join(kinds) or 'none'}; close read from {', '.join(closing) or 'nothing'}",
-                evidence))
+    ids: dict[str, str] = {}
+    for number in targets[:CLOSES_LOOKED_AT]:
+        reply = _history(get, "github", full, number)
+        if reply is None or reply.status != 200:
+            continue
+        for e in reply.items():
+            if e.get("event") == "closed":
+                ids[f"#{number}"] = "null" if e.get("commit_id") in (None, "") else "set"
+    if not ids:
+        add(Finding("closed.commit_id", UNDECIDED, "no closed entry on the issues merged PRs say they fix"))
+        return
+    null = sum(1 for v in ids.values() if v == "null")
+    verdict = "null" if null == len(ids) else "set"
+    add(Finding("closed.commit_id", verdict,
+                f"{null} of {len(ids)} closes of issues a merged PR says it fixes carry no commit_id", ids))
 
 
-def _probe_merged(get: _Budget, platform: str, full: str, add: Callable[[Finding], None]) -> None:
+def _probe_merged(get: _Budget, platform: str, full: str, add: Callable[[Finding], None]) -> list[dict]:
+    """How a merged PR reads; returns the merged PRs seen."""
     state = "merged" if platform == "gitcode" else "closed"
-    reply = get(f"/repos/{full}/pulls", {"state": state, "per_page": "20"})
+    reply = get(f"/repos/{full}/pulls", {"state": state, "per_page": str(ASKED_PER_PAGE)})
     if reply is None or reply.status != 200:
         add(Finding("merged PR shape", "failed", f"pull list answered {reply.status if reply else 'nothing'}"))
-        return
+        return []
     merged = [p for p in reply.items() if p.get("merged_at") not in (None, "")]
     if not merged:
         add(Finding("merged PR shape", UNDECIDED, f"no PR with merged_at among {len(reply.items())} state={state}"))
-        return
+        return []
     listed = merged_shape(merged[0])
     single = get(f"/repos/{full}/pulls/{merged[0].get('number')}")
     one = merged_shape(single.body) if single is not None and isinstance(single.body, dict) else {}
     as_closed = sum(1 for p in merged if str(p.get("state")).lower() == "closed")
+    verdict = PRESENT
     if platform == "gitcode":
         # GitCode has a merged state; a closed PR that carries merged_at is the auto-merge variant.
-        closed = get(f"/repos/{full}/pulls", {"state": "closed", "per_page": "20"})
+        closed = get(f"/repos/{full}/pulls", {"state": "closed", "per_page": str(ASKED_PER_PAGE)})
         if closed is not None and closed.status == 200:
             as_closed = sum(1 for p in closed.items() if p.get("merged_at") not in (None, ""))
-    add(Finding("merged PR shape", PRESENT,
+            verdict = MERGED_READ_CLOSED if as_closed else PRESENT
+    add(Finding("merged PR shape", verdict,
                 f"list: state={listed['state']}, merged_at {listed['merged_at']}, merged {listed['merged']}; "
                 f"single: merged {one.get('merged', 'not fetched')}; {as_closed} closed PRs carry merged_at",
                 {"list": listed, "single": one, "merged_read_closed": as_closed}))
+    return merged
