@@ -80,6 +80,9 @@ def upsert(conn: sa.Connection, table: sa.Table, rows: list[dict[str, Any]], key
         stmt = stmt.on_conflict_do_update(index_elements=keys, set_={c: stmt.excluded[c] for c in cols})
     else:
         stmt = stmt.on_conflict_do_nothing(index_elements=keys)
+    # Rows in key order: harvesters sharing one PostgreSQL then lock the rows they both write in
+    # the same order, so two overlapping upserts wait for each other instead of deadlocking.
+    rows = sorted(rows, key=lambda r: tuple((r.get(k) is None, str(r.get(k))) for k in keys))
     # Batches keep PostgreSQL's bind-parameter limit out of reach.
     for start in range(0, len(rows), 500):
         conn.execute(stmt, rows[start:start + 500])
