@@ -12,6 +12,10 @@ Nothing here sends a request itself; ``fixlore probe`` (``sources/probe_cli.py``
 ``fetch``. A check that cannot decide (too few items, no closed issue) says so instead of guessing.
 A GitCode close is read with the harvester's own rule (``gitcode.read_log_action``), so the probe
 says how a live log would be read, not how a second copy of the rule would read it.
+
+It is over 400 lines because the plan and its checks share one request budget and one report,
+one pure check per question; splitting the GitCode and GitHub checks into modules of their own is
+the next step (issue #10).
 """
 
 from __future__ import annotations
