@@ -10,21 +10,17 @@ import re
 import runpy
 import shutil
 import subprocess
-import threading
-import time
 from html.parser import HTMLParser
 from pathlib import Path
 
 import httpx2 as httpx
 import pytest
 import sqlalchemy as sa
-import uvicorn
 
 from fixlore.cli import main
 from fixlore.store import Store
 from fixlore.store import schema as t
 
-from conftest import free_port
 
 ROOT = Path(__file__).resolve().parents[1]
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
@@ -163,18 +159,11 @@ def served(sqlite_run):
     from fixlore.serve.http import create_app
     from fixlore.serve.knowledge import Knowledge, Locations
 
+    from conftest import served_app
+
     knowledge = Knowledge.open(Locations.of(out=sqlite_run))
-    port = free_port()
-    server = uvicorn.Server(uvicorn.Config(create_app(knowledge), host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 30
-    while not server.started and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert server.started
-    yield f"http://127.0.0.1:{port}"
-    server.should_exit = True
-    thread.join(10)
+    with served_app(create_app(knowledge)) as base:
+        yield base
     knowledge.close()
 
 

@@ -249,12 +249,7 @@ def test_demo_edition_header_and_footer_come_from_the_series(demo_series):
 
 
 def test_serve_says_in_which_editions_a_case_appeared(demo_series):
-    import socket
-    import threading
-    import time
-
     import httpx2 as httpx
-    import uvicorn
 
     from fixlore.serve.http import create_app
     from fixlore.serve.knowledge import Knowledge, Locations
@@ -265,21 +260,11 @@ def test_serve_says_in_which_editions_a_case_appeared(demo_series):
         assert status["editions"][1]["change"]["items"][0]["kind"] == "backport_merged"
         never = [c for c in knowledge.cases.values() if c.funnel == "noise"][0]
         assert knowledge.get_case(never.key)["editions"] == []
-        with socket.socket() as s:
-            s.bind(("127.0.0.1", 0))
-            port = s.getsockname()[1]
-        server = uvicorn.Server(uvicorn.Config(create_app(knowledge), host="127.0.0.1", port=port, log_level="warning"))
-        thread = threading.Thread(target=server.run, daemon=True)
-        thread.start()
-        deadline = time.monotonic() + 30
-        while not server.started and time.monotonic() < deadline:
-            time.sleep(0.05)
-        try:
-            page = httpx.get(f"http://127.0.0.1:{port}/case/demo-ai/modelkit/104", timeout=30).text
-            api = httpx.get(f"http://127.0.0.1:{port}/api/cases/demo-ai/modelkit/104/fix", timeout=30)
-        finally:
-            server.should_exit = True
-            thread.join(10)
+        from conftest import served_app
+
+        with served_app(create_app(knowledge)) as base:
+            page = httpx.get(f"{base}/case/demo-ai/modelkit/104", timeout=30).text
+            api = httpx.get(f"{base}/api/cases/demo-ai/modelkit/104/fix", timeout=30)
     assert "In digest editions: demo no. 1, demo no. 2 (update)" in page
     assert api.status_code == 200 and [e["edition"] for e in api.json()["editions"]] == [1, 2]
 

@@ -8,7 +8,6 @@ import os
 import socket
 import subprocess
 import sys
-import threading
 import time
 from datetime import datetime, timezone
 from pathlib import Path
@@ -18,7 +17,6 @@ import httpx2 as httpx
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-import uvicorn
 
 import fixlore
 from fixlore.model import Case, Evidence, FixRef
@@ -286,17 +284,10 @@ def test_an_empty_store_is_a_clear_error(tmp_path):
 
 @pytest.fixture(scope="module")
 def http_base(knowledge):
-    port = _free_port()
-    server = uvicorn.Server(uvicorn.Config(create_app(knowledge), host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 30
-    while not server.started and time.monotonic() < deadline:
-        time.sleep(0.05)
-    assert server.started
-    yield f"http://127.0.0.1:{port}"
-    server.should_exit = True
-    thread.join(10)
+    from conftest import served_app
+
+    with served_app(create_app(knowledge)) as base:
+        yield base
 
 
 def test_http_api(http_base):
