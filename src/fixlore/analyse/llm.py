@@ -23,7 +23,7 @@ from fixlore.analyse.base import Analysis
 from fixlore.analyse.cache import AnswerCache, input_key
 from fixlore.analyse.context import CaseContext
 from fixlore.facts import close_sentence, fix_sentence, kb_sentence, pr_label
-from fixlore.analyse.grounding import Claim, ungrounded, without_claims
+from fixlore.analyse.grounding import Claim, claims, ungrounded, without_claims
 from fixlore.analyse.offline import OfflineAnalyst
 from fixlore.analyse.promptfile import load_prompt
 from fixlore.analyse.text import cjk_count, clean_body, hard_facts, is_cjk, keywords, shorten
@@ -258,7 +258,7 @@ class LlmAnalyst:
         data = reply.model_dump()
         for name in WRITTEN_FIELDS:
             data[name] = without_claims(data.get(name, ""), bad)
-        data["numbers"] = [n for n in data["numbers"] if not any(c in _claims_of(n) for c in bad)]
+        data["numbers"] = [n for n in data["numbers"] if not any(c in claims(n) for c in bad)]
         data["answer"] = without_claims(data["answer"], bad) if not data.get("mechanism") else ""
         data["problem"] = data["problem"] or reply.problem.split("，")[0] or "-"
         try:
@@ -301,12 +301,6 @@ class LlmAnalyst:
             out["cost"] = round(out["tokens"]["prompt"] * (self.price_prompt or 0.0)
                                 + out["tokens"]["completion"] * (self.price_completion or 0.0), 6)
         return out
-
-
-def _claims_of(text: str):
-    from fixlore.analyse.grounding import claims
-
-    return claims(text)
 
 
 def _unfounded(reply: LlmReply, sources: str, known: frozenset[int]) -> list[Claim]:

@@ -361,11 +361,17 @@ def _make_handler(server: ReplayServer) -> type[BaseHTTPRequestHandler]:
             host = self.headers.get("Host") or ""
             if not _SAFE_HOST.fullmatch(host):
                 host = f"{server.host}:{server.port}"
+            self._answer("GET", lambda: server.handle(parts.path, parts.query, self.headers,
+                                                     f"http://{host}{parts.path}"))
+
+        def _answer(self, method: str, make: Any) -> None:
+            """Make the reply (a broken world file or a bug answers 500, the connection is not
+            dropped), count it before sending, so a client holding its answer also sees it in the
+            stats, and send it."""
             try:
-                reply = server.handle(parts.path, parts.query, self.headers, f"http://{host}{parts.path}")
-            except Exception as exc:  # a broken world file or a bug: answer, do not drop the connection
-                reply = _Reply("GET (server error)", Answer(500, {"message": f"replay server error: {exc}"}))
-            # Counted before sending, so a client that has its answer also sees it in the stats.
+                reply = make()
+            except Exception as exc:  # noqa: BLE001
+                reply = _Reply(f"{method} (server error)", Answer(500, {"message": f"replay server error: {exc}"}))
             server._count(reply.endpoint, reply.status, reply.fault)
             try:
                 self._send(reply)
@@ -383,15 +389,7 @@ def _make_handler(server: ReplayServer) -> type[BaseHTTPRequestHandler]:
                 return
             length = int(self.headers.get("Content-Length") or 0)
             body = self.rfile.read(min(length, 1 << 20)) if length > 0 else b""
-            try:
-                reply = server.handle_graphql(parts.path, body, self.headers)
-            except Exception as exc:  # a broken world file or a bug: answer, do not drop the connection
-                reply = _Reply("POST (server error)", Answer(500, {"message": f"replay server error: {exc}"}))
-            server._count(reply.endpoint, reply.status, reply.fault)
-            try:
-                self._send(reply)
-            except (BrokenPipeError, ConnectionResetError):
-                pass
+            self._answer("POST", lambda: server.handle_graphql(parts.path, body, self.headers))
 
         do_PUT = do_PATCH = do_DELETE = _refuse  # noqa: N815
 
