@@ -16,6 +16,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Callable
 
+from fixlore import interrupts
 from fixlore.config import Settings
 from fixlore.errors import FixloreError
 from fixlore.store import Store
@@ -76,6 +77,7 @@ def run_stages(ctx: RunContext, stages: list[Stage]) -> dict[str, Any]:
     ctx.info.setdefault("stages", [])
     ctx.info.setdefault("stage_seconds", {})
     for stage in stages:
+        interrupts.check()
         log.info("stage %s: started", stage.name)
         if ctx.progress is not None:
             ctx.progress(stage.name, 0, 1)          # every stage shows it is running; phases report on their own
@@ -96,6 +98,7 @@ def run_stages(ctx: RunContext, stages: list[Stage]) -> dict[str, Any]:
             ctx.progress(stage.name, 1, 1)
         ctx.results[stage.name] = summary
         ctx.info["stages"].append({"name": stage.name, "status": status, "seconds": seconds, "summary": summary})
+    interrupts.check()
     return ctx.info
 
 

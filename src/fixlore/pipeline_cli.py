@@ -11,6 +11,7 @@ from typing import Any, Callable, Optional
 
 import typer
 
+from fixlore import interrupts
 from fixlore.config import Settings, load_settings, parse_since
 from fixlore.errors import EXIT_CODES_HELP, ConfigError, Interrupted
 from fixlore.inputs import check_db_url, check_out_dir, strip_userinfo, url_passwords
@@ -117,7 +118,8 @@ def run_pipeline(*, world: Path | None, out: Path, overrides: dict[str, Any], co
         ctx.run_id = store.start_run(json.loads(client.redact(json.dumps(info, default=str))))
         interrupted = False
         try:
-            run_stages(ctx, stages)
+            with interrupts.kept():
+                run_stages(ctx, stages)
             info["status"] = "ok"
         except KeyboardInterrupt:
             info["status"] = interrupted = "interrupted"

@@ -10,7 +10,7 @@ import typer
 from rich.console import Console
 
 from fixlore.config import load_settings, parse_since
-from fixlore import logs
+from fixlore import interrupts, logs
 from fixlore.errors import EXIT_CODES_HELP, ConfigError, Interrupted
 from fixlore.inputs import check_db_url, url_passwords
 
@@ -66,8 +66,10 @@ def register(app: typer.Typer) -> None:
         run_id = store.start_harvest_run(settings.platform, settings.orgs, settings.since)
         status, report = "failed", None
         try:
-            report = harvest(store, source, settings.orgs, settings.since, lookback_days=settings.lookback_days,
-                             funnel_config=FunnelConfig.from_mapping(settings.funnel), naive=naive, quiet=quiet)
+            with interrupts.kept():
+                report = harvest(store, source, settings.orgs, settings.since, lookback_days=settings.lookback_days,
+                                 funnel_config=FunnelConfig.from_mapping(settings.funnel), naive=naive, quiet=quiet)
+                interrupts.check()
             status = "done"
         except KeyboardInterrupt:
             status = "interrupted"

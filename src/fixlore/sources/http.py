@@ -25,6 +25,7 @@ from urllib.parse import urlencode, urlsplit
 import httpx2
 import tenacity
 
+from fixlore import interrupts
 from fixlore.errors import SourceError
 from fixlore.sources.cache import Accounting, HttpCache, MemoryCache
 from fixlore.sources.paging import PagingMixin
@@ -166,6 +167,7 @@ class ApiClient(PagingMixin):
     def post_json(self, url: str, payload: dict[str, Any], *, endpoint: str) -> tuple[int, Any]:
         """One POST of a JSON body, paced like every request, counted, not retried: for optional
         extras (GraphQL) whose caller falls back to REST. Transport errors come back as status 0."""
+        interrupts.check()
         self.limiter.acquire()
         try:
             resp = self._client.post(url, json=payload, headers=self._auth_headers())
@@ -200,7 +202,9 @@ class ApiClient(PagingMixin):
 
     def _attempt(self, url: str, endpoint: str, cached: tuple[str, str, dict[str, str]] | None,
                  not_found_ok: bool) -> ApiResponse:
+        interrupts.check()
         self.limiter.acquire()
+        interrupts.check()
         headers = self._auth_headers()
         if cached and cached[0]:
             headers["If-None-Match"] = cached[0]

@@ -1,0 +1,53 @@
+"""Ctrl-C that is never lost.
+
+Python raises KeyboardInterrupt wherever the main thread happens to be. When that is a finaliser or
+a weakref callback (SQLAlchemy and httpx both run some during a harvest), the interpreter prints
+"Exception ignored in ..." and the run goes on as if no one had pressed anything: it then finishes,
+exits 0 and records "ok" for a run the user stopped. While :func:`kept` is active, the SIGINT
+handler also records the request, and :func:`check` (called before every request and between
+stages) raises again, from a place where the exception does reach the caller.
+"""
+
+from __future__ import annotations
+
+import signal
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+_requested = threading.Event()
+
+
+def _on_sigint(signum: int, frame: object) -> None:
+    _requested.set()
+    raise KeyboardInterrupt
+
+
+@contextmanager
+def kept() -> Iterator[None]:
+    """Record Ctrl-C for the duration; outside the main thread, or where SIGINT is ignored (a shell's
+    background job), nothing changes."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.getsignal(signal.SIGINT)
+    if previous is signal.SIG_IGN:
+        yield
+        return
+    _requested.clear()
+    signal.signal(signal.SIGINT, _on_sigint)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+def requested() -> bool:
+    """Whether Ctrl-C was pressed since :func:`kept` began (even if its exception was swallowed)."""
+    return _requested.is_set()
+
+
+def check() -> None:
+    """Raise KeyboardInterrupt if Ctrl-C was pressed and its first exception got lost."""
+    if _requested.is_set():
+        raise KeyboardInterrupt

@@ -1,0 +1,49 @@
+"""A Ctrl-C whose KeyboardInterrupt lands in a finaliser is swallowed by Python ("Exception ignored");
+fixlore.interrupts keeps it, so the next safe point raises again (the CI failure of stop 17)."""
+
+from __future__ import annotations
+
+import gc
+import signal
+import sys
+
+import pytest
+
+from fixlore import interrupts
+
+
+class _RaisesSigintWhenCollected:
+    def __del__(self) -> None:
+        signal.raise_signal(signal.SIGINT)
+
+
+def test_a_ctrl_c_swallowed_by_a_finaliser_is_raised_at_the_next_check(monkeypatch):
+    swallowed = []
+    monkeypatch.setattr(sys, "unraisablehook", lambda u: swallowed.append(u.exc_type))
+    with interrupts.kept():
+        obj = _RaisesSigintWhenCollected()
+        del obj                                   # the handler's KeyboardInterrupt is lost inside __del__
+        gc.collect()
+        assert interrupts.requested()
+        with pytest.raises(KeyboardInterrupt):
+            interrupts.check()
+    assert swallowed == [KeyboardInterrupt]
+
+
+def test_outside_kept_the_default_handler_is_back_and_check_is_quiet():
+    before = signal.getsignal(signal.SIGINT)
+    with interrupts.kept():
+        assert signal.getsignal(signal.SIGINT) is not before
+    assert signal.getsignal(signal.SIGINT) is before
+    with interrupts.kept():
+        assert not interrupts.requested()
+        interrupts.check()
+
+
+def test_a_shell_background_job_keeps_ignoring_sigint():
+    before = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        with interrupts.kept():
+            assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN
+    finally:
+        signal.signal(signal.SIGINT, before)
