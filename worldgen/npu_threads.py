@@ -47,6 +47,8 @@ from fixlore.replay.worldwrite import reset_dir, stable_hex, stable_int, write_j
 
 HERE = Path(__file__).resolve().parent
 DATA = HERE / "data" / "npu_threads.yaml"
+# Threads collected later, each file with the split its issues belong to whatever their URL hashes to.
+LATER_SPLITS = {"heldout2": HERE / "data" / "npu_threads_heldout2.yaml"}
 API = "https://api.github.com"
 WEB = "https://github.com"
 SNAPSHOT = "2026-09-25T00:00:00Z"
@@ -119,6 +121,7 @@ class Thread:
         self.state_reason: str | None = None
         self.close_commit: str | None = None
         self.floors: dict[tuple[str, int], datetime] = {}
+        self.split = split_of(self.url)
 
     def names_pull(self, number: int) -> bool:
         """Whether this thread's comments name PR ``#number`` of its own repository."""
@@ -144,9 +147,17 @@ class Thread:
         return out
 
 
-def load(path: Path = DATA) -> tuple[dict, list[Thread]]:
+def load(path: Path = DATA, later: dict[str, Path] | None = None) -> tuple[dict, list[Thread]]:
     data = yaml.safe_load(path.read_text(encoding="utf-8"))
     threads = [Thread(t) for t in data["threads"]]
+    for split, extra_path in (LATER_SPLITS if later is None else later).items():
+        extra = yaml.safe_load(extra_path.read_text(encoding="utf-8"))
+        for name, meta in extra["repos"].items():
+            data["repos"].setdefault(name, meta)
+        for raw in extra["threads"]:
+            thread = Thread(raw)
+            thread.split = split
+            threads.append(thread)
     keys = [(t.repo, t.number) for t in threads]
     if len(keys) != len(set(keys)):
         raise ValueError("a thread is listed twice")
@@ -373,7 +384,7 @@ def truth_entries(threads: list[Thread]) -> list[dict]:
             "repo": t.repo, "number": t.number, "funnel": lab["funnel"], "drop_reason": lab.get("drop", ""),
             "fix": fix, "evidence": list(lab.get("evidence") or []), "timing": lab.get("timing", "no_fix"),
             "lag_s": lag, "traps": list(lab.get("traps") or []), "kb_refs": [], "theme": lab.get("theme", ""),
-            "split": split_of(t.url), "source": t.url,
+            "split": t.split, "source": t.url,
             "fix_sources": [pulls[(t.repo, f["number"])].url for f in fix], "why": lab["why"],
         })
     return sorted(out, key=lambda e: (e["repo"], e["number"]))
@@ -389,7 +400,8 @@ def write(out: Path, data_path: Path = DATA) -> None:
     write_yaml(out / "world.yaml", {
         "platform": "github", "snapshot_at": SNAPSHOT, "orgs": orgs,
         "description": "Real public issue/PR threads of Ascend-adjacent projects (triton-ascend, LMCache-Ascend, "
-                       "InfiniCore, sglang, verl, LlamaFactory, vllm-omni), labelled by hand; times of day are synthetic.",
+                       "InfiniCore, sglang, verl, LlamaFactory, vllm-omni, llama.cpp, ms-swift, gpustack, torch_npu, "
+                       "...), labelled by hand; times of day are synthetic.",
         "window": {"since": SINCE},
         "rank_top_k": top_k,
     })
