@@ -40,6 +40,8 @@ class FunnelConfig:
     security_labels: tuple[str, ...] = field(default_factory=lambda: terms("security_labels"))
     unresolved_labels: tuple[str, ...] = field(default_factory=lambda: terms("unresolved_labels"))
     unresolved_states: tuple[str, ...] = field(default_factory=lambda: terms("unresolved_states"))
+    # Labels a stale process sets before its close (link.stale_label).
+    stale_labels: tuple[str, ...] = field(default_factory=lambda: terms("stale_labels"))
     extra: dict[str, Any] = field(default_factory=dict)
 
     @classmethod
