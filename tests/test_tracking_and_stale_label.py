@@ -45,10 +45,10 @@ def test_a_tracking_ticket_without_type_is_internal_but_a_typed_bug_is_not():
 
 
 def test_stale_labels_are_compared_folded():
-    vocab = FunnelConfig().stale_labels
-    assert stale_label(["bug", "Closed-As-Stale"], vocab) == "Closed-As-Stale"
-    assert stale_label(["lifecycle/stale"], vocab) == "lifecycle/stale"
-    assert stale_label(["bug", "staleness-check"], vocab) == ""
+    cfg = FunnelConfig()
+    assert stale_label(_issue(labels=["bug", "Closed-As-Stale"]), cfg) == "Closed-As-Stale"
+    assert stale_label(_issue(labels=["lifecycle/stale"]), cfg) == "lifecycle/stale"
+    assert stale_label(_issue(labels=["bug", "staleness-check"]), cfg) == ""
 
 
 def test_a_labelled_close_without_detail_is_a_stale_close():

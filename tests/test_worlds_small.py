@@ -237,8 +237,8 @@ def test_npu_threads_split_follows_the_stated_hash_rule():
     for e in first_batch:
         first = hashlib.sha1(e["source"].encode("utf-8")).hexdigest()[0]
         assert e["split"] == ("tune2" if first in "01234" else "tune")
-    heldout = sum(e["split"] == "tune2" for e in first_batch)
-    assert 0.2 <= heldout / len(first_batch) <= 0.45
+    tune2 = sum(e["split"] == "tune2" for e in first_batch)
+    assert 0.2 <= tune2 / len(first_batch) <= 0.45
     # The second batch was collected after the first held-out split was read: all of it is heldout2.
     assert len(later) >= 30 and {e["split"] for e in entries if e["source"] in later} == {"heldout2"}
 

@@ -95,7 +95,7 @@ def stale_note(issue: Issue, actor: str, comments: list[Comment], lag_s: int | N
                     f"{notice.created_at.isoformat()} after {idle_days:.1f} days without activity: '{snippet}'")
     if actor and is_bot(actor) and not explained:
         return f"closed by bot account {actor} at {close.isoformat()}, not within {cfg.auto_close_s}s of a fix merge"
-    label = stale_label(issue.labels, cfg.funnel.stale_labels)
+    label = stale_label(issue, cfg.funnel)
     if label and not explained:
         return f"closed at {close.isoformat()} carrying the stale process's label '{label}', no fix merge explains it"
     return ""

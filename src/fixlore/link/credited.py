@@ -21,7 +21,9 @@ Key = tuple[str, int]
 _FIX_WORD = re.compile(r"(?<![A-Za-z])fix(?:es|ed)?(?![A-Za-z])|修复", re.IGNORECASE)
 # A sentence about a fix of another, similar problem credits nothing to this issue.
 _LIKENESS = re.compile(r"similar|analogous|(?<![A-Za-z])like(?![A-Za-z])|类似|同类", re.IGNORECASE)
-_SENTENCE = re.compile(r"[^。；;！!？?\n]+?(?:\.(?=\s|$)|[。；;！!？?\n]|$)")
+# A sentence ends at full-width stops, ";" or a line break, and at ". ", "! ", "? " (a bare "!" is
+# GitCode's PR sigil, "!41").
+_SENTENCE = re.compile(r"[^。；;！？\n]+?(?:[.!?](?=\s|$)|[。；;！？\n]|$)")
 
 
 def _sentences(text: str) -> list[str]:

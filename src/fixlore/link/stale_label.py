@@ -11,10 +11,10 @@ had said before.
 
 from __future__ import annotations
 
-from fixlore.funnel.vocabulary import fold, folded
+from fixlore.model import Issue
 
 
-def stale_label(labels: list[str] | tuple[str, ...], vocabulary: tuple[str, ...]) -> str:
-    """The first of `labels` that a stale process sets (compared after folding), or ""."""
-    known = folded(tuple(vocabulary))
-    return next((label for label in labels if fold(label) in known), "")
+def stale_label(issue: Issue, funnel_cfg) -> str:
+    """The stale process's label on `issue` ("" if none); the vocabulary is the funnel's
+    (`FunnelConfig.stale_labels`, folded like every label)."""
+    return funnel_cfg.stale_label(issue.labels)
