@@ -286,3 +286,19 @@ def test_datasette_reads_each_view_of_the_demo_store(demo_out, datasette):
         hits = c.get("/fixlore/fulltext.json", params={"_search": "超时", "_shape": "array"}).json()
         assert hits and all("超时" in h["title_words"].split() + h["body_words"].split() for h in hits)
         assert title in {h["title"] for h in hits}
+
+
+def test_the_metadata_describes_columns_that_exist(tmp_path):
+    from fixlore.store.datasette import TABLES
+
+    store = Store.open(f"sqlite:///{tmp_path / 'fixlore.db'}")
+    try:
+        inspector = sa.inspect(store.engine)
+        names = set(inspector.get_table_names()) | set(inspector.get_view_names())
+        for name, meta in TABLES.items():
+            assert name in names, f"metadata names {name}, which the store does not have"
+            columns = {c["name"] for c in inspector.get_columns(name)}
+            described = set(meta.get("columns", {})) | set(meta.get("units", {}))
+            assert described <= columns, f"{name}: described but absent: {described - columns}"
+    finally:
+        store.close()
