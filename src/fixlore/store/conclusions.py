@@ -22,23 +22,18 @@ from fixlore.store import schema as t
 from fixlore.store.rows import _jsonable, _now, upsert
 from fixlore.timeutil import parse_time
 
-# the export's per-case fields copied into columns of `cases` (the rest stays in the JSON only)
-CASE_FIELDS = ("title", "url", "drop_reason", "provisional", "timing", "lag_s", "timing_note", "closed_by",
-               "theme", "value", "analysed_by", "problem", "answer", "symptom", "first_action")
+# the export's per-case text fields copied into columns of `cases` (the rest stays in the JSON only)
+CASE_TEXTS = ("title", "url", "drop_reason", "timing", "timing_note", "closed_by", "theme", "analysed_by",
+              "problem", "answer", "symptom", "first_action")
 
 
 def case_columns(export: dict[str, Any]) -> dict[str, Any]:
-    """The `cases` row of one case export (its key, funnel and per-case fields)."""
-    row = {"repo": export["repo"], "number": int(export["number"]), "funnel": export.get("funnel", ""),
-           "closed_at": parse_time(export.get("closed_at") or None)}
-    for name in CASE_FIELDS:
-        row[name] = export.get(name)
-    row["provisional"] = bool(row["provisional"])
-    row["value"] = float(row["value"] or 0.0)
-    for name in CASE_FIELDS:
-        if row[name] is None and name != "lag_s":
-            row[name] = ""
-    return row
+    """The `cases` row of one case export: its key, funnel and per-case fields."""
+    lag = export.get("lag_s")
+    return {"repo": export["repo"], "number": int(export["number"]), "funnel": export.get("funnel") or "",
+            **{name: export.get(name) or "" for name in CASE_TEXTS},
+            "closed_at": parse_time(export.get("closed_at") or None), "lag_s": int(lag) if lag is not None else None,
+            "provisional": bool(export.get("provisional")), "value": float(export.get("value") or 0.0)}
 
 
 def _fix_rows(export: dict[str, Any]) -> list[dict[str, Any]]:

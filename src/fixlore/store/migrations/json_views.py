@@ -9,7 +9,6 @@ from __future__ import annotations
 import sqlalchemy as sa
 
 # view -> (JSON array in the export, or None for one row per case; [(column, field, SQL type)])
-_CASE_KEY = [("repo", None, "text"), ("number", None, "integer")]
 VIEWS: dict[str, tuple[str | None, list[tuple[str, str, str]]]] = {
     "case_conclusions": (None, [
         ("title", "title", "text"), ("url", "url", "text"), ("closed_at", "closed_at", "text"),
