@@ -282,7 +282,7 @@ class LlmAnalyst:
 
     def _to_analysis(self, reply: LlmReply, usage: dict, cached: bool) -> Analysis:
         written = Written(mechanism=reply.mechanism, change=reply.fix, workaround=reply.workaround,
-                          scope=reply.scope, numbers=list(reply.numbers))
+                          scope=reply.scope, numbers=list(reply.numbers), action=reply.first_action.strip())
         written.lang = "zh" if is_cjk(written.text()) or cjk_count(written.text()) >= 2 else "en"
         return Analysis(problem=shorten(reply.problem, 120), answer=reply.answer, theme=reply.theme, written=written,
                         symptom=shorten(reply.symptom, 80), first_action=shorten(reply.first_action, 120),
