@@ -289,6 +289,14 @@ class LlmAnalyst:
                         keep=reply.keep, drop_reason=reply.drop_reason, notes=list(reply.notes),
                         analysed_by=self.name + (" (cached)" if cached else ""), usage=usage, cached=cached)
 
+    def edit(self, kept: list[Case], themes: dict[str, list[str]]) -> dict:
+        """The editorial pass over the kept cases with this analyst's endpoint and cache
+        (`analyse.editorial`): its record for the stage summary."""
+        from fixlore.analyse.editorial import LlmEditor
+
+        return LlmEditor(self.chat, self.model, self.cache, price_prompt=self.price_prompt,
+                         price_completion=self.price_completion).edit(kept, themes)
+
     def stats(self) -> dict:
         spent = self.chat.spent()
         with self._lock:

@@ -102,6 +102,9 @@ def analyse_cases(cases: list[Case], corpus: Corpus | None, backend: Analyst | N
         "themes": themes, "fallbacks": fallbacks, "llm_failed": len(fallbacks),
         "decisions": decisions,
     }
+    edit = getattr(backend, "edit", None)
+    if callable(edit):        # the editorial words (themes, repos, English cells) with the same model
+        summary["editorial"] = edit(kept, themes)
     if hasattr(backend, "stats"):
         summary["llm"] = backend.stats()
     return summary

@@ -70,7 +70,7 @@ def _action(cs: list[Case], lang: str, said: list[str], ed: Editorial) -> str:
                                  if not merged(f) and f.state == "open"))
     own, of = "", None
     for c in cs:
-        text = (c.written.action if c.written else "") or ("" if c.fix or pending else c.first_action)
+        text = c.written.action or ("" if c.fix or pending else c.first_action)
         if text.strip():
             own, of = text.strip().rstrip("。. "), c
             break
