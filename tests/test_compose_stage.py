@@ -66,5 +66,8 @@ def test_stage_uses_an_llm_endpoint_named_in_the_environment(tmp_path, monkeypat
         monkeypatch.setenv("FIXLORE_LLM_MODEL", "fake-qwen")
         monkeypatch.setenv("FIXLORE_LLM_CACHE", str(tmp_path / "cache.sqlite"))
         summary = analyse_stage.run(ctx)
-        assert len(fake.requests) == summary["analysed"] == 21
+        rows = [r for r in fake.requests if not r["body"]["messages"][1]["content"].startswith("TASK ")]
+        assert len(rows) == summary["analysed"] == 21
     assert summary["backend"] == "llm:fake-qwen" and summary["llm"]["requests"] == 21
+    # the editorial pass asked the same endpoint after the rows and recorded what fell back
+    assert summary["editorial"]["requests"] == len(fake.requests) - 21 > 0

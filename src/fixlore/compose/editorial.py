@@ -14,7 +14,7 @@ from collections import Counter
 from typing import Any
 
 from fixlore.compose.figures import AUTO_CLOSE_TIMINGS, Refs, merged, stage_summary
-from fixlore.compose.language import quote
+from fixlore.compose.language import cjk_count, quote
 from fixlore.compose.wording import j as _j, t as _t
 from fixlore.model import Case
 
@@ -134,7 +134,8 @@ def headline(i: int, cs: list[Case], ref: Refs, lang: str, said: list[str]) -> s
     if lang == "zh":
         about = f"都涉及 {'、'.join(words)}" if words else ""
         return f"{i}. {where} {n} 案{about}：{what}。"
-    about = (" share " + " and ".join(quote(w, lang, said) for w in words)) if words else ""
+    latin = [w for w in words if not cjk_count(w)]      # a Chinese keyword would only be a quote here
+    about = (" share " + ", ".join(latin)) if latin else ""
     return f"{i}. {n} case{'s' if n > 1 else ''} in {where}{about}: {what}."
 
 
