@@ -131,12 +131,12 @@ def test_offline_headlines_are_sentences_not_keyword_lists():
         assert "written_by" in d["themes"][0] and d["themes"][0]["written_by"] == "offline"
 
 
-def _case(n: int, title: str, mechanism: str, pr: int, symptom: str) -> Case:
+def _case(n: int, title: str, mechanism: str, pr: int, symptom: str, repo: str = "o/cluster") -> Case:
     at = datetime(2026, 9, 10, 10, tzinfo=timezone(timedelta(hours=8)))
-    return Case(repo="o/cluster", number=n, title=title, problem=title, funnel="selected", symptom=symptom,
-                url=f"https://gitcode.com/o/cluster/issues/{n}",
-                fix=[FixRef(repo="o/cluster", number=pr, role="fix", state="merged", merged_at=at,
-                            url=f"https://gitcode.com/o/cluster/merge_requests/{pr}")],
+    return Case(repo=repo, number=n, title=title, problem=title, funnel="selected", symptom=symptom,
+                url=f"https://gitcode.com/{repo}/issues/{n}",
+                fix=[FixRef(repo=repo, number=pr, role="fix", state="merged", merged_at=at,
+                            url=f"https://gitcode.com/{repo}/merge_requests/{pr}")],
                 written=Written(lang="zh", mechanism=mechanism, action="在宿主机修改后同步进容器"))
 
 
@@ -161,3 +161,13 @@ def test_an_action_naming_the_fix_is_not_prefixed_again():
     a.written.action = "升级到含 !57 的版本后重启服务"
     row = guide([a], Refs([a]), ["o/cluster"], "zh")[0]
     assert row["first_action"] == "升级到含 !57 的版本后重启服务"
+
+
+def test_a_name_in_passing_or_the_product_name_does_not_merge_causes():
+    a = _case(536, "packing 按 cutoff_len 硬切，跨文档泄漏", "按 cutoff_len 切分后无边界隔离", 3054, "跨文档泄漏")
+    b = _case(716, "请求 mxfp8 训练支持", "cutoff_len 扩到 16K 后性能达标", 3158, "不支持 mxfp8")
+    rows = guide([a, b], Refs([a, b]), ["o/cluster"], "zh")
+    assert len(rows) == 2
+    c = _case(1153, "MindCluster 任务 pending 无法调度", "节点标签写法不对", 1, "pending", repo="o/mind-cluster")
+    d = _case(1167, "MindCluster 默认挂载致 UB 训练失败", "默认挂载 rootinfo", 2, "拉起失败", repo="o/mind-cluster")
+    assert len(guide([c, d], Refs([c, d]), ["o/mind-cluster"], "zh")) == 2

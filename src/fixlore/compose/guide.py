@@ -1,8 +1,9 @@
 """The troubleshooting guide (排错指引): one row per cause, the symptom and the first thing to do.
 
 Cases share a row when the same merged PR fixed them, when symptom and action are the same, or
-when they share a cause: in one repository, their problem and mechanism name the same specific
-identifier (a config key, a file, a function that at most `SPECIFIC` kept cases name). The first
+when they share a cause: in one repository, both titles name the same specific identifier (a
+config key, a file, a function that at most `SPECIFIC` kept cases name), or their problems and
+mechanisms share two. The first
 action is an imperative in the digest's language: the pipeline's own step (take the landed fix,
 watch the open one) worded from the fix PRs, then the analyst's action (`Written.action`) as
 written, quoted in the other language or translated by the editorial pass when one ran."""
@@ -27,14 +28,25 @@ _IDENT = re.compile(r"(?<![A-Za-z0-9_./-])(?:[A-Za-z_][A-Za-z0-9_]*_[A-Za-z0-9_]
                     r"|[A-Z][a-z]+[A-Z][A-Za-z0-9_]*|[A-Za-z_][A-Za-z0-9_]*\.[A-Za-z_][A-Za-z0-9_.]*)")
 
 
-def cause_marks(c: Case) -> set[str]:
-    """The identifiers a case's problem and mechanism name (what its cause is about)."""
-    text = " ".join((c.title, c.problem, c.written.mechanism if c.written else ""))
-    return {m.group(0).lower().rstrip(".") for m in _IDENT.finditer(text) if len(m.group(0)) >= 5}
+def _marks(text: str, repo: str) -> set[str]:
+    own = re.sub(r"[^a-z0-9]", "", repo.split("/")[-1].lower())    # the product's own name is no cause
+    return {m for m in (x.group(0).lower().rstrip(".") for x in _IDENT.finditer(text or "")) if len(m) >= 5 and m != own}
+
+
+def cause_marks(c: Case) -> tuple[set[str], set[str]]:
+    """The identifiers a case's title names, and those its title, problem and mechanism name."""
+    title = _marks(c.title, c.repo)
+    return title, title | _marks(f"{c.problem} {c.written.mechanism}", c.repo)
+
+
+def _share_a_cause(a: tuple[set[str], set[str]], b: tuple[set[str], set[str]], specific: set[str]) -> bool:
+    """Both titles name the same specific identifier, or their explanations share two of them
+    (one shared name in passing, "cutoff_len" as a setting in one case and a cause in the other, is not enough)."""
+    return bool(a[0] & b[0] & specific) or len(a[1] & b[1] & specific) >= 2
 
 
 def _groups(kept: list[Case]) -> list[list[Case]]:
-    """Cases joined by a shared merged fix PR, the same symptom and action, or a shared cause mark."""
+    """Cases joined by a shared merged fix PR, the same symptom and action, or a shared cause."""
     parent = list(range(len(kept)))
 
     def find(i: int) -> int:
@@ -44,17 +56,20 @@ def _groups(kept: list[Case]) -> list[list[Case]]:
         return i
 
     marks = [cause_marks(c) for c in kept]
-    common = Counter(m for ms in marks for m in ms)
+    common = Counter(m for _, ms in marks for m in ms)
+    specific = {m for m, n in common.items() if n <= SPECIFIC}
     owner: dict[Any, int] = {}
     for i, c in enumerate(kept):
         keys = [("pr", f.repo, f.number) for f in c.fix if merged(f) and f.role == "fix"]
         keys.append(("same", re.sub(r"\s+", "", (c.symptom or c.problem or c.title).lower()), c.first_action))
-        keys += [("cause", c.repo, m) for m in marks[i] if common[m] <= SPECIFIC]
         for k in keys:
             if k in owner:
                 parent[find(i)] = find(owner[k])
             else:
                 owner[k] = i
+        for j in range(i):
+            if kept[j].repo == c.repo and _share_a_cause(marks[i], marks[j], specific):
+                parent[find(i)] = find(j)
     out: dict[int, list[Case]] = {}
     for i, c in enumerate(kept):
         out.setdefault(find(i), []).append(c)
