@@ -134,8 +134,8 @@ def build_digest(cases: list[Case], run: dict | None = None, lang: str = "zh", f
         cs = sorted(per_repo[repo], key=lambda c: c.number)
         said: list[str] = []
         mine = ed.repo(repo, lang)
-        positioning = (mine.get("positioning") or "").strip() or editorial.positioning(cs, ref, lang, said) \
-            or quote(descriptions.get(repo) or "", lang, said)
+        positioning = (mine.get("positioning") or "").strip() or editorial.positioning(
+            cs, ref, lang, said, descriptions.get(repo) or "")
         overview.append({"repo": ref.repo(repo), "full_name": repo, "positioning": positioning, "count": len(cs),
                          "untranslated": said})
         subtitle = (mine.get("subtitle") or "").strip() or editorial.subtitle(cs, ref, lang)

@@ -77,6 +77,9 @@ class Editorial:
 
 
 # -- offline wording ---------------------------------------------------------------------------
+# words any issue report uses (a document, a version, a scenario, a failure): they tie no cases together
+GENERIC = {"文档", "版本", "场景", "失败", "报错", "问题", "支持", "功能", "使用", "运行", "执行", "需要", "配置",
+           "error", "failed", "version", "support", "docs", "doc", "using"}
 def shared_words(cs: list[Case], k: int = 3) -> list[str]:
     """Keywords that at least two cases of a group share (what ties the group together)."""
     if len(cs) < 2:
@@ -87,7 +90,7 @@ def shared_words(cs: list[Case], k: int = 3) -> list[str]:
     for c in cs:
         # each case counts a word once; first-seen order breaks ties (a set's order changes per run)
         counts.update(dict.fromkeys(keywords(f"{c.title} {c.problem}", 8), 1))
-    return [w for w, n in counts.most_common() if n >= 2][:k]
+    return [w for w, n in counts.most_common() if n >= 2 and w not in GENERIC][:k]
 
 
 def _pending(c: Case) -> bool:
@@ -119,8 +122,14 @@ def insight(cs: list[Case], ref: Refs, lang: str) -> str:
     if landed and len(chains) == len(landed) and len(landed) >= 2:
         return _t(lang, "修复合入即自动关单，关单时刻就是修复时刻",
                   "each closed with its fix's merge, so the close time is the fix time")
+    if landed and len(chains) * 2 >= len(landed) and len(chains) >= 2:
+        return _t(lang, "多数修复合入即自动关单，其余看 PR 合入时间",
+                  "most closed with their fix's merge; for the rest the merge time tells when the fix landed")
     if landed and len(landed) == n:
         return _t(lang, "修复全部合入，按 PR 合入时间判断落地", "every fix merged: the merge time tells when it landed")
+    if landed and answered:
+        return _t(lang, "有的靠代码修复、有的靠官方答复收口，先看根因再决定是否升级",
+                  "some needed a code fix, others an official answer: read the cause before upgrading")
     return _t(lang, "修复与答复并存，先看各案根因", "fixes and answers side by side: read each root cause first")
 
 
@@ -145,21 +154,28 @@ def repo_topics(cs: list[Case], ref: Refs, k: int = 3) -> list[str]:
 
     from fixlore.analyse.text import keywords
 
-    own = {w for c in cs for w in re.split(r"[-_]", ref.repo(c.repo).lower())}
+    # the repository's and organisation's own names, and model sizes ("35b"), say nothing about the cases
+    own = {w for c in cs for w in re.split(r"[-_/]", c.repo.lower())}
     counts: Counter = Counter()
     for c in cs:
-        counts.update(w for w in dict.fromkeys(keywords(f"{c.title} {c.problem}", 8)) if w not in own)
+        counts.update(w for w in dict.fromkeys(keywords(f"{c.title} {c.problem}", 8))
+                      if w not in own and w not in GENERIC and not re.fullmatch(r"\d+(?:\.\d+)?[a-z]?", w))
     return [w for w, _ in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))][:k]
 
 
-def positioning(cs: list[Case], ref: Refs, lang: str, said: list[str]) -> str:
-    """What the repository's cases in this digest are about (not its description, not a count)."""
+def positioning(cs: list[Case], ref: Refs, lang: str, said: list[str], description: str = "") -> str:
+    """What the repository is (its description, shortened to its first clause) and what its cases in
+    this digest are about, by the words they share (not a count)."""
+    import re
+
+    what = re.split(r"[，,。；;.(（]", description or "", maxsplit=1)[0].strip()[:40]
     topics = repo_topics(cs, ref)
-    if not topics:
-        return ""
     if lang == "zh":
-        return f"本批问题集中在 {'、'.join(topics)}"
-    return "this digest's issues are about " + ", ".join(quote(w, lang, said) for w in topics)
+        about = f"本批集中在 {'、'.join(topics)}" if topics else ""
+        return "，".join(p for p in (what, about) if p)
+    latin = [w for w in topics if not cjk_count(w)]
+    about = "here: " + ", ".join(latin) if latin else ""
+    return "; ".join(p for p in (quote(what, lang, said) if what else "", about) if p)
 
 
 def subtitle(cs: list[Case], ref: Refs, lang: str) -> str:
