@@ -171,3 +171,17 @@ def test_a_name_in_passing_or_the_product_name_does_not_merge_causes():
     c = _case(1153, "MindCluster 任务 pending 无法调度", "节点标签写法不对", 1, "pending", repo="o/mind-cluster")
     d = _case(1167, "MindCluster 默认挂载致 UB 训练失败", "默认挂载 rootinfo", 2, "拉起失败", repo="o/mind-cluster")
     assert len(guide([c, d], Refs([c, d]), ["o/mind-cluster"], "zh")) == 2
+
+
+def test_the_offline_analyst_writes_the_action_apart_from_the_upgrade_step():
+    cases, _ = analysed_world()
+    acted = [c for c in cases if c.funnel == "selected" and c.written.action]
+    assert acted
+    for c in acted:
+        assert not c.written.action.startswith(("升级到含", "关注 ", "upgrade to", "watch "))
+        if c.fix:      # the legacy first_action is the step, then (cut to length) the same sentence
+            step, _, rest = c.first_action.partition("；" if c.written.lang == "zh" else "; ")
+            assert step.startswith(("升级到含", "关注", "upgrade", "watch")), c.first_action
+            assert c.written.action.startswith(rest.rstrip("…")), (c.first_action, c.written.action)
+    exported = Case.from_export(acted[0].to_export())
+    assert exported.written.action == acted[0].written.action
