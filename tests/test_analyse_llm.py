@@ -28,7 +28,8 @@ def pick(world, numbers):
 def make(fake, cache_path, **kw):
     return LlmAnalyst(base_url=fake.base_url, model="fake-qwen", key_env="FIXLORE_TEST_LLM_KEY",
                       cache_path=str(cache_path), timeout=kw.pop("timeout", 1.0), attempts=kw.pop("attempts", 3),
-                      backoff_base=0.01, backoff_max=0.05, price_prompt=2e-6, price_completion=8e-6, **kw)
+                      backoff_base=0.01, backoff_max=0.05, price_prompt=2e-6, price_completion=8e-6,
+                      editorial=kw.pop("editorial", False), **kw)     # the editorial pass: test_editorial.py
 
 
 def test_failures_fall_back_per_case_and_the_run_finishes(tmp_path, monkeypatch):
@@ -164,13 +165,20 @@ def test_cli_analyse_with_the_llm_backend(tmp_path, monkeypatch):
             "--llm-key-env", "FIXLORE_TEST_LLM_KEY", "--llm-cache", str(tmp_path / "cache.sqlite"),
             "--summary", str(tmp_path / "summary.json"), "--price-prompt", "0.000001"])
         assert res.exit_code == 0, res.output
-        assert len(fake.requests) == 2
+        rows_asked = [r for r in fake.requests if not r["body"]["messages"][1]["content"].startswith("TASK ")]
+        assert len(rows_asked) == 2
     assert "1 fell back to offline" in res.output and SECRET not in res.output
     rows = [json.loads(line) for line in (tmp_path / "out.jsonl").read_text("utf-8").splitlines()]
     assert [r["analysed_by"].split(" (")[0] for r in rows] == ["llm:fake-qwen", "offline"]
     summary = json.loads((tmp_path / "summary.json").read_text("utf-8"))["analyse"]
     assert summary["llm"]["cost"] == pytest.approx((120 + 10) * 1e-6)
     assert summary["decisions"][cases[1].key]["notes"][-1].startswith("llm failed: malformed reply")
+    # the editorial pass ran too; the fake answers it in the rows' shape (Chinese "answer"), so
+    # every part fell back: a repo reply lacks its fields, a translation is still Chinese
+    ed = summary["editorial"]
+    assert ed["fallbacks"] and not any(ed["wrote"].values())
+    assert all(f["reason"].startswith(("malformed reply", "untranslated")) for f in ed["fallbacks"])
+    assert ed["requests"] == len(fake.requests) - 2 and summary["llm"]["requests"] == 2
 
 
 def test_a_model_answer_missing_the_fix_gets_the_proven_facts(tmp_path):

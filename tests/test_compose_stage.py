@@ -66,5 +66,17 @@ def test_stage_uses_an_llm_endpoint_named_in_the_environment(tmp_path, monkeypat
         monkeypatch.setenv("FIXLORE_LLM_MODEL", "fake-qwen")
         monkeypatch.setenv("FIXLORE_LLM_CACHE", str(tmp_path / "cache.sqlite"))
         summary = analyse_stage.run(ctx)
-        assert len(fake.requests) == summary["analysed"] == 21
+        rows = [r for r in fake.requests if not r["body"]["messages"][1]["content"].startswith("TASK ")]
+        assert len(rows) == summary["analysed"] == 21
     assert summary["backend"] == "llm:fake-qwen" and summary["llm"]["requests"] == 21
+    # the editorial pass asked the same endpoint after the rows and recorded what fell back
+    assert summary["editorial"]["requests"] == len(fake.requests) - 21 > 0
+    # the compose stage reads the record from the run and discloses it; nothing the model failed
+    # to translate is passed off as English
+    ctx.info["stages"] = [{"name": "analyse", "status": "ok", "summary": summary}]
+    compose_stage.run(ctx)
+    en = (tmp_path / "digest.en.md").read_text("utf-8")
+    zh = (tmp_path / "digest.zh.md").read_text("utf-8")
+    assert "Editorial and translation**: Editorial (" in en and "fell back to offline wording" in en
+    assert "编辑与译文**：编辑（" in zh and "回退离线" in zh
+    assert "the translation failed or was not grounded for it" in en

@@ -31,7 +31,7 @@ def analysed_world(hostile: bool = False):
     if hostile:
         c = next(c for c in w.cases if c.repo == SIM and c.number == 101)
         c.title = c.problem = c.symptom = HOSTILE_TITLE
-        c.answer = c.first_action = HOSTILE_ANSWER
+        c.answer = c.first_action = c.written.action = HOSTILE_ANSWER
         c.url = "javascript:alert(1)"
     return w.cases, {"analyse": summary, "window": {"since": "2026-09-01T00:00:00+08:00"}}
 

@@ -300,6 +300,9 @@ class Written:
     workaround: str = ""        # what to do without the fix, or the official advice
     scope: str = ""             # who is affected, versions, requirements
     numbers: list[str] = field(default_factory=list)    # measured numbers with their meaning
+    # the first thing a reader with the symptom should do, in the analyst's words, without the
+    # pipeline's own step (take the landed fix, watch the open one): the digest words that per language
+    action: str = ""
 
     FIELDS = ("mechanism", "change", "workaround", "scope")
 
@@ -314,17 +317,18 @@ class Written:
         return any(getattr(self, f).strip() for f in self.FIELDS)
 
     def to_export(self) -> dict[str, Any]:
-        if not self:
+        if not self and not self.action.strip():
             return {}
         return {"lang": self.lang, "mechanism": self.mechanism, "change": self.change,
-                "workaround": self.workaround, "scope": self.scope, "numbers": list(self.numbers)}
+                "workaround": self.workaround, "scope": self.scope, "numbers": list(self.numbers),
+                "action": self.action}
 
     @classmethod
     def from_export(cls, row: dict[str, Any] | None) -> "Written":
         row = row or {}
         return cls(lang=row.get("lang", ""), mechanism=row.get("mechanism", ""), change=row.get("change", ""),
                    workaround=row.get("workaround", ""), scope=row.get("scope", ""),
-                   numbers=[str(n) for n in row.get("numbers", [])])
+                   numbers=[str(n) for n in row.get("numbers", [])], action=row.get("action", ""))
 
 
 @dataclass(slots=True)

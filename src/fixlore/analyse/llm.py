@@ -130,10 +130,12 @@ class LlmAnalyst:
                  backoff_base: float = 1.0, backoff_max: float = 30.0,
                  price_prompt: float | None = None, price_completion: float | None = None,
                  json_mode: bool = True, temperature: float = 0.0, fallback: OfflineAnalyst | None = None,
-                 max_body_chars: int = 4000, context_chars: int = 16000, repair: bool = True):
-        self.chat = ChatClient(base_url=base_url, model=model, api_key=api_key, key_env=key_env, timeout=timeout,
-                               attempts=attempts, backoff_base=backoff_base, backoff_max=backoff_max,
-                               json_mode=json_mode, temperature=temperature)
+                 max_body_chars: int = 4000, context_chars: int = 16000, repair: bool = True,
+                 editorial: bool = True):
+        self._chat_settings = dict(base_url=base_url, model=model, api_key=api_key, key_env=key_env, timeout=timeout,
+                                   attempts=attempts, backoff_base=backoff_base, backoff_max=backoff_max,
+                                   json_mode=json_mode, temperature=temperature)
+        self.chat = ChatClient(**self._chat_settings)
         self.model = model
         self.name = f"llm:{model}"
         self.prompt = load_prompt(prompt)
@@ -143,6 +145,7 @@ class LlmAnalyst:
         self.max_body_chars = max_body_chars
         self.context_chars = context_chars
         self.repair = repair
+        self.editorial = editorial      # the editorial pass after the rows (analyse/editorial.py)
         self._lock = threading.Lock()
         self.grounding: Counter = Counter()     # checked, repaired, dropped
         self.cache_hits = 0
@@ -282,12 +285,23 @@ class LlmAnalyst:
 
     def _to_analysis(self, reply: LlmReply, usage: dict, cached: bool) -> Analysis:
         written = Written(mechanism=reply.mechanism, change=reply.fix, workaround=reply.workaround,
-                          scope=reply.scope, numbers=list(reply.numbers))
+                          scope=reply.scope, numbers=list(reply.numbers), action=reply.first_action.strip())
         written.lang = "zh" if is_cjk(written.text()) or cjk_count(written.text()) >= 2 else "en"
         return Analysis(problem=shorten(reply.problem, 120), answer=reply.answer, theme=reply.theme, written=written,
                         symptom=shorten(reply.symptom, 80), first_action=shorten(reply.first_action, 120),
                         keep=reply.keep, drop_reason=reply.drop_reason, notes=list(reply.notes),
                         analysed_by=self.name + (" (cached)" if cached else ""), usage=usage, cached=cached)
+
+    def edit(self, kept: list[Case], themes: dict[str, list[str]]) -> dict | None:
+        """The editorial pass over the kept cases with this analyst's endpoint and cache
+        (`analyse.editorial`): its record for the stage summary (None when switched off)."""
+        from fixlore.analyse.editorial import LlmEditor
+
+        if not self.editorial:
+            return None
+        # a client of its own: the editorial's requests and tokens are counted apart from the rows'
+        return LlmEditor(ChatClient(**self._chat_settings), self.model, self.cache, price_prompt=self.price_prompt,
+                         price_completion=self.price_completion).edit(kept, themes)
 
     def stats(self) -> dict:
         spent = self.chat.spent()

@@ -165,14 +165,19 @@ class OfflineAnalyst:
             return shorten(errs[0], 60)
         return shorten(title, 48)
 
-    def first_action(self, case: Case, cands: list[Scored], zh: bool) -> str:
-        merged = [f for f in case.fix if is_merged(f)]
+    def own_action(self, case: Case, cands: list[Scored]) -> list[Scored]:
+        """The sentence a first action rests on, apart from the pipeline's step (take the landed fix,
+        watch the open one): what the change does when there is one, else the official advice."""
         if case.fix or unlanded(case):
             # what the change does (a PR sentence that describes a change, not the cause)
             official = [c for c in cands if c.source in ("pull", "maintainer") and c.fix > 0 and c.root == 0]
         else:
             official = [c for c in cands if c.source in ("maintainer", "pull_comment") and c.action > 0]
-        best = self._best(official, 1)
+        return self._best(official, 1)
+
+    def first_action(self, case: Case, cands: list[Scored], zh: bool) -> str:
+        merged = [f for f in case.fix if is_merged(f)]
+        best = self.own_action(case, cands)
         if merged:
             fixes = [f for f in merged if f.role == "fix"] or merged
             label = ("、" if zh else ", ").join(pr_label(f, case.repo) for f in fixes)
@@ -217,7 +222,8 @@ class OfflineAnalyst:
 
         sep = "。" if zh else ". "
         roles = self._within_budget(explanation)
-        written = Written(lang="zh" if zh else "en",
+        own = self.own_action(case, cands)
+        written = Written(lang="zh" if zh else "en", action=shorten(own[0].text, 90) if own else "",
                           **{f: sep.join(t for r, t in roles if r == f) for f in ("mechanism", "change", "workaround")})
         parts = [t for _, t in roles]
         # the cited documents stay structured (case.kb_refs): a chunk id and a score are not prose

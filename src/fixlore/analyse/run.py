@@ -51,7 +51,8 @@ def analyse_cases(cases: list[Case], corpus: Corpus | None, backend: Analyst | N
     Summary keys: backend, candidates, analysed, kept, dropped, drop_reasons{code: n},
     themes{theme: [kept case keys]}, fallbacks [case keys], llm_failed, decisions{case key:
     keep, drop_reason, notes, analysed_by}, and `llm` (model, prompt_version, requests,
-    cache_hits, tokens, cost, llm_failures) when the backend reports stats.
+    cache_hits, tokens, cost, llm_failures) when the backend reports stats, and `editorial` (the
+    editorial pass's record, `analyse.editorial`) when the backend ran one.
     """
     backend = backend or OfflineAnalyst(embedder=embedder)
     index = ContextIndex(corpus)
@@ -102,6 +103,10 @@ def analyse_cases(cases: list[Case], corpus: Corpus | None, backend: Analyst | N
         "themes": themes, "fallbacks": fallbacks, "llm_failed": len(fallbacks),
         "decisions": decisions,
     }
+    edit = getattr(backend, "edit", None)
+    record = edit(kept, themes) if callable(edit) else None
+    if record:                # the editorial words (themes, repos, English cells) with the same model
+        summary["editorial"] = record
     if hasattr(backend, "stats"):
         summary["llm"] = backend.stats()
     return summary

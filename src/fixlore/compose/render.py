@@ -93,6 +93,9 @@ def md_answer(row: dict[str, Any], lang: str) -> str:
 def markdown(d: dict[str, Any]) -> str:
     h = d["headings"]
     out = [f"<!-- {formats.DIGEST} -->", f"# {md_text(d['title'])}", ""]
+    series = d.get("series") or {}
+    if series.get("header"):             # a series edition's tagline, under the title
+        out += [f"> {md_text(series['header'])}", ""]
     if h.get("quotes"):
         out += [f"*{md_text(h['quotes'])}*", ""]
     out += [f"## {h['overview']}", ""]
@@ -119,6 +122,8 @@ def markdown(d: dict[str, Any]) -> str:
     for item in d["disclosure"]:
         sep = "：" if d["lang"] == "zh" else ": "
         out.append(f"- **{md_text(item['label'])}**{sep}{md_rich(item['text'], d.get('links'), in_table=False)}")
+    if series:                           # a series edition's footer, after a rule
+        out += ["", "---", "", "\n\n".join(md_text(line) for line in series.get("footer") or [])]
     return "\n".join(out) + "\n"
 
 

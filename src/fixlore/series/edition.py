@@ -9,11 +9,9 @@ import copy
 import json
 from typing import Any
 
-from markupsafe import escape
-
 from fixlore.compose.digest import build_digest
 from fixlore.compose.figures import Refs, compute_figures
-from fixlore.compose.render import html, markdown, md_text, safe_url, to_json
+from fixlore.compose.render import html, markdown, safe_url, to_json
 from fixlore.model import Case
 from fixlore.series.model import Series, zh_number
 from fixlore.series.plan import change_text, next_edition_line
@@ -135,28 +133,6 @@ def _add_updates(d: dict[str, Any], updates: list[tuple[Case, dict[str, Any]]], 
                 o["count"] += 1
 
 
-def _frame_markdown(text: str, header: str, footer: list[str]) -> str:
-    """The series' header under the page's title (after the format note that may precede it), its
-    footer at the end."""
-    lines = text.split("\n")
-    title = next((i for i, line in enumerate(lines) if line.startswith("# ")), 0)
-    if header:
-        lines[title + 1:title + 1] = ["", f"> {md_text(header)}"]
-    return "\n".join(lines) + "\n---\n\n" + "\n\n".join(md_text(line) for line in footer) + "\n"
-
-
-def _frame_html(page: str, headers: list[str], footers: list[list[str]]) -> str:
-    """Each language's header under its <h1>, every footer before </body>."""
-    parts = page.split("</h1>")
-    out = parts[0]
-    for i, part in enumerate(parts[1:]):
-        tag = f'\n<p class="series-tagline">{escape(headers[i])}</p>' if i < len(headers) and headers[i] else ""
-        out += "</h1>" + tag + part
-    foot = "".join(f'<footer class="series-footer" lang="{lg}">' + "".join(f"<p>{escape(x)}</p>" for x in lines)
-                   + "</footer>\n" for lg, lines in zip(LANGS, footers))
-    return out.replace("</body>", foot + "</body>", 1) if "</body>" in out else out + foot
-
-
 def build_files(inputs: dict[str, Any], rows: list[dict[str, Any]]) -> dict[str, bytes]:
     """The edition's files from the ledger's inputs and rows ({role, published, row, change})."""
     series = Series.from_dict(inputs["series"])
@@ -165,7 +141,7 @@ def build_files(inputs: dict[str, Any], rows: list[dict[str, Any]]) -> dict[str,
     updates = [(Case.from_export(copy.deepcopy(r["row"])), r.get("change") or {}) for r in rows if r["role"] == "update"]
     ref = Refs(cases + [u[0] for u in updates])
     counts = counts_of(rows, inputs)
-    digests, headers, footers = {}, [], []
+    digests = {}
     run = copy.deepcopy(inputs.get("run") or {})
     figures = None
     for lg in LANGS:
@@ -178,13 +154,10 @@ def build_files(inputs: dict[str, Any], rows: list[dict[str, Any]]) -> dict[str,
                        "header": _header(series, lg), "footer": _footer(series, inputs.get("backlog") or [], lg, ref),
                        "counts": counts}
         digests[lg] = d
-        headers.append(d["series"]["header"])
-        footers.append(d["series"]["footer"])
     files: dict[str, str] = {}
     for lg in LANGS:
-        files[f"digest.{lg}.md"] = _frame_markdown(markdown(digests[lg]), digests[lg]["series"]["header"],
-                                                   digests[lg]["series"]["footer"])
-    files["digest.html"] = _frame_html(html([digests[lg] for lg in LANGS]), headers, footers)
+        files[f"digest.{lg}.md"] = markdown(digests[lg])       # the templates frame it: tagline, footer
+    files["digest.html"] = html([digests[lg] for lg in LANGS])
     kept = [c.to_export() for c in sorted(cases, key=lambda c: (c.repo, c.number)) if c.funnel in ("selected", "analysis")]
     doc = json.loads(to_json(digests, figures or {}, kept))
     doc["edition"] = {"series": series.name, **edition, "counts": counts,

@@ -1,0 +1,183 @@
+"""The digest's methods-and-disclosure section (考据与口径披露): scope and funnel, knowledge-base
+checks, the merge rule and special carriers, evidence tiers, timing traps, drops, backlog and how
+the rows were written. Every number is read from `compute_figures`."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+
+from fixlore.facts import note_in
+from fixlore.compose.language import mark_runs
+from fixlore.compose.units import human_lag
+from fixlore.compose.wording import date as _date, j as _j, t as _t
+
+REASON_TEXT = {
+    "not_adopted": ("官方不采纳", "officially not adopted"),
+    "no_fix_evidence": ("零修复证据", "no fix evidence"),
+    "internal_process": ("内部流程单", "internal process ticket"),
+    "consultation_only": ("咨询无缺陷", "consultation only"),
+    "env_workaround": ("环境类 workaround", "environment workaround only"),
+    "fix_pending": ("修复 PR 未合入，留观", "fix PR still open, watch"),
+    "self_answered": ("自带答案", "self-answered"),
+    "merged_into_other": ("并入他单", "merged into another issue"),
+    "not_a_problem": ("官方核验非问题", "officially not a problem"),
+    "unspecified": ("未注明", "unspecified"),
+}
+CARRIER_TEXT = {
+    "fix_not_landed": ("resolved 但修复未落地", "resolved but the fix never landed"),
+    "claimed_unmerged": ("评论称已合入的 PR 实为 closed 未合", "a PR cited as merged was closed unmerged"),
+    "linked_unrelated": ("页面关联的 merged PR 与本单无关", "a linked merged PR is unrelated"),
+    "closed_before_merge": ("关单早于修复合入，不倒填", "closed before the fix merged, not back-filled"),
+}
+
+
+
+def _unreadable_note(api: dict, repos: int, lang: str) -> str:
+    """What the harvest could not read, so no reader takes the tables for the whole ecosystem."""
+    failures = api.get("unreadable") or []
+    if not failures:
+        return ""
+    by_repo: dict[str, list[str]] = defaultdict(list)
+    for fl in failures:
+        status = f"HTTP {fl['status']}" if str(fl.get("status", "")).isdigit() else str(fl.get("status", ""))
+        by_repo[fl["repo"]].append(f"{status} {fl.get('message') or ''}".strip())
+    names = _j(lang, [f"{r}（{'；'.join(v)}）" if lang == "zh" else f"{r} ({'; '.join(v)})"
+                      for r, v in sorted(by_repo.items())])
+    return _t(lang, f"另有 {len(by_repo)}/{repos} 仓未能读取：{names}，其问题未计入，下次运行重试。",
+              f" {len(by_repo)} of {repos} repos could not be read: {names}; their issues are not counted "
+              f"and will be retried on the next run.")
+
+
+def disclosure(fig: dict, run: dict, lang: str, editorial: str = "") -> list[dict[str, str]]:
+    f, kb, mg, car, ev, tm, dr, bl, an = (fig[k] for k in ("funnel", "kb", "merge", "carriers", "evidence", "timing",
+                                                          "drops", "backlog", "analysis"))
+    win = fig["window"]
+    since = win["since"] or win["first_close"]
+    repos = fig["api"].get("repos") or f["repos"]   # repos walked by the harvest, else repos with cases
+    items = []
+    items.append({"label": _t(lang, "增量口径", "Scope and funnel"), "text": _t(
+        lang,
+        f"{repos} 仓，窗口起点 {_date(since)}（按关单时间判定，updated_at 近但关单早者不计）：共考察 {f['considered']:,} 条，"
+        f"窗口内关单 {f['closed_in_window']:,} 条（窗口外 {f['by_stage']['window']:,} 条）；排除未解决 {f['unresolved']:,}、内部单 {f['internal']:,}、"
+        f"CVE {f['cve']:,}、空标题 {f['empty_title']:,} 后，已解决×用户侧 {f['resolved_user_side']:,} 条；再排 {f['noise']:,} 条模板刷屏后有效池 "
+        f"{f['pool']:,} 条；按价值取头部 {f['analysed']:,} 条深析，留 {f['kept']:,} 条入选、弃 {f['dropped']:,} 条。",
+        f"{repos} repositories, window from {_date(since)} (by close time, not updated_at): {f['considered']:,} issues considered, "
+        f"{f['closed_in_window']:,} closed in the window ({f['by_stage']['window']:,} outside); after removing unresolved {f['unresolved']:,}, "
+        f"internal {f['internal']:,}, CVE {f['cve']:,} and empty titles {f['empty_title']:,}, {f['resolved_user_side']:,} resolved user-side issues; "
+        f"{f['noise']:,} template-flood issues removed leaves a pool of {f['pool']:,}; the top {f['analysed']:,} by value were analysed "
+        f"in depth: {f['kept']:,} kept, {f['dropped']:,} dropped.") + _unreadable_note(fig["api"], repos, lang)})
+    kb_list = _j(lang, [f"{r['case']}→{r['doc'].split('/')[-1]}" for r in kb["cases"]])   # scores: digest.json
+    items.append({"label": _t(lang, "KB 核实", "Knowledge base"), "text": _t(
+        lang,
+        f"{kb['rows']} 行中 {kb['with_refs']} 行挂 kb_refs" + (f"（{kb_list}）" if kb_list else "")
+        + f"；{kb['without_refs']} 行无高于阈值的命中，留空未硬凑。",
+        f"{kb['with_refs']} of {kb['rows']} rows carry kb_refs" + (f" ({kb_list})" if kb_list else "")
+        + f"; {kb['without_refs']} rows had no passage above the threshold and are left empty, never forced.")})
+    carriers = []
+    for trap, (zh, en) in CARRIER_TEXT.items():
+        if car[trap]:
+            names = _j(lang, [x["case"] + note_in(x["note"], lang == "zh") for x in car[trap]])
+            carriers.append(_t(lang, f"{zh} {len(car[trap])} 例：{names}", f"{en}: {len(car[trap])} ({names})"))
+    n_carriers = sum(len(v) for v in car.values())
+    nm = _j(lang, [f"{k} {v}" for k, v in mg["not_merged"].items()]) or "0"
+    audit = tm["audit"]
+    audit_txt = ""
+    if audit["checked"]:
+        audit_txt = _t(lang, f"抽 {audit['checked']} 条时序断言对 API 复核，通过 {audit['passed']} 条"
+                       + (f"（未通过：{_j(lang, audit['failed'])}）" if audit["failed"] else "") + "。",
+                       f" {audit['checked']} timing claims re-checked against the API, {audit['passed']} confirmed"
+                       + (f" (failed: {_j(lang, audit['failed'])})" if audit["failed"] else "") + ".")
+    items.append({"label": _t(lang, "PR 合并判定", "Merge rule"), "text": _t(
+        lang,
+        f"一律以 state == merged 且 merged_at 非空判定（平台 merged 字段不可用）。深析案例共引用修复 PR {mg['fix_refs']} 个："
+        f"合入 {mg['merged']}，未合入 {nm}。"
+        + (f"其中 {mg['closed_with_merged_at']} 个状态为 closed 但 merged_at 非空（自动合入后标记关闭），按合入计。"
+           if mg.get("closed_with_merged_at") else "") + f"特殊载体 {n_carriers} 例" + (f"——{'；'.join(carriers)}" if carriers else "") + "。" + audit_txt,
+        f"A PR counts as merged only when state == merged and merged_at is set (the platform's merged field is not used). "
+        f"The analysed cases cite {mg['fix_refs']} fix PRs: {mg['merged']} merged, not merged: {nm}. "
+        + (f"{mg['closed_with_merged_at']} of the merged read closed with merged_at set (auto-merged MRs marked "
+           f"closed) and count as merged. " if mg.get("closed_with_merged_at") else "")
+        + f"Special carriers: {n_carriers}" + (f" — {'; '.join(carriers)}" if carriers else "") + "." + audit_txt)})
+    ch = ev["auto_close_chains"]
+    tiers = []
+    if ch["count"]:
+        tiers.append(_t(lang, f"合入即关单链 {ch['count']} 条（同秒 {ch['same_second']} 条，最长差 {human_lag(ch['max_lag_s'], lang)}：{_j(lang, ch['cases'])}）",
+                        f"closed by the merge: {ch['count']} ({ch['same_second']} in the same second, longest gap {human_lag(ch['max_lag_s'], lang)}: {_j(lang, ch['cases'])})"))
+    if ev["minutes"]:
+        tiers.append(_t(lang, f"分钟级 {len(ev['minutes'])} 条（{_j(lang, [m['case'] + ' ' + human_lag(m['lag_s'], lang) for m in ev['minutes']])}）",
+                        f"within the hour: {len(ev['minutes'])} ({_j(lang, [m['case'] + ' ' + human_lag(m['lag_s'], lang) for m in ev['minutes']])})"))
+    if ev["one_pr_many_issues"]:
+        tiers.append(_t(lang, "一 PR 多单 " + _j(lang, [f"{m['pr']} 修 {_j(lang, m['cases'])}" for m in ev["one_pr_many_issues"]]),
+                        "one PR, many issues: " + _j(lang, [f"{m['pr']} fixed {' and '.join(m['cases'])}" for m in ev["one_pr_many_issues"]])))
+    if ev["backports"]:
+        tiers.append(_t(lang, f"backport {len(ev['backports'])} 例（" + _j(lang, [f"{b['case']} {b['pr']}→{b['branch'] or '?'}" for b in ev["backports"]]) + "）",
+                        f"backports: {len(ev['backports'])} (" + _j(lang, [f"{b['case']} {b['pr']}→{b['branch'] or '?'}" for b in ev["backports"]]) + ")"))
+    if ev["branch_names"]:
+        tiers.append(_t(lang, "分支名实锤 " + _j(lang, [f"{b['case']}（{b['detail']}）" for b in ev["branch_names"]]),
+                        "branch names: " + _j(lang, [f"{b['case']} ({b['detail']})" for b in ev["branch_names"]])))
+    for kind, zh, en in (("keyword", "PR/提交显式关键字", "closing keywords"), ("linked", "平台关联核对", "platform links checked"),
+                         ("comment", "评论引用 PR", "comments citing the PR"), ("answer", "评论解答/官方口径", "official answers")):
+        if kind in ev["by_kind"]:
+            k = ev["by_kind"][kind]
+            tiers.append(_t(lang, f"{zh} {k['count']} 条（{_j(lang, k['cases'])}）", f"{en}: {k['count']} ({_j(lang, k['cases'])})"))
+    items.append({"label": _t(lang, "关联依据分层", "Evidence tiers"),
+                  "text": ("；" if lang == "zh" else "; ").join(tiers) + ("。" if lang == "zh" else ".") if tiers
+                  else _t(lang, "入选案例无关联证据。", "No kept case carries link evidence.")})
+    traps = []
+    if tm["stale"]:
+        traps.append(_t(lang, f"stale 关单 {len(tm['stale'])} 条，关单晚于真实修复（" + _j(lang, [f"{s['case']} 晚 {human_lag(s['lag_s'], lang)}" if s['lag_s'] is not None else f"{s['case']} 修复未合入" for s in tm["stale"]]) + "），判据回到 PR merged_at",
+                        f"stale closes: {len(tm['stale'])}, closed after the real fix (" + _j(lang, [f"{s['case']} {human_lag(s['lag_s'], lang)} late" if s['lag_s'] is not None else f"{s['case']} fix never merged" for s in tm["stale"]]) + "); the PR's merged_at is what counts"))
+    for st in tm["close_storms"]:
+        who = _j(lang, st["actors"]) or (st["notes"][0] if st["notes"] else _t(lang, "同一操作者", "one actor"))
+        traps.append(_t(lang, f"关单风暴 {st['start'][:10]} {st['start'][11:19]}~{st['end'][11:19]}（{st['span_s']} 秒内 {st['count']} 单，{who}：{_j(lang, st['cases'])}），关单时刻不说明修复",
+                        f"close storm {st['start'][:10]} {st['start'][11:19]}–{st['end'][11:19]} ({st['count']} issues in {st['span_s']} s, {who}: {', '.join(st['cases'])}): the close time says nothing about a fix"))
+    if tm["before_merge"]:
+        traps.append(_t(lang, "关单早于合入 " + _j(lang, [f"{b['case']}（早 {human_lag(b['lag_s'], lang)}）" for b in tm["before_merge"]]) + "，不倒填",
+                        "closed before the merge: " + _j(lang, [f"{b['case']} ({human_lag(b['lag_s'], lang)} early)" for b in tm["before_merge"]]) + ", never back-filled"))
+    dist = _j(lang, [f"{k} {v}" for k, v in tm["by_timing"].items()])
+    traps.append(_t(lang, f"时序分布：{dist}", f"timing classes: {dist}"))
+    items.append({"label": _t(lang, "时序陷阱实录", "Timing traps"),
+                  "text": ("；" if lang == "zh" else "; ").join(traps) + ("。" if lang == "zh" else ".")})
+    by_reason = defaultdict(list)
+    for d in dr["cases"]:
+        by_reason[d["reason"]].append(d["case"])
+    drops = _j(lang, [f"{REASON_TEXT.get(r, (r, r))[0 if lang == 'zh' else 1]} {len(v)}（{_j(lang, v)}）" if lang == "zh"
+                      else f"{REASON_TEXT.get(r, (r, r))[1]} {len(v)} ({', '.join(v)})" for r, v in sorted(by_reason.items())])
+    items.append({"label": _t(lang, "诚实弃收", "Honest drops"), "text": _t(
+        lang, f"深析层弃 {dr['count']} 条" + (f"——{drops}" if drops else "") + "。",
+        f"{dr['count']} dropped by deep analysis" + (f": {drops}" if drops else "") + ".")})
+    top = _j(lang, [b["title"] or b["case"] for b in bl["top"]])
+    items.append({"label": _t(lang, "候选统计与余量", "Backlog"), "text": _t(
+        lang, f"有效池 {f['pool']} 条本轮深析 {f['analysed']} 条，余 {bl['count']} 条留待后续" + (f"，价值靠前：{top}" if top else "") + "。",
+        f"Of a pool of {f['pool']}, {f['analysed']} were analysed; {bl['count']} wait for a later digest" + (f"; highest value: {top}" if top else "") + ".")})
+    ab = _j(lang, [f"{k} {v}" for k, v in an["by_backend"].items()])
+    llm_bits = ""
+    if an["llm_fallbacks"] or an["tokens"]:
+        tok = an["tokens"] or {}
+        llm_bits = _t(lang, f"；LLM 失败回退离线 {an['llm_fallbacks']} 条", f"; {an['llm_fallbacks']} fell back to offline after an LLM failure")
+        if tok:
+            llm_bits += _t(lang, f"，tokens 输入 {tok.get('prompt', 0)} / 输出 {tok.get('completion', 0)}",
+                           f", tokens in {tok.get('prompt', 0)} / out {tok.get('completion', 0)}")
+        if an["cost"] is not None:
+            llm_bits += _t(lang, f"，成本 {an['cost']}", f", cost {an['cost']}")
+        if an["cache_hits"]:
+            llm_bits += _t(lang, f"，缓存命中 {an['cache_hits']}", f", cache hits {an['cache_hits']}")
+        gr = an.get("grounding") or {}
+        if gr.get("checked"):
+            llm_bits += _t(
+                lang, f"；事实核对 {gr['checked']} 条（标识符、数字、版本、PR 须见于所给材料）：返修后通过 {gr['repaired']} 条，"
+                      f"删去无据陈述 {gr['claims_dropped']} 条",
+                f"; grounding checked {gr['checked']} rows (identifiers, numbers, versions and PRs must appear in the "
+                f"material given): {gr['repaired']} passed after one repair, {gr['claims_dropped']} had unfounded claims removed")
+    items.append({"label": _t(lang, "分析方式", "Analysis"), "text": _t(
+        lang, f"深析 worker：{ab or '无'}{llm_bits}。", f"Analysis workers: {ab or 'none'}{llm_bits}.")})
+    items.append({"label": _t(lang, "编辑与译文", "Editorial and translation"), "text": editorial or _t(
+        lang, "主题标题与段落、仓库副标题与定位、排错指引由离线规则从案例共性写成（未配置模型）；英文版未翻译问题原文。",
+        f"Theme headlines and paragraphs, repository subtitles and positioning and the guide were worded offline "
+        f"from what the cases share (no model configured); the English digest leaves issue text untranslated, marked [zh].")})
+    for item in items:
+        said: list[str] = []
+        item["text"] = mark_runs(item["text"], lang, said)
+        item["untranslated"] = said
+    return items
+

@@ -1,0 +1,118 @@
+"""The troubleshooting guide (排错指引): one row per cause, the symptom and the first thing to do.
+
+Cases share a row when the same merged PR fixed them, when symptom and action are the same, or
+when they share a cause: in one repository, both titles name the same specific identifier (a
+config key, a file, a function that at most `SPECIFIC` kept cases name), or their problems and
+mechanisms share two. The first
+action is an imperative in the digest's language: the pipeline's own step (take the landed fix,
+watch the open one) worded from the fix PRs, then the analyst's action (`Written.action`) as
+written, quoted in the other language or translated by the editorial pass when one ran."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from typing import Any
+
+from fixlore.compose.editorial import Editorial
+from fixlore.compose.figures import Refs, merged
+from fixlore.compose.language import quote
+from fixlore.compose.render import safe_url
+from fixlore.compose.wording import t as _t
+from fixlore.facts import pr_label
+from fixlore.model import Case
+
+# an identifier named by more kept cases than this is vocabulary (a product, a common API), not a cause
+SPECIFIC = 3
+_IDENT = re.compile(r"(?<![A-Za-z0-9_./-])(?:[A-Za-z_][A-Za-z0-9_]*_[A-Za-z0-9_]+|[a-z]+[A-Z][A-Za-z0-9_]*"
+                    r"|[A-Z][a-z]+[A-Z][A-Za-z0-9_]*|[A-Za-z_][A-Za-z0-9_]*\.[A-Za-z_][A-Za-z0-9_.]*)")
+
+
+def _marks(text: str, repo: str) -> set[str]:
+    own = re.sub(r"[^a-z0-9]", "", repo.split("/")[-1].lower())    # the product's own name is no cause
+    return {m for m in (x.group(0).lower().rstrip(".") for x in _IDENT.finditer(text or "")) if len(m) >= 5 and m != own}
+
+
+def cause_marks(c: Case) -> tuple[set[str], set[str]]:
+    """The identifiers a case's title names, and those its title, problem and mechanism name."""
+    title = _marks(c.title, c.repo)
+    return title, title | _marks(f"{c.problem} {c.written.mechanism}", c.repo)
+
+
+def _share_a_cause(a: tuple[set[str], set[str]], b: tuple[set[str], set[str]], specific: set[str]) -> bool:
+    """Both titles name the same specific identifier, or their explanations share two of them
+    (one shared name in passing, "cutoff_len" as a setting in one case and a cause in the other, is not enough)."""
+    return bool(a[0] & b[0] & specific) or len(a[1] & b[1] & specific) >= 2
+
+
+def _groups(kept: list[Case]) -> list[list[Case]]:
+    """Cases joined by a shared merged fix PR, the same symptom and action, or a shared cause."""
+    parent = list(range(len(kept)))
+
+    def find(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    marks = [cause_marks(c) for c in kept]
+    common = Counter(m for _, ms in marks for m in ms)
+    specific = {m for m, n in common.items() if n <= SPECIFIC}
+    owner: dict[Any, int] = {}
+    for i, c in enumerate(kept):
+        keys = [("pr", f.repo, f.number) for f in c.fix if merged(f) and f.role == "fix"]
+        keys.append(("same", re.sub(r"\s+", "", (c.symptom or c.problem or c.title).lower()), c.first_action))
+        for k in keys:
+            if k in owner:
+                parent[find(i)] = find(owner[k])
+            else:
+                owner[k] = i
+        for j in range(i):
+            if kept[j].repo == c.repo and _share_a_cause(marks[i], marks[j], specific):
+                parent[find(i)] = find(j)
+    out: dict[int, list[Case]] = {}
+    for i, c in enumerate(kept):
+        out.setdefault(find(i), []).append(c)
+    return list(out.values())
+
+
+def _action(cs: list[Case], lang: str, said: list[str], ed: Editorial) -> str:
+    """The row's first action: take the landed fixes (or watch the open ones), then the first
+    analyst action of its cases, unless that action already names the PR."""
+    labels = list(dict.fromkeys(pr_label(f, c.repo) for c in cs for f in c.fix if merged(f) and f.role == "fix"))
+    labels = labels or list(dict.fromkeys(pr_label(f, c.repo) for c in cs for f in c.fix if merged(f)))
+    pending = list(dict.fromkeys(pr_label(f, c.repo) for c in cs for f in c.fix + c.pending_fix
+                                 if not merged(f) and f.state == "open"))
+    own, of = "", None
+    for c in cs:
+        text = c.written.action or ("" if c.fix or pending else c.first_action)
+        if text.strip():
+            own, of = text.strip().rstrip("。. "), c
+            break
+    own_text = ""
+    if own and of is not None:
+        own_text = ed.case_text(of, "action", lang) or quote(own, lang, said)
+    if labels and not any(lb in own for lb in labels):
+        step = _t(lang, f"升级到含 {'、'.join(labels)} 的版本", f"Upgrade to a build with {', '.join(labels)}")
+    elif pending and not any(lb in own for lb in pending):
+        step = _t(lang, f"关注 {'、'.join(pending)} 合入", f"Watch {', '.join(pending)} until it merges")
+    else:
+        return own_text
+    return step + (_t(lang, "；", "; ") + own_text if own_text else "")
+
+
+def guide(kept: list[Case], ref: Refs, repo_order: list[str], lang: str, ed: Editorial | None = None) -> list[dict[str, Any]]:
+    ed = ed or Editorial()
+    ordered = sorted(kept, key=lambda c: (repo_order.index(c.repo), c.number))
+    rows = []
+    for cs in _groups(ordered):
+        said: list[str] = []
+        symptoms: list[str] = []
+        for c in cs:
+            s = (c.symptom or c.problem or c.title).strip()
+            shown = ed.case_text(c, "symptom", lang) or quote(s, lang, said)
+            if s and shown not in symptoms:
+                symptoms.append(shown)
+        rows.append({"symptom": " / ".join(symptoms), "first_action": _action(cs, lang, said, ed),
+                     "cases": [{"ref": ref(c), "url": safe_url(c.url)} for c in cs], "untranslated": said})
+    return rows

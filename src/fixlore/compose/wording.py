@@ -1,0 +1,39 @@
+"""Small wording helpers the digest's sections share: a phrase per language, list joins, dates,
+PR labels as the tables show them, a sentence's first clause."""
+
+from __future__ import annotations
+
+import re
+
+from fixlore.compose.figures import Refs, merged
+from fixlore.model import Case
+
+
+def t(lang: str, zh: str, en: str) -> str:
+    return zh if lang == "zh" else en
+
+
+def j(lang: str, items) -> str:
+    return ("、" if lang == "zh" else ", ").join(str(i) for i in items)
+
+
+def date(iso: str) -> str:
+    return iso[:10] if iso else ""
+
+
+def capital(sentence: str) -> str:
+    return sentence[:1].upper() + sentence[1:]
+
+
+def gist(answer: str) -> str:
+    first = re.split(r"(?<=[。；])|(?<=[.;])\s", answer or "", maxsplit=1)[0].strip()
+    return first if len(first) <= 90 else first[:89] + "…"
+
+
+def fix_labels(c: Case, ref: Refs) -> list[str]:
+    out = []
+    for f in c.fix:
+        mark = f"!{f.number}" if "merge_requests" in (f.url or "") else f"PR#{f.number}"
+        mark = mark if f.repo == c.repo else f"{ref.repo(f.repo)}{mark}"
+        out.append(mark + ("" if merged(f) else "(open)" if f.state == "open" else f"({f.state or '?'})"))
+    return out
