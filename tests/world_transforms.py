@@ -13,7 +13,7 @@ import re
 
 from fixlore.funnel.vocabulary import fold
 from fixlore.link.closes import is_bot
-from fixlore.link.refs import find_refs
+from fixlore.rules.refs import find_refs
 from fixlore.model import Corpus
 
 _SEPARATORS = (" ", "-", "_")

@@ -23,7 +23,7 @@ from fixlore.analyse.text import (ACTION_CUES, FIX_CUES, ROOT_CUES, cjk_count, c
                                   sentences,
                                   shorten, tokens)
 from fixlore.analyse.keep import keep_or_drop, language_of
-from fixlore.link.refs import KIND_ISSUE, find_refs
+from fixlore.rules.refs import KIND_ISSUE, find_refs
 from fixlore.model import Case, Written
 
 # how much a sentence's origin counts: maintainers explain, PRs describe the change,

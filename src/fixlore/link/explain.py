@@ -11,7 +11,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from fixlore.link.refs import case_pr_sigil, pull_label
+from fixlore.rules.refs import case_pr_sigil, pull_label
 from fixlore.model import Case
 
 

@@ -16,7 +16,7 @@ from datetime import datetime
 from typing import Any
 
 from fixlore.link.forked import ChunkPool, can_fork, chunked
-from fixlore.link.refs import (KIND_EITHER, KIND_ISSUE, KIND_PULL, Ref, find_refs, pull_label, refs_from_branch,
+from fixlore.rules.refs import (KIND_EITHER, KIND_ISSUE, KIND_PULL, Ref, find_refs, pull_label, refs_from_branch,
                                settle_background)
 from fixlore.link.shapes import backport_shape
 from fixlore.model import (EV_CLOSED, EV_CROSS_REF, EV_LINKED, EV_REFERENCED, Comment, Commit, Corpus, Event,

@@ -21,7 +21,7 @@ from sqlalchemy.exc import SQLAlchemyError
 import fixlore
 from fixlore.errors import ConfigError, FixloreError
 from fixlore.kb.base import DOC_KINDS, KnowledgeBase
-from fixlore.link.refs import case_pr_sigil, pull_label
+from fixlore.rules.refs import case_pr_sigil, pull_label
 from fixlore.model import Case, IssueText
 from fixlore.serve import citations, views
 from fixlore.serve.limits import MAX_K, relevant

@@ -13,7 +13,7 @@ from typing import Any, Callable
 
 from fixlore.analyse.text import clean_body, error_lines, shorten
 from fixlore.kb.base import case_text
-from fixlore.link.refs import case_pr_sigil, pull_label
+from fixlore.rules.refs import case_pr_sigil, pull_label
 from fixlore.link.build import best_answer
 from fixlore.link.config import LinkConfig
 from fixlore.model import Case, FixRef, IssueText
