@@ -9,7 +9,7 @@ from typing import Callable
 from fixlore.analyse.base import Analysis, Analyst
 from fixlore.analyse.context import ContextIndex, fix_users
 from fixlore.analyse.offline import OfflineAnalyst
-from fixlore.analyse.text import tokens
+from fixlore.rules.text import tokens
 from fixlore.analyse.themes import assign_digest_themes, assign_themes, attach_to_themes
 from fixlore.model import Case, Corpus
 

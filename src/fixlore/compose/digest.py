@@ -65,7 +65,7 @@ def _theme_words(theme: str, cs: list[Case], ref: Refs) -> str:
 
 def _repo_words(cs: list[Case], ref: Refs, k: int = 5) -> list[str]:
     """What a repository's kept cases are about, by keyword frequency (its own name left out)."""
-    from fixlore.analyse.text import keywords
+    from fixlore.rules.text import keywords
 
     own = {w for c in cs for w in re.split(r"[-_]", ref.repo(c.repo).lower())}
     counts: Counter = Counter()
@@ -78,7 +78,7 @@ def _common_words(cs: list[Case], k: int = 4) -> list[str]:
     """Keywords that at least two cases of a group share (what ties the group together)."""
     if len(cs) < 2:
         return []
-    from fixlore.analyse.text import keywords
+    from fixlore.rules.text import keywords
 
     counts: Counter = Counter()
     for c in cs:

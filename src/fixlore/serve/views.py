@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from fixlore.analyse.text import clean_body, error_lines, shorten
+from fixlore.rules.text import clean_body, error_lines, shorten
 from fixlore.kb.base import case_text
 from fixlore.rules.refs import case_pr_sigil, pull_label
 from fixlore.link.build import best_answer
