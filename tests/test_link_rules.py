@@ -3,7 +3,8 @@
 from datetime import timedelta
 
 from fixlore.link import LinkConfig, build_cases
-from fixlore.link.closes import STALE_NOTICE, Close, close_storms, is_bot
+from fixlore.link.closes import Close, close_storms
+from fixlore.rules.bots import STALE_NOTICE, is_bot
 from fixlore.model import EV_CLOSED, Corpus
 
 from test_link_builders import REPO, SINCE, comment, event, issue, link, pull, t

@@ -12,7 +12,7 @@ import random
 import re
 
 from fixlore.funnel.vocabulary import fold
-from fixlore.link.closes import is_bot
+from fixlore.rules.bots import is_bot
 from fixlore.rules.refs import find_refs
 from fixlore.model import Corpus
 

@@ -6,7 +6,7 @@ import re
 from collections import defaultdict
 from typing import Callable, Collection, Iterable
 
-from fixlore.link.closes import STALE_NOTICE, is_bot
+from fixlore.rules.bots import STALE_NOTICE, is_bot
 from fixlore.link.config import LinkConfig
 from fixlore.link.index import CorpusIndex
 from fixlore.model import Comment, Corpus, Evidence, Issue
