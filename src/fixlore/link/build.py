@@ -21,9 +21,9 @@ from typing import Any, Callable
 
 from fixlore.funnel import FunnelConfig, cheap_funnel, own_change_ticket, template_lines
 from fixlore.funnel.rank import CAUSE, ValueInputs, is_acknowledgement, top_keys, value_score
-from fixlore.link.answers import answer_finder, best_answer, canned_replies, squash
+from fixlore.link.answers import best_answer, canned_replies, squash
 from fixlore.link.closes import Close, close_storms
-from fixlore.link.conclude import TRAP_ORDER, candidate_row, conclude
+from fixlore.link.conclude import TRAP_ORDER, answer_finder, candidate_row, conclude
 from fixlore.link.config import LinkConfig
 from fixlore.link.forked import ChunkPool, can_fork, chunked
 from fixlore.link.index import CorpusIndex, Key, issue_map
