@@ -5,7 +5,7 @@ Passes: (1) cheap funnel; (2) the fix verdict of every closed issue; (3) corpus-
 evidence; (5) value and the top-K cut of the pool.
 
 Per issue, `_link_one` calls `conclude` (`link/conclude.py`: evidence, timing, traps), the
-answer rules (`link/answers.py`: best answer, canned replies) and `_value_inputs`
+answer rules (`rules/answers.py`: best answer, canned replies) and `_value_inputs`
 (`link/value.py`); the corpus-wide passes stay here.
 """
 
@@ -21,7 +21,6 @@ from typing import Any, Callable
 
 from fixlore.funnel import FunnelConfig, cheap_funnel, own_change_ticket, template_lines
 from fixlore.funnel.rank import CAUSE, ValueInputs, is_acknowledgement, top_keys, value_score
-from fixlore.link.answers import best_answer, canned_replies, squash
 from fixlore.link.closes import Close, close_storms
 from fixlore.link.conclude import TRAP_ORDER, answer_finder, candidate_row, conclude
 from fixlore.link.config import LinkConfig
@@ -29,10 +28,10 @@ from fixlore.link.forked import ChunkPool, can_fork, chunked
 from fixlore.link.index import CorpusIndex, Key, issue_map
 from fixlore.link.verdict import FixVerdict, decide
 from fixlore.model import Case, Comment, Corpus, Issue
+from fixlore.rules.answers import canned_replies, squash
 from fixlore.rules.bots import STALE_NOTICE, is_bot
 
-# Other modules import these from here (serve.views: best_answer).
-__all__ = ["FunnelCounts", "analysis_candidates", "best_answer", "build_cases", "canned_replies"]
+__all__ = ["FunnelCounts", "analysis_candidates", "build_cases"]
 
 
 @dataclass(slots=True)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any, Callable
 
-from fixlore.link.answers import best_answer as best_reply
+from fixlore.rules.answers import best_answer as best_reply
 from fixlore.link.candidates import Candidate
 from fixlore.link.closes import stale_note
 from fixlore.link.config import LinkConfig

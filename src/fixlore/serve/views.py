@@ -14,9 +14,9 @@ from typing import Any, Callable
 from fixlore.rules.text import clean_body, error_lines, shorten
 from fixlore.kb.base import case_text
 from fixlore.rules.refs import case_pr_sigil, pull_label
-from fixlore.link.build import best_answer
 from fixlore.link.config import LinkConfig
 from fixlore.model import Case, FixRef, IssueText
+from fixlore.rules.answers import best_answer
 
 POOL_STAGES = ("selected", "analysis", "rank")     # resolved user-side issues the funnel kept
 _ANSWER_MIN_CHARS = LinkConfig().answer_min_chars
@@ -109,7 +109,7 @@ def fix_status(case: Case, look: Lookups = NO_LOOKUPS) -> dict[str, Any]:
 
 
 def best_reply(text: IssueText) -> str:
-    """The linker's best answer (`link.build.best_answer`): for a case the analysis never
+    """The linker's best answer (`rules.answers.best_answer`): for a case the analysis never
     summarised, the nearest thing to its answer. Canned replies count here: for a search,
     "check LD_LIBRARY_PATH" posted on many issues still says what the reporter was told."""
     found = best_answer(text.author, text.comments, _ANSWER_MIN_CHARS)
