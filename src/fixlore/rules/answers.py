@@ -9,6 +9,10 @@ from typing import Collection, Iterable
 from fixlore.model import Comment, Corpus
 from fixlore.rules.bots import STALE_NOTICE, is_bot
 
+# An official answer has at least this many non-space characters (the linker's default,
+# `LinkConfig.answer_min_chars`). Fitted on: ascend-2026-09.
+ANSWER_MIN_CHARS = 12
+
 _CLOSING_NOTE = re.compile(r"^[\s\W]*(?:已答复|已回复|已解决|已修复|问题已解决|答复完毕)?[\s\W]*"
                            r"(?:关闭|先关闭|关单|closing|close[sd]?)[\s\W]*$", re.IGNORECASE)
 

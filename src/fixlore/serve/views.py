@@ -14,12 +14,10 @@ from typing import Any, Callable
 from fixlore.rules.text import clean_body, error_lines, shorten
 from fixlore.kb.base import case_text
 from fixlore.rules.refs import case_pr_sigil, pull_label
-from fixlore.link.config import LinkConfig
 from fixlore.model import Case, FixRef, IssueText
-from fixlore.rules.answers import best_answer
+from fixlore.rules.answers import ANSWER_MIN_CHARS, best_answer
 
 POOL_STAGES = ("selected", "analysis", "rank")     # resolved user-side issues the funnel kept
-_ANSWER_MIN_CHARS = LinkConfig().answer_min_chars
 
 _KEY = re.compile(r"^\s*(?P<repo>[^#\s/]+/[^#\s/]+)\s*#\s*(?P<n>\d{1,9})\s*$")
 _URL_KEY = re.compile(r"^https?://[^/\s]+/(?P<repo>[^/\s]+/[^/\s]+?)(?:/-)?/issues/(?P<n>\d{1,9})(?:[/?#].*)?$")
@@ -112,7 +110,7 @@ def best_reply(text: IssueText) -> str:
     """The linker's best answer (`rules.answers.best_answer`): for a case the analysis never
     summarised, the nearest thing to its answer. Canned replies count here: for a search,
     "check LD_LIBRARY_PATH" posted on many issues still says what the reporter was told."""
-    found = best_answer(text.author, text.comments, _ANSWER_MIN_CHARS)
+    found = best_answer(text.author, text.comments, ANSWER_MIN_CHARS)
     return found[1].body if found else ""
 
 
