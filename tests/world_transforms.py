@@ -11,7 +11,7 @@ import copy
 import random
 import re
 
-from fixlore.funnel.vocabulary import fold
+from fixlore.rules.funnel.vocabulary import fold
 from fixlore.rules.bots import is_bot
 from fixlore.rules.refs import find_refs
 from fixlore.model import Corpus

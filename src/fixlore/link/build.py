@@ -19,8 +19,8 @@ from functools import partial
 from datetime import datetime
 from typing import Any, Callable
 
-from fixlore.funnel import FunnelConfig, cheap_funnel, own_change_ticket, template_lines
-from fixlore.funnel.rank import CAUSE, ValueInputs, is_acknowledgement, top_keys, value_score
+from fixlore.rules.funnel import FunnelConfig, cheap_funnel, own_change_ticket, template_lines
+from fixlore.rules.funnel.rank import CAUSE, ValueInputs, is_acknowledgement, top_keys, value_score
 from fixlore.link.closes import Close, close_storms
 from fixlore.link.conclude import TRAP_ORDER, answer_finder, candidate_row, conclude
 from fixlore.link.config import LinkConfig
@@ -229,7 +229,7 @@ def _link_one(sh: _Shared, key: Key) -> tuple[Case | None, Close | None, bool]:
             v = decide(issue, idx, cfg, stage != "unresolved")
             if stage == "pool" and v.fix and own_change_ticket(
                     issue, [p for p, _ in v.fix], _template_lines(sh, issue.repo)) is not None:
-                # Found only now: the rule needs the fix's author and opening time (funnel.bookkeeping).
+                # Found only now: the rule needs the fix's author and opening time (rules.funnel.bookkeeping).
                 stage, own_change = "internal", True
             explained = v.lag_s is not None and -cfg.clock_slack_s <= v.lag_s <= cfg.auto_close_s
         else:

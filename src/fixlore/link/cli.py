@@ -28,7 +28,7 @@ def _since(value: str | None, meta: dict[str, Any]) -> Any:
 
 
 def _link_config(meta: dict[str, Any], top_k: int | None, config: Path | None) -> Any:
-    from fixlore.funnel import FunnelConfig
+    from fixlore.rules.funnel import FunnelConfig
     from fixlore.link.config import LinkConfig
 
     mapping: dict[str, Any] = {}

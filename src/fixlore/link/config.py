@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from fixlore.funnel.config import FunnelConfig
+from fixlore.rules.funnel.config import FunnelConfig
 from fixlore.rules.answers import ANSWER_MIN_CHARS
 
 

@@ -11,9 +11,9 @@ import re
 from datetime import datetime
 from functools import lru_cache
 
-from fixlore.funnel.config import FunnelConfig
-from fixlore.funnel.floods import flood_keys
-from fixlore.funnel.vocabulary import fold, folded
+from fixlore.rules.funnel.config import FunnelConfig
+from fixlore.rules.funnel.floods import flood_keys
+from fixlore.rules.funnel.vocabulary import fold, folded
 from fixlore.model import REASON_DUPLICATE, REASON_NOT_PLANNED, REASON_REJECTED, Issue
 
 POOL = "pool"
