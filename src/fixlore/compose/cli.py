@@ -11,7 +11,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from fixlore.errors import ConfigError
-from fixlore.link.export import read_cases_jsonl, write_cases_jsonl
+from fixlore.caseexport import read_cases_jsonl, write_cases_jsonl
 from fixlore.model import Corpus
 
 

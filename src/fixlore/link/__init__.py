@@ -16,8 +16,8 @@ funnel "rank" (the backlog).
 
 The rules it shares with other stages (references in text, bots, the best answer) live in
 `fixlore.rules`. Also here: `audit.audit_timing`
-(re-check a sample of timing claims against the source), `export.write_cases_jsonl` /
-`read_cases_jsonl` (the case export), `score.score` (export vs truth), `explain.render_case`.
+(re-check a sample of timing claims against the source), `export.write_cases_parallel` (a
+large case export in forked processes; the format is `fixlore.caseexport`), `score.score` (export vs truth), `explain.render_case`.
 """
 
 import importlib

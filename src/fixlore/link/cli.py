@@ -52,7 +52,7 @@ def load_or_build_cases(*, db: str | None = None, world: Path | None = None, cas
     """Cases from a case export, a store (its cases table, else built from its corpus), a world,
     or a `fixlore run` folder (``out``: its store)."""
     from fixlore.link import build_cases
-    from fixlore.link.export import read_cases_jsonl
+    from fixlore.caseexport import read_cases_jsonl
 
     if out is not None and not (db or world or cases):
         if not Path(out).is_dir():
@@ -104,7 +104,7 @@ def register(app: typer.Typer) -> None:
         rebuild: bool = typer.Option(False, "--rebuild", help="Ignore cases saved in the store; link its corpus again."),
     ) -> None:
         """One JSON object a line for every issue the run considered (case-export.md)."""
-        from fixlore.link.export import write_cases_jsonl
+        from fixlore.caseexport import write_cases_jsonl
 
         if fmt != "jsonl":
             raise ConfigError(f"unknown format {fmt!r} (only jsonl)")
@@ -164,7 +164,7 @@ def register(app: typer.Typer) -> None:
         show: int = typer.Option(15, "--show", help="How many mismatching keys to list."),
     ) -> None:
         """Compare case exports with truth, key by key, one report per world."""
-        from fixlore.link.export import read_cases_jsonl
+        from fixlore.caseexport import read_cases_jsonl
         from fixlore.link.score import load_truth, score, split_truth
 
         if cases is None and out is not None and not world:
