@@ -117,7 +117,7 @@ def test_the_migration_rewrites_a_store_written_before_it(tmp_path):
 
 
 def test_fulltext_finds_chinese_words_and_follows_changes(tmp_path):
-    from fixlore.kb.tokens import Tokenizer
+    from fixlore.retrieval.tokens import Tokenizer
     from fixlore.model import Issue, Repo
 
     words = Tokenizer(tmp_path / "tok")

@@ -15,7 +15,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from fixlore.kb.base import KnowledgeBase
+from fixlore.retrieval.base import KnowledgeBase
 from fixlore.kb.enrich import enrich
 from fixlore.llmclient import client_from
 

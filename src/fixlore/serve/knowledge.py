@@ -20,7 +20,7 @@ from sqlalchemy.exc import SQLAlchemyError
 
 import fixlore
 from fixlore.errors import ConfigError, FixloreError
-from fixlore.kb.base import DOC_KINDS, KnowledgeBase
+from fixlore.retrieval.base import DOC_KINDS, KnowledgeBase
 from fixlore.rules.refs import case_pr_sigil, pull_label
 from fixlore.model import Case, IssueText
 from fixlore.serve import citations, views

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from fixlore.rules.text import clean_body, error_lines, shorten
-from fixlore.kb.base import case_text
+from fixlore.retrieval.base import case_text
 from fixlore.rules.refs import case_pr_sigil, pull_label
 from fixlore.model import Case, FixRef, IssueText
 from fixlore.rules.answers import ANSWER_MIN_CHARS, best_answer
