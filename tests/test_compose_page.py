@@ -15,7 +15,7 @@ from fixlore.compose.charts import funnel_chart, repo_chart, svg, timing_chart
 from fixlore.compose.digest import build_digest, without_kb
 from fixlore.compose.links import doc_url, pr_links
 from fixlore.compose.render import markdown, md_rich, rich
-from fixlore.compose.units import human_lag
+from fixlore.units import human_lag
 from test_digest import analysed_world
 
 _UNIT_S = {"d": 86400, "h": 3600, "min": 60, "s": 1}

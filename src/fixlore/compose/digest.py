@@ -19,7 +19,7 @@ from fixlore.compose.links import doc_parts, doc_url, pr_links
 from fixlore.compose.language import MARK as QUOTE_MARK
 from fixlore.compose.language import answer_of, mark_runs, quote
 from fixlore.compose.render import safe_url
-from fixlore.compose.units import human_lag
+from fixlore.units import human_lag
 from fixlore.model import Case
 
 REASON_TEXT = {

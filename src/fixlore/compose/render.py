@@ -18,7 +18,7 @@ from markupsafe import Markup, escape
 
 from fixlore import formats
 from fixlore.compose.charts import svg
-from fixlore.compose.units import human_lag
+from fixlore.units import human_lag
 
 from fixlore.textclean import rendered
 
