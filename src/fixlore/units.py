@@ -1,5 +1,5 @@
-"""Durations as people read them: the largest two units, in the digest's language (the digest, the
-serve stage's pages and the facts all word a lag this way)."""
+"""Durations as people read them: the largest two units, in the digest's language (used by the
+digest and by the serve stage's pages)."""
 
 from __future__ import annotations
 
