@@ -33,6 +33,23 @@ EV_COMMENTED = "commented"
 EV_LABELED = "labeled"
 EV_OTHER = "other"
 
+# How a platform writes a pull request's number: `!N` for a GitCode merge request, `#N` for a
+# GitHub pull request (GitHub writes issues `#N` as well).
+PR_SIGILS = {"gitcode": "!", "github": "#"}
+
+
+def pr_sigil(platform: str) -> str:
+    """The PR sigil of `platform` ("gitcode" | "github"); GitCode's for any other name."""
+    return PR_SIGILS.get(platform, "!")
+
+
+def pull_label(key: tuple[str, int], issue_repo: str, platform: str) -> str:
+    """A PR as its platform writes it, seen from `issue_repo`: `!N` / `#N`, with the repo in
+    front when the PR lives elsewhere than the issue (`owner/repo!N`)."""
+    repo, number = key
+    sigil = pr_sigil(platform)
+    return f"{sigil}{number}" if repo == issue_repo else f"{repo}{sigil}{number}"
+
 
 @dataclass(slots=True)
 class Repo:
@@ -362,6 +379,15 @@ class Case:
     @property
     def key(self) -> str:
         return f"{self.repo}#{self.number}"
+
+    @property
+    def platform(self) -> str:
+        """The platform the case lives on, as a case export shows it: from its PRs' URLs
+        (`/merge_requests/` on GitCode, `/pull/` on GitHub), else from the issue's URL."""
+        urls = [f.url or "" for f in [*self.fix, *self.pending_fix]]
+        if any("/merge_requests/" in u for u in urls):
+            return "gitcode"
+        return "github" if any("/pull/" in u for u in urls) or "github" in (self.url or "").lower() else "gitcode"
 
     def to_export(self) -> dict[str, Any]:
         return {

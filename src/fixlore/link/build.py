@@ -27,7 +27,7 @@ from fixlore.link.config import LinkConfig
 from fixlore.link.forked import ChunkPool, can_fork, chunked
 from fixlore.link.index import CorpusIndex, Key, issue_map
 from fixlore.link.verdict import FixVerdict, decide
-from fixlore.model import Case, Comment, Corpus, Issue
+from fixlore.model import Case, Comment, Corpus, Issue, pull_label
 from fixlore.rules.answers import canned_replies, squash
 from fixlore.rules.bots import STALE_NOTICE, is_bot
 
@@ -156,7 +156,7 @@ def _build_cases(corpus: Corpus, since: datetime, config: Any, until: datetime |
             # An answer without a code change is evidence a digest case rests on; outside the
             # analysis candidates it is noted in the trail only.
             c.evidence = [e for e in c.evidence if e.kind != "answer"]
-    _mark_shared_fixes(cases)
+    _mark_shared_fixes(cases, idx.platform)
     clock("answers off the trail, shared fixes")
 
     counts = FunnelCounts(considered=len(cases), top_k=cfg.funnel.rank_top_k)
@@ -322,7 +322,7 @@ def _strip_conclusions(case: Case) -> None:
     case.trap_notes = {t: case.trap_notes[t] for t in case.traps}
 
 
-def _mark_shared_fixes(cases: list[Case]) -> None:
+def _mark_shared_fixes(cases: list[Case], platform: str) -> None:
     fixed_by: dict[Key, list[Case]] = defaultdict(list)
     for c in cases:
         for f in c.fix:
@@ -333,7 +333,7 @@ def _mark_shared_fixes(cases: list[Case]) -> None:
             continue
         for c in users:
             others = ", ".join(o.key if o.repo != c.repo else f"#{o.number}" for o in users if o is not c)
-            label = f"!{number}" if repo == c.repo else f"{repo}!{number}"
+            label = pull_label((repo, number), c.repo, platform)
             note = f"{label} also fixes {others}"
             c.trap_notes["one_pr_many_issues"] = "; ".join(x for x in (c.trap_notes.get("one_pr_many_issues"), note) if x)
             if "one_pr_many_issues" not in c.traps:

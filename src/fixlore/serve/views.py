@@ -13,8 +13,7 @@ from typing import Any, Callable
 
 from fixlore.rules.text import clean_body, error_lines, shorten
 from fixlore.retrieval.base import case_text
-from fixlore.rules.refs import case_pr_sigil, pull_label
-from fixlore.model import Case, FixRef, IssueText
+from fixlore.model import Case, FixRef, IssueText, pull_label
 from fixlore.rules.answers import ANSWER_MIN_CHARS, best_answer
 
 POOL_STAGES = ("selected", "analysis", "rank")     # resolved user-side issues the funnel kept
@@ -44,14 +43,13 @@ NO_LOOKUPS = Lookups()
 
 
 def _prs(refs: list[FixRef], case: Case, look: Lookups) -> list[dict[str, Any]]:
-    sigil = case_pr_sigil(case)
-    return [_pr(ref, case.repo, sigil, look) for ref in refs]
+    return [_pr(ref, case.repo, case.platform, look) for ref in refs]
 
 
-def _pr(ref: FixRef, issue_repo: str, sigil: str, look: Lookups) -> dict[str, Any]:
+def _pr(ref: FixRef, issue_repo: str, platform: str, look: Lookups) -> dict[str, Any]:
     """One PR, the same shape in every view: what the platform says it is and what it says it does."""
     title, body = look.pulls.get((ref.repo, ref.number), ("", ""))
-    return {"pr": pull_label((ref.repo, ref.number), issue_repo, sigil), "repo": ref.repo,
+    return {"pr": pull_label((ref.repo, ref.number), issue_repo, platform), "repo": ref.repo,
             "number": ref.number, "role": ref.role, "state": ref.state,
             "merged_at": ref.merged_at.isoformat() if ref.merged_at else "", "base_ref": ref.base_ref, "url": ref.url,
             "title": title, "summary": shorten(clean_body(body), 280)}
@@ -175,12 +173,11 @@ def evidence_chain(case: Case, look: Lookups = NO_LOOKUPS) -> dict[str, Any]:
     other view), plus what to cite: the issue, the fix PRs, the documents as platform links."""
     out = case.to_export()
     out["key"] = case.key
-    sigil = case_pr_sigil(case)
     out["fix"] = _prs(case.fix, case, look)
     out["pending_fix"] = _prs(case.pending_fix, case, look)
     for entry in out["candidates"]:
         if "repo" in entry and "number" in entry:
-            entry["pr"] = pull_label((entry["repo"], int(entry["number"])), case.repo, sigil)
+            entry["pr"] = pull_label((entry["repo"], int(entry["number"])), case.repo, case.platform)
     out["traps"] = traps_of(case)
     del out["trap_notes"]
     out["kb_refs"] = doc_refs(case, look)
