@@ -19,7 +19,7 @@ from functools import partial
 from datetime import datetime
 from typing import Any, Callable
 
-from fixlore.rules.funnel import FunnelConfig, cheap_funnel, own_change_ticket, template_lines
+from fixlore.rules.funnel import POOL, FunnelConfig, cheap_funnel, own_change_ticket, template_lines
 from fixlore.rules.funnel.rank import CAUSE, ValueInputs, is_acknowledgement, top_keys, value_score
 from fixlore.link.closes import Close, close_storms
 from fixlore.link.conclude import TRAP_ORDER, answer_finder, candidate_row, conclude
@@ -27,6 +27,7 @@ from fixlore.link.config import LinkConfig
 from fixlore.link.forked import ChunkPool, can_fork, chunked
 from fixlore.link.index import CorpusIndex, Key, issue_map
 from fixlore.link.verdict import FixVerdict, decide
+from fixlore.enums import FunnelStage
 from fixlore.model import Case, Comment, Corpus, Issue, pull_label
 from fixlore.rules.answers import canned_replies, squash
 from fixlore.rules.bots import STALE_NOTICE, is_bot
@@ -145,9 +146,9 @@ def _build_cases(corpus: Corpus, since: datetime, config: Any, until: datetime |
     top_set = set(top_keys(items, cfg.funnel.rank_top_k))
     for c, k in pool:
         if k in top_set:
-            c.funnel, c.provisional = "selected", True
+            c.funnel, c.provisional = FunnelStage.SELECTED, True
         else:
-            c.funnel = "rank"
+            c.funnel = FunnelStage.RANK
     clock("rank")
     for c in cases:
         if not cfg.conclude_all and not c.provisional:
@@ -240,7 +241,7 @@ def _link_one(sh: _Shared, key: Key) -> tuple[Case | None, Close | None, bool]:
         return None, close, False
     case = Case(repo=issue.repo, number=issue.number, title=issue.title,
                 url=issue.html_url or f"https://gitcode.com/{issue.repo}/issues/{issue.number}",
-                closed_at=issue.closed_at, funnel=stage if stage != "pool" else "rank")
+                closed_at=issue.closed_at, funnel=stage if stage != POOL else FunnelStage.RANK)
     fix_strong = bool(v and v.fix_strong)
     best_answer = answer_finder(issue, idx, cfg, sh.canned)
     if v is not None:
@@ -258,7 +259,7 @@ def _link_one(sh: _Shared, key: Key) -> tuple[Case | None, Close | None, bool]:
 
 
 def _stage_of(case: Case) -> str:
-    return "pool" if case.funnel == "rank" else case.funnel
+    return POOL if case.funnel == FunnelStage.RANK else case.funnel
 
 
 def _link_many(sh: _Shared, keys: list[Key]) -> list[tuple[Case | None, Close | None, bool]]:

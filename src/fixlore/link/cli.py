@@ -12,6 +12,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from fixlore.enums import FunnelStage
 from fixlore.errors import ConfigError, FixloreError
 
 export_app = typer.Typer(help="Export the run's conclusions.", no_args_is_help=True)
@@ -238,7 +239,7 @@ def print_score(console: Console, report: dict[str, Any], show: int = 15) -> Non
     counts.add_column("truth", justify="right")
     counts.add_column("export", justify="right")
     t, e = report["funnel_counts"]["truth"], report["funnel_counts"]["export"]
-    for stage in ("window", "unresolved", "internal", "cve", "empty_title", "noise", "rank", "analysis", "selected"):
+    for stage in FunnelStage:
         counts.add_row(stage, str(t.get(stage, 0)), str(e.get(stage, 0)))
     console.print(counts)
     if report["mismatches"] and show:

@@ -13,10 +13,11 @@ from typing import Any, Callable
 
 from fixlore.rules.text import clean_body, error_lines, shorten
 from fixlore.retrieval.base import case_text
+from fixlore.enums import FunnelStage
 from fixlore.model import Case, FixRef, IssueText, pull_label
 from fixlore.rules.answers import ANSWER_MIN_CHARS, best_answer
 
-POOL_STAGES = ("selected", "analysis", "rank")     # resolved user-side issues the funnel kept
+POOL_STAGES = (FunnelStage.SELECTED, FunnelStage.ANALYSIS, FunnelStage.RANK)     # resolved user-side issues the funnel kept
 
 _KEY = re.compile(r"^\s*(?P<repo>[^#\s/]+/[^#\s/]+)\s*#\s*(?P<n>\d{1,9})\s*$")
 _URL_KEY = re.compile(r"^https?://[^/\s]+/(?P<repo>[^/\s]+/[^/\s]+?)(?:/-)?/issues/(?P<n>\d{1,9})(?:[/?#].*)?$")
@@ -75,7 +76,7 @@ def status_of(case: Case) -> str:
     answered           no code change: a maintainer's answer closed it
     no_fix_found       neither a fix nor an answer was traced
     """
-    if case.funnel == "window":
+    if case.funnel == FunnelStage.WINDOW:
         return "not_traced"
     if any(f.merged for f in case.fix):
         return "fixed"
