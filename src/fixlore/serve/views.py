@@ -13,7 +13,7 @@ from typing import Any, Callable
 
 from fixlore.rules.text import clean_body, error_lines, shorten
 from fixlore.retrieval.base import case_text
-from fixlore.enums import FunnelStage
+from fixlore.enums import EvidenceKind, FunnelStage, Trap
 from fixlore.model import Case, FixRef, IssueText, pull_label
 from fixlore.rules.answers import ANSWER_MIN_CHARS, best_answer
 
@@ -80,11 +80,11 @@ def status_of(case: Case) -> str:
         return "not_traced"
     if any(f.merged for f in case.fix):
         return "fixed"
-    if "closed_before_merge" in case.traps:
+    if Trap.CLOSED_BEFORE_MERGE in case.traps:
         return "closed_before_merge"
-    if case.pending_fix or "fix_not_landed" in case.traps:
+    if case.pending_fix or Trap.FIX_NOT_LANDED in case.traps:
         return "fix_not_landed"
-    if any(e.kind == "answer" for e in case.evidence):
+    if any(e.kind == EvidenceKind.ANSWER for e in case.evidence):
         return "answered"
     return "no_fix_found"
 
