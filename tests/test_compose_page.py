@@ -28,7 +28,7 @@ def test_lag_in_the_two_largest_units():
 
 
 def test_linker_notes_read_their_lag_in_human_units():
-    from fixlore.compose.render import lag_words
+    from fixlore.htmlsafe import lag_words
 
     note = "fix !140 merged 2026-09-17T11:00:00+08:00, issue closed by ops-lee: lag 191396s"
     assert lag_words(note) == note.replace("lag 191396s", "lag 2 d 5 h")

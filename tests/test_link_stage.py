@@ -19,7 +19,7 @@ class FakeStore:
     def load_corpus(self, repos=None):
         return self.corpus
 
-    def save_cases(self, cases, run_id=None):
+    def save_linked_cases(self, cases, run_id=None):
         self.saved = list(cases)
         return len(self.saved)
 

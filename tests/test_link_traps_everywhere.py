@@ -62,10 +62,20 @@ def test_an_issue_closed_before_the_window_shares_no_fix():
 def test_an_unlanded_pr_is_a_trap_only_where_the_close_claims_a_fix():
     def case(**shape):
         corpus = Corpus(issues=[issue(11650, "rerank scores wrong on NPU", closed=t(20), **shape)],
-                        pulls=[pull(14268, "fix npu score [issue #11650]", state="closed", closed=t(19))])
+                        pulls=[pull(14268, "fix npu score [issue #11650]", state="open")])
         return _cases(corpus)[11650]
     resolved = case()
     assert resolved.traps == ["fix_not_landed"]
     not_planned = case(state_reason=REASON_NOT_PLANNED)
     assert not_planned.funnel == "unresolved" and not_planned.traps == []
     assert [p.number for p in not_planned.pending_fix] == [14268]    # still on the record
+
+
+def test_attempts_closed_unmerged_before_the_close_are_no_unlanded_fix():
+    def case(pr_closed):
+        corpus = Corpus(issues=[issue(11650, "rerank scores wrong on NPU", closed=t(20))],
+                        pulls=[pull(14268, "fix npu score [issue #11650]", state="closed", closed=pr_closed)])
+        return _cases(corpus)[11650]
+    declined = case(t(19))                      # a maintainer closed the attempt, then the issue
+    assert declined.traps == [] and [p.number for p in declined.pending_fix] == [14268]
+    assert case(t(21)).traps == ["fix_not_landed"]    # still open when the issue closed

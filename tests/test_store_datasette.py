@@ -22,6 +22,7 @@ from alembic.config import Config
 from fixlore.model import Case, Evidence, FixRef, KbRef
 from fixlore.store import Store
 from fixlore.store import views as store_views
+from fixlore.timeutil import parse_time
 
 ROOT = Path(__file__).resolve().parents[1]
 DEMO = ROOT / "worlds" / "demo"
@@ -46,30 +47,52 @@ def _case() -> Case:
 
 def _rows(store: Store, view: str) -> list[dict]:
     with store.engine.connect() as conn:
-        return [dict(r._mapping) for r in conn.execute(sa.text(f"SELECT * FROM {view} ORDER BY repo, number, "
-                                                              f"{'position' if view in VIEW_OF else 'number'}"))]
+        order = {"case_fixes": "pending, position"}.get(view, "position" if view in VIEW_OF else "number")
+        return [dict(r._mapping) for r in conn.execute(sa.text(f"SELECT * FROM {view} ORDER BY repo, number, {order}"))]
 
 
-def test_views_unfold_the_conclusions_on_both_dialects(db_url):
+def _time(value) -> datetime | None:
+    return parse_time(value) if value else None      # SQLite: ISO text with Z; PostgreSQL: a datetime
+
+
+def test_conclusions_are_rows_on_both_dialects(db_url):
     case = _case()
     store = Store.open(db_url)
     try:
-        store.save_cases([case, Case(repo="o/r", number=8, funnel="window")])
+        store.save_linked_cases([case, Case(repo="o/r", number=8, funnel="window")])
         export = case.to_export()
         fixes = _rows(store, "case_fixes")
-        assert [(f["pr_repo"], f["pr_number"], f["role"], f["base_ref"], f["merged_at"], f["position"])
-                for f in fixes] == [(x["repo"], x["number"], x["role"], x["base_ref"], x["merged_at"], i)
-                                    for i, x in enumerate(export["fix"])]
-        assert [(t["trap"], t["note"]) for t in _rows(store, "case_traps")] == \
-            [(t, export["trap_notes"][t]) for t in export["traps"]]
+        assert [(f["pr_repo"], f["pr_number"], f["role"], f["base_ref"], _time(f["merged_at"]), bool(f["merged"]),
+                 bool(f["pending"]), f["position"]) for f in fixes] == \
+            [(x["repo"], x["number"], x["role"], x["base_ref"], parse_time(x["merged_at"]), True, False, i)
+             for i, x in enumerate(export["fix"])] + [("o/r", 69, "fix", "", None, False, True, 0)]
+        assert [(t["trap"], t["note"], t["position"]) for t in _rows(store, "case_traps")] == \
+            [(t, export["trap_notes"][t], i) for i, t in enumerate(export["traps"])]
         assert [(e["kind"], e["detail"], e["source"]) for e in _rows(store, "case_evidence")] == \
             [(e["kind"], e["detail"], e["source"]) for e in export["evidence"]]
         refs = _rows(store, "case_kb_refs")
         assert [(r["doc"], r["chunk"], r["score"]) for r in refs] == [("docs/o/r/docs/hccl.md", "part0002", 0.61)]
         assert [p["pr_number"] for p in _rows(store, "case_pending_fixes")] == [69]
         conclusions = _rows(store, "case_conclusions")
-        assert [(c["number"], c["lag_s"], c["problem"], c["theme"]) for c in conclusions] == \
-            [(7, 3600, "超时阈值过小", "通信"), (8, None, "", "")]
+        assert [(c["number"], c["lag_s"], c["problem"], c["theme"], _time(c["closed_at"])) for c in conclusions] == \
+            [(7, 3600, "超时阈值过小", "通信", case.closed_at), (8, None, "", "", None)]
+
+        # a later stage changes per-case fields only: the rows stay as the linker wrote them
+        case.problem, case.funnel = "驱动版本过旧", "analysis"
+        store.save_cases([case])
+        assert [(c["problem"], c["funnel"]) for c in _rows(store, "case_conclusions")][0] == ("驱动版本过旧", "analysis")
+        assert len(_rows(store, "case_fixes")) == 3 and len(_rows(store, "case_traps")) == 2
+        # the kb stage replaces the cited documents, nothing else
+        case.kb_refs = [KbRef("docs/o/r/docs/a.md", "part0001", 0.7), KbRef("docs/o/r/docs/b.md", "part0004", 0.5)]
+        store.save_kb_refs([case])
+        assert [r["doc"] for r in _rows(store, "case_kb_refs")] == ["docs/o/r/docs/a.md", "docs/o/r/docs/b.md"]
+        # linking again replaces a case's rows: a dropped trap and a dropped fix leave no row behind
+        case.traps, case.fix = ["stale_close"], case.fix[:1]
+        store.save_linked_cases([case])
+        store.save_linked_cases([case])
+        assert [t["trap"] for t in _rows(store, "case_traps")] == ["stale_close"]
+        assert [(f["pr_number"], bool(f["pending"])) for f in _rows(store, "case_fixes")] == [(70, False), (69, True)]
+        assert len(_rows(store, "case_kb_refs")) == 2
     finally:
         store.close()
 
@@ -77,15 +100,20 @@ def test_views_unfold_the_conclusions_on_both_dialects(db_url):
 def test_json_is_utf8_text_and_times_are_iso_utc_with_z(tmp_path):
     store = Store.open(f"sqlite:///{tmp_path / 'fixlore.db'}")
     try:
-        store.save_cases([_case()])
+        store.save_linked_cases([_case()])
     finally:
         store.close()
     with sqlite3.connect(tmp_path / "fixlore.db") as db:
         export, updated = db.execute("SELECT export, updated_at FROM cases").fetchone()
         fks = {(r[2], r[3]) for r in db.execute("PRAGMA foreign_key_list(cases)")}
+        fix_fks = {(r[2], r[3], r[4]) for r in db.execute("PRAGMA foreign_key_list(case_fixes)")}
+        merged_at = db.execute("SELECT merged_at FROM case_fixes WHERE position = 0 AND NOT pending").fetchone()[0]
     assert "超时阈值过小" in export and "\\u" not in export
     assert datetime.fromisoformat(updated).tzinfo == timezone.utc and updated.endswith("Z") and "T" in updated
     assert fks == {("issues", "repo"), ("issues", "number"), ("runs", "run_id")}
+    assert fix_fks == {("cases", "repo", "repo"), ("cases", "number", "number"), ("pulls", "pr_repo", "repo"),
+                       ("pulls", "pr_number", "number")}
+    assert merged_at == "2026-09-17T02:00:00.000000Z"
 
 
 def test_the_migration_rewrites_a_store_written_before_it(tmp_path):
@@ -113,7 +141,42 @@ def test_the_migration_rewrites_a_store_written_before_it(tmp_path):
         assert db.execute("SELECT closed_at, labels FROM issues").fetchone() == ("2026-09-17T02:02:11.500000Z",
                                                                                '["缺陷"]')
         assert db.execute("SELECT raw FROM repos").fetchone() == ('{"description": "昇腾"}',)
-        assert db.execute("SELECT version_num FROM alembic_version").fetchone() == ("0003_datasette",)
+        assert db.execute("SELECT version_num FROM alembic_version").fetchone() == ("0004_conclusion_rows",)
+
+
+def test_the_migration_unfolds_cases_stored_as_json_and_goes_back(tmp_path):
+    """A store at 0003 (conclusions only in cases.export, views over the JSON) gets its rows at
+    0004; going back to 0003 brings the JSON views back, reading the same items."""
+    url = f"sqlite:///{tmp_path / 'old.db'}"
+    engine = sa.create_engine(url)
+    cfg = Config(str(ROOT / "src" / "fixlore" / "store" / "alembic.ini"))
+    cfg.set_main_option("script_location", str(ROOT / "src" / "fixlore" / "store" / "migrations"))
+    export = _case().to_export()
+    with engine.begin() as conn:
+        cfg.attributes["connection"] = conn
+        command.upgrade(cfg, "0003_datasette")
+        conn.execute(sa.text("INSERT INTO cases (repo, number, funnel, export) VALUES ('o/r', 7, 'selected', :e)"),
+                     {"e": json.dumps(export, ensure_ascii=False)})
+        before = {view: conn.execute(sa.text(f"SELECT count(*) FROM {view}")).scalar_one() for view in VIEW_OF}
+    store = Store.open(url)
+    try:
+        # case_fixes is a table of both lists now; its old view held the landed ones (pending_fix: a view still)
+        after = {view: sum(1 for r in _rows(store, view) if not r.get("pending")) for view in VIEW_OF}
+        assert after == before == \
+            {view: len(export[field]) for view, field in VIEW_OF.items()}
+        assert [(r["trap"], r["note"]) for r in _rows(store, "case_traps")] == \
+            [(t, export["trap_notes"][t]) for t in export["traps"]]
+        assert [(c["title"], c["timing"], c["lag_s"]) for c in _rows(store, "case_conclusions")] == \
+            [(export["title"], export["timing"], export["lag_s"])]
+        assert [c.to_export() for c in store.load_cases()] == [export]
+    finally:
+        store.close()
+    with engine.begin() as conn:
+        cfg.attributes["connection"] = conn
+        command.downgrade(cfg, "0003_datasette")
+        assert {view: conn.execute(sa.text(f"SELECT count(*) FROM {view}")).scalar_one() for view in VIEW_OF} == before
+        assert "title" not in {c["name"] for c in sa.inspect(conn).get_columns("cases")}
+    engine.dispose()
 
 
 def test_fulltext_finds_chinese_words_and_follows_changes(tmp_path):
@@ -200,7 +263,8 @@ def test_datasette_reads_each_view_of_the_demo_store(demo_out, datasette):
         for view, field in VIEW_OF.items():
             rows = c.get(f"/fixlore/{view}.json", params={"_shape": "array", "_size": "max"}).json()
             want = sorted((x["repo"], x["number"], i) for x in cases for i, _ in enumerate(x[field]))
-            assert sorted((r["repo"], r["number"], r["position"]) for r in rows) == want, view
+            # (case_fixes holds the pending ones as well, flagged: the case_pending_fixes view picks them)
+            assert sorted((r["repo"], r["number"], r["position"]) for r in rows if not r.get("pending")) == want, view
             assert rows, f"the demo has {field}"
         traps = c.get("/fixlore/case_traps.json", params={"_shape": "array", "_size": "max"}).json()
         by_key = {(x["repo"], x["number"]): x for x in cases}
@@ -222,3 +286,19 @@ def test_datasette_reads_each_view_of_the_demo_store(demo_out, datasette):
         hits = c.get("/fixlore/fulltext.json", params={"_search": "超时", "_shape": "array"}).json()
         assert hits and all("超时" in h["title_words"].split() + h["body_words"].split() for h in hits)
         assert title in {h["title"] for h in hits}
+
+
+def test_the_metadata_describes_columns_that_exist(tmp_path):
+    from fixlore.store.datasette import TABLES
+
+    store = Store.open(f"sqlite:///{tmp_path / 'fixlore.db'}")
+    try:
+        inspector = sa.inspect(store.engine)
+        names = set(inspector.get_table_names()) | set(inspector.get_view_names())
+        for name, meta in TABLES.items():
+            assert name in names, f"metadata names {name}, which the store does not have"
+            columns = {c["name"] for c in inspector.get_columns(name)}
+            described = set(meta.get("columns", {})) | set(meta.get("units", {}))
+            assert described <= columns, f"{name}: described but absent: {described - columns}"
+    finally:
+        store.close()

@@ -199,10 +199,18 @@ def test_github_mini_keeps_the_github_quirks():
 
 # ---------------------------------------------------------------- npu-threads: real threads, hand labels
 
-def _npu_data() -> dict:
+def _npu_files() -> dict:
+    """Each data file of npu-threads with its threads; the later files carry their own split."""
     import yaml
 
-    return yaml.safe_load((ROOT / "worldgen" / "data" / "npu_threads.yaml").read_text(encoding="utf-8"))
+    data = ROOT / "worldgen" / "data"
+    return {split: yaml.safe_load((data / name).read_text(encoding="utf-8"))
+            for split, name in ((None, "npu_threads.yaml"), ("heldout2", "npu_threads_heldout2.yaml"))}
+
+
+def _npu_data() -> dict:
+    files = _npu_files()
+    return {"threads": [t for f in files.values() for t in f["threads"]]}
 
 
 def test_npu_threads_truth_is_the_hand_labels_with_their_sources():
@@ -223,12 +231,16 @@ def test_npu_threads_truth_is_the_hand_labels_with_their_sources():
 def test_npu_threads_split_follows_the_stated_hash_rule():
     import hashlib
 
+    later = {t["url"] for t in _npu_files()["heldout2"]["threads"] if "/issues/" in t["url"]}
     entries = World(ROOT / "worlds" / "npu-threads").truth()["issues"]
-    for e in entries:
+    first_batch = [e for e in entries if e["source"] not in later]
+    for e in first_batch:
         first = hashlib.sha1(e["source"].encode("utf-8")).hexdigest()[0]
-        assert e["split"] == ("heldout" if first in "01234" else "tune")
-    heldout = sum(e["split"] == "heldout" for e in entries)
-    assert 0.2 <= heldout / len(entries) <= 0.45
+        assert e["split"] == ("tune2" if first in "01234" else "tune")
+    tune2 = sum(e["split"] == "tune2" for e in first_batch)
+    assert 0.2 <= tune2 / len(first_batch) <= 0.45
+    # The second batch was collected after the first held-out split was read: all of it is heldout2.
+    assert len(later) >= 30 and {e["split"] for e in entries if e["source"] in later} == {"heldout2"}
 
 
 def test_npu_threads_keeps_the_collected_texts_and_people():

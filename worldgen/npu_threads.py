@@ -29,7 +29,9 @@ same on every run (worlds/README.md, "npu-threads", lists them):
 - PR head branches are neutral placeholders and the base branch is ``main``; no changed files or
   commits are invented, so those endpoints answer empty lists.
 
-The held-out split is the issue URL's SHA-1: first hex digit 0-4 -> ``heldout`` (about 5/16), else ``tune``.
+Splits: in the first batch the issue URL's SHA-1 decides, first hex digit 0-4 -> ``tune2`` (about 5/16;
+it was the first held-out split, ``heldout``: measured once, then read for failure classes, so spent),
+else ``tune``. Every issue of a later batch (``LATER_SPLITS``) carries that batch's split: ``heldout2``.
 """
 
 from __future__ import annotations
@@ -47,6 +49,8 @@ from fixlore.replay.worldwrite import reset_dir, stable_hex, stable_int, write_j
 
 HERE = Path(__file__).resolve().parent
 DATA = HERE / "data" / "npu_threads.yaml"
+# Threads collected later, each file with the split its issues belong to whatever their URL hashes to.
+LATER_SPLITS = {"heldout2": HERE / "data" / "npu_threads_heldout2.yaml"}
 API = "https://api.github.com"
 WEB = "https://github.com"
 SNAPSHOT = "2026-09-25T00:00:00Z"
@@ -70,8 +74,12 @@ def _hash(*parts: object) -> int:
 
 
 def split_of(url: str) -> str:
-    """The held-out rule: SHA-1 of the issue URL, first hex digit 0-4 -> heldout."""
-    return "heldout" if hashlib.sha1(url.encode("utf-8")).hexdigest()[0] in "01234" else "tune"
+    """The first batch's split: SHA-1 of the issue URL, first hex digit 0-4 -> ``tune2``, else ``tune``.
+
+    ``tune2`` was the first held-out split (named ``heldout`` then). It was measured once, then read for
+    failure classes, so it is spent: rules may be fitted on it now. Fresh held-out data lives in later
+    batches (``LATER_SPLITS``)."""
+    return "tune2" if hashlib.sha1(url.encode("utf-8")).hexdigest()[0] in "01234" else "tune"
 
 
 def uid(login: str) -> int:
@@ -119,6 +127,7 @@ class Thread:
         self.state_reason: str | None = None
         self.close_commit: str | None = None
         self.floors: dict[tuple[str, int], datetime] = {}
+        self.split = split_of(self.url)
 
     def names_pull(self, number: int) -> bool:
         """Whether this thread's comments name PR ``#number`` of its own repository."""
@@ -144,9 +153,17 @@ class Thread:
         return out
 
 
-def load(path: Path = DATA) -> tuple[dict, list[Thread]]:
+def load(path: Path = DATA, later: dict[str, Path] | None = None) -> tuple[dict, list[Thread]]:
     data = yaml.safe_load(path.read_text(encoding="utf-8"))
     threads = [Thread(t) for t in data["threads"]]
+    for split, extra_path in (LATER_SPLITS if later is None else later).items():
+        extra = yaml.safe_load(extra_path.read_text(encoding="utf-8"))
+        for name, meta in extra["repos"].items():
+            data["repos"].setdefault(name, meta)
+        for raw in extra["threads"]:
+            thread = Thread(raw)
+            thread.split = split
+            threads.append(thread)
     keys = [(t.repo, t.number) for t in threads]
     if len(keys) != len(set(keys)):
         raise ValueError("a thread is listed twice")
@@ -373,14 +390,14 @@ def truth_entries(threads: list[Thread]) -> list[dict]:
             "repo": t.repo, "number": t.number, "funnel": lab["funnel"], "drop_reason": lab.get("drop", ""),
             "fix": fix, "evidence": list(lab.get("evidence") or []), "timing": lab.get("timing", "no_fix"),
             "lag_s": lag, "traps": list(lab.get("traps") or []), "kb_refs": [], "theme": lab.get("theme", ""),
-            "split": split_of(t.url), "source": t.url,
+            "split": t.split, "source": t.url,
             "fix_sources": [pulls[(t.repo, f["number"])].url for f in fix], "why": lab["why"],
         })
     return sorted(out, key=lambda e: (e["repo"], e["number"]))
 
 
-def write(out: Path, data_path: Path = DATA) -> None:
-    data, threads = load(data_path)
+def write(out: Path, data_path: Path = DATA, later: dict[str, Path] | None = None) -> None:
+    data, threads = load(data_path, later)
     world = build(data, threads)
     reset_dir(out)
     truth = truth_entries(threads)
@@ -389,7 +406,8 @@ def write(out: Path, data_path: Path = DATA) -> None:
     write_yaml(out / "world.yaml", {
         "platform": "github", "snapshot_at": SNAPSHOT, "orgs": orgs,
         "description": "Real public issue/PR threads of Ascend-adjacent projects (triton-ascend, LMCache-Ascend, "
-                       "InfiniCore, sglang, verl, LlamaFactory, vllm-omni), labelled by hand; times of day are synthetic.",
+                       "InfiniCore, sglang, verl, LlamaFactory, vllm-omni, llama.cpp, ms-swift, gpustack, torch_npu, "
+                       "...), labelled by hand; times of day are synthetic.",
         "window": {"since": SINCE},
         "rank_top_k": top_k,
     })
@@ -404,9 +422,10 @@ def write(out: Path, data_path: Path = DATA) -> None:
         write_json(out / "orgs" / f"{org}.json", listing)
     write_yaml(out / "truth.yaml", {
         "window": {"since": SINCE},
-        "notes": "Hand labels of real public threads (worldgen/data/npu_threads.yaml; guide in worlds/README.md). "
-                 "Each entry names its source URL, the fix PR URLs and the evidence (why). split: heldout = SHA-1 "
-                 "of the issue URL starts with 0-4; tune rules only on split: tune. Times of day, merge and close "
+        "notes": "Hand labels of real public threads (worldgen/data/npu_threads*.yaml; guide in worlds/README.md). "
+                 "Each entry names its source URL, the fix PR URLs and the evidence (why). split: SHA-1 "
+                 "of the issue URL starts with 0-4 -> tune2 (the first held-out split, spent: measured once, then read for "
+                 "failure classes), else tune; heldout2 = the second batch, held out. Times of day, merge and close "
                  f"times are synthetic (rules in worldgen/npu_threads.py); lag_s follows from them. rank_top_k is "
                  f"{top_k}: every selected and analysis entry.",
         "issues": truth,

@@ -1,7 +1,7 @@
 """Write the part of a truth.yaml whose entries carry ``split: NAME`` (score a split on its own).
 
-    python worldgen/split_truth.py worlds/npu-threads/truth.yaml heldout /tmp/npu-heldout.yaml
-    fixlore score --truth /tmp/npu-heldout.yaml --cases OUT/cases.jsonl
+    python worldgen/split_truth.py worlds/npu-threads/truth.yaml heldout2 /tmp/npu-heldout2.yaml
+    fixlore score --truth /tmp/npu-heldout2.yaml --cases OUT/cases.jsonl
 
 The scorer walks the truth's keys only, so a filtered truth scores exactly that split.
 """

@@ -52,7 +52,7 @@ def run(ctx: Any) -> dict[str, Any]:
         verified = enrich(todo, corpus, kb, judge=judge)
         threshold = kb.threshold()
         stats = kb.stats()
-    ctx.store.save_cases(cases, ctx.run_id)
+    ctx.store.save_kb_refs(cases, ctx.run_id)
     with_refs = sum(1 for c in todo if c.kb_refs)
     return {"index": str(index_dir), "documents": sum(s.seen for s in ingested),
             "chunks": stats["total_chunks"], "threshold": round(threshold, 3),

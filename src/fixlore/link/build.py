@@ -249,9 +249,12 @@ def _link_one(sh: _Shared, key: Key) -> tuple[Case | None, Close | None, bool]:
         case.candidates = [candidate_row(c) for c in v.candidates.values()]
         if stage != "window":
             conclude(case, issue, v, idx, cfg, best_answer, resolved=stage != "unresolved")
-            if own_change:
-                # The ticket is the PR's own record, not a problem the PR fixes: no fix claim
-                # (the PR stays in the candidates, the trail still shows it).
+            if own_change or (stage == "internal" and not issue.issue_type and (case.fix or case.pending_fix)):
+                # The ticket is the PR's own record, or the project's plan that only its text marks
+                # (an RFC, a task list, a process tag or label on a tracker without issue types),
+                # not a problem the PR fixes: no fix claim (the PR stays in the candidates, the
+                # trail still shows it). A typed task (GitCode `任务`) is a work item whose fix the
+                # seed digest links, so its claims stay.
                 _strip_conclusions(case)
     if stage == "pool":
         case.value = value_score(_value_inputs(issue, case, fix_strong, idx, best_answer))
@@ -316,10 +319,10 @@ def _considered(issue: Issue, since: datetime) -> bool:
 
 def _strip_conclusions(case: Case) -> None:
     """Cases that do not go to deep analysis carry no fix claim (the candidates stay for the
-    record); a close storm is still named, since close times alone show it."""
+    record); a close storm and a stale close are still named, since the close alone shows them."""
     case.fix, case.pending_fix, case.evidence = [], [], []
     case.timing, case.lag_s, case.timing_note = "no_fix", None, ""
-    case.traps = [t for t in case.traps if t == "close_storm"]
+    case.traps = [t for t in case.traps if t in ("close_storm", "stale_close")]
     case.trap_notes = {t: case.trap_notes[t] for t in case.traps}
 
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from fixlore.link.credited import credited_fixes
 from fixlore.link.index import CorpusIndex, Key
 from fixlore.rules.refs import KIND_EITHER, KIND_ISSUE, KIND_PULL, find_refs
 from fixlore.model import EV_CLOSED, Issue, Pull
@@ -83,9 +84,17 @@ def gather(issue: Issue, idx: CorpusIndex) -> dict[Key, Candidate]:
         pull = idx.pulls.get(m.pull)
         if pull is None:
             continue
-        if m.ref.background:
-            cand(m.pull).add(Signal("background", f"PR {m.where} names #{n} as background ('{m.ref.background}'), "
+        credits = [] if m.ref.keyword else credited_fixes(
+            f"{pull.title or ''}\n{pull.body or ''}", pull.repo, n, m.pull,
+            lambda pk: pk in idx.pulls and idx.pulls[pk].merged)
+        if m.ref.background or credits:
+            cue = m.ref.background or "beside the fix it credits to " + ", ".join(f"#{k[1]}" for k, _ in credits)
+            cand(m.pull).add(Signal("background", f"PR {m.where} names #{n} as background ('{cue}'), "
                                                   f"not as what it fixes: {m.quote}", f"pulls/{m.pull[1]}"))
+            for pk, sentence in credits:
+                quote = " ".join(sentence.split())[:120]
+                cand(pk).add(Signal("comment", f"PR #{m.pull[1]} names #{n} and credits the fix to #{pk[1]}: "
+                                               f"'{quote}'", f"pulls/{m.pull[1]}", claim=True, cite=True))
             continue
         strong = bool(m.ref.keyword) or m.ref.kind == KIND_ISSUE
         kind = "keyword" if strong else "mention"

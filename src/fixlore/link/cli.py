@@ -160,7 +160,7 @@ def register(app: typer.Typer) -> None:
         world: list[Path] = typer.Option([], "--world", help="A world folder: link it and score it against its "
                                                              "truth.yaml; repeat for one report per world."),
         split: Optional[str] = typer.Option(None, "--split", help="Score only truth rows with this `split` "
-                                                                  "(e.g. tune, heldout)."),
+                                                                  "(e.g. tune, tune2, heldout2)."),
         as_json: bool = typer.Option(False, "--json", help="Print the full report as JSON."),
         show: int = typer.Option(15, "--show", help="How many mismatching keys to list."),
     ) -> None:

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 
 from fixlore.link.config import LinkConfig
+from fixlore.link.stale_label import stale_label
 from fixlore.model import Comment, Issue, pickled_as_arguments
 from fixlore.rules.bots import STALE_NOTICE, is_bot
 
@@ -51,6 +52,9 @@ def stale_note(issue: Issue, actor: str, comments: list[Comment], lag_s: int | N
                     f"{notice.created_at.isoformat()} after {idle_days:.1f} days without activity: '{snippet}'")
     if actor and is_bot(actor) and not explained:
         return f"closed by bot account {actor} at {close.isoformat()}, not within {cfg.auto_close_s}s of a fix merge"
+    label = stale_label(issue, cfg.funnel)
+    if label and not explained:
+        return f"closed at {close.isoformat()} carrying the stale process's label '{label}', no fix merge explains it"
     return ""
 
 

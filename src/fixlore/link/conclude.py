@@ -70,7 +70,9 @@ def conclude(case: Case, issue: Issue, v: FixVerdict, idx: CorpusIndex, cfg: Lin
     """Fix, evidence, timing and traps of one issue; a close storm is corpus-wide and applied
     afterwards (`_apply_storm`). `resolved`: closed as resolved (not stage "unresolved"); only
     such a close claims a fix, so only there is an unlanded fix PR the `fix_not_landed` trap
-    (a not-planned or duplicate close says nothing landed, and the PR stays in `pending_fix`)."""
+    (a not-planned or duplicate close says nothing landed, and the PR stays in `pending_fix`);
+    the trap also needs one of those PRs still open (read off npu-threads' tune split, vllm-omni
+    #3722: both attempts closed unmerged, the real fix never names the issue)."""
     n = issue.number
     comments = idx.issue_comments.get((issue.repo, n), [])
     case.fix = [fixref(p, role) for p, role in v.fix]
@@ -137,7 +139,13 @@ def conclude(case: Case, issue: Issue, v: FixVerdict, idx: CorpusIndex, cfg: Lin
         traps["closed_before_merge"] = case.timing_note if case.timing == "before_merge" else (
             "closed before " + ", ".join(f"{idx.pr_label((p.repo, p.number), issue.repo)} merged {_t(p.merged_at)}"
                                          for p in v.after_close))
-    if v.pending and not has_fix and not v.after_close and resolved:
+    # An unlanded fix is one still open when the issue closed. When every PR that claimed the
+    # issue had been closed unmerged before that, they were attempts a maintainer declined or
+    # dropped (superseded, rejected, abandoned): the close says nothing about them, and the fix,
+    # if any, came some other way.
+    open_at_close = [p for p in v.pending if p.state == "open" or (
+        p.closed_at is not None and issue.closed_at is not None and p.closed_at > issue.closed_at)]
+    if v.pending and not has_fix and not v.after_close and resolved and open_at_close:
         traps["fix_not_landed"] = "closed, but the fix did not land: " + ", ".join(
             f"{idx.pr_label((p.repo, p.number), issue.repo)} is {p.state}{' (closed unmerged)' if p.state == 'closed' else ''}"
             for p in v.pending)

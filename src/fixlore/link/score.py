@@ -105,7 +105,7 @@ def load_truth(path: str | Path) -> dict[str, dict[str, Any]]:
 
 
 def split_truth(truth: dict[str, dict[str, Any]], split: str | None) -> dict[str, dict[str, Any]]:
-    """The truth rows of one `split` (a world's tune / heldout parts); all rows without one."""
+    """The truth rows of one `split` (npu-threads: tune, tune2, heldout2); all rows without one."""
     if not split:
         return truth
     rows = {k: row for k, row in truth.items() if str(row.get("split", "")) == split}

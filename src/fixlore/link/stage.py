@@ -39,7 +39,7 @@ def run(ctx: Any) -> dict[str, Any]:
         fetch, mode = corpus_fetcher(corpus), "store"
     chosen = analysis_candidates(cases)
     result = audit_timing(chosen, fetch, AUDIT_SAMPLE)
-    ctx.store.save_cases(cases, ctx.run_id)
+    ctx.store.save_linked_cases(cases, ctx.run_id)
     ctx.info["funnel"] = counts.as_dict()
     return {
         "funnel": counts.as_dict(),

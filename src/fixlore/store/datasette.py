@@ -15,7 +15,13 @@ from typing import Any
 
 TIME = "ISO 8601 UTC, ending in Z (the platform's own string, with its offset, is in raw)"
 CASE_KEY = {"repo": "The issue's repository, OWNER/REPO", "number": "The issue's number"}
-POSITION = {"position": "Order within the case, from 0"}
+POSITION = {"position": "Order within the case's list, from 0"}
+CONCLUSIONS = {"timing": "How the close relates to the fix's merge (same_second, auto_close, minutes, later, "
+                         "stale, before_merge, no_fix)",
+               "lag_s": "Seconds from the fix's merge to the close",
+               "timing_note": "What the timing class rests on: times, actor, which PR",
+               "value": "How much a reader gains from the case (0..1)",
+               "analysed_by": "Which analysis wrote problem and answer (empty: none)"}
 
 TABLES: dict[str, dict[str, Any]] = {
     "repos": {"description": "The repositories harvested.",
@@ -46,29 +52,36 @@ TABLES: dict[str, dict[str, Any]] = {
     "harvest_runs": {"description": "Each harvest: when, which organisations, how many requests.",
                      "units": {"requests": "requests"}},
     "runs": {"description": "Each `fixlore run`, with its run.json as info."},
-    "cases": {"description": "Every harvested issue's conclusions as one JSON document (the case export); the "
-                             "case_* views unfold it.",
-              "columns": {"export": "The case as in cases.jsonl", "funnel": "Where the funnel left the issue",
-                          "updated_at": TIME}},
-    "case_conclusions": {"description": "One row per case: what the linker and the analysis concluded.",
-                         "columns": {**CASE_KEY, "closed_at": "When the issue was closed (ISO 8601 with the "
-                                                              "platform's offset)",
-                                     "timing": "How the close relates to the fix's merge",
-                                     "lag_s": "Seconds from the fix's merge to the close",
-                                     "value": "How much a reader gains from the case (0..1)",
-                                     "analysed_by": "Which analysis wrote problem and answer (empty: none)"},
+    "cases": {"description": "Every harvested issue's conclusions: the case export's per-case fields as columns, "
+                             "the whole case as one JSON document (export); its lists are the case_* tables.",
+              "columns": {**CASE_KEY, "export": "The case as in cases.jsonl", "funnel": "Where the funnel left the issue",
+                          "drop_reason": "Why a candidate was dropped (empty: kept or not a candidate)",
+                          "provisional": "True: selected by the value score, awaiting deep analysis",
+                          "closed_at": TIME, "updated_at": TIME, **CONCLUSIONS},
+              "units": {"lag_s": "s"}},
+    "case_conclusions": {"description": "One row per case: what the linker and the analysis concluded (the cases "
+                                        "table without its JSON).",
+                         "columns": {**CASE_KEY, "closed_at": TIME, **CONCLUSIONS},
                          "units": {"lag_s": "s"}},
-    "case_fixes": {"description": "One row per fix PR (or backport) of a case.",
-                   "columns": {**CASE_KEY, **POSITION, "pr_repo": "The PR's repository", "pr_number": "The PR",
-                               "role": "fix or backport", "merged_at": "ISO 8601 with the platform's offset"}},
-    "case_pending_fixes": {"description": "One row per fix PR that did not land before the close.",
+    "case_fixes": {"description": "One row per fix PR (or backport) of a case, and per candidate that did not land "
+                                  "before the close (pending).",
+                   "columns": {**CASE_KEY, **POSITION, "pending": "True: did not land before the close (the export's "
+                                                                  "pending_fix); false: the fix set",
+                               "pr_repo": "The PR's repository", "pr_number": "The PR",
+                               "role": "fix or backport", "state": "The PR's state (merged, open, closed)",
+                               "merged": "True only when state is merged and merged_at is set", "merged_at": TIME,
+                               "base_ref": "The branch the PR targets"}},
+    "case_pending_fixes": {"description": "One row per fix PR that did not land before the close (case_fixes "
+                                          "where pending).",
                            "columns": {**CASE_KEY, **POSITION}},
     "case_traps": {"description": "One row per trap of a case (stale-bot close, close storm...), with what "
                                   "shows it.", "columns": {**CASE_KEY, **POSITION, "note": "What shows the trap"}},
     "case_evidence": {"description": "One row per piece of evidence the fix rests on.",
-                      "columns": {**CASE_KEY, **POSITION, "source": "Where it was seen (issues/N/comments/ID...)"}},
+                      "columns": {**CASE_KEY, **POSITION, "kind": "keyword, linked, comment, auto_close...",
+                                  "detail": "What was seen, quoted briefly",
+                                  "source": "Where it was seen (issues/N/comments/ID...)"}},
     "case_kb_refs": {"description": "One row per document a case cites.",
-                     "columns": {**CASE_KEY, **POSITION, "doc": "docs/OWNER/REPO/PATH",
+                     "columns": {**CASE_KEY, **POSITION, "doc": "docs/OWNER/REPO/PATH", "chunk": "The passage cited",
                                  "score": "Retrieval score, 0..1 (cited at or above the index's threshold)"}},
     "fulltext": {"description": "Full-text search over issue and PR titles and bodies, segmented into words by "
                                 "jieba: search Chinese as words separated by spaces (超时 心跳).",

@@ -8,8 +8,8 @@ Foreign keys are declared for readers such as Datasette; SQLite does not enforce
 store never turns ``PRAGMA foreign_keys`` on) and PostgreSQL does not get them, because the
 store does not promise referential integrity: a copy of the cases may outlive its issues,
 and a link may name a PR of a repository outside the harvest. The migrations in
-``store/migrations`` create exactly these tables; ``store/views.py`` adds the views of the
-conclusions and the full-text index.
+``store/migrations`` create exactly these tables; ``store/views.py`` adds two views over
+them (``case_conclusions``, ``case_pending_fixes``) and the full-text index.
 """
 
 from __future__ import annotations
@@ -243,7 +243,78 @@ cases = sa.Table(
     sa.Column("export", sa.JSON),                   # Case.to_export()
     sa.Column("run_id", sa.Integer, sa.ForeignKey("runs.id")),
     sa.Column("updated_at", UTCDateTime),
+    # the export's per-case fields as columns (store/conclusions.py `case_columns`)
+    sa.Column("title", sa.Text, nullable=False, server_default=""),
+    sa.Column("url", sa.Text, nullable=False, server_default=""),
+    sa.Column("closed_at", UTCDateTime),
+    sa.Column("drop_reason", sa.String(40), nullable=False, server_default=""),
+    sa.Column("provisional", sa.Boolean, nullable=False, server_default=sa.false()),
+    sa.Column("timing", sa.String(40), nullable=False, server_default=""),
+    sa.Column("lag_s", sa.Integer),
+    sa.Column("timing_note", sa.Text, nullable=False, server_default=""),
+    sa.Column("closed_by", sa.String(200), nullable=False, server_default=""),
+    sa.Column("theme", sa.Text, nullable=False, server_default=""),
+    sa.Column("value", sa.Float, nullable=False, server_default="0"),
+    sa.Column("analysed_by", sa.String(200), nullable=False, server_default=""),
+    sa.Column("problem", sa.Text, nullable=False, server_default=""),
+    sa.Column("answer", sa.Text, nullable=False, server_default=""),
+    sa.Column("symptom", sa.Text, nullable=False, server_default=""),
+    sa.Column("first_action", sa.Text, nullable=False, server_default=""),
     sa.ForeignKeyConstraint(["repo", "number"], ["issues.repo", "issues.number"]),
+)
+sa.Index("ix_cases_funnel", cases.c.funnel)
+
+# -- a case's conclusions, one row per item of its export's lists (written by the stage that decides them)
+
+case_fixes = sa.Table(
+    "case_fixes", metadata,
+    sa.Column("repo", sa.String(300), primary_key=True),
+    sa.Column("number", sa.Integer, primary_key=True, autoincrement=False),
+    sa.Column("pending", sa.Boolean, primary_key=True),    # True: export's pending_fix (did not land before the close)
+    sa.Column("position", sa.Integer, primary_key=True, autoincrement=False),   # order within its list
+    sa.Column("pr_repo", sa.String(300), nullable=False),
+    sa.Column("pr_number", sa.Integer, nullable=False),
+    sa.Column("role", sa.String(20), nullable=False, server_default="fix"),      # fix | backport
+    sa.Column("state", sa.String(20), nullable=False, server_default=""),
+    sa.Column("merged", sa.Boolean, nullable=False, server_default=sa.false()),  # model.is_merged
+    sa.Column("merged_at", UTCDateTime),
+    sa.Column("base_ref", sa.Text, nullable=False, server_default=""),
+    sa.Column("url", sa.Text, nullable=False, server_default=""),
+    sa.ForeignKeyConstraint(["repo", "number"], ["cases.repo", "cases.number"]),
+    sa.ForeignKeyConstraint(["pr_repo", "pr_number"], ["pulls.repo", "pulls.number"]),
+)
+sa.Index("ix_case_fixes_pr", case_fixes.c.pr_repo, case_fixes.c.pr_number)
+
+case_traps = sa.Table(
+    "case_traps", metadata,
+    sa.Column("repo", sa.String(300), primary_key=True),
+    sa.Column("number", sa.Integer, primary_key=True, autoincrement=False),
+    sa.Column("trap", sa.String(40), primary_key=True),
+    sa.Column("position", sa.Integer, nullable=False),
+    sa.Column("note", sa.Text, nullable=False, server_default=""),
+    sa.ForeignKeyConstraint(["repo", "number"], ["cases.repo", "cases.number"]),
+)
+
+case_evidence = sa.Table(
+    "case_evidence", metadata,
+    sa.Column("repo", sa.String(300), primary_key=True),
+    sa.Column("number", sa.Integer, primary_key=True, autoincrement=False),
+    sa.Column("position", sa.Integer, primary_key=True, autoincrement=False),
+    sa.Column("kind", sa.String(40), nullable=False),
+    sa.Column("detail", sa.Text, nullable=False, server_default=""),
+    sa.Column("source", sa.Text, nullable=False, server_default=""),
+    sa.ForeignKeyConstraint(["repo", "number"], ["cases.repo", "cases.number"]),
+)
+
+case_kb_refs = sa.Table(
+    "case_kb_refs", metadata,
+    sa.Column("repo", sa.String(300), primary_key=True),
+    sa.Column("number", sa.Integer, primary_key=True, autoincrement=False),
+    sa.Column("position", sa.Integer, primary_key=True, autoincrement=False),
+    sa.Column("doc", sa.Text, nullable=False),
+    sa.Column("chunk", sa.String(100), nullable=False, server_default=""),
+    sa.Column("score", sa.Float, nullable=False, server_default="0"),
+    sa.ForeignKeyConstraint(["repo", "number"], ["cases.repo", "cases.number"]),
 )
 
 

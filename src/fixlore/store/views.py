@@ -1,11 +1,9 @@
 """What the store shows a reader beyond its tables: views of the conclusions and a full-text index.
 
-The conclusions live in one JSON document per case (``cases.export``, the case export). The
-views below unfold it, one row per item, for people browsing the store (Datasette, any SQL
-client): ``case_conclusions`` (one row per case), ``case_fixes``, ``case_pending_fixes``,
-``case_traps``, ``case_evidence`` and ``case_kb_refs``. Each view is written once here, as
-(column, JSON field) pairs, and rendered for SQLite (``json_each`` / ``json_extract``) or
-PostgreSQL (``json_array_elements`` / ``->>``); the migration creates them.
+The conclusions are tables (``cases`` and ``case_fixes``, ``case_traps``, ``case_evidence``,
+``case_kb_refs``: `store/conclusions.py`); two views keep the names readers know:
+``case_conclusions`` (one row per case, without the export's JSON) and ``case_pending_fixes``
+(the fix candidates that did not land before the close). The migration creates them.
 
 The full-text index ``fulltext`` (SQLite only, FTS5) holds every issue's and PR's title and
 body segmented into words by jieba (the kb's tokenizer), with FTS5's ``unicode61`` tokenizer
@@ -21,86 +19,26 @@ from typing import Any, Callable
 
 import sqlalchemy as sa
 
-# view -> (JSON array in the export, or None for one row per case; [(column, field, SQL type)])
-_CASE_KEY = [("repo", None, "text"), ("number", None, "integer")]
-VIEWS: dict[str, tuple[str | None, list[tuple[str, str, str]]]] = {
-    "case_conclusions": (None, [
-        ("title", "title", "text"), ("url", "url", "text"), ("closed_at", "closed_at", "text"),
-        ("funnel", "funnel", "text"), ("drop_reason", "drop_reason", "text"), ("timing", "timing", "text"),
-        ("lag_s", "lag_s", "integer"), ("closed_by", "closed_by", "text"), ("theme", "theme", "text"),
-        ("problem", "problem", "text"), ("answer", "answer", "text"), ("symptom", "symptom", "text"),
-        ("first_action", "first_action", "text"), ("value", "value", "real"),
-        ("analysed_by", "analysed_by", "text"), ("timing_note", "timing_note", "text")]),
-    "case_fixes": ("fix", [
-        ("pr_repo", "repo", "text"), ("pr_number", "number", "integer"), ("role", "role", "text"),
-        ("state", "state", "text"), ("merged_at", "merged_at", "text"), ("base_ref", "base_ref", "text"),
-        ("url", "url", "text")]),
-    "case_pending_fixes": ("pending_fix", [
-        ("pr_repo", "repo", "text"), ("pr_number", "number", "integer"), ("role", "role", "text"),
-        ("state", "state", "text"), ("base_ref", "base_ref", "text"), ("url", "url", "text")]),
-    "case_evidence": ("evidence", [
-        ("kind", "kind", "text"), ("detail", "detail", "text"), ("source", "source", "text")]),
-    "case_kb_refs": ("kb_refs", [
-        ("doc", "doc", "text"), ("chunk", "chunk", "text"), ("score", "score", "real")]),
+# view -> its SELECT (the same on both dialects: plain columns of the tables)
+_CONCLUSION_COLUMNS = ("title", "url", "closed_at", "funnel", "drop_reason", "provisional", "timing", "lag_s",
+                       "closed_by", "theme", "problem", "answer", "symptom", "first_action", "value", "analysed_by",
+                       "timing_note")
+VIEWS: dict[str, str] = {
+    "case_conclusions": f"SELECT repo, number, {', '.join(_CONCLUSION_COLUMNS)} FROM cases",
+    "case_pending_fixes": "SELECT repo, number, position, pr_repo, pr_number, role, state, base_ref, url "
+                          "FROM case_fixes WHERE pending",
 }
-# traps are a list of names with their notes in a dict beside it: written by hand for each dialect
-TRAPS_VIEW = "case_traps"
 FULLTEXT = "fulltext"
 
 
-def _sqlite_view(array: str | None, cols: list[tuple[str, str, str]]) -> str:
-    if array is None:
-        picks = ", ".join(f"json_extract(c.export, '$.{field}') AS {col}" for col, field, _ in cols)
-        return f"SELECT c.repo AS repo, c.number AS number, {picks} FROM cases c"
-    picks = ", ".join(f"json_extract(item.value, '$.{field}') AS {col}" for col, field, _ in cols)
-    return (f"SELECT c.repo AS repo, c.number AS number, CAST(item.key AS INTEGER) AS position, {picks} "
-            f"FROM cases c, json_each(c.export, '$.{array}') AS item")
-
-
-_PG_CAST = {"text": "", "integer": "::integer", "real": "::double precision"}
-
-
-def _pg_view(array: str | None, cols: list[tuple[str, str, str]]) -> str:
-    def pick(source: str, field: str, kind: str) -> str:
-        value = f"({source}->>'{field}')"
-        return f"NULLIF({value}, ''){_PG_CAST[kind]}" if kind != "text" else value
-
-    if array is None:
-        picks = ", ".join(f"{pick('c.export', field, kind)} AS {col}" for col, field, kind in cols)
-        return f"SELECT c.repo AS repo, c.number AS number, {picks} FROM cases c"
-    picks = ", ".join(f"{pick('item.value', field, kind)} AS {col}" for col, field, kind in cols)
-    return (f"SELECT c.repo AS repo, c.number AS number, (item.ord - 1)::integer AS position, {picks} "
-            f"FROM cases c CROSS JOIN LATERAL json_array_elements(c.export->'{array}') "
-            f"WITH ORDINALITY AS item(value, ord)")
-
-
-def _traps_view(dialect: str) -> str:
-    if dialect == "sqlite":
-        return ("SELECT c.repo AS repo, c.number AS number, CAST(item.key AS INTEGER) AS position, "
-                "item.value AS trap, json_extract(c.export, '$.trap_notes.' || item.value) AS note "
-                "FROM cases c, json_each(c.export, '$.traps') AS item")
-    return ("SELECT c.repo AS repo, c.number AS number, (item.ord - 1)::integer AS position, item.value AS trap, "
-            "c.export->'trap_notes'->>item.value AS note "
-            "FROM cases c CROSS JOIN LATERAL json_array_elements_text(c.export->'traps') "
-            "WITH ORDINALITY AS item(value, ord)")
-
-
-def view_sql(dialect: str) -> dict[str, str]:
-    """view name -> its SELECT for `dialect` ("sqlite" or "postgresql")."""
-    render = _sqlite_view if dialect == "sqlite" else _pg_view
-    out = {name: render(array, cols) for name, (array, cols) in VIEWS.items()}
-    out[TRAPS_VIEW] = _traps_view(dialect)
-    return out
-
-
 def create_views(conn: sa.Connection) -> None:
-    for name, select in view_sql(conn.dialect.name).items():
+    for name, select in VIEWS.items():
         conn.execute(sa.text(f"DROP VIEW IF EXISTS {name}"))
         conn.execute(sa.text(f"CREATE VIEW {name} AS {select}"))
 
 
 def drop_views(conn: sa.Connection) -> None:
-    for name in view_sql(conn.dialect.name):
+    for name in VIEWS:
         conn.execute(sa.text(f"DROP VIEW IF EXISTS {name}"))
 
 

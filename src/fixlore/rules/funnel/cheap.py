@@ -13,6 +13,7 @@ from functools import lru_cache
 
 from fixlore.rules.funnel.config import FunnelConfig
 from fixlore.rules.funnel.floods import flood_keys
+from fixlore.rules.funnel.planned import is_tracking_ticket
 from fixlore.rules.funnel.vocabulary import fold, folded
 from fixlore.model import REASON_DUPLICATE, REASON_NOT_PLANNED, REASON_REJECTED, Issue
 
@@ -48,9 +49,10 @@ def is_unresolved(issue: Issue, cfg: FunnelConfig) -> bool:
 
 def is_internal(issue: Issue, cfg: FunnelConfig) -> bool:
     """An internal issue type (GitCode), an internal label, or, for an issue without a type, a
-    process ticket's leading title tag (`title_tag`): GitHub has no issue type, and its projects
-    mark RFCs, roadmaps, tracking issues and task tickets with the label or the title prefix
-    their issue templates set. Where a type is set the type decides, not the title.
+    process ticket's leading title tag (`title_tag`) or a task list of issue references
+    (`rules.funnel.planned`): GitHub has no issue type, and its projects mark RFCs, roadmaps, tracking
+    issues and task tickets with the label or the title prefix their issue templates set, or
+    plan with checklists of issues. Where a type is set the type decides, not the title.
 
     Own-change bookkeeping tickets need the fix PR's author and time: the link stage decides
     them (funnel.bookkeeping)."""
@@ -64,7 +66,9 @@ def is_internal(issue: Issue, cfg: FunnelConfig) -> bool:
         # claim stands (an "[RFC]" typed Feature on GitCode is a feature request).
         return False
     tag = title_tag(issue.title)
-    return bool(tag) and fold(tag) in folded(tuple(cfg.internal_title_tags))
+    if tag and fold(tag) in folded(tuple(cfg.internal_title_tags)):
+        return True
+    return is_tracking_ticket(issue.body)
 
 
 # "[RFC]: …", "【任务】…", "(Tracking) …" or "RFC: …", "Tracking issue - …": the tag a template puts first.

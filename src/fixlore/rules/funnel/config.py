@@ -6,7 +6,7 @@ from dataclasses import dataclass, field, fields
 from typing import Any
 
 from fixlore.errors import ConfigError
-from fixlore.rules.funnel.vocabulary import terms
+from fixlore.rules.funnel.vocabulary import fold, folded, terms
 
 DEFAULT_TEMPLATES = ("API一致性任务", "重复-请忽略")
 
@@ -40,7 +40,14 @@ class FunnelConfig:
     security_labels: tuple[str, ...] = field(default_factory=lambda: terms("security_labels"))
     unresolved_labels: tuple[str, ...] = field(default_factory=lambda: terms("unresolved_labels"))
     unresolved_states: tuple[str, ...] = field(default_factory=lambda: terms("unresolved_states"))
+    # Labels a stale process sets before its close (link.stale_label).
+    stale_labels: tuple[str, ...] = field(default_factory=lambda: terms("stale_labels"))
     extra: dict[str, Any] = field(default_factory=dict)
+
+    def stale_label(self, labels: list[str] | tuple[str, ...]) -> str:
+        """The first of `labels` a stale process sets (`stale_labels`, compared folded), or ""."""
+        known = folded(tuple(self.stale_labels))
+        return next((label for label in labels if fold(label) in known), "")
 
     @classmethod
     def from_mapping(cls, data: dict[str, Any] | None) -> "FunnelConfig":

@@ -7,7 +7,9 @@ On SQLite: times written as "YYYY-MM-DD hh:mm:ss.ffffff" (naive UTC) become
 "YYYY-MM-DDThh:mm:ss.ffffffZ"; JSON written with \\uXXXX escapes is written again as UTF-8
 text; the foreign keys of `fixlore.store.schema` are declared (the tables are rebuilt, as
 SQLite cannot add a constraint in place); the full-text table is created (filled by
-`Store.refresh_fulltext`). On both dialects: the views of the conclusions (store/views.py).
+`Store.refresh_fulltext`). On both dialects: the views of the conclusions over the case export
+(store/migrations/json_views.py; 0004 turns them into tables). It touches only the tables and
+columns that exist at this revision: the schema module describes the head, which has more.
 """
 import json
 
@@ -15,6 +17,7 @@ import sqlalchemy as sa
 from alembic import op
 
 from fixlore.store import schema, views
+from fixlore.store.migrations import json_views
 
 revision = '0003_datasette'
 down_revision = '0002_repo_failures'
@@ -22,9 +25,15 @@ branch_labels = None
 depends_on = None
 
 
+def _existing(conn: sa.Connection) -> dict[str, set[str]]:
+    inspector = sa.inspect(conn)
+    return {name: {c["name"] for c in inspector.get_columns(name)} for name in inspector.get_table_names()}
+
+
 def _columns(kind: type) -> list[tuple[str, str]]:
+    existing = _existing(op.get_bind())
     return [(table.name, col.name) for table in schema.metadata.sorted_tables for col in table.columns
-            if isinstance(col.type, kind)]
+            if isinstance(col.type, kind) and col.name in existing.get(table.name, ())]
 
 
 def _reencode_json(conn: sa.Connection) -> None:
@@ -37,8 +46,10 @@ def _reencode_json(conn: sa.Connection) -> None:
 
 
 def _foreign_keys() -> dict[str, list[sa.ForeignKeyConstraint]]:
-    return {table.name: list(table.foreign_key_constraints) for table in schema.metadata.sorted_tables
-            if table.foreign_key_constraints}
+    existing = _existing(op.get_bind())
+    return {table.name: [fk for fk in table.foreign_key_constraints if fk.referred_table.name in existing]
+            for table in schema.metadata.sorted_tables
+            if table.name in existing and any(fk.referred_table.name in existing for fk in table.foreign_key_constraints)}
 
 
 def upgrade() -> None:
@@ -54,12 +65,12 @@ def upgrade() -> None:
                     batch.create_foreign_key(f"fk_{table}_{'_'.join(fk.column_keys)}", fk.referred_table.name,
                                              list(fk.column_keys), [e.column.name for e in fk.elements])
         views.create_fulltext(conn)
-    views.create_views(conn)
+    json_views.create_views(conn)
 
 
 def downgrade() -> None:
     conn = op.get_bind()
-    views.drop_views(conn)
+    json_views.drop_views(conn)
     if conn.dialect.name == "sqlite":
         views.drop_fulltext(conn)
         for table, constraints in _foreign_keys().items():
