@@ -15,7 +15,7 @@ What is real and what is synthetic (printed again with the figures):
   passages for a benchmark would take most of an hour on 2 cores and tells nothing the
   sample rate does not.
 - Above 20k passages the search scores a 128-dimension projection first and re-scores the
-  best 600 rows exactly (`fixlore.kb.vectors`); the bench also times the exact full pass.
+  best 600 rows exactly (`fixlore.retrieval.vectors`); the bench also times the exact full pass.
 - Query latency is measured end to end through `KnowledgeBase.search` (query tokenising,
   df look-up, FTS5 bm25, query embedding, brute-force cosine over the whole matrix, fusion,
   scoring), on real queries (the worlds' truth cases when present), with the median wall-clock
@@ -42,9 +42,9 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "src"))
 
-from fixlore.kb.base import KnowledgeBase, VECTOR_IDS_NAME, VECTORS_NAME, write_matrix  # noqa: E402
-from fixlore.kb.chunking import chunk_document, file_format  # noqa: E402
-from fixlore.kb.embed import UseEmbedder, embed_text  # noqa: E402
+from fixlore.retrieval.base import KnowledgeBase, VECTOR_IDS_NAME, VECTORS_NAME, write_matrix  # noqa: E402
+from fixlore.retrieval.chunking import chunk_document, file_format  # noqa: E402
+from fixlore.retrieval.embed import UseEmbedder, embed_text  # noqa: E402
 
 SAMPLE = 256
 
@@ -137,7 +137,7 @@ class PhaseTimer:
     """
 
     def __init__(self, kb: KnowledgeBase):
-        from fixlore.kb import vectors
+        from fixlore.retrieval import vectors
 
         self.times: dict[str, list[float]] = {}
         self._undo = []

@@ -5,7 +5,7 @@
 Builds the Corpus in memory (realistic text sizes, every kind of reference: closing keywords,
 issue URLs, branch names, platform links both ways, comment citations, backports on release
 branches, bot closes, template floods), then times `build_cases` (each phase: wall, this
-process's CPU and that of the forked workers ending in it) and `write_cases_jsonl` and prints issues per second. `--keep PATH` keeps the
+process's CPU and that of the forked workers ending in it) and `write_cases_parallel` and prints issues per second. `--keep PATH` keeps the
 export, to compare runs byte for byte (any `--workers` gives the same bytes). Nothing leaves
 the machine.
 
@@ -46,7 +46,7 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 from fixlore.link import LinkConfig, build_cases
-from fixlore.link.export import write_cases_jsonl
+from fixlore.link.export import write_cases_parallel
 from fixlore.model import EV_CLOSED, EV_LINKED, Comment, Commit, Corpus, Event, FileChange, Issue, Link, Pull, Repo
 
 TZ = timezone(timedelta(hours=8))
@@ -157,7 +157,7 @@ def main(argv: list[str] | None = None) -> int:
     t2, c2 = time.perf_counter(), time.process_time()
     with tempfile.TemporaryDirectory() as tmp:
         out = args.keep or Path(tmp) / "cases.jsonl"
-        n = write_cases_jsonl(cases, out, workers=args.workers)
+        n = write_cases_parallel(cases, out, workers=args.workers)
         size = out.stat().st_size
     t3, c3 = time.perf_counter(), time.process_time()
     issues = len(corpus.issues)
@@ -170,7 +170,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"  {phase:42s} {wall:6.2f}s wall {cpu:6.2f}s CPU" + (f" (+ forked workers {kids:5.2f}s)" if kids else ""))
     print(f"build_cases (funnel + link + rank): {t2 - t1:.2f}s wall  -> {issues / (t2 - t1):,.0f} issues/s"
           f" (parent CPU {c2 - c1:.2f}s)")
-    print(f"write_cases_jsonl: {n:,} cases, {size / 1e6:.1f} MB in {t3 - t2:.2f}s (CPU {c3 - c2:.2f}s)")
+    print(f"write_cases_parallel: {n:,} cases, {size / 1e6:.1f} MB in {t3 - t2:.2f}s (CPU {c3 - c2:.2f}s)")
     print(f"funnel + link + export: {t3 - t1:.2f}s wall  -> {issues / (t3 - t1):,.0f} issues/s"
           f" (parent CPU {c3 - c1:.2f}s -> {issues / (c3 - c1):,.0f} issues per CPU second)")
     own, kids = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)

@@ -432,7 +432,7 @@ def test_a_dead_pr_is_told_apart_by_repository_and_number():
 
 
 def test_symptom_line_is_the_exception_not_the_traceback_header():
-    from fixlore.analyse.text import error_lines
+    from fixlore.rules.text import error_lines
 
     body = ("训练时报错\n```\nTraceback (most recent call last):\n  File \"train.py\", line 3, in <module>\n"
             "    main()\nDuring handling of the above exception, another exception occurred:\n"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from hypothesis import given, strategies as st
 
-from fixlore.analyse.text import clip, fact_count, is_aside, sentences
+from fixlore.rules.text import clip, fact_count, is_aside, sentences
 
 
 def test_a_semicolon_joins_clauses_of_one_statement():

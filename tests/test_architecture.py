@@ -17,3 +17,9 @@ def test_import_contracts_hold():
                           cwd=ROOT / "src", capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-2000:]
     assert "Contracts: 2 kept, 0 broken" in done.stdout
+
+
+def test_no_stage_is_excused_from_the_independence_contract():
+    """A rule two stages need moves to a floor below them; no sideways import is let through."""
+    config = (ROOT / ".importlinter").read_text(encoding="utf-8")
+    assert "ignore_imports" not in config

@@ -15,7 +15,7 @@ from fixlore.compose.charts import funnel_chart, repo_chart, svg, timing_chart
 from fixlore.compose.digest import build_digest, without_kb
 from fixlore.compose.links import doc_url, pr_links
 from fixlore.compose.render import markdown, md_rich, rich
-from fixlore.compose.units import human_lag
+from fixlore.units import human_lag
 from test_digest import analysed_world
 
 _UNIT_S = {"d": 86400, "h": 3600, "min": 60, "s": 1}
@@ -28,7 +28,7 @@ def test_lag_in_the_two_largest_units():
 
 
 def test_linker_notes_read_their_lag_in_human_units():
-    from fixlore.compose.render import lag_words
+    from fixlore.htmlsafe import lag_words
 
     note = "fix !140 merged 2026-09-17T11:00:00+08:00, issue closed by ops-lee: lag 191396s"
     assert lag_words(note) == note.replace("lag 191396s", "lag 2 d 5 h")

@@ -4,7 +4,7 @@ from dataclasses import replace
 
 from hypothesis import given, strategies as st
 
-from fixlore.funnel.bookkeeping import own_change_ticket, own_words, says_nothing, template_lines
+from fixlore.rules.funnel.bookkeeping import own_change_ticket, own_words, says_nothing, template_lines
 from fixlore.link import build_cases
 from fixlore.model import Corpus
 

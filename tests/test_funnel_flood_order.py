@@ -1,6 +1,6 @@
 """Class 2 of issue #13: a bot's template flood typed as an internal task is still a flood (noise)."""
 
-from fixlore.funnel import FunnelConfig, cheap_funnel
+from fixlore.rules.funnel import FunnelConfig, cheap_funnel
 
 from test_link_builders import SINCE, issue, t
 

@@ -3,8 +3,8 @@
 import pytest
 from hypothesis import given, strategies as st
 
-from fixlore.funnel import FunnelConfig, cheap_funnel
-from fixlore.funnel.cheap import title_tag
+from fixlore.rules.funnel import FunnelConfig, cheap_funnel
+from fixlore.rules.funnel.cheap import title_tag
 
 from test_link_builders import SINCE, issue, t
 

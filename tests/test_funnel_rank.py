@@ -1,6 +1,6 @@
 import random
 
-from fixlore.funnel.rank import ValueInputs, top_k, top_keys, value_score
+from fixlore.rules.funnel.rank import ValueInputs, top_k, top_keys, value_score
 
 
 def _v(**kw):
@@ -76,7 +76,7 @@ def test_documented_failure_with_discussion_outranks_silent_ticket():
 
 
 def test_acknowledgements_are_recognised():
-    from fixlore.funnel.rank import is_acknowledgement
+    from fixlore.rules.funnel.rank import is_acknowledgement
     for text in ("感谢", "好的", "👍", "ok", "Thanks!", "可以了", ""):
         assert is_acknowledgement(text), text
     for text in ("一周无反馈，关闭。", "请固定 seed 后再跑两次对比", "ok, but the second run still fails with OOM"):

@@ -2,8 +2,8 @@
 
 from hypothesis import given, strategies as st
 
-from fixlore.funnel import FunnelConfig, cheap_funnel
-from fixlore.funnel.vocabulary import fold, terms
+from fixlore.rules.funnel import FunnelConfig, cheap_funnel
+from fixlore.rules.funnel.vocabulary import fold, terms
 
 from test_link_builders import SINCE, issue, t
 

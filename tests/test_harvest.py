@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from fixlore.funnel import cheap_funnel
+from fixlore.rules.funnel import cheap_funnel
 from fixlore.harvest import harvest
 from fixlore.replay.server import ReplayServer
 from fixlore.sources import make_source

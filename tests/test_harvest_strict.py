@@ -267,7 +267,7 @@ def test_bare_dates_mean_the_platform_zone(raw, platform, expected):
 def test_every_readable_repo_is_harvested_whole_under_each_named_quirk_set(make_world, tmp_path, platform, strict):
     """The acceptance in one test: every in-window issue of every readable repo, its pool details, the
     refused repo recorded; against the default replay and each platform's strict set."""
-    from fixlore.funnel import cheap_funnel
+    from fixlore.rules.funnel import cheap_funnel
 
     world = make_world(platform=platform, repos=4, closed_in_window=160, other_updated=40, old_issues=80, seed=13)
     store, report, acc, refused, stats = harvest_world(world, f"sqlite:///{tmp_path / 'h.db'}", strict,

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from fixlore.kb.base import THRESHOLD_NAME, VECTORS_NAME, KnowledgeBase
+from fixlore.retrieval.base import THRESHOLD_NAME, VECTORS_NAME, KnowledgeBase
 from fixlore.kb.calibrate import Ranked, best_threshold, calibrate, cross_validate, evaluate, rank_labelled
-from fixlore.kb.embed import UseEmbedder
+from fixlore.retrieval.embed import UseEmbedder
 from fixlore.kb.enrich import case_query, CorpusLookup, enrich
 from fixlore.model import Case, Comment, Corpus, FixRef, Issue, Pull
 from test_kb_corpus import QUERIES, UNRELATED, write_corpus
@@ -207,7 +207,7 @@ def test_calibrate_saves_threshold_used_by_default(tmp_path, built, embedder):
 
 
 def test_changelogs_are_searchable_but_never_cited():
-    from fixlore.kb.base import is_changelog
+    from fixlore.retrieval.base import is_changelog
 
     assert is_changelog("docs/o/r/CHANGELOG.md") and is_changelog("docs/o/r/docs/zh/release_notes/26.3.0.md")
     assert is_changelog("docs/o/r/docs/26.0.0.rst")
@@ -216,7 +216,7 @@ def test_changelogs_are_searchable_but_never_cited():
 
 
 def test_query_terms_skip_function_words_and_bare_numbers():
-    from fixlore.kb.tokens import is_query_term
+    from fixlore.retrieval.tokens import is_query_term
 
     assert not is_query_term("的") and not is_query_term("它") and not is_query_term("12") and not is_query_term("0.8")
     assert is_query_term("26.2.0") and is_query_term("30s") and is_query_term("通信") and is_query_term("all_to_all")
@@ -278,7 +278,7 @@ def test_two_folders_under_one_prefix_keep_each_other(tmp_path, embedder):
 def test_coarse_pass_finds_the_same_nearest_rows_as_brute_force():
     import numpy as np
 
-    from fixlore.kb import vectors
+    from fixlore.retrieval import vectors
 
     rng = np.random.default_rng(3)
     centres = rng.normal(size=(40, 512)).astype(np.float32)

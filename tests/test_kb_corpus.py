@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from fixlore.kb.chunking import chunk_document, file_format
+from fixlore.retrieval.chunking import chunk_document, file_format
 
 CORPUS: dict[str, str] = {
     "Ascend/msmodeling/docs/moe.md": """# MoE 路由与专家并行

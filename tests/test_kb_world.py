@@ -14,9 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from fixlore.kb.base import DEFAULT_THRESHOLD, KnowledgeBase
+from fixlore.retrieval.base import DEFAULT_THRESHOLD, KnowledgeBase
 from fixlore.kb.calibrate import best_threshold, cross_validate, evaluate, rank_labelled
-from fixlore.kb.embed import UseEmbedder
+from fixlore.retrieval.embed import UseEmbedder
 from fixlore.kb.truth import labelled_cases
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -6,7 +6,7 @@ import pytest
 from fixlore.errors import FixloreError
 from fixlore.link import build_cases
 from fixlore.link.audit import audit_timing, corpus_fetcher
-from fixlore.link.export import read_cases_jsonl, write_cases_jsonl
+from fixlore.caseexport import read_cases_jsonl, write_cases_jsonl
 from fixlore.model import Corpus
 
 from test_link_builders import SINCE, issue, link, pull, t

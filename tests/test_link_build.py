@@ -1,6 +1,6 @@
 from datetime import timedelta
 
-from fixlore.funnel import FunnelConfig
+from fixlore.rules.funnel import FunnelConfig
 from fixlore.link import LinkConfig, analysis_candidates, build_cases
 from fixlore.model import EV_CLOSED, EV_CROSS_REF, EV_LINKED, REASON_NOT_PLANNED, Commit, Corpus, Repo
 

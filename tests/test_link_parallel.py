@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from fixlore.link import LinkConfig, build_cases
-from fixlore.link.export import write_cases_jsonl
+from fixlore.caseexport import write_cases_jsonl
+from fixlore.link.export import write_cases_parallel
 from fixlore.link.forked import ChunkPool, ForkedCall, can_fork, chunked
 from fixlore.model import Case, Evidence, FixRef
 
@@ -68,9 +69,9 @@ def test_parallel_export_writes_the_same_bytes(tmp_path):
                   fix=[FixRef(f"o/r{i % 3}", i + 1, "fix", "merged", datetime(2026, 9, 1, tzinfo=tz))],
                   evidence=[Evidence("keyword", f"!{i + 1}: 'fixes'", f"pulls/{i + 1}")], value=i / 7)
              for i in range(5000, 0, -1)]
-    write_cases_jsonl(cases, tmp_path / "one.jsonl", workers=1)
-    write_cases_jsonl(cases, tmp_path / "two.jsonl", workers=2)
-    write_cases_jsonl(cases, tmp_path / "three.jsonl", workers=3)
+    write_cases_jsonl(cases, tmp_path / "one.jsonl")
+    write_cases_parallel(cases, tmp_path / "two.jsonl", workers=2)
+    write_cases_parallel(cases, tmp_path / "three.jsonl", workers=3)
     one = (tmp_path / "one.jsonl").read_bytes()
     assert one == (tmp_path / "two.jsonl").read_bytes() == (tmp_path / "three.jsonl").read_bytes()
     assert one.count(b"\n") == 5000

@@ -3,7 +3,8 @@
 from datetime import timedelta
 
 from fixlore.link import LinkConfig, build_cases
-from fixlore.link.closes import STALE_NOTICE, Close, close_storms, is_bot
+from fixlore.link.closes import Close, close_storms
+from fixlore.rules.bots import STALE_NOTICE, is_bot
 from fixlore.model import EV_CLOSED, Corpus
 
 from test_link_builders import REPO, SINCE, comment, event, issue, link, pull, t
@@ -130,14 +131,14 @@ def test_answer_is_kept_only_on_analysis_candidates():
     corpus = Corpus(issues=[issue(1, "question one", closed=t(18)), issue(2, "question two", closed=t(18))],
                     comments=[comment(1, "当前支持 core_r0.12 ~ core_r0.13，详见发布说明。", author="m"),
                               comment(2, "当前支持 core_r0.12 ~ core_r0.14 版本，详见文档。", author="m")])
-    from fixlore.funnel import FunnelConfig
+    from fixlore.rules.funnel import FunnelConfig
     cases, _ = build_cases(corpus, SINCE, LinkConfig(funnel=FunnelConfig(rank_top_k=1)))
     kinds = {c.number: [e.kind for e in c.evidence] for c in cases}
     assert sorted(kinds.values()) == [[], ["answer"]]
 
 
 def test_conclude_all_off_keeps_only_candidates_and_storms():
-    from fixlore.funnel import FunnelConfig
+    from fixlore.rules.funnel import FunnelConfig
     corpus = Corpus(issues=[issue(1, "rich report", closed=t(18), body="steps to reproduce\nTraceback\nversion 1.2" * 5),
                             issue(2, "x", closed=t(18), body="")],
                     pulls=[pull(10, "fix", body="Fixes #1", merged=t(18)), pull(11, "fix 2", body="Fixes #2", merged=t(18))])

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from fixlore.funnel import FunnelConfig, cheap_funnel
+from fixlore.rules.funnel import FunnelConfig, cheap_funnel
 from fixlore.link import LinkConfig, build_cases
 from fixlore.sources.offline import load_world, read_world_meta
 from fixlore.timeutil import parse_time
@@ -78,7 +78,7 @@ def test_removing_the_fixing_pr_changes_the_conclusion(world):
 
 
 def test_an_own_change_ticket_filed_by_someone_else_is_a_report_again(world):
-    """Own-change tickets (funnel.bookkeeping) rest on one account opening ticket and fix: give the
+    """Own-change tickets (rules.funnel.bookkeeping) rest on one account opening ticket and fix: give the
     ticket another author and it is a pool issue with its fix again."""
     cheap = cheap_funnel(world.corpus.issues, world.since, world.cfg.funnel)
     own = sorted(k for k, (stage, _, _) in world.base.items() if stage == "internal" and cheap.get(k) == "pool")

@@ -3,7 +3,7 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from fixlore.link.refs import Ref, find_refs, refs_from_branch
+from fixlore.rules.refs import Ref, find_refs, refs_from_branch
 
 REPO = "o/r"
 

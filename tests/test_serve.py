@@ -153,7 +153,7 @@ def test_cases_outside_the_window_are_not_claimed_or_offered(knowledge):
 
 def test_repo_filter_reaches_past_the_top_results(tmp_path):
     """A repository with one matching case among 150 better matches elsewhere still gets it."""
-    from fixlore.kb.base import KnowledgeBase
+    from fixlore.retrieval.base import KnowledgeBase
 
     cases = [Case(repo="a/x", number=i, funnel="selected", title=f"heartbeat timeout on node {i}") for i in range(150)]
     cases.append(Case(repo="b/y", number=1, funnel="selected", title="agent reports a timeout"))

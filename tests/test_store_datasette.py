@@ -180,7 +180,7 @@ def test_the_migration_unfolds_cases_stored_as_json_and_goes_back(tmp_path):
 
 
 def test_fulltext_finds_chinese_words_and_follows_changes(tmp_path):
-    from fixlore.kb.tokens import Tokenizer
+    from fixlore.retrieval.tokens import Tokenizer
     from fixlore.model import Issue, Repo
 
     words = Tokenizer(tmp_path / "tok")

@@ -4,9 +4,9 @@ from datetime import datetime, timedelta, timezone
 
 from hypothesis import given, strategies as st
 
-from fixlore.funnel import FunnelConfig
-from fixlore.funnel.cheap import is_internal
-from fixlore.funnel.planned import is_tracking_ticket
+from fixlore.rules.funnel import FunnelConfig
+from fixlore.rules.funnel.cheap import is_internal
+from fixlore.rules.funnel.planned import is_tracking_ticket
 from fixlore.link.closes import stale_note
 from fixlore.link.config import LinkConfig
 from fixlore.link.stale_label import stale_label

@@ -1,6 +1,6 @@
 """Class 6 of issue #13 (value side): what a case teaches is often in its fix PR, not in the report."""
 
-from fixlore.funnel.rank import ValueInputs, value_score
+from fixlore.rules.funnel.rank import ValueInputs, value_score
 from fixlore.link import build_cases
 from fixlore.model import Comment, Corpus
 

@@ -11,9 +11,9 @@ import copy
 import random
 import re
 
-from fixlore.funnel.vocabulary import fold
-from fixlore.link.closes import is_bot
-from fixlore.link.refs import find_refs
+from fixlore.rules.funnel.vocabulary import fold
+from fixlore.rules.bots import is_bot
+from fixlore.rules.refs import find_refs
 from fixlore.model import Corpus
 
 _SEPARATORS = (" ", "-", "_")

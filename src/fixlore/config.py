@@ -27,12 +27,13 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+from fixlore.enums import Platform
 from fixlore.errors import ConfigError
 from fixlore.inputs import check_db_url, check_http_url, load_yaml_mapping, read_text, strip_userinfo
 from fixlore.sources import DEFAULT_BASE_URLS, DEFAULT_TOKEN_ENV
 from fixlore.timeutil import parse_time
 
-PLATFORMS = ("gitcode", "github")
+PLATFORMS = tuple(p.value for p in Platform)
 
 
 @dataclass

@@ -9,7 +9,9 @@ from fixlore.model import Case, FixRef
 
 
 def pr_label(f: FixRef, case_repo: str = "") -> str:
-    """`!795` for merge requests (GitCode/GitLab style), `PR#795` otherwise; foreign repos are named."""
+    """The label prose gives a fix: `!795` for a merge request (GitCode), `PR#795` otherwise (a
+    bare `#795` in a sentence reads as an issue); foreign repos are named by their last part.
+    Tables and notes use the platform's own form, `model.pull_label`."""
     mark = f"!{f.number}" if "merge_requests" in (f.url or "") else f"PR#{f.number}"
     if case_repo and f.repo and f.repo != case_repo:
         return f"{f.repo.split('/')[-1]}{mark}"
@@ -129,7 +131,7 @@ def _linked_but_not_the_fix(case: Case, zh: bool) -> list[str]:
     the fix. Said only when no linked_unrelated trap already says it."""
     if "linked_unrelated" in case.traps:
         return []
-    sigil = "!" if "/merge_requests/" in " ".join(f.url for f in case.fix) or "gitcode" in (case.url or "") else "PR#"
+    sigil = "!" if case.platform == "gitcode" else "PR#"
     out = []
     for cand in case.candidates:
         if cand.get("verdict") != "unrelated" or not any(s.get("kind") == "linked" for s in cand.get("signals", [])):

@@ -15,6 +15,8 @@ from datetime import datetime
 from operator import attrgetter
 from typing import Any
 
+from fixlore.enums import DropReason, EvidenceKind, FunnelStage, Platform, Timing, Trap
+
 # Normalised issue close reasons (GitHub state_reason, GitCode issue_state / labels).
 REASON_COMPLETED = "completed"
 REASON_NOT_PLANNED = "not_planned"
@@ -32,6 +34,23 @@ EV_REFERENCED = "referenced"        # GitHub: a commit referenced the issue
 EV_COMMENTED = "commented"
 EV_LABELED = "labeled"
 EV_OTHER = "other"
+
+# How a platform writes a pull request's number: `!N` for a GitCode merge request, `#N` for a
+# GitHub pull request (GitHub writes issues `#N` as well).
+PR_SIGILS = {Platform.GITCODE.value: "!", Platform.GITHUB.value: "#"}
+
+
+def pr_sigil(platform: str) -> str:
+    """The PR sigil of `platform` ("gitcode" | "github"); GitCode's for any other name."""
+    return PR_SIGILS.get(platform, "!")
+
+
+def pull_label(key: tuple[str, int], issue_repo: str, platform: str) -> str:
+    """A PR as its platform writes it, seen from `issue_repo`: `!N` / `#N`, with the repo in
+    front when the PR lives elsewhere than the issue (`owner/repo!N`)."""
+    repo, number = key
+    sigil = pr_sigil(platform)
+    return f"{sigil}{number}" if repo == issue_repo else f"{repo}{sigil}{number}"
 
 
 @dataclass(slots=True)
@@ -205,15 +224,11 @@ class Corpus:
 # Conclusions: what link, kb and analyse decide about one issue. `Case.to_export()`
 # is one line of the case export (shared/reference/case-export.md).
 
-FUNNEL_STAGES = ("window", "unresolved", "internal", "cve", "empty_title", "noise",
-                 "rank", "analysis", "selected")
-DROP_REASONS = ("not_adopted", "no_fix_evidence", "internal_process", "consultation_only",
-                "env_workaround", "fix_pending", "self_answered", "merged_into_other", "not_a_problem")
-EVIDENCE_KINDS = ("auto_close", "minutes", "keyword", "branch_name", "linked", "comment",
-                  "answer", "backport")
-TIMINGS = ("same_second", "auto_close", "minutes", "later", "stale", "before_merge", "no_fix")
-TRAPS = ("stale_close", "close_storm", "linked_unrelated", "claimed_unmerged", "fix_not_landed",
-         "one_pr_many_issues", "closed_before_merge")
+FUNNEL_STAGES = tuple(s.value for s in FunnelStage)
+DROP_REASONS = tuple(r.value for r in DropReason)
+EVIDENCE_KINDS = tuple(k.value for k in EvidenceKind)
+TIMINGS = tuple(t.value for t in Timing)
+TRAPS = tuple(t.value for t in Trap)
 
 
 def pickled_as_arguments(cls):
@@ -366,6 +381,16 @@ class Case:
     @property
     def key(self) -> str:
         return f"{self.repo}#{self.number}"
+
+    @property
+    def platform(self) -> str:
+        """The platform the case lives on, as a case export shows it: from its PRs' URLs
+        (`/merge_requests/` on GitCode, `/pull/` on GitHub), else from the issue's URL."""
+        urls = [f.url or "" for f in [*self.fix, *self.pending_fix]]
+        if any("/merge_requests/" in u for u in urls):
+            return Platform.GITCODE
+        github = any("/pull/" in u for u in urls) or "github" in (self.url or "").lower()
+        return Platform.GITHUB if github else Platform.GITCODE
 
     def to_export(self) -> dict[str, Any]:
         return {

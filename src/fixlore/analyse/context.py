@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from fixlore.link.closes import is_bot
+from fixlore.rules.bots import is_bot
 from fixlore.model import Case, Comment, Commit, Corpus, FileChange, Issue, Pull
 
 

@@ -24,7 +24,7 @@ from pydantic import BaseModel, ValidationError, field_validator
 from fixlore.analyse.cache import AnswerCache, input_key
 from fixlore.analyse.grounding import ungrounded
 from fixlore.analyse.promptfile import load_prompt
-from fixlore.analyse.text import cjk_count
+from fixlore.rules.text import cjk_count
 from fixlore.facts import close_sentence, fix_sentence, pr_label
 from fixlore.llmclient import ChatClient
 from fixlore.llmclient import failure_reason as client_failure

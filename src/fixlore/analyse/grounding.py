@@ -6,7 +6,7 @@ discussion, PRs, commits, changed files, the pipeline's facts). Claims:
 
 - a PR or issue reference (`!795`, `#498`, `PR 986`): grounded when the sources reference the same
   number (with a sigil, or as `PR`/`MR`), or it is one of the case's own PRs or the issue itself;
-- an identifier, a version or a number with a unit (`analyse.text.hard_facts`): found in the
+- an identifier, a version or a number with a unit (`rules.text.hard_facts`): found in the
   sources, case-insensitive, the number with its unit or bare;
 - any other number of two or more digits, or with a decimal point: found as a number in the
   sources (one-digit counts are too common to check and too weak to mislead).
@@ -20,7 +20,7 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
-from fixlore.analyse.text import hard_facts
+from fixlore.rules.text import hard_facts
 
 _A = "A-Za-z0-9_"
 _REF = re.compile(rf"(?:(?<![{_A}])[!#]|(?<![{_A}])(?:PR|MR)\s*#?\s*)(\d{{1,7}})(?![{_A}])", re.I)

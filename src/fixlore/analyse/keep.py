@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from fixlore.analyse.context import CaseContext
 from fixlore.facts import landed, unlanded
-from fixlore.analyse.text import PROBLEM_CUES, ROOT_CUES, cjk_count, clean_body, has_cue, is_cjk
+from fixlore.rules.text import PROBLEM_CUES, ROOT_CUES, cjk_count, clean_body, has_cue, is_cjk
 from fixlore.model import Case
 
 NOT_A_PROBLEM = ("不是问题", "非问题", "不是bug", "不是 bug", "并非问题", "不存在该问题", "实际不存在", "不存在此问题",
@@ -160,7 +160,7 @@ def _folded(case: Case, ctx: CaseContext, official: str, pr_text: str) -> bool:
     """True when this issue rode along in a fix made for another issue: the PR does not name it,
     and either someone says it is fixed along with the other work, or the PR names the other issue,
     or (with nobody discussing it) the PR's title speaks of the other issue and not of this one."""
-    from fixlore.analyse.text import overlap, tokens
+    from fixlore.rules.text import overlap, tokens
 
     named = re.findall(r"#(\d+)", pr_text)
     if str(case.number) in named:        # the PR names this issue: a fix target in its own right

@@ -26,7 +26,7 @@ from fixlore.facts import close_sentence, fix_sentence, kb_sentence, pr_label
 from fixlore.analyse.grounding import Claim, claims, ungrounded, without_claims
 from fixlore.analyse.offline import OfflineAnalyst
 from fixlore.analyse.promptfile import load_prompt
-from fixlore.analyse.text import cjk_count, clean_body, hard_facts, is_cjk, keywords, shorten
+from fixlore.rules.text import cjk_count, clean_body, hard_facts, is_cjk, keywords, shorten
 from fixlore.analyse.keep import language_of
 from fixlore.llmclient import ChatClient
 from fixlore.llmclient import failure_reason as client_failure

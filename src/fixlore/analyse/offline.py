@@ -18,12 +18,12 @@ from dataclasses import dataclass
 from fixlore.analyse.base import Analysis
 from fixlore.analyse.context import CaseContext
 from fixlore.facts import close_sentence, fix_sentence, is_merged, pr_label, unlanded
-from fixlore.analyse.text import (ACTION_CUES, FIX_CUES, ROOT_CUES, cjk_count, clean_title, clip, cue_count, error_lines,
+from fixlore.rules.text import (ACTION_CUES, FIX_CUES, ROOT_CUES, cjk_count, clean_title, clip, cue_count, error_lines,
                                   fact_count, is_aside, is_cjk, is_status_update, keywords, without_status, overlap,
                                   sentences,
                                   shorten, tokens)
 from fixlore.analyse.keep import keep_or_drop, language_of
-from fixlore.link.refs import KIND_ISSUE, find_refs
+from fixlore.rules.refs import KIND_ISSUE, find_refs
 from fixlore.model import Case, Written
 
 # how much a sentence's origin counts: maintainers explain, PRs describe the change,

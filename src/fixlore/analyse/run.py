@@ -9,11 +9,12 @@ from typing import Callable
 from fixlore.analyse.base import Analysis, Analyst
 from fixlore.analyse.context import ContextIndex, fix_users
 from fixlore.analyse.offline import OfflineAnalyst
-from fixlore.analyse.text import tokens
+from fixlore.rules.text import tokens
 from fixlore.analyse.themes import assign_digest_themes, assign_themes, attach_to_themes
+from fixlore.enums import FunnelStage
 from fixlore.model import Case, Corpus
 
-CANDIDATE_STAGES = ("selected", "analysis")
+CANDIDATE_STAGES = (FunnelStage.SELECTED, FunnelStage.ANALYSIS)
 
 Progress = Callable[[int, int], None]
 DIGEST_SIZED = 4       # kept cases per wanted theme size from which themes are sized for reading
@@ -35,7 +36,7 @@ def candidates_of(cases: list[Case]) -> list[Case]:
 def apply(case: Case, a: Analysis) -> None:
     case.problem, case.answer, case.theme = a.problem, a.answer, a.theme
     case.symptom, case.first_action = a.symptom, a.first_action
-    case.funnel = "selected" if a.keep else "analysis"
+    case.funnel = FunnelStage.SELECTED if a.keep else FunnelStage.ANALYSIS
     case.drop_reason = "" if a.keep else a.drop_reason
     case.analysed_by = a.analysed_by
     case.written = a.written
@@ -79,17 +80,17 @@ def analyse_cases(cases: list[Case], corpus: Corpus | None, backend: Analyst | N
         decisions[case.key] = {"keep": a.keep, "drop_reason": a.drop_reason, "notes": list(a.notes),
                                "analysed_by": a.analysed_by}
 
-    kept = [c for c in todo if c.funnel == "selected"]
+    kept = [c for c in todo if c.funnel == FunnelStage.SELECTED]
     # a digest-sized set reads best in themes of about `theme_size` cases; a handful of cases keeps
     # only the groups that similarity alone makes
     if theme_size > 0 and len(kept) >= DIGEST_SIZED * theme_size:
         themes = assign_digest_themes(kept, embedder=embedder, size=theme_size)
-        dropped = [c for c in cases if c.funnel == "analysis"]
+        dropped = [c for c in cases if c.funnel == FunnelStage.ANALYSIS]
         left = attach_to_themes(dropped, kept)
         # the backlog (and drops from repos with nothing kept) group among themselves
-        assign_themes(left + [c for c in cases if c.funnel == "rank"], embedder=embedder)
+        assign_themes(left + [c for c in cases if c.funnel == FunnelStage.RANK], embedder=embedder)
     else:
-        pool = [c for c in cases if c.funnel in ("selected", "analysis", "rank")]
+        pool = [c for c in cases if c.funnel in (FunnelStage.SELECTED, FunnelStage.ANALYSIS, FunnelStage.RANK)]
         all_themes = assign_themes(pool, embedder=embedder)
         kept_keys = {c.key for c in kept}
         themes = {t: [k for k in keys if k in kept_keys] for t, keys in all_themes.items()}
@@ -99,7 +100,7 @@ def analyse_cases(cases: list[Case], corpus: Corpus | None, backend: Analyst | N
         "backend": getattr(backend, "name", type(backend).__name__),
         "candidates": len(todo), "analysed": len(results), "kept": len(kept),
         "dropped": len(todo) - len(kept),
-        "drop_reasons": dict(Counter(c.drop_reason for c in todo if c.funnel == "analysis")),
+        "drop_reasons": dict(Counter(c.drop_reason for c in todo if c.funnel == FunnelStage.ANALYSIS)),
         "themes": themes, "fallbacks": fallbacks, "llm_failed": len(fallbacks),
         "decisions": decisions,
     }

@@ -8,7 +8,7 @@ from collections import defaultdict
 
 from fixlore.facts import note_in
 from fixlore.compose.language import mark_runs
-from fixlore.compose.units import human_lag
+from fixlore.units import human_lag
 from fixlore.compose.wording import date as _date, j as _j, t as _t
 
 REASON_TEXT = {

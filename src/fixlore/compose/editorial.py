@@ -84,7 +84,7 @@ def shared_words(cs: list[Case], k: int = 3) -> list[str]:
     """Keywords that at least two cases of a group share (what ties the group together)."""
     if len(cs) < 2:
         return []
-    from fixlore.analyse.text import keywords
+    from fixlore.rules.text import keywords
 
     counts: Counter = Counter()
     for c in cs:
@@ -152,7 +152,7 @@ def repo_topics(cs: list[Case], ref: Refs, k: int = 3) -> list[str]:
     """What a repository's kept cases are about, by keyword frequency (its own name left out)."""
     import re
 
-    from fixlore.analyse.text import keywords
+    from fixlore.rules.text import keywords
 
     # the repository's and organisation's own names, and model sizes ("35b"), say nothing about the cases
     own = {w for c in cs for w in re.split(r"[-_/]", c.repo.lower())}

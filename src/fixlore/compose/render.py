@@ -12,15 +12,12 @@ import json
 import re
 from typing import Any
 
-import nh3
-from jinja2 import Environment, PackageLoader, select_autoescape
+from jinja2 import Environment
 from markupsafe import Markup, escape
 
 from fixlore import formats
 from fixlore.compose.charts import svg
-from fixlore.compose.units import human_lag
-
-from fixlore.textclean import rendered
+from fixlore.htmlsafe import clean, lag_words, safe_env, safe_url
 
 _MD_SPECIAL = re.compile(r"([\\`*\[\]<>|])")
 _CODE_SPAN = re.compile(r"`([^`\n]{1,400})`")
@@ -127,28 +124,6 @@ def markdown(d: dict[str, Any]) -> str:
     return "\n".join(out) + "\n"
 
 
-def clean(text: Any) -> Markup:
-    """Issue-derived text made inert: every tag stripped (script/style with their content), entities escaped."""
-    return Markup(nh3.clean(str(text or ""), tags=set(), clean_content_tags={"script", "style"}))
-
-
-def safe_url(url: Any) -> str:
-    u = str(url or "")
-    return u if re.match(r"^https?://[^\s\"'<>]+$", u, re.I) else ""
-
-
-_LAG_WORDS = re.compile(r"\blag (-?\d+) ?s\b")
-
-
-def lag_words(text: Any) -> str:
-    """A linker note's "lag 777008s" in human units ("lag 8 d 23 h", a negative lag keeps its
-    minus: the close came first); the rest as written."""
-    def human(m: re.Match) -> str:
-        n = int(m.group(1))
-        return "lag " + ("-" if n < 0 else "") + human_lag(n)
-    return _LAG_WORDS.sub(human, str(text or ""))
-
-
 def rich(text: Any, links: dict[str, str] | None = None) -> Markup:
     """`clean` for prose that may hold code spans and the case's PR labels: each prose piece is
     made inert by nh3, each code span escaped into <code>, then known labels become links."""
@@ -166,26 +141,12 @@ def rich(text: Any, links: dict[str, str] | None = None) -> Markup:
     return Markup("".join(out))
 
 
-def _rendered(value: Any) -> Any:
-    """Every value a template prints: bidi controls shown, never obeyed (fixlore.textclean)."""
-    if isinstance(value, Markup):
-        return Markup(rendered(str(value)))
-    return rendered(value) if isinstance(value, str) else value
-
-
 def sanitising_env(package: str) -> Environment:
-    """Templates of `package`/templates with autoescape on and the `clean` / `rich` / `safe_url`
-    filters for issue-derived text, `svg` for charts and `human_lag` for durations (also used by
-    the serve stage's pages)."""
-    env = Environment(loader=PackageLoader(package, "templates"),
-                      autoescape=select_autoescape(["html", "j2"], default=True), trim_blocks=True, lstrip_blocks=True,
-                      finalize=_rendered)
-    env.filters["clean"] = clean
-    env.filters["safe_url"] = safe_url
+    """`htmlsafe.safe_env` (autoescape, `clean`, `safe_url`, `human_lag`, `lag_words`) with the
+    digest's own filters: `rich` for prose with code spans and PR links, `svg` for charts."""
+    env = safe_env(package)
     env.filters["rich"] = rich
     env.filters["svg"] = svg
-    env.filters["human_lag"] = human_lag
-    env.filters["lag_words"] = lag_words
     return env
 
 

@@ -8,7 +8,7 @@ from typing import Any
 from fixlore import formats
 from fixlore.compose.links import doc_parts
 from fixlore.compose.write import write_digests
-from fixlore.link.export import write_cases_jsonl
+from fixlore.caseexport import write_cases_jsonl
 from fixlore.timeutil import cases_in_zone
 
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from fixlore.funnel.cheap import cheap_funnel
-from fixlore.funnel.config import FunnelConfig
+from fixlore.rules.funnel.cheap import cheap_funnel
+from fixlore.rules.funnel.config import FunnelConfig
 
 
 def run(ctx: Any) -> dict[str, Any]:

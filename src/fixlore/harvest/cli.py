@@ -38,7 +38,7 @@ def register(app: typer.Typer) -> None:
         quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress and no report."),
     ) -> None:
         """List every repo's issues updated in the window and fetch details for the cheap funnel's pool."""
-        from fixlore.funnel import FunnelConfig
+        from fixlore.rules.funnel import FunnelConfig
         from fixlore.harvest.connect import connect
         from fixlore.harvest.harvester import harvest
         from fixlore.store import Store

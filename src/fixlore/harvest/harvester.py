@@ -30,8 +30,8 @@ from datetime import datetime, timedelta
 from typing import Any, Callable, Iterable
 
 from fixlore import model as m
-from fixlore.funnel import POOL, FunnelConfig, cheap_funnel
-from fixlore.link.refs import KIND_EITHER, KIND_ISSUE, KIND_PULL, find_refs, refs_from_branch
+from fixlore.rules.funnel import POOL, FunnelConfig, cheap_funnel
+from fixlore.rules.refs import KIND_EITHER, KIND_ISSUE, KIND_PULL, find_refs, refs_from_branch
 from fixlore.sources.base import Source
 from fixlore.sources.http import ApiError
 from fixlore.sources.github_graphql import closing_links

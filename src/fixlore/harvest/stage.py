@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from fixlore.funnel import FunnelConfig
+from fixlore.rules.funnel import FunnelConfig
 from fixlore.harvest.harvester import harvest
 
 

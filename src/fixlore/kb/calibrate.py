@@ -27,7 +27,7 @@ import time
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 
-from fixlore.kb.base import KbQuery, KnowledgeBase
+from fixlore.retrieval.base import KbQuery, KnowledgeBase
 
 Labelled = tuple["str | KbQuery", "str | Sequence[str] | None"]
 

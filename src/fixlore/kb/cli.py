@@ -59,7 +59,7 @@ def build(docs_dir: Path = typer.Argument(..., help="Folder of documents/code (a
                                                   "for a clone."),
           ) -> None:
     """Ingest a folder: chunk, index words, embed. Unchanged files cost nothing."""
-    from fixlore.kb.base import KnowledgeBase
+    from fixlore.retrieval.base import KnowledgeBase
 
     from fixlore.errors import ConfigError
 
@@ -86,7 +86,7 @@ def search(query: str = typer.Argument(..., help="What to look for (Chinese or E
            ) -> None:
     """Search passages, best first by score (0..1); a score at or above the index's threshold is what
     the digest would cite (bold)."""
-    from fixlore.kb.base import KnowledgeBase
+    from fixlore.retrieval.base import KnowledgeBase
 
     kb = KnowledgeBase.open(_index(index, out), create=False)
     hits = kb.best(query, k=k, kind=kind)
@@ -112,7 +112,7 @@ def search(query: str = typer.Argument(..., help="What to look for (Chinese or E
 @kb_app.command("stats")
 def stats(index: Optional[Path] = IndexOpt, out: Optional[Path] = OutOpt) -> None:
     """What the index holds."""
-    from fixlore.kb.base import KnowledgeBase
+    from fixlore.retrieval.base import KnowledgeBase
 
     kb = KnowledgeBase.open(_index(index, out), create=False)
     info = kb.stats()
@@ -129,7 +129,7 @@ def calibrate_cmd(world: Path = typer.Argument(..., help="A world with truth.yam
                   folds: int = typer.Option(2, help="Cross-validation folds for the held-out figures."),
                   ) -> None:
     """Fit the score threshold on a world's truth, report cross-validated figures, save it with the index."""
-    from fixlore.kb.base import KnowledgeBase
+    from fixlore.retrieval.base import KnowledgeBase
     from fixlore.kb.calibrate import calibrate, cross_validate, evaluate, rank_labelled
     from fixlore.kb.truth import labelled_cases
 

@@ -18,7 +18,7 @@ import re
 from collections import defaultdict
 from typing import Iterable
 
-from fixlore.kb.base import KbQuery, KnowledgeBase
+from fixlore.retrieval.base import KbQuery, KnowledgeBase
 from fixlore.model import Case, Comment, Corpus, Issue, Pull
 
 BODY_CHARS = 900

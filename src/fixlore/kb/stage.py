@@ -15,7 +15,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from fixlore.kb.base import KnowledgeBase
+from fixlore.retrieval.base import KnowledgeBase
+from fixlore.enums import FunnelStage
 from fixlore.kb.enrich import enrich
 from fixlore.llmclient import client_from
 
@@ -35,7 +36,7 @@ def run(ctx: Any) -> dict[str, Any]:
     if not folders:
         return {"skipped": "no documents: replay a world with docs/ or set kb_docs"}
     cases = ctx.store.load_cases()
-    todo = [c for c in cases if c.provisional or c.funnel in ("selected", "analysis")]
+    todo = [c for c in cases if c.provisional or c.funnel in (FunnelStage.SELECTED, FunnelStage.ANALYSIS)]
     index_dir = Path(getattr(ctx.settings, "kb_index", "") or ctx.out_dir / "kb")
     with KnowledgeBase.open(index_dir) as kb:
         report = getattr(ctx, "progress", None)

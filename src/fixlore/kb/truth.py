@@ -13,7 +13,7 @@ from pathlib import Path
 import yaml
 
 from fixlore.errors import ConfigError
-from fixlore.kb.base import KbQuery
+from fixlore.retrieval.base import KbQuery
 from fixlore.kb.enrich import CorpusLookup, case_query
 from fixlore.model import Case, Corpus, FixRef
 

@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Callable
 
-from fixlore.kb.base import KbQuery, KnowledgeBase
+from fixlore.retrieval.base import KbQuery, KnowledgeBase
 from fixlore.model import Case, KbRef
 
 PROMPT_VERSION = "verify_passage.v1"

@@ -14,16 +14,17 @@ Hand-off to deep analysis: the top-K pool cases carry funnel "selected" with
 "selected" or "analysis" + drop_reason and clears `provisional`. The rest of the pool is
 funnel "rank" (the backlog).
 
-Also here: `refs.find_refs` / `refs_from_branch` (reference parsing), `audit.audit_timing`
-(re-check a sample of timing claims against the source), `export.write_cases_jsonl` /
-`read_cases_jsonl` (the case export), `score.score` (export vs truth), `explain.render_case`.
+The rules it shares with other stages (references in text, bots, the best answer) live in
+`fixlore.rules`. Also here: `audit.audit_timing`
+(re-check a sample of timing claims against the source), `export.write_cases_parallel` (a
+large case export in forked processes; the format is `fixlore.caseexport`), `score.score` (export vs truth), `explain.render_case`.
 """
 
 import importlib
 
 # Loaded on first use (PEP 562), so `fixlore --help` does not pay for the whole stage.
 _EXPORTS = {"FunnelCounts": "build", "analysis_candidates": "build", "build_cases": "build",
-            "LinkConfig": "config", "Ref": "refs", "find_refs": "refs", "refs_from_branch": "refs"}
+            "LinkConfig": "config"}
 
 
 def __getattr__(name: str):
@@ -32,5 +33,4 @@ def __getattr__(name: str):
     raise AttributeError(f"module 'fixlore.link' has no attribute {name!r}")
 
 
-__all__ = ["FunnelCounts", "LinkConfig", "Ref", "analysis_candidates", "build_cases", "find_refs",
-           "refs_from_branch"]
+__all__ = ["FunnelCounts", "LinkConfig", "analysis_candidates", "build_cases"]

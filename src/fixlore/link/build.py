@@ -5,7 +5,7 @@ Passes: (1) cheap funnel; (2) the fix verdict of every closed issue; (3) corpus-
 evidence; (5) value and the top-K cut of the pool.
 
 Per issue, `_link_one` calls `conclude` (`link/conclude.py`: evidence, timing, traps), the
-answer rules (`link/answers.py`: best answer, canned replies) and `_value_inputs`
+answer rules (`rules/answers.py`: best answer, canned replies) and `_value_inputs`
 (`link/value.py`); the corpus-wide passes stay here.
 """
 
@@ -19,19 +19,20 @@ from functools import partial
 from datetime import datetime
 from typing import Any, Callable
 
-from fixlore.funnel import FunnelConfig, cheap_funnel, own_change_ticket, template_lines
-from fixlore.funnel.rank import CAUSE, ValueInputs, is_acknowledgement, top_keys, value_score
-from fixlore.link.answers import answer_finder, best_answer, canned_replies, squash
-from fixlore.link.closes import STALE_NOTICE, Close, close_storms, is_bot
-from fixlore.link.conclude import TRAP_ORDER, candidate_row, conclude
+from fixlore.rules.funnel import POOL, FunnelConfig, cheap_funnel, own_change_ticket, template_lines
+from fixlore.rules.funnel.rank import CAUSE, ValueInputs, is_acknowledgement, top_keys, value_score
+from fixlore.link.closes import Close, close_storms
+from fixlore.link.conclude import TRAP_ORDER, answer_finder, candidate_row, conclude
 from fixlore.link.config import LinkConfig
 from fixlore.link.forked import ChunkPool, can_fork, chunked
 from fixlore.link.index import CorpusIndex, Key, issue_map
 from fixlore.link.verdict import FixVerdict, decide
-from fixlore.model import Case, Comment, Corpus, Issue
+from fixlore.enums import FunnelStage
+from fixlore.model import Case, Comment, Corpus, Issue, pull_label
+from fixlore.rules.answers import canned_replies, squash
+from fixlore.rules.bots import STALE_NOTICE, is_bot
 
-# Other modules import these from here (serve.views: best_answer).
-__all__ = ["FunnelCounts", "analysis_candidates", "best_answer", "build_cases", "canned_replies"]
+__all__ = ["FunnelCounts", "analysis_candidates", "build_cases"]
 
 
 @dataclass(slots=True)
@@ -145,9 +146,9 @@ def _build_cases(corpus: Corpus, since: datetime, config: Any, until: datetime |
     top_set = set(top_keys(items, cfg.funnel.rank_top_k))
     for c, k in pool:
         if k in top_set:
-            c.funnel, c.provisional = "selected", True
+            c.funnel, c.provisional = FunnelStage.SELECTED, True
         else:
-            c.funnel = "rank"
+            c.funnel = FunnelStage.RANK
     clock("rank")
     for c in cases:
         if not cfg.conclude_all and not c.provisional:
@@ -156,7 +157,7 @@ def _build_cases(corpus: Corpus, since: datetime, config: Any, until: datetime |
             # An answer without a code change is evidence a digest case rests on; outside the
             # analysis candidates it is noted in the trail only.
             c.evidence = [e for e in c.evidence if e.kind != "answer"]
-    _mark_shared_fixes(cases)
+    _mark_shared_fixes(cases, idx.platform)
     clock("answers off the trail, shared fixes")
 
     counts = FunnelCounts(considered=len(cases), top_k=cfg.funnel.rank_top_k)
@@ -229,7 +230,7 @@ def _link_one(sh: _Shared, key: Key) -> tuple[Case | None, Close | None, bool]:
             v = decide(issue, idx, cfg, stage != "unresolved")
             if stage == "pool" and v.fix and own_change_ticket(
                     issue, [p for p, _ in v.fix], _template_lines(sh, issue.repo)) is not None:
-                # Found only now: the rule needs the fix's author and opening time (funnel.bookkeeping).
+                # Found only now: the rule needs the fix's author and opening time (rules.funnel.bookkeeping).
                 stage, own_change = "internal", True
             explained = v.lag_s is not None and -cfg.clock_slack_s <= v.lag_s <= cfg.auto_close_s
         else:
@@ -240,7 +241,7 @@ def _link_one(sh: _Shared, key: Key) -> tuple[Case | None, Close | None, bool]:
         return None, close, False
     case = Case(repo=issue.repo, number=issue.number, title=issue.title,
                 url=issue.html_url or f"https://gitcode.com/{issue.repo}/issues/{issue.number}",
-                closed_at=issue.closed_at, funnel=stage if stage != "pool" else "rank")
+                closed_at=issue.closed_at, funnel=stage if stage != POOL else FunnelStage.RANK)
     fix_strong = bool(v and v.fix_strong)
     best_answer = answer_finder(issue, idx, cfg, sh.canned)
     if v is not None:
@@ -261,7 +262,7 @@ def _link_one(sh: _Shared, key: Key) -> tuple[Case | None, Close | None, bool]:
 
 
 def _stage_of(case: Case) -> str:
-    return "pool" if case.funnel == "rank" else case.funnel
+    return POOL if case.funnel == FunnelStage.RANK else case.funnel
 
 
 def _link_many(sh: _Shared, keys: list[Key]) -> list[tuple[Case | None, Close | None, bool]]:
@@ -325,7 +326,7 @@ def _strip_conclusions(case: Case) -> None:
     case.trap_notes = {t: case.trap_notes[t] for t in case.traps}
 
 
-def _mark_shared_fixes(cases: list[Case]) -> None:
+def _mark_shared_fixes(cases: list[Case], platform: str) -> None:
     fixed_by: dict[Key, list[Case]] = defaultdict(list)
     for c in cases:
         for f in c.fix:
@@ -336,7 +337,7 @@ def _mark_shared_fixes(cases: list[Case]) -> None:
             continue
         for c in users:
             others = ", ".join(o.key if o.repo != c.repo else f"#{o.number}" for o in users if o is not c)
-            label = f"!{number}" if repo == c.repo else f"{repo}!{number}"
+            label = pull_label((repo, number), c.repo, platform)
             note = f"{label} also fixes {others}"
             c.trap_notes["one_pr_many_issues"] = "; ".join(x for x in (c.trap_notes.get("one_pr_many_issues"), note) if x)
             if "one_pr_many_issues" not in c.traps:

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 
 from fixlore.link.credited import credited_fixes
 from fixlore.link.index import CorpusIndex, Key
-from fixlore.link.refs import KIND_EITHER, KIND_ISSUE, KIND_PULL, find_refs
+from fixlore.rules.refs import KIND_EITHER, KIND_ISSUE, KIND_PULL, find_refs
 from fixlore.model import EV_CLOSED, Issue, Pull
 
 # A comment that says the PR merged / fixed it (what `claimed_unmerged` checks against the PR's state).

@@ -12,6 +12,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from fixlore.enums import FunnelStage
 from fixlore.errors import ConfigError, FixloreError
 
 export_app = typer.Typer(help="Export the run's conclusions.", no_args_is_help=True)
@@ -28,7 +29,7 @@ def _since(value: str | None, meta: dict[str, Any]) -> Any:
 
 
 def _link_config(meta: dict[str, Any], top_k: int | None, config: Path | None) -> Any:
-    from fixlore.funnel import FunnelConfig
+    from fixlore.rules.funnel import FunnelConfig
     from fixlore.link.config import LinkConfig
 
     mapping: dict[str, Any] = {}
@@ -52,7 +53,7 @@ def load_or_build_cases(*, db: str | None = None, world: Path | None = None, cas
     """Cases from a case export, a store (its cases table, else built from its corpus), a world,
     or a `fixlore run` folder (``out``: its store)."""
     from fixlore.link import build_cases
-    from fixlore.link.export import read_cases_jsonl
+    from fixlore.caseexport import read_cases_jsonl
 
     if out is not None and not (db or world or cases):
         if not Path(out).is_dir():
@@ -104,7 +105,7 @@ def register(app: typer.Typer) -> None:
         rebuild: bool = typer.Option(False, "--rebuild", help="Ignore cases saved in the store; link its corpus again."),
     ) -> None:
         """One JSON object a line for every issue the run considered (case-export.md)."""
-        from fixlore.link.export import write_cases_jsonl
+        from fixlore.caseexport import write_cases_jsonl
 
         if fmt != "jsonl":
             raise ConfigError(f"unknown format {fmt!r} (only jsonl)")
@@ -164,7 +165,7 @@ def register(app: typer.Typer) -> None:
         show: int = typer.Option(15, "--show", help="How many mismatching keys to list."),
     ) -> None:
         """Compare case exports with truth, key by key, one report per world."""
-        from fixlore.link.export import read_cases_jsonl
+        from fixlore.caseexport import read_cases_jsonl
         from fixlore.link.score import load_truth, score, split_truth
 
         if cases is None and out is not None and not world:
@@ -238,7 +239,7 @@ def print_score(console: Console, report: dict[str, Any], show: int = 15) -> Non
     counts.add_column("truth", justify="right")
     counts.add_column("export", justify="right")
     t, e = report["funnel_counts"]["truth"], report["funnel_counts"]["export"]
-    for stage in ("window", "unresolved", "internal", "cve", "empty_title", "noise", "rank", "analysis", "selected"):
+    for stage in FunnelStage:
         counts.add_row(stage, str(t.get(stage, 0)), str(e.get(stage, 0)))
     console.print(counts)
     if report["mismatches"] and show:

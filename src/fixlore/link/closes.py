@@ -3,68 +3,25 @@
 A stale close is a close by a process rather than by a person acting on a fix: the closing
 account looks like a bot (and the close is not an auto-close right after a merge), or a
 stale notice ("no activity for N days … will be closed", "4 天无更新，自动关闭" …) was posted
-by a bot, or posted after days of silence as a warning at least a day before the close.
+by a bot, or posted after days of silence as a warning at least a day before the close (what
+a bot account and a stale notice look like: `rules.bots`).
 
 A close storm is one actor closing many issues in a short run; computed over every close in
 the corpus, leaving out closes explained by a linked fix merging just before them.
 
-The 80-character reach between an idle phrase and a closing word was fitted on
-ascend-2026-09's stale notices (the thresholds are in link.config, each with its world).
+The thresholds are in link.config, each with the world it was fitted on.
 """
 
 from __future__ import annotations
 
-import re
 from collections import defaultdict
-from functools import lru_cache
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 
 from fixlore.link.config import LinkConfig
 from fixlore.link.stale_label import stale_label
 from fixlore.model import Comment, Issue, pickled_as_arguments
-
-_BOT_TOKENS = {"bot", "robot", "ci", "stale", "stalebot", "automation", "autobot"}
-_SPLIT = re.compile(r"[^a-z0-9]+")
-_IDLE = re.compile(r"(?:长时间|长期|\d+\s*天(?:以上|内)?)[^，。,.\n]{0,8}?(?:未|没有|无)[^，。,.\n]{0,4}?"
-                   r"(?:更新|活动|响应|回复|进展|跟进)|(?:无|没有)(?:任何|新的)?(?:更新|活动|响应|回复|进展)|no (?:recent |further )?(?:activity|response|updates?)|"
-                   r"inactiv\w*|without (?:any )?activity|not been updated|been quiet", re.IGNORECASE)
-_CLOSING = re.compile(r"关闭|关单|close[sd]?|closing", re.IGNORECASE)
-_STALE_WORD = re.compile(r"\bstale\b", re.IGNORECASE)
-
-
-class _StaleNotice:
-    """A stale notice says the *issue* has been idle and is (being) closed for it, in either
-    order within 80 characters, or says "stale" outright."""
-
-    @staticmethod
-    @lru_cache(maxsize=200_000)
-    def search(text: str) -> bool:
-        if not text:
-            return False
-        low = text.lower()
-        if "stale" in low and _STALE_WORD.search(text):
-            return True
-        if not ("关" in low or "clos" in low):
-            return False
-        for m in _IDLE.finditer(text):
-            if _CLOSING.search(text, max(0, m.start() - 80), m.end() + 80):
-                return True
-        return False
-
-
-STALE_NOTICE = _StaleNotice()
-
-
-@lru_cache(maxsize=65536)
-def is_bot(login: str) -> bool:
-    low = (login or "").lower()
-    if not low:
-        return False
-    if "[bot]" in low:
-        return True
-    parts = [p for p in _SPLIT.split(low) if p]
-    return any(p in _BOT_TOKENS or p.endswith("bot") or p.endswith("robot") for p in parts)
+from fixlore.rules.bots import STALE_NOTICE, is_bot
 
 
 def stale_note(issue: Issue, actor: str, comments: list[Comment], lag_s: int | None, cfg: LinkConfig) -> str:

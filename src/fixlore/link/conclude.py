@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any, Callable
 
-from fixlore.link.answers import answer_evidence
+from fixlore.rules.answers import best_answer as best_reply
 from fixlore.link.candidates import Candidate
 from fixlore.link.closes import stale_note
 from fixlore.link.config import LinkConfig
@@ -37,6 +37,28 @@ def candidate_row(c: Candidate) -> dict[str, Any]:
             "state": p.state if p else "unknown", "merged_at": p.merged_at.isoformat() if p and p.merged_at else "",
             "base_ref": p.base_ref if p else "", "title": p.title if p else "", "unrelated": c.unrelated,
             "signals": [{"kind": s.kind, "detail": s.detail, "source": s.source, "claim": s.claim} for s in c.signals]}
+
+
+def answer_finder(issue: Issue, idx: CorpusIndex, cfg: LinkConfig,
+                   canned: set[str]) -> Callable[[], tuple[int, Comment] | None]:
+    """The issue's best answer, worked out on first call (evidence and value both ask)."""
+    memo: list[tuple[int, Comment] | None] = []
+
+    def best() -> tuple[int, Comment] | None:
+        if not memo:
+            memo.append(best_reply(issue.author, idx.issue_comments.get((issue.repo, issue.number), []),
+                                   cfg.answer_min_chars, canned))
+        return memo[0]
+
+    return best
+
+
+def answer_evidence(issue: Issue, best: tuple[int, Comment] | None) -> Evidence | None:
+    if best is None:
+        return None
+    c = best[1]
+    snippet = " ".join((c.body or "").split())[:100]
+    return Evidence("answer", f"answer by {c.author}: '{snippet}'", f"issues/{issue.number}/comments/{c.id}")
 
 
 def _t(at: datetime | None) -> str:

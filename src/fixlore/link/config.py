@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from fixlore.funnel.config import FunnelConfig
+from fixlore.rules.funnel.config import FunnelConfig
+from fixlore.rules.answers import ANSWER_MIN_CHARS
 
 
 @dataclass(slots=True)
@@ -60,8 +61,8 @@ class LinkConfig:
     unrelated_overlap: float = 0.3
     # An official answer: a comment by someone other than the reporter (not a bot, not a
     # stale notice, not a bare "closing" note) with at least this many
-    # non-space characters. Fitted on: ascend-2026-09.
-    answer_min_chars: int = 12
+    # non-space characters (rules.answers, fitted on ascend-2026-09).
+    answer_min_chars: int = ANSWER_MIN_CHARS
     # Backport twins: title similarity (rapidfuzz ratio after removing branch tags), only for
     # specific titles (link.backport); within backport_window_days of the fix. Fitted on:
     # ascend-2026-09 (msmodeling#443/#438's 26.2.0 backports) and demo (modelkit#104).

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from typing import Callable
 
-from fixlore.link.refs import KIND_ISSUE, find_refs
+from fixlore.rules.refs import KIND_ISSUE, find_refs
 
 Key = tuple[str, int]
 

@@ -11,8 +11,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from fixlore.link.refs import case_pr_sigil, pull_label
-from fixlore.model import Case
+from fixlore.model import Case, pull_label
 
 
 def _t(value) -> str:
@@ -31,7 +30,7 @@ def _human(seconds: int) -> str:
 
 
 def render_case(case: Case) -> Group:
-    sigil = case_pr_sigil(case)
+    platform = case.platform
     head = Text()
     head.append(f"{case.key}  ", style="bold")
     head.append(case.title or "")
@@ -59,10 +58,10 @@ def render_case(case: Case) -> Group:
     for col in ("PR", "role", "state", "merged_at", "branch"):
         fixes.add_column(col)
     for f in case.fix:
-        fixes.add_row(Text(pull_label((f.repo, f.number), case.repo, sigil)), Text(f.role), Text(f.state), Text(_t(f.merged_at)),
+        fixes.add_row(Text(pull_label((f.repo, f.number), case.repo, platform)), Text(f.role), Text(f.state), Text(_t(f.merged_at)),
                       Text(f.base_ref))
     for f in case.pending_fix:
-        fixes.add_row(Text(pull_label((f.repo, f.number), case.repo, sigil)), Text("not landed", style="yellow"), Text(f.state),
+        fixes.add_row(Text(pull_label((f.repo, f.number), case.repo, platform)), Text("not landed", style="yellow"), Text(f.state),
                       Text(_t(f.merged_at)), Text(f.base_ref))
     if not case.fix and not case.pending_fix:
         fixes.add_row(Text("none"), Text(""), Text(""), Text(""), Text(""))
@@ -95,7 +94,7 @@ def render_case(case: Case) -> Group:
                             for s in c.get("signals", []))
             if c.get("unrelated"):
                 sig += f"\nunrelated: {c['unrelated']}"
-            cands.add_row(Text(pull_label((c["repo"], c["number"]), case.repo, sigil)), Text(c.get("verdict", "")), Text(c.get("state", "")),
+            cands.add_row(Text(pull_label((c["repo"], c["number"]), case.repo, platform)), Text(c.get("verdict", "")), Text(c.get("state", "")),
                           Text(sig))
         parts.append(cands)
 

@@ -16,11 +16,11 @@ from datetime import datetime
 from typing import Any
 
 from fixlore.link.forked import ChunkPool, can_fork, chunked
-from fixlore.link.refs import (KIND_EITHER, KIND_ISSUE, KIND_PULL, Ref, find_refs, pull_label, refs_from_branch,
-                               settle_background)
 from fixlore.link.shapes import backport_shape
 from fixlore.model import (EV_CLOSED, EV_CROSS_REF, EV_LINKED, EV_REFERENCED, Comment, Commit, Corpus, Event,
-                           FileChange, Issue, Link, Pull)
+                           FileChange, Issue, Link, Pull, pull_label)
+from fixlore.rules.refs import (KIND_EITHER, KIND_ISSUE, KIND_PULL, Ref, find_refs, refs_from_branch,
+                                settle_background)
 
 Key = tuple[str, int]
 
@@ -125,7 +125,7 @@ class CorpusIndex:
     def __init__(self, corpus: Corpus, workers: int = 1, alongside: Callable[[], Any] | None = None):
         self.alongside_result: Any = None
         self.corpus = corpus
-        self.pr_sigil = "#" if corpus.platform == "github" else "!"     # how the platform writes a PR
+        self.platform = corpus.platform     # how PRs are written: model.pull_label
         self.issues: dict[Key, Issue] = issue_map(corpus)
         self.pulls: dict[Key, Pull] = {(p.repo, p.number): p for p in corpus.pulls}
         self.default_branch: dict[str, str] = {r.full_name: r.default_branch for r in corpus.repos if r.default_branch}
@@ -244,7 +244,7 @@ class CorpusIndex:
 
     def pr_label(self, key: Key, issue_repo: str) -> str:
         """A PR as this platform writes it, seen from `issue_repo` (`!N`, `#N`, `owner/repo!N`)."""
-        return pull_label(key, issue_repo, self.pr_sigil)
+        return pull_label(key, issue_repo, self.platform)
 
     def backport_shape(self, pull: Pull) -> str:
         """The PR's title without branch tags (`link.shapes`); merged PRs' shapes come from the index scan."""

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from fixlore.funnel import FunnelConfig
+from fixlore.rules.funnel import FunnelConfig
 from fixlore.link.audit import audit_timing, corpus_fetcher, source_fetcher
 from fixlore.link.build import analysis_candidates, build_cases
 from fixlore.link.config import LinkConfig

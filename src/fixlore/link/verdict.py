@@ -23,8 +23,8 @@ from fixlore.link.backport import find_twins
 from fixlore.link.candidates import Candidate, Signal, _sentence_around, gather
 from fixlore.link.config import LinkConfig
 from fixlore.link.index import CorpusIndex, Key
-from fixlore.link.refs import KIND_ISSUE, KIND_PULL, find_refs
-from fixlore.link.closes import is_bot
+from fixlore.rules.refs import KIND_ISSUE, KIND_PULL, find_refs
+from fixlore.rules.bots import is_bot
 from fixlore.link.text import overlap, path_tokens, tokens
 from fixlore.model import Issue, Pull
 

@@ -16,10 +16,11 @@ from typing import Any
 
 import yaml
 
+from fixlore.enums import Platform
 from fixlore.errors import ConfigError
 from fixlore.timeutil import parse_time
 
-PLATFORMS = ("gitcode", "github")
+PLATFORMS = tuple(p.value for p in Platform)
 
 ISSUE_FILES = ("comments", "events", "pulls")
 PULL_FILES = ("issues", "files", "comments", "commits", "events")

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Callable, Iterable
 
-from fixlore.funnel.rank import top_keys
+from fixlore.rules.funnel.rank import top_keys
 from fixlore.model import Case
 
 POOL_STAGES = ("selected", "analysis", "rank")

@@ -25,7 +25,7 @@ from fastapi.exceptions import RequestValidationError
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 
-from fixlore.compose.render import sanitising_env
+from fixlore.htmlsafe import safe_env
 from fixlore.serve.knowledge import MAX_K, Knowledge, NotFound, package_version
 
 DIGESTS = {"digest.html": "text/html; charset=utf-8", "digest.zh.md": "text/markdown; charset=utf-8",
@@ -76,7 +76,7 @@ def create_app(knowledge: Knowledge, allowed_hosts: list[str] | None = LOOPBACK_
     if allowed_hosts:
         app.add_middleware(TrustedHostMiddleware, allowed_hosts=allowed_hosts)
     app.add_middleware(SecurityHeaders)
-    env = sanitising_env("fixlore.serve")
+    env = safe_env("fixlore.serve")
     page, case_page = env.get_template("search.html.j2"), env.get_template("case.html.j2")
     headers = dict(SECURITY_HEADERS)
     K = Query(5, ge=1, le=MAX_K, description=f"How many results, 1 to {MAX_K}.")

@@ -20,9 +20,8 @@ from sqlalchemy.exc import SQLAlchemyError
 
 import fixlore
 from fixlore.errors import ConfigError, FixloreError
-from fixlore.kb.base import DOC_KINDS, KnowledgeBase
-from fixlore.link.refs import case_pr_sigil, pull_label
-from fixlore.model import Case, IssueText
+from fixlore.retrieval.base import DOC_KINDS, KnowledgeBase
+from fixlore.model import Case, IssueText, pull_label
 from fixlore.serve import citations, views
 from fixlore.serve.limits import MAX_K, relevant
 
@@ -240,7 +239,7 @@ class Knowledge:
         tiers: list[list[tuple[str, str, float]]] = [[], [], []]
         seen = {case.key}
         for f in case.fix:
-            label = pull_label((f.repo, f.number), case.repo, case_pr_sigil(case))
+            label = pull_label((f.repo, f.number), case.repo, case.platform)
             for other in self._by_pr.get((f.repo, f.number), []):
                 if other not in seen and self._servable(other):
                     seen.add(other)

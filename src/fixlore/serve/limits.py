@@ -3,7 +3,7 @@
 MAX_K = 50      # results per call; more is an error, never silently cut
 
 # Relevance cut-off: a case is a hit only when its best passage shares at least a tenth of the
-# query's key-term weight (kb.scoring's `coverage`; one distinctive term of the query is about
+# query's key-term weight (retrieval.scoring's `coverage`; one distinctive term of the query is about
 # a third of the coverage floor, common words stay below a tenth) or says the same thing in
 # other words (a USE cosine of 0.5). Set from what the two measures mean, not fitted on a
 # world; below both a "match" shares little more than common words, whatever its rank.

@@ -14,7 +14,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from fixlore.kb.tokens import Tokenizer
+from fixlore.retrieval.tokens import Tokenizer
 from fixlore.serve.knowledge import CASE_INDEX, index_cases
 from fixlore.store.datasette import write_metadata
 

@@ -11,15 +11,13 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from fixlore.analyse.text import clean_body, error_lines, shorten
-from fixlore.kb.base import case_text
-from fixlore.link.refs import case_pr_sigil, pull_label
-from fixlore.link.build import best_answer
-from fixlore.link.config import LinkConfig
-from fixlore.model import Case, FixRef, IssueText
+from fixlore.rules.text import clean_body, error_lines, shorten
+from fixlore.retrieval.base import case_text
+from fixlore.enums import EvidenceKind, FunnelStage, Trap
+from fixlore.model import Case, FixRef, IssueText, pull_label
+from fixlore.rules.answers import ANSWER_MIN_CHARS, best_answer
 
-POOL_STAGES = ("selected", "analysis", "rank")     # resolved user-side issues the funnel kept
-_ANSWER_MIN_CHARS = LinkConfig().answer_min_chars
+POOL_STAGES = (FunnelStage.SELECTED, FunnelStage.ANALYSIS, FunnelStage.RANK)     # resolved user-side issues the funnel kept
 
 _KEY = re.compile(r"^\s*(?P<repo>[^#\s/]+/[^#\s/]+)\s*#\s*(?P<n>\d{1,9})\s*$")
 _URL_KEY = re.compile(r"^https?://[^/\s]+/(?P<repo>[^/\s]+/[^/\s]+?)(?:/-)?/issues/(?P<n>\d{1,9})(?:[/?#].*)?$")
@@ -46,14 +44,13 @@ NO_LOOKUPS = Lookups()
 
 
 def _prs(refs: list[FixRef], case: Case, look: Lookups) -> list[dict[str, Any]]:
-    sigil = case_pr_sigil(case)
-    return [_pr(ref, case.repo, sigil, look) for ref in refs]
+    return [_pr(ref, case.repo, case.platform, look) for ref in refs]
 
 
-def _pr(ref: FixRef, issue_repo: str, sigil: str, look: Lookups) -> dict[str, Any]:
+def _pr(ref: FixRef, issue_repo: str, platform: str, look: Lookups) -> dict[str, Any]:
     """One PR, the same shape in every view: what the platform says it is and what it says it does."""
     title, body = look.pulls.get((ref.repo, ref.number), ("", ""))
-    return {"pr": pull_label((ref.repo, ref.number), issue_repo, sigil), "repo": ref.repo,
+    return {"pr": pull_label((ref.repo, ref.number), issue_repo, platform), "repo": ref.repo,
             "number": ref.number, "role": ref.role, "state": ref.state,
             "merged_at": ref.merged_at.isoformat() if ref.merged_at else "", "base_ref": ref.base_ref, "url": ref.url,
             "title": title, "summary": shorten(clean_body(body), 280)}
@@ -79,15 +76,15 @@ def status_of(case: Case) -> str:
     answered           no code change: a maintainer's answer closed it
     no_fix_found       neither a fix nor an answer was traced
     """
-    if case.funnel == "window":
+    if case.funnel == FunnelStage.WINDOW:
         return "not_traced"
     if any(f.merged for f in case.fix):
         return "fixed"
-    if "closed_before_merge" in case.traps:
+    if Trap.CLOSED_BEFORE_MERGE in case.traps:
         return "closed_before_merge"
-    if case.pending_fix or "fix_not_landed" in case.traps:
+    if case.pending_fix or Trap.FIX_NOT_LANDED in case.traps:
         return "fix_not_landed"
-    if any(e.kind == "answer" for e in case.evidence):
+    if any(e.kind == EvidenceKind.ANSWER for e in case.evidence):
         return "answered"
     return "no_fix_found"
 
@@ -109,10 +106,10 @@ def fix_status(case: Case, look: Lookups = NO_LOOKUPS) -> dict[str, Any]:
 
 
 def best_reply(text: IssueText) -> str:
-    """The linker's best answer (`link.build.best_answer`): for a case the analysis never
+    """The linker's best answer (`rules.answers.best_answer`): for a case the analysis never
     summarised, the nearest thing to its answer. Canned replies count here: for a search,
     "check LD_LIBRARY_PATH" posted on many issues still says what the reporter was told."""
-    found = best_answer(text.author, text.comments, _ANSWER_MIN_CHARS)
+    found = best_answer(text.author, text.comments, ANSWER_MIN_CHARS)
     return found[1].body if found else ""
 
 
@@ -177,12 +174,11 @@ def evidence_chain(case: Case, look: Lookups = NO_LOOKUPS) -> dict[str, Any]:
     other view), plus what to cite: the issue, the fix PRs, the documents as platform links."""
     out = case.to_export()
     out["key"] = case.key
-    sigil = case_pr_sigil(case)
     out["fix"] = _prs(case.fix, case, look)
     out["pending_fix"] = _prs(case.pending_fix, case, look)
     for entry in out["candidates"]:
         if "repo" in entry and "number" in entry:
-            entry["pr"] = pull_label((entry["repo"], int(entry["number"])), case.repo, sigil)
+            entry["pr"] = pull_label((entry["repo"], int(entry["number"])), case.repo, case.platform)
     out["traps"] = traps_of(case)
     del out["trap_notes"]
     out["kb_refs"] = doc_refs(case, look)

@@ -13,11 +13,11 @@ from pathlib import Path
 from typing import Callable, Iterable
 
 from fixlore.errors import FixloreError
-from fixlore.kb.cases import case_doc, case_text
-from fixlore.kb.chunking import chunk_document, file_format, kind_of
-from fixlore.kb.embed import Embedder, embed_text, text_key
-from fixlore.kb.schema import IngestStats, Progress
-from fixlore.kb.tokens import Tokenizer
+from fixlore.retrieval.cases import case_doc, case_text
+from fixlore.retrieval.chunking import chunk_document, file_format, kind_of
+from fixlore.retrieval.embed import Embedder, embed_text, text_key
+from fixlore.retrieval.schema import IngestStats, Progress
+from fixlore.retrieval.tokens import Tokenizer
 from fixlore.model import Case
 
 MAX_FILE_BYTES = 1_000_000

@@ -6,9 +6,9 @@ import sqlite3
 import threading
 from collections import Counter
 
-from fixlore.kb import scoring
-from fixlore.kb.schema import KbQuery
-from fixlore.kb.tokens import Tokenizer, is_query_term
+from fixlore.retrieval import scoring
+from fixlore.retrieval.schema import KbQuery
+from fixlore.retrieval.tokens import Tokenizer, is_query_term
 
 MAX_QUERY_TERMS = 32      # key terms kept from a query
 COMMON_DF = 0.01          # terms in more than this share of passages are scored but not matched

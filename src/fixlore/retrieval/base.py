@@ -13,10 +13,11 @@ An index directory holds
 
 Open it with `KnowledgeBase.open(dir)`; the file is a plain SQLite database anyone can browse.
 
-`KnowledgeBase` lives here; its methods live with their concern: `kb/schema.py` (file names,
-tables, records), `kb/ingest.py` (reading and storing passages), `kb/terms.py` (term statistics),
-`kb/matrix.py` (passage vectors), `kb/search.py` (retrieval, fusion, references),
-`kb/thresholds.py` and `kb/cases.py` (a case as a document). The names other code imports
+`KnowledgeBase` lives here; its methods live with their concern: `retrieval/schema.py` (file
+names, tables, records), `retrieval/ingest.py` (reading and storing passages),
+`retrieval/terms.py` (term statistics), `retrieval/matrix.py` (passage vectors),
+`retrieval/search.py` (retrieval, fusion, references), `retrieval/thresholds.py` and
+`retrieval/cases.py` (a case as a document). The names other code imports
 from here stay importable from here.
 """
 
@@ -30,17 +31,17 @@ from pathlib import Path
 import numpy as np
 
 from fixlore.errors import FixloreError
-from fixlore.kb.cases import case_doc, case_text
-from fixlore.kb.embed import Embedder, UseEmbedder
-from fixlore.kb.ingest import MAX_FILE_BYTES, SKIP_DIRS, IngestMixin
-from fixlore.kb.matrix import MatrixMixin, write_matrix
-from fixlore.kb.schema import (COARSE_NAME, DB_NAME, PROJECTION_NAME, SCHEMA, THRESHOLD_NAME, VECTOR_IDS_NAME,
+from fixlore.retrieval.cases import case_doc, case_text
+from fixlore.retrieval.embed import Embedder, UseEmbedder
+from fixlore.retrieval.ingest import MAX_FILE_BYTES, SKIP_DIRS, IngestMixin
+from fixlore.retrieval.matrix import MatrixMixin, write_matrix
+from fixlore.retrieval.schema import (COARSE_NAME, DB_NAME, PROJECTION_NAME, SCHEMA, THRESHOLD_NAME, VECTOR_IDS_NAME,
                                VECTORS_NAME, IngestStats, KbQuery, Passage, Progress)
-from fixlore.kb.search import (CANDIDATES, DOC_KINDS, PREFER_BONUS, QUERY_EMBED_CHARS, RELATIVE_CUT, SearchMixin,
+from fixlore.retrieval.search import (CANDIDATES, DOC_KINDS, PREFER_BONUS, QUERY_EMBED_CHARS, RELATIVE_CUT, SearchMixin,
                                is_changelog)
-from fixlore.kb.terms import COMMON_BUDGET, COMMON_DF, MATCH_TERMS, MAX_QUERY_TERMS, TermsMixin, match_terms
-from fixlore.kb.thresholds import DEFAULT_THRESHOLD, ThresholdMixin
-from fixlore.kb.tokens import Tokenizer
+from fixlore.retrieval.terms import COMMON_BUDGET, COMMON_DF, MATCH_TERMS, MAX_QUERY_TERMS, TermsMixin, match_terms
+from fixlore.retrieval.thresholds import DEFAULT_THRESHOLD, ThresholdMixin
+from fixlore.retrieval.tokens import Tokenizer
 
 __all__ = ["CANDIDATES", "COARSE_NAME", "COMMON_BUDGET", "COMMON_DF", "DB_NAME", "DEFAULT_THRESHOLD", "DOC_KINDS",
            "IngestStats", "KbQuery", "KnowledgeBase", "MATCH_TERMS", "MAX_FILE_BYTES", "MAX_QUERY_TERMS",

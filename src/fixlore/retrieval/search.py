@@ -11,12 +11,12 @@ from typing import Iterator, Sequence
 
 import numpy as np
 
-from fixlore.kb import scoring, vectors
-from fixlore.kb.blas import blas_threads
-from fixlore.kb.embed import Embedder
-from fixlore.kb.schema import KbQuery, Passage, prefix_range
-from fixlore.kb.terms import match_terms
-from fixlore.kb.tokens import fts_escape
+from fixlore.retrieval import scoring, vectors
+from fixlore.retrieval.blas import blas_threads
+from fixlore.retrieval.embed import Embedder
+from fixlore.retrieval.schema import KbQuery, Passage, prefix_range
+from fixlore.retrieval.terms import match_terms
+from fixlore.retrieval.tokens import fts_escape
 from fixlore.model import KbRef
 
 CANDIDATES = 50           # hits taken from each ranking before fusion

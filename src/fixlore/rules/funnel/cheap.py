@@ -11,10 +11,10 @@ import re
 from datetime import datetime
 from functools import lru_cache
 
-from fixlore.funnel.config import FunnelConfig
-from fixlore.funnel.floods import flood_keys
-from fixlore.funnel.planned import is_tracking_ticket
-from fixlore.funnel.vocabulary import fold, folded
+from fixlore.rules.funnel.config import FunnelConfig
+from fixlore.rules.funnel.floods import flood_keys
+from fixlore.rules.funnel.planned import is_tracking_ticket
+from fixlore.rules.funnel.vocabulary import fold, folded
 from fixlore.model import REASON_DUPLICATE, REASON_NOT_PLANNED, REASON_REJECTED, Issue
 
 POOL = "pool"
@@ -50,7 +50,7 @@ def is_unresolved(issue: Issue, cfg: FunnelConfig) -> bool:
 def is_internal(issue: Issue, cfg: FunnelConfig) -> bool:
     """An internal issue type (GitCode), an internal label, or, for an issue without a type, a
     process ticket's leading title tag (`title_tag`) or a task list of issue references
-    (`funnel.planned`): GitHub has no issue type, and its projects mark RFCs, roadmaps, tracking
+    (`rules.funnel.planned`): GitHub has no issue type, and its projects mark RFCs, roadmaps, tracking
     issues and task tickets with the label or the title prefix their issue templates set, or
     plan with checklists of issues. Where a type is set the type decides, not the title.
 

@@ -4,15 +4,18 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from typing import Callable, Collection, Iterable
+from typing import Collection, Iterable
 
-from fixlore.link.closes import STALE_NOTICE, is_bot
-from fixlore.link.config import LinkConfig
-from fixlore.link.index import CorpusIndex
-from fixlore.model import Comment, Corpus, Evidence, Issue
+from fixlore.model import Comment, Corpus
+from fixlore.rules.bots import STALE_NOTICE, is_bot
+
+# An official answer has at least this many non-space characters (the linker's default,
+# `LinkConfig.answer_min_chars`). Fitted on: ascend-2026-09.
+ANSWER_MIN_CHARS = 12
 
 _CLOSING_NOTE = re.compile(r"^[\s\W]*(?:已答复|已回复|已解决|已修复|问题已解决|答复完毕)?[\s\W]*"
                            r"(?:关闭|先关闭|关单|closing|close[sd]?)[\s\W]*$", re.IGNORECASE)
+
 
 def squash(text: str) -> str:
     return "".join((text or "").split())
@@ -32,20 +35,6 @@ def canned_replies(corpus: Corpus, min_issues: int = 3) -> set[str]:
 _ASKS_ONLY = re.compile(r"^\s*(?:请|麻烦)?(?:提供|补充|附上|上传|贴一下|发一下)[^。！？!?]{0,60}[。！？!?]?\s*$|"
                         r"^\s*(?:please|could you|can you)\s+(?:provide|share|attach|post|upload)\b[^.!?]{0,80}[.!?]?\s*$",
                         re.IGNORECASE)
-
-
-def answer_finder(issue: Issue, idx: CorpusIndex, cfg: LinkConfig,
-                   canned: set[str]) -> Callable[[], tuple[int, Comment] | None]:
-    """The issue's best answer, worked out on first call (evidence and value both ask)."""
-    memo: list[tuple[int, Comment] | None] = []
-
-    def best() -> tuple[int, Comment] | None:
-        if not memo:
-            memo.append(best_answer(issue.author, idx.issue_comments.get((issue.repo, issue.number), []),
-                                    cfg.answer_min_chars, canned))
-        return memo[0]
-
-    return best
 
 
 def best_answer(reporter: str, comments: Iterable[Comment], min_chars: int,
@@ -69,11 +58,3 @@ def best_answer(reporter: str, comments: Iterable[Comment], min_chars: int,
             continue
         best = (size, c)
     return best
-
-
-def answer_evidence(issue: Issue, best: tuple[int, Comment] | None) -> Evidence | None:
-    if best is None:
-        return None
-    c = best[1]
-    snippet = " ".join((c.body or "").split())[:100]
-    return Evidence("answer", f"answer by {c.author}: '{snippet}'", f"issues/{issue.number}/comments/{c.id}")

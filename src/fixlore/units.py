@@ -1,4 +1,5 @@
-"""Durations as people read them: the largest two units, in the digest's language."""
+"""Durations as people read them: the largest two units, in the digest's language (used by the
+digest and by the serve stage's pages)."""
 
 from __future__ import annotations
 

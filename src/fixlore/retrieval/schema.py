@@ -47,7 +47,7 @@ CREATE TABLE IF NOT EXISTS vec_cache (key TEXT PRIMARY KEY, model TEXT NOT NULL,
 class Passage:
     doc: str
     chunk: str
-    score: float                    # 0..1, see fixlore.kb.scoring
+    score: float                    # 0..1, see fixlore.retrieval.scoring
     text: str
     heading: str
     bm25_rank: int | None           # 1-based rank in the BM25 list, None if not in it

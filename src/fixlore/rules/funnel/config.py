@@ -6,7 +6,7 @@ from dataclasses import dataclass, field, fields
 from typing import Any
 
 from fixlore.errors import ConfigError
-from fixlore.funnel.vocabulary import fold, folded, terms
+from fixlore.rules.funnel.vocabulary import fold, folded, terms
 
 DEFAULT_TEMPLATES = ("API一致性任务", "重复-请忽略")
 

@@ -6,7 +6,7 @@ import json
 import os
 from pathlib import Path
 
-from fixlore.kb.schema import THRESHOLD_NAME
+from fixlore.retrieval.schema import THRESHOLD_NAME
 
 DEFAULT_THRESHOLD = 0.476 # used until `calibrate` saves one (see docs/kb.md)
 

@@ -26,7 +26,7 @@ def fold(term: str) -> str:
 
 @lru_cache(maxsize=1)
 def _data() -> dict[str, dict[str, list[str]]]:
-    text = resources.files("fixlore.funnel").joinpath("vocabulary.yaml").read_text(encoding="utf-8")
+    text = resources.files("fixlore.rules.funnel").joinpath("vocabulary.yaml").read_text(encoding="utf-8")
     return yaml.safe_load(text) or {}
 
 

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import numpy as np
 
-from fixlore.kb import vectors
-from fixlore.kb.embed import Embedder, embed_batched, embed_text
-from fixlore.kb.schema import COARSE_NAME, PROJECTION_NAME, VECTOR_IDS_NAME, VECTORS_NAME, Progress, prefix_range
+from fixlore.retrieval import vectors
+from fixlore.retrieval.embed import Embedder, embed_batched, embed_text
+from fixlore.retrieval.schema import COARSE_NAME, PROJECTION_NAME, VECTOR_IDS_NAME, VECTORS_NAME, Progress, prefix_range
 
 
 class MatrixMixin:
@@ -97,7 +97,7 @@ class MatrixMixin:
 
 def write_matrix(index_dir: Path, matrix: np.ndarray, ids: np.ndarray) -> None:
     """The vector files of an index: the matrix, its chunk ids (ascending) and, for a large
-    matrix, its coarse projection (see fixlore.kb.vectors)."""
+    matrix, its coarse projection (see fixlore.retrieval.vectors)."""
     _save_npy(index_dir / VECTORS_NAME, matrix.astype(np.float32, copy=False))
     _save_npy(index_dir / VECTOR_IDS_NAME, ids)
     if len(matrix) >= vectors.COARSE_MIN_ROWS:

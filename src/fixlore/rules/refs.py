@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
-from typing import Any
 
 from fixlore.model import pickled_as_arguments
 
@@ -247,18 +246,3 @@ def refs_from_branch(branch: str | None) -> list[int]:
             if number > 0 and number not in found:
                 found.append(number)
     return found
-
-
-def pull_label(key: tuple[str, int], issue_repo: str, sigil: str = "!") -> str:
-    """`!N` (GitCode merge requests) or, with sigil "#", `#N` (GitHub pull requests); the repo
-    goes in front when the PR lives elsewhere than the issue."""
-    repo, number = key
-    return f"{sigil}{number}" if repo == issue_repo else f"{repo}{sigil}{number}"
-
-
-def case_pr_sigil(case: Any) -> str:
-    """The PR sigil of a concluded case's platform, read from its URLs ("#" for GitHub)."""
-    urls = [f.url or "" for f in [*case.fix, *case.pending_fix]]
-    if any("/merge_requests/" in u for u in urls):
-        return "!"
-    return "#" if any("/pull/" in u for u in urls) or "github" in (case.url or "").lower() else "!"

@@ -1,0 +1,93 @@
+"""The case export, `cases.jsonl` (case-export.md): one JSON object a line, the truth keys plus
+the trail, ordered by (repo, number). Its format version is `formats.CASES`, which run.json
+lists under `formats`; the lines themselves stay plain cases so line readers keep working.
+
+The one writer and reader of the file, below every stage: the compose stage writes it, the
+link and compose commands read and write it. (`link.export.write_cases_parallel` spreads the
+encoding of a very large export over forked processes; the bytes are the same.)
+"""
+
+from __future__ import annotations
+
+import gc
+import io
+import json
+from collections.abc import Iterable
+from pathlib import Path
+from typing import IO
+
+import orjson
+
+from fixlore import formats
+from fixlore.errors import ConfigError
+from fixlore.model import Case
+
+FORMAT = formats.CASES
+
+_OPTIONS = orjson.OPT_APPEND_NEWLINE
+
+
+def case_line(case: Case) -> bytes:
+    """One export line, UTF-8 with its newline. orjson: the stdlib encoder spent more time
+    on the 100k-case bench export than building the dicts did; any value the export dict
+    holds that JSON has no type for is written as its `str()`."""
+    return orjson.dumps(case.to_export(), default=str, option=_OPTIONS)
+
+
+def ordered(cases: Iterable[Case]) -> list[Case]:
+    return sorted(cases, key=lambda c: (c.repo, c.number))
+
+
+def encode_into(cases: list[Case], fh: IO[bytes]) -> None:
+    for i in range(0, len(cases), 512):
+        fh.write(b"".join([case_line(c) for c in cases[i:i + 512]]))
+
+
+def write_cases_jsonl(cases: Iterable[Case], path: str | Path | IO[str] | IO[bytes]) -> int:
+    """Write cases ordered by (repo, number); returns how many. `path` may be an open stream;
+    a file is written beside its target and moved into place."""
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        return _write(ordered(cases), path)
+    finally:
+        if collecting:
+            gc.enable()
+
+
+def _write(cases: list[Case], path: str | Path | IO[str] | IO[bytes]) -> int:
+    if hasattr(path, "write"):
+        if isinstance(path, io.TextIOBase):
+            for c in cases:
+                path.write(case_line(c).decode("utf-8"))
+        else:
+            encode_into(cases, path)
+        return len(cases)
+    target = Path(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    tmp = target.with_name(target.name + ".tmp")
+    with tmp.open("wb") as fh:
+        encode_into(cases, fh)
+    tmp.replace(target)
+    return len(cases)
+
+
+def read_cases_jsonl(path: str | Path) -> list[Case]:
+    source = Path(path)
+    if not source.is_file():
+        raise ConfigError(f"no case export at {source}")
+    cases = []
+    with source.open(encoding="utf-8") as fh:
+        lineno = 0
+        try:
+            for lineno, line in enumerate(fh, 1):
+                if not line.strip():
+                    continue
+                try:
+                    cases.append(Case.from_export(json.loads(line)))
+                except (ValueError, KeyError, TypeError, AttributeError) as exc:
+                    raise ConfigError(f"{source}:{lineno}: not a case export line "
+                                      f"({type(exc).__name__}: {str(exc)[:120]})") from None
+        except UnicodeDecodeError:
+            raise ConfigError(f"{source}:{lineno + 1}: not UTF-8 text; give a case export (cases.jsonl)") from None
+    return cases
