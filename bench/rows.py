@@ -208,7 +208,7 @@ def pipeline_facts(case: dict) -> str:
     parts += [case.get("timing_note", "")] + [e.get("detail", "") for e in case.get("evidence", [])]
     lags = [case.get("lag_s")] + [int(n) for n in re.findall(r"(-?\d+) ?s\b", case.get("timing_note", ""))]
     for lag in (abs(x) for x in lags if isinstance(x, int)):
-        parts += [f"{lag}秒 {lag}s {lag // 60}分{lag % 60}秒 {lag // 60}分钟 {lag / 3600:.1f}小时 {lag // 3600}小时 "
+        parts += [f"{lag}秒 {lag}s {lag // 60}分{lag % 60}秒 {lag // 60}分{lag % 60:02d}秒 {lag // 60}分钟 {lag / 3600:.1f}小时 {lag // 3600}小时 "
                   f"{lag / 86400:.1f}天 {round(lag / 86400)}天 {lag // 86400}天"]
     return fold(" ".join(parts))
 
