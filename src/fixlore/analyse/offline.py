@@ -202,7 +202,14 @@ class OfflineAnalyst:
                 left -= len(text) + 1
                 return
 
-        usable = [c for c in cands if says_something(c.text) and not is_log_line(c.text)]
+        # a PR or a reply that restates the report ("描述：win11 上编译…出错") is the problem again, not the answer
+        report = [tokens(c.text) for c in cands if c.source == "body"]
+
+        def restates(c: Scored) -> bool:
+            toks = tokens(c.text)
+            return c.source != "body" and any(min(overlap(toks, b), overlap(b, toks)) > 0.8 for b in report)
+
+        usable = [c for c in cands if says_something(c.text) and not is_log_line(c.text) and not restates(c)]
         official = [c for c in usable if c.source in OFFICIAL]
         foreign_ok = not any(c.native for c in official)
         take("mechanism", [c for c in usable if c.mechanism], first=True)
