@@ -75,6 +75,8 @@ class Scored:
             return False
         if self.cause:
             return True
+        if self.scope and not self.root:    # a bound on versions says who is affected, not why
+            return False
         return not self.changed and (self.root > 0 or self.reason or (self.source in OFFICIAL and self.facts >= 2))
 
     @property
