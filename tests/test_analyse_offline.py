@@ -554,3 +554,14 @@ def test_a_long_title_keeps_its_specific_error():
     assert OfflineAnalyst._title_within(title, 90) == \
         "ImportError: cannot import name 'MistralToolCall' from 'vllm.parser.mistral'"
     assert OfflineAnalyst._title_within("短标题 - 没有事实", 90) == "短标题 - 没有事实"
+
+
+def test_a_title_that_only_names_the_thing_gets_the_error_the_reporter_saw():
+    w = World()
+    case = w.issue(ENG, 90, "Qwen3-TTS-12Hz-1.7B-Base",
+                   "vllm serve /data/model --omni\n"
+                   "ERROR 06-04 05:01:35 [executor.py:932] RuntimeError: Expected all tensors to be on the same device",
+                   comments=[("maint1", "Please upgrade to: cann 9.0.0, vllm v0.22.0")], timing="no_fix")
+    analyse_cases([case], w.corpus, OfflineAnalyst())
+    assert case.problem == "Qwen3-TTS-12Hz-1.7B-Base：RuntimeError: Expected all tensors to be on the same device"
+    assert "9.0.0" in case.answer

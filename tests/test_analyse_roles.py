@@ -36,6 +36,7 @@ def test_bookkeeping_says_nothing_a_row_should_repeat():
     assert not says_something("修复已合入，今晚 nightly 观察")
     assert not says_something("master 与 26.2.0 均已合入，关闭")
     assert not says_something("Fixed by #81, merged, closing.")
+    assert not says_something("After personal discussion, it has been solved.")
     assert says_something("rewrite 前 stable_topo_sort + graph.lint()")
     assert says_something("单文件挂载受 inode 限制，改完容器里看不到")
 

@@ -19,7 +19,7 @@ from dataclasses import dataclass, replace
 from fixlore.analyse.base import Analysis
 from fixlore.analyse.context import CaseContext
 from fixlore.facts import close_sentence, fix_sentence, is_merged, pr_label, unlanded
-from fixlore.analyse.text import (ACTION_CUES, FIX_CUES, ROOT_CUES, cjk_count, clean_title, clip, cue_count, error_lines,
+from fixlore.analyse.text import (ACTION_CUES, FIX_CUES, PROBLEM_CUES, ROOT_CUES, has_cue, cjk_count, clean_title, clip, cue_count, error_lines,
                                   fact_count, hard_facts, is_aside, is_cjk, is_status_update, keywords, without_status, overlap,
                                   sentences,
                                   shorten, tokens)
@@ -42,6 +42,8 @@ EXPLAIN_BUDGET = 150
 MIN_PIECE = 24
 
 
+# what a logger puts before the exception ("ERROR 06-04 05:01:35 [executor.py:932] RuntimeError: …")
+_LOG_PREFIX = re.compile(r"^.*?(?=\b[\w.]*(?:Error|Exception)\s*:)")
 # label tags at the start of a title ("[NPU]:", "[Bug][CI]:", "【Ascend】")
 _TAGS = re.compile(r"^\s*(?:[\[【][^\]】]{1,20}[\]】]\s*)+[:：]?\s*")
 # the separators of a title's segments ("Nightly / CI failed - 4 jobs fail - ImportError: …")
@@ -257,6 +259,12 @@ class OfflineAnalyst:
 
     def problem(self, case: Case, ctx: CaseContext) -> str:
         title = clean_title(case.title or (ctx.issue.title if ctx.issue else ""))
+        # a title that only names the thing ("Qwen3-TTS-12Hz-1.7B-Base") says nothing went wrong:
+        # the error the reporter saw says it
+        bare = len(title.split()) <= 2 and cjk_count(title) <= 4 and not has_cue(title, PROBLEM_CUES)
+        errs = [e for e in (_LOG_PREFIX.sub("", line) for line in error_lines(ctx.body)) if len(e) <= 160]
+        if len(title) >= 8 and bare and errs:
+            return shorten(f"{self._title_within(title, 40)}：{errs[0]}", 110)
         if len(title) >= 8:
             return self._title_within(title, 90)
         body = sentences(ctx.body)
