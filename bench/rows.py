@@ -2,11 +2,12 @@
 
     .venv/bin/python bench/rows.py --digest out/ascend/digest.json \
         [--world worlds/ascend-2026-09] [--seed ../shared/seed/ascend-digest-16-2026-09.txt] [--show 10]
-    .venv/bin/python bench/rows.py --reference worlds/npu-threads/reference_rows.yaml \
+    .venv/bin/python bench/rows.py --reference bench/reference/npu-threads.yaml \
         --reference-digest out/npu/digest.json [--split tune|heldout|all]
 
 Two references: the seed digest's 50 rows (ascend-2026-09), and hand-written rows for 27 issues of
-npu-threads (`reference_rows.yaml` beside the world, each with its hard facts listed and a `split`).
+npu-threads (`bench/reference/npu-threads.yaml`, naming its world, each row with its hard facts
+listed and a `split`).
 Both are measured the same way; given both, both are printed. Of the second, only the `tune` half
 is shown by default, row by row; `heldout` prints figures only (no rows, no misses), so measuring
 it does not show what to fit.
@@ -171,6 +172,11 @@ def hard_fact(text: str) -> Fact:
     return next(iter(found)) if len(found) == 1 else Fact("literal", fold(text))
 
 
+def reference_world(path: Path) -> Path:
+    """The world a hand-written reference was written from (its `world:` key, a folder of worlds/)."""
+    return ROOT / "worlds" / str(yaml.safe_load(path.read_text(encoding="utf-8"))["world"])
+
+
 def parse_reference(path: Path, split: str) -> list[SeedRow]:
     """The hand-written reference rows of one split (`all` for every row), keyed by full repo name."""
     rows = []
@@ -293,7 +299,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--digest", type=Path, help="digest.json of a fixlore run of the seed's world")
     ap.add_argument("--world", type=Path, default=DEFAULT_WORLD, help="the world that run harvested")
     ap.add_argument("--seed", type=Path, default=DEFAULT_SEED, help="the seed digest (text export)")
-    ap.add_argument("--reference", type=Path, help="hand-written reference rows (reference_rows.yaml in a world)")
+    ap.add_argument("--reference", type=Path, help="hand-written reference rows (bench/reference/*.yaml)")
     ap.add_argument("--reference-digest", type=Path, help="digest.json of a run of the reference's world")
     ap.add_argument("--split", choices=("tune", "heldout", "all"), default="tune",
                     help="which rows of the hand-written reference (heldout: figures only)")
@@ -313,8 +319,8 @@ def main(argv: list[str] | None = None) -> int:
         seed = parse_seed(args.seed.read_text(encoding="utf-8"), world_issue_numbers(args.world))
         measure(f"seed digest ({args.seed.name}) on {args.world.name}", seed, digest, args.world, args.show)
     if args.reference:
-        world = args.reference.parent
         try:
+            world = reference_world(args.reference)
             refs = parse_reference(args.reference, args.split)
         except (yaml.YAMLError, KeyError, TypeError, ValueError) as exc:
             print(f"bench/rows.py: {args.reference} is not a reference file ({type(exc).__name__}: "

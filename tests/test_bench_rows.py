@@ -56,7 +56,7 @@ def test_seed_rows_take_the_longest_issue_number_the_world_knows():
 
 def test_the_hand_written_reference_reads_by_split_and_matches_listed_facts(tmp_path):
     ref = tmp_path / "reference_rows.yaml"
-    ref.write_text("rows:\n"
+    ref.write_text("world: demo\nrows:\n"
                    "- {repo: o/r, number: 5, split: tune, problem: p, answer: a, hard: [max_local_cpu_size, '#259', LNK2038]}\n"
                    "- {repo: o/r, number: 6, split: heldout, problem: p, answer: a, hard: [0.27.0]}\n", encoding="utf-8")
     tune = rows.parse_reference(ref, "tune")
@@ -69,7 +69,7 @@ def test_the_hand_written_reference_reads_by_split_and_matches_listed_facts(tmp_
 
 def test_a_broken_reference_file_is_one_clear_line(tmp_path, capsys):
     ref = tmp_path / "reference_rows.yaml"
-    ref.write_text("rows:\n- repo: o/r\n  answer: a: b: c\n", encoding="utf-8")
+    ref.write_text("world: demo\nrows:\n- repo: o/r\n  answer: a: b: c\n", encoding="utf-8")
     digest = tmp_path / "digest.json"
     digest.write_text('{"digests": {"zh": {"repos": []}}, "cases": []}', encoding="utf-8")
     assert rows.main(["--reference", str(ref), "--reference-digest", str(digest)]) == 2
@@ -78,7 +78,8 @@ def test_a_broken_reference_file_is_one_clear_line(tmp_path, capsys):
 
 
 def test_the_bundled_reference_is_half_held_out_and_lists_facts():
-    path = Path(__file__).parents[1] / "worlds" / "npu-threads" / "reference_rows.yaml"
+    path = Path(__file__).parents[1] / "bench" / "reference" / "npu-threads.yaml"
+    assert rows.reference_world(path).name == "npu-threads" and rows.reference_world(path).is_dir()
     every = rows.parse_reference(path, "all")
     held = rows.parse_reference(path, "heldout")
     assert len(every) >= 20 and 0.4 <= len(held) / len(every) <= 0.6

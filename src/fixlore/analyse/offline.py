@@ -14,7 +14,7 @@ The pipeline's own facts (fix, where it landed, the close) follow from the linke
 Weights and limits (a hard fact adds 0.5 up to three, one more per fact for a change, scope or
 advice; an aside and a sentence in the other language count half; 150 characters written, cut
 only after whole clauses) were chosen from how a row reads. The role rules were developed on the
-tune half of worlds/npu-threads/reference_rows.yaml only (hand-written rows, held-out half
+tune half of bench/reference/npu-threads.yaml only (hand-written rows, held-out half
 measured once at the end) and checked against the failure classes issue #14 names; no seed row
 was fitted. bench/rows.py, 2026-12-03, before -> after the role rules: seed (ascend-2026-09)
 fact recall 0.828 -> 0.815, median row 212 -> 213, grounded 250/250 -> 249/249; npu-threads tune
