@@ -29,10 +29,9 @@ from dataclasses import dataclass, replace
 from fixlore.analyse.base import Analysis
 from fixlore.analyse.context import CaseContext
 from fixlore.facts import close_sentence, fix_sentence, is_merged, pr_label, unlanded
-from fixlore.analyse.text import (ACTION_CUES, FIX_CUES, PROBLEM_CUES, ROOT_CUES, has_cue, cjk_count, clean_title, clip, cue_count, error_lines,
-                                  fact_count, hard_facts, is_aside, is_cjk, is_status_update, keywords, without_status, overlap,
-                                  sentences,
-                                  shorten, tokens)
+from fixlore.analyse.text import (ACTION_CUES, FIX_CUES, PROBLEM_CUES, ROOT_CUES, cjk_count, clean_title, clip,
+                                  cue_count, error_lines, fact_count, hard_facts, has_cue, is_aside, is_cjk,
+                                  is_status_update, keywords, overlap, sentences, shorten, tokens, without_status)
 from fixlore.analyse.keep import keep_or_drop, language_of
 from fixlore.analyse.roles import (OFFICIAL, facts_kept, is_measurement, is_scope, is_workaround, is_log_line,
                                    says_something, states_cause,
