@@ -1,7 +1,16 @@
-"""Measure digest rows against the seed's: hard-fact recall, row length, grounding.
+"""Measure digest rows against reference rows: hard-fact recall, row length, grounding.
 
     .venv/bin/python bench/rows.py --digest out/ascend/digest.json \
         [--world worlds/ascend-2026-09] [--seed ../shared/seed/ascend-digest-16-2026-09.txt] [--show 10]
+    .venv/bin/python bench/rows.py --reference bench/reference/npu-threads.yaml \
+        --reference-digest out/npu/digest.json [--split tune|heldout|all]
+
+Two references: the seed digest's 50 rows (ascend-2026-09), and hand-written rows for 27 issues of
+npu-threads (`bench/reference/npu-threads.yaml`, naming its world, each row with its hard facts
+listed and a `split`).
+Both are measured the same way; given both, both are printed. Of the second, only the `tune` half
+is shown by default, row by row; `heldout` prints figures only (no rows, no misses), so measuring
+it does not show what to fit.
 
 For each of the seed digest's rows (a repo section's table: "#N" then the problem and answer cells,
 run together in the text export) it takes the row's *hard facts* and checks which of them our
@@ -16,7 +25,8 @@ width). A hard fact is one of:
   an inner capital (`lora_save_only`, `config.toml`, `--timeout`, `VllmCommand`);
 - a measured number: a number with a unit (`36G`, `0.25%`, `1.3×`, `30s`, `2 分钟`).
 
-Dates, plain counts and prose are not counted: the point is the facts a reader acts on.
+The hand-written reference lists its hard facts; one that is none of these kinds (an error code
+such as `LNK2038`, a name such as `300IDuo`) is matched as written. Dates, plain counts and prose are not counted: the point is the facts a reader acts on.
 Printed: recall over all seed facts (micro) and per row (median), per kind; the median length of
 our rows (problem + answer, characters); and grounding: the share of the same kinds of facts in
 OUR rows that occur in the case's sources (the world's issue, comments and the PRs of the case's
@@ -39,8 +49,13 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import yaml
+
 ROOT = Path(__file__).resolve().parents[1]
-DEFAULT_SEED = ROOT.parent / "shared" / "seed" / "ascend-digest-16-2026-09.txt"
+# beside the checkout, or beside the folder of worktrees (/work/wt/<name> next to /work/shared)
+DEFAULT_SEED = next((p for p in (ROOT.parent / "shared" / "seed" / "ascend-digest-16-2026-09.txt",
+                                 ROOT.parents[1] / "shared" / "seed" / "ascend-digest-16-2026-09.txt") if p.exists()),
+                    ROOT.parent / "shared" / "seed" / "ascend-digest-16-2026-09.txt")
 DEFAULT_WORLD = ROOT / "worlds" / "ascend-2026-09"
 
 TABLE_HEADER = "编号Issue"
@@ -151,11 +166,38 @@ def parse_seed(text: str, known: dict[str, set[int]]) -> list[SeedRow]:
     return rows
 
 
+def hard_fact(text: str) -> Fact:
+    """One listed hard fact of the hand-written reference: its kind when it is one, else literal."""
+    found = facts_in(text)
+    return next(iter(found)) if len(found) == 1 else Fact("literal", fold(text))
+
+
+def reference_world(path: Path) -> Path:
+    """The world a hand-written reference was written from (its `world:` key, a folder of worlds/)."""
+    return ROOT / "worlds" / str(yaml.safe_load(path.read_text(encoding="utf-8"))["world"])
+
+
+def parse_reference(path: Path, split: str) -> list[SeedRow]:
+    """The hand-written reference rows of one split (`all` for every row), keyed by full repo name."""
+    rows = []
+    for entry in yaml.safe_load(path.read_text(encoding="utf-8"))["rows"]:
+        if split != "all" and entry["split"] != split:
+            continue
+        row = SeedRow(entry["repo"], int(entry["number"]), f"{entry['problem']}\n{entry['answer']}")
+        row.facts = {hard_fact(str(h)) for h in entry["hard"]}
+        rows.append(row)
+    return rows
+
+
 def our_rows(digest: dict, lang: str = "zh") -> dict[str, str]:
+    """Our rows by case key, each under the digest's key ("vllm-omni#2323") and the full repo name
+    ("vllm-project/vllm-omni#2323")."""
     rows: dict[str, str] = {}
     for repo in digest["digests"][lang]["repos"]:
         for row in repo["rows"]:
-            rows[row["case"]] = f"{row.get('problem', '')}\n{row.get('answer', '')}"
+            text = f"{row.get('problem', '')}\n{row.get('answer', '')}"
+            rows[row["case"]] = text
+            rows[f"{repo['full_name']}#{row['case'].rpartition('#')[2]}"] = text
     return rows
 
 
@@ -172,7 +214,7 @@ def pipeline_facts(case: dict) -> str:
     parts += [case.get("timing_note", "")] + [e.get("detail", "") for e in case.get("evidence", [])]
     lags = [case.get("lag_s")] + [int(n) for n in re.findall(r"(-?\d+) ?s\b", case.get("timing_note", ""))]
     for lag in (abs(x) for x in lags if isinstance(x, int)):
-        parts += [f"{lag}秒 {lag}s {lag // 60}分{lag % 60}秒 {lag // 60}分钟 {lag / 3600:.1f}小时 {lag // 3600}小时 "
+        parts += [f"{lag}秒 {lag}s {lag // 60}分{lag % 60}秒 {lag // 60}分{lag % 60:02d}秒 {lag // 60}分钟 {lag / 3600:.1f}小时 {lag // 3600}小时 "
                   f"{lag / 86400:.1f}天 {round(lag / 86400)}天 {lag // 86400}天"]
     return fold(" ".join(parts))
 
@@ -193,26 +235,16 @@ def case_sources(world: Path, case: dict) -> str:
     return fold(text.replace("\\n", "\n").replace('\\"', '"')) + "\n" + pipeline_facts(case)
 
 
-def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--digest", type=Path, required=True, help="digest.json of a fixlore run")
-    ap.add_argument("--world", type=Path, default=DEFAULT_WORLD, help="the world the run harvested")
-    ap.add_argument("--seed", type=Path, default=DEFAULT_SEED, help="the seed digest (text export)")
-    ap.add_argument("--show", type=int, default=10, help="how many rows / ungrounded facts to list")
-    args = ap.parse_args(argv)
-    for path in (args.digest, args.seed, args.world):
-        if not path.exists():
-            print(f"bench/rows.py: {path} does not exist", file=sys.stderr)
-            return 2
-    digest = json.loads(args.digest.read_text(encoding="utf-8"))
-    seed = parse_seed(args.seed.read_text(encoding="utf-8"), world_issue_numbers(args.world))
+def measure(title: str, refs: list[SeedRow], digest: dict, world: Path, show: int, rows_shown: bool = True) -> None:
+    """Print recall of `refs`' hard facts in our rows, our rows' median length and grounding."""
     ours = our_rows(digest)
-    cases = {f"{c['repo'].split('/', 1)[1]}#{c['number']}": c for c in digest.get("cases", [])}
+    cases = {f"{c['repo']}#{c['number']}": c for c in digest.get("cases", [])}
+    full = {k: v for k, v in ours.items() if k.count("/") and k in cases}   # each row once
 
     total, hit = Counter(), Counter()
     per_row: list[tuple[float, SeedRow, list[Fact]]] = []
-    missing_rows = [r.key for r in seed if r.key not in ours]
-    for row in seed:
+    missing_rows = [r.key for r in refs if r.key not in ours]
+    for row in refs:
         text = fold(ours.get(row.key, ""))
         misses = []
         for fact in row.facts:
@@ -225,23 +257,26 @@ def main(argv: list[str] | None = None) -> int:
             per_row.append((1 - len(misses) / len(row.facts), row, misses))
 
     n_total, n_hit = sum(total.values()), sum(hit.values())
-    print(f"seed rows: {len(seed)}; with a row of ours: {len(seed) - len(missing_rows)}"
+    print(f"== {title}")
+    print(f"reference rows: {len(refs)}; with a row of ours: {len(refs) - len(missing_rows)}"
           + (f" (missing: {', '.join(missing_rows)})" if missing_rows else ""))
-    print(f"seed fact recall: {n_hit}/{n_total} = {n_hit / max(n_total, 1):.3f} (micro); "
-          f"median per row {statistics.median(r for r, _, _ in per_row):.3f}")
-    for kind in ("ref", "ident", "version", "measure"):
-        print(f"  {kind:8s} {hit[kind]:4d}/{total[kind]:<4d} = {hit[kind] / max(total[kind], 1):.3f}")
-    lengths = [len(t.replace("\n", "")) for t in ours.values()]
-    print(f"our rows: {len(lengths)}; median length (problem + answer) {statistics.median(lengths):.0f} chars; "
-          f"seed rows' median {statistics.median(len(r.text) for r in seed):.0f}")
+    print(f"fact recall: {n_hit}/{n_total} = {n_hit / max(n_total, 1):.3f} (micro); "
+          f"median per row {statistics.median([r for r, _, _ in per_row] or [0]):.3f}")
+    for kind in ("ref", "ident", "version", "measure", "literal"):
+        if total[kind]:
+            print(f"  {kind:8s} {hit[kind]:4d}/{total[kind]:<4d} = {hit[kind] / total[kind]:.3f}")
+    keys = {r.key for r in refs}
+    lengths = [len(t.replace("\n", "")) for k, t in full.items()]
+    mine = [len(ours[k].replace("\n", "")) for k in keys if k in ours]
+    print(f"our rows: {len(lengths)}; median length (problem + answer) {statistics.median(lengths or [0]):.0f} chars "
+          f"({statistics.median(mine or [0]):.0f} on the reference's issues); "
+          f"reference rows' median {statistics.median([len(r.text.replace(chr(10), '')) for r in refs] or [0]):.0f}")
 
     grounded = ungrounded = 0
     unsupported: list[str] = []
-    for key, text in sorted(ours.items()):
-        case = cases.get(key)
-        if case is None:
-            continue
-        sources = case_sources(args.world, case)
+    for key, text in sorted(full.items()):
+        case = cases[key]
+        sources = case_sources(world, case)
         for fact in sorted(facts_in(text), key=lambda f: (f.kind, f.key)):
             if carried(fact, sources) or (fact.kind == "ref" and fact.key == str(case["number"])):
                 grounded += 1
@@ -250,11 +285,50 @@ def main(argv: list[str] | None = None) -> int:
                 unsupported.append(f"{key}: {fact.kind} {fact.key}")
     print(f"facts in our rows found in the case's sources: {grounded}/{grounded + ungrounded} = "
           f"{grounded / max(grounded + ungrounded, 1):.3f}")
-    for line in unsupported[: args.show]:
+    for line in unsupported[: show]:
         print(f"  ungrounded  {line}")
-    print(f"rows with the lowest recall (first {args.show}):")
-    for score, row, misses in sorted(per_row, key=lambda t: t[0])[: args.show]:
+    if not rows_shown:
+        return
+    print(f"rows with the lowest recall (first {show}):")
+    for score, row, misses in sorted(per_row, key=lambda t: t[0])[: show]:
         print(f"  {row.key:24s} {score:.2f}  missing: {', '.join(sorted(f.key for f in misses))[:110]}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--digest", type=Path, help="digest.json of a fixlore run of the seed's world")
+    ap.add_argument("--world", type=Path, default=DEFAULT_WORLD, help="the world that run harvested")
+    ap.add_argument("--seed", type=Path, default=DEFAULT_SEED, help="the seed digest (text export)")
+    ap.add_argument("--reference", type=Path, help="hand-written reference rows (bench/reference/*.yaml)")
+    ap.add_argument("--reference-digest", type=Path, help="digest.json of a run of the reference's world")
+    ap.add_argument("--split", choices=("tune", "heldout", "all"), default="tune",
+                    help="which rows of the hand-written reference (heldout: figures only)")
+    ap.add_argument("--show", type=int, default=10, help="how many rows / ungrounded facts to list")
+    args = ap.parse_args(argv)
+    if not args.digest and not (args.reference and args.reference_digest):
+        print("bench/rows.py: give --digest, or --reference with --reference-digest", file=sys.stderr)
+        return 2
+    paths = [args.digest, args.seed, args.world] if args.digest else []
+    paths += [args.reference, args.reference_digest] if args.reference else []
+    for path in paths:
+        if path is None or not path.exists():
+            print(f"bench/rows.py: {path} does not exist (--reference needs --reference-digest)", file=sys.stderr)
+            return 2
+    if args.digest:
+        digest = json.loads(args.digest.read_text(encoding="utf-8"))
+        seed = parse_seed(args.seed.read_text(encoding="utf-8"), world_issue_numbers(args.world))
+        measure(f"seed digest ({args.seed.name}) on {args.world.name}", seed, digest, args.world, args.show)
+    if args.reference:
+        try:
+            world = reference_world(args.reference)
+            refs = parse_reference(args.reference, args.split)
+        except (yaml.YAMLError, KeyError, TypeError, ValueError) as exc:
+            print(f"bench/rows.py: {args.reference} is not a reference file ({type(exc).__name__}: "
+                  f"{str(exc).splitlines()[0] if str(exc) else 'a row lacks a field'})", file=sys.stderr)
+            return 2
+        digest = json.loads(args.reference_digest.read_text(encoding="utf-8"))
+        measure(f"hand-written reference ({args.reference.name}, split {args.split}) on {world.name}", refs, digest,
+                world, args.show if args.split == "tune" else 0, rows_shown=args.split == "tune")
     return 0
 
 

@@ -10,7 +10,7 @@ import pytest
 
 from fixlore.analyse import OfflineAnalyst, analyse_cases, candidates_of
 from fixlore.analyse.context import ContextIndex
-from fixlore.model import Case, Comment, Corpus, Evidence, FixRef, Issue, KbRef, Pull
+from fixlore.model import Case, Comment, Commit, Corpus, Evidence, FixRef, Issue, KbRef, Pull
 
 TZ = timezone(timedelta(hours=8))
 SIM, QNT, ENG = "Ascend/msdemo", "Ascend/quantkit", "octo/engine"
@@ -468,3 +468,100 @@ def test_the_mechanism_comes_before_an_aside_and_the_change_is_stated():
     assert w.lang == "zh" and w.mechanism.startswith("抢锁(30s)和健康检查共用 backendMutex_")
     assert w.change and w.change in a and "!31" not in w.text() and "合入" not in w.change
     assert type(case).from_export(case.to_export()).written == w
+
+
+def test_a_change_statement_is_not_the_mechanism_even_with_a_cause_word():
+    """A PR sentence saying what no longer happens ("…不再触发…") names a cause word but states the
+    change; the row opens with the maintainer's mechanism and states the change after it."""
+    w = World()
+    w.pull(SIM, 41, "HA：读超时不再降级", "etcd 瞬时读超时不再触发自我降级。\n抢锁超时 30s→2s，且不再与健康检查共用 backendMutex_。",
+           merged=t(17, 11))
+    case = w.issue(SIM, 40, "主节点断链恢复后出现双主", "三节点 HA，拔网线 15s 后恢复，两个 leader。",
+                   comments=[("maint1", "抢锁(30s)和健康检查共用 backendMutex_ 互相阻塞；BecomeFollower 失败不上报。")],
+                   fix=[w.fix(SIM, 41, merged=t(17, 11))], evidence=[ev("keyword", "PR body", "pulls/41")],
+                   timing="same_second", lag_s=0)
+    analyse_cases([case], w.corpus, OfflineAnalyst())
+    assert case.written.mechanism.startswith("抢锁(30s)和健康检查共用 backendMutex_")
+    assert "不再" not in case.written.mechanism
+    assert "不再" in case.written.change
+
+
+def test_official_advice_is_kept_beside_the_explanation():
+    """The maintainer explains (a reason, no cause word) and then says what to do: both reach the
+    row, the advice as the workaround, whole; the side note comes last if at all."""
+    w = World()
+    case = w.issue(SIM, 50, "容器里 hccl_rootinfo.json 是只读挂载，无法修改", "vim 保存时报 E212: Can't open file for writing。",
+                   comments=[("maint1", "ascend-docker-runtime 出于安全考虑默认以只读方式挂载默认挂载项。"
+                                        "修改请在宿主机上改文件再同步进容器；用 vim 需要在 ~/.vimrc 里配置 `set backupcopy=yes` "
+                                        "保证原地修改。另外同主题的 #51 会在 26.2.0 删除默认挂载。")],
+                   timing="no_fix")
+    analyse_cases([case], w.corpus, OfflineAnalyst())
+    assert "出于安全考虑" in case.written.mechanism
+    assert "set backupcopy=yes" in case.written.workaround
+    assert case.answer.index("出于安全考虑") < case.answer.index("backupcopy")
+    assert "另外" not in case.written.mechanism
+
+
+def test_a_version_requirement_is_kept_whole_or_not_at_all():
+    """A bound on two versions joined by "；" is one requirement: the row never states half of it."""
+    w = World()
+    w.pull(SIM, 61, "删除 rootinfo 默认挂载", "删除 hccl_rootinfo.json 默认挂载，通信域改由 CANN 自协商创建。", merged=t(18, 9))
+    case = w.issue(SIM, 60, "26.1.0 之前默认挂载 hccl_rootinfo.json，UB 场景训练拉起失败", "UB 场景训练拉起失败。",
+                   comments=[("maint1", "UB 网卡设备需要 MindCluster ≥ 26.2.0；且 CANN ≥ 9.2.0。")],
+                   fix=[w.fix(SIM, 61, merged=t(18, 9))], evidence=[ev("keyword", "PR body", "pulls/61")],
+                   timing="same_second", lag_s=0)
+    analyse_cases([case], w.corpus, OfflineAnalyst())
+    if "26.2.0" in case.answer:
+        assert "9.2.0" in case.answer
+    assert "≥ 26.2.0" in case.written.scope and "9.2.0" in case.written.scope
+
+
+def test_an_english_commit_title_never_stands_for_the_mechanism_of_a_chinese_row():
+    w = World()
+    w.pull(SIM, 71, "修复路由", "开启 shared_expert_tp 时 route() 在 _dp_transform_enter 之前按全量 token 计算。", merged=t(8, 10))
+    w.corpus.commits.append(Commit(repo=SIM, pull_number=71, sha="a" * 40,
+                                   message="fix(route): compute topk after the TP slice in route()"))
+    case = w.issue(SIM, 70, "开启 shared-expert-tp 时 MoE topk 没有随 TP 切分", "dispatch 通信量高估 tp 倍。",
+                   fix=[w.fix(SIM, 71, merged=t(8, 10))], evidence=[ev("keyword", "PR body", "pulls/71")],
+                   timing="same_second", lag_s=0)
+    analyse_cases([case], w.corpus, OfflineAnalyst())
+    assert case.written.mechanism.startswith("开启 shared_expert_tp 时 route()")
+    assert "compute topk" not in case.answer
+
+
+def test_bookkeeping_logs_and_commands_are_no_explanation():
+    """"修复已合入，关闭", a pasted log line and a test-plan command say nothing a row should repeat;
+    the PR's sentence about the change does."""
+    w = World()
+    w.pull(ENG, 81, "Port the connector mixin to NPU runners",
+           "vllm serve Qwen/Qwen3-Omni --omni --port 8091 --no-async-chunk\n"
+           "(VllmWorker rank=1) [MY_DEBUG] device_index = 1, phy_device_id = 7\n"
+           "Align with the GPU runners: ports OmniConnectorModelRunnerMixin onto NPUARModelRunner so full-payload "
+           "delivery works on NPU.", merged=t(8, 10))
+    case = w.issue(ENG, 80, "Server hangs with async_chunk false on NPU", "The server hangs after returning text.",
+                   comments=[("maint1", "Fixed by #81, merged, closing.")],
+                   fix=[w.fix(ENG, 81, merged=t(8, 10))], evidence=[ev("keyword", "PR body", "pulls/81")],
+                   timing="same_second", lag_s=0)
+    analyse_cases([case], w.corpus, OfflineAnalyst())
+    text = case.written.text()
+    assert "OmniConnectorModelRunnerMixin" in text
+    assert "vllm serve" not in text and "MY_DEBUG" not in text and "closing" not in text
+
+
+def test_a_long_title_keeps_its_specific_error():
+    title = ("[NPU]: Nightly / CI failed - all 14 steps of NPU nightly build 5228 fail at server startup - "
+             "ImportError: cannot import name 'MistralToolCall' from 'vllm.parser.mistral'")
+    assert OfflineAnalyst._title_within(title, 90) == \
+        "ImportError: cannot import name 'MistralToolCall' from 'vllm.parser.mistral'"
+    assert OfflineAnalyst._title_within("短标题 - 没有事实", 90) == "短标题 - 没有事实"
+
+
+def test_a_title_that_only_names_the_thing_gets_the_error_the_reporter_saw():
+    w = World()
+    case = w.issue(ENG, 90, "Qwen3-TTS-12Hz-1.7B-Base",
+                   "vllm serve /data/model --omni\n"
+                   "ERROR 06-04 05:01:35 [executor.py:932] RuntimeError: Expected all tensors to be on the same device",
+                   comments=[("maint1", "Please upgrade to: cann 9.0.0, vllm v0.22.0")], timing="no_fix")
+    analyse_cases([case], w.corpus, OfflineAnalyst())
+    assert case.problem == "Qwen3-TTS-12Hz-1.7B-Base：RuntimeError: Expected all tensors to be on the same device"
+    assert "9.0.0" in case.answer

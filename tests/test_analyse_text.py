@@ -45,3 +45,28 @@ def test_asides_are_told_from_statements():
     assert is_aside("另外 etcd 瞬时读超时还会让旧主自我降级")
     assert is_aside("Also, the cache is cleared on restart")
     assert not is_aside("根因是抢锁与健康检查共用一把锁")
+
+
+def test_thread_links_stay_as_references_and_replies_lose_their_greeting():
+    got = sentences("我们已经提了 RFC 跟踪：https://github.com/verl-project/verl/issues/6164 后续提供完整列表。\n"
+                    "Hi @luentong , This issue has been resolved in the latest main-branch build.")
+    assert "verl-project/verl#6164" in got[0]
+    assert got[1].startswith("This issue has been resolved")
+
+
+def test_a_lead_in_line_joins_the_next_but_pasted_output_stays_apart():
+    assert sentences("please upgrade to:\ncann 9.0.0, vllm v0.22.0") == ["please upgrade to: cann 9.0.0, vllm v0.22.0"]
+    got = sentences("add print to test phy_device_id:\n(VllmWorker rank=1) device_index = 1, phy_device_id = 7")
+    assert got == ["add print to test phy_device_id:", "(VllmWorker rank=1) device_index = 1, phy_device_id = 7"]
+    assert sentences("**Reason:** the validator rejects additional_config.") == \
+        ["Reason: the validator rejects additional_config."]
+
+
+def test_clip_does_not_end_a_clause_inside_brackets():
+    text = "定位：preprocess_packed_seqs 中 input_ids[i, mask[i]] 把 int 当行号索引而非掩码，position_ids 被毁掉"
+    assert clip(text, 75) == "定位：preprocess_packed_seqs 中 input_ids[i, mask[i]] 把 int 当行号索引而非掩码"
+
+
+def test_a_count_of_steps_is_not_a_duration():
+    assert fact_count("all 14 steps fail") == 0
+    assert fact_count("抢锁超时 30s→2s，5 ms") == 3

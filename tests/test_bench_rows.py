@@ -52,3 +52,35 @@ def test_seed_rows_take_the_longest_issue_number_the_world_knows():
     assert [r.key for r in parsed] == ["msmodeling#443", "msmodeling#390", "mind-cluster#1162"]
     assert parsed[0].text.startswith("4fdcdefb")
     assert rows.Fact("ref", "870") in parsed[0].facts
+
+
+def test_the_hand_written_reference_reads_by_split_and_matches_listed_facts(tmp_path):
+    ref = tmp_path / "reference_rows.yaml"
+    ref.write_text("world: demo\nrows:\n"
+                   "- {repo: o/r, number: 5, split: tune, problem: p, answer: a, hard: [max_local_cpu_size, '#259', LNK2038]}\n"
+                   "- {repo: o/r, number: 6, split: heldout, problem: p, answer: a, hard: [0.27.0]}\n", encoding="utf-8")
+    tune = rows.parse_reference(ref, "tune")
+    assert [r.key for r in tune] == ["o/r#5"]
+    assert {f.kind for f in tune[0].facts} == {"ident", "ref", "literal"}
+    text = rows.fold("RegisterMem fails: max_local_cpu_size too large; !259 stages it (LNK2038)")
+    assert all(rows.carried(f, text) for f in tune[0].facts)
+    assert [r.key for r in rows.parse_reference(ref, "all")] == ["o/r#5", "o/r#6"]
+
+
+def test_a_broken_reference_file_is_one_clear_line(tmp_path, capsys):
+    ref = tmp_path / "reference_rows.yaml"
+    ref.write_text("world: demo\nrows:\n- repo: o/r\n  answer: a: b: c\n", encoding="utf-8")
+    digest = tmp_path / "digest.json"
+    digest.write_text('{"digests": {"zh": {"repos": []}}, "cases": []}', encoding="utf-8")
+    assert rows.main(["--reference", str(ref), "--reference-digest", str(digest)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "is not a reference file" in err
+
+
+def test_the_bundled_reference_is_half_held_out_and_lists_facts():
+    path = Path(__file__).parents[1] / "bench" / "reference" / "npu-threads.yaml"
+    assert rows.reference_world(path).name == "npu-threads" and rows.reference_world(path).is_dir()
+    every = rows.parse_reference(path, "all")
+    held = rows.parse_reference(path, "heldout")
+    assert len(every) >= 20 and 0.4 <= len(held) / len(every) <= 0.6
+    assert all(r.facts for r in every)

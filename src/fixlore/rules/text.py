@@ -151,18 +151,36 @@ def informative(sentence: str) -> bool:
 _LEADING_REFS = re.compile(r"^(?:(?:fix(?:es|ed)?|close[sd]?|resolve[sd]?|修复|解决|关闭)\s*[#!]\d+[\s,，、#!\d]*[:：。.]?\s*)+", re.I)
 
 
+# a link to an issue or PR on a code host says which thread: it stays as a reference
+_THREAD_URL = re.compile(r"https?://(?:www\.)?(?:github\.com|gitcode\.com|gitee\.com)/([\w.-]+/[\w.-]+)/"
+                         r"(?:-/)?(?:issues|pull|pulls|merge_requests)/(\d+)\S*")
+_EMPHASIS = re.compile(r"\*\*|__(?=\S)|(?<=\S)__")
+# a line that only leads into the next ("please upgrade to:", "修改如下：") belongs with it
+_LEAD_IN = re.compile(r"[:：]\s*$")
+_OUTPUT = re.compile(r"\s*[(\[$>]")     # pasted output follows the lead-in: it stays apart
+# a greeting or a mention that opens a reply ("Hi @luentong , This issue …")
+_GREETING = re.compile(r"^(?:(?:hi|hello|hey|dear)\b[^,，:：]{0,30}[,，:：]\s*|(?:@[\w-]+[\s,，]*)+)", re.I)
+
+
 def sentences(text: str) -> list[str]:
     out = []
     pieces = []
-    for raw in _SENT_SPLIT.split(clean_body(text)):
+    lines = []
+    for raw in _SENT_SPLIT.split(_EMPHASIS.sub("", clean_body(_THREAD_URL.sub(r" \1#\2 ", text or "")))):
+        if lines and lines[-1] and _LEAD_IN.search(lines[-1]) and raw and raw.strip() and not _OUTPUT.match(raw):
+            lines[-1] = lines[-1].rstrip() + " " + raw.strip()
+        else:
+            lines.append(raw)
+    for raw in lines:
         pieces += _CLAUSE_SPLIT.split(raw) if raw and len(raw) > 240 else [raw]
     for raw in pieces:
         if not raw:
             continue
         # brackets a link leaves empty ("route()" is code and stays)
         s = re.sub(r"（\s*）|(?<![\w.])\(\s*\)", "", _URL.sub("", raw))
-        s = _LEADING_REFS.sub("", s).strip(" \t-—*>·•")
-        if 6 <= len(s) <= 240 and informative(s):
+        s = _GREETING.sub("", _LEADING_REFS.sub("", s).strip(" \t-—*>·•")).strip()
+        # a long sentence with no clause mark to split at stays: a row takes its first clauses
+        if 6 <= len(s) <= 400 and informative(s):
             out.append(s)
     return out
 
@@ -241,6 +259,18 @@ def shorten(text: str, limit: int) -> str:
 _CLAUSE_END = re.compile(r"[；;，,、：:]")
 
 
+_OPEN, _CLOSE = "([{（【", ")]}）】"
+
+
+def _outside_brackets(text: str, at: int) -> bool:
+    """A comma inside brackets ("input_ids[i, mask[i]]", "（自身、父进程）") ends no clause."""
+    depth = 0
+    for ch in text[:at]:
+        depth += ch in _OPEN
+        depth -= ch in _CLOSE and depth > 0
+    return depth == 0
+
+
 def clip(text: str, limit: int) -> str:
     """`text` within `limit` characters, cut after the last whole clause when one ends past half of
     the limit (a reader gets complete statements), else after a whole word, else mid-word; both
@@ -248,7 +278,7 @@ def clip(text: str, limit: int) -> str:
     text = re.sub(r"\s+", " ", text or "").strip()
     if len(text) <= limit:
         return text
-    ends = [m.end() for m in _CLAUSE_END.finditer(text, 0, limit)]
+    ends = [m.end() for m in _CLAUSE_END.finditer(text, 0, limit) if _outside_brackets(text, m.start())]
     if ends and ends[-1] >= limit // 2:
         return text[: ends[-1]].rstrip("，,、：:；; ")
     space = text.rfind(" ", 0, limit)   # Latin text: at least end on a whole word
@@ -265,7 +295,7 @@ _FACT = re.compile(
     rf"(?<![{_A}./-])(?:--[a-z][\w-]+|[A-Za-z_][{_A}]*_[{_A}]*|[a-z]+[A-Z][{_A}]*|[A-Z][a-z]+[A-Z][{_A}]*"
     rf"|[A-Za-z_][{_A}]*\.[A-Za-z_][{_A}.]*\(?\)?)"
     rf"|(?<![{_A}.])v?\d+(?:\.\d+){{2,3}}(?:rc\d+|\.?post\d+)?(?![{_A}])"
-    rf"|(?<![{_A}.])\d+(?:\.\d+)?\s?(?:%|×|倍|ms|s|秒|分钟|小时|[KMGT]i?B|[KMG](?![{_A}]))\s?(?:→|->)?"
+    rf"|(?<![{_A}.])\d+(?:\.\d+)?\s?(?:%|×|倍|(?:ms|s)(?![A-Za-z])|秒|分钟|小时|[KMGT]i?B|[KMG](?![{_A}]))\s?(?:→|->)?"
 )
 
 

@@ -1,0 +1,113 @@
+"""What a sentence of a thread does for a reader: explain the mechanism, describe the change,
+give a workaround, state the scope (versions, requirements, who is affected) or a measured number.
+
+Engineers write these in recognisable ways, whatever the project: a cause names code or says
+"because"; a change says what now differs ("不再", "no longer", "改为"); a workaround is advice
+in the imperative from someone who knows ("请在宿主机上改", "set X", "use the new version");
+a scope sentence puts a version next to a bound ("≥ 26.2.0", "before 0.18", "需要 … 以上");
+a measurement is a number with a unit. Pure functions over one sentence and where it came from."""
+
+from __future__ import annotations
+
+import re
+
+from fixlore.rules.text import hard_facts, has_cue
+
+# the people who changed or own the code; commit messages describe a change, never a cause
+OFFICIAL = ("maintainer", "pull", "pull_comment", "commit")
+
+# a reason stated without the usual cause words ("出于安全考虑默认只读挂载": the design is the cause)
+REASON = ("出于", "是为了", "为了安全", "源于", "来自于", "回归自", "for security", "for safety", "by design", "so that",
+          "found that", "the reason", "reason:", "regression from", "regressed by", "comes from", "come from",
+          "lead to", "leads to", "led to", "results in", "resulting in", "this is because", "stems from")
+# output pasted from a program (a log line, a debug print) is evidence, not an explanation
+# and so is a command line from a test plan ("vllm serve … --port 8091", "pytest tests/…")
+_LOG_LINE = re.compile(r"^\s*(?:\(\w+(?: pid=\d+| rank=\d+)[^)]*\)|\[[A-Z_]+\]|(?:INFO|ERROR|WARNING|DEBUG)\b|"
+                       r"\d{2}[-/]\d{2}[ T]\d{2}:\d{2}|\$ |>>> |"
+                       r"(?:vllm serve|python3?|pytest|pip3?|bash|git|curl|docker|export|torchrun|cd|sudo) [-\w./]+ )")
+# a template's field with its value ("vLLM Version: v0.27.0", "Platform: 910B"): metadata, not a statement
+_FIELD = re.compile(r"^[\w .()/-]{2,30}[:：]\s*\S+(?:\s+\S+){0,2}$")
+# an explicit statement of the cause outweighs the words of change it may use
+# ("Root cause: the vllm in the image no longer matches vllm-omni")
+STRONG_CAUSE = ("根因", "原因", "问题在于", "问题出在", "由于", "因为", "root cause", "the cause", "because", "caused by",
+                "due to", "reason:")
+# a statement of what is different after the change, even when it names the old cause word
+# ("etcd 瞬时读超时不再触发自我降级": "触发" is a cause word, the sentence is the change)
+CHANGED = ("不再", "现改为", "改为", "改成", "改用", "换成", "现在会", "现在", "此后", "修复后", "以后",
+           "no longer", "now ", "instead of", "is replaced", "replaces", "ports ", "aligns",
+           "upgrade ", "bump", "升级到", "升级至", "update ")
+WORKAROUND_CUES = ("规避", "绕过", "临时", "暂时", "workaround", "work around", "in the meantime", "meanwhile",
+                   "手动", "手工", "可以先", "可先", "先用", "先把", "可以通过", "可通过", "改在", "在宿主机")
+IMPERATIVE = ("请", "建议", "需要", "需在", "需先", "可以", "应当", "务必", "不要", "避免",
+              "please", "recommend", "should", "try ", "use ", "set ", "add ", "upgrade to", "switch to",
+              "make sure", "do not", "don't", "avoid")
+# a bound on versions or a requirement: only with a version in the sentence
+BOUND = ("≥", ">=", "≤", "<=", "以上", "以下", "及以上", "之前", "之后", "起", "开始", "需要", "要求", "配套", "匹配",
+         "仅", "只有", "升级到", "升级至", "降级", "before", "after", "since", "from ", "or later", "or newer",
+         "or above", "at least", "requires", "require", "needs", "compatible", "upgrade to", "pin")
+# who is affected, without a version ("影响所有标准门控系模型", "only on 910B")
+AFFECTS = ("影响所有", "影响范围", "仅影响", "只影响", "不影响", "受影响", "affects all", "only affects",
+           "does not affect", "affected")
+_VERSION = re.compile(r"(?<![\w.])v?\d+\.\d+(?:\.\d+){0,2}(?:\.?rc\d+|\.?post\d+|\.RC\d+)?(?![\w.])", re.I)
+# a number with a unit: what was measured ("约 2×", "30s→2s", "0.25%", "36G")
+_MEASURE = re.compile(r"(?<![\w.])\d+(?:\.\d+)?\s?(?:%|×|倍|ms|s\b|秒|分钟|小时|[KMGT]i?B\b|[KMGT]\b)", re.I)
+
+
+# words of bookkeeping: that something merged, closed, was answered or will be watched
+_BOOKKEEPING = re.compile(
+    r"修复|已|均|都|合入|关闭|关单|答复|回复|给出|观察|关注|跟踪|处理|完成|见|参考|今晚|后续|指引|验证|通过|感谢|谢谢|"
+    r"(?:PR|MR)?\s*[#!]?\d+|master|main|nightly|分支|版本|"
+    r"\b(?:fixed|fix|merged|closing|closed|close|done|thanks|see|in|by|via|the|on|is|was|has|been|will|now|"
+    r"solved|resolved|it|this|issue|after|personal|discussion|offline|reopen|if|needed|can|i|we)\b",
+    re.I)
+
+
+def says_something(sentence: str) -> bool:
+    """False for bookkeeping ("修复已合入，今晚 nightly 观察", "已给出迁移指引，关闭", "Fixed by #12"):
+    it reports that something happened, not what."""
+    if any(re.search(r"[A-Za-z]", f) for f in hard_facts(sentence)):   # it names code
+        return True
+    rest = re.sub(r"[\W_]+", "", _BOOKKEEPING.sub("", _VERSION.sub("", sentence)))
+    return len(rest) >= 6
+
+
+def is_log_line(sentence: str) -> bool:
+    """Pasted output or a command, or a template's field: nothing a row should say in its own words."""
+    field = len(sentence) <= 40 and _FIELD.match(sentence) and not is_measurement(sentence)
+    return bool(_LOG_LINE.match(sentence) or field)
+
+
+def states_cause(sentence: str) -> bool:
+    return has_cue(sentence, STRONG_CAUSE)
+
+
+def states_reason(sentence: str) -> bool:
+    return has_cue(sentence, REASON)
+
+
+def states_change(sentence: str) -> bool:
+    return has_cue(sentence, CHANGED)
+
+
+def is_workaround(sentence: str, source: str) -> bool:
+    """Advice from someone who knows the code: what to do now, fix or no fix."""
+    if source not in ("maintainer", "pull_comment"):
+        return False
+    return has_cue(sentence, WORKAROUND_CUES) or has_cue(sentence, IMPERATIVE)
+
+
+def is_scope(sentence: str) -> bool:
+    """A version with a bound or requirement, or who is (not) affected."""
+    return bool(_VERSION.search(sentence) and has_cue(sentence, BOUND)) or has_cue(sentence, AFFECTS)
+
+
+def is_measurement(sentence: str) -> bool:
+    return bool(_MEASURE.search(sentence))
+
+
+def facts_kept(whole: str, part: str) -> bool:
+    """Whether `part` (a clipped `whole`) still states every hard fact of `whole`."""
+    return hard_facts(whole) <= hard_facts(part)
+
+
+__all__ = ["OFFICIAL", "facts_kept", "is_log_line", "states_cause", "says_something", "is_measurement", "is_scope", "is_workaround", "states_change", "states_reason"]

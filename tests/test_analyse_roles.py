@@ -1,0 +1,55 @@
+"""What a sentence does for a reader (analyse/roles.py): the rules the offline analyst picks by."""
+
+from __future__ import annotations
+
+from fixlore.analyse.roles import (facts_kept, is_log_line, is_scope, is_workaround, says_something, states_cause,
+                                   states_change, states_reason)
+
+
+def test_a_change_is_told_by_what_now_differs():
+    assert states_change("etcd 瞬时读超时不再触发自我降级")
+    assert states_change("The NPU runner no longer drops the payload")
+    assert not states_change("抢锁(30s)和健康检查共用 backendMutex_ 互相阻塞")
+
+
+def test_an_explicit_cause_and_a_reason_without_cause_words():
+    assert states_cause("Root cause: the vllm in the CI image no longer matches vllm-omni")
+    assert states_reason("ascend-docker-runtime 出于安全考虑默认以只读方式挂载")
+    assert states_reason("The problem comes from the Ascend Docker image itself")
+    assert not states_cause("升级到 26.2.0 即可") and not states_reason("升级到 26.2.0 即可")
+
+
+def test_advice_counts_only_from_people_who_answer():
+    advice = "修改请在宿主机上改文件再同步进容器"
+    assert is_workaround(advice, "maintainer") and is_workaround(advice, "pull_comment")
+    assert not is_workaround(advice, "body") and not is_workaround(advice, "reporter")
+    assert is_workaround("Add `import vllm_ascend.vllm_ascend_C` before the call; you should upgrade", "maintainer")
+
+
+def test_scope_is_a_version_with_a_bound_or_who_is_affected():
+    assert is_scope("UB 网卡设备需要 MindCluster ≥ 26.2.0 且 CANN ≥ 9.2.0")
+    assert is_scope("affects all gated MoE models")
+    assert not is_scope("环境：CANN 8.5.0")      # a version with no bound is the environment
+
+
+def test_bookkeeping_says_nothing_a_row_should_repeat():
+    assert not says_something("修复已合入，今晚 nightly 观察")
+    assert not says_something("master 与 26.2.0 均已合入，关闭")
+    assert not says_something("Fixed by #81, merged, closing.")
+    assert not says_something("After personal discussion, it has been solved.")
+    assert says_something("rewrite 前 stable_topo_sort + graph.lint()")
+    assert says_something("单文件挂载受 inode 限制，改完容器里看不到")
+
+
+def test_logs_commands_and_template_fields_are_not_statements():
+    assert is_log_line("(VllmWorker rank=1) [MY_DEBUG] device_index = 1")
+    assert is_log_line("vllm serve Qwen/Qwen3-Omni --omni --port 8091")
+    assert is_log_line("vLLM Version: v0.27.0")
+    assert not is_log_line("qwen3-vl-30B：0.33%，1.1×bf16")      # a measured table row is data to keep
+    assert not is_log_line("Root cause: Worker failed with error 'MultiModalConfig' has no attribute")
+
+
+def test_a_cut_keeps_its_facts_or_is_not_kept():
+    whole = "需要 MindCluster ≥ 26.2.0；且 CANN ≥ 9.2.0"
+    assert facts_kept(whole, whole)
+    assert not facts_kept(whole, "需要 MindCluster ≥ 26.2.0")
