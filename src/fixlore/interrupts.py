@@ -2,15 +2,17 @@
 
 Python raises KeyboardInterrupt wherever the main thread happens to be. When that is a finaliser or
 a weakref callback (SQLAlchemy and httpx both run some during a harvest), the interpreter prints
-"Exception ignored in ..." and the run goes on as if no one had pressed anything: it then finishes,
-exits 0 and records "ok" for a run the user stopped. While :func:`kept` is active, the SIGINT
-handler also records the request, and :func:`check` (called before every request and between
-stages) raises again, from a place where the exception does reach the caller.
+"Exception ignored in ..." with a traceback and the run goes on as if no one had pressed anything:
+it then finishes, exits 0 and records "ok" for a run the user stopped. While :func:`kept` is
+active, the SIGINT handler also records the request, :func:`check` (called before every request and
+between stages) raises again, from a place where the exception does reach the caller, and the
+swallowed copy is not printed (the user gets the one-line "interrupted" message instead).
 """
 
 from __future__ import annotations
 
 import signal
+import sys
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -35,11 +37,19 @@ def kept() -> Iterator[None]:
         yield
         return
     _requested.clear()
+    previous_hook = sys.unraisablehook
+
+    def quiet_about_ctrl_c(unraisable: "sys.UnraisableHookArgs") -> None:
+        if not (unraisable.exc_type is KeyboardInterrupt and _requested.is_set()):
+            previous_hook(unraisable)
+
     signal.signal(signal.SIGINT, _on_sigint)
+    sys.unraisablehook = quiet_about_ctrl_c
     try:
         yield
     finally:
         signal.signal(signal.SIGINT, previous)
+        sys.unraisablehook = previous_hook
 
 
 def requested() -> bool:
