@@ -5,13 +5,27 @@ cut is made by the link stage (fixlore.link.stage), which reports the full funne
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any
+from typing import TypedDict
 
 from fixlore.funnel.cheap import cheap_funnel
 from fixlore.funnel.config import FunnelConfig
+from fixlore.runcontext import RunContext
 
 
-def run(ctx: Any) -> dict[str, Any]:
+class FunnelSummary(TypedDict):
+    """Issues per cheap stage (``closed_in_window`` = ``considered`` - ``window``)."""
+    considered: int
+    closed_in_window: int
+    window: int
+    unresolved: int
+    internal: int
+    cve: int
+    empty_title: int
+    noise: int
+    pool: int
+
+
+def run(ctx: RunContext) -> FunnelSummary:
     settings = ctx.settings
     mapping = dict(getattr(settings, "funnel", None) or {})
     if getattr(settings, "rank_top_k", None) is not None:
@@ -21,6 +35,8 @@ def run(ctx: Any) -> dict[str, Any]:
     with ctx.store.writer() as w:
         w.set_funnel_stages({(i.repo, i.number): verdict[i.key] for i in issues if i.key in verdict})
     counts = Counter(verdict.values())
-    return {"considered": len(verdict), "closed_in_window": len(verdict) - counts.get("window", 0),
-            **{stage: counts.get(stage, 0) for stage in ("window", "unresolved", "internal", "cve", "empty_title",
-                                                          "noise", "pool")}}
+    return FunnelSummary(considered=len(verdict), closed_in_window=len(verdict) - counts.get("window", 0),
+                         window=counts.get("window", 0), unresolved=counts.get("unresolved", 0),
+                         internal=counts.get("internal", 0), cve=counts.get("cve", 0),
+                         empty_title=counts.get("empty_title", 0), noise=counts.get("noise", 0),
+                         pool=counts.get("pool", 0))

@@ -9,12 +9,13 @@ failed, errors, by_timing, details}.
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any
+from typing import Any, TypedDict
 
 from fixlore.funnel import FunnelConfig
 from fixlore.link.audit import audit_timing, corpus_fetcher, source_fetcher
 from fixlore.link.build import analysis_candidates, build_cases
 from fixlore.link.config import LinkConfig
+from fixlore.runcontext import RunContext
 from fixlore.timeutil import in_zone
 
 AUDIT_SAMPLE = 21      # the seed digest audits 21 timing claims (ascend-2026-09); not a fitted figure
@@ -27,13 +28,22 @@ def link_config(settings: Any) -> LinkConfig:
     return LinkConfig(funnel=FunnelConfig.from_mapping(mapping), workers=int(getattr(settings, "link_workers", 1) or 1))
 
 
-def run(ctx: Any) -> dict[str, Any]:
+class LinkSummary(TypedDict):
+    funnel: dict[str, int]            # FunnelCounts.as_dict(): every stage's count, the top-K cut
+    analysis_candidates: int
+    timing: dict[str, int]
+    traps: dict[str, int]
+    evidence: dict[str, int]
+    audit: dict[str, Any]             # AuditResult.as_dict() and ``via`` (source or store)
+
+
+def run(ctx: RunContext) -> LinkSummary:
     corpus = ctx.store.load_corpus()
     tz = ctx.since.tzinfo if ctx.since else None   # notes and times in the window's own offset
     for objects in (corpus.issues, corpus.pulls, corpus.comments, corpus.events, corpus.commits):
         in_zone(objects, tz)
     cases, counts = build_cases(corpus, ctx.since, link_config(ctx.settings))
-    if getattr(ctx, "source", None) is not None:
+    if ctx.source is not None:
         fetch, mode = source_fetcher(ctx.source), "source"
     else:
         fetch, mode = corpus_fetcher(corpus), "store"
@@ -41,11 +51,11 @@ def run(ctx: Any) -> dict[str, Any]:
     result = audit_timing(chosen, fetch, AUDIT_SAMPLE)
     ctx.store.save_cases(cases, ctx.run_id)
     ctx.info["funnel"] = counts.as_dict()
-    return {
-        "funnel": counts.as_dict(),
-        "analysis_candidates": len(chosen),
-        "timing": dict(sorted(Counter(c.timing for c in chosen).items())),
-        "traps": dict(sorted(Counter(t for c in chosen for t in c.traps).items())),
-        "evidence": dict(sorted(Counter(e.kind for c in chosen for e in c.evidence).items())),
-        "audit": {**result.as_dict(), "via": mode},
-    }
+    return LinkSummary(
+        funnel=counts.as_dict(),
+        analysis_candidates=len(chosen),
+        timing=dict(sorted(Counter(c.timing for c in chosen).items())),
+        traps=dict(sorted(Counter(t for c in chosen for t in c.traps).items())),
+        evidence=dict(sorted(Counter(e.kind for c in chosen for e in c.evidence).items())),
+        audit={**result.as_dict(), "via": mode},
+    )
