@@ -49,7 +49,7 @@ def run(ctx: RunContext) -> AnalyseSummary:
     since = ctx.since
     cases_in_zone(cases, since.tzinfo if since else None)
     todo = candidates_of(cases)
-    corpus = ctx.store.load_corpus(repos=sorted({c.repo for c in todo}))
+    corpus = ctx.corpus()
     offline = OfflineAnalyst()
     report = ctx.reporter("analyse")
     summary = analyse_cases(cases, corpus, _backend(ctx.settings, offline), workers=2,

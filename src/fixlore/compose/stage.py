@@ -32,12 +32,13 @@ def run(ctx: RunContext) -> ComposeSummary:
     try:   # the repos' own descriptions position them in the overview
         kept = [c for c in cases if c.funnel == "selected"]
         cited = {doc_parts(k.doc)[0] for c in kept for k in c.kb_refs} - {""}
-        corpus = ctx.store.load_corpus(repos=sorted({c.repo for c in kept} | cited))
+        wanted = {c.repo for c in kept} | cited
+        repos = [r for r in ctx.corpus().repos if r.full_name in wanted]
         # kept in run.json, so that `fixlore digest --run` writes the same digest again
-        ctx.info.setdefault("repo_descriptions", {r.full_name: r.description for r in corpus.repos if r.description})
+        ctx.info.setdefault("repo_descriptions", {r.full_name: r.description for r in repos if r.description})
         # where cited documents live on the platform (the digest links them)
         ctx.info.setdefault("repo_web", {r.full_name: {"html_url": r.html_url, "default_branch": r.default_branch}
-                                         for r in corpus.repos if r.html_url})
+                                         for r in repos if r.html_url})
     except AttributeError:
         pass
     run = dict(ctx.info)

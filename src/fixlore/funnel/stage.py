@@ -1,6 +1,11 @@
-"""The funnel as a pipeline stage (see fixlore.pipeline): record every issue's cheap stage in
-the store and the counts in run.json. The value ranking needs link evidence, so the top-K
-cut is made by the link stage (fixlore.link.stage), which reports the full funnel."""
+"""The funnel as a pipeline stage (see fixlore.pipeline): every issue's cheap stage and the
+counts in run.json. The value ranking needs link evidence, so the top-K cut is made by the link
+stage (fixlore.link.stage), which reports the full funnel.
+
+The cheap funnel runs once per run: in a run with a harvest, the harvester works it out over
+every issue updated in the window before it fetches any detail, stores each stage and hands
+the verdict on (`RunContext.funnel`); this stage counts it. Without a harvest in the run
+(`--stage funnel`), this stage works it out over the store's issues and stores it."""
 
 from __future__ import annotations
 
@@ -26,6 +31,18 @@ class FunnelSummary(TypedDict):
 
 
 def run(ctx: RunContext) -> FunnelSummary:
+    if ctx.funnel is None:
+        ctx.funnel = _work_out(ctx)
+    verdict = ctx.funnel
+    counts = Counter(verdict.values())
+    return FunnelSummary(considered=len(verdict), closed_in_window=len(verdict) - counts.get("window", 0),
+                         window=counts.get("window", 0), unresolved=counts.get("unresolved", 0),
+                         internal=counts.get("internal", 0), cve=counts.get("cve", 0),
+                         empty_title=counts.get("empty_title", 0), noise=counts.get("noise", 0),
+                         pool=counts.get("pool", 0))
+
+
+def _work_out(ctx: RunContext) -> dict[str, str]:
     settings = ctx.settings
     mapping = dict(getattr(settings, "funnel", None) or {})
     if getattr(settings, "rank_top_k", None) is not None:
@@ -34,9 +51,4 @@ def run(ctx: RunContext) -> FunnelSummary:
     verdict = cheap_funnel(issues, ctx.since, FunnelConfig.from_mapping(mapping))
     with ctx.store.writer() as w:
         w.set_funnel_stages({(i.repo, i.number): verdict[i.key] for i in issues if i.key in verdict})
-    counts = Counter(verdict.values())
-    return FunnelSummary(considered=len(verdict), closed_in_window=len(verdict) - counts.get("window", 0),
-                         window=counts.get("window", 0), unresolved=counts.get("unresolved", 0),
-                         internal=counts.get("internal", 0), cve=counts.get("cve", 0),
-                         empty_title=counts.get("empty_title", 0), noise=counts.get("noise", 0),
-                         pool=counts.get("pool", 0))
+    return verdict

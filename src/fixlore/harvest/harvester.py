@@ -60,6 +60,9 @@ class HarvestReport:
     # Lists whose update order could not be proven past the window: {list, remedy} ("since" /
     # "updated_after" when asked again with the platform's filter, "walked" when walked to the end).
     unsorted: list[dict[str, str]] = field(default_factory=list)
+    # Issue.key -> cheap funnel stage of every issue updated in the window: the run's funnel
+    # verdict (the funnel and link stages read it; not part of the summary)
+    verdicts: dict[str, str] = field(default_factory=dict, repr=False)
 
     @property
     def repos_unreadable(self) -> int:
@@ -312,6 +315,7 @@ class Harvester:
         in_window = self.store.issues(names, updated_since=self.since)
         self.report.issues_in_window = len(in_window)
         verdicts = cheap_funnel(in_window, self.since, self.funnel_config)
+        self.report.verdicts = verdicts
         self.report.funnel = dict(Counter(verdicts.values()))
         by_key = {}
         for issue in in_window:

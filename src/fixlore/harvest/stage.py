@@ -49,4 +49,6 @@ def run(ctx: RunContext) -> HarvestSummary:
         requests = ctx.client.accounting.snapshot() if ctx.client is not None else {}
         ctx.store.finish_harvest_run(run_id, status, requests.get("total", 0), {**summary, "requests": requests})
     ctx.info["funnel"] = dict(report.funnel)
+    ctx.funnel = report.verdicts          # the run's cheap funnel: the funnel and link stages read it
+    ctx.forget_corpus()                   # the store's corpus has changed
     return cast(HarvestSummary, summary)

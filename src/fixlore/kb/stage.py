@@ -53,7 +53,7 @@ def run(ctx: RunContext) -> KbSummary:
     with KnowledgeBase.open(index_dir) as kb:
         step = ctx.reporter("kb")
         ingested = [kb.ingest_folder(path, prefix=prefix, progress=step) for path, prefix in folders]
-        corpus = ctx.store.load_corpus(repos=sorted({c.repo for c in todo}))
+        corpus = ctx.corpus()
         client = client_from(ctx.settings) if getattr(ctx.settings, "kb_verify", True) else None
         judge = None
         if client is not None:

@@ -1,5 +1,6 @@
-"""The link stage of the pipeline (see fixlore.pipeline): funnel + link over the store's
-corpus, a re-check of a sample of timing claims against the source, cases saved back.
+"""The link stage of the pipeline (see fixlore.pipeline): link the run's corpus (read once,
+`RunContext.corpus`) with the run's cheap funnel verdict (`RunContext.funnel`, the harvester's),
+re-check a sample of timing claims against the source, save the cases back.
 
 Summary keys: funnel (every stage's count), timing {class: n}, traps {trap: n}, evidence
 {kind: n} (over the analysis candidates), analysis_candidates, audit {checked, passed,
@@ -16,7 +17,6 @@ from fixlore.link.audit import audit_timing, corpus_fetcher, source_fetcher
 from fixlore.link.build import analysis_candidates, build_cases
 from fixlore.link.config import LinkConfig
 from fixlore.runcontext import RunContext
-from fixlore.timeutil import in_zone
 
 AUDIT_SAMPLE = 21      # the seed digest audits 21 timing claims (ascend-2026-09); not a fitted figure
 
@@ -38,11 +38,8 @@ class LinkSummary(TypedDict):
 
 
 def run(ctx: RunContext) -> LinkSummary:
-    corpus = ctx.store.load_corpus()
-    tz = ctx.since.tzinfo if ctx.since else None   # notes and times in the window's own offset
-    for objects in (corpus.issues, corpus.pulls, corpus.comments, corpus.events, corpus.commits):
-        in_zone(objects, tz)
-    cases, counts = build_cases(corpus, ctx.since, link_config(ctx.settings))
+    corpus = ctx.corpus()                 # in the window's own offset, as the notes show times
+    cases, counts = build_cases(corpus, ctx.since, link_config(ctx.settings), funnel=ctx.funnel)
     if ctx.source is not None:
         fetch, mode = source_fetcher(ctx.source), "source"
     else:
