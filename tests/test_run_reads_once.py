@@ -77,3 +77,39 @@ def test_a_whole_run_works_out_the_funnel_once_and_reads_the_corpus_once(tmp_pat
     funnel_counts = run["stages"][1]["summary"]
     assert sum(harvest_counts.values()) == funnel_counts["considered"] > 0
     assert all(funnel_counts[stage] == n for stage, n in harvest_counts.items())
+
+
+def test_fixlore_analyse_and_the_analyse_stage_build_the_same_analyst(tmp_path):
+    """The analyse stage of a run and `fixlore analyse` over the same cases and store, with no
+    flag: the same themes, decisions and rows."""
+    from typer.testing import CliRunner
+
+    from fixlore.analyse.backend import AnalystChoice, choice_from_settings
+    from fixlore.cli import app
+    from fixlore.config import Settings
+    from fixlore.pipeline_cli import run_pipeline
+
+    assert choice_from_settings(Settings()) == AnalystChoice()
+    import typer
+
+    flags = {p.name: p.default for p in typer.main.get_command(app).commands["analyse"].params}
+    stage = AnalystChoice()
+    assert (flags["backend"], flags["embed"], flags["workers"], flags["theme_size"]) == \
+        (stage.backend, stage.embed, stage.workers, stage.theme_size)
+    out = tmp_path / "run"
+    run_pipeline(world=DEMO, out=out, overrides={}, stage_names=["harvest", "funnel", "link", "kb"])
+    runner = CliRunner()
+    linked = tmp_path / "linked.jsonl"
+    res = runner.invoke(app, ["export", "cases", "--out", str(out), "--to", str(linked)])
+    assert res.exit_code == 0, res.output
+    res = runner.invoke(app, ["analyse", "--cases", str(linked), "--db", f"sqlite:///{out / 'fixlore.db'}",
+                              "--out", str(tmp_path / "by-cli.jsonl"), "--summary", str(tmp_path / "cli.json")])
+    assert res.exit_code == 0, res.output
+    info = run_pipeline(world=DEMO, out=out, overrides={}, stage_names=["analyse", "compose"])
+    by_stage = next(s["summary"] for s in info["stages"] if s["name"] == "analyse")
+    by_cli = json.loads((tmp_path / "cli.json").read_text("utf-8"))["analyse"]
+    assert by_stage["themes"] and by_cli["themes"] == by_stage["themes"]
+    assert by_cli["decisions"] == by_stage["decisions"]
+    rows = lambda path: {r["repo"] + "#" + str(r["number"]): (r["funnel"], r["theme"], r["problem"])  # noqa: E731
+                         for r in map(json.loads, path.read_text("utf-8").splitlines())}
+    assert rows(tmp_path / "by-cli.jsonl") == rows(out / "cases.jsonl")

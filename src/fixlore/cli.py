@@ -87,6 +87,7 @@ _COMMAND_MODULES = (
     "fixlore.sources.probe_cli",
     "fixlore.link.cli",
     "fixlore.kb.cli",
+    "fixlore.analyse.cli",
     "fixlore.compose.cli",
     "fixlore.serve.cli",
     "fixlore.series.cli",

