@@ -16,7 +16,7 @@ funnel "rank" (the backlog).
 
 Also here: `refs.find_refs` / `refs_from_branch` (reference parsing), `audit.audit_timing`
 (re-check a sample of timing claims against the source), `export.write_cases_jsonl` /
-`read_cases_jsonl` (the case export), `score.score` (export vs truth), `explain.render_case`.
+`read_cases_jsonl` (the case export), `explain.render_case` (scoring against truth: fixlore.evaluate).
 """
 
 import importlib
