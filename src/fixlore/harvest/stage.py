@@ -39,7 +39,8 @@ def run(ctx: RunContext) -> HarvestSummary:
     report = None
     try:
         report = harvest(ctx.store, ctx.source, settings.orgs, ctx.since, lookback_days=settings.lookback_days,
-                         funnel_config=FunnelConfig.from_mapping(funnel_cfg), naive=ctx.naive, quiet=ctx.quiet)
+                         funnel_config=FunnelConfig.from_mapping(funnel_cfg), naive=ctx.naive,
+                         progress=ctx.reporter("harvest"))
         status = "partial" if report.unreadable else "done"
     except KeyboardInterrupt:
         status = "interrupted"
