@@ -195,7 +195,7 @@ def world_queries(world: Path | None):
     """(KbQuery, expected docs) from a world's truth, or None."""
     if world is None or not (world / "truth.yaml").exists():
         return None
-    from fixlore.kb.truth import labelled_cases
+    from fixlore.evaluate.kb_truth import labelled_cases
 
     return [(lc.query, lc.expected) for lc in labelled_cases(world)]
 

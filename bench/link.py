@@ -22,14 +22,24 @@ same from one session to the next: the same code ran 2.7 times faster on 2026-12
   2026-12-02 (slower machine), --workers 2: 16.5, 17.9 and 18.9 s (6,064, 5,593 and 5,303
       issues/s) at load 1.0-1.2: index + funnel 4.5-6.0 s, linking 8.7-10.3, post-pass 0.9,
       export 1.2-1.4; before the export used orjson, 20.1 s (4,968/s) with a 2.6 s export.
-  The index scan runs in this process and one forked child, which works out the funnel and
-  canned replies first (two processes, not three, on two cores); the child also works out
-  every merged PR's backport title shape once. Linking: this process and a child take small
-  chunks from a shared counter; the child spools each pickled result to an unlinked file and
-  this process unpickles them between its own chunks.
+  The index scan runs in this process and one forked worker, which works out the funnel and
+  canned replies first (two processes, not three, on two cores); the worker also works out
+  every merged PR's backport title shape once. Linking: the worker takes small chunks from the
+  front, this process from the back, until they meet.
 The goal of 5,000/s (20 s) is met with two workers on both machines; two workers give about
 0.74 of the one-process time on the faster machine (pickled results, copy-on-write page
 copies after fork and the two cores contending cost the rest).
+  2026-12-03 afternoon, the home-made fork pool (pickle spool files) replaced by the standard
+  library's ProcessPoolExecutor with a fork context (link/forked.py), measured while five
+  other sessions loaded the two cores (load 5-7, so wall times mean little; the export's
+  sha256 is 2581bf8a... with either pool and any --workers):
+    100,000 issues, old pool: --workers 2 54.1 s build_cases (CPU: this process 13.5 s +
+      workers 11.1 s), --workers 1 76.8 s (19.1 s CPU); new pool: --workers 2 46.8 s (13.3 s +
+      10.9 s CPU), --workers 1 34.7 s (18.2 s CPU).
+    30,000 issues, old and new interleaved, two rounds: --workers 2 old 15.4 / 14.7 s (CPU
+      7.0 / 7.0 s), new 14.6 / 16.5 s (CPU 6.8 / 6.7 s); --workers 1 old 11.8 / 12.3 s, new
+      11.9 / 7.7 s (CPU 5.2 s). The two pools cost the same; on cores this busy a second
+      process does not pay (it costs about a third more CPU), which is why the default is 1.
 """
 
 from __future__ import annotations

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from fixlore.link.score import load_truth
+from fixlore.evaluate.score import load_truth
 
 ROOT = Path(__file__).resolve().parents[1]
 WORLD = ROOT / "worlds" / "ascend-2026-09"

@@ -220,7 +220,7 @@ def test_env_var_is_used_when_the_flag_is_absent(tmp_path, monkeypatch, capsys):
 
 
 def test_a_bug_is_one_line_with_exit_70_and_its_traceback_only_with_verbose(tmp_path, monkeypatch, capsys):
-    import fixlore.link.score as score_module
+    import fixlore.evaluate.score as score_module
 
     def broken(*_args, **_kwargs):
         raise RuntimeError("something inside went wrong")

@@ -3,12 +3,21 @@
 from __future__ import annotations
 
 import json
+from datetime import datetime, timedelta, timezone
 from types import SimpleNamespace
 
 from fixlore.analyse import stage as analyse_stage
 from fixlore.compose import stage as compose_stage
 from fixlore.model import Case
+from fixlore.runcontext import RunContext
 from test_analyse_offline import build_world
+
+SINCE = datetime(2026, 9, 1, tzinfo=timezone(timedelta(hours=8)))
+
+
+def _ctx(store, tmp_path, run_id=None, info=None) -> RunContext:
+    return RunContext(store=store, settings=SimpleNamespace(), out_dir=tmp_path, since=SINCE, run_id=run_id,
+                      info={} if info is None else info)
 
 
 class MemoryStore:
@@ -37,7 +46,7 @@ def test_stages_analyse_then_compose(tmp_path):
             c.funnel = "selected"
     store = MemoryStore(world)
     info = {"window": {"since": "2026-09-01T00:00:00+08:00"}, "stages": []}
-    ctx = SimpleNamespace(store=store, settings=SimpleNamespace(), out_dir=tmp_path, run_id=7, info=info)
+    ctx = _ctx(store, tmp_path, 7, info)
     summary = analyse_stage.run(ctx)
     assert summary["analysed"] == 21 and summary["dropped"] == len([r for r in store.saved if r["funnel"] == "analysis"])
     assert not any(r["provisional"] for r in store.saved)
@@ -51,7 +60,7 @@ def test_stages_analyse_then_compose(tmp_path):
 
 def test_stages_skip_without_cases(tmp_path):
     empty = SimpleNamespace(load_cases=lambda: [])
-    ctx = SimpleNamespace(store=empty, settings=SimpleNamespace(), out_dir=tmp_path, run_id=None, info={})
+    ctx = _ctx(empty, tmp_path)
     assert "skipped" in analyse_stage.run(ctx) and "skipped" in compose_stage.run(ctx)
 
 
@@ -60,7 +69,7 @@ def test_stage_uses_an_llm_endpoint_named_in_the_environment(tmp_path, monkeypat
 
     world = build_world()
     store = MemoryStore(world)
-    ctx = SimpleNamespace(store=store, settings=SimpleNamespace(), out_dir=tmp_path, run_id=1, info={})
+    ctx = _ctx(store, tmp_path, 1)
     with FakeOpenAI() as fake:
         monkeypatch.setenv("FIXLORE_LLM_BASE_URL", fake.base_url)
         monkeypatch.setenv("FIXLORE_LLM_MODEL", "fake-qwen")

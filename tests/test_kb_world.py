@@ -17,7 +17,7 @@ import pytest
 from fixlore.retrieval.base import DEFAULT_THRESHOLD, KnowledgeBase
 from fixlore.kb.calibrate import best_threshold, cross_validate, evaluate, rank_labelled
 from fixlore.retrieval.embed import UseEmbedder
-from fixlore.kb.truth import labelled_cases
+from fixlore.evaluate.kb_truth import labelled_cases
 
 ROOT = Path(__file__).resolve().parents[1]
 ASCEND = ROOT / "worlds" / "ascend-2026-09"

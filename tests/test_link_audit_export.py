@@ -87,3 +87,33 @@ def test_read_rejects_garbage(tmp_path):
         read_cases_jsonl(bad)
     with pytest.raises(FixloreError):
         read_cases_jsonl(tmp_path / "missing.jsonl")
+
+
+@pytest.mark.parametrize("name", ["demo", "github-mini"])
+def test_the_audit_fetches_through_the_source_get_issue_and_get_pull(name, tmp_path):
+    """Each platform's Source answers one issue and one PR by number (no URL built by the audit)."""
+    import json as _json
+    from pathlib import Path
+
+    from fixlore.link.audit import source_fetcher
+    from fixlore.replay.server import ReplayServer
+    from fixlore.sources import make_source
+    from fixlore.sources.http import ApiClient
+
+    world = Path(__file__).resolve().parents[1] / "worlds" / name
+    issue_file = next(p for p in sorted((world / "repos").glob("*/*/issues/*.json")) if p.stem.isdigit())
+    owner, repo = issue_file.parts[-4], issue_file.parts[-3]
+    raw = _json.loads(issue_file.read_text("utf-8"))
+    with ReplayServer(world) as srv:
+        client = ApiClient(srv.base_url, "github" if name.startswith("github") else "gitcode", rate_limit=False)
+        try:
+            fetch = source_fetcher(make_source(client.platform, client))
+            got = fetch("issue", f"{owner}/{repo}", int(issue_file.stem))
+            missing = fetch("issue", f"{owner}/{repo}", 987654)
+        finally:
+            client.close()
+    assert got is not None and got.number == int(issue_file.stem) and got.repo == f"{owner}/{repo}"
+    from fixlore.timeutil import parse_time
+
+    assert got.closed_at == parse_time(raw.get("closed_at") or raw.get("finished_at"))   # what the audit re-checks
+    assert missing is None

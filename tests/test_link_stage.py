@@ -8,6 +8,7 @@ from fixlore.funnel import stage as funnel_stage
 from fixlore.link import build_cases
 from fixlore.link import stage as link_stage
 from fixlore.model import Corpus
+from fixlore.runcontext import RunContext
 
 from test_link_builders import SINCE, issue, pull, t
 
@@ -51,8 +52,8 @@ def _corpus():
 
 def test_link_stage_saves_cases_and_reports_funnel_timing_and_audit():
     store = FakeStore(_corpus())
-    ctx = SimpleNamespace(store=store, settings=SimpleNamespace(funnel={}, rank_top_k=5), since=SINCE, source=None,
-                          run_id=7, info={})
+    ctx = RunContext(store=store, settings=SimpleNamespace(funnel={}, rank_top_k=5), out_dir=None, since=SINCE,
+                     run_id=7)
     summary = link_stage.run(ctx)
     assert len(store.saved) == 3 and ctx.info["funnel"]["closed_in_window"] == 2
     assert summary["funnel"]["internal"] == 1 and summary["analysis_candidates"] == 1
@@ -62,7 +63,7 @@ def test_link_stage_saves_cases_and_reports_funnel_timing_and_audit():
 
 def test_funnel_stage_records_cheap_stages():
     store = FakeStore(_corpus())
-    ctx = SimpleNamespace(store=store, settings=SimpleNamespace(funnel={}, rank_top_k=None), since=SINCE)
+    ctx = RunContext(store=store, settings=SimpleNamespace(funnel={}, rank_top_k=None), out_dir=None, since=SINCE)
     summary = funnel_stage.run(ctx)
     assert store.stages == {("Ascend/toolkit", 1): "pool", ("Ascend/toolkit", 2): "internal",
                             ("Ascend/toolkit", 3): "window"}

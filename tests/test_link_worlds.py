@@ -8,7 +8,7 @@ from typer.testing import CliRunner
 from fixlore.cli import app
 from fixlore.rules.funnel import FunnelConfig
 from fixlore.link import LinkConfig, analysis_candidates, build_cases
-from fixlore.link.score import load_truth, score
+from fixlore.evaluate.score import load_truth, score
 from fixlore.sources.offline import load_world, read_world_meta
 from fixlore.timeutil import parse_time
 

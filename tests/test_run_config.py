@@ -4,7 +4,7 @@ import pytest
 
 from fixlore.config import load_settings
 from fixlore.errors import ConfigError
-from fixlore.pipeline import RunContext, Stage, discover_stages, run_stages
+from fixlore.pipeline import STAGE_ORDER, STAGES, RunContext, Stage, run_stages, select_stages
 
 
 def test_toml_file_with_flags_on_top(tmp_path, monkeypatch):
@@ -49,8 +49,27 @@ def test_stages_run_in_order_and_are_timed(tmp_path):
     info = run_stages(ctx, stages)
     assert seen == ["one", "two"] and list(info["stage_seconds"]) == ["one", "two"]
     assert ctx.results["one"] == {"n": 1} and info["stages"][1]["summary"] == {}
-    found, absent = discover_stages(["harvest", "no_such_stage"])
+    found, absent = select_stages(["harvest", "no_such_stage"])
     assert [s.name for s in found] == ["harvest"] and absent == ["no_such_stage"]
+
+
+def test_the_pipeline_is_an_explicit_list_of_importable_stages():
+    from fixlore.harvest import stage as harvest
+    from fixlore.serve import stage as serve
+
+    assert STAGE_ORDER == ("harvest", "funnel", "link", "kb", "analyse", "compose", "serve")
+    assert STAGES[0].run is harvest.run and STAGES[-1].run is serve.run
+    assert select_stages(None) == (list(STAGES), [])
+    found, _ = select_stages(["link", "funnel"])           # the order asked for
+    assert [s.name for s in found] == ["link", "funnel"]
+
+
+def test_a_series_edition_puts_its_stage_between_link_and_kb():
+    from fixlore.series import stage as series
+    from fixlore.series.publish import SERIES_STAGES, series_stages
+
+    stages = series_stages()
+    assert [s.name for s in stages] == SERIES_STAGES and stages[3].run is series.run
 
 
 def test_link_workers_reach_the_link_stage(tmp_path):

@@ -1,4 +1,4 @@
-from fixlore.link.score import _adjusted_rand, score
+from fixlore.evaluate.score import _adjusted_rand, score
 from fixlore.model import Case, Evidence, FixRef
 
 

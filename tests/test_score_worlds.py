@@ -9,7 +9,7 @@ from typer.testing import CliRunner
 
 from fixlore.cli import app
 from fixlore.errors import FixloreError
-from fixlore.link.score import split_truth
+from fixlore.evaluate.score import split_truth
 
 ROOT = Path(__file__).resolve().parents[1] / "worlds"
 

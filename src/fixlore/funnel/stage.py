@@ -1,17 +1,48 @@
-"""The funnel as a pipeline stage (see fixlore.pipeline): record every issue's cheap stage in
-the store and the counts in run.json. The value ranking needs link evidence, so the top-K
-cut is made by the link stage (fixlore.link.stage), which reports the full funnel."""
+"""The funnel as a pipeline stage (see fixlore.pipeline): every issue's cheap stage and the
+counts in run.json. The value ranking needs link evidence, so the top-K cut is made by the link
+stage (fixlore.link.stage), which reports the full funnel.
+
+The cheap funnel runs once per run: in a run with a harvest, the harvester works it out over
+every issue updated in the window before it fetches any detail, stores each stage and hands
+the verdict on (`RunContext.funnel`); this stage counts it. Without a harvest in the run
+(`--stage funnel`), this stage works it out over the store's issues and stores it."""
 
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any
+from typing import TypedDict
 
 from fixlore.rules.funnel.cheap import cheap_funnel
 from fixlore.rules.funnel.config import FunnelConfig
+from fixlore.runcontext import RunContext
 
 
-def run(ctx: Any) -> dict[str, Any]:
+class FunnelSummary(TypedDict):
+    """Issues per cheap stage (``closed_in_window`` = ``considered`` - ``window``)."""
+    considered: int
+    closed_in_window: int
+    window: int
+    unresolved: int
+    internal: int
+    cve: int
+    empty_title: int
+    noise: int
+    pool: int
+
+
+def run(ctx: RunContext) -> FunnelSummary:
+    if ctx.funnel is None:
+        ctx.funnel = _work_out(ctx)
+    verdict = ctx.funnel
+    counts = Counter(verdict.values())
+    return FunnelSummary(considered=len(verdict), closed_in_window=len(verdict) - counts.get("window", 0),
+                         window=counts.get("window", 0), unresolved=counts.get("unresolved", 0),
+                         internal=counts.get("internal", 0), cve=counts.get("cve", 0),
+                         empty_title=counts.get("empty_title", 0), noise=counts.get("noise", 0),
+                         pool=counts.get("pool", 0))
+
+
+def _work_out(ctx: RunContext) -> dict[str, str]:
     settings = ctx.settings
     mapping = dict(getattr(settings, "funnel", None) or {})
     if getattr(settings, "rank_top_k", None) is not None:
@@ -20,7 +51,4 @@ def run(ctx: Any) -> dict[str, Any]:
     verdict = cheap_funnel(issues, ctx.since, FunnelConfig.from_mapping(mapping))
     with ctx.store.writer() as w:
         w.set_funnel_stages({(i.repo, i.number): verdict[i.key] for i in issues if i.key in verdict})
-    counts = Counter(verdict.values())
-    return {"considered": len(verdict), "closed_in_window": len(verdict) - counts.get("window", 0),
-            **{stage: counts.get(stage, 0) for stage in ("window", "unresolved", "internal", "cve", "empty_title",
-                                                          "noise", "pool")}}
+    return verdict

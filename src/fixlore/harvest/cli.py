@@ -65,10 +65,13 @@ def register(app: typer.Typer) -> None:
         client, source = connect(settings, store, token=settings.token())
         run_id = store.start_harvest_run(settings.platform, settings.orgs, settings.since)
         status, report = "failed", None
+        from fixlore.progress import StageProgress
+
         try:
-            with interrupts.kept():
+            with interrupts.kept(), StageProgress(enabled=not quiet) as bar:
                 report = harvest(store, source, settings.orgs, settings.since, lookback_days=settings.lookback_days,
-                                 funnel_config=FunnelConfig.from_mapping(settings.funnel), naive=naive, quiet=quiet)
+                                 funnel_config=FunnelConfig.from_mapping(settings.funnel), naive=naive,
+                                 progress=None if quiet else bar.update)
                 interrupts.check()
             status = "done"
         except KeyboardInterrupt:

@@ -15,8 +15,9 @@ Idempotence: every write is an upsert keyed by (repo, number) or a replace of on
 children, and "already done" is read back from the store (``details_for`` equals the
 object's ``updated_at``), so a re-run after a crash converges to the same rows.
 
-It is over 400 lines because candidate selection and the `_Progress` bars still live beside
-`Harvester`; both are to move out (issue #10: progress belongs to the CLI).
+It is over 400 lines because candidate selection still lives beside `Harvester` (issue #10).
+Progress is reported through the ``progress(phase, done, total)`` callback a caller gives
+(`fixlore harvest` and `fixlore run` draw it as bars); the library draws nothing.
 """
 
 from __future__ import annotations
@@ -60,6 +61,9 @@ class HarvestReport:
     # Lists whose update order could not be proven past the window: {list, remedy} ("since" /
     # "updated_after" when asked again with the platform's filter, "walked" when walked to the end).
     unsorted: list[dict[str, str]] = field(default_factory=list)
+    # Issue.key -> cheap funnel stage of every issue updated in the window: the run's funnel
+    # verdict (the funnel and link stages read it; not part of the summary)
+    verdicts: dict[str, str] = field(default_factory=dict, repr=False)
 
     @property
     def repos_unreadable(self) -> int:
@@ -78,35 +82,28 @@ class HarvestReport:
 
 
 class _Progress:
-    """rich progress bars, or nothing at all in quiet mode."""
+    """Counts per phase, reported through the ``report(phase, done, total)`` callback the caller
+    gives (the CLI draws it; the library draws nothing)."""
 
-    def __init__(self, quiet: bool):
-        self.bar = None
-        if not quiet:
-            from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
-            self.bar = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
-                                TimeElapsedColumn(), transient=False)
+    def __init__(self, report: Callable[[str, int, int | None], None] | None):
+        self.report = report
+        self.done: dict[str, int] = {}
+        self.total: dict[str, int | None] = {}
 
-    def __enter__(self) -> "_Progress":
-        if self.bar:
-            self.bar.start()
-        return self
+    def task(self, phase: str, total: int | None) -> str:
+        self.done[phase], self.total[phase] = 0, total
+        if self.report is not None:
+            self.report(phase, 0, total)
+        return phase
 
-    def __exit__(self, *exc: Any) -> None:
-        if self.bar:
-            self.bar.stop()
+    def advance(self, phase: str, n: int = 1) -> None:
+        self.done[phase] += n
+        if self.report is not None:
+            self.report(phase, self.done[phase], self.total[phase])
 
-    def task(self, description: str, total: int | None) -> Any:
-        return self.bar.add_task(description, total=total) if self.bar else None
-
-    def advance(self, task: Any, n: int = 1, description: str | None = None) -> None:
-        if self.bar and task is not None:
-            self.bar.update(task, advance=n, **({"description": description} if description else {}))
-
-    def finish(self, task: Any) -> None:
-        if self.bar and task is not None:
-            total = self.bar.tasks[[t.id for t in self.bar.tasks].index(task)].total
-            self.bar.update(task, completed=total)
+    def finish(self, phase: str) -> None:
+        if self.report is not None:
+            self.report(phase, self.done[phase], self.done[phase] if self.total[phase] is None else self.total[phase])
 
 
 # ---------------------------------------------------------------------------
@@ -220,26 +217,27 @@ def add_backport_twins(cands: Candidates, listed_pulls: list[m.Pull]) -> None:
 
 class Harvester:
     def __init__(self, store: Store, source: Source, *, since: datetime, lookback_days: int = 60,
-                 funnel_config: FunnelConfig | None = None, naive: bool = False, quiet: bool = True):
+                 funnel_config: FunnelConfig | None = None, naive: bool = False,
+                 progress: Callable[[str, int, int | None], None] | None = None):
         self.store = store
         self.source = source
         self.since = since
         self.pulls_since = since - timedelta(days=lookback_days)
         self.funnel_config = funnel_config or FunnelConfig()
         self.naive = naive
-        self.quiet = quiet
+        self.progress = progress
         self.report = HarvestReport()
         self.failed: set[str] = set()          # repos met with an unreadable endpoint in this run
 
     # -- phases
     def run(self, orgs: list[str]) -> HarvestReport:
         self.report.orgs = list(orgs)
-        with _Progress(self.quiet) as progress:
-            repos = self._timed("repos", lambda: self._list_repos(orgs, progress))
-            self.report.repos = len(repos)
-            self._timed("issues", lambda: self._list_issues(repos, progress))
-            verdicts = self._timed("funnel", lambda: self._funnel(repos))
-            self._timed("details", lambda: self._details(repos, verdicts, progress))
+        progress = _Progress(self.progress)
+        repos = self._timed("repos", lambda: self._list_repos(orgs, progress))
+        self.report.repos = len(repos)
+        self._timed("issues", lambda: self._list_issues(repos, progress))
+        verdicts = self._timed("funnel", lambda: self._funnel(repos))
+        self._timed("details", lambda: self._details(repos, verdicts, progress))
         self.report.unreadable = self.store.failures([r.full_name for r in repos])
         self.report.unknown_actions = dict(getattr(self.source, "unknown_actions", {}) or {})
         self.report.unsorted = [{"list": path, "remedy": remedy}
@@ -275,7 +273,7 @@ class Harvester:
                 if repo.full_name not in seen:
                     seen.add(repo.full_name)
                     repos.append(repo)
-            progress.advance(task, description=f"org {org}: {len(found)} repos")
+            progress.advance(task)
         return repos
 
     def _watermark_applies(self, mark: dict[str, Any] | None) -> bool:
@@ -299,7 +297,7 @@ class Harvester:
             except ApiError as exc:
                 self._fail(repo.full_name, exc)
             self._save_issues(batch)           # what was read is true; the watermark decides what is done
-            progress.advance(task, description=f"issues {repo.full_name}")
+            progress.advance(task)
 
     def _save_issues(self, batch: list[m.Issue]) -> None:
         if batch:
@@ -312,6 +310,7 @@ class Harvester:
         in_window = self.store.issues(names, updated_since=self.since)
         self.report.issues_in_window = len(in_window)
         verdicts = cheap_funnel(in_window, self.since, self.funnel_config)
+        self.report.verdicts = verdicts
         self.report.funnel = dict(Counter(verdicts.values()))
         by_key = {}
         for issue in in_window:
@@ -353,7 +352,7 @@ class Harvester:
                 self.store.clear_failures(repo.full_name)
             except ApiError as exc:
                 self._fail(repo.full_name, exc)
-            progress.advance(repo_task, description=f"details {repo.full_name}")
+            progress.advance(repo_task)
         progress.finish(pull_task)
 
     def _advance_issue_watermark(self, writer: Any, repo: str, pulls_updated_at: datetime | None = None) -> None:
@@ -432,12 +431,14 @@ class Harvester:
 
 
 def harvest(store: Store, source: Source, orgs: Iterable[str], since: datetime, *, lookback_days: int = 60,
-            funnel_config: FunnelConfig | None = None, naive: bool = False, quiet: bool = True) -> HarvestReport:
+            funnel_config: FunnelConfig | None = None, naive: bool = False,
+            progress: Callable[[str, int, int | None], None] | None = None) -> HarvestReport:
     """Harvest ``orgs`` from ``source`` into ``store`` for the window starting at ``since``.
 
     ``naive=True`` fetches the details of every issue updated in the window instead of only
-    the cheap funnel's pool (the baseline the benchmark compares against).
+    the cheap funnel's pool (the baseline the benchmark compares against). ``progress(phase,
+    done, total)``, when given, hears how each phase advances (total None when unknown).
     """
     harvester = Harvester(store, source, since=since, lookback_days=lookback_days, funnel_config=funnel_config,
-                          naive=naive, quiet=quiet)
+                          naive=naive, progress=progress)
     return harvester.run(list(orgs))

@@ -2,13 +2,34 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypedDict, cast
 
 from fixlore.rules.funnel import FunnelConfig
 from fixlore.harvest.harvester import harvest
+from fixlore.runcontext import RunContext
 
 
-def run(ctx: Any) -> dict[str, Any]:
+class HarvestSummary(TypedDict, total=False):
+    """`HarvestReport.as_dict()`: what was listed and fetched, what could not be read."""
+    orgs: list[str]
+    repos: int
+    issues_listed: int
+    issues_in_window: int
+    funnel: dict[str, int]                  # cheap funnel stage -> issues
+    issues_detailed: int
+    repos_with_work: int
+    pulls_listed: int
+    pull_candidates: int
+    pulls_detailed: int
+    repos_unreadable: int
+    unreadable: list[dict[str, Any]]        # {repo, endpoint, status, message, failed_at, attempts}
+    unknown_actions: dict[str, int]
+    unsorted_lists: int
+    unsorted: list[dict[str, str]]
+    phase_seconds: dict[str, float]
+
+
+def run(ctx: RunContext) -> HarvestSummary:
     settings = ctx.settings
     funnel_cfg = dict(settings.funnel or {})
     if settings.rank_top_k is not None:
@@ -18,7 +39,8 @@ def run(ctx: Any) -> dict[str, Any]:
     report = None
     try:
         report = harvest(ctx.store, ctx.source, settings.orgs, ctx.since, lookback_days=settings.lookback_days,
-                         funnel_config=FunnelConfig.from_mapping(funnel_cfg), naive=ctx.naive, quiet=ctx.quiet)
+                         funnel_config=FunnelConfig.from_mapping(funnel_cfg), naive=ctx.naive,
+                         progress=ctx.reporter("harvest"))
         status = "partial" if report.unreadable else "done"
     except KeyboardInterrupt:
         status = "interrupted"
@@ -28,4 +50,6 @@ def run(ctx: Any) -> dict[str, Any]:
         requests = ctx.client.accounting.snapshot() if ctx.client is not None else {}
         ctx.store.finish_harvest_run(run_id, status, requests.get("total", 0), {**summary, "requests": requests})
     ctx.info["funnel"] = dict(report.funnel)
-    return summary
+    ctx.funnel = report.verdicts          # the run's cheap funnel: the funnel and link stages read it
+    ctx.forget_corpus()                   # the store's corpus has changed
+    return cast(HarvestSummary, summary)

@@ -121,29 +121,3 @@ def stats(index: Optional[Path] = IndexOpt, out: Optional[Path] = OutOpt) -> Non
     for key, value in info.items():
         table.add_row(Text(key), Text(json.dumps(value, ensure_ascii=False) if isinstance(value, dict) else str(value)))
     Console().print(table)
-
-
-@kb_app.command("calibrate")
-def calibrate_cmd(world: Path = typer.Argument(..., help="A world with truth.yaml (kb_refs are the labels)."),
-                  index: Optional[Path] = IndexOpt, out: Optional[Path] = OutOpt,
-                  folds: int = typer.Option(2, help="Cross-validation folds for the held-out figures."),
-                  ) -> None:
-    """Fit the score threshold on a world's truth, report cross-validated figures, save it with the index."""
-    from fixlore.retrieval.base import KnowledgeBase
-    from fixlore.kb.calibrate import calibrate, cross_validate, evaluate, rank_labelled
-    from fixlore.kb.truth import labelled_cases
-
-    index = _index(index, out)
-    kb = KnowledgeBase.open(index, create=False)
-    labelled = [(lc.query, lc.expected or None) for lc in labelled_cases(world)]
-    rows = rank_labelled(kb, labelled)
-    cv = cross_validate(rows, folds=folds)
-    t = calibrate(kb, labelled, source=f"{world} truth.yaml ({len(labelled)} selected cases)")
-    fitted = evaluate(rows, t)
-    kb.close()
-    console = Console()
-    console.print(f"threshold {t:.4f} saved in {index}", highlight=False, markup=False)
-    console.print(f"in-sample: {fitted['right_doc_first']}/{fitted['with_doc']} right doc first, "
-                  f"{fitted['none_when_none']}/{fitted['without_doc']} none when none", highlight=False)
-    console.print(f"{folds}-fold held-out (mean of {cv['repeats']} shuffles): {cv['right_doc_first']}/{cv['with_doc']} "
-                  f"right doc first, {cv['none_when_none']}/{cv['without_doc']} none when none", highlight=False)

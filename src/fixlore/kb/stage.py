@@ -13,15 +13,28 @@ unchanged files cost nothing).
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict
 
 from fixlore.retrieval.base import KnowledgeBase
 from fixlore.enums import FunnelStage
 from fixlore.kb.enrich import enrich
 from fixlore.llmclient import client_from
+from fixlore.runcontext import RunContext
 
 
-def _doc_folders(ctx: Any) -> list[tuple[Path, str]]:
+class KbSummary(TypedDict, total=False):
+    skipped: str                      # why nothing was done (then the only key)
+    index: str
+    documents: int
+    chunks: int
+    threshold: float
+    threshold_source: str
+    cases: int                        # cases sent to deep analysis
+    with_refs: int
+    verified: dict[str, Any]          # with a model endpoint: what it read and kept, what it spent
+
+
+def _doc_folders(ctx: RunContext) -> list[tuple[Path, str]]:
     folders: list[tuple[Path, str]] = []
     if ctx.world is not None and (Path(ctx.world) / "docs").is_dir():
         folders.append((Path(ctx.world) / "docs", "docs"))
@@ -31,18 +44,17 @@ def _doc_folders(ctx: Any) -> list[tuple[Path, str]]:
     return folders
 
 
-def run(ctx: Any) -> dict[str, Any]:
+def run(ctx: RunContext) -> KbSummary:
     folders = _doc_folders(ctx)
     if not folders:
-        return {"skipped": "no documents: replay a world with docs/ or set kb_docs"}
+        return KbSummary(skipped="no documents: replay a world with docs/ or set kb_docs")
     cases = ctx.store.load_cases()
     todo = [c for c in cases if c.provisional or c.funnel in (FunnelStage.SELECTED, FunnelStage.ANALYSIS)]
     index_dir = Path(getattr(ctx.settings, "kb_index", "") or ctx.out_dir / "kb")
     with KnowledgeBase.open(index_dir) as kb:
-        report = getattr(ctx, "progress", None)
-        step = (lambda phase, done, total: report(f"kb: {phase}", done, total)) if report else None
+        step = ctx.reporter("kb")
         ingested = [kb.ingest_folder(path, prefix=prefix, progress=step) for path, prefix in folders]
-        corpus = ctx.store.load_corpus(repos=sorted({c.repo for c in todo}))
+        corpus = ctx.corpus()
         client = client_from(ctx.settings) if getattr(ctx.settings, "kb_verify", True) else None
         judge = None
         if client is not None:
@@ -54,7 +66,9 @@ def run(ctx: Any) -> dict[str, Any]:
         stats = kb.stats()
     ctx.store.save_kb_refs(cases, ctx.run_id)
     with_refs = sum(1 for c in todo if c.kb_refs)
-    return {"index": str(index_dir), "documents": sum(s.seen for s in ingested),
-            "chunks": stats["total_chunks"], "threshold": round(threshold, 3),
-            "threshold_source": stats["threshold_source"], "cases": len(todo), "with_refs": with_refs,
-            **({"verified": verified | (client.spent() if client else {})} if verified else {})}
+    summary = KbSummary(index=str(index_dir), documents=sum(s.seen for s in ingested),
+                        chunks=stats["total_chunks"], threshold=round(threshold, 3),
+                        threshold_source=stats["threshold_source"], cases=len(todo), with_refs=with_refs)
+    if verified:
+        summary["verified"] = verified | (client.spent() if client else {})
+    return summary

@@ -15,9 +15,9 @@ Hand-off to deep analysis: the top-K pool cases carry funnel "selected" with
 funnel "rank" (the backlog).
 
 The rules it shares with other stages (references in text, bots, the best answer) live in
-`fixlore.rules`. Also here: `audit.audit_timing`
-(re-check a sample of timing claims against the source), `export.write_cases_parallel` (a
-large case export in forked processes; the format is `fixlore.caseexport`), `score.score` (export vs truth), `explain.render_case`.
+`fixlore.rules`. Also here: `audit.audit_timing` (re-check a sample of timing claims against the
+source), `export.write_cases_parallel` (a large case export in forked processes; the format is
+`fixlore.caseexport`), `explain.render_case` (scoring against truth: fixlore.evaluate).
 """
 
 import importlib

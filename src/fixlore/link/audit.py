@@ -14,6 +14,7 @@ from datetime import datetime
 from typing import Any
 
 from fixlore.model import Case, FixRef
+from fixlore.sources.base import Source
 from fixlore.timeutil import parse_time
 
 Fetch = Callable[[str, str, int], Any]
@@ -103,22 +104,11 @@ def audit_timing(cases: list[Case], fetch: Fetch, sample_size: int = 21) -> Audi
     return result
 
 
-def source_fetcher(source: Any) -> Fetch:
+def source_fetcher(source: Source) -> Fetch:
     """A fetch function over a platform Source (fixlore.sources): single issue and single PR."""
-    from fixlore.sources import github as gh
-    from fixlore.sources import gitcode as gc
-
-    norm = gh if getattr(source, "platform", "gitcode") == "github" else gc
 
     def fetch(kind: str, repo: str, number: int) -> Any:
-        if kind == "pull":
-            return source.get_pull(repo, number)
-        getter = getattr(source, "get_issue", None)
-        if callable(getter):
-            return getter(repo, number)
-        resp = source.client.get(f"/repos/{repo}/issues/{number}", endpoint="/repos/{owner}/{repo}/issues/{number}",
-                                 not_found_ok=True)
-        return norm.normalize_issue(resp.data, repo) if isinstance(resp.data, dict) else None
+        return source.get_pull(repo, number) if kind == "pull" else source.get_issue(repo, number)
 
     return fetch
 

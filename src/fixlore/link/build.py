@@ -78,35 +78,39 @@ def analysis_candidates(cases: list[Case]) -> list[Case]:
 
 def build_cases(corpus: Corpus, since: datetime, config: LinkConfig | FunnelConfig | dict | None = None,
                 until: datetime | None = None, times: dict[str, tuple[float, float, float]] | None = None,
-                ) -> tuple[list[Case], FunnelCounts]:
-    """`times`, when given, receives each phase's (wall seconds, this process's CPU seconds,
+                funnel: dict[str, str] | None = None) -> tuple[list[Case], FunnelCounts]:
+    """`funnel`: the run's cheap funnel verdict (Issue.key -> stage, as the harvester worked it
+    out over the issues updated in the window), else worked out here; an issue it does not name
+    was not updated in the window ("window").
+
+    `times`, when given, receives each phase's (wall seconds, this process's CPU seconds,
     CPU seconds of the forked workers that ended in it, user + system)."""
     # The corpus is millions of long-lived objects; the cyclic collector would walk them all
     # again and again while this pass allocates (and frees, by refcount) its working objects.
     collecting = gc.isenabled()
     gc.disable()
     try:
-        return _build_cases(corpus, since, config, until, _Clock(times))
+        return _build_cases(corpus, since, config, until, _Clock(times), funnel)
     finally:
         if collecting:
             gc.enable()
 
 
 def _build_cases(corpus: Corpus, since: datetime, config: Any, until: datetime | None,
-                 clock: "_Clock") -> tuple[list[Case], FunnelCounts]:
+                 clock: "_Clock", funnel: dict[str, str] | None) -> tuple[list[Case], FunnelCounts]:
     cfg = _config(config)
     workers = max(1, cfg.workers) if can_fork() else 1
     if workers > 1:
         # The funnel and the canned replies read only the issues and their comments: the first
         # forked scan child works them out before it joins the PR text scan (two processes
         # on two cores; a third one would only compete for them).
-        idx = CorpusIndex(corpus, workers, alongside=partial(_funnel_and_canned, corpus, since, cfg, until))
+        idx = CorpusIndex(corpus, workers, alongside=partial(_funnel_and_canned, corpus, since, cfg, until, funnel))
         stages, texts = idx.alongside_result
         clock("index, funnel + canned replies (forked)")
     else:
         idx = CorpusIndex(corpus)
         clock("index")
-        stages, texts = _funnel_and_canned(corpus, since, cfg, until)
+        stages, texts = _funnel_and_canned(corpus, since, cfg, until, funnel)
         clock("funnel + canned replies")
     canned = set(texts)
     shared = _Shared(idx, cfg, stages, canned, since)
@@ -217,7 +221,7 @@ def _link_one(sh: _Shared, key: Key) -> tuple[Case | None, Close | None, bool]:
     """One issue: its verdict and conclusions (without the corpus-wide close-storm pass)."""
     idx, cfg = sh.idx, sh.cfg
     issue = idx.issues[key]
-    stage = sh.stages[issue.key]
+    stage = sh.stages.get(issue.key, "window")
     considered = _considered(issue, sh.since)
     closed = issue.state == "closed" and issue.closed_at is not None
     v: FixVerdict | None = None
@@ -269,9 +273,9 @@ def _link_many(sh: _Shared, keys: list[Key]) -> list[tuple[Case | None, Close | 
     return [_link_one(sh, key) for key in keys]
 
 
-def _funnel_and_canned(corpus: Corpus, since: datetime, cfg: LinkConfig,
-                       until: datetime | None) -> tuple[dict[str, str], list[str]]:
-    stages = cheap_funnel(list(issue_map(corpus).values()), since, cfg.funnel, until)
+def _funnel_and_canned(corpus: Corpus, since: datetime, cfg: LinkConfig, until: datetime | None,
+                       funnel: dict[str, str] | None) -> tuple[dict[str, str], list[str]]:
+    stages = funnel if funnel is not None else cheap_funnel(list(issue_map(corpus).values()), since, cfg.funnel, until)
     return stages, list(canned_replies(corpus))
 
 

@@ -1,5 +1,6 @@
-"""The link stage of the pipeline (see fixlore.pipeline): funnel + link over the store's
-corpus, a re-check of a sample of timing claims against the source, cases saved back.
+"""The link stage of the pipeline (see fixlore.pipeline): link the run's corpus (read once,
+`RunContext.corpus`) with the run's cheap funnel verdict (`RunContext.funnel`, the harvester's),
+re-check a sample of timing claims against the source, save the cases back.
 
 Summary keys: funnel (every stage's count), timing {class: n}, traps {trap: n}, evidence
 {kind: n} (over the analysis candidates), analysis_candidates, audit {checked, passed,
@@ -9,13 +10,13 @@ failed, errors, by_timing, details}.
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any
+from typing import Any, TypedDict
 
 from fixlore.rules.funnel import FunnelConfig
 from fixlore.link.audit import audit_timing, corpus_fetcher, source_fetcher
 from fixlore.link.build import analysis_candidates, build_cases
 from fixlore.link.config import LinkConfig
-from fixlore.timeutil import in_zone
+from fixlore.runcontext import RunContext
 
 AUDIT_SAMPLE = 21      # the seed digest audits 21 timing claims (ascend-2026-09); not a fitted figure
 
@@ -27,13 +28,19 @@ def link_config(settings: Any) -> LinkConfig:
     return LinkConfig(funnel=FunnelConfig.from_mapping(mapping), workers=int(getattr(settings, "link_workers", 1) or 1))
 
 
-def run(ctx: Any) -> dict[str, Any]:
-    corpus = ctx.store.load_corpus()
-    tz = ctx.since.tzinfo if ctx.since else None   # notes and times in the window's own offset
-    for objects in (corpus.issues, corpus.pulls, corpus.comments, corpus.events, corpus.commits):
-        in_zone(objects, tz)
-    cases, counts = build_cases(corpus, ctx.since, link_config(ctx.settings))
-    if getattr(ctx, "source", None) is not None:
+class LinkSummary(TypedDict):
+    funnel: dict[str, int]            # FunnelCounts.as_dict(): every stage's count, the top-K cut
+    analysis_candidates: int
+    timing: dict[str, int]
+    traps: dict[str, int]
+    evidence: dict[str, int]
+    audit: dict[str, Any]             # AuditResult.as_dict() and ``via`` (source or store)
+
+
+def run(ctx: RunContext) -> LinkSummary:
+    corpus = ctx.corpus()                 # in the window's own offset, as the notes show times
+    cases, counts = build_cases(corpus, ctx.since, link_config(ctx.settings), funnel=ctx.funnel)
+    if ctx.source is not None:
         fetch, mode = source_fetcher(ctx.source), "source"
     else:
         fetch, mode = corpus_fetcher(corpus), "store"
@@ -41,11 +48,11 @@ def run(ctx: Any) -> dict[str, Any]:
     result = audit_timing(chosen, fetch, AUDIT_SAMPLE)
     ctx.store.save_linked_cases(cases, ctx.run_id)
     ctx.info["funnel"] = counts.as_dict()
-    return {
-        "funnel": counts.as_dict(),
-        "analysis_candidates": len(chosen),
-        "timing": dict(sorted(Counter(c.timing for c in chosen).items())),
-        "traps": dict(sorted(Counter(t for c in chosen for t in c.traps).items())),
-        "evidence": dict(sorted(Counter(e.kind for c in chosen for e in c.evidence).items())),
-        "audit": {**result.as_dict(), "via": mode},
-    }
+    return LinkSummary(
+        funnel=counts.as_dict(),
+        analysis_candidates=len(chosen),
+        timing=dict(sorted(Counter(c.timing for c in chosen).items())),
+        traps=dict(sorted(Counter(t for c in chosen for t in c.traps).items())),
+        evidence=dict(sorted(Counter(e.kind for c in chosen for e in c.evidence).items())),
+        audit={**result.as_dict(), "via": mode},
+    )

@@ -26,6 +26,16 @@ from fixlore.store.ledger import Ledger
 from fixlore.timeutil import cases_in_zone, parse_time
 
 SERIES_STAGES = ["harvest", "funnel", "link", "series", "kb", "analyse", "serve"]
+
+
+def series_stages() -> list[Any]:
+    """The pipeline's stages for an edition: the series stage chooses the cases between link and
+    kb, and the edition's files are built from the ledger (no compose)."""
+    from fixlore.pipeline import STAGES, Stage, select_stages
+    from fixlore.series import stage as series
+
+    return select_stages(SERIES_STAGES, [*STAGES, Stage("series", series.run)])[0]
+
 # What the digest reads from a run summary (compose.write_digests); the rest of run.json is not an input.
 _RUN_KEYS = ("orgs", "window", "repo_descriptions", "stages")
 _STAGE_KEYS = ("harvest", "link", "analyse")
@@ -119,7 +129,7 @@ def publish_edition(name: str, *, out: Path, world: Path | None = None, db: str 
                               "or give rank_top_k in the run settings")
     edition_info["top_k"] = int(top_k)
     info = run_pipeline(world=world, out=out, overrides=run_over, config=config, quiet=quiet,
-                        stage_names=SERIES_STAGES, as_of=as_of, extra_info={"series": edition_info})
+                        stages=series_stages(), as_of=as_of, extra_info={"series": edition_info})
     plan = EditionPlan.from_dict(info["series"]["plan"])
 
     store = Store.open(db)

@@ -8,8 +8,9 @@ backlog (funnel ``rank``), and records the plan in ``ctx.info["series"]["plan"]`
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TypedDict
 
+from fixlore.runcontext import RunContext
 from fixlore.series.ledgerview import issue_states, ledger_view
 from fixlore.series.model import Series
 from fixlore.series.plan import Focus, plan_edition
@@ -17,10 +18,19 @@ from fixlore.store.ledger import Ledger
 from fixlore.timeutil import parse_time
 
 
-def run(ctx: Any) -> dict[str, Any]:
+class SeriesSummary(TypedDict, total=False):
+    skipped: str                      # not a series edition (then the only key)
+    new: int
+    carried: int
+    analyse: int
+    updates: int
+    left_pool: int
+
+
+def run(ctx: RunContext) -> SeriesSummary:
     edition = ctx.info.get("series")
     if not edition:
-        return {"skipped": "not a series edition"}
+        return SeriesSummary(skipped="not a series edition")
     ledger = Ledger(ctx.store)
     series = Series.from_dict(ledger.series(edition["name"]) or {})
     cases = ctx.store.load_cases()
@@ -39,5 +49,5 @@ def run(ctx: Any) -> dict[str, Any]:
                 c.funnel = "rank"
     ctx.store.save_cases(cases, ctx.run_id)
     edition["plan"] = plan.to_dict()
-    return {"new": len(plan.new), "carried": len(plan.carried), "analyse": len(plan.analyse),
-            "updates": len(plan.updates), "left_pool": len(plan.left_pool)}
+    return SeriesSummary(new=len(plan.new), carried=len(plan.carried), analyse=len(plan.analyse),
+                         updates=len(plan.updates), left_pool=len(plan.left_pool))

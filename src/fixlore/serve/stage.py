@@ -12,19 +12,33 @@ The store's full-text index of issues and PRs is segmented by the same jieba tok
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TypedDict
 
 from fixlore.retrieval.tokens import Tokenizer
+from fixlore.runcontext import RunContext
 from fixlore.serve.knowledge import CASE_INDEX, index_cases
 from fixlore.store.datasette import write_metadata
 
 
-def run(ctx: Any) -> dict[str, Any]:
+class ServeSummary(TypedDict, total=False):
+    index: str                        # the case index (`index_cases`): what changed in it
+    cases: int
+    added: int
+    updated: int
+    unchanged: int
+    removed: int
+    seconds: float
+    fulltext_indexed: int             # the store's full-text index of issues and PRs
+    fulltext_removed: int
+    fulltext_rows: int
+    datasette_metadata: str           # SQLite stores only
+
+
+def run(ctx: RunContext) -> ServeSummary:
     cases = ctx.store.load_cases()
     out = Path(ctx.out_dir)
-    report = getattr(ctx, "progress", None)
-    summary = index_cases(ctx.store, cases, out / CASE_INDEX,
-                          progress=(lambda phase, done, total: report(f"serve: {phase}", done, total)) if report else None)
+    summary: ServeSummary = index_cases(ctx.store, cases, out / CASE_INDEX,  # type: ignore[assignment]
+                                        progress=ctx.reporter("serve"))
     words = Tokenizer(out / CASE_INDEX)
     fulltext = ctx.store.refresh_fulltext(lambda text: " ".join(words.tokens(text)))
     summary.update({f"fulltext_{name}": value for name, value in fulltext.items()})

@@ -42,6 +42,9 @@ class Source(Protocol):
 
     def issue_detail(self, issue: Issue) -> IssueDetail: ...
 
+    def get_issue(self, repo: str, number: int) -> Issue | None:
+        """One issue as the platform shows it now (None when it does not exist)."""
+
     def iter_pulls(self, repo: str, updated_since: datetime | None) -> Iterator[Pull]: ...
 
     def get_pull(self, repo: str, number: int) -> Pull | None: ...

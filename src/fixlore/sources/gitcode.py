@@ -412,6 +412,12 @@ class GitCodeSource:
                 detail.links.append(link)
         return detail
 
+    def get_issue(self, repo: str, number: int) -> m.Issue | None:
+        owner, name = split_repo(repo)
+        resp = self.client.get(f"/repos/{owner}/{name}/issues/{number}", endpoint="/repos/{owner}/{repo}/issues/{number}",
+                               not_found_ok=True)
+        return normalize_issue(resp.data, repo) if isinstance(resp.data, dict) else None
+
     def get_pull(self, repo: str, number: int) -> m.Pull | None:
         owner, name = split_repo(repo)
         resp = self.client.get(f"/repos/{owner}/{name}/pulls/{number}", endpoint="/repos/{owner}/{repo}/pulls/{number}",

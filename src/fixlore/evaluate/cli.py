@@ -1,0 +1,144 @@
+"""Commands that judge a run against a world's truth: `fixlore score` (a case export, key by
+key) and `fixlore kb calibrate` (the citation threshold, fitted on the truth's kb_refs)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any, Optional
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from fixlore.errors import ConfigError
+from fixlore.kb.cli import IndexOpt, OutOpt, _index, kb_app
+
+
+def register(app: typer.Typer) -> None:
+    @app.command("score")
+    def score_cmd(
+        truth: Optional[Path] = typer.Option(None, "--truth", help="A world's truth.yaml (with --cases or --out)."),
+        cases: Optional[Path] = typer.Option(None, "--cases", help="A case export (jsonl); default OUT/cases.jsonl."),
+        out: Optional[Path] = typer.Option(None, "--out", envvar="FIXLORE_OUT",
+                                           help="A `fixlore run` folder: score its cases.jsonl (env FIXLORE_OUT)."),
+        world: list[Path] = typer.Option([], "--world", help="A world folder: link it and score it against its "
+                                                             "truth.yaml; repeat for one report per world."),
+        split: Optional[str] = typer.Option(None, "--split", help="Score only truth rows with this `split` "
+                                                                  "(e.g. tune, tune2, heldout2)."),
+        as_json: bool = typer.Option(False, "--json", help="Print the full report as JSON."),
+        show: int = typer.Option(15, "--show", help="How many mismatching keys to list."),
+    ) -> None:
+        """Compare case exports with truth, key by key, one report per world."""
+        from fixlore.evaluate.score import load_truth, score, split_truth
+        from fixlore.link.cli import load_or_build_cases
+        from fixlore.caseexport import read_cases_jsonl
+
+        if cases is None and out is not None and not world:
+            cases = Path(out) / "cases.jsonl"
+        if world and (truth is not None or cases is not None):
+            raise ConfigError("give --world (repeatable) or --truth with --cases / --out, not both")
+        if not world and (truth is None or cases is None):
+            raise ConfigError("give --truth with --cases FILE or --out DIR (a `fixlore run` folder), or one or more --world")
+        runs: dict[str, tuple[dict, list]] = {}
+        if world:
+            for w in world:
+                runs[w.name] = (load_truth(w / "truth.yaml"), load_or_build_cases(world=w))
+        else:
+            runs[truth.parent.name or str(truth)] = (load_truth(truth), read_cases_jsonl(cases))
+        reports = {name: score(split_truth(t, split), c).as_dict() for name, (t, c) in runs.items()}
+        if as_json:
+            one = len(reports) == 1 and not world
+            typer.echo(json.dumps(next(iter(reports.values())) if one else reports, ensure_ascii=False, indent=2))
+            return
+        console = Console()
+        if len(reports) > 1:
+            print_worlds(console, reports, split)
+        for name, report in reports.items():
+            if len(reports) > 1:
+                console.print(f"\n[bold]{name}[/bold]")
+            print_score(console, report, show)
+
+    @kb_app.command("calibrate")
+    def calibrate_cmd(world: Path = typer.Argument(..., help="A world with truth.yaml (kb_refs are the labels)."),
+                      index: Optional[Path] = IndexOpt, out: Optional[Path] = OutOpt,
+                      folds: int = typer.Option(2, help="Cross-validation folds for the held-out figures."),
+                      ) -> None:
+        """Fit the score threshold on a world's truth, report cross-validated figures, save it with the index."""
+        from fixlore.evaluate.kb_truth import labelled_cases
+        from fixlore.retrieval.base import KnowledgeBase
+        from fixlore.kb.calibrate import calibrate, cross_validate, evaluate, rank_labelled
+
+        index = _index(index, out)
+        kb = KnowledgeBase.open(index, create=False)
+        labelled = [(lc.query, lc.expected or None) for lc in labelled_cases(world)]
+        rows = rank_labelled(kb, labelled)
+        cv = cross_validate(rows, folds=folds)
+        t = calibrate(kb, labelled, source=f"{world} truth.yaml ({len(labelled)} selected cases)")
+        fitted = evaluate(rows, t)
+        kb.close()
+        console = Console()
+        console.print(f"threshold {t:.4f} saved in {index}", highlight=False, markup=False)
+        console.print(f"in-sample: {fitted['right_doc_first']}/{fitted['with_doc']} right doc first, "
+                      f"{fitted['none_when_none']}/{fitted['without_doc']} none when none", highlight=False)
+        console.print(f"{folds}-fold held-out (mean of {cv['repeats']} shuffles): {cv['right_doc_first']}/{cv['with_doc']} "
+                      f"right doc first, {cv['none_when_none']}/{cv['without_doc']} none when none", highlight=False)
+
+
+def print_worlds(console: Console, reports: dict[str, dict[str, Any]], split: str | None = None) -> None:
+    """One row per world: the figures a change is judged by."""
+    table = Table(title="per world" + (f" (split {split})" if split else ""), title_justify="left")
+    for col in ("world", "keys", "funnel", "fix P", "fix R", "traps P", "traps R", "timing"):
+        table.add_column(col, justify="left" if col == "world" else "right")
+    for name, r in reports.items():
+        fix, traps = r["fix"]["repo_number_role"], r["traps"]
+        table.add_row(name, str(r["keys"]), f"{r['funnel_accuracy_pre_analysis']:.3f}", f"{fix['precision']:.3f}",
+                      f"{fix['recall']:.3f}", f"{traps['precision']:.3f}", f"{traps['recall']:.3f}",
+                      f"{r['timing_accuracy']:.3f}")
+    console.print(table)
+
+
+def _pr_row(table: Table, name: str, pr: dict[str, Any]) -> None:
+    table.add_row(name, f"{pr['precision']:.3f}", f"{pr['recall']:.3f}", f"{pr['tp']}/{pr['fp']}/{pr['fn']}")
+
+
+def print_score(console: Console, report: dict[str, Any], show: int = 15) -> None:
+    summary = Table(title=f"score over {report['keys']} truth keys", title_justify="left")
+    summary.add_column("metric")
+    summary.add_column("value", justify="right")
+    summary.add_row("funnel accuracy", f"{report['funnel_accuracy']:.3f}")
+    summary.add_row("funnel accuracy (analysis≡selected)", f"{report['funnel_accuracy_pre_analysis']:.3f}")
+    summary.add_row("timing accuracy", f"{report['timing_accuracy']:.3f} of {report['timing_total']}")
+    summary.add_row("theme pair agreement", f"{report['themes']['pair_agreement']:.3f} ({report['themes']['pairs']} pairs)")
+    summary.add_row("theme adjusted Rand", f"{report['themes']['adjusted_rand']:.3f}")
+    console.print(summary)
+    pr = Table(title="precision / recall", title_justify="left")
+    for col in ("what", "precision", "recall", "tp/fp/fn"):
+        pr.add_column(col, justify="right" if col != "what" else "left")
+    _pr_row(pr, "fix (repo, number, role)", report["fix"]["repo_number_role"])
+    _pr_row(pr, "fix (repo, number)", report["fix"]["repo_number"])
+    _pr_row(pr, "evidence kinds", report["evidence"])
+    for kind, v in report["evidence_by_kind"].items():
+        _pr_row(pr, f"  {kind}", v)
+    _pr_row(pr, "traps", report["traps"])
+    for kind, v in report["traps_by_kind"].items():
+        _pr_row(pr, f"  {kind}", v)
+    _pr_row(pr, "kb_refs (by doc)", report["kb_refs"])
+    console.print(pr)
+    counts = Table(title="funnel counts", title_justify="left")
+    counts.add_column("stage")
+    counts.add_column("truth", justify="right")
+    counts.add_column("export", justify="right")
+    t, e = report["funnel_counts"]["truth"], report["funnel_counts"]["export"]
+    for stage in ("window", "unresolved", "internal", "cve", "empty_title", "noise", "rank", "analysis", "selected"):
+        counts.add_row(stage, str(t.get(stage, 0)), str(e.get(stage, 0)))
+    console.print(counts)
+    if report["mismatches"] and show:
+        mm = Table(title=f"mismatches ({len(report['mismatches'])}, first {show})", title_justify="left")
+        mm.add_column("key", no_wrap=True)
+        mm.add_column("what differs (truth != export)")
+        from rich.text import Text
+
+        for row in report["mismatches"][:show]:
+            mm.add_row(Text(row["key"]), Text("\n".join(row["problems"])))
+        console.print(mm)
