@@ -70,3 +70,31 @@ def test_clip_does_not_end_a_clause_inside_brackets():
 def test_a_count_of_steps_is_not_a_duration():
     assert fact_count("all 14 steps fail") == 0
     assert fact_count("抢锁超时 30s→2s，5 ms") == 3
+
+
+def test_a_results_table_reads_row_by_row_with_its_column_names():
+    from fixlore.rules.text import clean_body
+
+    body = "| model | loss gap | speed |\n|---|:---:|---|\n| m-7b | 0.4% | 1.2×fp16 |\n| m-13b | 0.6% | |\n\nafter the table"
+    assert clean_body(body).splitlines() == ["m-7b：loss gap 0.4%，speed 1.2×fp16", "m-13b：loss gap 0.6%",
+                                             "after the table"]
+    # without a header rule the rows are plain cells
+    assert clean_body("| a | b |\n| c | d |").splitlines() == ["a：b", "c：d"]
+
+
+def test_names_and_numbers_alone_belong_to_neither_language():
+    from fixlore.rules.text import is_language_neutral
+
+    assert is_language_neutral("m-7b：0.4%，1.2×fp16")
+    assert is_language_neutral("v1.2.3 / 26.0.1")
+    assert not is_language_neutral("examples: m-7b and m-13b yaml")
+    assert not is_language_neutral("模型：误差")
+
+
+def test_a_measured_result_is_a_comparison_a_duration_or_a_rate_not_a_size():
+    from fixlore.analyse.roles import is_measurement
+
+    assert is_measurement("throughput rose 12% after the change")
+    assert is_measurement("首 token 时延 35 ms")
+    assert is_measurement("decode 1,200 tokens/s")
+    assert not is_measurement("cutoff_len 扩到 16K，显存 64GB")

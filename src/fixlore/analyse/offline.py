@@ -19,7 +19,14 @@ measured once at the end) and checked against the failure classes issue #14 name
 was fitted. bench/rows.py, 2026-12-03, before -> after the role rules: seed (ascend-2026-09)
 fact recall 0.828 -> 0.815, median row 212 -> 213, grounded 250/250 -> 249/249; npu-threads tune
 0.500 -> 0.583; npu-threads held out 0.550 -> 0.600. Funnel, fix, evidence, timing and trap fields
-of all four worlds' exports are unchanged."""
+of all four worlds' exports are unchanged.
+
+Later the same day, three general rules, found by reading why one seed row (MindSpeed-MM#716)
+lost its measurements, so the seed is no longer untouched by this file: a results table reads row
+by row with its column names (rules/text.clean_body); a sentence of names and numbers only belongs
+to neither language (rules/text.is_language_neutral); a measured number is a comparison, a
+duration or a rate, not a size (analyse/roles.is_measurement). Seed recall 0.815 -> 0.840,
+npu-threads tune 0.583 -> 0.583 (no row of it has a results table)."""
 
 from __future__ import annotations
 
@@ -30,7 +37,7 @@ from fixlore.analyse.base import Analysis
 from fixlore.analyse.context import CaseContext
 from fixlore.facts import close_sentence, fix_sentence, is_merged, pr_label, unlanded
 from fixlore.rules.text import (ACTION_CUES, FIX_CUES, PROBLEM_CUES, ROOT_CUES, cjk_count, clean_title, clip,
-                                cue_count, error_lines, fact_count, hard_facts, has_cue, is_aside, is_cjk,
+                                cue_count, error_lines, fact_count, hard_facts, has_cue, is_aside, is_cjk, is_language_neutral,
                                 is_status_update, keywords, overlap, sentences, shorten, tokens, without_status)
 from fixlore.analyse.keep import keep_or_drop, language_of
 from fixlore.analyse.roles import (OFFICIAL, facts_kept, is_measurement, is_scope, is_workaround, is_log_line,
@@ -152,7 +159,7 @@ class OfflineAnalyst:
             aside = is_aside(s)
             if aside:   # "另外…": a side note comes after the explanation, never instead of it
                 score *= 0.5
-            native = not ((cjk_count(s) == 0) if zh else is_cjk(s))
+            native = is_language_neutral(s) or not ((cjk_count(s) == 0) if zh else is_cjk(s))
             if not native:
                 score *= 0.5   # a row reads in one language: an English commit title in a Chinese row is a last resort
             out.append(Scored(s, src, i, root, fix, action, score, facts, aside, native, states_change(content),

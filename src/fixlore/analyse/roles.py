@@ -50,7 +50,10 @@ AFFECTS = ("影响所有", "影响范围", "仅影响", "只影响", "不影响"
            "does not affect", "affected")
 _VERSION = re.compile(r"(?<![\w.])v?\d+\.\d+(?:\.\d+){0,2}(?:\.?rc\d+|\.?post\d+|\.RC\d+)?(?![\w.])", re.I)
 # a number with a unit: what was measured ("约 2×", "30s→2s", "0.25%", "36G")
-_MEASURE = re.compile(r"(?<![\w.])\d+(?:\.\d+)?\s?(?:%|×|倍|ms|s\b|秒|分钟|小时|[KMGT]i?B\b|[KMGT]\b)", re.I)
+# a measured result: a number against a baseline (%, ×, 倍), a duration, or a rate. A bare size
+# ("16K", "64GB") is usually a setting someone chose, not what they measured.
+_MEASURE = re.compile(r"(?<![\w.])\d+(?:\.\d+)?\s?(?:%|×|x\b|倍|ms|s\b|秒|分钟|小时|"
+                      r"(?:[KMGT]i?B|tokens?|it|samples?|req)/s\b|T?FLOPS\b|QPS\b|TPS\b)", re.I)
 
 
 # words of bookkeeping: that something merged, closed, was answered or will be watched

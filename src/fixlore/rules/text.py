@@ -54,6 +54,18 @@ def cjk_count(text: str) -> int:
     return len(_CJK.findall(text or ""))
 
 
+_PLAIN_WORD = re.compile(r"^[A-Za-z]{2,}$")
+
+
+def is_language_neutral(text: str) -> bool:
+    """True when the text has no words of either language, only names and numbers (a table row of
+    results: "qwen3.5-27B：0.25%，1.3×bf16"): it reads the same in a Chinese or an English row."""
+    if cjk_count(text):
+        return False
+    words = [w for w in re.split(r"[\s,;:()\[\]/|，；：（）、]+", text or "") if _PLAIN_WORD.match(w)]
+    return len(words) < 2
+
+
 def is_cjk(text: str) -> bool:
     """True when the text is written in Chinese. Chinese writers quote English identifiers and logs
     freely, English writers hardly ever write Chinese: a few Chinese characters decide it."""
@@ -98,15 +110,32 @@ def clean_body(body: str) -> str:
     text = _MD_LINK.sub(r"\1", text)
     text = _HTML_TAG.sub("", text)
     lines = []
-    for line in text.splitlines():
+    raw = text.splitlines()
+    header: list[str] = []
+    for i, line in enumerate(raw):
         if _TEMPLATE_LINE.match(line) or _TABLE_RULE.match(line):
             continue
-        if _TABLE_ROW.match(line):      # a table row reads as its cells: "qwen3-vl-30B：0.33%，1.1×bf16"
-            cells = [c.strip() for c in line.strip().strip("|").split("|") if c.strip()]
-            line = cells[0] + "：" + "，".join(cells[1:]) if len(cells) > 1 else "".join(cells)
+        if _TABLE_ROW.match(line):
+            cells = [c.strip() for c in line.strip().strip("|").split("|")]
+            if i + 1 < len(raw) and _TABLE_RULE.match(raw[i + 1]):     # the header names the columns
+                header = cells
+                continue
+            line = _table_row(cells, header)
+        else:
+            header = []
         if line:
             lines.append(line)
     return "\n".join(lines)
+
+
+def _table_row(cells: list[str], header: list[str]) -> str:
+    """A table row as a sentence, each value with its column's name: "qwen3-vl-30B：误差 0.33%，性能 1.1×bf16"
+    (a bare "0.33%" no longer says what was measured)."""
+    named = [(f"{h} {c}" if h and h != c else c) if c else "" for h, c in zip(header[1:], cells[1:])] if header else cells[1:]
+    named += cells[len(named) + 1:]
+    rest = [c for c in named if c]
+    first = cells[0] if cells else ""
+    return f"{first}：{'，'.join(rest)}" if first and rest else (first or "，".join(rest))
 
 
 _STRONG_ERROR = re.compile(r"\b\w*(?:Error|Exception|Fault)\b|Traceback|exit code|错误码|\bcode \d+|\bE\d{5,}", re.I)
