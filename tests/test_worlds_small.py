@@ -205,7 +205,8 @@ def _npu_files() -> dict:
 
     data = ROOT / "worldgen" / "data"
     return {split: yaml.safe_load((data / name).read_text(encoding="utf-8"))
-            for split, name in ((None, "npu_threads.yaml"), ("heldout2", "npu_threads_heldout2.yaml"))}
+            for split, name in ((None, "npu_threads.yaml"), ("heldout2", "npu_threads_heldout2.yaml"),
+                                ("heldout3", "npu_threads_heldout3.yaml"))}
 
 
 def _npu_data() -> dict:
@@ -231,7 +232,10 @@ def test_npu_threads_truth_is_the_hand_labels_with_their_sources():
 def test_npu_threads_split_follows_the_stated_hash_rule():
     import hashlib
 
-    later = {t["url"] for t in _npu_files()["heldout2"]["threads"] if "/issues/" in t["url"]}
+    files = _npu_files()
+    batches = {split: {t["url"] for t in files[split]["threads"] if "/issues/" in t["url"]}
+               for split in ("heldout2", "heldout3")}
+    later = batches["heldout2"] | batches["heldout3"]
     entries = World(ROOT / "worlds" / "npu-threads").truth()["issues"]
     first_batch = [e for e in entries if e["source"] not in later]
     for e in first_batch:
@@ -239,8 +243,11 @@ def test_npu_threads_split_follows_the_stated_hash_rule():
         assert e["split"] == ("tune2" if first in "01234" else "tune")
     tune2 = sum(e["split"] == "tune2" for e in first_batch)
     assert 0.2 <= tune2 / len(first_batch) <= 0.45
-    # The second batch was collected after the first held-out split was read: all of it is heldout2.
-    assert len(later) >= 30 and {e["split"] for e in entries if e["source"] in later} == {"heldout2"}
+    # Each later batch was collected after the rules of its day were written: all of it carries its own split.
+    for split, urls in batches.items():
+        assert len(urls) >= 20 and {e["split"] for e in entries if e["source"] in urls} == {split}
+    # The third batch exists to test fix recall on unseen data: it must hold merged fix pairs.
+    assert sum(bool(e["fix"]) for e in entries if e["split"] == "heldout3") >= 8
 
 
 def test_npu_threads_keeps_the_collected_texts_and_people():

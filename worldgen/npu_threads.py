@@ -31,7 +31,11 @@ same on every run (worlds/README.md, "npu-threads", lists them):
 
 Splits: in the first batch the issue URL's SHA-1 decides, first hex digit 0-4 -> ``tune2`` (about 5/16;
 it was the first held-out split, ``heldout``: measured once, then read for failure classes, so spent),
-else ``tune``. Every issue of a later batch (``LATER_SPLITS``) carries that batch's split: ``heldout2``.
+else ``tune``. Every issue of a later batch (``LATER_SPLITS``) carries that batch's split: ``heldout2``, then
+``heldout3`` (the first batch with fix pairs collected after all linker rules so far were written).
+
+A PR whose thread is not stored may be given as the record of its squash-merge commit (number and title from
+the subject, body = the commit message, ``created`` = the commit day); the data file says which.
 """
 
 from __future__ import annotations
@@ -50,7 +54,8 @@ from fixlore.replay.worldwrite import reset_dir, stable_hex, stable_int, write_j
 HERE = Path(__file__).resolve().parent
 DATA = HERE / "data" / "npu_threads.yaml"
 # Threads collected later, each file with the split its issues belong to whatever their URL hashes to.
-LATER_SPLITS = {"heldout2": HERE / "data" / "npu_threads_heldout2.yaml"}
+LATER_SPLITS = {"heldout2": HERE / "data" / "npu_threads_heldout2.yaml",
+                "heldout3": HERE / "data" / "npu_threads_heldout3.yaml"}
 API = "https://api.github.com"
 WEB = "https://github.com"
 SNAPSHOT = "2026-09-25T00:00:00Z"
@@ -425,7 +430,8 @@ def write(out: Path, data_path: Path = DATA, later: dict[str, Path] | None = Non
         "notes": "Hand labels of real public threads (worldgen/data/npu_threads*.yaml; guide in worlds/README.md). "
                  "Each entry names its source URL, the fix PR URLs and the evidence (why). split: SHA-1 "
                  "of the issue URL starts with 0-4 -> tune2 (the first held-out split, spent: measured once, then read for "
-                 "failure classes), else tune; heldout2 = the second batch, held out. Times of day, merge and close "
+                 "failure classes), else tune; heldout2 = the second batch, held out; heldout3 = the third batch (with fix "
+                 "pairs), held out. Times of day, merge and close "
                  f"times are synthetic (rules in worldgen/npu_threads.py); lag_s follows from them. rank_top_k is "
                  f"{top_k}: every selected and analysis entry.",
         "issues": truth,
