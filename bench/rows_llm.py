@@ -6,10 +6,10 @@ It runs the world twice in this process: once offline, once with FIXLORE_LLM_BAS
 a loopback OpenAI-compatible server (`fixlore.replay.chatscript`). That server is NOT a model: it
 writes each case's row from the material in the analyse request itself (the title as the problem,
 the first sentence of the first fix PR's body as the mechanism, the PR's title as the fix, the
-body's first error line as the symptom), so it measures the plumbing around a model (request,
-JSON, grounding check, repair, fallback, disclosure, run.json), not a model's quality. Four
-cases, picked in order from the offline run's analysed cases that have a fix PR, are answered
-wrongly on purpose:
+body's first error line as the symptom; it keeps a case with a fix PR or any discussion), so it
+measures the plumbing around a model (request, JSON, grounding check, repair, fallback,
+disclosure, run.json), not a model's quality. Four cases, picked in order from the offline run's
+analysed cases that have a fix PR, are answered wrongly on purpose:
 
 - `number`: the mechanism adds a measured number found nowhere in the material; the repair round
   gets the clean row, so the grounding check must catch it and the repair must pass;
@@ -73,8 +73,10 @@ def first_sentence(text: str, limit: int = 160) -> str:
         if len(line) < 8 or line.startswith(("http", "[", "|", "<!--")):
             continue
         sentence = next((s.strip() for s in _SENTENCE_END.split(line) if len(s.strip()) >= 8), "")
+        if len(sentence) > limit:       # cut between words: half a number or a name would be an invented claim
+            sentence = sentence[: max(sentence.rfind(" ", 0, limit), sentence.rfind("，", 0, limit), 8)].rstrip("，, ")
         if sentence:
-            return sentence[:limit]
+            return sentence
     return ""
 
 
@@ -89,11 +91,12 @@ def written_row(user: str) -> dict:
     pr_body = pulls[pulls.find("\n") + 1:] if pr_head and "\n" in pulls else ""
     symptom = next((ln.strip() for ln in body.splitlines()[1:40] if _ERROR.search(ln) and len(ln.strip()) > 6), title)
     fixes = fix_numbers(user)
+    answered = bool(fixes or pr_head or section(user, "DISCUSSION"))     # a fix, or someone answered
     row = {"problem": title[:80], "mechanism": first_sentence(pr_body), "fix": pr_head.group(2).strip() if pr_head else "",
            "workaround": "", "scope": "", "numbers": [], "trap": "", "theme": "", "symptom": symptom[:60],
            "first_action": ("升级到含该修复的版本" if zh else "Upgrade to a release with the fix") if fixes
            else ("按讨论中的说明处理" if zh else "Follow the answer in the discussion"),
-           "keep": bool(fixes or pr_head), "drop_reason": "" if (fixes or pr_head) else "no_fix_evidence",
+           "keep": answered, "drop_reason": "" if answered else "no_fix_evidence",
            "notes": ["scripted stand-in: copied from the request"]}
     if not (row["mechanism"] or row["fix"]):
         row["mechanism"] = first_sentence(section(user, "DISCUSSION")) or title
@@ -114,6 +117,7 @@ class StandIn:
         self.timeout = timeout
         self.invented: dict[str, str] = {}      # kind -> the invented claim, as written
         self.refused = 0
+        self.first: dict[str, dict] = {}        # case key -> the first row written for it
         self._seen: dict[str, int] = {}
         self._lock = threading.Lock()
 
@@ -127,6 +131,8 @@ class StandIn:
         with self._lock:
             n = self._seen[key] = self._seen.get(key, 0) + 1
         row, kind = written_row(user), self.wrong.get(key)
+        if n == 1 and kind not in ("malformed", "timeout"):
+            self.first[key] = row
         if kind == "number" and n == 1:
             value = absent(user, (f"{a}.{b}" for a in range(37, 99) for b in range(1, 10)))
             self.invented["number"] = f"{value}%"
@@ -203,7 +209,7 @@ class ScriptedRun:
     invented: dict[str, str]
     requests: int
     refused: int
-    extra: dict[str, Any] = field(default_factory=dict)
+    caught: dict[str, list[str]] = field(default_factory=dict)   # case key -> claims the check caught
 
     def digest(self, which: str = "llm") -> dict:
         return json.loads(((self.llm_dir if which == "llm" else self.offline_dir) / "digest.json").read_text("utf-8"))
@@ -223,8 +229,28 @@ def run_scripted(world: Path, out: Path, timeout: float = 2.0) -> ScriptedRun:
             environment(FIXLORE_LLM_BASE_URL=server.base_url, FIXLORE_LLM_MODEL=MODEL):
         llm_code = fixlore_run(world, llm_dir)
         requests = len(server.requests)
+        caught = caught_claims(server.requests, stand_in.first)
     return ScriptedRun(offline_code, llm_code, offline_dir, llm_dir, wrong, dict(stand_in.invented), requests,
-                       stand_in.refused)
+                       stand_in.refused, caught)
+
+
+def caught_claims(requests: list[dict], first: dict[str, dict]) -> dict[str, list[str]]:
+    """Case key -> the claims of its first written row that the analyst's grounding rule finds
+    nowhere in that request's material (the same rule, `analyse.llm`, applied again to show them)."""
+    from fixlore.analyse.llm import LlmReply, _unfounded
+
+    out: dict[str, list[str]] = {}
+    for req in requests:
+        messages = req["body"].get("messages", [])
+        user = next((m["content"] for m in messages if m.get("role") == "user"), "")
+        m = _ISSUE.search(user)
+        if not m or m.group(1) not in first or m.group(1) in out or len(messages) != 2:
+            continue
+        known = frozenset([int(m.group(1).rpartition("#")[2])] + fix_numbers(user))
+        bad = _unfounded(LlmReply.model_validate(first[m.group(1)]), "\n".join(x["content"] for x in messages), known)
+        if bad:
+            out[m.group(1)] = [str(c) for c in bad]
+    return out
 
 
 def rows_text(digest: dict) -> str:
@@ -253,6 +279,8 @@ def report(result: ScriptedRun, measure, seed_rows, world: Path, show: int) -> N
         claim = result.invented.get(kind, "")
         where = ("in the rows!" if claim and claim.lstrip("!") in rows else "not in the rows") if claim else ""
         print(f"  {kind:9s} {key:34s} {claim:8s} {where:16s} analysed_by: {cases.get(key, {}).get('analysed_by', '?')}")
+    for key, claims in sorted(result.caught.items()):
+        print(f"  caught    {key:34s} {', '.join(claims)[:100]}")
     print(f"grounding: {llm.get('grounding')}; failures: {llm.get('llm_failures')}; "
           f"fallbacks: {summary.get('fallbacks')}; tokens: {llm.get('tokens')}; requests: {llm.get('requests')}")
     for lang, label in (("zh", "分析方式"), ("en", "Analysis")):

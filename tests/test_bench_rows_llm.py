@@ -55,8 +55,9 @@ def test_the_invented_number_and_the_wrong_pr_never_reach_the_rows(scripted):
     cases = by_key(digest)
     assert cases[scripted.wrong["number"]]["analysed_by"] == f"llm:{rows_llm.MODEL}"       # repaired in one round
     assert cases[scripted.wrong["pr"]]["analysed_by"] == f"llm:{rows_llm.MODEL} (claims dropped)"
+    # the check caught exactly the two inventions: every other stand-in row copies its material
+    assert scripted.caught == {scripted.wrong["number"]: [number], scripted.wrong["pr"]: [pr]}
     llm = scripted.analyse_summary()["llm"]
-    # every other stand-in row copies its material, so exactly these two are caught
     assert llm["grounding"]["repaired"] == 1 and llm["grounding"]["dropped"] == 1
 
 
