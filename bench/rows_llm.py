@@ -43,6 +43,7 @@ WRONG_KINDS = ("number", "pr", "malformed", "timeout")
 _ISSUE = re.compile(r"^ISSUE (\S+)\ntitle: (.*)$", re.M)
 _HEADINGS = ("DISCUSSION", "FIX PULL REQUESTS", "REVIEW COMMENTS", "COMMIT MESSAGES", "CHANGED FILES")
 _ERROR = re.compile(r"error|exception|traceback|failed|fatal|报错|失败|异常|崩溃|超时", re.I)
+_TOKEN = re.compile(r"[A-Za-z0-9_.!#%×/-]")
 _SENTENCE_END = re.compile(r"(?<=[。！？；])|(?<=[.!?;])\s+")
 
 
@@ -73,11 +74,20 @@ def first_sentence(text: str, limit: int = 160) -> str:
         if len(line) < 8 or line.startswith(("http", "[", "|", "<!--")):
             continue
         sentence = next((s.strip() for s in _SENTENCE_END.split(line) if len(s.strip()) >= 8), "")
-        if len(sentence) > limit:       # cut between words: half a number or a name would be an invented claim
-            sentence = sentence[: max(sentence.rfind(" ", 0, limit), sentence.rfind("，", 0, limit), 8)].rstrip("，, ")
         if sentence:
-            return sentence
+            return cut(sentence, limit)
     return ""
+
+
+def cut(text: str, limit: int) -> str:
+    """`text` within `limit` characters, cut between words: half a number ("!6" of "!699") or
+    half a name would be a claim the material never makes."""
+    if len(text) <= limit:
+        return text
+    at = limit
+    while at > 0 and _TOKEN.match(text[at - 1]) and _TOKEN.match(text[at]):
+        at -= 1
+    return text[:at].rstrip("，, （(")
 
 
 def written_row(user: str) -> dict:
@@ -92,8 +102,8 @@ def written_row(user: str) -> dict:
     symptom = next((ln.strip() for ln in body.splitlines()[1:40] if _ERROR.search(ln) and len(ln.strip()) > 6), title)
     fixes = fix_numbers(user)
     answered = bool(fixes or pr_head or section(user, "DISCUSSION"))     # a fix, or someone answered
-    row = {"problem": title[:80], "mechanism": first_sentence(pr_body), "fix": pr_head.group(2).strip() if pr_head else "",
-           "workaround": "", "scope": "", "numbers": [], "trap": "", "theme": "", "symptom": symptom[:60],
+    row = {"problem": cut(title, 80), "mechanism": first_sentence(pr_body), "fix": pr_head.group(2).strip() if pr_head else "",
+           "workaround": "", "scope": "", "numbers": [], "trap": "", "theme": "", "symptom": cut(symptom, 60),
            "first_action": ("升级到含该修复的版本" if zh else "Upgrade to a release with the fix") if fixes
            else ("按讨论中的说明处理" if zh else "Follow the answer in the discussion"),
            "keep": answered, "drop_reason": "" if answered else "no_fix_evidence",
