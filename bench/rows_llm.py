@@ -160,15 +160,19 @@ class StandIn:
 
 @contextlib.contextmanager
 def short_model_timeout(seconds: float) -> Iterator[None]:
-    """The analyst's timeout and attempts shortened for this process (`fixlore run` has no setting)."""
-    defaults = LlmAnalyst.__init__.__kwdefaults__
-    saved = dict(defaults)
-    defaults.update(timeout=seconds, attempts=2, backoff_base=0.05, backoff_max=0.2)
+    """Every LLM analyst built in this process waits `seconds` per answer and tries twice (`fixlore
+    run` has no setting for either, whoever builds the analyst), then as before."""
+    original = LlmAnalyst.__init__
+
+    def shortened(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.update(timeout=seconds, attempts=2, backoff_base=0.05, backoff_max=0.2)
+        original(self, *args, **kwargs)
+
+    LlmAnalyst.__init__ = shortened
     try:
         yield
     finally:
-        defaults.clear()
-        defaults.update(saved)
+        LlmAnalyst.__init__ = original
 
 
 @contextlib.contextmanager
