@@ -4,6 +4,11 @@
         [--world worlds/ascend-2026-09] [--seed ../shared/seed/ascend-digest-16-2026-09.txt] [--show 10]
     .venv/bin/python bench/rows.py --reference bench/reference/npu-threads.yaml \
         --reference-digest out/npu/digest.json [--split tune|heldout|all]
+    .venv/bin/python bench/rows.py --llm-script [--world worlds/ascend-2026-09] [--out DIR]
+
+With `--llm-script` it runs the world itself, offline and then against a scripted loopback stand-in
+for a model (not a model: see bench/rows_llm.py), and prints the same measures for both, with what
+the grounding check caught, what was repaired, what fell back and the disclosure's wording.
 
 Two references: the seed digest's 50 rows (ascend-2026-09), and hand-written rows for 27 issues of
 npu-threads (`bench/reference/npu-threads.yaml`, naming its world, each row with its hard facts
@@ -304,7 +309,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--split", choices=("tune", "heldout", "all"), default="tune",
                     help="which rows of the hand-written reference (heldout: figures only)")
     ap.add_argument("--show", type=int, default=10, help="how many rows / ungrounded facts to list")
+    ap.add_argument("--llm-script", action="store_true",
+                    help="run --world offline and against a scripted stand-in for a model, and measure both")
+    ap.add_argument("--out", type=Path, help="where --llm-script writes its two runs (default /tmp/rows-llm-<world>)")
     args = ap.parse_args(argv)
+    if args.llm_script:
+        sys.path.insert(0, str(Path(__file__).resolve().parent))
+        import rows_llm
+
+        return rows_llm.main(args, sys.modules[__name__])
     if not args.digest and not (args.reference and args.reference_digest):
         print("bench/rows.py: give --digest, or --reference with --reference-digest", file=sys.stderr)
         return 2

@@ -155,6 +155,9 @@ def disclosure(fig: dict, run: dict, lang: str, editorial: str = "") -> list[dic
     if an["llm_fallbacks"] or an["tokens"]:
         tok = an["tokens"] or {}
         llm_bits = _t(lang, f"；LLM 失败回退离线 {an['llm_fallbacks']} 条", f"; {an['llm_fallbacks']} fell back to offline after an LLM failure")
+        why = sorted((an.get("llm_failures") or {}).items())
+        if an["llm_fallbacks"] and why:      # which failures, so a reader can tell a timeout from a bad reply
+            llm_bits += _t(lang, "（" + "、".join(f"{k} {v}" for k, v in why) + "）", " (" + ", ".join(f"{k} {v}" for k, v in why) + ")")
         if tok:
             llm_bits += _t(lang, f"，tokens 输入 {tok.get('prompt', 0)} / 输出 {tok.get('completion', 0)}",
                            f", tokens in {tok.get('prompt', 0)} / out {tok.get('completion', 0)}")
