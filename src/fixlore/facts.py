@@ -24,6 +24,14 @@ def is_merged(f: FixRef) -> bool:
 
 
 def format_lag(seconds: int | None, zh: bool) -> str:
+    """The lag inside a fact sentence (`close_sentence`: "closed 43.5 h after the merge"): one
+    rounded figure that reads as a phrase, minutes with padded seconds under the hour (`2 min 05 s`),
+    tenths of an hour under two days, whole days beyond; None reads "".
+
+    Not `units.human_lag` on purpose: that one writes the largest two exact units (`1 d 19 h`) for
+    pages and for the methods' lists, where lags stand side by side to be compared; a sentence
+    wants the single figure. Making either the rule for both would change the digests' answers
+    or their methods section (22 selected cases of the three bundled worlds read differently)."""
     if seconds is None:
         return ""
     s = abs(int(seconds))
