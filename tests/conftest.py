@@ -1,4 +1,5 @@
-"""Shared fixtures: synthetic worlds, a real PostgreSQL server, database URLs for both dialects."""
+"""Shared fixtures: synthetic worlds, a real PostgreSQL server, database URLs for both dialects, the
+replay server for a module's REPLAY_WORLD, the demo world's run (once a session), servers on loopback."""
 
 from __future__ import annotations
 
@@ -104,6 +105,98 @@ def db_url(request, tmp_path):
     if request.param == "sqlite":
         return f"sqlite:///{tmp_path / 'store.db'}"
     return request.getfixturevalue("postgres_url")
+
+
+
+# ---------------------------------------------------------------------------
+# The replay server, for a test module that names its world as REPLAY_WORLD (a world folder)
+
+
+@pytest.fixture(scope="module")
+def replay_world_path(request) -> Path:
+    path = getattr(request.module, "REPLAY_WORLD", None)
+    assert path is not None, f"{request.module.__name__} uses the replay fixtures but sets no REPLAY_WORLD"
+    return Path(path)
+
+
+@pytest.fixture(scope="module")
+def replay_server(replay_world_path):
+    """The module's world served over loopback for the module's tests."""
+    from fixlore.replay.server import ReplayServer
+
+    with ReplayServer(replay_world_path) as srv:
+        yield srv
+
+
+@pytest.fixture(scope="module")
+def replay_client(replay_server):
+    import httpx2
+
+    with httpx2.Client(base_url=replay_server.base_url, timeout=10) as c:
+        yield c
+
+
+@pytest.fixture(scope="module")
+def replay_world(replay_world_path):
+    """The same world read from disk, to compute what the server should answer."""
+    from fixlore.replay.world import World
+
+    return World(replay_world_path)
+
+
+
+# ---------------------------------------------------------------------------
+# The demo world's run, and servers started as their own process
+
+
+DEMO_WORLD = Path(__file__).resolve().parents[1] / "worlds" / "demo"
+
+
+@pytest.fixture(scope="session")
+def demo_run(tmp_path_factory) -> Path:
+    """`fixlore run` of the demo world, once per session: the folder is read, never written, by
+    the tests that take it (copy it to add to it)."""
+    import sys
+
+    if not DEMO_WORLD.is_dir():
+        pytest.skip("demo world missing")
+    out = tmp_path_factory.mktemp("demo-run")
+    proc = subprocess.run([sys.executable, "-m", "fixlore", "run", "--world", str(DEMO_WORLD), "--out", str(out)],
+                          capture_output=True, text=True, timeout=600,
+                          env={**os.environ, "NO_COLOR": "1", "COLUMNS": "200"})
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    return out
+
+
+@contextlib.contextmanager
+def served_process(cmd: list[str], port: int, ready: str | None = None, timeout: float = 60, **popen):
+    """Run `cmd` (a server listening on loopback `port`) while the block runs; yields its base URL
+    once it answers: `ready` a path that must answer 200, or None for the port accepting
+    connections. A server that exits first fails with the end of its stderr."""
+    import httpx2
+
+    base = f"http://127.0.0.1:{port}"
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, **popen)
+    try:
+        deadline = time.monotonic() + timeout
+        while True:
+            assert proc.poll() is None, proc.stderr.read().decode(errors="replace")[-2000:]
+            if ready is None:
+                with socket.socket() as s:
+                    if s.connect_ex(("127.0.0.1", port)) == 0:
+                        break
+            else:
+                try:
+                    if httpx2.get(base + ready, timeout=2).status_code == 200:
+                        break
+                except httpx2.HTTPError:
+                    pass
+            assert time.monotonic() < deadline, f"{cmd[2:4]} did not start within {timeout:g} s"
+            time.sleep(0.2)
+        yield base
+    finally:
+        proc.terminate()
+        proc.wait(30)
 
 
 @contextlib.contextmanager

@@ -27,6 +27,18 @@ def test_lag_in_the_two_largest_units():
     assert human_lag(86400) == "1 d" and human_lag(-600) == "10 min" and human_lag(None) == "?"
 
 
+
+def test_a_fact_sentence_says_one_rounded_figure_where_a_page_says_two_units():
+    """The two lag formats agree under a minute and part above it, on purpose (their docstrings)."""
+    from fixlore.facts import format_lag
+
+    assert format_lag(55, False) == human_lag(55) == "55 s"
+    assert format_lag(65, False) == "1 min 05 s" and human_lag(65) == "1 min 5 s"
+    assert format_lag(156448, False) == "43.5 h" and human_lag(156448) == "1 d 19 h"
+    assert format_lag(497400, True) == "6 天" and human_lag(497400, "zh") == "5 天 18 小时"
+    assert format_lag(None, False) == "" and human_lag(None) == "?"
+
+
 def test_linker_notes_read_their_lag_in_human_units():
     from fixlore.htmlsafe import lag_words
 

@@ -349,3 +349,39 @@ def test_the_model_judge_against_a_loopback_endpoint(built):
         client = ChatClient(base_url=fake.base_url, model="fake", timeout=2.0, attempts=1)
         summary = enrich(cases, corpus, kb, judge=model_judge(client))
     assert summary["cases_on_threshold"] == 1                  # a malformed verdict is a failed check
+
+
+def test_with_a_model_named_each_case_is_ranked_once(built, monkeypatch):
+    """The threshold's refs and the judge's candidates come from one ranking per case: the judge
+    (the scripted model server) reads the ranking's top documents, and a case whose check fails
+    keeps exactly what `refs_for` cites on its own."""
+    from fake_openai import FakeOpenAI, Ok, Raw
+    from fixlore.kb.enrich import queries_for
+    from fixlore.kb.verify import model_judge
+    from fixlore.llmclient import ChatClient
+
+    kb, _, _ = built
+    corpus = _corpus()
+    cases = [Case(repo="Ascend/msmodeling", number=390, fix=[FixRef(repo="Ascend/msmodeling", number=795, role="fix")]),
+             Case(repo="Ascend/msmodeling", number=390)]
+    queries = queries_for(cases, corpus)
+    top = [[p.text[:200] for p in kb.ranked_docs(q)[:3]] for q in queries]
+    alone = [kb.refs_for(q) for q in queries]
+    ranked_for: list[str] = []
+    rank = kb.ranked_docs
+    monkeypatch.setattr(kb, "ranked_docs", lambda query, *a, **k: ranked_for.append(query.text) or rank(query, *a, **k))
+
+    with FakeOpenAI(default=lambda user: Ok({"explains": False, "why": "scripted"})) as fake:
+        client = ChatClient(base_url=fake.base_url, model="fake", timeout=2.0, attempts=1)
+        summary = enrich(cases, corpus, kb, judge=model_judge(client))
+        read = [r["body"]["messages"][1]["content"] for r in fake.requests]
+    assert ranked_for == [q.text for q in queries]
+    assert summary["passages_judged"] == len(read) == sum(len(t) for t in top)
+    assert all(any(t in user for user in read) for texts in top for t in texts)
+
+    ranked_for.clear()
+    with FakeOpenAI(default=lambda user: Raw("not json")) as fake:
+        client = ChatClient(base_url=fake.base_url, model="fake", timeout=2.0, attempts=1)
+        summary = enrich(cases, corpus, kb, judge=model_judge(client))
+    assert ranked_for == [q.text for q in queries] and summary["cases_on_threshold"] == 2
+    assert [c.kb_refs for c in cases] == alone

@@ -19,16 +19,16 @@ import json
 import os
 import re
 import shutil
-import socket
 import struct
 import subprocess
 import sys
-import time
 import zlib
 from pathlib import Path
 
 import httpx2 as httpx
 import pytest
+
+from conftest import free_port, served_process
 
 ROOT = Path(__file__).resolve().parents[1]
 DEMO = ROOT / "worlds" / "demo"
@@ -139,19 +139,12 @@ def _pixels_of(data: bytes, rgb: tuple[int, int, int], max_rows: int = 700) -> i
     return sum(1 for row in rows for x in range(width) if tuple(row[x * bpp:x * bpp + 3]) == rgb)
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture(scope="module")
-def run_dir(tmp_path_factory) -> Path:
-    out = tmp_path_factory.mktemp("demo-run")
+def run_dir(demo_run, tmp_path_factory) -> Path:
+    """The session's demo run, copied, with the English digest beside it."""
+    out = tmp_path_factory.mktemp("demo-run-en") / "out"
+    shutil.copytree(demo_run, out)
     env = {**os.environ, "NO_COLOR": "1"}
-    proc = subprocess.run([sys.executable, "-m", "fixlore", "run", "--world", str(DEMO), "--out", str(out)],
-                          capture_output=True, text=True, timeout=600, env=env)
-    assert proc.returncode == 0, proc.stderr[-2000:]
     en = subprocess.run([sys.executable, "-m", "fixlore", "digest", "--cases", str(out / "cases.jsonl"),
                          "--run", str(out / "run.json"), "--out", str(out / "en"), "--lang", "en"],
                         capture_output=True, text=True, timeout=300, env=env)
@@ -161,21 +154,10 @@ def run_dir(tmp_path_factory) -> Path:
 
 @pytest.fixture(scope="module")
 def served(run_dir):
-    port = _free_port()
-    proc = subprocess.Popen([sys.executable, "-m", "fixlore", "serve", "http", "--out", str(run_dir), "--port", str(port)],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline:
-        try:
-            if httpx.get(f"{base}/api/stats", timeout=2).status_code == 200:
-                break
-        except httpx.TransportError:
-            time.sleep(0.3)
-        assert proc.poll() is None, proc.stderr.read().decode()[-2000:]
-    yield base
-    proc.terminate()
-    proc.wait(30)
+    port = free_port()
+    with served_process([sys.executable, "-m", "fixlore", "serve", "http", "--out", str(run_dir), "--port", str(port)],
+                        port, ready="/api/stats", timeout=120) as base:
+        yield base
 
 
 def _probe(chars: list[str], font: str, tmp: Path, env: dict[str, str] | None) -> dict:

@@ -5,10 +5,8 @@ from __future__ import annotations
 
 import json
 import os
-import socket
 import subprocess
 import sys
-import time
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -25,6 +23,8 @@ from fixlore.serve.http import create_app
 from fixlore.serve.knowledge import CASE_INDEX, Knowledge, Locations, UnknownCase, UnknownRepo, index_cases
 from fixlore.store import Store
 
+from conftest import free_port, served_process
+
 ROOT = Path(__file__).resolve().parents[1]
 DEMO = ROOT / "worlds" / "demo"
 pytestmark = pytest.mark.skipif(not DEMO.is_dir(), reason="demo world missing")
@@ -35,18 +35,9 @@ def _fixlore(*args: str, timeout: float = 300) -> subprocess.CompletedProcess:
                           env={**os.environ, "NO_COLOR": "1", "COLUMNS": "200"})
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture(scope="module")
-def run_dir(tmp_path_factory) -> Path:
-    out = tmp_path_factory.mktemp("demo-run")
-    proc = _fixlore("run", "--world", str(DEMO), "--out", str(out))
-    assert proc.returncode == 0, proc.stderr[-2000:]
-    return out
+def run_dir(demo_run) -> Path:
+    return demo_run
 
 
 @pytest.fixture(scope="module")
@@ -406,21 +397,10 @@ def test_mcp_over_stdio_with_the_official_client(run_dir):
 
 
 def test_mcp_over_streamable_http_on_loopback(run_dir):
-    port = _free_port()
-    proc = subprocess.Popen([sys.executable, "-m", "fixlore", "serve", "mcp", "--out", str(run_dir), "--transport",
-                             "http", "--port", str(port)], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    try:
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            assert proc.poll() is None, proc.stderr.read().decode()
-            with socket.socket() as s:
-                if s.connect_ex(("127.0.0.1", port)) == 0:
-                    break
-            time.sleep(0.1)
-        _check_mcp(_mcp_calls(f"http://127.0.0.1:{port}/mcp"))
-    finally:
-        proc.terminate()
-        proc.wait(10)
+    port = free_port()
+    with served_process([sys.executable, "-m", "fixlore", "serve", "mcp", "--out", str(run_dir), "--transport",
+                         "http", "--port", str(port)], port) as base:
+        _check_mcp(_mcp_calls(f"{base}/mcp"))
 
 
 def test_knowledge_from_a_store_url_on_both_dialects(run_dir, db_url, tmp_path):

@@ -5,11 +5,8 @@ from __future__ import annotations
 
 import json
 import os
-import socket
 import sqlite3
-import subprocess
 import sys
-import time
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
@@ -24,8 +21,9 @@ from fixlore.store import Store
 from fixlore.store import views as store_views
 from fixlore.timeutil import parse_time
 
+from conftest import free_port, served_process
+
 ROOT = Path(__file__).resolve().parents[1]
-DEMO = ROOT / "worlds" / "demo"
 CST = timezone(timedelta(hours=8))
 VIEW_OF = {"case_fixes": "fix", "case_pending_fixes": "pending_fix", "case_evidence": "evidence",
            "case_kb_refs": "kb_refs", "case_traps": "traps"}
@@ -215,46 +213,19 @@ def test_fulltext_finds_chinese_words_and_follows_changes(tmp_path):
 
 # ---------------------------------------------------------------- Datasette on the demo store
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture(scope="module")
-def demo_out(tmp_path_factory) -> Path:
-    if not DEMO.is_dir():
-        pytest.skip("demo world missing")
-    out = tmp_path_factory.mktemp("demo-run")
-    proc = subprocess.run([sys.executable, "-m", "fixlore", "run", "--world", str(DEMO), "--out", str(out)],
-                          capture_output=True, text=True, timeout=600)
-    assert proc.returncode == 0, proc.stderr[-2000:]
-    return out
+def demo_out(demo_run) -> Path:
+    return demo_run
 
 
 @pytest.fixture(scope="module")
 def datasette(demo_out):
     pytest.importorskip("datasette")
-    port = _free_port()
-    proc = subprocess.Popen([sys.executable, "-m", "datasette", "serve", str(demo_out / "fixlore.db"),
-                             "-m", str(demo_out / "metadata.json"), "--host", "127.0.0.1", "--port", str(port)],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env={**os.environ, "NO_COLOR": "1"})
-    base = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            assert proc.poll() is None, proc.stderr.read().decode()[-2000:]
-            try:
-                if httpx.get(f"{base}/-/versions.json", timeout=2).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                pass
-            assert time.monotonic() < deadline, "datasette did not start"
-            time.sleep(0.2)
+    port = free_port()
+    with served_process([sys.executable, "-m", "datasette", "serve", str(demo_out / "fixlore.db"),
+                         "-m", str(demo_out / "metadata.json"), "--host", "127.0.0.1", "--port", str(port)],
+                        port, ready="/-/versions.json", env={**os.environ, "NO_COLOR": "1"}) as base:
         yield base
-    finally:
-        proc.terminate()
-        proc.wait(10)
 
 
 def test_datasette_reads_each_view_of_the_demo_store(demo_out, datasette):

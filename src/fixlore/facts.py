@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+from fixlore.enums import Timing, Trap
 from fixlore.model import Case, FixRef
 
 
@@ -23,6 +24,14 @@ def is_merged(f: FixRef) -> bool:
 
 
 def format_lag(seconds: int | None, zh: bool) -> str:
+    """The lag inside a fact sentence (`close_sentence`: "closed 43.5 h after the merge"): one
+    rounded figure that reads as a phrase, minutes with padded seconds under the hour (`2 min 05 s`),
+    tenths of an hour under two days, whole days beyond; None reads "".
+
+    Not `units.human_lag` on purpose: that one writes the largest two exact units (`1 d 19 h`) for
+    pages and for the methods' lists, where lags stand side by side to be compared; a sentence
+    wants the single figure. Making either the rule for both would change the digests' answers
+    or their methods section (22 selected cases of the three bundled worlds read differently)."""
     if seconds is None:
         return ""
     s = abs(int(seconds))
@@ -80,16 +89,16 @@ def close_sentence(case: Case, zh: bool) -> str:
     """How the issue's close relates to the fix, from timing, lag and traps."""
     lag = format_lag(case.lag_s, zh)
     t = case.timing
-    if t == "same_second":
+    if t == Timing.SAME_SECOND:
         s = "合入当秒自动关单" if zh else "closed in the same second as the merge"
-    elif t in ("auto_close", "minutes"):
+    elif t in (Timing.AUTO_CLOSE, Timing.MINUTES):
         s = f"合入 {lag}后关单" if zh else f"closed {lag} after the merge"
-    elif t == "later":
+    elif t == Timing.LATER:
         s = f"合入 {lag}后手动关单" if zh else f"closed by hand {lag} after the merge"
-    elif t == "stale":
+    elif t == Timing.STALE:
         s = (f"stale 流程关单，比修复合入晚 {lag}，以 merged_at 为准" if zh
              else f"stale close {lag} after the fix merged; the merge time is what counts")
-    elif t == "before_merge":
+    elif t == Timing.BEFORE_MERGE:
         later = [f for f in getattr(case, "pending_fix", []) or [] if is_merged(f)]
         if later:
             what = "、".join(f"{pr_label(f, case.repo)} {f.merged_at.strftime('%m-%d')} 合入" for f in later) if zh else \
@@ -106,16 +115,16 @@ def close_sentence(case: Case, zh: bool) -> str:
         else:
             s = "无代码修复" if zh else "no code change"
     extra = []
-    if "close_storm" in case.traps:
+    if Trap.CLOSE_STORM in case.traps:
         extra.append("属批量关单簇，关单时刻不说明修复" if zh else "part of a close storm: the close time says nothing")
-    if "claimed_unmerged" in case.traps:
-        note = case.trap_notes.get("claimed_unmerged", "")
+    if Trap.CLAIMED_UNMERGED in case.traps:
+        note = case.trap_notes.get(Trap.CLAIMED_UNMERGED, "")
         extra.append(("评论所称已合入的 PR 实为未合" if zh else "a PR cited as merged was closed unmerged")
                      + note_in(note, zh))
-    if "linked_unrelated" in case.traps:
-        note = case.trap_notes.get("linked_unrelated", "")
+    if Trap.LINKED_UNRELATED in case.traps:
+        note = case.trap_notes.get(Trap.LINKED_UNRELATED, "")
         extra.append(("页面关联的 PR 与本单无关" if zh else "the linked PR is unrelated") + note_in(note, zh))
-    if "one_pr_many_issues" in case.traps:
+    if Trap.ONE_PR_MANY_ISSUES in case.traps:
         extra.append("一 PR 修多单" if zh else "one PR fixed several issues")
     extra += _linked_but_not_the_fix(case, zh)
     sep = "；" if zh else "; "
@@ -129,7 +138,7 @@ def _linked_but_not_the_fix(case: Case, zh: bool) -> list[str]:
     """A PR the issue page links that the linker judged not to be the fix (it names the issue as
     background, it fixes another issue): a reader sees the link on the page and would take it for
     the fix. Said only when no linked_unrelated trap already says it."""
-    if "linked_unrelated" in case.traps:
+    if Trap.LINKED_UNRELATED in case.traps:
         return []
     sigil = "!" if case.platform == "gitcode" else "PR#"
     out = []

@@ -8,7 +8,12 @@ _UNITS = ((86400, "d", "天"), (3600, "h", "小时"), (60, "min", "分"), (1, "s
 
 def human_lag(seconds: int | float | None, lang: str = "en") -> str:
     """`3 d 4 h`, `2 h 5 min`, `55 s` (zh: `3 天 4 小时`); the smaller unit is dropped when zero.
-    The sign is not shown: callers say "early" or "late" in words. None reads "?"."""
+    The sign is not shown: callers say "early" or "late" in words. None reads "?".
+
+    For pages and for lists of lags (the methods section, serve's case pages), where exact units
+    let a reader compare items. A fact sentence says its lag as one rounded figure instead
+    (`facts.format_lag`: "43.5 h", not "1 d 19 h"); the two are kept apart on purpose, since
+    either as the rule for both would change the digests' text."""
     if seconds is None:
         return "?"
     s = abs(int(round(seconds)))

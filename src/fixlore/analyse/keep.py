@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from fixlore.analyse.context import CaseContext
 from fixlore.facts import landed, unlanded
 from fixlore.rules.text import PROBLEM_CUES, ROOT_CUES, cjk_count, clean_body, has_cue, is_cjk
+from fixlore.enums import DropReason, EvidenceKind, Trap
 from fixlore.model import Case
 
 NOT_A_PROBLEM = ("不是问题", "非问题", "不是bug", "不是 bug", "并非问题", "不存在该问题", "实际不存在", "不存在此问题",
@@ -92,68 +93,68 @@ def keep_or_drop(case: Case, ctx: CaseContext, root_cause: str = "") -> KeepVerd
     substantive = _content_len(official) >= MIN_ANSWER_CHARS
     advice = has_cue(official, ADVICE)
     if has_cue(official, REJECTED) and not has_landed:
-        return KeepVerdict(False, "not_adopted", ["official answer rejects the request"])
+        return KeepVerdict(False, DropReason.NOT_ADOPTED, ["official answer rejects the request"])
     if has_cue(official, NOT_A_PROBLEM):
-        return KeepVerdict(False, "not_a_problem", ["official answer says it is not a problem"])
+        return KeepVerdict(False, DropReason.NOT_A_PROBLEM, ["official answer says it is not a problem"])
     if has_cue(official, AS_DESIGNED) and not has_landed and not (substantive and advice):
-        return KeepVerdict(False, "not_a_problem", ["works as designed, nothing explained or advised"])
+        return KeepVerdict(False, DropReason.NOT_A_PROBLEM, ["works as designed, nothing explained or advised"])
     m = MERGED_INTO.search(official) or MERGED_INTO.search(reporter)
     if m and not has_landed:
-        return KeepVerdict(False, "merged_into_other", [f"folded into another issue ({m.group(0).strip()})"])
+        return KeepVerdict(False, DropReason.MERGED_INTO_OTHER, [f"folded into another issue ({m.group(0).strip()})"])
     if has_cue(title, REVIEW_TICKET) or has_cue(title, INTERNAL_TICKET):
-        return KeepVerdict(False, "internal_process", ["a review / internal process ticket, not a user problem"])
+        return KeepVerdict(False, DropReason.INTERNAL_PROCESS, ["a review / internal process ticket, not a user problem"])
     titled_prs = {int(n) for n in _PR_IN_TITLE.findall(title)}
     if titled_prs & {f.number for f in case.fix} and len(_LIST_ITEM.findall(body)) >= 3:
-        return KeepVerdict(False, "internal_process", ["a list of remarks on the PR the title names: a review ticket"])
+        return KeepVerdict(False, DropReason.INTERNAL_PROCESS, ["a list of remarks on the PR the title names: a review ticket"])
     if has_landed and ctx.shared_fix_cases and _folded(case, ctx, official, pr_text):
-        return KeepVerdict(False, "merged_into_other",
+        return KeepVerdict(False, DropReason.MERGED_INTO_OTHER,
                        [f"its fix PR is about {ctx.shared_fix_cases[0]}; no discussion of its own: told in that row"])
 
     if has_landed:
         notes.append("fix merged (state merged + merged_at)")
-        if "linked_unrelated" in case.traps and len([f for f in case.fix if f.role == "fix"]) == 0:
-            return KeepVerdict(False, "no_fix_evidence", ["only an unrelated linked PR"])
+        if Trap.LINKED_UNRELATED in case.traps and len([f for f in case.fix if f.role == "fix"]) == 0:
+            return KeepVerdict(False, DropReason.NO_FIX_EVIDENCE, ["only an unrelated linked PR"])
         return KeepVerdict(True, "", notes)
 
     if pending:
         if root_cause or (SOLUTION.search(official) and substantive):
             notes.append("fix not landed, but the root cause / solution is established")
             return KeepVerdict(True, "", notes)
-        return KeepVerdict(False, "fix_pending", ["fix PR still open or unmerged and nothing learned yet: watch"])
+        return KeepVerdict(False, DropReason.FIX_PENDING, ["fix PR still open or unmerged and nothing learned yet: watch"])
 
     # No fix PR at all: what did the discussion teach?
     if not official.strip():
         if reporter.strip() and has_cue(reporter, SOLVED_BY_REPORTER):
-            return KeepVerdict(False, "self_answered", ["reporter solved it alone; no official answer"])
+            return KeepVerdict(False, DropReason.SELF_ANSWERED, ["reporter solved it alone; no official answer"])
         if has_cue(body + "\n" + title, SELF_ANSWER) and not has_cue(body, ROOT_CUES):
-            return KeepVerdict(False, "self_answered", ["the report carries its own answer"])
-        return KeepVerdict(False, "no_fix_evidence", ["no fix PR and no answer"])
+            return KeepVerdict(False, DropReason.SELF_ANSWERED, ["the report carries its own answer"])
+        return KeepVerdict(False, DropReason.NO_FIX_EVIDENCE, ["no fix PR and no answer"])
     if has_cue(body + "\n" + title, SELF_ANSWER) and has_cue(official, TYPO) and not root_cause:
-        return KeepVerdict(False, "self_answered", ["a slip the report already corrects; the answer confirms it"])
+        return KeepVerdict(False, DropReason.SELF_ANSWERED, ["a slip the report already corrects; the answer confirms it"])
     defect = has_cue(official, DEFECT_ACK)
     if has_cue(official, WORKAROUND) and not root_cause and not defect:
-        return KeepVerdict(False, "env_workaround", ["only an environment workaround, no root cause"])
-    if "fix_not_landed" in case.traps and not root_cause:
-        return KeepVerdict(False, "fix_pending", ["a fix is announced but has not landed, nothing learned yet: watch"])
+        return KeepVerdict(False, DropReason.ENV_WORKAROUND, ["only an environment workaround, no root cause"])
+    if Trap.FIX_NOT_LANDED in case.traps and not root_cause:
+        return KeepVerdict(False, DropReason.FIX_PENDING, ["a fix is announced but has not landed, nothing learned yet: watch"])
     question = has_cue(title + "\n" + body, QUESTION)
     if root_cause:
         notes.append("root cause explained, no code change linked")
         return KeepVerdict(True, "", notes)
     richest = max((_content_len(clean_body(c.body)) for c in ctx.maintainer_comments()), default=0)
     if has_cue(official, NO_CONCLUSION) and richest < RICH_ANSWER_CHARS:
-        return KeepVerdict(False, "no_fix_evidence", ["closed without a conclusion (no feedback / not reproducible)"])
+        return KeepVerdict(False, DropReason.NO_FIX_EVIDENCE, ["closed without a conclusion (no feedback / not reproducible)"])
     report = title + "\n" + body
     if question and not defect and not has_cue(report, PROBLEM_CUES) and not has_cue(report, FEATURE_REQUEST):
-        return KeepVerdict(False, "consultation_only", ["a how-to question answered; no defect reported"])
+        return KeepVerdict(False, DropReason.CONSULTATION_ONLY, ["a how-to question answered; no defect reported"])
     if substantive and (advice or defect):
         notes.append("official answer explains and advises, no code change")
         return KeepVerdict(True, "", notes)
-    if substantive and not has_cue(official, HEDGED) and (question or "answer" in kinds):
+    if substantive and not has_cue(official, HEDGED) and (question or EvidenceKind.ANSWER in kinds):
         notes.append("a definite official answer, no code change")
         return KeepVerdict(True, "", notes)
     if question:
-        return KeepVerdict(False, "consultation_only", ["a question answered without a defect (thin or hedged answer)"])
-    return KeepVerdict(False, "no_fix_evidence", ["no fix PR; the answer is too thin to learn from"])
+        return KeepVerdict(False, DropReason.CONSULTATION_ONLY, ["a question answered without a defect (thin or hedged answer)"])
+    return KeepVerdict(False, DropReason.NO_FIX_EVIDENCE, ["no fix PR; the answer is too thin to learn from"])
 
 
 def _folded(case: Case, ctx: CaseContext, official: str, pr_text: str) -> bool:

@@ -44,6 +44,7 @@ from fixlore.analyse.roles import (OFFICIAL, facts_kept, is_measurement, is_scop
                                    says_something, states_cause,
                                    states_change, states_reason)
 from fixlore.rules.refs import KIND_ISSUE, find_refs
+from fixlore.enums import Trap
 from fixlore.model import Case, Written
 
 # how much a sentence's origin counts: maintainers explain, PRs describe the change,
@@ -134,7 +135,7 @@ class OfflineAnalyst:
         # a sentence citing a PR that never merged ("已由 !47 修复合入") would mislead the reader;
         # PRs are told apart by repository and number, never by the number alone
         dead = {(f.repo, f.number) for f in unlanded(case) if f.state != "open"}
-        dead |= _pulls_named(case.trap_notes.get("claimed_unmerged", ""), case.repo)
+        dead |= _pulls_named(case.trap_notes.get(Trap.CLAIMED_UNMERGED, ""), case.repo)
         dead -= {(f.repo, f.number) for f in case.fix if is_merged(f)}
         seen: set[str] = set()
         uniq = []

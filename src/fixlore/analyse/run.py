@@ -100,7 +100,7 @@ def analyse_cases(cases: list[Case], corpus: Corpus | None, backend: Analyst | N
         "backend": getattr(backend, "name", type(backend).__name__),
         "candidates": len(todo), "analysed": len(results), "kept": len(kept),
         "dropped": len(todo) - len(kept),
-        "drop_reasons": dict(Counter(c.drop_reason for c in todo if c.funnel == FunnelStage.ANALYSIS)),
+        "drop_reasons": dict(Counter(str(c.drop_reason) for c in todo if c.funnel == FunnelStage.ANALYSIS)),
         "themes": themes, "fallbacks": fallbacks, "llm_failed": len(fallbacks),
         "decisions": decisions,
     }

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 
+from fixlore.enums import EvidenceKind
 from fixlore.facts import note_in
 from fixlore.compose.language import mark_runs
 from fixlore.units import human_lag
@@ -115,8 +116,10 @@ def disclosure(fig: dict, run: dict, lang: str, editorial: str = "") -> list[dic
     if ev["branch_names"]:
         tiers.append(_t(lang, "分支名实锤 " + _j(lang, [f"{b['case']}（{b['detail']}）" for b in ev["branch_names"]]),
                         "branch names: " + _j(lang, [f"{b['case']} ({b['detail']})" for b in ev["branch_names"]])))
-    for kind, zh, en in (("keyword", "PR/提交显式关键字", "closing keywords"), ("linked", "平台关联核对", "platform links checked"),
-                         ("comment", "评论引用 PR", "comments citing the PR"), ("answer", "评论解答/官方口径", "official answers")):
+    for kind, zh, en in ((EvidenceKind.KEYWORD, "PR/提交显式关键字", "closing keywords"),
+                         (EvidenceKind.LINKED, "平台关联核对", "platform links checked"),
+                         (EvidenceKind.COMMENT, "评论引用 PR", "comments citing the PR"),
+                         (EvidenceKind.ANSWER, "评论解答/官方口径", "official answers")):
         if kind in ev["by_kind"]:
             k = ev["by_kind"][kind]
             tiers.append(_t(lang, f"{zh} {k['count']} 条（{_j(lang, k['cases'])}）", f"{en}: {k['count']} ({_j(lang, k['cases'])})"))

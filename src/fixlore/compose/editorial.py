@@ -16,6 +16,7 @@ from typing import Any
 from fixlore.compose.figures import AUTO_CLOSE_TIMINGS, Refs, merged, stage_summary
 from fixlore.compose.language import cjk_count, quote
 from fixlore.compose.wording import j as _j, t as _t
+from fixlore.enums import Timing, Trap
 from fixlore.model import Case
 
 
@@ -94,7 +95,7 @@ def shared_words(cs: list[Case], k: int = 3) -> list[str]:
 
 
 def _pending(c: Case) -> bool:
-    return "fix_not_landed" in c.traps or bool(c.fix and not any(merged(f) for f in c.fix))
+    return Trap.FIX_NOT_LANDED in c.traps or bool(c.fix and not any(merged(f) for f in c.fix))
 
 
 def insight(cs: list[Case], ref: Refs, lang: str) -> str:
@@ -104,7 +105,7 @@ def insight(cs: list[Case], ref: Refs, lang: str) -> str:
                   else f"PR#{f.number}") for c in cs for f in c.fix if merged(f) and f.role == "fix")
     shared = [p for p, k in prs.items() if k > 1]
     pending = [c for c in cs if _pending(c)]
-    stale = [c for c in cs if c.timing == "stale"]
+    stale = [c for c in cs if c.timing == Timing.STALE]
     chains = [c for c in cs if c.timing in AUTO_CLOSE_TIMINGS]
     answered = [c for c in cs if not c.fix]
     landed = [c for c in cs if any(merged(f) for f in c.fix)]

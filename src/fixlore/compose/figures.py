@@ -6,11 +6,14 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from typing import Any
 
+from fixlore.enums import EvidenceKind, Timing, Trap
 from fixlore.model import FUNNEL_STAGES, MERGED_CLOSED, Case, merge_variant
 from fixlore.timeutil import lag_seconds
 
-AUTO_CLOSE_TIMINGS = ("same_second", "auto_close")
-CARRIER_TRAPS = ("fix_not_landed", "claimed_unmerged", "linked_unrelated", "closed_before_merge")
+AUTO_CLOSE_TIMINGS = (Timing.SAME_SECOND, Timing.AUTO_CLOSE)
+# Keys of the digest's figures, so plain strings (orjson takes no enum keys).
+CARRIER_TRAPS = tuple(t.value for t in (Trap.FIX_NOT_LANDED, Trap.CLAIMED_UNMERGED, Trap.LINKED_UNRELATED,
+                                        Trap.CLOSED_BEFORE_MERGE))
 STORM_GAP_S = 300          # closes of one storm follow each other within this gap
 
 
@@ -108,7 +111,7 @@ def _pr(f, case: Case, ref: Refs) -> str:
 def evidence_figures(kept: list[Case], all_cases: list[Case], ref: Refs) -> dict[str, Any]:
     chains = [c for c in kept if c.timing in AUTO_CLOSE_TIMINGS]
     lags = [abs(c.lag_s) for c in chains if c.lag_s is not None]
-    minutes = [{"case": ref(c), "lag_s": c.lag_s} for c in kept if c.timing == "minutes"]
+    minutes = [{"case": ref(c), "lag_s": c.lag_s} for c in kept if c.timing == Timing.MINUTES]
     users: dict[tuple[str, int], list[Case]] = defaultdict(list)
     for c in all_cases:
         for f in c.fix:
@@ -129,12 +132,12 @@ def evidence_figures(kept: list[Case], all_cases: list[Case], ref: Refs) -> dict
     details: dict[str, list[dict[str, str]]] = defaultdict(list)
     for c in kept:
         for k in dict.fromkeys(e.kind for e in c.evidence):
-            kinds[k].append(ref(c))
+            kinds[str(k)].append(ref(c))
         for e in c.evidence:
-            if e.kind == "branch_name":
+            if e.kind == EvidenceKind.BRANCH_NAME:
                 details["branch_name"].append({"case": ref(c), "detail": e.detail})
     return {
-        "auto_close_chains": {"count": len(chains), "same_second": sum(1 for c in chains if c.timing == "same_second"),
+        "auto_close_chains": {"count": len(chains), "same_second": sum(1 for c in chains if c.timing == Timing.SAME_SECOND),
                               "max_lag_s": max(lags) if lags else None,
                               "cases": [ref(c) for c in chains]},
         "minutes": minutes,
@@ -147,7 +150,7 @@ def evidence_figures(kept: list[Case], all_cases: list[Case], ref: Refs) -> dict
 
 
 def _storms(cases: list[Case], ref: Refs) -> list[dict[str, Any]]:
-    storm = sorted((c for c in cases if "close_storm" in c.traps and c.closed_at), key=lambda c: c.closed_at)
+    storm = sorted((c for c in cases if Trap.CLOSE_STORM in c.traps and c.closed_at), key=lambda c: c.closed_at)
     groups: list[list[Case]] = []
     for c in storm:
         if groups and (c.closed_at - groups[-1][-1].closed_at).total_seconds() <= STORM_GAP_S:
@@ -160,7 +163,7 @@ def _storms(cases: list[Case], ref: Refs) -> list[dict[str, Any]]:
         out.append({"start": g[0].closed_at.isoformat(), "end": g[-1].closed_at.isoformat(),
                     "span_s": int((g[-1].closed_at - g[0].closed_at).total_seconds()),
                     "count": len(g), "actors": actors, "cases": [ref(c) for c in g],
-                    "notes": sorted({c.trap_notes.get("close_storm", "") for c in g} - {""})})
+                    "notes": sorted({c.trap_notes.get(Trap.CLOSE_STORM, "") for c in g} - {""})})
     return out
 
 
@@ -177,11 +180,11 @@ def _lag_to_later_merge(c: Case) -> int | None:
 
 
 def timing_figures(analysed: list[Case], ref: Refs, run: dict[str, Any]) -> dict[str, Any]:
-    stale = [{"case": ref(c), "lag_s": c.lag_s, "note": c.trap_notes.get("stale_close", "")}
-             for c in analysed if c.timing == "stale" or "stale_close" in c.traps]
+    stale = [{"case": ref(c), "lag_s": c.lag_s, "note": c.trap_notes.get(Trap.STALE_CLOSE, "")}
+             for c in analysed if c.timing == Timing.STALE or Trap.STALE_CLOSE in c.traps]
     before = [{"case": ref(c), "lag_s": c.lag_s if c.lag_s is not None else _lag_to_later_merge(c),
-               "note": c.trap_notes.get("closed_before_merge", "")}
-              for c in analysed if c.timing == "before_merge" or "closed_before_merge" in c.traps]
+               "note": c.trap_notes.get(Trap.CLOSED_BEFORE_MERGE, "")}
+              for c in analysed if c.timing == Timing.BEFORE_MERGE or Trap.CLOSED_BEFORE_MERGE in c.traps]
     audited = [c for c in analysed if getattr(c, "audit", None)]
     audit = {"checked": len(audited), "passed": sum(1 for c in audited if _audit_ok(c.audit)),
              "failed": [ref(c) for c in audited if not _audit_ok(c.audit)]}
@@ -190,7 +193,7 @@ def timing_figures(analysed: list[Case], ref: Refs, run: dict[str, Any]) -> dict
         audit = {"checked": int(link["audit"].get("checked", 0)), "passed": int(link["audit"].get("passed", 0)),
                  "failed": list(link["audit"].get("failed", []))}
     return {
-        "by_timing": dict(sorted(Counter(c.timing for c in analysed).items())),
+        "by_timing": dict(sorted(Counter(str(c.timing) for c in analysed).items())),
         "stale": sorted(stale, key=lambda s: -(s["lag_s"] or 0)),
         "close_storms": _storms(analysed, ref),
         "before_merge": before,

@@ -14,6 +14,7 @@ from fixlore.compose.language import mark_runs, quote
 from fixlore.compose.links import pr_links
 from fixlore.compose.render import safe_url
 from fixlore.compose.wording import fix_labels, gist, j as _j, t as _t
+from fixlore.enums import Timing, Trap
 from fixlore.model import Case
 
 
@@ -42,9 +43,9 @@ def _paragraph(cs: list[Case], ref: Refs, lang: str, said: list[str]) -> str:
     n = len(cs)
     landed = [c for c in cs if any(merged(f) for f in c.fix)]
     chains = [c for c in cs if c.timing in AUTO_CLOSE_TIMINGS]
-    pending = [c for c in cs if "fix_not_landed" in c.traps or (c.fix and not any(merged(f) for f in c.fix))]
+    pending = [c for c in cs if Trap.FIX_NOT_LANDED in c.traps or (c.fix and not any(merged(f) for f in c.fix))]
     answered = [c for c in cs if not c.fix]
-    stale = [c for c in cs if c.timing == "stale"]
+    stale = [c for c in cs if c.timing == Timing.STALE]
     dates = sorted(f.merged_at for c in cs for f in c.fix if merged(f))
     bits = []
     if landed:

@@ -19,6 +19,7 @@ from collections import defaultdict
 from typing import Iterable
 
 from fixlore.retrieval.base import KbQuery, KnowledgeBase
+from fixlore.retrieval.search import refs_above
 from fixlore.model import Case, Comment, Corpus, Issue, Pull
 
 BODY_CHARS = 900
@@ -115,13 +116,15 @@ def enrich(cases: list[Case], corpus: Corpus, kb: KnowledgeBase, threshold: floa
     ctx = CorpusLookup(corpus)
     t = kb.threshold() if threshold is None else threshold
     queries = [case_query(case, ctx) for case in cases]
-    for case, query in zip(cases, queries):
-        case.kb_refs = kb.refs_for(query, threshold=t, limit=limit)
+    # Each case is ranked once: the threshold's refs and the judge's candidates are cut from it.
+    ranked = [kb.ranked_docs(query) for query in queries]
+    for case, docs in zip(cases, ranked):
+        case.kb_refs = refs_above(docs, t, limit)
     if judge is None:
         return {}
     from fixlore.kb.verify import verify_refs
 
-    return verify_refs(cases, queries, kb, judge, limit=limit).as_dict()
+    return verify_refs(cases, queries, [docs[:limit] for docs in ranked], judge).as_dict()
 
 
 def queries_for(cases: Iterable[Case], corpus: Corpus) -> list[KbQuery]:

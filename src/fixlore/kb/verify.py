@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Callable
 
-from fixlore.retrieval.base import KbQuery, KnowledgeBase
+from fixlore.retrieval.base import KbQuery, Passage
 from fixlore.model import Case, KbRef
 
 PROMPT_VERSION = "verify_passage.v1"
@@ -87,14 +87,14 @@ def model_judge(client) -> Judge:
     return judge
 
 
-def verify_refs(cases: list[Case], queries: list[KbQuery], kb: KnowledgeBase, judge: Judge,
-                limit: int = 3) -> VerifySummary:
-    """Replace each case's `kb_refs` by the candidates the judge says explain it (best first); a
-    case whose check fails keeps the refs it had (the threshold's)."""
+def verify_refs(cases: list[Case], queries: list[KbQuery], candidates_of: list[list[Passage]],
+                judge: Judge) -> VerifySummary:
+    """Replace each case's `kb_refs` by those of its candidates (its top documents, best passage
+    each, as `enrich` ranked them) the judge says explain it (best first); a case whose check
+    fails keeps the refs it had (the threshold's)."""
     summary = VerifySummary()
-    for case, query in zip(cases, queries):
+    for case, query, candidates in zip(cases, queries, candidates_of, strict=True):
         summary.cases += 1
-        candidates = kb.ranked_docs(query)[:limit]
         text = case_text(case, query)
         kept: list[KbRef] = []
         try:

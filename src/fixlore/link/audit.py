@@ -13,12 +13,14 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from fixlore.enums import Timing
 from fixlore.model import Case, FixRef
 from fixlore.sources.base import Source
 from fixlore.timeutil import parse_time
 
 Fetch = Callable[[str, str, int], Any]
-_PRIORITY = {"same_second": 0, "auto_close": 0, "stale": 1, "minutes": 2, "before_merge": 2, "later": 3}
+_PRIORITY = {Timing.SAME_SECOND: 0, Timing.AUTO_CLOSE: 0, Timing.STALE: 1, Timing.MINUTES: 2, Timing.BEFORE_MERGE: 2,
+             Timing.LATER: 3}
 
 
 @dataclass(slots=True)
@@ -53,7 +55,7 @@ def _same(a: datetime | None, b: datetime | None, slack: int = 1) -> bool:
 
 
 def _timed_pull(case: Case) -> FixRef | None:
-    if case.timing == "before_merge":
+    if case.timing == Timing.BEFORE_MERGE:
         merged = [f for f in case.pending_fix if f.merged_at is not None]
         return min(merged, key=lambda f: f.merged_at) if merged else None
     if case.closed_at is None:

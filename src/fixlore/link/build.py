@@ -27,7 +27,7 @@ from fixlore.link.config import LinkConfig
 from fixlore.link.forked import ChunkPool, can_fork, chunked
 from fixlore.link.index import CorpusIndex, Key, issue_map
 from fixlore.link.verdict import FixVerdict, decide
-from fixlore.enums import FunnelStage
+from fixlore.enums import EvidenceKind, FunnelStage, Timing, Trap
 from fixlore.model import Case, Comment, Corpus, Issue, pull_label
 from fixlore.rules.answers import canned_replies, squash
 from fixlore.rules.bots import STALE_NOTICE, is_bot
@@ -157,10 +157,10 @@ def _build_cases(corpus: Corpus, since: datetime, config: Any, until: datetime |
     for c in cases:
         if not cfg.conclude_all and not c.provisional:
             _strip_conclusions(c)
-        elif not c.provisional and c.evidence and any(e.kind == "answer" for e in c.evidence):
+        elif not c.provisional and c.evidence and any(e.kind == EvidenceKind.ANSWER for e in c.evidence):
             # An answer without a code change is evidence a digest case rests on; outside the
             # analysis candidates it is noted in the trail only.
-            c.evidence = [e for e in c.evidence if e.kind != "answer"]
+            c.evidence = [e for e in c.evidence if e.kind != EvidenceKind.ANSWER]
     _mark_shared_fixes(cases, idx.platform)
     clock("answers off the trail, shared fixes")
 
@@ -291,12 +291,12 @@ def _run_parallel(sh: _Shared, keys: list[Key], workers: int) -> list[tuple[Case
 def _apply_storm(case: Case, note: str) -> bool:
     """A close storm: the close time says nothing about a fix, so no timing evidence rests on it.
     True when that took evidence away (the value then needs working out again)."""
-    kept = [e for e in case.evidence if e.kind not in ("auto_close", "minutes")]
+    kept = [e for e in case.evidence if e.kind not in (EvidenceKind.AUTO_CLOSE, EvidenceKind.MINUTES)]
     dropped = len(kept) != len(case.evidence)
     case.evidence = kept
-    case.trap_notes["close_storm"] = note
-    if "close_storm" not in case.traps:
-        case.traps.append("close_storm")
+    case.trap_notes[Trap.CLOSE_STORM.value] = note
+    if Trap.CLOSE_STORM not in case.traps:
+        case.traps.append(Trap.CLOSE_STORM)
         case.traps.sort(key=TRAP_ORDER.get)
     return dropped
 
@@ -325,9 +325,9 @@ def _strip_conclusions(case: Case) -> None:
     """Cases that do not go to deep analysis carry no fix claim (the candidates stay for the
     record); a close storm and a stale close are still named, since the close alone shows them."""
     case.fix, case.pending_fix, case.evidence = [], [], []
-    case.timing, case.lag_s, case.timing_note = "no_fix", None, ""
-    case.traps = [t for t in case.traps if t in ("close_storm", "stale_close")]
-    case.trap_notes = {t: case.trap_notes[t] for t in case.traps}
+    case.timing, case.lag_s, case.timing_note = Timing.NO_FIX, None, ""
+    case.traps = [t for t in case.traps if t in (Trap.CLOSE_STORM, Trap.STALE_CLOSE)]
+    case.trap_notes = {str(t): case.trap_notes[t] for t in case.traps}
 
 
 def _mark_shared_fixes(cases: list[Case], platform: str) -> None:
@@ -343,9 +343,10 @@ def _mark_shared_fixes(cases: list[Case], platform: str) -> None:
             others = ", ".join(o.key if o.repo != c.repo else f"#{o.number}" for o in users if o is not c)
             label = pull_label((repo, number), c.repo, platform)
             note = f"{label} also fixes {others}"
-            c.trap_notes["one_pr_many_issues"] = "; ".join(x for x in (c.trap_notes.get("one_pr_many_issues"), note) if x)
-            if "one_pr_many_issues" not in c.traps:
-                c.traps.append("one_pr_many_issues")
+            c.trap_notes[Trap.ONE_PR_MANY_ISSUES.value] = "; ".join(
+                x for x in (c.trap_notes.get(Trap.ONE_PR_MANY_ISSUES), note) if x)
+            if Trap.ONE_PR_MANY_ISSUES not in c.traps:
+                c.traps.append(Trap.ONE_PR_MANY_ISSUES)
                 c.traps.sort(key=TRAP_ORDER.get)
 
 
@@ -377,4 +378,5 @@ def _value_inputs(issue: Issue, case: Case, fix_strong: bool, idx: CorpusIndex,
         human_comments=sum(1 for c in human if not is_acknowledgement(c.body)),
         reporter_last=own[-1].body if own else "",
         fix_merged=bool(case.fix), fix_strong=fix_strong, fix_pending=bool(case.pending_fix),
-        close_explained=bool(kinds & {"auto_close", "minutes"}), answered="answer" in kinds)
+        close_explained=bool(kinds & {EvidenceKind.AUTO_CLOSE, EvidenceKind.MINUTES}),
+        answered=EvidenceKind.ANSWER in kinds)

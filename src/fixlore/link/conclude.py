@@ -11,11 +11,13 @@ from fixlore.link.closes import stale_note
 from fixlore.link.config import LinkConfig
 from fixlore.link.index import CorpusIndex
 from fixlore.link.verdict import FixVerdict
+from fixlore.enums import EvidenceKind, Timing, Trap
 from fixlore.model import MERGED_CLOSED, TRAPS, Case, Comment, Evidence, FixRef, Issue, Pull
 
 TRAP_ORDER = {t: i for i, t in enumerate(TRAPS)}
-EVIDENCE_OF = {"linked": "linked", "keyword": "keyword", "mention": "keyword", "commit_close": "keyword",
-                "cross_ref": "keyword", "branch_name": "branch_name", "comment": "comment", "backport": "backport"}
+EVIDENCE_OF = {"linked": EvidenceKind.LINKED, "keyword": EvidenceKind.KEYWORD, "mention": EvidenceKind.KEYWORD,
+               "commit_close": EvidenceKind.KEYWORD, "cross_ref": EvidenceKind.KEYWORD,
+               "branch_name": EvidenceKind.BRANCH_NAME, "comment": EvidenceKind.COMMENT, "backport": EvidenceKind.BACKPORT}
 
 
 def _merge_note(pull: Pull) -> str:
@@ -58,7 +60,7 @@ def answer_evidence(issue: Issue, best: tuple[int, Comment] | None) -> Evidence 
         return None
     c = best[1]
     snippet = " ".join((c.body or "").split())[:100]
-    return Evidence("answer", f"answer by {c.author}: '{snippet}'", f"issues/{issue.number}/comments/{c.id}")
+    return Evidence(EvidenceKind.ANSWER, f"answer by {c.author}: '{snippet}'", f"issues/{issue.number}/comments/{c.id}")
 
 
 def _t(at: datetime | None) -> str:
@@ -84,19 +86,19 @@ def conclude(case: Case, issue: Issue, v: FixVerdict, idx: CorpusIndex, cfg: Lin
         c = v.candidates.get((pull.repo, pull.number))
         for s in (c.signals if c else []):
             kind = EVIDENCE_OF.get(s.kind)
-            if kind is None or (kind == "linked" and c.unrelated):
+            if kind is None or (kind == EvidenceKind.LINKED and c.unrelated):
                 continue
             evidence.append(Evidence(kind, f"{idx.pr_label(c.key, issue.repo)}: {s.detail}{_merge_note(pull)}",
                                      s.source))
         if role == "backport" and (pull.repo, pull.number) in v.backport_notes \
-                and not any(e.kind == "backport" and e.source == f"pulls/{pull.number}" for e in evidence):
-            evidence.append(Evidence("backport", f"{idx.pr_label((pull.repo, pull.number), issue.repo)}: "
+                and not any(e.kind == EvidenceKind.BACKPORT and e.source == f"pulls/{pull.number}" for e in evidence):
+            evidence.append(Evidence(EvidenceKind.BACKPORT, f"{idx.pr_label((pull.repo, pull.number), issue.repo)}: "
                                                  f"{v.backport_notes[(pull.repo, pull.number)]}", f"pulls/{pull.number}"))
 
     stale = stale_note(issue, case.closed_by, comments, v.lag_s, cfg)
-    traps: dict[str, str] = {}
+    traps: dict[Trap, str] = {}
     if stale:
-        traps["stale_close"] = stale
+        traps[Trap.STALE_CLOSE] = stale
 
     lag = v.lag_s
     if lag is not None:
@@ -105,38 +107,38 @@ def conclude(case: Case, issue: Issue, v: FixVerdict, idx: CorpusIndex, cfg: Lin
         base = (f"fix {idx.pr_label((last.repo, last.number), issue.repo)} merged {_t(last.merged_at)}, "
                 f"issue closed {_t(issue.closed_at)}{' by ' + case.closed_by if case.closed_by else ''}: lag {lag}s")
         if stale:
-            case.timing = "stale"
+            case.timing = Timing.STALE
             case.timing_note = f"{base}; stale close, the fix time is the merge time"
         elif abs(lag) <= cfg.same_second_s:
-            case.timing = "same_second"
+            case.timing = Timing.SAME_SECOND
         elif lag <= cfg.auto_close_s:
-            case.timing = "auto_close"
+            case.timing = Timing.AUTO_CLOSE
         elif lag <= cfg.minutes_s:
-            case.timing = "minutes"
+            case.timing = Timing.MINUTES
         else:
-            case.timing = "later"
+            case.timing = Timing.LATER
         if not case.timing_note:
             case.timing_note = base
-        if case.timing in ("same_second", "auto_close", "minutes"):
-            kind = "minutes" if case.timing == "minutes" else "auto_close"
+        if case.timing in (Timing.SAME_SECOND, Timing.AUTO_CLOSE, Timing.MINUTES):
+            kind = EvidenceKind.MINUTES if case.timing == Timing.MINUTES else EvidenceKind.AUTO_CLOSE
             evidence.append(Evidence(kind, f"merged {_t(last.merged_at)}, closed {_t(issue.closed_at)} ({lag}s)",
                                      f"pulls/{last.number}, issues/{n}"))
     elif v.after_close and not has_fix:
         first = min(v.after_close, key=lambda p: p.merged_at)
         gap = int((first.merged_at - issue.closed_at).total_seconds())
-        case.timing = "before_merge"
+        case.timing = Timing.BEFORE_MERGE
         via = v.after_close_via.get((first.repo, first.number), "")
         case.timing_note = (f"issue closed {_t(issue.closed_at)}, fix candidate "
                             f"{idx.pr_label((first.repo, first.number), issue.repo)}{via} merged {_t(first.merged_at)} "
                             f"({gap}s later): not back-filled")
     else:
-        case.timing = "no_fix"
+        case.timing = Timing.NO_FIX
         case.timing_note = "no merged fix PR before the close" + (
             f"; candidates: {', '.join(idx.pr_label(c.key, issue.repo) + ' ' + c.verdict for c in v.candidates.values())}"
             if v.candidates else "") + ("; the close itself was a stale close" if stale else "")
 
     if v.after_close and not has_fix:
-        traps["closed_before_merge"] = case.timing_note if case.timing == "before_merge" else (
+        traps[Trap.CLOSED_BEFORE_MERGE] = case.timing_note if case.timing == Timing.BEFORE_MERGE else (
             "closed before " + ", ".join(f"{idx.pr_label((p.repo, p.number), issue.repo)} merged {_t(p.merged_at)}"
                                          for p in v.after_close))
     # An unlanded fix is one still open when the issue closed. When every PR that claimed the
@@ -146,12 +148,12 @@ def conclude(case: Case, issue: Issue, v: FixVerdict, idx: CorpusIndex, cfg: Lin
     open_at_close = [p for p in v.pending if p.state == "open" or (
         p.closed_at is not None and issue.closed_at is not None and p.closed_at > issue.closed_at)]
     if v.pending and not has_fix and not v.after_close and resolved and open_at_close:
-        traps["fix_not_landed"] = "closed, but the fix did not land: " + ", ".join(
+        traps[Trap.FIX_NOT_LANDED] = "closed, but the fix did not land: " + ", ".join(
             f"{idx.pr_label((p.repo, p.number), issue.repo)} is {p.state}{' (closed unmerged)' if p.state == 'closed' else ''}"
             for p in v.pending)
     unrelated = [c.unrelated for c in v.candidates.values() if c.unrelated and c.pull is not None and c.pull.merged]
     if unrelated:
-        traps["linked_unrelated"] = "; ".join(unrelated)
+        traps[Trap.LINKED_UNRELATED] = "; ".join(unrelated)
     claims = []
     for c in v.candidates.values():
         if c.pull is None or c.pull.merged or c.pull.state != "closed":
@@ -161,7 +163,7 @@ def conclude(case: Case, issue: Issue, v: FixVerdict, idx: CorpusIndex, cfg: Lin
                 claims.append(f"{s.detail} — but {idx.pr_label(c.key, issue.repo)} was closed unmerged"
                               f" ({_t(c.pull.closed_at)}) [{s.source}]")
     if claims:
-        traps["claimed_unmerged"] = "; ".join(claims)
+        traps[Trap.CLAIMED_UNMERGED] = "; ".join(claims)
     if not has_fix and not v.pending:
         answer = answer_evidence(issue, best_answer())
         if answer is not None:
@@ -174,4 +176,5 @@ def conclude(case: Case, issue: Issue, v: FixVerdict, idx: CorpusIndex, cfg: Lin
             seen.add((e.kind, e.detail, e.source))
             case.evidence.append(e)
     case.traps = sorted(traps, key=TRAP_ORDER.get)
-    case.trap_notes = {t: traps[t] for t in case.traps}
+    # orjson takes only plain `str` keys (fixlore.enums), so the notes are keyed by value.
+    case.trap_notes = {t.value: traps[t] for t in case.traps}

@@ -202,12 +202,20 @@ class SearchMixin:
             ranked = self.ranked_docs(query, kind)
         else:
             ranked = sorted(self._citable(query, kind), key=lambda p: (-p.score, p.doc, p.chunk))
-        passing = [p for p in ranked if p.score >= t]
-        if not passing:
-            return []
-        floor = passing[0].score * relative
-        return [KbRef(doc=p.doc, chunk=p.chunk, score=round(p.score, 4))
-                for i, p in enumerate(passing) if i == 0 or p.score >= floor][:limit]
+        return refs_above(ranked, t, limit, relative)
+
+
+def refs_above(ranked: Sequence[Passage], threshold: float, limit: int = 3,
+               relative: float = RELATIVE_CUT) -> list[KbRef]:
+    """`refs_for`'s cut of an already ranked list (`ranked_docs`'s order): those scoring >=
+    `threshold`, after the first only those within `relative` of its score, at most `limit`.
+    A caller that reads the ranking for more than the cut ranks once and cuts here."""
+    passing = [p for p in ranked if p.score >= threshold]
+    if not passing:
+        return []
+    floor = passing[0].score * relative
+    return [KbRef(doc=p.doc, chunk=p.chunk, score=round(p.score, 4))
+            for i, p in enumerate(passing) if i == 0 or p.score >= floor][:limit]
 
 
 def is_changelog(doc: str) -> bool:

@@ -13,11 +13,12 @@ import json
 from pathlib import Path
 from typing import Any
 
+from fixlore.enums import Timing
+
 TIME = "ISO 8601 UTC, ending in Z (the platform's own string, with its offset, is in raw)"
 CASE_KEY = {"repo": "The issue's repository, OWNER/REPO", "number": "The issue's number"}
 POSITION = {"position": "Order within the case's list, from 0"}
-CONCLUSIONS = {"timing": "How the close relates to the fix's merge (same_second, auto_close, minutes, later, "
-                         "stale, before_merge, no_fix)",
+CONCLUSIONS = {"timing": f"How the close relates to the fix's merge ({', '.join(Timing)})",
                "lag_s": "Seconds from the fix's merge to the close",
                "timing_note": "What the timing class rests on: times, actor, which PR",
                "value": "How much a reader gains from the case (0..1)",
