@@ -98,3 +98,11 @@ def test_a_measured_result_is_a_comparison_a_duration_or_a_rate_not_a_size():
     assert is_measurement("首 token 时延 35 ms")
     assert is_measurement("decode 1,200 tokens/s")
     assert not is_measurement("cutoff_len 扩到 16K，显存 64GB")
+
+
+def test_a_numbered_item_loses_its_number_but_a_version_keeps_its_digits():
+    from fixlore.rules.text import sentences
+
+    got = sentences("2. 每个 step 都有一次 H2D 拷贝导致流同步。\n(3) 第三点说明一下原因\n3.10 的语法在 3.9 上会报错。\n④ 最后一点也写清楚")
+    assert got == ["每个 step 都有一次 H2D 拷贝导致流同步。", "第三点说明一下原因", "3.10 的语法在 3.9 上会报错。",
+                   "最后一点也写清楚"]

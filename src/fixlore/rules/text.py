@@ -188,6 +188,8 @@ _EMPHASIS = re.compile(r"\*\*|__(?=\S)|(?<=\S)__")
 _LEAD_IN = re.compile(r"[:：]\s*$")
 _OUTPUT = re.compile(r"\s*[(\[$>]")     # pasted output follows the lead-in: it stays apart
 # a greeting or a mention that opens a reply ("Hi @luentong , This issue …")
+# a list's numbering ("2. ", "(3)", "②") marks where an item stood in the reply, not what it says
+_ENUMERATOR = re.compile(r"^(?:\d{1,2}[.)、](?!\d)|[（(]\d{1,2}[)）]|[\u2460-\u2473])\s*")
 _GREETING = re.compile(r"^(?:(?:hi|hello|hey|dear)\b[^,，:：]{0,30}[,，:：]\s*|(?:@[\w-]+[\s,，]*)+)", re.I)
 
 
@@ -207,7 +209,7 @@ def sentences(text: str) -> list[str]:
             continue
         # brackets a link leaves empty ("route()" is code and stays)
         s = re.sub(r"（\s*）|(?<![\w.])\(\s*\)", "", _URL.sub("", raw))
-        s = _GREETING.sub("", _LEADING_REFS.sub("", s).strip(" \t-—*>·•")).strip()
+        s = _GREETING.sub("", _ENUMERATOR.sub("", _LEADING_REFS.sub("", s).strip(" \t-—*>·•"))).strip()
         # a long sentence with no clause mark to split at stays: a row takes its first clauses
         if 6 <= len(s) <= 400 and informative(s):
             out.append(s)
