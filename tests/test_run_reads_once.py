@@ -113,3 +113,21 @@ def test_fixlore_analyse_and_the_analyse_stage_build_the_same_analyst(tmp_path):
     rows = lambda path: {r["repo"] + "#" + str(r["number"]): (r["funnel"], r["theme"], r["problem"])  # noqa: E731
                          for r in map(json.loads, path.read_text("utf-8").splitlines())}
     assert rows(tmp_path / "by-cli.jsonl") == rows(out / "cases.jsonl")
+
+
+def test_a_runs_model_timeout_comes_from_the_settings_and_a_bad_one_is_one_clear_error(monkeypatch):
+    import pytest
+    from types import SimpleNamespace
+
+    from fixlore.analyse.backend import choice_from_settings
+    from fixlore.errors import ConfigError
+
+    monkeypatch.setenv("FIXLORE_LLM_BASE_URL", "http://127.0.0.1:9/v1")
+    monkeypatch.setenv("FIXLORE_LLM_MODEL", "m")
+    assert choice_from_settings(SimpleNamespace()).llm_timeout == 60.0
+    monkeypatch.setenv("FIXLORE_LLM_TIMEOUT", "180")
+    assert choice_from_settings(SimpleNamespace()).llm_timeout == 180.0
+    for bad in ("soon", "0", "-5"):
+        monkeypatch.setenv("FIXLORE_LLM_TIMEOUT", bad)
+        with pytest.raises(ConfigError, match="llm_timeout"):
+            choice_from_settings(SimpleNamespace())

@@ -44,13 +44,28 @@ class AnalystChoice:
 def choice_from_settings(settings: Any) -> AnalystChoice:
     """A run's choice: the LLM backend when an endpoint is named in the settings or in
     FIXLORE_LLM_BASE_URL / FIXLORE_LLM_MODEL (key variable FIXLORE_LLM_KEY_ENV, answer cache
-    FIXLORE_LLM_CACHE), else offline."""
+    FIXLORE_LLM_CACHE, seconds per answer FIXLORE_LLM_TIMEOUT), else offline."""
     base_url, model = endpoint_setting(settings, "llm_base_url"), endpoint_setting(settings, "llm_model")
     if not (base_url and model):
         return AnalystChoice()
     return AnalystChoice(backend="llm", llm_base_url=base_url, llm_model=model,
                          llm_key_env=endpoint_setting(settings, "llm_key_env") or "OPENAI_API_KEY",
-                         llm_cache=endpoint_setting(settings, "llm_cache") or None)
+                         llm_cache=endpoint_setting(settings, "llm_cache") or None,
+                         llm_timeout=_seconds(endpoint_setting(settings, "llm_timeout"), AnalystChoice.llm_timeout))
+
+
+def _seconds(text: str, default: float) -> float:
+    """llm_timeout (or FIXLORE_LLM_TIMEOUT): seconds to wait for one answer; a slow local model
+    wants more than the default, a scripted test far less."""
+    if not text:
+        return default
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0 < value <= 3600:
+        raise ConfigError(f"llm_timeout must be a number of seconds between 0 and 3600, not '{text}'")
+    return value
 
 
 def make_analyst(choice: AnalystChoice) -> tuple[Analyst, Any]:
