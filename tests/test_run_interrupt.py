@@ -44,6 +44,14 @@ def _start_paced_run(srv: ReplayServer, out, db: str) -> subprocess.Popen:
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=TOKEN_ENV)
 
 
+def _resume(srv: ReplayServer, out, db: str) -> subprocess.CompletedProcess:
+    """The same run again, unpaced: what the user types after an interruption."""
+    return subprocess.run([sys.executable, "-c", CODE, "run", "--platform", "gitcode", "--org", "acme", "--org", "beta",
+                           "--since", SINCE, "--base-url", srv.base_url, "--out", str(out), "--db", db,
+                           "--no-rate-limit", "-q", "--stage", "harvest"],
+                          capture_output=True, text=True, timeout=300, env=TOKEN_ENV)
+
+
 def _wait_for_requests(srv: ReplayServer, child: subprocess.Popen, n: int) -> None:
     deadline = time.time() + 120
     while srv.stats()["total"] < n and time.time() < deadline and child.poll() is None:
@@ -71,10 +79,7 @@ def test_ctrl_c_says_what_was_spent_and_marks_the_run_interrupted(make_world, tm
         assert info["status"] == "interrupted" and info["requests"]["total"] == n
         assert _statuses(db) == (["interrupted"], ["interrupted"])
         # the same command resumes and completes
-        proc = subprocess.run([sys.executable, "-c", CODE, "run", "--platform", "gitcode", "--org", "acme",
-                               "--org", "beta", "--since", SINCE, "--base-url", srv.base_url, "--out", str(out),
-                               "--db", db, "--no-rate-limit", "-q", "--stage", "harvest"],
-                              capture_output=True, text=True, timeout=300, env=TOKEN_ENV)
+        proc = _resume(srv, out, db)
         assert proc.returncode == 0, proc.stderr
     assert _statuses(db) == (["interrupted", "ok"], ["interrupted", "done"])
 
@@ -88,10 +93,7 @@ def test_a_killed_run_is_marked_died_by_the_next(make_world, tmp_path):
         os.kill(child.pid, signal.SIGKILL)
         child.communicate(timeout=30)
         assert _statuses(db) == (["running"], ["running"])
-        proc = subprocess.run([sys.executable, "-c", CODE, "run", "--platform", "gitcode", "--org", "acme",
-                               "--org", "beta", "--since", SINCE, "--base-url", srv.base_url, "--out", str(out),
-                               "--db", db, "--no-rate-limit", "-q", "--stage", "harvest"],
-                              capture_output=True, text=True, timeout=300, env=TOKEN_ENV)
+        proc = _resume(srv, out, db)
         assert proc.returncode == 0, proc.stderr
     assert _statuses(db) == (["died", "ok"], ["died", "done"])
     assert json.loads((out / "run.json").read_text())["abandoned_runs"] == 2

@@ -44,6 +44,14 @@ def _pool(workers: int) -> ProcessPoolExecutor:
     return ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("fork"))
 
 
+def _release(pool: ProcessPoolExecutor | None, jobs: list[int]) -> None:
+    """Let the workers go (pending tasks cancelled) and forget the registered work."""
+    if pool is not None:
+        pool.shutdown(wait=True, cancel_futures=True)
+    for job in jobs:
+        _JOBS.pop(job, None)
+
+
 def _result(future: Future) -> Any:
     try:
         return future.result()
@@ -67,10 +75,8 @@ class ForkedCall:
             self.close()
 
     def close(self) -> None:
-        if self._pool is not None:
-            self._pool.shutdown(wait=True, cancel_futures=True)
-            self._pool = None
-            _JOBS.pop(self._job, None)
+        _release(self._pool, [self._job])
+        self._pool = None
 
 
 class ChunkPool:
@@ -123,11 +129,8 @@ class ChunkPool:
             self.close()
 
     def close(self) -> None:
-        if self._pool is not None:
-            self._pool.shutdown(wait=True, cancel_futures=True)
-            self._pool = None
-        for job in self._jobs:
-            _JOBS.pop(job, None)
+        _release(self._pool, self._jobs)
+        self._pool = None
         self._jobs = []
 
 
