@@ -565,3 +565,20 @@ def test_a_title_that_only_names_the_thing_gets_the_error_the_reporter_saw():
     analyse_cases([case], w.corpus, OfflineAnalyst())
     assert case.problem == "Qwen3-TTS-12Hz-1.7B-Base：RuntimeError: Expected all tensors to be on the same device"
     assert "9.0.0" in case.answer
+
+
+def test_a_pr_sentence_that_only_repeats_the_title_is_not_the_answer():
+    """The PR opens by saying the issue's title again (it names code, so it looks like a mechanism);
+    the problem cell shows the title already, so the row opens with the maintainer's explanation."""
+    w = World()
+    w.pull(SIM, 91, "fix(export): 合并前先 stable_sort",
+           "ExportJob 夜间批量导出 CSV 任务在空分组场景编译失败：`grp_2` 在定义前被使用。\n\n- 合并前 stable_sort\n- 补空分组单测",
+           merged=t(9, 10))
+    case = w.issue(SIM, 90, "ExportJob 夜间批量导出 CSV 任务在空分组场景编译失败：表中 grp_2 在定义前被使用",
+                   "```\nRuntimeError: grp_2 used before it is defined\n```",
+                   comments=[("maint1", "GroupIndexer 产出的编号表里空分组可能排在引用它的行之后，MergeRowsPass 合并时没恢复顺序。")],
+                   fix=[w.fix(SIM, 91, merged=t(9, 10))], evidence=[ev("keyword", "PR body", "pulls/91")],
+                   timing="same_second", lag_s=0)
+    analyse_cases([case], w.corpus, OfflineAnalyst())
+    assert case.answer.startswith("GroupIndexer 产出的编号表里")
+    assert "在定义前被使用" not in case.answer and "stable_sort" in case.answer

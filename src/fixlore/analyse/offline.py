@@ -188,7 +188,8 @@ class OfflineAnalyst:
                 break
         return out
 
-    def _explanation(self, case: Case, cands: list[Scored], budget: int) -> list[tuple[str, Scored, str]]:
+    def _explanation(self, case: Case, cands: list[Scored], budget: int,
+                     title: str = "") -> list[tuple[str, Scored, str]]:
         """(role, sentence, text) picked by role in the order a reader needs them when room is short:
         the mechanism; the change when there is a fix, else the official advice; the scope (versions,
         requirements); a measured number; a second mechanism; advice beside a fix; a side note.
@@ -226,10 +227,14 @@ class OfflineAnalyst:
 
         # a PR or a reply that restates the report ("描述：win11 上编译…出错") is the problem again, not the answer
         report = [tokens(c.text) for c in cands if c.source == "body"]
+        # and so is one that only says the title again: the problem cell already shows it
+        # ("DeepSeek PD ratio 用例编译失败：`pow_2` 在定义前被使用" atop a PR under that same title)
+        headline = tokens(title)
 
         def restates(c: Scored) -> bool:
             toks = tokens(c.text)
-            return c.source != "body" and any(min(overlap(toks, b), overlap(b, toks)) > 0.8 for b in report)
+            return c.source != "body" and (any(min(overlap(toks, b), overlap(b, toks)) > 0.8 for b in report)
+                                            or overlap(toks, headline) > 0.8)
 
         usable = [c for c in cands if says_something(c.text) and not is_log_line(c.text) and not restates(c)]
         official = [c for c in usable if c.source in OFFICIAL]
@@ -336,7 +341,7 @@ class OfflineAnalyst:
 
         sep = "。" if zh else ". "
         facts = [p for p in (fix_sentence(case, zh), close_sentence(case, zh)) if p]
-        picked = self._explanation(case, cands, EXPLAIN_BUDGET)
+        picked = self._explanation(case, cands, EXPLAIN_BUDGET, title)
         field_of = {"mechanism": "mechanism", "aside": "scope", "change": "change",
                     "workaround": "workaround", "scope": "scope"}
         fields = {f: sep.join(t for r, _, t in picked if field_of[r] == f)
