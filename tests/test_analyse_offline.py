@@ -582,3 +582,20 @@ def test_a_pr_sentence_that_only_repeats_the_title_is_not_the_answer():
     analyse_cases([case], w.corpus, OfflineAnalyst())
     assert case.answer.startswith("GroupIndexer 产出的编号表里")
     assert "在定义前被使用" not in case.answer and "stable_sort" in case.answer
+
+
+def test_the_symptom_is_said_whole_and_news_about_the_fix_is_no_action():
+    """The guide's symptom is the error line when it fits, else the title without its tags, never a
+    message cut mid-word; "修复已合入，今晚 nightly 观察" reports news, so the action is what the PR changed."""
+    w = World()
+    w.pull(SIM, 101, "fix(loader): 分片索引按 world_size 取模", "分片索引改为按 world_size 取模，最后一张卡不再越界。", merged=t(9, 10))
+    long_error = "IndexError: list index out of range while slicing calibration samples for rank 3 of 4"
+    case = w.issue(SIM, 100, "[Bug][Quant] 4 卡伪量化推理 list 越界", f"```\n{long_error}\n```",
+                   comments=[("maint1", "修复已合入，今晚 nightly 观察。")],
+                   fix=[w.fix(SIM, 101, merged=t(9, 10))], evidence=[ev("keyword", "PR body", "pulls/101")],
+                   timing="same_second", lag_s=0)
+    short = w.issue(SIM, 102, "导出任务卡住", "```\nKeyError: 'grp_2'\n```", timing="no_fix")
+    analyse_cases([case, short], w.corpus, OfflineAnalyst())
+    assert case.symptom == "4 卡伪量化推理 list 越界" and "…" not in case.symptom
+    assert short.symptom == "KeyError: 'grp_2'"
+    assert "不再越界" in case.written.action and "nightly" not in case.written.action

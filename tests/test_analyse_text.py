@@ -106,3 +106,25 @@ def test_a_numbered_item_loses_its_number_but_a_version_keeps_its_digits():
     got = sentences("2. 每个 step 都有一次 H2D 拷贝导致流同步。\n(3) 第三点说明一下原因\n3.10 的语法在 3.9 上会报错。\n④ 最后一点也写清楚")
     assert got == ["每个 step 都有一次 H2D 拷贝导致流同步。", "第三点说明一下原因", "3.10 的语法在 3.9 上会报错。",
                    "最后一点也写清楚"]
+
+
+def test_error_lines_read_past_the_worker_prefix_and_skip_what_names_no_error():
+    from fixlore.rules.text import error_lines
+    body = "\n".join([
+        "[rank3]: Traceback (most recent call last):",
+        '[rank3]:   File "train.py", line 12, in <module>',
+        "[rank3]:     raise ValueError(f'bad shard {i}')",
+        "[rank3]: AssertionError",
+        "(RayWorker pid=88) ValueError: bad shard 7",
+        "nightly 20261101 两条用例失败：",
+    ])
+    # the message itself, without the launcher's prefix; a bare class name, the echoed source line
+    # and a line that introduces the output below it are not what the user saw
+    assert error_lines(body) == ["ValueError: bad shard 7"]
+
+
+@given(st.integers(min_value=0, max_value=7), st.text(alphabet="abcdefgh _-", min_size=3, max_size=30))
+def test_a_rank_prefix_never_changes_the_error_line(rank, message):
+    from fixlore.rules.text import error_lines
+    line = f"KeyError: {message.strip() or 'x'}x"
+    assert error_lines(f"[rank{rank}]: {line}") == error_lines(line)

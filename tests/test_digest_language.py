@@ -65,7 +65,10 @@ def test_the_guide_merges_cases_fixed_by_the_same_change():
         shared = [g for g in guide if {c["ref"].split("#")[1] for c in g["cases"]} >= {"103", "104"}]
         assert len(shared) == 1, guide                      # !850 fixes both: one row
         assert " / " in shared[0]["symptom"]                # both symptoms kept
-        assert shared[0]["first_action"].startswith("升级到含 !850 的版本" if lang == "zh" else "Upgrade to a build with !850")
+        # what the fix changed comes first, the PR that carries it after
+        action = shared[0]["first_action"]
+        assert "protected_pids" in action and not action.startswith(("升级", "Upgrade"))
+        assert action.endswith("（!850 已合入）" if lang == "zh" else "(landed in !850)")
 
 
 def test_mark_runs_quotes_each_embedded_piece_only():

@@ -150,9 +150,12 @@ def test_the_guide_merges_cases_that_share_a_cause_and_words_the_step_per_langua
         assert [[x["ref"] for x in r["cases"]] for r in rows] == [["cluster#1165", "cluster#1167"], ["cluster#1172"]]
     zh = guide([a, b, c], ref, ["o/cluster"], "zh")[0]
     en = guide([a, b, c], ref, ["o/cluster"], "en")[0]
-    assert zh["first_action"] == "升级到含 !4690、!4691 的版本；在宿主机修改后同步进容器"
-    assert en["first_action"].startswith("Upgrade to a build with !4690, !4691; ") and MARK in en["first_action"]
-    assert not HAN.search(en["first_action"].split(MARK)[0])
+    assert zh["first_action"] == "在宿主机修改后同步进容器（!4690、!4691 已合入）"
+    assert en["first_action"].startswith(MARK) and en["first_action"].endswith(" (landed in !4690, !4691)")
+    assert not HAN.search(en["first_action"].split("(landed")[1])
+    bare = _case(7, "y 问题", "", 58, "卡住")
+    bare.written.action = ""
+    assert guide([bare], Refs([bare]), ["o/cluster"], "zh")[0]["first_action"] == "升级到含 !58 的版本"
     assert " / " in zh["symptom"]
 
 
@@ -161,6 +164,11 @@ def test_an_action_naming_the_fix_is_not_prefixed_again():
     a.written.action = "升级到含 !57 的版本后重启服务"
     row = guide([a], Refs([a]), ["o/cluster"], "zh")[0]
     assert row["first_action"] == "升级到含 !57 的版本后重启服务"
+    for said in ("PR#57 合入后重启服务", "MR !57 合入后重启服务", "#57 合入后重启服务"):
+        a.written.action = said
+        assert guide([a], Refs([a]), ["o/cluster"], "zh")[0]["first_action"] == said
+    a.written.action = "!570 之后的版本才有这个开关"      # another PR: the step is still said
+    assert guide([a], Refs([a]), ["o/cluster"], "zh")[0]["first_action"].endswith("（!57 已合入）")
 
 
 def test_a_name_in_passing_or_the_product_name_does_not_merge_causes():

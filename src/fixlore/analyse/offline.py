@@ -58,6 +58,9 @@ SOURCE_WEIGHT = {"maintainer": 1.0, "pull": 0.9, "pull_comment": 0.7, "commit": 
 EXPLAIN_BUDGET = 150
 # a sentence cut to fewer characters than this says too little to keep
 MIN_PIECE = 24
+# the guide's symptom cell: an error line or a title a reader takes in at a glance (the limit the cell
+# had before; not fitted to any world)
+SYMPTOM = 60
 
 
 # what a logger puts before the exception ("ERROR 06-04 05:01:35 [executor.py:932] RuntimeError: …")
@@ -246,7 +249,8 @@ class OfflineAnalyst:
         if case.fix or unlanded(case):
             take("change", [c for c in official if c.change])
         else:
-            take("workaround", [c for c in official if c.workaround and not c.change])
+            # no fix to describe: "建议改用 AscendC 实现" is advice, though it names a change
+            take("workaround", [c for c in official if c.workaround])
         take("scope", [c for c in usable if c.scope and not c.aside and (c.source in OFFICIAL or c.facts)])
         if not any(c.measured for _, c, _ in taken):
             take("mechanism", [c for c in official if c.measured and not c.aside and not c.change])
@@ -280,11 +284,17 @@ class OfflineAnalyst:
             del parts[bare]
         return shorten(" - ".join(parts), limit)
 
+    @staticmethod
+    def _names_only(title: str) -> bool:
+        """A title that only names the thing ("Qwen3-TTS-12Hz-1.7B-Base", "example_gemm.py"): it
+        does not say what went wrong."""
+        return len(title.split()) <= 2 and cjk_count(title) <= 4 and not has_cue(title, PROBLEM_CUES)
+
     def problem(self, case: Case, ctx: CaseContext) -> str:
         title = clean_title(case.title or (ctx.issue.title if ctx.issue else ""))
         # a title that only names the thing ("Qwen3-TTS-12Hz-1.7B-Base") says nothing went wrong:
         # the error the reporter saw says it
-        bare = len(title.split()) <= 2 and cjk_count(title) <= 4 and not has_cue(title, PROBLEM_CUES)
+        bare = self._names_only(title)
         errs = [e for e in (_LOG_PREFIX.sub("", line) for line in error_lines(ctx.body)) if len(e) <= 160]
         if len(title) >= 8 and bare and errs:
             return shorten(f"{self._title_within(title, 40)}：{errs[0]}", 110)
@@ -295,11 +305,20 @@ class OfflineAnalyst:
         return shorten(f"{title}：{lead}" if title and lead else (title or lead), 90)
 
     def symptom(self, case: Case, ctx: CaseContext, zh: bool) -> str:
-        errs = error_lines(ctx.body)
+        """What the reporter saw, whole: the first error line that fits, else the title (without its
+        label tags), cut after a whole clause if it must be cut. A message cut mid-word is neither
+        searchable nor readable."""
+        errs = error_lines(ctx.body, limit=1)
+        if errs and len(errs[0]) <= SYMPTOM:     # the best line or none: a lesser line that fits says less
+            return errs[0]
         title = clean_title(case.title)
-        if errs and len(errs[0]) <= 80:
-            return shorten(errs[0], 60)
-        return shorten(title, 48)
+        title = _TAGS.sub("", title).strip() or title
+        if errs and self._names_only(title):      # "example_gemm.py" says where, the error says what
+            return clip(errs[0], SYMPTOM)
+        cut = clip(title, SYMPTOM)
+        # a clause that only names the thing ("example_gemm.py:precision error at …" cut at its colon)
+        # lost what went wrong: then the title cut after a word instead
+        return shorten(title, SYMPTOM) if self._names_only(cut) and not self._names_only(title) else cut
 
     def own_action(self, case: Case, cands: list[Scored]) -> list[Scored]:
         """The sentence a first action rests on, apart from the pipeline's step (take the landed fix,
@@ -309,7 +328,8 @@ class OfflineAnalyst:
             official = [c for c in cands if c.source in ("pull", "maintainer") and c.fix > 0 and c.root == 0]
         else:
             official = [c for c in cands if c.source in ("maintainer", "pull_comment") and c.action > 0]
-        return self._best(official, 1)
+        # "修复已合入，今晚 nightly 观察" is news about the fix, not something to do
+        return self._best([c for c in official if says_something(c.text) and not is_log_line(c.text)], 1)
 
     def first_action(self, case: Case, cands: list[Scored], zh: bool) -> str:
         merged = [f for f in case.fix if is_merged(f)]
@@ -347,7 +367,9 @@ class OfflineAnalyst:
         fields = {f: sep.join(t for r, _, t in picked if field_of[r] == f)
                   for f in ("mechanism", "change", "workaround", "scope")}
         own = self.own_action(case, cands)
-        written = Written(lang="zh" if zh else "en", action=shorten(own[0].text, 90) if own else "", numbers=[t for _, c, t in picked if c.measured], **fields)
+        # no advice of its own: what the landed change does is what a reader takes from it
+        action = own[0].text if own else next((t for r, c, t in picked if r == "change" and c.change and not c.measured), "") if case.fix else ""
+        written = Written(lang="zh" if zh else "en", action=clip(action, 90), numbers=[t for _, c, t in picked if c.measured], **fields)
         # the answer reads as the digest shows it: the written fields in their order, then the
         # pipeline's facts (the cited documents stay structured in case.kb_refs)
         parts = [fields[f] for f in Written.FIELDS if fields[f]] + facts

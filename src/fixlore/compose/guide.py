@@ -4,9 +4,10 @@ Cases share a row when the same merged PR fixed them, when symptom and action ar
 when they share a cause: in one repository, both titles name the same specific identifier (a
 config key, a file, a function that at most `SPECIFIC` kept cases name), or their problems and
 mechanisms share two. The first
-action is an imperative in the digest's language: the pipeline's own step (take the landed fix,
-watch the open one) worded from the fix PRs, then the analyst's action (`Written.action`) as
-written, quoted in the other language or translated by the editorial pass when one ran."""
+action is the analyst's action (`Written.action`: what to do, or what the fix changed) as written,
+quoted in the other language or translated by the editorial pass when one ran, with the fix PRs
+that carry it in brackets; with no action written, the pipeline's own step in the digest's
+language (upgrade to the build with the landed fix, watch the open one)."""
 
 from __future__ import annotations
 
@@ -76,6 +77,13 @@ def _groups(kept: list[Case]) -> list[list[Case]]:
     return list(out.values())
 
 
+def _names(text: str, label: str) -> bool:
+    """`text` names the PR `label` ("!810") in any of the ways people write it: "!810", "#810",
+    "PR#810", "PR 810", "MR !810"."""
+    number = re.sub(r"\D", "", label)
+    return bool(number) and re.search(rf"(?:[#!]|\b(?:PR|MR)\s*[#!]?)\s*{number}(?!\d)", text, re.I) is not None
+
+
 def _action(cs: list[Case], lang: str, said: list[str], ed: Editorial) -> str:
     """The row's first action: take the landed fixes (or watch the open ones), then the first
     analyst action of its cases, unless that action already names the PR."""
@@ -92,13 +100,19 @@ def _action(cs: list[Case], lang: str, said: list[str], ed: Editorial) -> str:
     own_text = ""
     if own and of is not None:
         own_text = ed.case_text(of, "action", lang) or quote(own, lang, said)
-    if labels and not any(lb in own for lb in labels):
-        step = _t(lang, f"升级到含 {'、'.join(labels)} 的版本", f"Upgrade to a build with {', '.join(labels)}")
-    elif pending and not any(lb in own for lb in pending):
-        step = _t(lang, f"关注 {'、'.join(pending)} 合入", f"Watch {', '.join(pending)} until it merges")
-    else:
-        return own_text
-    return step + (_t(lang, "；", "; ") + own_text if own_text else "")
+    # what to do or what the fix changed comes first; the PR that carries it follows in brackets
+    # (a column of "upgrade to a build with !N" says nothing until the reader opens every PR)
+    if labels and not any(_names(own, lb) for lb in labels):
+        landed = "、".join(labels) if lang == "zh" else ", ".join(labels)
+        if own_text:
+            return own_text + _t(lang, f"（{landed} 已合入）", f" (landed in {landed})")
+        return _t(lang, f"升级到含 {landed} 的版本", f"Upgrade to a build with {landed}")
+    if pending and not any(_names(own, lb) for lb in pending):
+        waiting = "、".join(pending) if lang == "zh" else ", ".join(pending)
+        if own_text:
+            return own_text + _t(lang, f"（{waiting} 未合入，关注）", f" ({waiting} not merged yet: watch it)")
+        return _t(lang, f"关注 {waiting} 合入", f"Watch {waiting} until it merges")
+    return own_text
 
 
 def guide(kept: list[Case], ref: Refs, repo_order: list[str], lang: str, ed: Editorial | None = None) -> list[dict[str, Any]]:

@@ -27,7 +27,9 @@ _TEMPLATE_LINE = re.compile(
 )
 # "!" is only an end of sentence before a space: "!795" is a merge request. "；" joins clauses of
 # one statement ("需 MindCluster≥26.2.0；CANN≥9.2.0"): a sentence is only split there when too long.
-_SENT_SPLIT = re.compile(r"(?<=[。！？])|(?<=[!?])(?=\s)|\n+|(?<=[.])\s+(?=[A-Z0-9`(])")
+# a sentence ends at its mark, at a line break, and before a circled number: "①…；②…；③…" are
+# points of a reply, each a statement of its own
+_SENT_SPLIT = re.compile(r"(?<=[。！？])|(?<=[!?])(?=\s)|\n+|(?<=[.])\s+(?=[A-Z0-9`(])|(?=[\u2460-\u2473])")
 _CLAUSE_SPLIT = re.compile(r"(?<=[；;])\s*")
 
 ROOT_CUES = ("根因", "原因", "定位", "导致", "因为", "由于", "引起", "造成", "问题在于", "问题出在", "症结", "触发",
@@ -142,10 +144,16 @@ _STRONG_ERROR = re.compile(r"\b\w*(?:Error|Exception|Fault)\b|Traceback|exit cod
 # The line that names the exception and its message ("RuntimeError: ...", "torch.OutOfMemoryError: ..."):
 # what a user pastes into a search box.
 _EXCEPTION_LINE = re.compile(r"^(?:[\w.]+\.)?\w*(?:Error|Exception|Fault)\b\s*[:：]\s*\S")
-# Lines every traceback carries: they say an error happened, not which.
-_TRACE_BOILERPLATE = re.compile(r"^(?:Traceback \(most recent call last\):?|File \"[^\"]*\", line \d+.*|"
+# Lines every traceback carries, and the source line it echoes ("raise …"): they say an error
+# happened, not which.
+_TRACE_BOILERPLATE = re.compile(r"^(?:Traceback \(most recent call last\):?|File \"[^\"]*\", line \d+.*|raise \w.*|"
                                 r"During handling of the above exception.*|"
                                 r"The above exception was the direct cause.*)$")
+# Distributed launchers prefix every line a worker prints with its rank ("[rank3]: ", "[default0]:",
+# "(RayWorker pid=12) "): where the line came from, not what it says.
+_WORKER_PREFIX = re.compile(r"^(?:\[(?:rank|default|local_rank)?\d+\]\s*:?|\(\w+ (?:pid|rank)=\d+[^)]*\))\s*", re.I)
+# An exception's name with no message ("AssertionError") says an error happened, not which.
+_BARE_EXCEPTION = re.compile(r"^(?:[\w.]+\.)?\w*(?:Error|Exception|Fault)[:：]?$")
 
 
 def error_lines(body: str, limit: int = 3) -> list[str]:
@@ -154,8 +162,9 @@ def error_lines(body: str, limit: int = 3) -> list[str]:
     strong: list[str] = []
     weak: list[str] = []
     for line in _HTML_TAG.sub("", body or "").splitlines():
-        s = line.strip().strip("`").strip()
-        if (not (6 <= len(s) <= 200) or _TEMPLATE_LINE.match(s) or _TRACE_BOILERPLATE.match(s)
+        s = _WORKER_PREFIX.sub("", line.strip().strip("`").strip())
+        if (not (6 <= len(s) <= 200) or _TEMPLATE_LINE.match(s) or _TRACE_BOILERPLATE.match(s) or _BARE_EXCEPTION.match(s)
+                or s.endswith((":", "："))
                 or s in named or s in strong or s in weak):
             continue
         if _EXCEPTION_LINE.match(s):
@@ -290,16 +299,20 @@ def shorten(text: str, limit: int) -> str:
 _CLAUSE_END = re.compile(r"[；;，,、：:]")
 
 
-_OPEN, _CLOSE = "([{（【", ")]}）】"
+_OPEN, _CLOSE = "([{（【“「", ")]}）】”」"
+# quotes that open and close with the same mark: inside while an odd number of them came before
+_PAIRED = "\"`"
 
 
 def _outside_brackets(text: str, at: int) -> bool:
-    """A comma inside brackets ("input_ids[i, mask[i]]", "（自身、父进程）") ends no clause."""
+    """A comma inside brackets ("input_ids[i, mask[i]]", "（自身、父进程）") or quotes
+    ('fails with "Check failed: it->second"') ends no clause."""
     depth = 0
     for ch in text[:at]:
         depth += ch in _OPEN
         depth -= ch in _CLOSE and depth > 0
-    return depth == 0
+    head = text[:at]
+    return depth == 0 and all(head.count(q) % 2 == 0 for q in _PAIRED)
 
 
 def clip(text: str, limit: int) -> str:
