@@ -18,6 +18,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from fixlore.link.carried import carried_from, commit_list
 from fixlore.link.credited import credited_fixes
 from fixlore.link.index import CorpusIndex, Key
 from fixlore.rules.refs import KIND_EITHER, KIND_ISSUE, KIND_PULL, find_refs
@@ -80,9 +81,19 @@ def gather(issue: Issue, idx: CorpusIndex) -> dict[Key, Candidate]:
     for pk, sources in idx.links.get(key, {}).items():
         cand(pk).add(Signal("linked", f"platform link ({', '.join(sorted(sources))})",
                             f"issues/{n}/pull_requests"))
-    for m in idx.mentions.get(key, []):
+    mentions = idx.mentions.get(key, [])
+    claimants = [(idx.pulls[m.pull], bool(m.ref.keyword) and m.where in ("title", "body")
+                  and not commit_list(idx.pulls[m.pull].body or "")) for m in mentions if m.pull in idx.pulls]
+    for m in mentions:
         pull = idx.pulls.get(m.pull)
         if pull is None:
+            continue
+        earlier = carried_from(pull, m.where, m.where[len("commit "):] if m.where.startswith("commit ") else "",
+                               claimants, idx.commits)
+        if earlier is not None:
+            cand(m.pull).add(Signal("background", f"PR {m.where} names #{n} in a commit it carries from "
+                                                  f"#{earlier.number} (merged earlier, into the same branch): "
+                                                  f"{m.quote}", f"pulls/{m.pull[1]}"))
             continue
         credits = [] if m.ref.keyword else credited_fixes(
             f"{pull.title or ''}\n{pull.body or ''}", pull.repo, n, m.pull,
