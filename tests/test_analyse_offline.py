@@ -599,3 +599,31 @@ def test_the_symptom_is_said_whole_and_news_about_the_fix_is_no_action():
     assert case.symptom == "4 卡伪量化推理 list 越界" and "…" not in case.symptom
     assert short.symptom == "KeyError: 'grp_2'"
     assert "不再越界" in case.written.action and "nightly" not in case.written.action
+
+
+def _two_issues_one_pr(pr_body: str):
+    w = World()
+    w.pull(SIM, 120, "fix(ops): 停止脚本与健康检查", pr_body, merged=t(9, 10))
+    cases = [w.issue(SIM, n, title, body, fix=[w.fix(SIM, 120, merged=t(9, 10))],
+                     evidence=[ev("keyword", "PR body", "pulls/120")], timing="same_second", lag_s=0)
+             for n, title, body in ((110, "停止脚本用 pkill -f 匹配，把自己也杀掉了", "stop.sh 里 pkill -f worker 命中了脚本自身，退出码 137。"),
+                                    (111, "压测期间健康检查发真实推理请求，污染吞吐", "health() 在 /health 返回 200 后还发 completion 请求。"))]
+    analyse_cases(cases, w.corpus, OfflineAnalyst())
+    return {c.number: c for c in cases}
+
+
+def test_a_pr_fixing_two_named_issues_tells_each_row_its_own_part():
+    c = _two_issues_one_pr("修复 #110 #111。\n"
+                           "stop.sh 先收集 protected_pids（自身、父进程）再逐个 kill，不再用 pkill -f worker。\n"
+                           "health() 改为判断服务日志 startup 完成，不再发 completion 请求。")
+    assert "protected_pids" in c[110].answer and "protected_pids" not in c[111].answer
+    assert "startup 完成" in c[111].answer and "startup 完成" not in c[110].answer
+
+
+def test_an_issue_the_pr_does_not_name_keeps_the_whole_change():
+    """#111 rode along (the PR names #110 only; keep.py folds it into #110's row): #110's row
+    says what the PR did, all of it."""
+    c = _two_issues_one_pr("修复 #110。\n"
+                           "stop.sh 先收集 protected_pids（自身、父进程）再逐个 kill，不再用 pkill -f worker。\n"
+                           "health() 改为判断服务日志 startup 完成，不再发 completion 请求。")
+    assert "protected_pids" in c[110].answer and "startup 完成" in c[110].answer

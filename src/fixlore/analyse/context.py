@@ -26,6 +26,7 @@ class CaseContext:
     files: list[FileChange] = field(default_factory=list)          # what the fix PRs changed
     shared_fix_cases: list[str] = field(default_factory=list)    # other case keys fixed by the same PR
     shared_fix_titles: dict[str, str] = field(default_factory=dict)   # their titles
+    shared_fix_texts: dict[str, str] = field(default_factory=dict)    # their titles and descriptions
 
     @property
     def author(self) -> str:
@@ -82,13 +83,14 @@ class ContextIndex:
             for other in (fix_users or {}).get((f.repo, f.number), []):
                 if other != case.key and other not in shared:
                     shared.append(other)
-        titles = {}
+        titles, texts = {}, {}
         for key in shared:
             repo, _, num = key.rpartition("#")
             other = self.issues.get((repo, int(num))) if num.isdigit() else None
             titles[key] = other.title if other else ""
+            texts[key] = f"{other.title}\n{other.body or ''}" if other else ""
         return CaseContext(
-            issue=self.issues.get((case.repo, case.number)), shared_fix_titles=titles,
+            issue=self.issues.get((case.repo, case.number)), shared_fix_titles=titles, shared_fix_texts=texts,
             comments=list(self.comments.get((case.repo, "issue", case.number), [])),
             pulls=pulls, pull_comments=pcomments, commits=commits, files=files, shared_fix_cases=shared,
         )

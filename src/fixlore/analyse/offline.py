@@ -143,8 +143,29 @@ class OfflineAnalyst:
         dead -= {(f.repo, f.number) for f in case.fix if is_merged(f)}
         seen: set[str] = set()
         uniq = []
+        # a PR that names several issues it fixes speaks of each: its sentences about another one's
+        # problem (more of their words in that issue's report than in this one's) belong to that
+        # row. An issue the PR does not name rode along (keep.py folds it into this row): its part
+        # of the change stays here.
+        own = set(tokens(f"{title}\n{ctx.body or ''}"))
+        named = {int(n) for p in ctx.pulls for n in re.findall(r"[#!](\d+)", f"{p.title}\n{p.body or ''}")}
+        siblings = [set(tokens(t)) for k, t in ctx.shared_fix_texts.items()
+                    if t and k.rpartition("#")[2].isdigit() and int(k.rpartition("#")[2]) in named]
+
+        def elsewhere(s: str) -> bool:
+            words = set(tokens(s))
+            mine = len(words & own)
+            # nothing of this report and something of the other's, or clearly more of the other's:
+            # a statement common to all the PR's issues ("Upgrade the CI image") stays in each row.
+            # The margin (twice as many words, three more) was read off ascend-2026-09 (msmodeling
+            # #410/#411) and npu-threads (vllm-omni #6080/#6135), both fitting data
+            return any((len(words & other) > 0) if mine == 0 else
+                       (len(words & other) >= 2 * mine and len(words & other) - mine >= 3) for other in siblings)
+
         for s, src in raw:
             if dead and _pulls_named(s, case.repo) & dead:
+                continue
+            if siblings and src in ("pull", "commit", "pull_comment") and elsewhere(s):
                 continue
             if s not in seen:
                 seen.add(s)
