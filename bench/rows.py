@@ -329,8 +329,13 @@ def main(argv: list[str] | None = None) -> int:
             return 2
     if args.digest:
         digest = json.loads(args.digest.read_text(encoding="utf-8"))
-        seed = parse_seed(args.seed.read_text(encoding="utf-8"), world_issue_numbers(args.world))
-        measure(f"seed digest ({args.seed.name}) on {args.world.name}", seed, digest, args.world, args.show)
+        known = world_issue_numbers(args.world)
+        seed = parse_seed(args.seed.read_text(encoding="utf-8"), known)
+        # a world that encodes part of the seed's increment (worlds/seed-twin) is measured on its part
+        encoded = [r for r in seed if r.number in known.get(r.repo, set())]
+        if len(encoded) < len(seed):
+            print(f"{args.world.name} encodes {len(encoded)} of the seed's {len(seed)} rows: measured on those")
+        measure(f"seed digest ({args.seed.name}) on {args.world.name}", encoded, digest, args.world, args.show)
     if args.reference:
         try:
             world = reference_world(args.reference)
