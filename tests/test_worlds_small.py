@@ -207,7 +207,7 @@ def _npu_files() -> dict:
     data = ROOT / "worldgen" / "data"
     return {split: yaml.safe_load((data / name).read_text(encoding="utf-8"))
             for split, name in ((None, "npu_threads.yaml"), ("heldout2", "npu_threads_heldout2.yaml"),
-                                ("heldout3", "npu_threads_heldout3.yaml"))}
+                                ("heldout3", "npu_threads_heldout3.yaml"), ("heldout4", "npu_threads_heldout4.yaml"))}
 
 
 def _npu_data() -> dict:
@@ -235,8 +235,8 @@ def test_npu_threads_split_follows_the_stated_hash_rule():
 
     files = _npu_files()
     batches = {split: {t["url"] for t in files[split]["threads"] if "/issues/" in t["url"]}
-               for split in ("heldout2", "heldout3")}
-    later = batches["heldout2"] | batches["heldout3"]
+               for split in ("heldout2", "heldout3", "heldout4")}
+    later = batches["heldout2"] | batches["heldout3"] | batches["heldout4"]
     entries = World(ROOT / "worlds" / "npu-threads").truth()["issues"]
     first_batch = [e for e in entries if e["source"] not in later]
     for e in first_batch:
@@ -249,6 +249,10 @@ def test_npu_threads_split_follows_the_stated_hash_rule():
         assert len(urls) >= 20 and {e["split"] for e in entries if e["source"] in urls} == {split}
     # The third batch exists to test fix recall on unseen data: it must hold merged fix pairs.
     assert sum(bool(e["fix"]) for e in entries if e["split"] == "heldout3") >= 8
+    # The fourth batch holds whole PR threads: fixes, and a release-branch twin among them.
+    heldout4 = [e for e in entries if e["split"] == "heldout4"]
+    assert sum(bool(e["fix"]) for e in heldout4) >= 6
+    assert any(f["role"] == "backport" for e in heldout4 for f in e["fix"])
 
 
 def test_npu_threads_keeps_the_collected_texts_and_people():
@@ -266,6 +270,7 @@ def test_npu_threads_keeps_the_collected_texts_and_people():
             pull = world.pull(owner, repo, int(n))
             assert (pull["merged_at"] is not None) == (t["state"] == "merged")
             assert (pull["state"] == "open") == (t["state"] == "open")
+            assert pull["base"]["ref"] == (t.get("base") or "main")
         else:
             assert obj["state"] == t["state"] and "pull_request" not in obj
 

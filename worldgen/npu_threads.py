@@ -26,13 +26,16 @@ same on every run (worlds/README.md, "npu-threads", lists them):
   otherwise (the excerpts do not show it);
 - ``cross-referenced`` timeline events are derived from PR titles, bodies and comments that name an
   issue of the same repository (``#N`` or its URL), at the moment of the mention, as GitHub does;
-- PR head branches are neutral placeholders and the base branch is ``main``; no changed files or
-  commits are invented, so those endpoints answer empty lists.
+- PR head branches are neutral placeholders and the base branch is ``main`` unless the data gives the
+  PR's ``base`` (fourth batch: a release-branch twin of a fix); no changed files or commits are invented,
+  so those endpoints answer empty lists.
 
 Splits: in the first batch the issue URL's SHA-1 decides, first hex digit 0-4 -> ``tune2`` (about 5/16;
 it was the first held-out split, ``heldout``: measured once, then read for failure classes, so spent),
 else ``tune``. Every issue of a later batch (``LATER_SPLITS``) carries that batch's split: ``heldout2``, then
-``heldout3`` (the first batch with fix pairs collected after all linker rules so far were written).
+``heldout3`` (the first batch with fix pairs collected after all linker rules so far were written), then
+``heldout4`` (whole PR threads: a release-branch twin, a revert and its re-land, a workaround PR before the
+fix, a stale close with cross-referencing PRs closed unmerged).
 
 A PR whose thread is not stored may be given as the record of its squash-merge commit (number and title from
 the subject, body = the commit message, ``created`` = the commit day); the data file says which.
@@ -55,7 +58,8 @@ HERE = Path(__file__).resolve().parent
 DATA = HERE / "data" / "npu_threads.yaml"
 # Threads collected later, each file with the split its issues belong to whatever their URL hashes to.
 LATER_SPLITS = {"heldout2": HERE / "data" / "npu_threads_heldout2.yaml",
-                "heldout3": HERE / "data" / "npu_threads_heldout3.yaml"}
+                "heldout3": HERE / "data" / "npu_threads_heldout3.yaml",
+                "heldout4": HERE / "data" / "npu_threads_heldout4.yaml"}
 API = "https://api.github.com"
 WEB = "https://github.com"
 SNAPSHOT = "2026-09-25T00:00:00Z"
@@ -269,6 +273,7 @@ def pull_obj(t: Thread, updated: datetime, repo_meta: dict) -> dict:
     name = t.repo.split("/")[1]
     brief = {"id": repo_meta["id"], "name": name, "full_name": t.repo, "default_branch": "main"}
     head = "change-" + stable_hex("head-ref", t.url, length=8)
+    base = t.raw.get("base") or "main"
     closed = t.closed_at is not None
     return {
         "url": f"{API}/repos/{t.repo}/pulls/{t.number}", "id": stable_int("pr", t.url),
@@ -281,7 +286,7 @@ def pull_obj(t: Thread, updated: datetime, repo_meta: dict) -> dict:
         "requested_reviewers": [], "labels": labels_of(t.raw.get("labels") or []), "milestone": None, "draft": False,
         "head": {"label": f"{t.author}:{head}", "ref": head, "sha": stable_hex("head", t.url), "user": user(t.author),
                  "repo": dict(brief, full_name=f"{t.author}/{name}")},
-        "base": {"label": f"{t.repo.split('/')[0]}:main", "ref": "main", "sha": stable_hex("base", t.url),
+        "base": {"label": f"{t.repo.split('/')[0]}:{base}", "ref": base, "sha": stable_hex("base", t.url),
                  "user": user(t.repo.split("/")[0]), "repo": brief},
         "author_association": "NONE", "auto_merge": None, "merged": t.merged_at is not None,
         "mergeable": None if closed else True, "rebaseable": None if closed else True,
@@ -431,7 +436,7 @@ def write(out: Path, data_path: Path = DATA, later: dict[str, Path] | None = Non
                  "Each entry names its source URL, the fix PR URLs and the evidence (why). split: SHA-1 "
                  "of the issue URL starts with 0-4 -> tune2 (the first held-out split, spent: measured once, then read for "
                  "failure classes), else tune; heldout2 = the second batch, held out; heldout3 = the third batch (with fix "
-                 "pairs), held out. Times of day, merge and close "
+                 "pairs), held out; heldout4 = the fourth batch (whole PR threads), held out. Times of day, merge and close "
                  f"times are synthetic (rules in worldgen/npu_threads.py); lag_s follows from them. rank_top_k is "
                  f"{top_k}: every selected and analysis entry.",
         "issues": truth,
