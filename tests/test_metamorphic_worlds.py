@@ -47,17 +47,9 @@ def test_respelled_labels_change_nothing(world):
     assert _changed(world.base, world.conclusions(wt.respell_labels(world.corpus))) == []
 
 
-# Known misses found by held-out data and left for a rule change (the data helpers change no rule). Listed so
-# the test still fails on any other change, and fails here too once the miss is fixed (then empty the entry).
-# npu-threads heldout4, LMCache-Ascend#104: the release-branch twin #159 carries its own "Fixes #104" but is
-# recognised as the backport of #160 only through their equal titles; with terse titles it drops out of the
-# fix set entirely (worlds/README.md, "The fourth batch").
-KNOWN_TERSE_TITLE_CHANGES = {"npu-threads": ["LMCache/LMCache-Ascend#104"]}
-
-
 def test_terse_pr_titles_change_nothing(world):
     changed = _changed(world.base, world.conclusions(wt.terse_pr_titles(world.corpus)))
-    assert changed == KNOWN_TERSE_TITLE_CHANGES.get(world.name, [])
+    assert changed == []
 
 
 def test_renamed_accounts_change_nothing(world):

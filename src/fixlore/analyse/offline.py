@@ -37,9 +37,10 @@ from dataclasses import dataclass, replace
 from fixlore.analyse.base import Analysis
 from fixlore.analyse.context import CaseContext
 from fixlore.facts import close_sentence, fix_sentence, is_merged, pr_label, unlanded
-from fixlore.rules.text import (ACTION_CUES, FIX_CUES, PROBLEM_CUES, ROOT_CUES, cjk_count, clean_title, clip,
-                                cue_count, error_lines, fact_count, hard_facts, has_cue, is_aside, is_cjk, is_language_neutral,
+from fixlore.rules.text import (ACTION_CUES, FIX_CUES, ROOT_CUES, cjk_count, clean_title, clip,
+                                cue_count, fact_count, hard_facts, is_aside, is_cjk, is_language_neutral,
                                 is_status_update, keywords, overlap, sentences, shorten, tokens, without_status)
+from fixlore.analyse.cells import problem_cell, symptom_cell, title_within
 from fixlore.analyse.keep import keep_or_drop, language_of
 from fixlore.analyse.roles import (OFFICIAL, facts_kept, is_measurement, is_scope, is_workaround, is_log_line,
                                    says_something, states_cause,
@@ -58,19 +59,6 @@ SOURCE_WEIGHT = {"maintainer": 1.0, "pull": 0.9, "pull_comment": 0.7, "commit": 
 EXPLAIN_BUDGET = 150
 # a sentence cut to fewer characters than this says too little to keep
 MIN_PIECE = 24
-# the guide's symptom cell: an error line or a title a reader takes in at a glance (the limit the cell
-# had before; not fitted to any world)
-SYMPTOM = 60
-
-
-# what a logger puts before the exception ("ERROR 06-04 05:01:35 [executor.py:932] RuntimeError: …")
-_LOG_PREFIX = re.compile(r"^.*?(?=\b[\w.]*(?:Error|Exception)\s*:)")
-# label tags at the start of a title ("[NPU]:", "[Bug][CI]:", "【Ascend】")
-_TAGS = re.compile(r"^\s*(?:[\[【][^\]】]{1,20}[\]】]\s*)+[:：]?\s*")
-# the separators of a title's segments ("Nightly / CI failed - 4 jobs fail - ImportError: …")
-_SEGMENT = re.compile(r"\s+[-–—|]\s+")
-
-
 @dataclass(slots=True)
 class Scored:
     text: str
@@ -291,55 +279,13 @@ class OfflineAnalyst:
         take("aside", [c for c in official if c.aside and c.facts])
         return taken
 
-    @staticmethod
-    def _title_within(title: str, limit: int) -> str:
-        """A long title without its label tags ("[NPU]:") and, segment by segment from the front,
-        without the parts that name nothing ("Nightly / CI failed - … - ImportError: … 'X'" keeps
-        the error): templates put the generic words first, the specific error last."""
-        title = _TAGS.sub("", title).strip() or title
-        parts = _SEGMENT.split(title)
-        while len(" - ".join(parts)) > limit and len(parts) > 1:
-            bare = next((i for i, part in enumerate(parts) if not hard_facts(part)), None)
-            if bare is None:
-                break
-            del parts[bare]
-        return shorten(" - ".join(parts), limit)
-
-    @staticmethod
-    def _names_only(title: str) -> bool:
-        """A title that only names the thing ("Qwen3-TTS-12Hz-1.7B-Base", "example_gemm.py"): it
-        does not say what went wrong."""
-        return len(title.split()) <= 2 and cjk_count(title) <= 4 and not has_cue(title, PROBLEM_CUES)
+    _title_within = staticmethod(title_within)
 
     def problem(self, case: Case, ctx: CaseContext) -> str:
-        title = clean_title(case.title or (ctx.issue.title if ctx.issue else ""))
-        # a title that only names the thing ("Qwen3-TTS-12Hz-1.7B-Base") says nothing went wrong:
-        # the error the reporter saw says it
-        bare = self._names_only(title)
-        errs = [e for e in (_LOG_PREFIX.sub("", line) for line in error_lines(ctx.body)) if len(e) <= 160]
-        if len(title) >= 8 and bare and errs:
-            return shorten(f"{self._title_within(title, 40)}：{errs[0]}", 110)
-        if len(title) >= 8:
-            return self._title_within(title, 90)
-        body = sentences(ctx.body)
-        lead = body[0] if body else ""
-        return shorten(f"{title}：{lead}" if title and lead else (title or lead), 90)
+        return problem_cell(case, ctx)
 
     def symptom(self, case: Case, ctx: CaseContext, zh: bool) -> str:
-        """What the reporter saw, whole: the first error line that fits, else the title (without its
-        label tags), cut after a whole clause if it must be cut. A message cut mid-word is neither
-        searchable nor readable."""
-        errs = error_lines(ctx.body, limit=1)
-        if errs and len(errs[0]) <= SYMPTOM:     # the best line or none: a lesser line that fits says less
-            return errs[0]
-        title = clean_title(case.title)
-        title = _TAGS.sub("", title).strip() or title
-        if errs and self._names_only(title):      # "example_gemm.py" says where, the error says what
-            return clip(errs[0], SYMPTOM)
-        cut = clip(title, SYMPTOM)
-        # a clause that only names the thing ("example_gemm.py:precision error at …" cut at its colon)
-        # lost what went wrong: then the title cut after a word instead
-        return shorten(title, SYMPTOM) if self._names_only(cut) and not self._names_only(title) else cut
+        return symptom_cell(case, ctx)
 
     def own_action(self, case: Case, cands: list[Scored]) -> list[Scored]:
         """The sentence a first action rests on, apart from the pipeline's step (take the landed fix,

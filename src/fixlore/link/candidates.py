@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 
 from fixlore.link.carried import carried_from, commit_list
 from fixlore.link.credited import credited_fixes
+from fixlore.link.set_aside import called_stopgap, revert_of
 from fixlore.link.index import CorpusIndex, Key
 from fixlore.rules.refs import KIND_EITHER, KIND_ISSUE, KIND_PULL, find_refs
 from fixlore.model import EV_CLOSED, Issue, Pull
@@ -33,6 +34,10 @@ _NOT_LANDED = re.compile(r"未合|没合|尚未|还没|待合|not (?:yet )?merge
                          r"\bWIP\b|在做|进行中|草稿|draft|不采纳|不予采纳|拒绝|rejected|关了|被关", re.IGNORECASE)
 _PR_CONTEXT = re.compile(r"\b(?:pr|mr|pull|merge)\b|合入|合并|提交|补丁|patch", re.IGNORECASE)
 _SENTENCE = re.compile(r"[^。；;！!？?\n]*")
+# a reporter saying they submitted the change
+_SUBMITTED = re.compile(r"\b(?:submit(?:ted)?|open(?:ed)?|creat(?:ed|e)|raised?|sent|fil(?:ed|e)|propos(?:ed|e)|made)\b"
+                        r"[^.。]{0,20}\b(?:PR|pull request|patch|fix)\b|here is (?:a|the|my) (?:PR|fix|patch)|"
+                        r"已?(?:提交|提了|发起|提出)了?[^。，]{0,10}(?:PR|MR|合入请求|修复|补丁)", re.IGNORECASE)
 
 
 @dataclass(slots=True)
@@ -50,7 +55,9 @@ class Candidate:
     pull: Pull | None
     signals: list[Signal] = field(default_factory=list)
     unrelated: str = ""          # why a linked PR is not about this issue
-    verdict: str = ""            # fix | backport | after_close | pending | weak | unrelated | missing
+    set_aside: str = ""          # why a PR that names the issue is not its fix (a revert, a stopgap)
+    stopgap: str = ""            # the thread's sentence calling the PR a workaround for now
+    verdict: str = ""            # fix | backport | after_close | pending | weak | unrelated | set_aside | missing
 
     def kinds(self) -> set[str]:
         return {s.kind for s in self.signals}
@@ -87,6 +94,12 @@ def gather(issue: Issue, idx: CorpusIndex) -> dict[Key, Candidate]:
     for m in mentions:
         pull = idx.pulls.get(m.pull)
         if pull is None:
+            continue
+        undone = revert_of(pull)
+        if undone:
+            cand(m.pull).set_aside = undone
+            cand(m.pull).add(Signal("background", f"PR {m.where} names #{n}, but the PR is {undone}: {m.quote}",
+                                    f"pulls/{m.pull[1]}"))
             continue
         earlier = carried_from(pull, m.where, m.where[len("commit "):] if m.where.startswith("commit ") else "",
                                claimants, idx.commits)
@@ -148,4 +161,29 @@ def gather(issue: Issue, idx: CorpusIndex) -> dict[Key, Candidate]:
             quote = " ".join(sentence.split())[:120]
             cand(pk).add(Signal("comment", f"comment by {c.author or '?'}: '{quote}'",
                                 f"issues/{n}/comments/{c.id}", claim=claim, cite=cite))
+            if called_stopgap(sentence):
+                cand(pk).stopgap = quote
+    _pulls_in_description(issue, idx, cand)
     return cands
+
+
+def _pulls_in_description(issue: Issue, idx: CorpusIndex, cand) -> None:
+    """The reporter says, in the issue's own description, that they submitted a PR they wrote
+    ("I submitted a PR to enable …", "已提交 !12 修复"): an outside contributor filing the problem
+    with its change. The thread points at the PR as where the change is (a `comment` signal that
+    cites it); the same sentence calling it a stopgap marks it one instead. Any other PR a report
+    names (the change under review, the one that regressed it, someone else's attempt) is context,
+    unless the description calls it a stopgap, whoever wrote it."""
+    body = issue.body or ""
+    for ref in find_refs(body, issue.repo):
+        pk = (ref.repo, ref.number)
+        pull = idx.pulls.get(pk)
+        if ref.kind == KIND_ISSUE or pull is None:
+            continue
+        sentence = _sentence_around(body, *ref.span)
+        quote = " ".join(sentence.split())[:120]
+        if called_stopgap(sentence):
+            cand(pk).stopgap = quote
+        elif issue.author and pull.author == issue.author and _SUBMITTED.search(sentence):
+            cand(pk).add(Signal("comment", f"the description by {issue.author}, who wrote the PR: '{quote}'",
+                                f"issues/{issue.number}", cite=True))

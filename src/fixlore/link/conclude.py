@@ -38,6 +38,7 @@ def candidate_row(c: Candidate) -> dict[str, Any]:
     return {"repo": c.key[0], "number": c.key[1], "verdict": c.verdict,
             "state": p.state if p else "unknown", "merged_at": p.merged_at.isoformat() if p and p.merged_at else "",
             "base_ref": p.base_ref if p else "", "title": p.title if p else "", "unrelated": c.unrelated,
+            "set_aside": c.set_aside,
             "signals": [{"kind": s.kind, "detail": s.detail, "source": s.source, "claim": s.claim} for s in c.signals]}
 
 

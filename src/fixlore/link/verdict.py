@@ -258,10 +258,20 @@ def decide(issue: Issue, idx: CorpusIndex, cfg: LinkConfig, resolved: bool = Tru
         cited = any(s.kind == "comment" and s.cite for s in c.signals)
         if c.unrelated:          # positive contrary evidence outweighs any number of weak signals
             c.verdict = "unrelated"
+        elif c.set_aside:        # a revert takes a change out, whatever names the issue
+            c.verdict = "set_aside"
         elif strong(c) or len(medium) >= 2 or k == {"timing"} or cited:
             fixlike.append(c)
         else:
             c.verdict = "weak"
+
+    # a stopgap the thread names as one gives way to a merged PR that claims the issue itself
+    claimed = [c for c in fixlike if not c.stopgap and c.pull.merged and strong(c)]
+    for c in [c for c in fixlike if c.stopgap and claimed]:
+        c.set_aside = (f"the thread calls it a workaround ('{c.stopgap[:80]}'); "
+                       f"{idx.pr_label(claimed[0].key, issue.repo)} claims the fix")
+        c.verdict = "set_aside"
+        fixlike.remove(c)
 
     for c in fixlike:
         p = c.pull
@@ -299,6 +309,19 @@ def decide(issue: Issue, idx: CorpusIndex, cfg: LinkConfig, resolved: bool = Tru
             tc.verdict = "backport"
             if twin in verdict.after_close:
                 verdict.after_close.remove(twin)
+
+    # a PR into a release branch that names the issue itself ("Fixes #104") is its backport whenever
+    # it merges: the platform closes issues only from the default branch, so the close bounds
+    # nothing there (its title need not match the fix's: find_twins above reads titles)
+    if any(role == "fix" and idx.is_default_branch(p.repo, p.base_ref) for p, role in verdict.fix):
+        for p in list(verdict.after_close):
+            c = cands[(p.repo, p.number)]
+            if strong(c) and not idx.is_default_branch(p.repo, p.base_ref) and (p.repo, p.number) not in in_set:
+                verdict.after_close.remove(p)
+                verdict.fix.append((p, "backport"))
+                in_set.add((p.repo, p.number))
+                verdict.backport_notes[(p.repo, p.number)] = f"targets {p.base_ref} and names the issue itself"
+                c.verdict = "backport"
 
     if resolved and close is not None and not verdict.fix and not verdict.after_close and not verdict.pending:
         _deferred_fix(issue, idx, cfg, verdict)

@@ -1,0 +1,73 @@
+"""The cells a row shows before its explanation: the problem (from the title) and the guide's
+symptom (what the reporter saw), said whole."""
+
+from __future__ import annotations
+
+import re
+
+from fixlore.analyse.context import CaseContext
+from fixlore.model import Case
+from fixlore.rules.text import PROBLEM_CUES, cjk_count, clean_title, clip, error_lines, hard_facts, has_cue, sentences, shorten
+
+# the guide's symptom cell: an error line or a title a reader takes in at a glance (the limit the cell
+# had before; not fitted to any world)
+SYMPTOM = 60
+
+
+# what a logger puts before the exception ("ERROR 06-04 05:01:35 [executor.py:932] RuntimeError: …")
+_LOG_PREFIX = re.compile(r"^.*?(?=\b[\w.]*(?:Error|Exception)\s*:)")
+# label tags at the start of a title ("[NPU]:", "[Bug][CI]:", "【Ascend】")
+_TAGS = re.compile(r"^\s*(?:[\[【][^\]】]{1,20}[\]】]\s*)+[:：]?\s*")
+# the separators of a title's segments ("Nightly / CI failed - 4 jobs fail - ImportError: …")
+_SEGMENT = re.compile(r"\s+[-–—|]\s+")
+
+
+def title_within(title: str, limit: int) -> str:
+    """A long title without its label tags ("[NPU]:") and, segment by segment from the front,
+    without the parts that name nothing ("Nightly / CI failed - … - ImportError: … 'X'" keeps
+    the error): templates put the generic words first, the specific error last."""
+    title = _TAGS.sub("", title).strip() or title
+    parts = _SEGMENT.split(title)
+    while len(" - ".join(parts)) > limit and len(parts) > 1:
+        bare = next((i for i, part in enumerate(parts) if not hard_facts(part)), None)
+        if bare is None:
+            break
+        del parts[bare]
+    return shorten(" - ".join(parts), limit)
+
+def names_only(title: str) -> bool:
+    """A title that only names the thing ("Qwen3-TTS-12Hz-1.7B-Base", "example_gemm.py"): it
+    does not say what went wrong."""
+    return len(title.split()) <= 2 and cjk_count(title) <= 4 and not has_cue(title, PROBLEM_CUES)
+
+def problem_cell(case: Case, ctx: CaseContext) -> str:
+    """The row's problem: the title without its tags, or with the error the reporter saw when the
+    title only names the thing."""
+    title = clean_title(case.title or (ctx.issue.title if ctx.issue else ""))
+    # a title that only names the thing ("Qwen3-TTS-12Hz-1.7B-Base") says nothing went wrong:
+    # the error the reporter saw says it
+    bare = names_only(title)
+    errs = [e for e in (_LOG_PREFIX.sub("", line) for line in error_lines(ctx.body)) if len(e) <= 160]
+    if len(title) >= 8 and bare and errs:
+        return shorten(f"{title_within(title, 40)}：{errs[0]}", 110)
+    if len(title) >= 8:
+        return title_within(title, 90)
+    body = sentences(ctx.body)
+    lead = body[0] if body else ""
+    return shorten(f"{title}：{lead}" if title and lead else (title or lead), 90)
+
+def symptom_cell(case: Case, ctx: CaseContext) -> str:
+    """What the reporter saw, whole: the first error line that fits, else the title (without its
+    label tags), cut after a whole clause if it must be cut. A message cut mid-word is neither
+    searchable nor readable."""
+    errs = error_lines(ctx.body, limit=1)
+    if errs and len(errs[0]) <= SYMPTOM:     # the best line or none: a lesser line that fits says less
+        return errs[0]
+    title = clean_title(case.title)
+    title = _TAGS.sub("", title).strip() or title
+    if errs and names_only(title):      # "example_gemm.py" says where, the error says what
+        return clip(errs[0], SYMPTOM)
+    cut = clip(title, SYMPTOM)
+    # a clause that only names the thing ("example_gemm.py:precision error at …" cut at its colon)
+    # lost what went wrong: then the title cut after a word instead
+    return shorten(title, SYMPTOM) if names_only(cut) and not names_only(title) else cut
