@@ -128,3 +128,26 @@ def test_a_rank_prefix_never_changes_the_error_line(rank, message):
     from fixlore.rules.text import error_lines
     line = f"KeyError: {message.strip() or 'x'}x"
     assert error_lines(f"[rank{rank}]: {line}") == error_lines(line)
+
+
+def test_a_sentence_wrapped_by_hand_is_one_sentence():
+    from fixlore.rules.text import sentences
+    zh = "preprocess_packed_seqs 里 input_ids[i, mask[i]] 把它当成行号做索引，\n而不是布尔掩码，position_ids 被打乱。mask 改为 bool。"
+    assert sentences(zh)[0].endswith("而不是布尔掩码，position_ids 被打乱。")
+    en = "The CANN backend lacks a native erfc function,\ncausing import errors when the kernel\nis compiled. This adds a fallback."
+    assert sentences(en)[:2] == ["The CANN backend lacks a native erfc function, causing import errors when the kernel is compiled.",
+                                 "This adds a fallback."]
+    # list items, a table row read as a sentence, and a Chinese label line stay apart
+    assert sentences("- fix the loop\n- add a test") == ["fix the loop", "add a test"]
+    assert len(sentences("解决issue： Ascend/msmodelslim#540\n自动调优误将 PracticeConfig 传给量化服务。")) == 2
+
+
+@given(st.lists(st.sampled_from(["fix the loop", "补充单测", "Align the runner", "- item", "1. step", "> a quoted note", "| a | b |"]),
+                min_size=1, max_size=6))
+def test_joining_wrapped_lines_never_loses_a_word(lines):
+    from fixlore.rules.text import sentences
+    joined = " ".join(sentences("\n".join(lines)))
+    # whatever a line says on its own is still said once the lines are read together
+    for line in lines:
+        for said in sentences(line):
+            assert all(word in joined for word in said.split())

@@ -196,10 +196,26 @@ _EMPHASIS = re.compile(r"\*\*|__(?=\S)|(?<=\S)__")
 # a line that only leads into the next ("please upgrade to:", "修改如下：") belongs with it
 _LEAD_IN = re.compile(r"[:：]\s*$")
 _OUTPUT = re.compile(r"\s*[(\[$>]")     # pasted output follows the lead-in: it stays apart
+# A line broken inside a sentence (text wrapped by hand at ~72 columns, as commit messages and
+# many PR bodies are): it ends on a comma, or on a word with the next line going on in lower case.
+_WRAPPED = re.compile(r"[a-z_)`'\"]\s*$")
+_GOES_ON = re.compile(r"^\s*[a-z(`'\"]")
+_ITEM_START = re.compile(r"^\s*(?:[-*+•>#|]|\d{1,2}[.)、]\s|```)")
 # a greeting or a mention that opens a reply ("Hi @luentong , This issue …")
 # a list's numbering ("2. ", "(3)", "②") marks where an item stood in the reply, not what it says
 _ENUMERATOR = re.compile(r"^(?:\d{1,2}[.)、](?!\d)|[（(]\d{1,2}[)）]|[\u2460-\u2473])\s*")
 _GREETING = re.compile(r"^(?:(?:hi|hello|hey|dear)\b[^,，:：]{0,30}[,，:：]\s*|(?:@[\w-]+[\s,，]*)+)", re.I)
+
+
+def _wrapped(line: str, following: str) -> bool:
+    """`following` goes on with the sentence `line` broke off: neither is a list item, a heading
+    or a fence, and `line` ends on a comma, or (Latin text only: a line of Chinese ending on a
+    name is a label or a table row) on a word before a lower-case start."""
+    if _ITEM_START.match(following) or _ITEM_START.match(line):
+        return False
+    if line.rstrip().endswith(("，", "、", ",")):
+        return True
+    return not cjk_count(line) and bool(_WRAPPED.search(line)) and bool(_GOES_ON.match(following))
 
 
 def sentences(text: str) -> list[str]:
@@ -209,6 +225,9 @@ def sentences(text: str) -> list[str]:
     for raw in _SENT_SPLIT.split(_EMPHASIS.sub("", clean_body(_THREAD_URL.sub(r" \1#\2 ", text or "")))):
         if lines and lines[-1] and _LEAD_IN.search(lines[-1]) and raw and raw.strip() and not _OUTPUT.match(raw):
             lines[-1] = lines[-1].rstrip() + " " + raw.strip()
+        elif lines and lines[-1] and raw and raw.strip() and _wrapped(lines[-1], raw):
+            joint = "" if is_cjk(lines[-1][-1:]) or lines[-1].rstrip().endswith(("，", "、")) else " "
+            lines[-1] = lines[-1].rstrip() + joint + raw.strip()
         else:
             lines.append(raw)
     for raw in lines:
