@@ -98,6 +98,20 @@ def test_fix_pending_unless_a_solution_is_laid_out():
     assert verdict("算子精度偏差", "误差 3e-2", [("dev", "收到，!3054 在处理。")], fix=open_fix) == (False, "fix_pending")
     plan = "确认 master 现状如你所述。方案：按完整文档 packing，生成 cu_seqlens 隔离跨文档注意力，文档内重计 position_ids。"
     assert verdict("packing 硬切泄漏", "跨文档注意力", [("dev", plan)], fix=open_fix) == (True, "")
+    # the plan may say where it lives before its colon
+    where = "方案在 !3054：按完整文档切分样本，cu_seqlens 把注意力限制在文档内，文档内重算位置编号。"
+    assert verdict("packing 硬切泄漏", "跨文档注意力", [("dev", where)], fix=open_fix) == (True, "")
+
+
+def test_a_pending_fix_whose_scope_the_owners_confirmed_is_kept():
+    """Who is affected, said by the people who own the code, is worth a row while the fix waits;
+    the analyst hands it over as `established`."""
+    open_fix = [FixRef(repo=REPO, number=883, role="fix", state="open")]
+    said = [("dev", "确认，影响静态量化和敏感层分析，动态量化不受影响。")]
+    case = Case(repo=REPO, number=1, title="激活量化 scale 失真", fix=open_fix)
+    ctx = ctx_for("激活量化 scale 失真", "min/max 按整 tensor 算", said)
+    assert keep_or_drop(case, ctx).drop_reason == "fix_pending"
+    assert keep_or_drop(case, ctx, established="影响静态量化和敏感层分析，动态量化不受影响").keep
 
 
 def test_review_ticket_naming_its_pr():

@@ -627,3 +627,13 @@ def test_an_issue_the_pr_does_not_name_keeps_the_whole_change():
                            "stop.sh 先收集 protected_pids（自身、父进程）再逐个 kill，不再用 pkill -f worker。\n"
                            "health() 改为判断服务日志 startup 完成，不再发 completion 请求。")
     assert "protected_pids" in c[110].answer and "startup 完成" in c[110].answer
+
+
+def test_a_waiting_fix_with_its_scope_confirmed_keeps_the_row():
+    w = World()
+    w.pull(SIM, 131, "per-token 激活量化按 token 统计 min/max", "改为逐 token 统计。", state="open")
+    case = w.issue(SIM, 130, "Per Token 激活量化 min/max 按整 Tensor 计算，scale 失真", "精度掉了 2 个点。",
+                   comments=[("maint1", "确认，影响静态量化和敏感层分析，动态量化不受影响。")],
+                   fix=[w.fix(SIM, 131, state="open")], timing="no_fix")
+    analyse_cases([case], w.corpus, OfflineAnalyst())
+    assert case.funnel == "selected" and "不受影响" in case.written.scope

@@ -43,7 +43,9 @@ NO_CONCLUSION = ("无反馈", "未反馈", "没有反馈", "没有回复", "未�
 FEATURE_REQUEST = ("希望", "诉求", "建议增加", "建议支持", "能不能", "期望", "需求", "feature request", "would like",
                    "please add", "would be nice", "could you add")
 # a maintainer laying out the fix to come ("方案：按完整文档 packing …"): something learned even before it lands
-SOLUTION = re.compile(r"(方案|改法|修复思路|解决思路|解决办法|修复方式|solution|approach|fix plan|proposed fix)\s*[:：]", re.I)
+# (the plan may name where it is first: "方案在 !3054：…", "the approach in #12:")
+SOLUTION = re.compile(r"(方案|改法|修复思路|解决思路|解决办法|修复方式|solution|approach|fix plan|proposed fix)"
+                      r"[^。：:\n]{0,12}[:：]", re.I)
 _PR_IN_TITLE = re.compile(r"(?:\bPR\s*#?\s*|\bMR\s*#?\s*|!)(\d+)", re.I)
 _LIST_ITEM = re.compile(r"^\s*(?:\d+[.、)]|[-*])\s+\S", re.M)
 # an official voice acknowledging a defect in the product (so a workaround is not the whole story)
@@ -78,8 +80,10 @@ def _content_len(text: str) -> int:
     return len(re.sub(r"\s+", "", text))
 
 
-def keep_or_drop(case: Case, ctx: CaseContext, root_cause: str = "") -> KeepVerdict:
-    """`root_cause` is what the analyst extracted (empty when nothing root-cause-like was found)."""
+def keep_or_drop(case: Case, ctx: CaseContext, root_cause: str = "", established: str = "") -> KeepVerdict:
+    """`root_cause` is what the analyst extracted (empty when nothing root-cause-like was found);
+    `established`, who is affected as the people who own the code stated it (it settles only a
+    fix that has not landed yet: a confirmed, bounded defect is worth a row while it waits)."""
     title = case.title or (ctx.issue.title if ctx.issue else "")
     body = ctx.body
     official = _text(ctx.maintainer_comments())
@@ -117,8 +121,8 @@ def keep_or_drop(case: Case, ctx: CaseContext, root_cause: str = "") -> KeepVerd
         return KeepVerdict(True, "", notes)
 
     if pending:
-        if root_cause or (SOLUTION.search(official) and substantive):
-            notes.append("fix not landed, but the root cause / solution is established")
+        if root_cause or established or (SOLUTION.search(official + "\n" + pr_text) and substantive):
+            notes.append("fix not landed, but the root cause, the solution or who is affected is established")
             return KeepVerdict(True, "", notes)
         return KeepVerdict(False, DropReason.FIX_PENDING, ["fix PR still open or unmerged and nothing learned yet: watch"])
 

@@ -324,11 +324,13 @@ class OfflineAnalyst:
         cands = self._candidates(case, ctx, title, zh)
         # the verdict and the theme read the stated causes (cue words), as before rows were written
         root_text = " ".join(c.text for c in self._best([c for c in cands if c.root > 0], self.cause_sentences))
-        verdict = keep_or_drop(case, ctx, root_cause=root_text)
+        picked = self._explanation(case, cands, EXPLAIN_BUDGET, title)
+        # who is affected, as the people who own the code stated it: a defect confirmed and bounded
+        established = " ".join(t for r, c, t in picked if r == "scope" and c.source in OFFICIAL)
+        verdict = keep_or_drop(case, ctx, root_cause=root_text, established=established)
 
         sep = "。" if zh else ". "
         facts = [p for p in (fix_sentence(case, zh), close_sentence(case, zh)) if p]
-        picked = self._explanation(case, cands, EXPLAIN_BUDGET, title)
         field_of = {"mechanism": "mechanism", "aside": "scope", "change": "change",
                     "workaround": "workaround", "scope": "scope"}
         fields = {f: sep.join(t for r, _, t in picked if field_of[r] == f)
