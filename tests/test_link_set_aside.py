@@ -7,7 +7,7 @@ from fixlore.link import build_cases
 from fixlore.link.set_aside import called_stopgap, revert_of
 from fixlore.model import Comment, Corpus
 
-from test_link_builders import REPO, SINCE, issue, pull, t
+from test_link_builders import REPO, SINCE, issue, link, pull, t
 
 
 def _cases(corpus):
@@ -100,3 +100,25 @@ def test_a_release_branch_pr_naming_the_issue_is_its_backport_whenever_it_merges
     c = _cases(corpus)[120]
     assert [(f.number, f.role) for f in c.fix] == [(121, "fix"), (122, "backport")]
     assert c.timing == "same_second"
+
+
+def test_a_request_the_owners_declined_has_no_linked_fix():
+    """The maintainer declines the rename; the PR the platform links merged days before and
+    changes a log format. Positive contrary evidence: nothing was changed for this issue."""
+    corpus = Corpus(issues=[issue(140, "建议把 tensor_cast 命令改名为 tcast", body="名字太长。", closed=t(21))],
+                    pulls=[pull(141, "日志格式调整", body="日志增加迭代序号与耗时字段。", merged=t(17))],
+                    links=[link(140, 141)],
+                    comments=[Comment(repo=REPO, parent_kind="issue", parent_number=140, id="1", author="maint",
+                                      body="命令名已经写进很多用户脚本，改名代价大于收益，不采纳。", created_at=t(20))])
+    c = _cases(corpus)[140]
+    assert c.fix == [] and "linked_unrelated" in c.traps
+    assert "declined" in c.trap_notes["linked_unrelated"] and "不采纳" in c.trap_notes["linked_unrelated"]
+
+
+def test_declining_one_pr_is_no_verdict_on_the_request():
+    corpus = Corpus(issues=[issue(150, "LoRA 存盘体积过大", body="每次多写 36G。", closed=t(21))],
+                    pulls=[pull(151, "LoRA 只存 adapter", body="lora_save_only 只存 LoRA 权重。", merged=t(20))],
+                    links=[link(150, 151)],
+                    comments=[Comment(repo=REPO, parent_kind="issue", parent_number=150, id="1", author="maint",
+                                      body="!149 不采纳：还要区分续训与导出两种用途。官方方案在 !151。", created_at=t(19))])
+    assert [f.number for f in _cases(corpus)[150].fix] == [151]

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 from fixlore.analyse.context import CaseContext
 from fixlore.facts import landed, unlanded
+from fixlore.rules.answers import DECLINED
 from fixlore.rules.text import PROBLEM_CUES, ROOT_CUES, cjk_count, clean_body, has_cue, is_cjk
 from fixlore.enums import DropReason, EvidenceKind, Trap
 from fixlore.model import Case
@@ -21,8 +22,7 @@ NOT_A_PROBLEM = ("不是问题", "非问题", "不是bug", "不是 bug", "并非
 # "works as designed": a drop only when nothing is explained or advised along with it
 AS_DESIGNED = ("预期行为", "符合预期", "正常现象", "设计如此", "works as intended", "working as intended",
                "expected behavior", "expected behaviour", "by design")
-REJECTED = ("不采纳", "不予采纳", "不接纳", "不受理", "不予受理", "否决", "不做修改", "不会修改", "不计划支持", "暂不考虑",
-            "won't fix", "wont fix", "will not fix", "not planned", "declined", "rejected", "we will not", "won't be")
+REJECTED = DECLINED
 MERGED_INTO = re.compile(
     r"(?:重复|合并到|并入|合入到|转至|移至|跟踪于|统一在|duplicate of|tracked in|merged into|moved to)\s*"
     r"(?:issue\s*)?#\s*\d+", re.I)

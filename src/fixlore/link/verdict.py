@@ -24,7 +24,9 @@ from fixlore.link.candidates import Candidate, Signal, _sentence_around, gather
 from fixlore.link.config import LinkConfig
 from fixlore.link.index import CorpusIndex, Key
 from fixlore.rules.refs import KIND_ISSUE, KIND_PULL, find_refs
+from fixlore.rules.answers import DECLINED
 from fixlore.rules.bots import is_bot
+from fixlore.rules.text import has_cue
 from fixlore.link.text import overlap, path_tokens, tokens
 from fixlore.model import Issue, Pull
 
@@ -138,6 +140,20 @@ def _denied_by_comment(issue: Issue, pull: Pull, idx: CorpusIndex) -> str:
     return ""
 
 
+def _declined_by_owner(issue: Issue, idx: CorpusIndex) -> str:
+    """Someone other than the reporter declines what the issue asks ("改名代价大于收益，不采纳"):
+    nothing was changed for it, so a PR the platform links to it is some other change. A
+    sentence that names a PR is about that PR, not the request, and says nothing here."""
+    for c in idx.issue_comments.get((issue.repo, issue.number), []):
+        if not c.author or c.author == issue.author or is_bot(c.author):
+            continue
+        # a bare "!" is GitCode's PR sigil ("!2948 不采纳"): it ends a sentence only before a space
+        for sentence in re.split(r"[。！？\n]|[!?](?=\s|$)|(?<=[.])\s", c.body or ""):
+            if has_cue(sentence, DECLINED) and not find_refs(sentence, issue.repo):
+                return f"{c.author} declined the request: '{' '.join(sentence.split())[:100]}' [issues/{issue.number}/comments/{c.id}]"
+    return ""
+
+
 def _dirs(paths: list[str]) -> set[str]:
     return {p.rsplit("/", 1)[0] if "/" in p else "" for p in paths}
 
@@ -167,7 +183,8 @@ def unrelated_reason(issue: Issue, pull: Pull, idx: CorpusIndex, cfg: LinkConfig
     terse ("fix bug", "修复问题", "补充参数说明"), so vocabulary alone never refutes a link;
     it takes positive contrary evidence, and the reason says which:
       - the PR's text names this issue only as background ("前序 #631");
-      - someone other than the reporter says in the issue that the PR is not its change;
+      - someone other than the reporter says in the issue that the PR is not its change, or
+        declines what the issue asks (nothing was changed for it);
       - the PR names other issues with a closing keyword (not within `minutes_s` after its
         merge: then the platform closed this issue on the PR's claim too);
       - its change touches an area the issue does not: none of the identifiers the issue
@@ -192,6 +209,9 @@ def unrelated_reason(issue: Issue, pull: Pull, idx: CorpusIndex, cfg: LinkConfig
     denied = _denied_by_comment(issue, pull, idx)
     if denied:
         return f"linked {label} is not this issue's change: {denied}"
+    declined = _declined_by_owner(issue, idx)
+    if declined:
+        return f"linked {label} cannot be this issue's change: {declined}"
     ov = overlap(itoks.get(), pull_tokens(pull, idx))
     has_diff = bool(idx.files.get((pull.repo, pull.number)))
     subject = _identifiers(_title_spans(issue.title)) if has_diff else set()
