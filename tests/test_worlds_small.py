@@ -12,9 +12,10 @@ from fixlore.timeutil import parse_time
 
 ROOT = Path(__file__).resolve().parents[1]
 WORLDS = {"demo": "worldgen/demo.py", "github-mini": "worldgen/github_mini.py", "npu-threads": "worldgen/npu_threads.py",
-          "seed-twin": "worldgen/seed_twin.py"}
+          "seed-twin": "worldgen/seed_twin.py", "seed-twin2": "worldgen/seed_twin2.py"}
 # Worlds whose truth entries carry provenance after the common keys (real-data worlds).
-PROVENANCE_KEYS = {"npu-threads": ["split", "source", "fix_sources", "why"], "seed-twin": ["split", "why"]}
+PROVENANCE_KEYS = {"npu-threads": ["split", "source", "fix_sources", "why"], "seed-twin": ["split", "why"],
+                   "seed-twin2": ["split", "why"]}
 
 FUNNEL = ["window", "unresolved", "internal", "cve", "empty_title", "noise", "rank", "analysis", "selected"]
 DROP_REASONS = {"not_adopted", "no_fix_evidence", "internal_process", "consultation_only", "env_workaround",
