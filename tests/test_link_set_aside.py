@@ -122,3 +122,13 @@ def test_declining_one_pr_is_no_verdict_on_the_request():
                     comments=[Comment(repo=REPO, parent_kind="issue", parent_number=150, id="1", author="maint",
                                       body="!149 不采纳：还要区分续训与导出两种用途。官方方案在 !151。", created_at=t(19))])
     assert [f.number for f in _cases(corpus)[150].fix] == [151]
+
+
+@pytest.mark.parametrize("said,claimed", [("修复见 PR!161，还在检视。", False), ("已通过 !161 修复合入，请验证。", True),
+                                          ("!161 已修复。", True), ("The fix is in !161.", False)])
+def test_only_a_fix_said_done_is_a_claim(said, claimed):
+    corpus = Corpus(issues=[issue(160, "scale 失真", closed=t(21))],
+                    pulls=[pull(161, "逐 token 统计", body="", state="closed", closed=t(19))],
+                    comments=[Comment(repo=REPO, parent_kind="issue", parent_number=160, id="1", author="maint",
+                                      body=said, created_at=t(20))])
+    assert ("claimed_unmerged" in _cases(corpus)[160].traps) is claimed

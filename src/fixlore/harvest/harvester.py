@@ -31,6 +31,8 @@ from datetime import datetime, timedelta
 from typing import Any, Callable, Iterable
 
 from fixlore import model as m
+from fixlore.enums import FunnelStage
+from fixlore.rules.bursts import in_bursts
 from fixlore.rules.funnel import POOL, FunnelConfig, cheap_funnel
 from fixlore.rules.refs import KIND_EITHER, KIND_ISSUE, KIND_PULL, find_refs, refs_from_branch
 from fixlore.sources.base import Source
@@ -228,6 +230,7 @@ class Harvester:
         self.progress = progress
         self.report = HarvestReport()
         self.failed: set[str] = set()          # repos met with an unreadable endpoint in this run
+        self.bursts: set[str] = set()          # issue keys outside the pool whose close is in a burst
 
     # -- phases
     def run(self, orgs: list[str]) -> HarvestReport:
@@ -312,6 +315,12 @@ class Harvester:
         verdicts = cheap_funnel(in_window, self.since, self.funnel_config)
         self.report.verdicts = verdicts
         self.report.funnel = dict(Counter(verdicts.values()))
+        # who closed the issues of a close burst outside the pool (a storm or a stale close is a
+        # trap at any stage); template floods are left out: nobody reads a flood's close
+        self.bursts = {key for key in in_bursts((i.repo, i.key, i.closed_at) for i in in_window
+                                                if i.closed_at is not None and i.closed_at >= self.since
+                                                and verdicts.get(i.key) not in (FunnelStage.WINDOW, FunnelStage.NOISE))
+                       if verdicts.get(key) != POOL}
         by_key = {}
         for issue in in_window:
             stage = verdicts.get(issue.key)
@@ -328,7 +337,8 @@ class Harvester:
             selected = [n for n, b in book.items()
                         if b["updated_at"] is not None and b["updated_at"] >= self.since
                         and (self.naive or verdicts.get(f"{repo.full_name}#{n}") == POOL)]
-            needs = sorted(n for n in selected if book[n]["details_for"] != book[n]["updated_at"])
+            burst = [n for n, b in book.items() if f"{repo.full_name}#{n}" in self.bursts and n not in selected]
+            needs = sorted(n for n in selected + burst if book[n]["details_for"] != book[n]["updated_at"])
             mark = self.store.watermark(repo.full_name)
             pending = selected and not self._watermark_applies(mark)
             plans.append((repo, selected, needs, pending))

@@ -26,7 +26,10 @@ from fixlore.rules.refs import KIND_EITHER, KIND_ISSUE, KIND_PULL, find_refs
 from fixlore.model import EV_CLOSED, Issue, Pull
 
 # A comment that says the PR merged / fixed it (what `claimed_unmerged` checks against the PR's state).
-_CLAIM_FIX = re.compile(r"合入|已合|合并|修复|修好|解决|fixed|fixes|merged|landed|resolved", re.IGNORECASE)
+# "修复见 PR#826" points at where the fix is, and says nothing of its state: only a fix said done
+# ("已修复", "修复了", "修好") or merged is a claim.
+_CLAIM_FIX = re.compile(r"合入|已合|合并|已修复|修复了|修复完成|修好|已解决|解决了|fixed|fixes|merged|landed|resolved",
+                        re.IGNORECASE)
 # A comment that points at the PR as where the change is made ("see !N", "changed in !N", "submitted !N").
 _CITE = re.compile(r"修改|改了|改动|整改|已提交|提交了|提了|实现", re.IGNORECASE)
 _CITE_BEFORE = re.compile(r"(?:见|详见|参见|参考|在|随|由|通过|see|in|via|by)\s*(?:PR|MR)?\s*[:：]?\s*$", re.IGNORECASE)
@@ -34,6 +37,9 @@ _NOT_LANDED = re.compile(r"未合|没合|尚未|还没|待合|not (?:yet )?merge
                          r"\bWIP\b|在做|进行中|草稿|draft|不采纳|不予采纳|拒绝|rejected|关了|被关", re.IGNORECASE)
 _PR_CONTEXT = re.compile(r"\b(?:pr|mr|pull|merge)\b|合入|合并|提交|补丁|patch", re.IGNORECASE)
 _SENTENCE = re.compile(r"[^。；;！!？?\n]*")
+# a signal that settles a candidate alone, and those of which two independent ones do (link.verdict)
+STRONG = frozenset({"keyword", "branch_name", "commit_close"})
+MEDIUM = frozenset({"mention", "cross_ref", "comment", "timing"})
 # a reporter saying they submitted the change
 _SUBMITTED = re.compile(r"\b(?:submit(?:ted)?|open(?:ed)?|creat(?:ed|e)|raised?|sent|fil(?:ed|e)|propos(?:ed|e)|made)\b"
                         r"[^.。]{0,20}\b(?:PR|pull request|patch|fix)\b|here is (?:a|the|my) (?:PR|fix|patch)|"

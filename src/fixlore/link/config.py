@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 from fixlore.rules.funnel.config import FunnelConfig
 from fixlore.rules.answers import ANSWER_MIN_CHARS
+from fixlore.rules.bursts import STORM_MIN_CLOSES, STORM_WINDOW_S
 
 
 @dataclass(slots=True)
@@ -40,8 +41,8 @@ class LinkConfig:
     # PR) merging within auto_close_s before them are left out: a maintainer merging several
     # fixes in a row is not a storm. Fitted on: ascend-2026-09 (the seed's storms: a bot
     # closing 3+ in 4 s, a manual batch over 5 minutes, two closes in 4 minutes that are none).
-    storm_min_closes: int = 3
-    storm_window_s: int = 600
+    storm_min_closes: int = STORM_MIN_CLOSES
+    storm_window_s: int = STORM_WINDOW_S
     # Stale closes: the closing account looks like a bot (and the close is no auto-close), or
     # a bot posted a stale notice, or a stale notice was posted after >= stale_idle_days
     # without activity and >= stale_warning_days before the close. Fitted on: ascend-2026-09
@@ -53,7 +54,7 @@ class LinkConfig:
     # ascend-2026-09 (same-second auto-closes whose PR names nothing).
     timing_only_s: int = 1
     timing_only_overlap: float = 0.25
-    # linked_unrelated (link.verdict.unrelated_reason): vocabulary never refutes a platform
+    # linked_unrelated (link.unrelated.unrelated_reason): vocabulary never refutes a platform
     # link alone; below this share of shared vocabulary, positive contrary evidence (another
     # issue named as the target, a change that touches none of what the issue names or none of
     # its own fix's folders) refutes it. Fitted on: ascend-2026-09 (msmodeling#441 at 26 %) and
