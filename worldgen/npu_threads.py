@@ -35,7 +35,9 @@ it was the first held-out split, ``heldout``: measured once, then read for failu
 else ``tune``. Every issue of a later batch (``LATER_SPLITS``) carries that batch's split: ``heldout2``, then
 ``heldout3`` (the first batch with fix pairs collected after all linker rules so far were written), then
 ``heldout4`` (whole PR threads: a release-branch twin, a revert and its re-land, a workaround PR before the
-fix, a stale close with cross-referencing PRs closed unmerged).
+fix, a stale close with cross-referencing PRs closed unmerged), then ``heldout5`` (collected after the rules read
+off the fourth batch: projects not used before, a release-branch twin on a named release branch, merged closing
+PRs on issues the stored copies show open, an internal ticket closed by another developer's PR).
 
 A PR whose thread is not stored may be given as the record of its squash-merge commit (number and title from
 the subject, body = the commit message, ``created`` = the commit day); the data file says which.
@@ -59,7 +61,8 @@ DATA = HERE / "data" / "npu_threads.yaml"
 # Threads collected later, each file with the split its issues belong to whatever their URL hashes to.
 LATER_SPLITS = {"heldout2": HERE / "data" / "npu_threads_heldout2.yaml",
                 "heldout3": HERE / "data" / "npu_threads_heldout3.yaml",
-                "heldout4": HERE / "data" / "npu_threads_heldout4.yaml"}
+                "heldout4": HERE / "data" / "npu_threads_heldout4.yaml",
+                "heldout5": HERE / "data" / "npu_threads_heldout5.yaml"}
 API = "https://api.github.com"
 WEB = "https://github.com"
 SNAPSHOT = "2026-09-25T00:00:00Z"
@@ -436,7 +439,8 @@ def write(out: Path, data_path: Path = DATA, later: dict[str, Path] | None = Non
                  "Each entry names its source URL, the fix PR URLs and the evidence (why). split: SHA-1 "
                  "of the issue URL starts with 0-4 -> tune2 (the first held-out split, spent: measured once, then read for "
                  "failure classes), else tune; heldout2 = the second batch, held out; heldout3 = the third batch (with fix "
-                 "pairs), held out; heldout4 = the fourth batch (whole PR threads), held out. Times of day, merge and close "
+                 "pairs), held out; heldout4 = the fourth batch (whole PR threads), held out; heldout5 = the fifth batch, "
+                 "held out. Times of day, merge and close "
                  f"times are synthetic (rules in worldgen/npu_threads.py); lag_s follows from them. rank_top_k is "
                  f"{top_k}: every selected and analysis entry.",
         "issues": truth,
