@@ -181,6 +181,8 @@ def _pulls_in_description(issue: Issue, idx: CorpusIndex, cand) -> None:
     names (the change under review, the one that regressed it, someone else's attempt) is context,
     unless the description calls it a stopgap, whoever wrote it."""
     body = issue.body or ""
+    if "#" not in body and "!" not in body and "/pull" not in body and "merge_requests" not in body:
+        return      # names no PR (the common case: most reports name none)
     for ref in find_refs(body, issue.repo):
         pk = (ref.repo, ref.number)
         pull = idx.pulls.get(pk)

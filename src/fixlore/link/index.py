@@ -231,6 +231,7 @@ class CorpusIndex:
             if branch is not None:
                 self._branches[repo].append(branch)
         self._pull_tokens: dict[Key, set[str]] = {}
+        self._declined: dict[Key, str] = {}     # link.unrelated: an issue's request declined by its owners
         self._branch_shape_lists: dict[tuple[str, str], list[str]] = {}
 
         # Base branch most used per repo, when the repo object does not name its default.

@@ -108,8 +108,18 @@ def _declined_by_owner(issue: Issue, idx: CorpusIndex) -> str:
     """Someone other than the reporter declines what the issue asks ("改名代价大于收益，不采纳"):
     nothing was changed for it, so a PR the platform links to it is some other change. A
     sentence that names a PR is about that PR, not the request, and says nothing here."""
+    key = (issue.repo, issue.number)
+    if key not in idx._declined:
+        idx._declined[key] = _declined(issue, idx)
+    return idx._declined[key]
+
+
+def _declined(issue: Issue, idx: CorpusIndex) -> str:
     for c in idx.issue_comments.get((issue.repo, issue.number), []):
         if not c.author or c.author == issue.author or is_bot(c.author):
+            continue
+        low = (c.body or "").lower()
+        if not any(cue in low for cue in DECLINED):     # the usual case, told apart cheaply
             continue
         # a bare "!" is GitCode's PR sigil ("!2948 不采纳"): it ends a sentence only before a space
         for sentence in re.split(r"[。！？\n]|[!?](?=\s|$)|(?<=[.])\s", c.body or ""):
