@@ -53,3 +53,11 @@ def test_a_cut_keeps_its_facts_or_is_not_kept():
     whole = "需要 MindCluster ≥ 26.2.0；且 CANN ≥ 9.2.0"
     assert facts_kept(whole, whole)
     assert not facts_kept(whole, "需要 MindCluster ≥ 26.2.0")
+
+
+def test_a_labelled_change_line_states_the_change():
+    from fixlore.analyse.roles import states_change
+    assert states_change("修改：matcher 跳过 bookkeeping 边，同时识别两代 copy")
+    assert states_change("Fix: skip bookkeeping edges in the matcher")
+    assert not states_change("matcher 把 bookkeeping 用户当成数据路径用户")
+    assert not states_change("修改前的日志如下")

@@ -88,8 +88,13 @@ def states_reason(sentence: str) -> bool:
     return has_cue(sentence, REASON)
 
 
+# a PR template's or a reply's label for what was changed ("修改：matcher 跳过 bookkeeping 边", "Fix: …")
+_CHANGE_LABEL = re.compile(r"^\s*(?:本\s*PR\s*)?(?:修改|改动|修改内容|修改点|修复方案|解决方案|变更|改法|"
+                           r"changes?|fix|solution|what (?:this pr|changed))\s*[:：]", re.I)
+
+
 def states_change(sentence: str) -> bool:
-    return has_cue(sentence, CHANGED)
+    return has_cue(sentence, CHANGED) or bool(_CHANGE_LABEL.match(sentence))
 
 
 def is_workaround(sentence: str, source: str) -> bool:
