@@ -637,3 +637,16 @@ def test_a_waiting_fix_with_its_scope_confirmed_keeps_the_row():
                    fix=[w.fix(SIM, 131, state="open")], timing="no_fix")
     analyse_cases([case], w.corpus, OfflineAnalyst())
     assert case.funnel == "selected" and "不受影响" in case.written.scope
+
+
+def test_the_problem_names_the_exception_the_reporter_hit():
+    w = World()
+    hit = w.issue(SIM, 140, "4 卡伪量化推理 list 越界", "```\nTraceback (most recent call last):\n"
+                  "  File \"calib.py\", line 9, in <module>\nIndexError: list index out of range\n```", timing="no_fix")
+    named = w.issue(SIM, 141, "加载时报 KeyError: 'lm_head.weight'", "```\nKeyError: 'lm_head.weight'\n```", timing="no_fix")
+    english = w.issue(ENG, 142, "Decoding fails after the first token.", "```\nRuntimeError: shape mismatch\n```",
+                      timing="no_fix")
+    analyse_cases([hit, named, english], w.corpus, OfflineAnalyst())
+    assert hit.problem == "4 卡伪量化推理 list 越界（IndexError）"
+    assert named.problem.count("KeyError") == 1
+    assert english.problem == "Decoding fails after the first token (RuntimeError)."

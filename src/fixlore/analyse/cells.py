@@ -51,10 +51,24 @@ def problem_cell(case: Case, ctx: CaseContext) -> str:
     if len(title) >= 8 and bare and errs:
         return shorten(f"{title_within(title, 40)}：{errs[0]}", 110)
     if len(title) >= 8:
-        return title_within(title, 90)
+        return _with_exception(title_within(title, 90), errs, 90)
     body = sentences(ctx.body)
     lead = body[0] if body else ""
     return shorten(f"{title}：{lead}" if title and lead else (title or lead), 90)
+
+_EXCEPTION = re.compile(r"\b([A-Z][A-Za-z0-9]*(?:Error|Exception))\b")
+
+
+def _with_exception(problem: str, errs: list[str], limit: int) -> str:
+    """The problem names the exception the reporter hit ("list 越界（IndexError）"): it is what a
+    reader searches for. Only when the title does not name one and there is room."""
+    m = next((m for m in (_EXCEPTION.search(e) for e in errs[:1]) if m), None)
+    if m is None or _EXCEPTION.search(problem) or m.group(1).lower() in problem.lower():
+        return problem
+    body, stop = (problem[:-1], problem[-1]) if problem.endswith(("。", ".")) else (problem, "")
+    named = f"{body}（{m.group(1)}）{stop}" if cjk_count(problem) else f"{body} ({m.group(1)}){stop}"
+    return named if len(named) <= limit else problem
+
 
 def symptom_cell(case: Case, ctx: CaseContext) -> str:
     """What the reporter saw, whole: the first error line that fits, else the title (without its
