@@ -56,3 +56,31 @@ def test_a_shell_background_job_keeps_ignoring_sigint():
             assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN
     finally:
         signal.signal(signal.SIGINT, before)
+
+
+def test_ctrl_c_inside_a_database_transaction_waits_for_it_to_end(tmp_path):
+    """Raised mid-transaction, Ctrl-C would leave the transaction open and its lock held, and the
+    run's "interrupted" status would wait on it; inside one the press is recorded, the transaction
+    commits, and the next check raises. A second press raises at once."""
+    import sqlalchemy as sa
+
+    from fixlore.store import Store
+
+    store = Store.open(f"sqlite:///{tmp_path / 's.db'}")
+    try:
+        with interrupts.kept():
+            with store.engine.begin() as conn:
+                signal.raise_signal(signal.SIGINT)            # recorded, not raised
+                conn.execute(sa.text("CREATE TABLE t (x INTEGER)"))
+                conn.execute(sa.text("INSERT INTO t VALUES (1)"))
+            with pytest.raises(KeyboardInterrupt):
+                interrupts.check()
+            with pytest.raises(KeyboardInterrupt):
+                with store.engine.begin() as conn:
+                    signal.raise_signal(signal.SIGINT)        # a second press: now
+        with store.engine.connect() as conn:                  # the first transaction committed, no lock left
+            assert conn.execute(sa.text("SELECT x FROM t")).scalar() == 1
+            conn.execute(sa.text("INSERT INTO t VALUES (2)"))
+            conn.commit()
+    finally:
+        store.close()

@@ -74,7 +74,9 @@ def test_ctrl_c_says_what_was_spent_and_marks_the_run_interrupted(make_world, tm
         assert len(lines) == 1, stderr
         n = int(lines[0].split("interrupted, ", 1)[1].split(" ")[0])
         assert lines[0] == f"interrupted, {n} requests spent, rerun the same command to resume"
-        assert 40 <= n <= spent
+        # the server may have counted a request whose answer the client never read: the signal
+        # landed while it was in flight (the harvest asks one request at a time)
+        assert 40 - 1 <= n <= spent
         info = json.loads((out / "run.json").read_text())
         assert info["status"] == "interrupted" and info["requests"]["total"] == n
         assert _statuses(db) == (["interrupted"], ["interrupted"])

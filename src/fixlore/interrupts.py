@@ -18,10 +18,31 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 _requested = threading.Event()
+# Open database transactions (`hold` / `release`, from the store's engine events). Ctrl-C raised in
+# the middle of one can leave it open, its lock held, and the "interrupted" status the run then
+# writes waits on that lock (SQLite's busy timeout: 30 s per write). While one is open, the press
+# is only recorded: the next `check` raises it, at most one request later.
+_held = 0
+_held_lock = threading.Lock()
+
+
+def hold() -> None:
+    global _held
+    with _held_lock:
+        _held += 1
+
+
+def release() -> None:
+    global _held
+    with _held_lock:
+        _held = max(0, _held - 1)
 
 
 def _on_sigint(signum: int, frame: object) -> None:
+    first = not _requested.is_set()
     _requested.set()
+    if _held and first:
+        return          # inside a transaction: `check` raises once it is done (a second press: now)
     raise KeyboardInterrupt
 
 

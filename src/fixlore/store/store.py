@@ -20,6 +20,8 @@ import sqlalchemy as sa
 from alembic import command
 from alembic.config import Config
 
+from fixlore import interrupts
+
 from fixlore.errors import ConfigError
 from fixlore.store import schema as t
 from fixlore.store import views as store_views
@@ -58,6 +60,10 @@ class Store(CorpusReads, RunRecords, CaseConclusions):
                 cur.execute("PRAGMA journal_mode=WAL")
                 cur.execute("PRAGMA busy_timeout=30000")
                 cur.close()
+        # Ctrl-C waits for an open transaction to end (fixlore.interrupts says why)
+        sa.event.listen(engine, "begin", lambda _conn: interrupts.hold())
+        sa.event.listen(engine, "commit", lambda _conn: interrupts.release())
+        sa.event.listen(engine, "rollback", lambda _conn: interrupts.release())
         store = cls(engine)
         if migrate:
             try:
