@@ -61,7 +61,8 @@ def test_a_shell_background_job_keeps_ignoring_sigint():
 def test_ctrl_c_inside_a_database_transaction_waits_for_it_to_end(tmp_path):
     """Raised mid-transaction, Ctrl-C would leave the transaction open and its lock held, and the
     run's "interrupted" status would wait on it; inside one the press is recorded, the transaction
-    commits, and the next check raises. A second press raises at once."""
+    commits, and the next check raises, once. A second press raises at once. Leaving `kept` forgets
+    the press: it belonged to the work it interrupted."""
     import sqlalchemy as sa
 
     from fixlore.store import Store
@@ -75,12 +76,32 @@ def test_ctrl_c_inside_a_database_transaction_waits_for_it_to_end(tmp_path):
                 conn.execute(sa.text("INSERT INTO t VALUES (1)"))
             with pytest.raises(KeyboardInterrupt):
                 interrupts.check()
-            with pytest.raises(KeyboardInterrupt):
+            interrupts.check()                                # spent: raised once
+        with pytest.raises(KeyboardInterrupt):
+            with interrupts.kept():
                 with store.engine.begin() as conn:
+                    signal.raise_signal(signal.SIGINT)        # recorded
                     signal.raise_signal(signal.SIGINT)        # a second press: now
+        assert not interrupts.requested()
+        interrupts.check()                                    # nothing left for the next run
         with store.engine.connect() as conn:                  # the first transaction committed, no lock left
             assert conn.execute(sa.text("SELECT x FROM t")).scalar() == 1
             conn.execute(sa.text("INSERT INTO t VALUES (2)"))
             conn.commit()
+    finally:
+        store.close()
+
+
+def test_a_press_recorded_at_the_very_end_still_interrupts(tmp_path):
+    from fixlore.store import Store
+    import sqlalchemy as sa
+
+    store = Store.open(f"sqlite:///{tmp_path / 'e.db'}")
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            with interrupts.kept():
+                with store.engine.begin() as conn:
+                    conn.execute(sa.text("CREATE TABLE e (x INTEGER)"))
+                    signal.raise_signal(signal.SIGINT)        # the work's last transaction
     finally:
         store.close()

@@ -68,9 +68,11 @@ def kept() -> Iterator[None]:
     sys.unraisablehook = quiet_about_ctrl_c
     try:
         yield
+        check()         # a press recorded while the last transaction ran, with no check after it
     finally:
         signal.signal(signal.SIGINT, previous)
         sys.unraisablehook = previous_hook
+        _requested.clear()      # a press belongs to the work it interrupted, not to the next run
 
 
 def requested() -> bool:
@@ -79,6 +81,8 @@ def requested() -> bool:
 
 
 def check() -> None:
-    """Raise KeyboardInterrupt if Ctrl-C was pressed and its first exception got lost."""
+    """Raise KeyboardInterrupt if Ctrl-C was pressed and its exception got lost or was held back
+    (a transaction was open); raised once, the press is spent."""
     if _requested.is_set():
+        _requested.clear()
         raise KeyboardInterrupt
