@@ -275,7 +275,12 @@ class Twin:
         return entry
 
 
-def build(data: dict) -> Twin:
+NOTES = ("Written from the seed digest's rows and disclosure only (see worlds/README.md, seed-twin). "
+         "Each entry's `why` names the seed statement it follows; `split` is tune / heldout by the SHA-1 "
+         "rule in worldgen/seed_twin.py.")
+
+
+def build(data: dict, world_yaml: str = WORLD_YAML) -> Twin:
     w = Twin(data)
     for p in data["pulls"]:
         w.pull(p)
@@ -283,15 +288,16 @@ def build(data: dict) -> Twin:
         w.issue(s)
     w.finish_links()
     pool = sum(e["funnel"] in ("selected", "analysis") for e in w.truth)
-    assert f"rank_top_k: {pool}\n" in WORLD_YAML, pool
+    assert f"rank_top_k: {pool}\n" in world_yaml, pool
     return w
 
 
-def write(out: Path) -> None:
-    data = yaml.safe_load(DATA.read_text(encoding="utf-8"))
-    w = build(data)
+def write(out: Path, data_path: Path = DATA, world_yaml: str = WORLD_YAML, notes: str = NOTES) -> None:
+    """Write a twin world: seed-twin by default; seed-twin2 passes its own data, world.yaml and notes."""
+    data = yaml.safe_load(data_path.read_text(encoding="utf-8"))
+    w = build(data, world_yaml)
     reset_dir(out)
-    write_text(out / "world.yaml", WORLD_YAML)
+    write_text(out / "world.yaml", world_yaml)
     write_json(out / "orgs" / f"{ORG}.json", [w.repo_obj(r["path"]) for r in data["repos"]])
     for path in w.repos:
         write_json(out / "repos" / ORG / path / "repo.json", w.repo_obj(path))
@@ -303,10 +309,7 @@ def write(out: Path) -> None:
         write_json(out / "repos" / ORG / repo / kind / f"{n}.{suffix}.json", items)
     for rel, text in sorted(data["docs"].items()):
         write_text(out / "docs" / ORG / rel, text)
-    truth = {"window": {"since": SINCE},
-             "notes": ("Written from the seed digest's rows and disclosure only (see worlds/README.md, seed-twin). "
-                       "Each entry's `why` names the seed statement it follows; `split` is tune / heldout by the SHA-1 "
-                       "rule in worldgen/seed_twin.py."),
+    truth = {"window": {"since": SINCE}, "notes": notes,
              "issues": sorted(w.truth, key=lambda e: (e["repo"], e["number"]))}
     write_yaml(out / "truth.yaml", truth)
 

@@ -20,10 +20,6 @@ import importlib.util
 import sys
 from pathlib import Path
 
-import yaml
-
-from fixlore.replay.worldwrite import reset_dir, write_json, write_text, write_yaml
-
 HERE = Path(__file__).resolve().parent
 DATA = HERE / "data" / "seed_twin2.yaml"
 
@@ -50,40 +46,13 @@ rank_top_k: 33
 """
 
 
-def build(data: dict):
-    w = st.Twin(data)
-    for p in data["pulls"]:
-        w.pull(p)
-    for s in data["issues"]:
-        w.issue(s)
-    w.finish_links()
-    pool = sum(e["funnel"] in ("selected", "analysis") for e in w.truth)
-    assert f"rank_top_k: {pool}\n" in WORLD_YAML, pool
-    return w
+NOTES = ("Written from the seed digest's rows and disclosure only, without opening the other encodings "
+         "(see worlds/README.md, seed-twin2). Each entry's `why` names the seed statement it follows; "
+         "`split` is tune / heldout by the SHA-1 rule in worldgen/seed_twin.py.")
 
 
 def write(out: Path) -> None:
-    data = yaml.safe_load(DATA.read_text(encoding="utf-8"))
-    w = build(data)
-    reset_dir(out)
-    write_text(out / "world.yaml", WORLD_YAML)
-    write_json(out / "orgs" / f"{ORG}.json", [w.repo_obj(r["path"]) for r in data["repos"]])
-    for path in w.repos:
-        write_json(out / "repos" / ORG / path / "repo.json", w.repo_obj(path))
-    for (repo, n), obj in sorted(w.issues.items()):
-        write_json(out / "repos" / ORG / repo / "issues" / f"{n}.json", obj)
-    for (repo, n), obj in sorted(w.pulls.items()):
-        write_json(out / "repos" / ORG / repo / "pulls" / f"{n}.json", obj)
-    for (repo, kind, n, suffix), items in sorted(w.files.items()):
-        write_json(out / "repos" / ORG / repo / kind / f"{n}.{suffix}.json", items)
-    for rel, text in sorted(data["docs"].items()):
-        write_text(out / "docs" / ORG / rel, text)
-    truth = {"window": {"since": SINCE},
-             "notes": ("Written from the seed digest's rows and disclosure only, without opening the other encodings "
-                       "(see worlds/README.md, seed-twin2). Each entry's `why` names the seed statement it follows; "
-                       "`split` is tune / heldout by the SHA-1 rule in worldgen/seed_twin.py."),
-             "issues": sorted(w.truth, key=lambda e: (e["repo"], e["number"]))}
-    write_yaml(out / "truth.yaml", truth)
+    st.write(out, DATA, WORLD_YAML, NOTES)
 
 
 def main(argv: list[str]) -> None:

@@ -22,7 +22,6 @@ NOT_A_PROBLEM = ("不是问题", "非问题", "不是bug", "不是 bug", "并非
 # "works as designed": a drop only when nothing is explained or advised along with it
 AS_DESIGNED = ("预期行为", "符合预期", "正常现象", "设计如此", "works as intended", "working as intended",
                "expected behavior", "expected behaviour", "by design")
-REJECTED = DECLINED
 MERGED_INTO = re.compile(
     r"(?:重复|合并到|并入|合入到|转至|移至|跟踪于|统一在|duplicate of|tracked in|merged into|moved to)\s*"
     r"(?:issue\s*)?#\s*\d+", re.I)
@@ -96,7 +95,7 @@ def keep_or_drop(case: Case, ctx: CaseContext, root_cause: str = "", established
 
     substantive = _content_len(official) >= MIN_ANSWER_CHARS
     advice = has_cue(official, ADVICE)
-    if has_cue(official, REJECTED) and not has_landed:
+    if has_cue(official, DECLINED) and not has_landed:
         return KeepVerdict(False, DropReason.NOT_ADOPTED, ["official answer rejects the request"])
     if has_cue(official, NOT_A_PROBLEM):
         return KeepVerdict(False, DropReason.NOT_A_PROBLEM, ["official answer says it is not a problem"])

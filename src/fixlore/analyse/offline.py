@@ -31,7 +31,6 @@ at a second time, 0.600 -> 0.550 (two facts fewer)."""
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, replace
 
 from fixlore.analyse.base import Analysis
@@ -136,7 +135,7 @@ class OfflineAnalyst:
         # row. An issue the PR does not name rode along (keep.py folds it into this row): its part
         # of the change stays here.
         own = set(tokens(f"{title}\n{ctx.body or ''}"))
-        named = {int(n) for p in ctx.pulls for n in re.findall(r"[#!](\d+)", f"{p.title}\n{p.body or ''}")}
+        named = {r.number for p in ctx.pulls for r in find_refs(f"{p.title}\n{p.body or ''}", case.repo)}
         siblings = [set(tokens(t)) for k, t in ctx.shared_fix_texts.items()
                     if t and k.rpartition("#")[2].isdigit() and int(k.rpartition("#")[2]) in named]
 

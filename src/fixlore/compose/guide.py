@@ -22,6 +22,7 @@ from fixlore.compose.render import safe_url
 from fixlore.compose.wording import t as _t
 from fixlore.facts import pr_label
 from fixlore.model import Case
+from fixlore.rules.refs import find_refs
 
 # an identifier named by more kept cases than this is vocabulary (a product, a common API), not a cause
 SPECIFIC = 3
@@ -77,11 +78,11 @@ def _groups(kept: list[Case]) -> list[list[Case]]:
     return list(out.values())
 
 
-def _names(text: str, label: str) -> bool:
-    """`text` names the PR `label` ("!810") in any of the ways people write it: "!810", "#810",
-    "PR#810", "PR 810", "MR !810"."""
-    number = re.sub(r"\D", "", label)
-    return bool(number) and re.search(rf"(?:[#!]|\b(?:PR|MR)\s*[#!]?)\s*{number}(?!\d)", text, re.I) is not None
+def _names(text: str, label: str, repo: str) -> bool:
+    """`text` names the PR `label` ("!810") in any of the ways people write it ("!810", "#810",
+    "PR#810", "MR !810"): the reference reader every stage uses."""
+    number = int(re.sub(r"\D", "", label) or 0)
+    return any(r.number == number for r in find_refs(text, repo))
 
 
 def _action(cs: list[Case], lang: str, said: list[str], ed: Editorial) -> str:
@@ -102,12 +103,12 @@ def _action(cs: list[Case], lang: str, said: list[str], ed: Editorial) -> str:
         own_text = ed.case_text(of, "action", lang) or quote(own, lang, said)
     # what to do or what the fix changed comes first; the PR that carries it follows in brackets
     # (a column of "upgrade to a build with !N" says nothing until the reader opens every PR)
-    if labels and not any(_names(own, lb) for lb in labels):
+    if labels and not any(_names(own, lb, cs[0].repo) for lb in labels):
         landed = "、".join(labels) if lang == "zh" else ", ".join(labels)
         if own_text:
             return own_text + _t(lang, f"（{landed} 已合入）", f" (landed in {landed})")
         return _t(lang, f"升级到含 {landed} 的版本", f"Upgrade to a build with {landed}")
-    if pending and not any(_names(own, lb) for lb in pending):
+    if pending and not any(_names(own, lb, cs[0].repo) for lb in pending):
         waiting = "、".join(pending) if lang == "zh" else ", ".join(pending)
         if own_text:
             return own_text + _t(lang, f"（{waiting} 未合入，关注）", f" ({waiting} not merged yet: watch it)")

@@ -26,7 +26,8 @@ _LIKENESS = re.compile(r"similar|analogous|(?<![A-Za-z])like(?![A-Za-z])|类似|
 _SENTENCE = re.compile(r"[^。；;！？\n]+?(?:[.!?](?=\s|$)|[。；;！？\n]|$)")
 
 
-def _sentences(text: str) -> list[str]:
+def sentences(text: str) -> list[str]:
+    """`text` cut into sentences, a bare "!" before a number left alone (GitCode's PR sigil)."""
     return [s for s in (m.group(0).strip() for m in _SENTENCE.finditer(text or "")) if s]
 
 
@@ -35,13 +36,13 @@ def credited_fixes(text: str, repo: str, issue_number: int, own: Key,
     """The merged PRs `text` (a PR's title and body) calls fixes while it names issue
     `issue_number` only beside them, each with the crediting sentence; [] when the text names
     the issue with a fix word or a closing keyword of its own, or does not name it at all."""
-    sentences = _sentences(text)
-    naming = [s for s in sentences
+    said = sentences(text)
+    naming = [s for s in said
               if any(r.repo == repo and r.number == issue_number for r in find_refs(s, repo))]
     if not naming or any(_FIX_WORD.search(s) for s in naming):
         return []
     out: list[tuple[Key, str]] = []
-    for s in sentences:
+    for s in said:
         if s in naming or not _FIX_WORD.search(s) or _LIKENESS.search(s):
             continue
         for r in find_refs(s, repo):

@@ -10,6 +10,7 @@ import re
 
 from fixlore.link.candidates import STRONG, Candidate, _sentence_around
 from fixlore.link.config import LinkConfig
+from fixlore.link.credited import sentences
 from fixlore.link.index import CorpusIndex, Key
 from fixlore.link.text import overlap, path_tokens, tokens
 from fixlore.model import Issue, Pull
@@ -121,8 +122,7 @@ def _declined(issue: Issue, idx: CorpusIndex) -> str:
         low = (c.body or "").lower()
         if not any(cue in low for cue in DECLINED):     # the usual case, told apart cheaply
             continue
-        # a bare "!" is GitCode's PR sigil ("!2948 不采纳"): it ends a sentence only before a space
-        for sentence in re.split(r"[。！？\n]|[!?](?=\s|$)|(?<=[.])\s", c.body or ""):
+        for sentence in sentences(c.body):          # "!2948 不采纳": the "!" is a PR's sigil
             if has_cue(sentence, DECLINED) and not find_refs(sentence, issue.repo):
                 return f"{c.author} declined the request: '{' '.join(sentence.split())[:100]}' [issues/{issue.number}/comments/{c.id}]"
     return ""
