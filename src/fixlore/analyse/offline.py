@@ -145,7 +145,8 @@ class OfflineAnalyst:
             # nothing of this report and something of the other's, or clearly more of the other's:
             # a statement common to all the PR's issues ("Upgrade the CI image") stays in each row.
             # The margin (twice as many words, three more) was read off ascend-2026-09 (msmodeling
-            # #410/#411) and npu-threads (vllm-omni #6080/#6135), both fitting data
+            # #410/#411) and npu-threads (vllm-omni #6080/#6135), both fitting data; it changes no row
+            # of demo, github-mini, seed-twin or seed-twin2
             return any((len(words & other) > 0) if mine == 0 else
                        (len(words & other) >= 2 * mine and len(words & other) - mine >= 3) for other in siblings)
 

@@ -26,7 +26,9 @@ STORM_MIN_CLOSES = 3
 STORM_WINDOW_S = 600
 # A bot sweeps a whole organisation in seconds (ascend-2026-09's stale bot: 3 closes in 4 s over two
 # repositories); across repositories only a run this tight counts (within 60 s, 57 issues of that
-# world would, 37 of them outside the pool). Read off ascend-2026-09, checked on seed-twin (read).
+# world would, 37 of them outside the pool). Read off ascend-2026-09, checked on seed-twin (read): it
+# costs 12 requests on ascend-2026-09 and none on demo, github-mini or npu-threads, and changes traps
+# only on seed-twin (19/1/4 -> 22/0/1 with the claim rule) and seed-twin2 (7/0/5 -> 10/0/2).
 SWEEP_WINDOW_S = 10
 
 
