@@ -89,6 +89,32 @@ def test_a_refused_form_gives_way_to_the_next_and_only_a_refusal_does():
         COMBINED, "order_by=updated_at&direction", "sort=updated&direction"]
 
 
+def test_a_list_that_refuses_every_form_is_the_lists_own_failure_and_the_forms_stay():
+    from fixlore.sources.listforms import ordered_pages
+    from fixlore.sources.responses import ApiError
+
+    forms = OrderForms("gitcode", "pulls")
+    asked: list[dict] = []
+
+    def refusing(params):
+        asked.append(params)
+        raise ApiError("/repos/{owner}/{repo}/pulls", 400, "bad request")
+        yield []                                  # a generator, as paginate is
+
+    with pytest.raises(ApiError):
+        list(ordered_pages(forms, refusing))
+    assert len(asked) == len(forms.order) and asked[-1] == {}
+    assert forms.name == COMBINED and "refused" not in forms.report()   # the next repo starts afresh
+
+    def second_form_works(params):
+        if "sort" in params:
+            raise ApiError("/repos/{owner}/{repo}/pulls", 400, "bad request")
+        yield [{"number": 1}]
+
+    assert list(ordered_pages(forms, second_form_works)) == [[{"number": 1}]]
+    assert forms.name == "order_by=updated_at&direction"
+
+
 @pytest.mark.parametrize("text,message", [
     (None, "probe file not found"),
     ("{not json", "is not readable JSON"),
@@ -312,3 +338,24 @@ def test_the_digest_names_the_repos_whose_closing_references_were_not_read():
     assert "minilab/widgets (3 issues: GraphQL answered 501" in en and "may be missing" in en
     assert "minilab/widgets（3 条" in zh and "侧栏" in zh
     assert _closing_refs_note({}, "en") == "" == _closing_refs_note({"closing_refs_unread": []}, "zh")
+
+
+def test_graphql_out_of_reach_costs_one_batch_then_is_given_up_for_the_host():
+    """Transport errors on every ask: one batch tried three times, then no more GraphQL on that host."""
+    from fixlore.sources.github_graphql import ATTEMPTS, closing_refs
+
+    posts: list[str] = []
+
+    def handler(request: httpx2.Request) -> httpx2.Response:
+        posts.append(request.url.path)
+        raise httpx2.ConnectError("refused", request=request)
+
+    client = ApiClient("https://ghe.example.test/api/v3", "github", TOKEN, transport=httpx2.MockTransport(handler),
+                       rate_limit=False, sleep=lambda s: None)
+    source = make_source("github", client)
+    first = closing_refs(source, "o/a", list(range(1, 120)))          # three batches of up to 50
+    second = closing_refs(source, "o/b", [7])
+    assert len(posts) == ATTEMPTS and set(posts) == {"/api/graphql"}
+    assert first.unread == list(range(1, 120)) and "could not be reached" in first.why
+    assert second.unread == [7] and "given up" in second.why
+    assert closing_refs(make_source("gitcode", client), "o/a", [1]).unread == []   # not part of the plan there

@@ -9,8 +9,8 @@ GraphQL needs a token; without one it is not asked and the REST timeline is the 
 With one, a query that meets a transport error, a 5xx or a rate limit is asked again, a bounded
 number of times (GitHub's GraphQL answers 502 on heavy queries now and then); an answer that says
 GraphQL is not to be had here (501 Not Implemented, 401/403/404/410, a schema without the field)
-gives up on it for that host at once, and so do two batches in a row that kept failing: no
-repeated cost. Every issue whose references could not be read is named (`ClosingRead.unread`,
+gives up on it for that host at once, and so do two batches in a row that kept failing, or one
+that could not reach it at all: no repeated cost. Every issue whose references could not be read is named (`ClosingRead.unread`,
 with why), so the harvest can say per repo what the sidebar may hold that this run did not see.
 """
 
@@ -159,7 +159,8 @@ def closing_refs(source: Any, repo: str, numbers: list[int]) -> ClosingRead:
         read.unread += part
         read.why = _why(status) + ("" if verdict == "gone" else f" (after {attempt} attempt(s))")
         host.failed_in_row += 1
-        if verdict == "gone" or host.failed_in_row >= FAILED_BATCHES:
+        # Unreachable three times (each ask may have waited a read timeout): not worth another batch.
+        if verdict == "gone" or host.failed_in_row >= FAILED_BATCHES or status == 0:
             host.gone = read.why if verdict == "gone" else f"{read.why}; given up for {client.host} this run"
             log.warning("closing references: %s; the REST timeline is the only source from here", host.gone)
     if read.unread and not read.why:

@@ -150,7 +150,10 @@ def ordered_pages(forms: OrderForms, pages_for: Callable[[dict[str, str]], Itera
     """The pages of a list asked in the current form; a form refused on the first page gives way to the next.
 
     Only the first page speaks for the form: a 400 later in the list concerns that page, and is raised.
+    A list that refuses every form, no order included, refuses for a reason of its own: the forms
+    are left as they were for the next list, and the error is raised.
     """
+    start, noted = forms.at, len(forms.refused)
     while True:
         pages = pages_for(forms.params)
         try:
@@ -161,6 +164,9 @@ def ordered_pages(forms: OrderForms, pages_for: Callable[[dict[str, str]], Itera
                 log.warning("%s list: the ordering form %s was refused (HTTP %s); asking %s instead",
                             forms.kind, refused, exc.status, forms.name)
                 continue
+            if forms.at != start and str(exc.status) in REFUSING:
+                forms.at = start
+                del forms.refused[noted:]
             raise
         if first is None:
             return
