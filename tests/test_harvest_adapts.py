@@ -359,3 +359,24 @@ def test_graphql_out_of_reach_costs_one_batch_then_is_given_up_for_the_host():
     assert first.unread == list(range(1, 120)) and "could not be reached" in first.why
     assert second.unread == [7] and "given up" in second.why
     assert closing_refs(make_source("gitcode", client), "o/a", [1]).unread == []   # not part of the plan there
+
+
+def test_a_run_whose_graphql_answers_501_names_the_loss_in_run_json_and_the_digest(tmp_path, monkeypatch):
+    """The whole pipeline with a token (a replay run has none: the connection is given one here)."""
+    import fixlore.harvest.connect as connect_module
+    from fixlore.pipeline_cli import run_pipeline
+
+    real = connect_module.connect
+    monkeypatch.setattr(connect_module, "connect", lambda settings, store, **kw: real(settings, store,
+                                                                                      **{**kw, "token": TOKEN}))
+    out = tmp_path / "out"
+    info = run_pipeline(world=MINI, out=out, overrides={}, strict="null_commit_id,graphql_501")
+    harvest_summary = next(s["summary"] for s in info["stages"] if s["name"] == "harvest")
+    lost = harvest_summary["closing_refs_unread"]
+    assert lost and info["server"]["by_endpoint"]["POST /graphql"] == 1
+    digest_en = (out / "digest.en.md").read_text(encoding="utf-8")
+    digest_zh = (out / "digest.zh.md").read_text(encoding="utf-8")
+    for entry in lost:
+        assert f"{entry['repo']} ({entry['issues']} issues: GraphQL answered 501" in digest_en
+        assert f"{entry['repo']}（{entry['issues']} 条" in digest_zh
+    assert "Development sidebar" in digest_en
