@@ -149,17 +149,28 @@ def test_gitcode_paging_stops_on_short_page_and_survives_a_repeated_page():
     assert served == [1, 2, 2, 3]
 
 
-def test_a_page_that_keeps_repeating_is_a_failure_not_an_end():
+def test_a_page_that_keeps_repeating_ends_paging_and_is_named():
+    # A full page, whatever page is asked, and no total: the server serves nothing more; the list
+    # ends there and the client names it (before, the repo was failed and every item of it lost).
+    handler = Script(ok([{"id": i} for i in range(100)]))
+    c = client(handler)
+    pages = list(c.paginate("/x", per_page=100))
+    assert len(pages) == 1 and len(handler.requests) == 1 + 4
+    assert all("If-None-Match" not in r.headers for r in handler.requests[2:])   # re-fetches skip the cache
+    (note,) = c.paging_report()
+    assert note["kind"] == "repeated-page" and note["lists"] == 1 and "page 2 kept repeating" in note["detail"]
+
+
+def test_a_page_that_keeps_repeating_while_a_total_announces_more_is_a_failure_not_an_end():
     from fixlore.sources.http import ApiError
 
-    handler = Script(ok([{"id": i} for i in range(100)]))      # a full page, whatever page is asked
+    handler = Script(ok([{"id": i} for i in range(100)], total_count="250"))
     c = client(handler)
     pages = []
     with pytest.raises(ApiError, match="page 2 kept repeating") as err:
         for page in c.paginate("/x", per_page=100):
             pages.append(page)
     assert len(pages) == 1 and len(handler.requests) == 1 + 4 and err.value.status == "repeated-page"
-    assert all("If-None-Match" not in r.headers for r in handler.requests[2:])   # re-fetches skip the cache
 
 
 def _paged_server(total: int, cap: int, totals: bool = True, ignore_page: bool = False, repeat_once: set = (),

@@ -63,13 +63,14 @@ def run_pipeline(*, world: Path | None, out: Path, overrides: dict[str, Any], co
                  stages: list[Any] | None = None, console: Any = None, as_of: datetime | None = None,
                  extra_info: dict[str, Any] | None = None,
                  progress: Callable[[str, int, int | None], None] | None = None,
-                 strict: Any = None) -> dict[str, Any]:
+                 strict: Any = None, probe: Any = None) -> dict[str, Any]:
     """Library form of `fixlore run`; returns the run.json content (also written to out/run.json).
 
     ``stage_names`` runs only the stages of `fixlore.pipeline.STAGES` so named; ``stages``, a
     list of `fixlore.pipeline.Stage`, runs those instead (a series edition's, with its own stage).
     `as_of` replays the world as it stood then; `extra_info` joins run.json (a series edition's
-    plan); `strict` makes the replay play the platform's quirks (a quirk set's name or True).
+    plan); `strict` makes the replay play the platform's quirks (a quirk set's name or True); `probe`,
+    a read probe file (`sources.listforms.read_probe`), chooses how the lists are ordered.
     ``progress(stage, done, total)`` is called by the stages that take a while (total None
     when unknown). Ctrl-C marks the run interrupted (run.json, ``runs``, ``harvest_runs``)
     and raises :class:`Interrupted` saying how many requests were spent.
@@ -80,6 +81,9 @@ def run_pipeline(*, world: Path | None, out: Path, overrides: dict[str, Any], co
     from fixlore.store import Store
 
     settings = plan_run(world=world, out=out, overrides=overrides, config=config, server_rate_limit=server_rate_limit)
+    from fixlore.sources.listforms import check_probe_platform
+
+    check_probe_platform(probe, settings.platform)
     logs.hide(settings.token(), *url_passwords(settings.base_url, settings.db))
     stages, absent = select_stages(stage_names or None, STAGES if stages is None else stages)
     out.mkdir(parents=True, exist_ok=True)
@@ -111,7 +115,7 @@ def run_pipeline(*, world: Path | None, out: Path, overrides: dict[str, Any], co
                                                       strict=strict))
             base_url, token = server.base_url, None
             info["settings"]["base_url"] = base_url
-        client, source = connect(settings, store, token=token, base_url=base_url)
+        client, source = connect(settings, store, token=token, base_url=base_url, probe=probe)
         stack.callback(client.close)
         log.info("run: %s %s since %s from %s into %s, outputs in %s", settings.platform, ",".join(settings.orgs),
                  settings.since.isoformat(), strip_userinfo(base_url), info["settings"]["db"], out)
@@ -204,6 +208,9 @@ def register(app: typer.Typer) -> None:
                                     "documented and observed quirks (see `fixlore replay --help`)."),
         quirks: Optional[str] = typer.Option(None, "--quirks", help="With --world: a named quirk set "
                                              "(gitcode, gitcode-no-totals, github) or quirk names; implies --strict."),
+        probe: Optional[Path] = typer.Option(None, "--probe", help="A `fixlore probe` report (JSON): ask the "
+                                             "lists in the ordering forms it saw work (default: the documented "
+                                             "order, docs/harvest.md)."),
     ) -> None:
         """Harvest, funnel, link, enrich, analyse, compose and index the cases for serving; write OUT/run.json, OUT/cases.jsonl and the digests.
 
@@ -218,6 +225,11 @@ def register(app: typer.Typer) -> None:
 
         if world is None and not platform and not config:
             raise ConfigError("give --world PATH, or --platform with --org for the real site")
+        from fixlore.sources.listforms import read_probe
+
+        probe_forms = read_probe(probe) if probe is not None else None    # a bad file: one line, exit 2, nothing made
+        if probe_forms is not None and series:
+            raise ConfigError("--probe cannot be combined with --series (an edition harvests as its series does)")
         overrides: dict[str, Any] = {"platform": platform, "orgs": list(org) or None, "db": db, "base_url": base_url,
                                      "token_env": token_env, "time_scale": time_scale, "lookback_days": lookback_days,
                                      "rank_top_k": rank_top_k, "read_timeout": read_timeout, "rate_limit": rate_limit,
@@ -242,7 +254,8 @@ def register(app: typer.Typer) -> None:
             info = run_pipeline(world=world, out=out, overrides=overrides, config=config, faults=faults,
                                 fault_seed=fault_seed, server_rate_limit=bool(rate_limit), quiet=not show,
                                 naive=naive, stage_names=list(stage) or None, progress=bar.update if show else None,
-                                as_of=parse_since(as_of, "--as-of") if as_of else None, strict=quirks or strict)
+                                as_of=parse_since(as_of, "--as-of") if as_of else None, strict=quirks or strict,
+                                probe=probe_forms)
         if as_json:
             typer.echo((out / "run.json").read_text(encoding="utf-8"), nl=False)
         elif show:

@@ -49,6 +49,18 @@ def _unreadable_note(api: dict, repos: int, lang: str) -> str:
               f"and will be retried on the next run.")
 
 
+def _closing_refs_note(api: dict, lang: str) -> str:
+    """Repos whose platform closing references (GitHub's Development sidebar) the harvest could not read."""
+    lost = api.get("closing_refs_unread") or []
+    if not lost:
+        return ""
+    names = _j(lang, [f"{x['repo']}（{x['issues']} 条，{x['why']}）" if lang == "zh" else
+                      f"{x['repo']} ({x['issues']} issues: {x['why']})" for x in lost])
+    return _t(lang, f"平台关联（Development 侧栏的关单 PR）未能读取：{names}；仅在侧栏关联的修复可能缺失。",
+              f" The platform's closing references (the Development sidebar) could not be read for {names}; "
+              f"a fix linked only there may be missing.")
+
+
 def disclosure(fig: dict, run: dict, lang: str, editorial: str = "") -> list[dict[str, str]]:
     f, kb, mg, car, ev, tm, dr, bl, an = (fig[k] for k in ("funnel", "kb", "merge", "carriers", "evidence", "timing",
                                                           "drops", "backlog", "analysis"))
@@ -66,7 +78,8 @@ def disclosure(fig: dict, run: dict, lang: str, editorial: str = "") -> list[dic
         f"{f['closed_in_window']:,} closed in the window ({f['by_stage']['window']:,} outside); after removing unresolved {f['unresolved']:,}, "
         f"internal {f['internal']:,}, CVE {f['cve']:,} and empty titles {f['empty_title']:,}, {f['resolved_user_side']:,} resolved user-side issues; "
         f"{f['noise']:,} template-flood issues removed leaves a pool of {f['pool']:,}; the top {f['analysed']:,} by value were analysed "
-        f"in depth: {f['kept']:,} kept, {f['dropped']:,} dropped.") + _unreadable_note(fig["api"], repos, lang)})
+        f"in depth: {f['kept']:,} kept, {f['dropped']:,} dropped.") + _unreadable_note(fig["api"], repos, lang)
+        + _closing_refs_note(fig["api"], lang)})
     kb_list = _j(lang, [f"{r['case']}→{r['doc'].split('/')[-1]}" for r in kb["cases"]])   # scores: digest.json
     items.append({"label": _t(lang, "KB 核实", "Knowledge base"), "text": _t(
         lang,

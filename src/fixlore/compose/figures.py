@@ -247,6 +247,7 @@ def compute_figures(cases: list[Case], run: dict[str, Any] | None = None) -> dic
         "drops": drop_figures(analysed, ref),
         "backlog": backlog_figures(cases, ref),
         "analysis": analysis_figures(analysed, run),
-        "api": {k: harvest[k] for k in ("requests", "repos", "orgs", "api_requests", "unreadable")
+        "api": {k: harvest[k] for k in ("requests", "repos", "orgs", "api_requests", "unreadable",
+                                        "closing_refs_unread")
                 if harvest.get(k) not in (None, [])},
     }

@@ -36,13 +36,17 @@ def register(app: typer.Typer) -> None:
         max_attempts: Optional[int] = typer.Option(None, "--max-attempts", help="Tries per request before giving up."),
         naive: bool = typer.Option(False, "--naive", help="Fetch every window issue's details (baseline)."),
         quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress and no report."),
+        probe: Optional[Path] = typer.Option(None, "--probe", help="A `fixlore probe` report (JSON): ask the "
+                                             "lists in the ordering forms it saw work."),
     ) -> None:
         """List every repo's issues updated in the window and fetch details for the cheap funnel's pool."""
         from fixlore.rules.funnel import FunnelConfig
         from fixlore.harvest.connect import connect
         from fixlore.harvest.harvester import harvest
+        from fixlore.sources.listforms import check_probe_platform, read_probe
         from fixlore.store import Store
 
+        probe_forms = read_probe(probe) if probe is not None else None
         overrides: dict[str, Any] = {"platform": platform, "orgs": list(org) or None, "db": db, "base_url": base_url,
                                      "token_env": token_env, "lookback_days": lookback_days, "rate_limit": rate_limit,
                                      "time_scale": time_scale, "max_attempts": max_attempts,
@@ -56,13 +60,14 @@ def register(app: typer.Typer) -> None:
         if not settings.orgs:
             raise ConfigError("give at least one --org (or `orgs` in the config file)")
         check_db_url(settings.db)
+        check_probe_platform(probe_forms, settings.platform)
         logs.hide(settings.token(), *url_passwords(settings.base_url, settings.db))
         store = Store.open(settings.db)
         store.mark_abandoned_runs()
         warning = missing_token_warning(settings, settings.token())
         if warning:
             typer.echo(warning, err=True)
-        client, source = connect(settings, store, token=settings.token())
+        client, source = connect(settings, store, token=settings.token(), probe=probe_forms)
         run_id = store.start_harvest_run(settings.platform, settings.orgs, settings.since)
         status, report = "failed", None
         from fixlore.progress import StageProgress

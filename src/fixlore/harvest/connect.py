@@ -10,6 +10,7 @@ from fixlore.config import Settings
 from fixlore.sources import make_source
 from fixlore.sources.base import Source
 from fixlore.sources.http import ApiClient
+from fixlore.sources.listforms import ProbeForms
 from fixlore.store import Store
 from fixlore.timeutil import has_offset, in_platform_zone
 
@@ -33,9 +34,10 @@ def missing_token_warning(settings: Settings, token: str | None) -> str | None:
 
 
 def connect(settings: Settings, store: Store, *, token: str | None = None, base_url: str | None = None,
-            transport: Any = None) -> tuple[ApiClient, Source]:
+            transport: Any = None, probe: ProbeForms | None = None) -> tuple[ApiClient, Source]:
+    """The run's client and source; ``probe`` (a read probe file) chooses how lists are ordered."""
     client = ApiClient(base_url or settings.base_url, settings.platform, token, transport=transport,
                        cache=store.http_cache(), rate_limit=settings.rate_limit, time_scale=settings.time_scale,
                        connect_timeout=settings.connect_timeout, read_timeout=settings.read_timeout,
                        max_attempts=settings.max_attempts, token_env=settings.token_env)
-    return client, make_source(settings.platform, client)
+    return client, make_source(settings.platform, client, probe)

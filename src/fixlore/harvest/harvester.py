@@ -37,7 +37,7 @@ from fixlore.rules.funnel import POOL, FunnelConfig, cheap_funnel
 from fixlore.rules.refs import KIND_EITHER, KIND_ISSUE, KIND_PULL, find_refs, refs_from_branch
 from fixlore.sources.base import Source
 from fixlore.sources.http import ApiError
-from fixlore.sources.github_graphql import closing_links
+from fixlore.sources.github_graphql import closing_refs
 from fixlore.store import Store
 
 log = logging.getLogger(__name__)
@@ -63,6 +63,12 @@ class HarvestReport:
     # Lists whose update order could not be proven past the window: {list, remedy} ("since" /
     # "updated_after" when asked again with the platform's filter, "walked" when walked to the end).
     unsorted: list[dict[str, str]] = field(default_factory=list)
+    # How the source asked its lists (the ordering form in use, forms refused) and what paging met
+    # (a page longer than asked taken whole, a repeated page that ended a list): sources.listforms, paging.
+    list_forms: list[dict[str, Any]] = field(default_factory=list)
+    paging: list[dict[str, Any]] = field(default_factory=list)
+    # Repos whose GitHub closing references (the Development sidebar) could not be read: {repo, issues, why}.
+    closing_refs_unread: list[dict[str, Any]] = field(default_factory=list)
     # Issue.key -> cheap funnel stage of every issue updated in the window: the run's funnel
     # verdict (the funnel and link stages read it; not part of the summary)
     verdicts: dict[str, str] = field(default_factory=dict, repr=False)
@@ -80,6 +86,8 @@ class HarvestReport:
                 "unreadable": [{**f, "failed_at": str(f.get("failed_at") or "")} for f in self.unreadable],
                 "unknown_actions": dict(sorted(self.unknown_actions.items())),
                 "unsorted_lists": len(self.unsorted), "unsorted": list(self.unsorted),
+                "list_forms": list(self.list_forms), "paging": list(self.paging),
+                "closing_refs_unread": list(self.closing_refs_unread),
                 "phase_seconds": {k: round(v, 3) for k, v in self.phase_seconds.items()}}
 
 
@@ -245,6 +253,9 @@ class Harvester:
         self.report.unknown_actions = dict(getattr(self.source, "unknown_actions", {}) or {})
         self.report.unsorted = [{"list": path, "remedy": remedy}
                                 for path, remedy in getattr(self.source, "unsorted", []) or []]
+        self.report.list_forms = [forms.report() for forms in (getattr(self.source, "order_forms", None) or {}).values()]
+        client = getattr(self.source, "client", None)
+        self.report.paging = client.paging_report() if hasattr(client, "paging_report") else []
         if self.report.unknown_actions:
             log.warning("operation-log action types not known to fixlore: %s", self.report.unknown_actions)
         for failure in self.report.unreadable:
@@ -374,11 +385,15 @@ class Harvester:
     def _repo_details(self, repo: str, selected: list[int], needs: list[int], progress: _Progress,
                       issue_task: Any, pull_task: Any) -> None:
         issues = {i.number: i for i in self.store.issues([repo])}
-        closing = closing_links(self.source, repo, needs)    # GitHub GraphQL when the token allows it, else {}
+        closing = closing_refs(self.source, repo, needs)    # GitHub GraphQL when the token allows it
+        if closing.unread:
+            self.report.closing_refs_unread.append({"repo": repo, "issues": len(closing.unread),
+                                                    "numbers": closing.unread[:20], "why": closing.why})
+            log.warning("%s: closing references of %d issue(s) not read: %s", repo, len(closing.unread), closing.why)
         for number in needs:
             issue = issues[number]
             detail = self.source.issue_detail(issue)
-            detail.links.extend(closing.get(number, []))
+            detail.links.extend(closing.links.get(number, []))
             with self.store.writer() as w:
                 w.save_issue_detail(issue, detail)
             self.report.issues_detailed += 1

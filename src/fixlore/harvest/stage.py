@@ -26,6 +26,9 @@ class HarvestSummary(TypedDict, total=False):
     unknown_actions: dict[str, int]
     unsorted_lists: int
     unsorted: list[dict[str, str]]
+    list_forms: list[dict[str, Any]]        # per list kind: the ordering form in use, forms refused
+    paging: list[dict[str, Any]]            # over-long pages taken whole, repeated pages that ended a list
+    closing_refs_unread: list[dict[str, Any]]   # {repo, issues, numbers, why}: GitHub sidebar links not read
     phase_seconds: dict[str, float]
 
 

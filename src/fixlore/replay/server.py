@@ -256,7 +256,10 @@ class ReplayServer:
             values = quirks.rewrite_query(self.platform, template, values)
             world = quirks.view(self.platform, world)
         q = Query(values)
-        if self.platform == "github":
+        instead = quirks.answer_instead(self.platform, template, params, values, world) if quirks else None
+        if instead is not None:
+            answer = instead
+        elif self.platform == "github":
             answer = handler(world, q, self_url, **params)
         else:
             answer = handler(world, q, **params)
@@ -293,6 +296,9 @@ class ReplayServer:
         if not self._authorised(headers, {}) or not (headers.get("Authorization") or "").strip():
             # GitHub's GraphQL API answers nobody without a token.
             return _Reply(endpoint, self._platform_error("401"), extra=self._rate_headers())
+        fault = self.quirks.graphql_fault(self.platform, body) if self.quirks else None
+        if fault is not None:
+            return _Reply(endpoint, fault, extra=self._rate_headers())
         try:
             payload = json.loads(body.decode("utf-8") or "null")
         except (UnicodeDecodeError, json.JSONDecodeError):

@@ -27,6 +27,16 @@ so a test can switch a single one on:
 ``secondary_limit``     GitHub: every ``secondary_every``-th request is a 403 "secondary rate limit" without
                         ``Retry-After``, and so is any request in the minute after one (GitHub asks for a
                         minute's wait and punishes clients that retry sooner).
+``sort_combined_400``   (not in the named sets) a list asked with ``order_by`` together with both ``sort`` and
+                        ``direction`` answers 400 (GitCode) or 422 (GitHub), as a server that validates its query
+                        strictly does (GitCode's pull list answers 400 to ``sort=desc``).
+``pages_ignored``       (not in the named sets) a PR's commit list ignores ``page`` and ``per_page``: every ask
+                        answers the whole list (150 items to ``per_page=100``), ``total_page`` still counted for
+                        the ``per_page`` asked.
+``graphql_501``         (not in the named sets) GitHub: ``POST /graphql`` answers 501 Not Implemented, as a GitHub
+                        Enterprise server or a proxy without GraphQL does.
+``graphql_flaky``       (not in the named sets) GitHub: the first ask of each GraphQL query answers 502 Bad Gateway
+                        (GitHub's GraphQL does so on heavy queries now and then); asked again it answers.
 ``null_commit_id``      GitHub: ``closed`` entries of the REST timeline and events list carry ``commit_id``
                         and ``commit_url`` null even when a commit or a merged PR closed the issue, as GitHub
                         does for many closes made through a PR. GraphQL (``github_graphql.py``) reads the
@@ -53,7 +63,9 @@ GITCODE_QUIRKS = frozenset({"sort_ignored", "per_page_cap", "commits_ignore_page
                             "merged_as_closed", "close_actions"})
 GITHUB_QUIRKS = frozenset({"commits_ignore_page", "repeat_page", "closed_module", "secondary_limit",
                            "null_commit_id"})
-ALL_QUIRKS = GITCODE_QUIRKS | GITHUB_QUIRKS | {"no_totals", "order_ignored", "filter_ignored"}
+# Faults a harvester must adapt to (issue #21); switched on one by one, never in a named set.
+ADAPT_QUIRKS = frozenset({"sort_combined_400", "pages_ignored", "graphql_501", "graphql_flaky"})
+ALL_QUIRKS = GITCODE_QUIRKS | GITHUB_QUIRKS | ADAPT_QUIRKS | {"no_totals", "order_ignored", "filter_ignored"}
 
 # Named sets: `--strict` picks the platform's own; the variant drops GitCode's paging headers.
 NAMED = {"gitcode": GITCODE_QUIRKS, "gitcode-no-totals": GITCODE_QUIRKS | {"no_totals"}, "github": GITHUB_QUIRKS}
@@ -88,6 +100,7 @@ class Quirks:
     _refused_names: frozenset[str] | None = field(default=None, repr=False)   # lower-cased, set by refuse()
     _limited_until: float = field(default=0.0, repr=False)
     retried_too_soon: int = 0            # requests that came back inside a secondary limit's minute
+    _graphql_seen: set[str] = field(default_factory=set, repr=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     @classmethod
@@ -118,6 +131,7 @@ class Quirks:
     def reset(self) -> None:
         with self._lock:
             self._seen_pages.clear()
+            self._graphql_seen.clear()
             self._limited_until = 0.0
             self.retried_too_soon = 0
             self._refused_names = None      # worked out again from the world served next
@@ -181,6 +195,43 @@ class Quirks:
                 if platform == "gitcode":
                     return Answer(403, GITCODE_MODULE_CLOSED)
                 return Answer(410, GITHUB_ISSUES_DISABLED)
+        return None
+
+    def answer_instead(self, platform: str, template: str, params: dict[str, str], values: dict[str, str],
+                       world: World) -> Answer | None:
+        """The adapt quirks' answers, given instead of the handler's (None: the handler answers)."""
+        if (self.on("sort_combined_400") and template in _SORTED_LISTS
+                and {"order_by", "sort", "direction"} <= set(values)):
+            message = "order_by cannot be combined with sort and direction"
+            if platform == "gitcode":
+                return Answer(400, {"error_code": 400, "error_code_name": "UN_KNOW", "error_message": message})
+            return Answer(422, {"message": "Validation Failed", "errors": [{"message": message}]})
+        if self.on("pages_ignored") and template == _COMMITS:
+            canon = world.canonical(params.get("owner", ""), params.get("repo", ""))
+            number = params.get("number", "")
+            if canon is None or not number.isdigit():
+                return None
+            items = list(world.pull_file(*canon, int(number), "commits") or [])
+            try:
+                per_page = max(1, int(values.get("per_page") or 20))
+            except ValueError:
+                per_page = 20
+            return Answer(200, items, {"total_count": str(len(items)), "total_page": str(-(-len(items) // per_page))})
+        return None
+
+    def graphql_fault(self, platform: str, body: bytes) -> Answer | None:
+        """The GraphQL quirks: 501 always, or 502 on the first ask of each query."""
+        if platform != "github":
+            return None
+        if self.on("graphql_501"):
+            return Answer(501, {"message": "Not Implemented"})
+        if self.on("graphql_flaky"):
+            key = body.decode("utf-8", "replace")
+            with self._lock:
+                first = key not in self._graphql_seen
+                self._graphql_seen.add(key)
+            if first:
+                return Answer(502, "<html><head><title>502 Bad Gateway</title></head><body></body></html>")
         return None
 
     # -- after the handler

@@ -10,6 +10,7 @@ from fixlore.errors import ConfigError
 if TYPE_CHECKING:
     from fixlore.sources.base import Source
     from fixlore.sources.http import ApiClient
+    from fixlore.sources.listforms import ProbeForms
 
 DEFAULT_BASE_URLS = {"gitcode": "https://api.gitcode.com/api/v5", "github": "https://api.github.com"}
 DEFAULT_TOKEN_ENV = {"gitcode": "GITCODE_TOKEN", "github": "GITHUB_TOKEN"}
@@ -25,13 +26,14 @@ def __getattr__(name: str):
     raise AttributeError(f"module 'fixlore.sources' has no attribute {name!r}")
 
 
-def make_source(platform: str, client: "ApiClient") -> "Source":
+def make_source(platform: str, client: "ApiClient", probe: "ProbeForms | None" = None) -> "Source":
+    """The platform's source; ``probe`` (`sources.listforms.read_probe`) chooses its list-ordering forms."""
     if platform == "gitcode":
         from fixlore.sources.gitcode import GitCodeSource
-        return GitCodeSource(client)
+        return GitCodeSource(client, probe)
     if platform == "github":
         from fixlore.sources.github import GitHubSource
-        return GitHubSource(client)
+        return GitHubSource(client, probe)
     raise ConfigError(f"unknown platform '{platform}' (expected gitcode or github)")
 
 

@@ -22,6 +22,7 @@ from fixlore.errors import SourceError
 from fixlore.sources.base import (IssueDetail, NewestFirst, PullDetail, as_int, as_str, label_names,
                                   login_of, sub)
 from fixlore.sources.http import ApiClient, NotFound, repo_pages
+from fixlore.sources.listforms import OrderForms, ProbeForms, ordered_pages
 from fixlore.sources.policy import PlatformPolicy
 from fixlore.timeutil import PLATFORM_ZONES, parse_time
 
@@ -309,13 +310,12 @@ class GitCodeSource:
     # it reads the token from PRIVATE-TOKEN as well as from Authorization.
     policy = PlatformPolicy(token_headers=(("Authorization", "Bearer {token}"), ("PRIVATE-TOKEN", "{token}")),
                             quotas=((50, 60.0), (4000, 3600.0)))
-    # Every form seen or documented to order by update time: `order_by` is what live clients saw work
-    # (with the direction in `sort` on issues, in `direction` on pulls); `sort=updated` is documented.
-    # Whether the server honoured any of them is checked on what comes back (NewestFirst).
-    sort_params = {"order_by": "updated_at", "sort": "updated", "direction": "desc"}
+    # The ordering forms are tried in the order `sources.listforms` documents (or a probe file
+    # chose); whether the server honoured the one it accepted is checked on what comes back (NewestFirst).
 
-    def __init__(self, client: ApiClient):
+    def __init__(self, client: ApiClient, probe: ProbeForms | None = None):
         self.client = client
+        self.order_forms = {kind: OrderForms(PLATFORM, kind, probe) for kind in ("issues", "pulls")}
         # Operation-log action types met that we do not know: a live run reports what it saw.
         self.unknown_actions: Counter[str] = Counter()
         # (list path, remedy) for each list whose order could not be proven: "updated_after" when asked
@@ -338,11 +338,15 @@ class GitCodeSource:
             raise SourceError(f"unknown organisation '{org}' on {self.client.host} (404 on its repository list)") from None
         return repos
 
-    def _iter_updated(self, path: str, endpoint: str, params: dict[str, Any], updated_since: datetime | None,
+    def _iter_updated(self, kind: str, path: str, endpoint: str, updated_since: datetime | None,
                       make: Any) -> Iterator[Any]:
         order = NewestFirst()
         given: set[int] = set()
-        for page in repo_pages(self.client.paginate(path, params, endpoint=endpoint)):
+        forms = self.order_forms[kind]
+        base = {"state": "all"}
+        for page in ordered_pages(forms, lambda form: repo_pages(self.client.paginate(path, {**base, **form},
+                                                                                      endpoint=endpoint))):
+            params = {**base, **forms.params}
             items = [it for it in (make(raw) for raw in page) if it is not None]
             yield from _in_window(items, updated_since, given)
             times = [it.updated_at for it in items]
@@ -363,15 +367,13 @@ class GitCodeSource:
 
     def iter_issues(self, repo: str, updated_since: datetime | None) -> Iterator[m.Issue]:
         owner, name = split_repo(repo)
-        yield from self._iter_updated(f"/repos/{owner}/{name}/issues", "/repos/{owner}/{repo}/issues",
-                                      {"state": "all", **self.sort_params}, updated_since,
-                                      lambda raw: normalize_issue(raw, repo))
+        yield from self._iter_updated("issues", f"/repos/{owner}/{name}/issues", "/repos/{owner}/{repo}/issues",
+                                      updated_since, lambda raw: normalize_issue(raw, repo))
 
     def iter_pulls(self, repo: str, updated_since: datetime | None) -> Iterator[m.Pull]:
         owner, name = split_repo(repo)
-        yield from self._iter_updated(f"/repos/{owner}/{name}/pulls", "/repos/{owner}/{repo}/pulls",
-                                      {"state": "all", **self.sort_params}, updated_since,
-                                      lambda raw: normalize_pull(raw, repo))
+        yield from self._iter_updated("pulls", f"/repos/{owner}/{name}/pulls", "/repos/{owner}/{repo}/pulls",
+                                      updated_since, lambda raw: normalize_pull(raw, repo))
 
     def _list(self, path: str, endpoint: str, params: dict[str, Any] | None = None, paged: bool = True) -> list[Any]:
         if paged:

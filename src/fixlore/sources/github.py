@@ -17,6 +17,7 @@ from fixlore import model as m
 from fixlore.errors import SourceError
 from fixlore.sources.base import IssueDetail, NewestFirst, PullDetail, as_int, as_str, label_names, login_of, sub
 from fixlore.sources.http import ApiClient, NotFound, repo_pages
+from fixlore.sources.listforms import OrderForms, ProbeForms, ordered_pages
 from fixlore.sources.policy import PlatformPolicy
 from fixlore.timeutil import parse_time
 
@@ -190,8 +191,9 @@ class GitHubSource:
     # media type and a pinned API version.
     policy = PlatformPolicy(headers={"Accept": "application/vnd.github+json", "X-GitHub-Api-Version": "2022-11-28"})
 
-    def __init__(self, client: ApiClient):
+    def __init__(self, client: ApiClient, probe: ProbeForms | None = None):
         self.client = client
+        self.order_forms = {kind: OrderForms(PLATFORM, kind, probe) for kind in ("issues", "pulls")}
         # (list path, what was done) for each list whose order could not be proven past the window:
         # "since" when asked again filtered, "walked" when walked to its end.
         self.unsorted: list[tuple[str, str]] = []
@@ -204,7 +206,7 @@ class GitHubSource:
             raise SourceError(f"unknown organisation '{org}' on {self.client.host} (404 on its repository list)") from None
         return [normalize_repo(r) for page in pages for r in page]
 
-    def _iter_updated(self, path: str, endpoint: str, updated_since: datetime | None, make: Any,
+    def _iter_updated(self, kind: str, path: str, endpoint: str, updated_since: datetime | None, make: Any,
                       keep: Any, filterable: bool) -> Iterator[Any]:
         """The list newest-updated first, stopped at the window once that order is proven.
 
@@ -212,11 +214,14 @@ class GitHubSource:
         had by walking to the end; a list GitHub documents a ``since`` filter for (the issue list,
         not the pull list) is asked again with it instead, and that shorter list walked to its end.
         """
-        params = {"state": "all", "sort": "updated", "direction": "desc"}
+        forms = self.order_forms[kind]
+        base = {"state": "all"}
         order = NewestFirst()
         given: set[Any] = set()
         noted = False
-        for page in repo_pages(self.client.paginate(path, params, endpoint=endpoint, style="link")):
+        for page in ordered_pages(forms, lambda form: repo_pages(self.client.paginate(
+                path, {**base, **form}, endpoint=endpoint, style="link"))):
+            params = {**base, **forms.params}
             times = [parse_time(raw.get("updated_at")) for raw in page]
             yield from _in_window(page, times, updated_since, make, keep, given)
             order.page(times, [parse_time(raw.get("created_at")) for raw in page])
@@ -238,12 +243,12 @@ class GitHubSource:
             return
 
     def iter_issues(self, repo: str, updated_since: datetime | None) -> Iterator[m.Issue]:
-        yield from self._iter_updated(f"/repos/{repo}/issues", "/repos/{owner}/{repo}/issues", updated_since,
+        yield from self._iter_updated("issues", f"/repos/{repo}/issues", "/repos/{owner}/{repo}/issues", updated_since,
                                       lambda raw: normalize_issue(raw, repo), lambda raw: not is_pull_item(raw),
                                       filterable=True)
 
     def iter_pulls(self, repo: str, updated_since: datetime | None) -> Iterator[m.Pull]:
-        yield from self._iter_updated(f"/repos/{repo}/pulls", "/repos/{owner}/{repo}/pulls", updated_since,
+        yield from self._iter_updated("pulls", f"/repos/{repo}/pulls", "/repos/{owner}/{repo}/pulls", updated_since,
                                       lambda raw: normalize_pull(raw, repo), lambda raw: True, filterable=False)
 
     def _list(self, path: str, endpoint: str) -> list[Any]:

@@ -5,15 +5,21 @@ The REST timeline often says nothing useful here: a ``connected`` entry does not
 ``closedByPullRequestsReferences`` names them. One query asks for a batch of issues of one
 repo (aliases ``i<N>``), so a page of pool issues costs one request.
 
-GraphQL needs a token; without one, or once the API refuses (401/403/404, errors instead of
-data), this answers nothing for the rest of the run and the REST timeline stays the only
-source, as before.
+GraphQL needs a token; without one it is not asked and the REST timeline is the only source.
+With one, a query that meets a transport error, a 5xx or a rate limit is asked again, a bounded
+number of times (GitHub's GraphQL answers 502 on heavy queries now and then); an answer that says
+GraphQL is not to be had here (501 Not Implemented, 401/403/404/410, a schema without the field)
+gives up on it for that host at once, and so do two batches in a row that kept failing, or one
+that could not reach it at all: no repeated cost. Every issue whose references could not be read is named (`ClosingRead.unread`,
+with why), so the harvest can say per repo what the sidebar may hold that this run did not see.
 """
 
 from __future__ import annotations
 
+import logging
 import re
 import weakref
+from dataclasses import dataclass, field
 from typing import Any
 
 from fixlore import model as m
@@ -24,7 +30,28 @@ PRS_PER_ISSUE = 10
 LINK_SOURCE = "closing_ref"
 ENDPOINT = "POST /graphql"
 _SAFE = re.compile(r"^[A-Za-z0-9_.\-]+$")
-_disabled: "weakref.WeakKeyDictionary[ApiClient, str]" = weakref.WeakKeyDictionary()
+ATTEMPTS = 3             # asks per batch before that batch is given up
+FAILED_BATCHES = 2       # batches in a row given up before GraphQL is given up for the host
+RETRY_STATUSES = frozenset({0, 429, 500, 502, 503, 504})      # 0: a transport error
+GONE_STATUSES = frozenset({401, 403, 404, 410, 501})          # not to be had here with this token
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class _Host:
+    gone: str = ""                        # why GraphQL was given up for this host ("" while it is asked)
+    failed_in_row: int = 0
+
+
+_hosts: "weakref.WeakKeyDictionary[ApiClient, _Host]" = weakref.WeakKeyDictionary()
+
+
+@dataclass
+class ClosingRead:
+    """The platform's closing references of some issues, and those that could not be read, with why."""
+    links: dict[int, list[m.Link]] = field(default_factory=dict)
+    unread: list[int] = field(default_factory=list)
+    why: str = ""
 
 
 def graphql_url(rest_base: str) -> str:
@@ -66,24 +93,76 @@ def parse_closing(body: Any, repo: str) -> dict[int, list[m.Link]]:
     return out
 
 
-def closing_links(source: Any, repo: str, numbers: list[int]) -> dict[int, list[m.Link]]:
-    """The platform's closing references for these issues of ``repo``; {} where GraphQL is not to be had."""
+def _verdict(status: int, body: Any) -> str:
+    """"ok", "retry" (worth asking again), "gone" (not to be had on this host) or "failed" (this batch)."""
+    if status == 200 and isinstance(body, dict) and isinstance(body.get("data"), dict):
+        return "ok"
+    if status in RETRY_STATUSES:
+        return "retry"
+    text = str(body)[:500].lower()
+    if status == 403 and "rate limit" in text:
+        return "failed"                   # a limit: not worth hammering, not a verdict on the host either
+    if status in GONE_STATUSES:
+        return "gone"
+    if status == 200:
+        errors = body.get("errors") if isinstance(body, dict) else None
+        kinds = {str(e.get("type") or "") for e in errors if isinstance(e, dict)} if isinstance(errors, list) else set()
+        return "retry" if "RATE_LIMITED" in kinds else "gone"      # a schema without the field: no use asking again
+    return "gone" if 400 <= status < 500 else "retry"
+
+
+def _why(status: int) -> str:
+    if status == 0:
+        return "GraphQL could not be reached"
+    if status == 501:
+        return "GraphQL answered 501: not available on this host"
+    return f"GraphQL answered {status}"
+
+
+def closing_refs(source: Any, repo: str, numbers: list[int]) -> ClosingRead:
+    """The platform's closing references for these issues of ``repo``, and which could not be read.
+
+    Nothing is unread where GraphQL is not part of the plan (another platform, no token, no issue).
+    """
     client = getattr(source, "client", None)
     if getattr(source, "platform", "") != "github" or not isinstance(client, ApiClient) or not numbers:
-        return {}
-    if not client.has_token or client in _disabled:
-        return {}
+        return ClosingRead()
+    if not client.has_token:
+        return ClosingRead()
+    host = _hosts.setdefault(client, _Host())
     owner, _, name = repo.partition("/")
+    if host.gone:
+        return ClosingRead(unread=sorted(numbers), why=host.gone)
     if not (_SAFE.match(owner) and _SAFE.match(name)):
-        return {}
-    found: dict[int, list[m.Link]] = {}
-    for start in range(0, len(numbers), BATCH):
-        part = sorted(numbers)[start:start + BATCH]
-        status, body = client.post_json(graphql_url(client.base_url), {"query": closing_query(owner, name, part)},
-                                        endpoint=ENDPOINT)
-        if status != 200 or not isinstance(body, dict) or "data" not in body:
-            _disabled[client] = f"GraphQL answered {status}"
-            return found
-        for number, links in parse_closing(body, repo).items():
-            found.setdefault(number, []).extend(links)
-    return found
+        return ClosingRead(unread=sorted(numbers), why="repository name not askable through GraphQL")
+    read = ClosingRead()
+    wanted = sorted(numbers)
+    for start in range(0, len(wanted), BATCH):
+        part = wanted[start:start + BATCH]
+        if host.gone:
+            read.unread += part
+            continue
+        verdict, status, body = "retry", 0, None
+        for attempt in range(1, ATTEMPTS + 1):
+            if attempt > 1:
+                client.sleep(min(client.backoff_max, client.backoff_base * 2 ** (attempt - 2)) / client.time_scale)
+            status, body = client.post_json(graphql_url(client.base_url),
+                                            {"query": closing_query(owner, name, part)}, endpoint=ENDPOINT)
+            verdict = _verdict(status, body)
+            if verdict != "retry":
+                break
+        if verdict == "ok":
+            host.failed_in_row = 0
+            for number, links in parse_closing(body, repo).items():
+                read.links.setdefault(number, []).extend(links)
+            continue
+        read.unread += part
+        read.why = _why(status) + ("" if verdict == "gone" else f" (after {attempt} attempt(s))")
+        host.failed_in_row += 1
+        # Unreachable three times (each ask may have waited a read timeout): not worth another batch.
+        if verdict == "gone" or host.failed_in_row >= FAILED_BATCHES or status == 0:
+            host.gone = read.why if verdict == "gone" else f"{read.why}; given up for {client.host} this run"
+            log.warning("closing references: %s; the REST timeline is the only source from here", host.gone)
+    if read.unread and not read.why:
+        read.why = host.gone
+    return read

@@ -11,6 +11,19 @@ class PagingMixin:
     """`ApiClient.paginate` (the client supplies `get` and the page sizes learned per endpoint)."""
 
     page_sizes: dict[tuple[str, int], int]
+    # What paging met that the run should know: {endpoint, kind, lists, example, detail} per
+    # endpoint template and kind ("over-long-page": healed; "repeated-page": ended where it repeated).
+    paging_notes: dict[tuple[str, str], dict[str, Any]]
+
+    def note_paging(self, endpoint: str, path: str, kind: str, detail: str) -> None:
+        notes = self.__dict__.setdefault("paging_notes", {})
+        note = notes.setdefault((endpoint, kind), {"endpoint": endpoint, "kind": kind, "lists": 0,
+                                                   "example": path, "detail": detail})
+        note["lists"] += 1
+
+    def paging_report(self) -> list[dict[str, Any]]:
+        """The paging notes of this client's run so far, one per endpoint template and kind."""
+        return [dict(note) for note in self.__dict__.get("paging_notes", {}).values()]
 
     def paginate(self, path: str, params: dict[str, Any] | None = None, *, endpoint: str | None = None,
                  per_page: int = 100, style: str = "page", id_key: Callable[[Any], Any] | None = None,
@@ -24,8 +37,13 @@ class PagingMixin:
         no totals a short first page is followed by one probe of page 2, since a silent cap and a
         short list look the same.
         ``style="link"``: GitHub ``Link: rel="next"``.
+        A first page longer than asked is the whole list (the server ignores paging: GitCode's PR
+        commit list answers 150 items to ``per_page=100``), unless ``total_count`` announces more.
         A page that brings nothing new (a repeated page) is fetched again, up to ``repeat_budget``
-        fetches, and then :class:`ApiError` is raised: a truncated list is a failure, never an end.
+        fetches; if it still repeats, paging ends there when no total announces more items (the
+        server ignores ``page``: what came is all it serves), noted in ``paging_notes``, and
+        :class:`ApiError` is raised when a total says items are missing: a list known to be
+        truncated is a failure, never an end.
         The caller may stop early by breaking out of the loop (e.g. at the window start).
         """
         endpoint = endpoint or path
@@ -40,6 +58,7 @@ class PagingMixin:
         first_keys: list[Any] | None = None
         probing = False                    # asking page 2 after a short first page without totals
         next_url: str | None = None
+        trust_pages = True                 # total_page describes per_page pages (not when per_page is ignored)
         page = 1
         while True:
             if page > max_pages:
@@ -64,9 +83,15 @@ class PagingMixin:
                 if fetches >= repeat_budget:
                     if probing and keys == first_keys:
                         return             # page 2 stays page 1: the server ignores `page`; all is here
-                    raise ApiError(endpoint, "repeated-page",
-                                   f"page {page} kept repeating items already seen ({fetches} fetches); "
-                                   f"the list would be incomplete")
+                    total_count = int_header(resp.headers, "total_count", "x-total")
+                    if total_count is not None and total_count > len(seen):
+                        raise ApiError(endpoint, "repeated-page",
+                                       f"page {page} kept repeating items already seen ({fetches} fetches) while "
+                                       f"{total_count} items are announced; the list would be incomplete")
+                    self.note_paging(endpoint, path, "repeated-page",
+                                     f"page {page} kept repeating items already seen ({fetches} fetches); "
+                                     f"paging ended with the {len(seen)} items received")
+                    return
             seen.update(keys)
             received += len(items)
             if first_keys is None:
@@ -75,13 +100,23 @@ class PagingMixin:
                 yield fresh
             if not items:
                 return
+            if page == 1 and len(items) > per_page and style == "page":
+                total_count = int_header(resp.headers, "total_count", "x-total")
+                if total_count is None or total_count <= len(items):
+                    # More than asked: the server ignores paging, and this page is the whole list
+                    # (a total_page it sends was counted for the per_page it ignored).
+                    self.note_paging(endpoint, path, "over-long-page",
+                                     f"{len(items)} items on page 1 for per_page={per_page}: the whole list")
+                    return
+                size = len(items)          # the server's own page size, longer than asked
+                trust_pages = False
             if style == "link":
                 next_url = parse_link_header(resp.headers.get("link")).get("next")
                 if not next_url:
                     return
                 page += 1
                 continue
-            total_page = int_header(resp.headers, "total_page", "x-total-pages")
+            total_page = int_header(resp.headers, "total_page", "x-total-pages") if trust_pages else None
             total_count = int_header(resp.headers, "total_count", "x-total")
             if page == 1 and len(items) < per_page and (
                     (total_page is not None and total_page > 1)
