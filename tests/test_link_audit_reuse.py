@@ -195,3 +195,50 @@ def test_a_no_change_rerun_fetches_no_single_issue_or_pr_and_writes_the_same_exp
     digest = (out / "digest.en.md").read_text(encoding="utf-8")
     assert f"{audit['reused']} of them checked by an earlier run" in digest
     assert "沿用前次运行" in (out / "digest.zh.md").read_text(encoding="utf-8")
+
+
+class _Source:
+    """A platform source over a corpus that counts the single issues and PRs it is asked for."""
+
+    def __init__(self, corpus: Corpus) -> None:
+        self.fetch = Counting(corpus)
+
+    def get_issue(self, repo, number):
+        return self.fetch("issue", repo, number)
+
+    def get_pull(self, repo, number):
+        return self.fetch("pull", repo, number)
+
+
+def _stage_run(corpus: Corpus, earlier: dict | None, results: dict, failures=()):
+    from types import SimpleNamespace
+
+    from fixlore.link import stage as link_stage
+    from fixlore.runcontext import RunContext
+
+    from test_link_stage import FakeStore
+
+    store = FakeStore(corpus)
+    store.latest_stage_summary = lambda stage, before_run=None: earlier
+    store.failures = lambda repos=None: [{"repo": r} for r in failures]
+    source = _Source(corpus)
+    ctx = RunContext(store=store, settings=SimpleNamespace(funnel={}, rank_top_k=5), out_dir=None, since=SINCE,
+                     run_id=2, source=source)
+    ctx.results.update(results)
+    return link_stage.run(ctx)["audit"], source.fetch.asked
+
+
+def test_the_link_stage_reuses_only_after_this_runs_listing_of_readable_repos():
+    corpus = _corpus()
+    first, asked = _stage_run(corpus, None, {"harvest": {"unreadable": []}})
+    assert first["via"] == "source" and first["checked"] == 2 and first["reused"] == 0 and len(asked) == 4
+    again, asked = _stage_run(corpus, {"audit": first, "run": 1}, {"harvest": {"unreadable": []}})
+    assert again["reused"] == 2 and asked == []
+    # no harvest in this run (`run --stage link`): nothing was listed, so nothing is known unchanged
+    alone, asked = _stage_run(corpus, {"audit": first, "run": 1}, {})
+    assert alone["reused"] == 0 and len(asked) == 4
+    repo = corpus.issues[0].repo
+    unread, asked = _stage_run(corpus, {"audit": first, "run": 1}, {"harvest": {"unreadable": [{"repo": repo}]}})
+    assert unread["reused"] == 0 and len(asked) == 4
+    failing, asked = _stage_run(corpus, {"audit": first, "run": 1}, {"harvest": {"unreadable": []}}, failures=[repo])
+    assert failing["reused"] == 0 and len(asked) == 4

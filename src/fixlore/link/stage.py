@@ -44,11 +44,14 @@ def run(ctx: RunContext) -> LinkSummary:
     prior, seen = {}, None
     if ctx.source is not None:
         fetch, mode = source_fetcher(ctx.source), "source"
-        # an earlier run's checks, reused where this run's store shows their issue and PR unchanged
-        earlier = ctx.store.latest_stage_summary("link", before_run=ctx.run_id) or {}
-        prior = prior_checks(earlier.get("audit"))
-        failing = {f["repo"] for f in ctx.store.failures()}
-        seen = corpus_seen(corpus, failing)
+        harvest = ctx.results.get("harvest")
+        if harvest is not None:
+            # an earlier run's checks, reused where this run's listing left their issue and PR
+            # unchanged (a run without a harvest listed nothing: every check is made afresh)
+            earlier = ctx.store.latest_stage_summary("link", before_run=ctx.run_id) or {}
+            prior = prior_checks(earlier.get("audit"))
+            unread = {f.get("repo") for f in harvest.get("unreadable") or []} | {f["repo"] for f in ctx.store.failures()}
+            seen = corpus_seen(corpus, unread)
     else:
         fetch, mode = corpus_fetcher(corpus), "store"
     chosen = analysis_candidates(cases)
