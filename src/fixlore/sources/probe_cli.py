@@ -71,7 +71,7 @@ def register(app: typer.Typer) -> None:
             report = run_probe(platform, org, fetch, budget=budget)
         finally:
             client.close()
-        table = Table(title=f"probe {platform} {org} {report.repo} ({report.requests} requests)")
+        table = Table(title=text(f"probe {platform} {org} {report.repo} ({report.requests} requests)"))
         for col in ("check", "verdict", "what showed it"):
             table.add_column(col)
         for f in report.findings:
