@@ -49,7 +49,8 @@ def test_both_platforms_clean_every_string_they_read():
            "created_at": "2026-09-17T10:00:00+08:00", "updated_at": "2026-09-17T10:00:00+08:00"}
     for issue in (gitcode.normalize_issue(dict(raw), "o/r"), github.normalize_issue(dict(raw), "o/r")):
         assert issue.title == "crash \u202egnp.exe"            # bidi kept in the store, neutralised when shown
-        assert issue.body == "a[31mred[0m\tb\r\nc" and issue.labels == ["bug"] and issue.author == "eve"
+        # the colour sequences go whole (ESC [ 31 m), not only their ESC: no "[31m" left in the text
+        assert issue.body == "ared\tb\r\nc" and issue.labels == ["bug"] and issue.author == "eve"
         assert issue.raw["title"] == raw["title"]              # the raw payload keeps the original
 
 

@@ -4,9 +4,11 @@ and pull requests, for the end-to-end checks of issue text as hostile input.
     .venv/bin/python worldgen/hostile.py TARGET        # e.g. a test's temporary folder
 
 What is planted, deterministically (every third issue, every comment of those, every PR):
-NUL and other control characters (ANSI escapes, DEL, C1), right-to-left overrides and
-isolates ("\\u202egnp.exe" that shows as "exe.png"), script and event-handler markup,
-``javascript:`` links in HTML and Markdown, entity-encoded tags, and one 1 MB issue body.
+NUL and other control characters (ANSI colours, OSC 8 hyperlinks and window titles, DEL, C1),
+right-to-left overrides and isolates ("\\u202egnp.exe" that shows as "exe.png"), zero-width
+characters and a byte-order mark, console markup (``[bold red]``, ``[link=...]``), script and
+event-handler markup, ``javascript:`` links in HTML and Markdown, entity-encoded tags, Markdown
+tables, rules, heading marks and code fences and an HTML table, and one 1 MB issue body.
 Original texts stay after the planted ones, so the links and the funnel still have their
 signals. Nothing is committed: the demo world (itself written by ``worldgen/demo.py``) is
 the input, and the output is the same byte for byte on every run.
@@ -25,7 +27,14 @@ ROOT = Path(__file__).resolve().parents[1]
 SOURCE = ROOT / "worlds" / "demo"
 
 CONTROL = "\x00\x01\x07\x08\x0b\x0c\x1b[31mred\x1b[0m\x7f\x85\x9b"
+TERMINAL = ("\x1b]8;;http://evil.example/\x1b\\click\x1b]8;;\x1b\\ \x1b]0;PWNED title\x07 \x1b[2J\x1b[1A"
+            "\x9d0;PWNED\x9c \rover")
 BIDI = "\u202egnp.exe \u202ax\u202c \u202bx\u202c \u202dx\u202c \u2066iso\u2069 \u2067x\u2069 \u2068x\u2069"
+INVISIBLE = "zero\u200bwidth\u200djoin\ufeffbom\u2060wj\u200esoft\u00adhy\U000e0041tag"
+CONSOLE = "[bold red]ALERT[/bold red] [link=http://evil.example/]open[/link] [blink]x[/]"
+# Markdown and HTML layout: table pipes, the header rule, heading marks, a rule, a code fence
+LAYOUT = ("## 环境\n\n| 参数 | 值 |\n| --- | --- |\n| batch | ## |\n| --- | --- |\n\n---\n\n"
+          "```bash\n$ run --it\n```\n\n<table><tr><td>cell</td><th>head</th></tr></table>\n\n***\n")
 MARKUP = (
     "<script>document.title='PWNED'</script>",
     "<img src=x onerror=\"document.title='PWNED'\">",
@@ -40,7 +49,8 @@ BIG_BODY_BYTES = 1_000_000
 
 
 def _hostile(i: int) -> str:
-    return f"{CONTROL} {BIDI}\n{MARKUP[i % len(MARKUP)]}\n{MARKUP[(i + 3) % len(MARKUP)]}\n"
+    return (f"{CONTROL} {TERMINAL} {BIDI} {INVISIBLE} {CONSOLE}\n{MARKUP[i % len(MARKUP)]}\n"
+            f"{MARKUP[(i + 3) % len(MARKUP)]}\n{LAYOUT}")
 
 
 def _big(text: str) -> str:
@@ -73,7 +83,7 @@ def poison(root: Path) -> dict[str, int]:
             continue
         issue = _load(path)
         if issue.get("title"):
-            issue["title"] = f"{issue['title']} \u202egnp.exe"
+            issue["title"] = f"{issue['title']} \u202egnp.exe \u200b[bold red]ALERT[/bold red]\x1b]0;PWNED\x07"
         issue["body"] = _hostile(i) + (issue.get("body") or "")
         if path == big:
             issue["body"] = _big(issue["body"])
@@ -89,7 +99,7 @@ def poison(root: Path) -> dict[str, int]:
             _dump(comments, rows)
     for k, path in enumerate(sorted(p for p in root.glob("repos/*/*/pulls/*.json") if p.stem.isdigit())):
         pull = _load(path)
-        pull["title"] = f"{pull.get('title') or ''} \u202etxt.exe"
+        pull["title"] = f"{pull.get('title') or ''} \u202etxt.exe \ufeff[link=http://evil.example/]x[/link]"
         pull["body"] = f"{_hostile(k)}{pull.get('body') or ''}"
         _dump(path, pull)
         counts["pulls"] += 1

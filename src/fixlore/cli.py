@@ -105,7 +105,9 @@ def _one_line(text: str) -> str:
 def _fail(message: str, code: int) -> None:
     from fixlore import logs
 
-    sys.stderr.write(f"error: {_one_line(logs.redact(message))}\n")
+    from fixlore.terminal import plain
+
+    sys.stderr.write(f"error: {_one_line(plain(logs.redact(message)))}\n")
     sys.stderr.flush()
     sys.exit(code)
 

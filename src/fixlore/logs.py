@@ -25,6 +25,15 @@ def redact(text: str) -> str:
     return text
 
 
+class _Plain(logging.Formatter):
+    """A line for the terminal: a message quoting issue text is cleaned as pages are."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        from fixlore.terminal import plain
+
+        return plain(super().format(record))
+
+
 class _Redacting(logging.Filter):
     def filter(self, record: logging.LogRecord) -> bool:
         if _SECRETS:
@@ -44,7 +53,7 @@ def configure(verbose: int = 0, log_file: Path | None = None) -> None:
     root.propagate = False
     console = logging.StreamHandler()
     console.setLevel(logging.WARNING if verbose == 0 else level)
-    console.setFormatter(logging.Formatter("fixlore: %(message)s"))
+    console.setFormatter(_Plain("fixlore: %(message)s"))
     console.addFilter(_Redacting())
     root.addHandler(console)
     if log_file is not None:

@@ -15,6 +15,7 @@ from fixlore import interrupts
 from fixlore.config import Settings, load_settings, parse_since
 from fixlore.errors import EXIT_CODES_HELP, ConfigError, Interrupted
 from fixlore.inputs import check_db_url, check_out_dir, strip_userinfo, url_passwords
+from fixlore.terminal import escape_json, json_text
 
 log = logging.getLogger(__name__)
 
@@ -247,7 +248,7 @@ def register(app: typer.Typer) -> None:
                                      as_of=parse_since(as_of, "--as-of") if as_of else None,
                                      since=parse_since(overrides.pop("since"), "--since") if since else None,
                                      overrides=overrides, quiet=quiet)
-            typer.echo(json.dumps(result, ensure_ascii=False, indent=2))
+            typer.echo(json_text(result, indent=2))
             return
         show = not quiet and not as_json
         with StageProgress(enabled=show) as bar:
@@ -257,7 +258,7 @@ def register(app: typer.Typer) -> None:
                                 as_of=parse_since(as_of, "--as-of") if as_of else None, strict=quirks or strict,
                                 probe=probe_forms)
         if as_json:
-            typer.echo((out / "run.json").read_text(encoding="utf-8"), nl=False)
+            typer.echo(escape_json((out / "run.json").read_text(encoding="utf-8")), nl=False)
         elif show:
             print_summary(info)
         harvest = next((s.get("summary", {}) for s in info.get("stages", []) if s["name"] == "harvest"), {})

@@ -91,20 +91,21 @@ def summary_lines(info: dict[str, Any]) -> list[tuple[str, str]]:
 def print_summary(info: dict[str, Any]) -> None:
     from rich.console import Console
     from rich.table import Table
-    from rich.text import Text
 
-    table = Table(title=Text(f"fixlore run: {info.get('platform', '')} {', '.join(info.get('orgs') or [])} "
+    from fixlore.terminal import text
+
+    table = Table(title=text(f"fixlore run: {info.get('platform', '')} {', '.join(info.get('orgs') or [])} "
                              f"since {(info.get('window') or {}).get('since', '')}"), title_justify="left",
                   show_header=False)
     table.add_column("what")
     table.add_column("value", overflow="fold")
     for label, value in summary_lines(info):
-        table.add_row(Text(label), Text(value))
+        table.add_row(text(label), text(value))
     console = Console()
     console.print(table)
     harvest = next((st.get("summary", {}) for st in info.get("stages", []) if st.get("name") == "harvest"), {})
     for failure in harvest.get("unreadable") or []:     # one unbroken line each: what could not be read
-        console.print(Text(unreadable_line(failure)), soft_wrap=True, highlight=False)
+        console.print(text(unreadable_line(failure)), soft_wrap=True, highlight=False)
 
 
 def unreadable_line(failure: dict[str, Any]) -> str:

@@ -45,6 +45,7 @@ from fixlore.analyse.roles import (OFFICIAL, facts_kept, is_measurement, is_scop
                                    says_something, states_cause,
                                    states_change, states_reason)
 from fixlore.rules.refs import KIND_ISSUE, find_refs
+from fixlore.rules.topics import topic_words
 from fixlore.enums import Trap
 from fixlore.model import Case, Written
 
@@ -346,7 +347,7 @@ class OfflineAnalyst:
             parts = [p[:1].upper() + p[1:] for p in parts if p]
         answer = sep.join(p.rstrip("。. ") for p in parts if p)
         answer = answer + ("。" if zh else ".") if answer else ""
-        theme_kw = keywords(title + " " + root_text, 3)
+        theme_kw = topic_words(title + " " + root_text, 3)
         return Analysis(
             problem=self.problem(case, ctx),
             answer=answer,

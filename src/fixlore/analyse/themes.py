@@ -8,7 +8,7 @@ import math
 import re
 from collections import Counter
 
-from fixlore.rules.text import keywords, markup_free
+from fixlore.rules.topics import prose, topic_words
 from fixlore.model import Case
 
 SIMILARITY_FLOOR = 0.18     # below this two groups stay apart
@@ -31,10 +31,10 @@ def is_doc_slip(case: Case) -> bool:
 
 def _vector(case: Case) -> Counter:
     explanation = re.split(r"修复 |Fix: |无代码修复|No code change|KB[：:]", case.answer or "")[0]
-    text = markup_free(f"{case.title} {case.problem} {explanation}")
+    text = f"{case.title} {case.problem} {explanation}"
     # the repo's own name and version numbers are shared by every case of a repo: not a topic
     own = set(re.split(r"[-_/.\s]+", case.repo.lower()))
-    kws = [k for k in keywords(text, 16) if k not in own and not re.fullmatch(r"[\d.x-]+", k)][:12]
+    kws = [k for k in topic_words(text, 16) if k not in own and not re.fullmatch(r"[\d.x-]+", k)][:12]
     return Counter({k: 12 - i for i, k in enumerate(kws)})
 
 
@@ -105,7 +105,7 @@ def _similarity(members: list[Case], vecs: list[Counter], embedder=None) -> list
     proposed = [slug(c.theme) if c.theme else "" for c in members]
     fixes = [{(f.repo, f.number) for f in c.fix if f.role == "fix"} for c in members]
     slips = [is_doc_slip(c) for c in members]
-    emb = (embedder.encode([markup_free(f"{c.title} {c.problem}") for c in members])
+    emb = (embedder.encode([prose(f"{c.title} {c.problem}") for c in members])
            if embedder is not None and n > 1 else None)
     sim = [[0.0] * n for _ in range(n)]
     for i in range(n):
@@ -171,7 +171,7 @@ def _label(members: list[Case], vectors: list[Counter]) -> str:
         for k, w in v.items():
             counts[k] += w
     shared = [k for k, _ in sorted(counts.items(), key=lambda kv: (-sum(1 for v in vectors if kv[0] in v), -kv[1], kv[0]))]
-    return "-".join(shared[:3]) if shared else slug(markup_free(members[0].title))
+    return "-".join(shared[:3]) if shared else slug(prose(members[0].title))
 
 
 def assign_themes(cases: list[Case], embedder=None, floor: float = SIMILARITY_FLOOR) -> dict[str, list[str]]:

@@ -97,10 +97,15 @@ def disclosure(fig: dict, run: dict, lang: str, editorial: str = "") -> list[dic
     audit = tm["audit"]
     audit_txt = ""
     if audit["checked"]:
+        reused, since = audit.get("reused", 0), audit.get("reused_since", "")
         audit_txt = _t(lang, f"抽 {audit['checked']} 条时序断言对 API 复核，通过 {audit['passed']} 条"
-                       + (f"（未通过：{_j(lang, audit['failed'])}）" if audit["failed"] else "") + "。",
+                       + (f"（未通过：{_j(lang, audit['failed'])}）" if audit["failed"] else "")
+                       + (f"（其中 {reused} 条沿用前次运行{' ' + since + ' ' if since else ''}的复核：本次列表显示其 issue 与 PR 此后未更新）"
+                          if reused else "") + "。",
                        f" {audit['checked']} timing claims re-checked against the API, {audit['passed']} confirmed"
-                       + (f" (failed: {_j(lang, audit['failed'])})" if audit["failed"] else "") + ".")
+                       + (f" (failed: {_j(lang, audit['failed'])})" if audit["failed"] else "")
+                       + (f" ({reused} of them checked by an earlier run{' on ' + since if since else ''}: this run's "
+                          f"listing shows their issue and PR not updated since)" if reused else "") + ".")
     items.append({"label": _t(lang, "PR 合并判定", "Merge rule"), "text": _t(
         lang,
         f"一律以 state == merged 且 merged_at 非空判定（平台 merged 字段不可用）。深析案例共引用修复 PR {mg['fix_refs']} 个："

@@ -85,12 +85,12 @@ def shared_words(cs: list[Case], k: int = 3) -> list[str]:
     """Keywords that at least two cases of a group share (what ties the group together)."""
     if len(cs) < 2:
         return []
-    from fixlore.rules.text import keywords
+    from fixlore.rules.topics import topic_words
 
     counts: Counter = Counter()
     for c in cs:
         # each case counts a word once; first-seen order breaks ties (a set's order changes per run)
-        counts.update(dict.fromkeys(keywords(f"{c.title} {c.problem}", 8), 1))
+        counts.update(dict.fromkeys(topic_words(f"{c.title} {c.problem}", 8), 1))
     return [w for w, n in counts.most_common() if n >= 2 and w not in GENERIC][:k]
 
 
@@ -153,13 +153,13 @@ def repo_topics(cs: list[Case], ref: Refs, k: int = 3) -> list[str]:
     """What a repository's kept cases are about, by keyword frequency (its own name left out)."""
     import re
 
-    from fixlore.rules.text import keywords
+    from fixlore.rules.topics import topic_words
 
     # the repository's and organisation's own names, and model sizes ("35b"), say nothing about the cases
     own = {w for c in cs for w in re.split(r"[-_/]", c.repo.lower())}
     counts: Counter = Counter()
     for c in cs:
-        counts.update(w for w in dict.fromkeys(keywords(f"{c.title} {c.problem}", 8))
+        counts.update(w for w in dict.fromkeys(topic_words(f"{c.title} {c.problem}", 8))
                       if w not in own and w not in GENERIC and not re.fullmatch(r"\d+(?:\.\d+)?[a-z]?", w))
     return [w for w, _ in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))][:k]
 

@@ -179,6 +179,17 @@ def _lag_to_later_merge(c: Case) -> int | None:
     return lag_seconds(c.closed_at, min(later)) if later else None
 
 
+def _reused_checks(summary: Any) -> dict[str, Any]:
+    """How many of the audit's checks an earlier run made against the API (link/audit.py reuses a
+    check whose issue and PR are unchanged since) and the day of the oldest: what the disclosure
+    owes the reader about what was checked when. Empty when every check is this run's."""
+    if not isinstance(summary, dict) or not summary.get("reused"):
+        return {}
+    days = sorted(str(d.get("checked_at") or "")[:10] for d in summary.get("details") or []
+                  if isinstance(d, dict) and d.get("reused"))
+    return {"reused": int(summary["reused"]), "reused_since": next((d for d in days if d), "")}
+
+
 def timing_figures(analysed: list[Case], ref: Refs, run: dict[str, Any]) -> dict[str, Any]:
     stale = [{"case": ref(c), "lag_s": c.lag_s, "note": c.trap_notes.get(Trap.STALE_CLOSE, "")}
              for c in analysed if c.timing == Timing.STALE or Trap.STALE_CLOSE in c.traps]
@@ -192,6 +203,9 @@ def timing_figures(analysed: list[Case], ref: Refs, run: dict[str, Any]) -> dict
     if not audited and isinstance(link.get("audit"), dict):
         audit = {"checked": int(link["audit"].get("checked", 0)), "passed": int(link["audit"].get("passed", 0)),
                  "failed": list(link["audit"].get("failed", []))}
+    reused = _reused_checks(link.get("audit"))
+    if reused:
+        audit.update(reused)
     return {
         "by_timing": dict(sorted(Counter(str(c.timing) for c in analysed).items())),
         "stale": sorted(stale, key=lambda s: -(s["lag_s"] or 0)),

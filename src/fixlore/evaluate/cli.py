@@ -137,8 +137,8 @@ def print_score(console: Console, report: dict[str, Any], show: int = 15) -> Non
         mm = Table(title=f"mismatches ({len(report['mismatches'])}, first {show})", title_justify="left")
         mm.add_column("key", no_wrap=True)
         mm.add_column("what differs (truth != export)")
-        from rich.text import Text
+        from fixlore.terminal import text
 
         for row in report["mismatches"][:show]:
-            mm.add_row(Text(row["key"]), Text("\n".join(row["problems"])))
+            mm.add_row(text(row["key"]), text("\n".join(row["problems"])))
         console.print(mm)

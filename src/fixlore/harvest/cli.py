@@ -7,7 +7,6 @@ from pathlib import Path
 from typing import Any, Optional
 
 import typer
-from rich.console import Console
 
 from fixlore.config import load_settings, parse_since
 from fixlore import interrupts, logs
@@ -89,8 +88,10 @@ def register(app: typer.Typer) -> None:
             client.close()
             store.close()
         if not quiet:
-            Console().print_json(client.redact(json.dumps({**report.as_dict(),
-                                                           "requests": client.accounting.snapshot()})))
+            from fixlore.terminal import escape_json
+
+            typer.echo(escape_json(client.redact(json.dumps({**report.as_dict(), "requests": client.accounting.snapshot()},
+                                                            ensure_ascii=False, indent=2))))
         from fixlore.summary import unreadable_exit
 
         unreadable_exit(report.as_dict()["unreadable"])

@@ -15,6 +15,8 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 from rich.text import Text
 
+from fixlore.terminal import json_text, text
+
 DEFAULT_INDEX = ".fixlore/kb"
 
 kb_app = typer.Typer(help="Knowledge base: documents, code and cases behind a hybrid (BM25 + vector) index.",
@@ -94,7 +96,7 @@ def search(query: str = typer.Argument(..., help="What to look for (Chinese or E
     kb.close()
     if as_json:
         for p in hits:
-            typer.echo(json.dumps(p.to_dict(), ensure_ascii=False))
+            typer.echo(json_text(p.to_dict(), indent=None))
         return
     citable = sum(1 for p in hits if p.score >= threshold)
     table = Table(title=f"{len(hits)} passages by score; {citable or 'none'} at or above the citation threshold "
@@ -104,8 +106,8 @@ def search(query: str = typer.Argument(..., help="What to look for (Chinese or E
     for p in hits:
         snippet = " ".join(p.text.split())[:160]
         style = "bold" if p.score >= threshold else "dim"
-        table.add_row(Text(p.doc), Text(p.chunk), Text(f"{p.score:.3f}", style=style),
-                      Text((f"[{p.heading}] " if p.heading else "") + snippet))
+        table.add_row(text(p.doc), text(p.chunk), text(f"{p.score:.3f}", style=style),
+                      text((f"[{p.heading}] " if p.heading else "") + snippet))
     Console().print(table)
 
 

@@ -3,7 +3,6 @@ fixlore.evaluate)."""
 
 from __future__ import annotations
 
-import json
 import re
 import sys
 from pathlib import Path
@@ -138,6 +137,7 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """The evidence chain of one case: fix, evidence, timing, traps, every candidate PR considered."""
         from fixlore.link.explain import render_case
+        from fixlore.terminal import json_text
 
         m = _KEY.match(key.strip())
         if not m:
@@ -147,6 +147,6 @@ def register(app: typer.Typer) -> None:
         if not found:
             raise FixloreError(f"{key} is not among the run's cases")
         if as_json:
-            typer.echo(json.dumps(found[0].to_export(), ensure_ascii=False, indent=2))
+            typer.echo(json_text(found[0].to_export(), indent=2))
         else:
             Console().print(render_case(found[0]))

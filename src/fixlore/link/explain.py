@@ -1,7 +1,7 @@
 """`fixlore explain`: one case's evidence chain, for a person to check.
 
-Everything shown comes from the case (issue and PR text is hostile input: it is printed as
-plain text, never interpreted as console markup).
+Everything shown comes from the case (issue and PR text is hostile input: every value goes
+through `fixlore.terminal.text`, cleaned as pages are and never read as console markup).
 """
 
 from __future__ import annotations
@@ -10,6 +10,8 @@ from rich.console import Group
 from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
+
+from fixlore.terminal import plain, text
 
 from fixlore.model import Case, pull_label
 
@@ -32,39 +34,39 @@ def _human(seconds: int) -> str:
 def render_case(case: Case) -> Group:
     platform = case.platform
     head = Text()
-    head.append(f"{case.key}  ", style="bold")
-    head.append(case.title or "")
-    head.append(f"\n{case.url}", style="dim")
+    head.append(plain(f"{case.key}  "), style="bold")
+    head.append(plain(case.title))
+    head.append("\n" + plain(case.url), style="dim")
     facts = Table.grid(padding=(0, 2))
     facts.add_column(style="bold cyan", no_wrap=True)
     facts.add_column()
     stage = case.funnel + (f" ({case.drop_reason})" if case.drop_reason else "")
     if case.provisional:
         stage += "  [awaiting deep analysis]"
-    facts.add_row("funnel", Text(stage))
-    facts.add_row("value", Text(f"{case.value:.3f}"))
-    facts.add_row("closed", Text(f"{_t(case.closed_at)}" + (f" by {case.closed_by}" if case.closed_by else "")))
+    facts.add_row("funnel", text(stage))
+    facts.add_row("value", text(f"{case.value:.3f}"))
+    facts.add_row("closed", text(f"{_t(case.closed_at)}" + (f" by {case.closed_by}" if case.closed_by else "")))
     lag = "" if case.lag_s is None else f", lag {_human(case.lag_s)}"
-    facts.add_row("timing", Text(f"{case.timing}{lag}"))
+    facts.add_row("timing", text(f"{case.timing}{lag}"))
     if case.timing_note:
-        facts.add_row("", Text(case.timing_note, style="dim"))
+        facts.add_row("", text(case.timing_note, style="dim"))
     if case.audit:
         held = case.audit.get("held")
-        facts.add_row("audit", Text(("held" if held else "FAILED" if held is False else "error") + ": "
+        facts.add_row("audit", text(("held" if held else "FAILED" if held is False else "error") + ": "
                                     + "; ".join(case.audit.get("checks", [])) + (case.audit.get("error") or "")))
-    parts: list = [Panel(Group(head, Text(""), facts), title="case", title_align="left")]
+    parts: list = [Panel(Group(head, text(""), facts), title="case", title_align="left")]
 
     fixes = Table(title="fix", title_justify="left", expand=True)
     for col in ("PR", "role", "state", "merged_at", "branch"):
         fixes.add_column(col)
     for f in case.fix:
-        fixes.add_row(Text(pull_label((f.repo, f.number), case.repo, platform)), Text(f.role), Text(f.state), Text(_t(f.merged_at)),
-                      Text(f.base_ref))
+        fixes.add_row(text(pull_label((f.repo, f.number), case.repo, platform)), text(f.role), text(f.state), text(_t(f.merged_at)),
+                      text(f.base_ref))
     for f in case.pending_fix:
-        fixes.add_row(Text(pull_label((f.repo, f.number), case.repo, platform)), Text("not landed", style="yellow"), Text(f.state),
-                      Text(_t(f.merged_at)), Text(f.base_ref))
+        fixes.add_row(text(pull_label((f.repo, f.number), case.repo, platform)), text("not landed", style="yellow"), text(f.state),
+                      text(_t(f.merged_at)), text(f.base_ref))
     if not case.fix and not case.pending_fix:
-        fixes.add_row(Text("none"), Text(""), Text(""), Text(""), Text(""))
+        fixes.add_row(text("none"), text(""), text(""), text(""), text(""))
     parts.append(fixes)
 
     ev = Table(title="evidence", title_justify="left", expand=True)
@@ -72,9 +74,9 @@ def render_case(case: Case) -> Group:
     ev.add_column("what was seen")
     ev.add_column("where", no_wrap=True)
     for e in case.evidence:
-        ev.add_row(Text(e.kind, style="green"), Text(e.detail), Text(e.source, style="dim"))
+        ev.add_row(text(e.kind, style="green"), text(e.detail), text(e.source, style="dim"))
     if not case.evidence:
-        ev.add_row(Text("none"), Text(""), Text(""))
+        ev.add_row(text("none"), text(""), text(""))
     parts.append(ev)
 
     if case.traps:
@@ -82,7 +84,7 @@ def render_case(case: Case) -> Group:
         traps.add_column("trap", no_wrap=True, style="red")
         traps.add_column("what shows it")
         for t in case.traps:
-            traps.add_row(Text(t), Text(case.trap_notes.get(t, "")))
+            traps.add_row(text(t), text(case.trap_notes.get(t, "")))
         parts.append(traps)
 
     if case.candidates:
@@ -94,18 +96,18 @@ def render_case(case: Case) -> Group:
                             for s in c.get("signals", []))
             if c.get("unrelated"):
                 sig += f"\nunrelated: {c['unrelated']}"
-            cands.add_row(Text(pull_label((c["repo"], c["number"]), case.repo, platform)), Text(c.get("verdict", "")), Text(c.get("state", "")),
-                          Text(sig))
+            cands.add_row(text(pull_label((c["repo"], c["number"]), case.repo, platform)), text(c.get("verdict", "")), text(c.get("state", "")),
+                          text(sig))
         parts.append(cands)
 
     if case.problem or case.answer:
         body = Text()
         if case.problem:
             body.append("problem: ", style="bold")
-            body.append(case.problem + "\n")
+            body.append(plain(case.problem) + "\n")
         if case.answer:
             body.append("answer: ", style="bold")
-            body.append(case.answer)
+            body.append(plain(case.answer))
         parts.append(Panel(body, title="analysis", title_align="left"))
     if case.kb_refs:
         kb = Table(title="kb_refs", title_justify="left")
@@ -113,6 +115,6 @@ def render_case(case: Case) -> Group:
         kb.add_column("chunk")
         kb.add_column("score")
         for k in case.kb_refs:
-            kb.add_row(Text(k.doc), Text(k.chunk), Text(f"{k.score:.3f}"))
+            kb.add_row(text(k.doc), text(k.chunk), text(f"{k.score:.3f}"))
         parts.append(kb)
     return Group(*parts)

@@ -4,7 +4,8 @@ re-check a sample of timing claims against the source, save the cases back.
 
 Summary keys: funnel (every stage's count), timing {class: n}, traps {trap: n}, evidence
 {kind: n} (over the analysis candidates), analysis_candidates, audit {checked, passed,
-failed, errors, by_timing, details}.
+failed, errors, reused, by_timing, details}; a check of an earlier run still true is
+reused, not fetched again (fixlore.link.audit).
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from collections import Counter
 from typing import Any, TypedDict
 
 from fixlore.rules.funnel import FunnelConfig
-from fixlore.link.audit import audit_timing, corpus_fetcher, source_fetcher
+from fixlore.link.audit import audit_timing, corpus_fetcher, corpus_seen, prior_checks, source_fetcher
 from fixlore.link.build import analysis_candidates, build_cases
 from fixlore.link.config import LinkConfig
 from fixlore.runcontext import RunContext
@@ -34,18 +35,27 @@ class LinkSummary(TypedDict):
     timing: dict[str, int]
     traps: dict[str, int]
     evidence: dict[str, int]
-    audit: dict[str, Any]             # AuditResult.as_dict() and ``via`` (source or store)
+    audit: dict[str, Any]             # AuditResult.as_dict() (``reused``: checks of an earlier run) and ``via``
 
 
 def run(ctx: RunContext) -> LinkSummary:
     corpus = ctx.corpus()                 # in the window's own offset, as the notes show times
     cases, counts = build_cases(corpus, ctx.since, link_config(ctx.settings), funnel=ctx.funnel)
+    prior, seen = {}, None
     if ctx.source is not None:
         fetch, mode = source_fetcher(ctx.source), "source"
+        harvest = ctx.results.get("harvest")
+        if harvest is not None:
+            # an earlier run's checks, reused where this run's listing left their issue and PR
+            # unchanged (a run without a harvest listed nothing: every check is made afresh)
+            earlier = ctx.store.latest_stage_summary("link", before_run=ctx.run_id) or {}
+            prior = prior_checks(earlier.get("audit"))
+            unread = {f.get("repo") for f in harvest.get("unreadable") or []} | {f["repo"] for f in ctx.store.failures()}
+            seen = corpus_seen(corpus, unread)
     else:
         fetch, mode = corpus_fetcher(corpus), "store"
     chosen = analysis_candidates(cases)
-    result = audit_timing(chosen, fetch, AUDIT_SAMPLE)
+    result = audit_timing(chosen, fetch, AUDIT_SAMPLE, prior=prior, seen=seen, run_id=ctx.run_id)
     ctx.store.save_linked_cases(cases, ctx.run_id)
     ctx.info["funnel"] = counts.as_dict()
     return LinkSummary(

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any, Optional
 
@@ -10,6 +9,7 @@ import typer
 
 from fixlore.config import parse_since
 from fixlore.errors import ConfigError
+from fixlore.terminal import json_text, plain
 
 series_app = typer.Typer(help="A digest series: editions, the published ledger, the backlog carried forward.",
                          no_args_is_help=True)
@@ -25,7 +25,7 @@ def _store(db: Optional[str], out: Optional[Path]):
 
 
 def _echo(data: Any) -> None:
-    typer.echo(json.dumps(data, ensure_ascii=False, indent=2, default=str))
+    typer.echo(json_text(data, indent=2))
 
 
 @series_app.command("create")
@@ -100,7 +100,7 @@ def list_cmd(db: Optional[str] = typer.Option(None, "--db", help="The store hold
         for s in ledger.all_series():
             eds = ledger.editions(s["name"])
             last = eds[-1]["number"] if eds else "-"
-            typer.echo(f"{s['name']}\t{s['title']}\teditions: {len(eds)}\tlast: {last}")
+            typer.echo(plain(f"{s['name']}\t{s['title']}\teditions: {len(eds)}\tlast: {last}"))
     finally:
         store.close()
 

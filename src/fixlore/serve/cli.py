@@ -1,12 +1,13 @@
 """`fixlore serve http|mcp` and `fixlore cases search|status|related`: the knowledge base of a run.
 
-Each command is a thin wrapper over the `Knowledge` call of the same name.
+Each command is a thin wrapper over the `Knowledge` call of the same name. Case text is hostile
+input: it reaches the terminal through `fixlore.terminal` only (cleaned as pages are, never read
+as console markup; JSON with the characters a terminal would obey escaped).
 """
 
 from __future__ import annotations
 
 import ipaddress
-import json
 from pathlib import Path
 from typing import Any, Optional
 
@@ -16,6 +17,7 @@ from rich.table import Table
 from rich.text import Text
 
 from fixlore.serve.limits import MAX_K, MIN_COSINE, MIN_COVERAGE
+from fixlore.terminal import json_text, plain, text
 
 serve_app = typer.Typer(help="Serve a run's knowledge base (cases + documents), read-only: HTTP API and MCP tools.",
                         no_args_is_help=True)
@@ -113,32 +115,32 @@ def serve_mcp(out: Optional[Path] = OutOpt, db: Optional[str] = DbOpt, index: Op
 
 def _print_cards(cards: list[dict[str, Any]], title: str) -> None:
     if not cards:
-        Console().print(Text(f"{title}: no case past the relevance cut-off (key-term coverage {MIN_COVERAGE} "
+        Console().print(text(f"{title}: no case past the relevance cut-off (key-term coverage {MIN_COVERAGE} "
                              f"or cosine {MIN_COSINE}: docs/serve.md)"), highlight=False)
         return
-    table = Table(title=Text(title), title_justify="left", show_lines=True)
+    table = Table(title=text(title), title_justify="left", show_lines=True)
     for col in ("case", "status", "fix", "problem / answer"):
         table.add_column(col, overflow="fold")
     for c in cards:
         fixes = ", ".join(f"{f['pr']} ({f['role']}{', ' + f['base_ref'] if f['base_ref'] else ''})" for f in c["fix"])
-        head = Text(c["key"], style="bold")
-        head.append(f"\n{c['title']}")
+        head = text(c["key"], style="bold")
+        head.append("\n" + plain(c["title"]))
         if c.get("why"):
-            head.append(f"\n{c['why']}", style="dim")
+            head.append("\n" + plain(c["why"]), style="dim")
         if c.get("score") is not None:
             head.append(f"\nscore {c['score']:.3f}", style="dim")
-        status = Text(c["status"])
+        status = text(c["status"])
         for trap in c["traps"]:
-            status.append(f"\n⚠ {trap['name']}", style="yellow")
-        body = Text(c["problem"] or "")
+            status.append("\n⚠ " + plain(trap["name"]), style="yellow")
+        body = text(c["problem"])
         if c["problem_from"] == "fix_pr":
             body = Text("fix PR: ", style="dim") + body
         if c["answer"]:
             body.append("\n" if body else "")
             if c["answer_from"] == "best_reply":
                 body.append("reply: ", style="dim")
-            body.append(c["answer"])
-        table.add_row(head, status, Text(fixes), body)
+            body.append(plain(c["answer"]))
+        table.add_row(head, status, text(fixes), body)
     Console().print(table)
 
 
@@ -155,7 +157,7 @@ def cases_search(symptom: str = typer.Argument(..., help="The symptom: an error 
     with _open(out, db, index, case_index) as knowledge:
         cards = _ask(lambda: knowledge.search_cases(symptom, k=k, repo=repo))
     if as_json:
-        typer.echo(json.dumps(cards, ensure_ascii=False, indent=1))
+        typer.echo(json_text(cards, indent=1))
     else:
         _print_cards(cards, f"cases for: {symptom}")
 
@@ -170,19 +172,19 @@ def cases_status(key: str = typer.Argument(..., help="OWNER/REPO#N or the issue'
     with _open(out, db, index, case_index) as knowledge:
         status = _ask(lambda: knowledge.fix_status(key))
     if as_json:
-        typer.echo(json.dumps(status, ensure_ascii=False, indent=1))
+        typer.echo(json_text(status, indent=1))
         return
     console = Console()
-    line = Text(f"{status['key']}  ", style="bold")
-    line.append(status["status"], style="green" if status["status"] == "fixed" else "yellow")
-    line.append(f"\n{status['title']}\n{status['url']}")
+    line = text(f"{status['key']}  ", style="bold")
+    line.append(plain(status["status"]), style="green" if status["status"] == "fixed" else "yellow")
+    line.append(plain(f"\n{status['title']}\n{status['url']}"))
     console.print(line)
     for label, rows in (("fix", status["fix"]), ("backport", status["backports"]), ("not landed", status["not_landed"])):
         for f in rows:
-            console.print(Text(f"  {label}: {f['pr']} {f['state']} {f['merged_at']} on {f['base_ref'] or '?'}  {f['url']}"))
-    console.print(Text(f"  timing: {status['timing']}" + (f" — {status['timing_note']}" if status["timing_note"] else "")))
+            console.print(text(f"  {label}: {f['pr']} {f['state']} {f['merged_at']} on {f['base_ref'] or '?'}  {f['url']}"))
+    console.print(text(f"  timing: {status['timing']}" + (f" — {status['timing_note']}" if status["timing_note"] else "")))
     for trap in status["traps"]:
-        console.print(Text(f"  ⚠ {trap['name']}: {trap['note']}", style="yellow"))
+        console.print(text(f"  ⚠ {trap['name']}: {trap['note']}", style="yellow"))
 
 
 @cases_app.command("related")
@@ -196,7 +198,7 @@ def cases_related(key: str = typer.Argument(..., help="OWNER/REPO#N or the issue
     with _open(out, db, index, case_index) as knowledge:
         cards = _ask(lambda: knowledge.related_cases(key, k=k))
     if as_json:
-        typer.echo(json.dumps(cards, ensure_ascii=False, indent=1))
+        typer.echo(json_text(cards, indent=1))
     else:
         _print_cards(cards, f"related to {key}")
 

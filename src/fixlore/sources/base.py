@@ -7,7 +7,7 @@ from datetime import datetime
 from typing import Any, Iterator, Protocol
 
 from fixlore.model import Comment, Commit, Event, FileChange, Issue, Link, Pull, Repo
-from fixlore.textclean import clean_text
+from fixlore.textclean import clean_text, strip_escapes
 
 
 @dataclass
@@ -72,8 +72,9 @@ def as_int(value: Any, default: int = 0) -> int:
 
 
 def as_str(value: Any) -> str:
-    """Every platform string passes here: cleaned once, at the edge (fixlore.textclean)."""
-    return "" if value is None else clean_text(str(value))
+    """Every platform string passes here: cleaned once, at the edge (fixlore.textclean): terminal
+    escape sequences removed whole (not only their ESC), then the control characters."""
+    return "" if value is None else clean_text(strip_escapes(str(value)))
 
 
 def login_of(user: Any) -> str:

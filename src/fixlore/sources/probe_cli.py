@@ -11,6 +11,8 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from fixlore.terminal import text
+
 from fixlore.errors import ConfigError, FixloreError
 
 
@@ -69,11 +71,11 @@ def register(app: typer.Typer) -> None:
             report = run_probe(platform, org, fetch, budget=budget)
         finally:
             client.close()
-        table = Table(title=f"probe {platform} {org} {report.repo} ({report.requests} requests)")
+        table = Table(title=text(f"probe {platform} {org} {report.repo} ({report.requests} requests)"))
         for col in ("check", "verdict", "what showed it"):
             table.add_column(col)
         for f in report.findings:
-            table.add_row(f.check, f.verdict, f.detail)
+            table.add_row(text(f.check), text(f.verdict), text(f.detail))
         Console().print(table)
         out.parent.mkdir(parents=True, exist_ok=True)
         out.write_text(json.dumps(report.as_dict(), ensure_ascii=False, indent=2) + "\n", encoding="utf-8")

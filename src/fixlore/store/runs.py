@@ -85,6 +85,21 @@ class RunRecords:
             conn.execute(sa.update(t.runs).where(t.runs.c.id == run_id).values(
                 finished_at=_now(), status=status, info=_jsonable({**info, "owner": _owner()})))
 
+    def latest_stage_summary(self, stage: str, before_run: int | None = None) -> dict[str, Any] | None:
+        """The summary ``stage`` left in the newest run (before ``before_run``) where it finished
+        ok, with that run's id as ``run``; None when no run has one. A stage's memory of what
+        it checked (the link stage's audit) is read back from here."""
+        query = sa.select(t.runs.c.id, t.runs.c.info).order_by(t.runs.c.id.desc())
+        if before_run is not None:
+            query = query.where(t.runs.c.id < before_run)
+        with self.engine.connect() as conn:
+            for row in conn.execute(query.limit(50)):
+                for entry in (row.info or {}).get("stages") or []:
+                    if (isinstance(entry, dict) and entry.get("name") == stage and entry.get("status") == "ok"
+                            and isinstance(entry.get("summary"), dict)):
+                        return {**entry["summary"], "run": row.id}
+        return None
+
     def mark_abandoned_runs(self) -> int:
         """Mark "died" every run and harvest still "running" whose process is gone (killed, power cut);
         a run of another machine is left alone, as it may still be going. Returns how many."""
