@@ -22,6 +22,7 @@ REASON_TEXT = {
     "self_answered": ("自带答案", "self-answered"),
     "merged_into_other": ("并入他单", "merged into another issue"),
     "not_a_problem": ("官方核验非问题", "officially not a problem"),
+    "fix_unknown": ("修复未知（材料未能读全）", "fix unknown (part of the thread could not be read)"),
     "unspecified": ("未注明", "unspecified"),
 }
 CARRIER_TEXT = {

@@ -11,6 +11,11 @@ Order of work (each step writes the store, so a crash loses at most one object's
               (window start - look-back); the detail of candidate PRs only; then the repo's
               watermark advances.
 
+Failure is per item (fixlore.rules.unread): a detail endpoint that cannot be read costs that
+issue's or PR's part only, recorded in ``item_failures`` and asked again next run (the item is
+not marked detailed); a list that cannot be read is the repo's (``repo_failures``), its
+watermark stays put, and what was listed is still detailed.
+
 Idempotence: every write is an upsert keyed by (repo, number) or a replace of one parent's
 children, and "already done" is read back from the store (``details_for`` equals the
 object's ``updated_at``), so a re-run after a crash converges to the same rows.
@@ -35,6 +40,7 @@ from fixlore.enums import FunnelStage
 from fixlore.rules.bursts import in_bursts
 from fixlore.rules.funnel import POOL, FunnelConfig, cheap_funnel
 from fixlore.rules.refs import KIND_EITHER, KIND_ISSUE, KIND_PULL, find_refs, refs_from_branch
+from fixlore.rules.unread import ISSUE, PULL, PULL_ITSELF
 from fixlore.sources.base import Source
 from fixlore.sources.http import ApiError
 from fixlore.sources.github_graphql import closing_links
@@ -58,6 +64,9 @@ class HarvestReport:
     phase_seconds: dict[str, float] = field(default_factory=dict)
     # What could not be read: {repo, endpoint, status, message, failed_at, attempts} per repo and endpoint.
     unreadable: list[dict[str, Any]] = field(default_factory=list)
+    # Parts of single issues and PRs that could not be read (fixlore.rules.unread): {repo, kind, number,
+    # part, endpoint, status, message, failed_at, attempts}; the rest of their repo was read.
+    unread_items: list[dict[str, Any]] = field(default_factory=list)
     # Event (operation-log) action types the source met and does not know, with counts.
     unknown_actions: dict[str, int] = field(default_factory=dict)
     # Lists whose update order could not be proven past the window: {list, remedy} ("since" /
@@ -78,6 +87,8 @@ class HarvestReport:
                 "pulls_listed": self.pulls_listed, "pull_candidates": self.pull_candidates,
                 "pulls_detailed": self.pulls_detailed, "repos_unreadable": self.repos_unreadable,
                 "unreadable": [{**f, "failed_at": str(f.get("failed_at") or "")} for f in self.unreadable],
+                "items_unreadable": len({(f["repo"], f["kind"], f["number"]) for f in self.unread_items}),
+                "unread_items": [{**f, "failed_at": str(f.get("failed_at") or "")} for f in self.unread_items],
                 "unknown_actions": dict(sorted(self.unknown_actions.items())),
                 "unsorted_lists": len(self.unsorted), "unsorted": list(self.unsorted),
                 "phase_seconds": {k: round(v, 3) for k, v in self.phase_seconds.items()}}
@@ -242,6 +253,7 @@ class Harvester:
         verdicts = self._timed("funnel", lambda: self._funnel(repos))
         self._timed("details", lambda: self._details(repos, verdicts, progress))
         self.report.unreadable = self.store.failures([r.full_name for r in repos])
+        self.report.unread_items = self.store.item_failures([r.full_name for r in repos])
         self.report.unknown_actions = dict(getattr(self.source, "unknown_actions", {}) or {})
         self.report.unsorted = [{"list": path, "remedy": remedy}
                                 for path, remedy in getattr(self.source, "unsorted", []) or []]
@@ -250,12 +262,22 @@ class Harvester:
         for failure in self.report.unreadable:
             log.warning("could not read %s (%s): %s %s", failure["repo"], failure["endpoint"], failure["status"],
                         failure["message"])
+        for item in self.report.unread_items:
+            log.warning("could not read %s %s#%s %s (%s): %s %s", item["kind"], item["repo"], item["number"],
+                        item["part"], item["endpoint"], item["status"], item["message"])
         return self.report
 
     def _fail(self, repo: str, exc: ApiError) -> None:
         """Record what could not be read; the repo's watermark stays put, so the next run retries it."""
         self.failed.add(repo)
         self.store.record_failure(repo, exc.endpoint, exc.status, exc.message)
+
+    def _item(self, kind: str, repo: str, number: int, unread: dict[str, ApiError]) -> None:
+        """Record the parts of one issue or PR that could not be read, and forget those now read:
+        the item costs only itself (fixlore.rules.unread), and the next run asks again."""
+        self.store.clear_item_failures(repo, kind, number, keep=unread)
+        for part, exc in unread.items():
+            self.store.record_item_failure(repo, kind, number, part, exc.endpoint, exc.status, exc.message)
 
     def _timed(self, name: str, work: Callable[[], Any]) -> Any:
         start = time.perf_counter()
@@ -342,7 +364,8 @@ class Harvester:
             mark = self.store.watermark(repo.full_name)
             pending = selected and not self._watermark_applies(mark)
             plans.append((repo, selected, needs, pending))
-        plans = [p for p in plans if p[0].full_name not in self.failed]
+        # A repo whose issue list broke off still has the issues it listed: they are detailed like
+        # any other (their repo failure is recorded and the watermark stays put).
         work = [p for p in plans if p[2] or p[3]]
         self.report.repos_with_work = len(work)
         repo_task = progress.task("repos with new pool issues", len(work))
@@ -351,15 +374,16 @@ class Harvester:
         # Repos without work: their listing is done, so their watermark can move now.
         with self.store.writer() as w:
             for repo, selected, needs, pending in plans:
-                if not (needs or pending):
+                if not (needs or pending) and repo.full_name not in self.failed:
                     self._advance_issue_watermark(w, repo.full_name)
         for repo, selected, needs, pending in plans:
-            if not (needs or pending):
+            if not (needs or pending) and repo.full_name not in self.failed:
                 self.store.clear_failures(repo.full_name)
         for repo, selected, needs, _pending in work:
             try:
                 self._repo_details(repo.full_name, selected, needs, progress, issue_task, pull_task)
-                self.store.clear_failures(repo.full_name)
+                if repo.full_name not in self.failed:
+                    self.store.clear_failures(repo.full_name)
             except ApiError as exc:
                 self._fail(repo.full_name, exc)
             progress.advance(repo_task)
@@ -381,6 +405,7 @@ class Harvester:
             detail.links.extend(closing.get(number, []))
             with self.store.writer() as w:
                 w.save_issue_detail(issue, detail)
+            self._item(ISSUE, repo, number, detail.unread)
             self.report.issues_detailed += 1
             progress.advance(issue_task)
 
@@ -391,10 +416,15 @@ class Harvester:
             bound = max(bound, mark["pulls_updated_at"])
         newest_pull = mark.get("pulls_updated_at") if mark else None
         batch: list[m.Pull] = []
-        for pull in self.source.iter_pulls(repo, bound):
-            batch.append(pull)
-            if pull.updated_at and (newest_pull is None or pull.updated_at > newest_pull):
-                newest_pull = pull.updated_at
+        try:
+            for pull in self.source.iter_pulls(repo, bound):
+                batch.append(pull)
+                if pull.updated_at and (newest_pull is None or pull.updated_at > newest_pull):
+                    newest_pull = pull.updated_at
+        except ApiError as exc:
+            # The PR list is the repo's, not an item's: recorded against the repo, whose watermark
+            # then stays put; the candidates the issues name are still fetched one by one below.
+            self._fail(repo, exc)
         if batch:
             with self.store.writer() as w:
                 w.upsert_pulls(batch)
@@ -404,8 +434,9 @@ class Harvester:
         corpus = self.store.load_corpus([repo])
         cands = select_candidates(pool, corpus.pulls, corpus.links, corpus.events, corpus.comments)
         self._fetch_pulls(cands, {(p.repo, p.number): p for p in corpus.pulls}, progress, pull_task)
-        with self.store.writer() as w:
-            self._advance_issue_watermark(w, repo, pulls_updated_at=newest_pull)
+        if repo not in self.failed:
+            with self.store.writer() as w:
+                self._advance_issue_watermark(w, repo, pulls_updated_at=newest_pull)
 
     def _fetch_pulls(self, cands: Candidates, known: dict[tuple[str, int], m.Pull], progress: _Progress,
                      pull_task: Any) -> None:
@@ -420,13 +451,18 @@ class Harvester:
             if pull is None:
                 if key in detailed and detailed[key] is not None:
                     continue                    # cited PR outside our listings, already fetched once
-                pull = self.source.get_pull(*key)
+                try:
+                    pull = self.source.get_pull(*key)
+                except ApiError as exc:
+                    self._item(PULL, key[0], key[1], {PULL_ITSELF: exc})
+                    continue
                 if pull is None:
                     continue
             if detailed.get(key) is None or detailed.get(key) != pull.updated_at:
                 detail = self.source.pull_detail(pull)
                 with self.store.writer() as w:
                     w.save_pull_detail(pull, detail)
+                self._item(PULL, pull.repo, pull.number, detail.unread)
                 self.report.pulls_detailed += 1
                 progress.advance(pull_task)
             # Cross-repo references of a candidate PR (a backport, a fix in a sibling repo): one hop.

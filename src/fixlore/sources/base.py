@@ -18,6 +18,8 @@ class IssueDetail:
     links: list[Link] = field(default_factory=list)
     pulls: list[Pull] = field(default_factory=list)          # linked PRs as the issue endpoint shows them
     raw: dict[str, Any] = field(default_factory=dict)        # resource name -> payload as received
+    # part (fixlore.rules.unread) -> the ApiError that kept it unread; the other parts are complete
+    unread: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass
@@ -28,6 +30,20 @@ class PullDetail:
     links: list[Link] = field(default_factory=list)
     events: list[Event] = field(default_factory=list)
     raw: dict[str, Any] = field(default_factory=dict)
+    unread: dict[str, Any] = field(default_factory=dict)     # part -> ApiError, as on IssueDetail
+
+
+def read_part(unread: dict[str, Any], part: str, fetch: Any) -> list[Any]:
+    """``fetch()``, or ``[]`` with the part noted in ``unread`` when its endpoint cannot be read
+    (an ``ApiError``: that resource only). Everything else (a refused token, an unreachable
+    host, an interrupt) still ends the work it belongs to."""
+    from fixlore.sources.responses import ApiError
+
+    try:
+        return fetch()
+    except ApiError as exc:
+        unread[part] = exc
+        return []
 
 
 class Source(Protocol):
