@@ -88,4 +88,4 @@ def register(app: typer.Typer) -> None:
                                                            "requests": client.accounting.snapshot()})))
         from fixlore.summary import unreadable_exit
 
-        unreadable_exit(report.as_dict()["unreadable"])
+        unreadable_exit(report.as_dict()["unreadable"], report.as_dict()["unread_items"])

@@ -242,6 +242,7 @@ class Harvester:
         self.report = HarvestReport()
         self.failed: set[str] = set()          # repos met with an unreadable endpoint in this run
         self.bursts: set[str] = set()          # issue keys outside the pool whose close is in a burst
+        self.pulls_tried: set[tuple[str, int]] = set()   # candidate PRs asked for in this run
 
     # -- phases
     def run(self, orgs: list[str]) -> HarvestReport:
@@ -262,9 +263,9 @@ class Harvester:
         for failure in self.report.unreadable:
             log.warning("could not read %s (%s): %s %s", failure["repo"], failure["endpoint"], failure["status"],
                         failure["message"])
-        for item in self.report.unread_items:
-            log.warning("could not read %s %s#%s %s (%s): %s %s", item["kind"], item["repo"], item["number"],
-                        item["part"], item["endpoint"], item["status"], item["message"])
+        for item in self.report.unread_items:      # the CLI names each at the end of the run
+            log.info("could not read %s %s#%s %s (%s): %s %s", item["kind"], item["repo"], item["number"],
+                     item["part"], item["endpoint"], item["status"], item["message"])
         return self.report
 
     def _fail(self, repo: str, exc: ApiError) -> None:
@@ -387,7 +388,19 @@ class Harvester:
             except ApiError as exc:
                 self._fail(repo.full_name, exc)
             progress.advance(repo_task)
+        self._retry_unread_pulls([r.full_name for r in repos], progress, pull_task)
         progress.finish(pull_task)
+
+    def _retry_unread_pulls(self, repos: list[str], progress: _Progress, pull_task: Any) -> None:
+        """PRs left partly read by an earlier run and not asked for again in this one (their issue
+        is detailed already, or lives in another repo): asked again now, each on its own."""
+        left = sorted({(f["repo"], f["number"]) for f in self.store.item_failures(repos) if f["kind"] == PULL}
+                      - self.pulls_tried)
+        if left:
+            cands = Candidates()
+            for key in left:
+                cands.add(key, "unread")
+            self._fetch_pulls(cands, {}, progress, pull_task)
 
     def _advance_issue_watermark(self, writer: Any, repo: str, pulls_updated_at: datetime | None = None) -> None:
         book = self.store.issue_bookkeeping(repo)
@@ -446,6 +459,7 @@ class Harvester:
         detailed = self.store.pull_details_for(queue)
         while queue:
             key = queue.pop(0)
+            self.pulls_tried.add(key)
             self.report.pull_candidates += 1
             pull = known.get(key)
             if pull is None:

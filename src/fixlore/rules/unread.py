@@ -95,10 +95,7 @@ def fix_unknown(labels: list[str], has_landed_fix: bool) -> str:
 
 
 def unjudged(labels: list[str]) -> list[str]:
-    """What was not judged for want of a part, beside the fix question ("" parts leave nothing)."""
-    out = []
-    for lb in labels:
-        u = parse_label(lb)
-        if u is not None and u.kind == PULL and u.part in SHOWS_THE_CHANGE:
-            out.append(f"unrelated change not judged ({lb.rsplit('/', 1)[0]} files unreadable)")
-    return out
+    """The PRs (``pulls/61``) whose files were unread, so that whether a change linked to the issue
+    is unrelated was not judged."""
+    return [lb.rsplit("/", 1)[0] for lb in labels
+            if (u := parse_label(lb)) is not None and u.kind == PULL and u.part in SHOWS_THE_CHANGE]
