@@ -179,3 +179,85 @@ def test_a_rerun_without_the_fault_reads_the_items_and_forgets_them(runs, tmp_pa
     info = json.loads((again / "run.json").read_text(encoding="utf-8"))
     harvest = next(s["summary"] for s in info["stages"] if s["name"] == "harvest")
     assert harvest["unread_items"] == []
+
+
+# ---------- each source reads each part on its own
+
+@pytest.mark.parametrize("world, faults, issue_repo, issue_no, pull_no, lost_issue, lost_pull", [
+    (DEMO, "500=*/issues/101/operate_logs,500=*/pulls/201/commits", "demo-ai/modelkit", 101, 201, "events", "commits"),
+    (ROOT / "worlds" / "github-mini", "500=*/issues/10/comments,500=*/pulls/10/files", "minilab/widgets", 10, 10,
+     "comments", "files"),
+])
+def test_a_source_keeps_the_parts_it_read(world, faults, issue_repo, issue_no, pull_no, lost_issue, lost_pull):
+    from fixlore.sources import make_source
+    from fixlore.sources.http import ApiClient
+
+    with ReplayServer(world) as clean_srv, ReplayServer(world, faults=faults) as srv:
+        platform = clean_srv.platform
+        with ApiClient(clean_srv.base_url, platform, rate_limit=False, max_attempts=1) as c1, \
+                ApiClient(srv.base_url, platform, rate_limit=False, max_attempts=1) as c2:
+            clean, faulty = make_source(platform, c1), make_source(platform, c2)
+            issue = clean.get_issue(issue_repo, issue_no)
+            pull = clean.get_pull(issue_repo, pull_no)
+            whole, part = clean.issue_detail(issue), faulty.issue_detail(issue)
+            assert whole.unread == {} and set(part.unread) == {lost_issue}
+            assert part.unread[lost_issue].endpoint.endswith({"events": "operate_logs"}.get(lost_issue, lost_issue))
+            for name in ("comments", "events", "links"):
+                if name != lost_issue:
+                    assert getattr(part, name) == getattr(whole, name)
+            assert getattr(part, lost_issue) == [] and getattr(whole, lost_issue)
+            pwhole, ppart = clean.pull_detail(pull), faulty.pull_detail(pull)
+            assert pwhole.unread == {} and set(ppart.unread) == {lost_pull}
+            for name in ("files", "commits", "links", "events"):
+                if name != lost_pull:
+                    assert getattr(ppart, name) == getattr(pwhole, name)
+            assert getattr(ppart, lost_pull) == [] and getattr(pwhole, lost_pull)
+
+
+# ---------- the store keeps what it had of an unread part, and asks again
+
+def test_a_part_read_later_replaces_and_an_unread_part_keeps_what_was_stored(tmp_path):
+    from datetime import datetime, timedelta, timezone
+
+    from fixlore import model as m
+    from fixlore.sources.base import IssueDetail, PullDetail
+    from fixlore.sources.responses import ApiError
+    from fixlore.store import Store
+
+    store = Store.open(f"sqlite:///{tmp_path / 's.db'}")
+    t1 = datetime(2026, 9, 18, tzinfo=timezone(timedelta(hours=8)))
+    t2 = t1 + timedelta(hours=1)
+    issue = m.Issue(repo="o/r", number=5, title="t", body="b", state="closed", created_at=t1, updated_at=t1,
+                    closed_at=t1)
+    first = IssueDetail(comments=[m.Comment("o/r", "issue", 5, "c1", "a", "see !7", t1)],
+                        events=[m.Event("o/r", "issue", 5, "e1", m.EV_CLOSED, "bot", t1)],
+                        links=[m.Link("o/r", 5, "o/r", 7, "issue_pulls")])
+    with store.writer() as w:
+        w.upsert_issues([issue])
+        w.save_issue_detail(issue, first)
+    issue.updated_at = t2                      # changed since: asked again, and the comments fail
+    failed = ApiError("/repos/{owner}/{repo}/issues/{number}/comments", "retries", "kept failing: HTTP 500")
+    again = IssueDetail(events=[m.Event("o/r", "issue", 5, "e2", m.EV_CLOSED, "bot", t2)],
+                        links=[m.Link("o/r", 5, "o/r", 8, "operate_log")], unread={"comments": failed})
+    with store.writer() as w:
+        w.upsert_issues([issue])
+        w.save_issue_detail(issue, again)
+    store.record_item_failure("o/r", "issue", 5, "comments", failed.endpoint, failed.status, failed.message)
+    corpus = store.load_corpus()
+    assert [c.id for c in corpus.comments] == ["c1"]                 # what was read before stays
+    assert [e.id for e in corpus.events] == ["e2"]                   # a part read now replaces
+    assert {lk.pull_number for lk in corpus.links} == {7, 8}         # links only added to
+    assert corpus.unread == {("issue", "o/r", 5): ["comments"]}
+    assert store.issue_bookkeeping("o/r")[5]["details_for"] is None  # not done: asked again
+    store.record_item_failure("o/r", "issue", 5, "comments", failed.endpoint, failed.status, failed.message)
+    assert store.item_failures()[0]["attempts"] == 2
+    store.clear_item_failures("o/r", "issue", 5, keep=())
+    assert store.load_corpus().unread == {}
+
+    pull = m.Pull("o/r", 7, "fix", "Fixes #5", "merged", t1, t1, t1, None)
+    with store.writer() as w:
+        w.save_pull_detail(pull, PullDetail(pull=pull, files=[m.FileChange("o/r", 7, "a.py", "modified", 1, 1, "@@")]))
+        w.save_pull_detail(pull, PullDetail(pull=pull, commits=[m.Commit("o/r", 7, "abc", "fix")],
+                                            unread={"files": failed}))
+    assert [f.filename for f in store.load_corpus().files] == ["a.py"]
+    assert store.pull_details_for([("o/r", 7)])[("o/r", 7)] is None   # read in part: asked again

@@ -82,8 +82,8 @@ class StoreWriter:
         """Replace everything fetched for one issue and mark it as detailed at its current updated_at.
 
         A part the source could not read (``detail.unread``) keeps what an earlier run stored of
-        it, links are then only added to (they come from several parts), and the issue is not
-        marked detailed, so the next run asks again."""
+        it, links are then only added to (they come from several parts), and the issue is marked
+        not detailed, so the next run asks again."""
         unread = set(getattr(detail, "unread", None) or ())
         if COMMENTS not in unread:
             self._replace_comments(issue.repo, "issue", issue.number, detail.comments)
@@ -91,10 +91,8 @@ class StoreWriter:
             self._replace_events(issue.repo, "issue", issue.number, detail.events)
         self._replace_links("issue", issue.repo, issue.number, detail.links, add_only=bool(unread))
         self._replace_raw(issue.repo, "issue", issue.number, detail.raw)
-        if not unread:
-            self.conn.execute(sa.update(t.issues).where(t.issues.c.repo == issue.repo,
-                                                        t.issues.c.number == issue.number)
-                              .values(details_for=issue.updated_at))
+        self.conn.execute(sa.update(t.issues).where(t.issues.c.repo == issue.repo, t.issues.c.number == issue.number)
+                          .values(details_for=None if unread else issue.updated_at))
 
     def save_pull_detail(self, pull: m.Pull, detail: Any) -> None:
         """As `save_issue_detail`, for a PR: unread parts keep what was stored, and the PR is
@@ -113,9 +111,8 @@ class StoreWriter:
             self._replace_events(pull.repo, "pull", pull.number, detail.events)
         self._replace_links("pull", pull.repo, pull.number, detail.links, add_only=bool(unread))
         self._replace_raw(pull.repo, "pull", pull.number, detail.raw)
-        if not unread:
-            self.conn.execute(sa.update(t.pulls).where(t.pulls.c.repo == pull.repo, t.pulls.c.number == pull.number)
-                              .values(details_for=pull.updated_at))
+        self.conn.execute(sa.update(t.pulls).where(t.pulls.c.repo == pull.repo, t.pulls.c.number == pull.number)
+                          .values(details_for=None if unread else pull.updated_at))
 
     def set_watermark(self, repo: str, *, issues_updated_at: datetime | None = None,
                       pulls_updated_at: datetime | None = None, window_since: datetime | None = None) -> None:
