@@ -32,7 +32,7 @@ import re
 import time
 from collections import Counter
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import datetime, timedelta, timezone
 from typing import Any, Callable, Iterable
 
 from fixlore import model as m
@@ -247,6 +247,7 @@ class Harvester:
     # -- phases
     def run(self, orgs: list[str]) -> HarvestReport:
         self.report.orgs = list(orgs)
+        started = datetime.now(timezone.utc)
         progress = _Progress(self.progress)
         repos = self._timed("repos", lambda: self._list_repos(orgs, progress))
         self.report.repos = len(repos)
@@ -254,7 +255,10 @@ class Harvester:
         verdicts = self._timed("funnel", lambda: self._funnel(repos))
         self._timed("details", lambda: self._details(repos, verdicts, progress))
         self.report.unreadable = self.store.failures([r.full_name for r in repos])
-        self.report.unread_items = self.store.item_failures([r.full_name for r in repos])
+        # Items met in this run: one left unread by an earlier run and not needed since (its issue
+        # left the window) is no longer this run's to report.
+        self.report.unread_items = [f for f in self.store.item_failures([r.full_name for r in repos])
+                                    if f["failed_at"] is not None and f["failed_at"] >= started]
         self.report.unknown_actions = dict(getattr(self.source, "unknown_actions", {}) or {})
         self.report.unsorted = [{"list": path, "remedy": remedy}
                                 for path, remedy in getattr(self.source, "unsorted", []) or []]
