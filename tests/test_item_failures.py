@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+from datetime import datetime, timezone
 import subprocess
 import sys
 from pathlib import Path
@@ -217,7 +218,7 @@ def test_a_source_keeps_the_parts_it_read(world, faults, issue_repo, issue_no, p
 # ---------- the store keeps what it had of an unread part, and asks again
 
 def test_a_part_read_later_replaces_and_an_unread_part_keeps_what_was_stored(tmp_path):
-    from datetime import datetime, timedelta, timezone
+    from datetime import timedelta
 
     from fixlore import model as m
     from fixlore.sources.base import IssueDetail, PullDetail
@@ -261,3 +262,14 @@ def test_a_part_read_later_replaces_and_an_unread_part_keeps_what_was_stored(tmp
                                             unread={"files": failed}))
     assert [f.filename for f in store.load_corpus().files] == ["a.py"]
     assert store.pull_details_for([("o/r", 7)])[("o/r", 7)] is None   # read in part: asked again
+
+
+def test_the_status_of_a_case_with_an_open_fix_question_is_fix_unknown():
+    from fixlore.model import FixRef
+    from fixlore.serve.views import status_of
+
+    when = datetime(2026, 9, 18, tzinfo=timezone.utc)
+    assert status_of(Case("o/r", 1, funnel="rank", unread=["issues/1/comments"])) == "fix_unknown"
+    assert status_of(Case("o/r", 1, funnel="rank", unread=["pulls/3/files"])) == "no_fix_found"
+    merged = FixRef("o/r", 3, "fix", state="merged", merged_at=when)
+    assert status_of(Case("o/r", 1, funnel="rank", fix=[merged], unread=["issues/1/comments"])) == "fixed"
