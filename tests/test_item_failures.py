@@ -273,3 +273,27 @@ def test_the_status_of_a_case_with_an_open_fix_question_is_fix_unknown():
     assert status_of(Case("o/r", 1, funnel="rank", unread=["pulls/3/files"])) == "no_fix_found"
     merged = FixRef("o/r", 3, "fix", state="merged", merged_at=when)
     assert status_of(Case("o/r", 1, funnel="rank", fix=[merged], unread=["issues/1/comments"])) == "fixed"
+
+
+def test_a_pr_list_that_cannot_be_read_leaves_its_repos_fixes_unknown_and_nothing_else(runs, tmp_path):
+    """The PR list is the repo's, not an item's: its loss is the repo's failure, and every issue
+    of the repo carries it (the PRs' own text is where most fixes name their issue)."""
+    clean_out, _, _ = runs
+    out = tmp_path / "pulls"
+    proc = _run(out, "500=*/demo-ai/modelkit/pulls", tmp_path)
+    assert proc.returncode == 6 and "1 repo(s) could not be read" in proc.stderr
+    clean, faulty = _lines(clean_out), _lines(out)
+    for key in clean:
+        if key[0] != "demo-ai/modelkit":
+            assert faulty[key] == clean[key]
+            continue
+        case = json.loads(faulty[key])
+        assert case["unread"] == ["pulls"] and case["drop_reason"] != "no_fix_evidence"
+        if case["funnel"] == "analysis":
+            assert case["drop_reason"] == "fix_unknown"
+    assert json.loads(faulty[("demo-ai/modelkit", 101)])["drop_reason"] == "fix_unknown"
+    en = (out / "digest.en.md").read_text(encoding="utf-8")
+    assert "1 of 4 repos were read in part: demo-ai/modelkit" in en and "could not be read:" not in en
+    again = _run(out, None, tmp_path)                  # the list reads again: the gap is gone
+    assert again.returncode == 0, again.stderr[-2000:]
+    assert _lines(out) == clean

@@ -62,25 +62,25 @@ def _unreadable_note(api: dict, repos: int, lang: str) -> str:
     if whole:
         names = _j(lang, [f"{r}（{'；'.join(v)}）" if lang == "zh" else f"{r} ({'; '.join(v)})"
                           for r, v in sorted(whole.items())])
-        out += _t(lang, f"另有 {len(whole)}/{repos} 仓未能读取：{names}，其未列出的问题不计入上述仓数与条数，下次运行重试。",
+        out += _t(lang, f"另有 {len(whole)}/{repos} 仓未能读取：{names}，不计入上述仓数，其未能列出的问题亦未计入，下次运行重试。",
                   f" {len(whole)} of {repos} repos could not be read: {names}; they are not counted among the "
                   f"repositories above, nor are the issues they could not list, and they will be retried on the next run.")
     if part:
         names = _j(lang, [f"{r}（{'；'.join(v)}）" if lang == "zh" else f"{r} ({'; '.join(v)})"
                           for r, v in sorted(part.items())])
-        out += _t(lang, f"{len(part)} 仓部分读取：{names}，其余内容照常计入，下次运行重试。",
-                  f" {len(part)} repos were read in part: {names}; the rest of them is counted, and the part "
-                  f"missing will be retried on the next run.")
+        out += _t(lang, f"{len(part)}/{repos} 仓部分读取：{names}，其余内容照常计入，下次运行重试。",
+                  f" {len(part)} of {repos} repos were read in part: {names}; the rest of them is counted, and "
+                  f"what is missing will be retried on the next run.")
     return out
 
 
 def _items_note(un: dict, lang: str) -> str:
     """Issues and PRs read in part (fixlore.rules.unread): named, with what that leaves open."""
-    if not un or not un.get("items"):
+    if not un or not (un.get("items") or un.get("fix_unknown") or un.get("unjudged")):
         return ""
     names = _j(lang, [f"{it['item']}（{'、'.join(it['parts'])}）" if lang == "zh" else f"{it['item']} ({', '.join(it['parts'])})"
                       for it in un["items"]])
-    text = _t(lang, f"逐条未读全 {len(un['items'])} 项：{names}；只缺这些条目的这些部分，所在仓其余内容照常读取与计入，下次运行重试。",
+    text = "" if not un.get("items") else _t(lang, f"逐条未读全 {len(un['items'])} 项：{names}；只缺这些条目的这些部分，所在仓其余内容照常读取与计入，下次运行重试。",
               f"{len(un['items'])} issues or PRs could not be read in full: {names}; only those parts of those items "
               f"are missing, the rest of their repositories was read and counted, and they will be retried on the next run.")
     if un.get("fix_unknown"):
@@ -88,6 +88,7 @@ def _items_note(un: dict, lang: str) -> str:
         text += _t(lang, f"未见合入修复而缺可能载明修复的部分者记为“修复未知”，不计为零修复证据：{cases}。",
                    f" Where no merged fix was found and a part that may name one is missing, the fix is unknown, "
                    f"never counted as no fix evidence: {cases}.")
+    text = text.strip()
     if un.get("unjudged"):
         what = _j(lang, [f"{u['case']}（{'、'.join(u['what'])} 的 files 未读）" if lang == "zh"
                          else f"{u['case']} (files of {', '.join(u['what'])} unreadable)" for u in un["unjudged"]])

@@ -40,7 +40,7 @@ from fixlore.enums import FunnelStage
 from fixlore.rules.bursts import in_bursts
 from fixlore.rules.funnel import POOL, FunnelConfig, cheap_funnel
 from fixlore.rules.refs import KIND_EITHER, KIND_ISSUE, KIND_PULL, find_refs, refs_from_branch
-from fixlore.rules.unread import ISSUE, PULL, PULL_ITSELF
+from fixlore.rules.unread import ISSUE, PULL, PULL_ITSELF, PULL_LIST, REPO
 from fixlore.sources.base import Source
 from fixlore.sources.http import ApiError
 from fixlore.sources.github_graphql import closing_links
@@ -258,7 +258,8 @@ class Harvester:
         # Items met in this run: one left unread by an earlier run and not needed since (its issue
         # left the window) is no longer this run's to report.
         self.report.unread_items = [f for f in self.store.item_failures([r.full_name for r in repos])
-                                    if f["failed_at"] is not None and f["failed_at"] >= started]
+                                    if f["failed_at"] is not None and f["failed_at"] >= started
+                                    and f["kind"] != REPO]      # a repo's list: in `unreadable`
         self.report.unknown_actions = dict(getattr(self.source, "unknown_actions", {}) or {})
         self.report.unsorted = [{"list": path, "remedy": remedy}
                                 for path, remedy in getattr(self.source, "unsorted", []) or []]
@@ -359,6 +360,8 @@ class Harvester:
 
     def _details(self, repos: list[m.Repo], verdicts: dict[str, str], progress: _Progress) -> None:
         plans = []
+        # a PR list left unread by an earlier run is asked for again, whatever else the repo needs
+        list_gaps = {f["repo"] for f in self.store.item_failures([r.full_name for r in repos]) if f["kind"] == REPO}
         for repo in repos:
             book = self.store.issue_bookkeeping(repo.full_name)
             selected = [n for n, b in book.items()
@@ -367,7 +370,7 @@ class Harvester:
             burst = [n for n, b in book.items() if f"{repo.full_name}#{n}" in self.bursts and n not in selected]
             needs = sorted(n for n in selected + burst if book[n]["details_for"] != book[n]["updated_at"])
             mark = self.store.watermark(repo.full_name)
-            pending = selected and not self._watermark_applies(mark)
+            pending = (selected and not self._watermark_applies(mark)) or repo.full_name in list_gaps
             plans.append((repo, selected, needs, pending))
         # A repo whose issue list broke off still has the issues it listed: they are detailed like
         # any other (their repo failure is recorded and the watermark stays put).
@@ -433,6 +436,7 @@ class Harvester:
             bound = max(bound, mark["pulls_updated_at"])
         newest_pull = mark.get("pulls_updated_at") if mark else None
         batch: list[m.Pull] = []
+        lost_list: ApiError | None = None
         try:
             for pull in self.source.iter_pulls(repo, bound):
                 batch.append(pull)
@@ -440,8 +444,11 @@ class Harvester:
                     newest_pull = pull.updated_at
         except ApiError as exc:
             # The PR list is the repo's, not an item's: recorded against the repo, whose watermark
-            # then stays put; the candidates the issues name are still fetched one by one below.
+            # then stays put; the candidates the issues name are still fetched one by one below,
+            # and every issue of the repo carries the gap (rules.unread: it may name their fix).
             self._fail(repo, exc)
+            lost_list = exc
+        self._item(REPO, repo, 0, {PULL_LIST: lost_list} if lost_list else {})
         if batch:
             with self.store.writer() as w:
                 w.upsert_pulls(batch)

@@ -31,7 +31,7 @@ from fixlore.enums import EvidenceKind, FunnelStage, Timing, Trap
 from fixlore.model import Case, Comment, Corpus, Issue, pull_label
 from fixlore.rules.answers import canned_replies, squash
 from fixlore.rules.bots import STALE_NOTICE, is_bot
-from fixlore.rules.unread import ISSUE, PULL, case_gaps, fix_unknown
+from fixlore.rules.unread import ISSUE, PULL, REPO, case_gaps, fix_unknown
 
 __all__ = ["FunnelCounts", "analysis_candidates", "build_cases"]
 
@@ -270,7 +270,7 @@ def _link_one(sh: _Shared, key: Key) -> tuple[Case | None, Close | None, bool]:
 def _name_gaps(case: Case, idx: CorpusIndex, v: FixVerdict | None) -> None:
     """What of the issue and of the PRs it was linked against could not be read, and, when that
     leaves the fix question open, a timing note that says so instead of "no merged fix" (rules.unread)."""
-    own = idx.unread.get((ISSUE, case.repo, case.number), [])
+    own = idx.unread.get((ISSUE, case.repo, case.number), []) + idx.unread.get((REPO, case.repo, 0), [])
     pulls = {key: parts for key in (v.candidates if v is not None else {})
              if (parts := idx.unread.get((PULL, *key)))}
     if not own and not pulls:

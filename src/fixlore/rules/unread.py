@@ -12,6 +12,10 @@ The items and their parts (one detail endpoint each; the platform's name in brac
   ``files``; ``commits``; ``links`` (GitCode's list of the issues a PR names); ``events`` (its
   operation log).
 
+One list is shared by every issue of a repository: the repo's PR list (``pull_list``), whose
+titles, bodies and branch names are where most fixes name their issue. When it cannot be read,
+the repo's failure is recorded as such and every issue of the repo carries the gap.
+
 What stands and what does not:
 
 - A merged fix the linker found stands: merged is decided by state + merged_at, which come with
@@ -31,11 +35,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-ISSUE, PULL = "issue", "pull"
+ISSUE, PULL, REPO = "issue", "pull", "repo"
 COMMENTS, EVENTS, LINKS, PULL_ITSELF, FILES, COMMITS = "comments", "events", "links", "pull", "files", "commits"
-PARTS = {ISSUE: (COMMENTS, EVENTS, LINKS), PULL: (PULL_ITSELF, FILES, COMMITS, LINKS, EVENTS)}
+PULL_LIST = "pull_list"
+PARTS = {ISSUE: (COMMENTS, EVENTS, LINKS), PULL: (PULL_ITSELF, FILES, COMMITS, LINKS, EVENTS), REPO: (PULL_LIST,)}
 # Parts where a fix may be named: without them, "no fix" is not a conclusion.
-NAMES_A_FIX = {ISSUE: frozenset({COMMENTS, EVENTS, LINKS}), PULL: frozenset({PULL_ITSELF, COMMITS, LINKS, EVENTS})}
+NAMES_A_FIX = {ISSUE: frozenset({COMMENTS, EVENTS, LINKS}), PULL: frozenset({PULL_ITSELF, COMMITS, LINKS, EVENTS}),
+               REPO: frozenset({PULL_LIST})}
 # Parts an "unrelated change" judgement reads.
 SHOWS_THE_CHANGE = frozenset({FILES})
 _PLURAL = {ISSUE: "issues", PULL: "pulls"}
@@ -45,20 +51,25 @@ _KIND_OF = {v: k for k, v in _PLURAL.items()}
 @dataclass(frozen=True, slots=True)
 class Unread:
     """One part of one item that could not be read."""
-    kind: str            # ISSUE | PULL
+    kind: str            # ISSUE | PULL | REPO (number 0: the repo's PR list)
     repo: str
     number: int
     part: str
 
     def label(self, home: str = "") -> str:
-        """``issues/104/comments``; with ``owner/name/`` in front when the item is not in ``home``."""
+        """``issues/104/comments``, ``pulls`` for the repo's PR list; with ``owner/name/`` in front
+        when the item is not in ``home``."""
         where = "" if self.repo == home else f"{self.repo}/"
+        if self.kind == REPO:
+            return f"{where}pulls"
         return f"{where}{_PLURAL[self.kind]}/{self.number}/{self.part}"
 
 
 def parse_label(label: str, home: str = "") -> Unread | None:
     """The `Unread` a case's label names (None for a label this version does not know)."""
     bits = label.strip("/").split("/")
+    if bits[-1] == "pulls" and len(bits) in (1, 3):
+        return Unread(REPO, "/".join(bits[:2]) if len(bits) == 3 else home, 0, PULL_LIST)
     if len(bits) == 5:
         repo, bits = f"{bits[0]}/{bits[1]}", bits[2:]
     elif len(bits) == 3:
@@ -74,14 +85,19 @@ def parse_label(label: str, home: str = "") -> Unread | None:
 
 def case_gaps(issue_parts: list[str] | tuple[str, ...], pulls: dict[tuple[str, int], list[str]],
               repo: str, number: int) -> list[str]:
-    """A case's labels: its issue's unread parts, then those of the PRs the linker considered."""
+    """A case's labels: its issue's unread parts (``pull_list`` among them when its repo's PR list
+    was unread), then those of the PRs the linker considered."""
     out = [Unread(ISSUE, repo, number, p).label(repo) for p in PARTS[ISSUE] if p in issue_parts]
+    if PULL_LIST in issue_parts:
+        out.append(Unread(REPO, repo, 0, PULL_LIST).label(repo))
     for (prepo, pnumber), parts in sorted(pulls.items()):
         out += [Unread(PULL, prepo, pnumber, p).label(repo) for p in PARTS[PULL] if p in parts]
     return out
 
 
 def _short(u: Unread, label: str) -> str:
+    if u.kind == REPO:
+        return "the PR list"
     return u.part if u.kind == ISSUE else label.rsplit("/", 1)[0] + f" {u.part}"
 
 
