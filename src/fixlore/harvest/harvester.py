@@ -243,6 +243,7 @@ class Harvester:
         self.failed: set[str] = set()          # repos met with an unreadable endpoint in this run
         self.bursts: set[str] = set()          # issue keys outside the pool whose close is in a burst
         self.pulls_tried: set[tuple[str, int]] = set()   # candidate PRs asked for in this run
+        self.gaps: set[tuple[str, str, int]] = set()        # (kind, repo, number) unread before this run
 
     # -- phases
     def run(self, orgs: list[str]) -> HarvestReport:
@@ -281,6 +282,8 @@ class Harvester:
     def _item(self, kind: str, repo: str, number: int, unread: dict[str, ApiError]) -> None:
         """Record the parts of one issue or PR that could not be read, and forget those now read:
         the item costs only itself (fixlore.rules.unread), and the next run asks again."""
+        if not unread and (kind, repo, number) not in self.gaps:
+            return                              # nothing to forget: no write on a clean item
         self.store.clear_item_failures(repo, kind, number, keep=unread)
         for part, exc in unread.items():
             self.store.record_item_failure(repo, kind, number, part, exc.endpoint, exc.status, exc.message)
@@ -360,8 +363,10 @@ class Harvester:
 
     def _details(self, repos: list[m.Repo], verdicts: dict[str, str], progress: _Progress) -> None:
         plans = []
-        # a PR list left unread by an earlier run is asked for again, whatever else the repo needs
-        list_gaps = {f["repo"] for f in self.store.item_failures([r.full_name for r in repos]) if f["kind"] == REPO}
+        # items left unread by an earlier run; a PR list among them is asked for again, whatever
+        # else its repo needs
+        self.gaps = {(f["kind"], f["repo"], f["number"]) for f in self.store.item_failures()}
+        list_gaps = {repo for kind, repo, _n in self.gaps if kind == REPO}
         for repo in repos:
             book = self.store.issue_bookkeeping(repo.full_name)
             selected = [n for n, b in book.items()
