@@ -20,7 +20,8 @@ Idempotence: every write is an upsert keyed by (repo, number) or a replace of on
 children, and "already done" is read back from the store (``details_for`` equals the
 object's ``updated_at``), so a re-run after a crash converges to the same rows.
 
-It is over 400 lines because candidate selection still lives beside `Harvester` (issue #10).
+It is over 400 lines because candidate selection still lives beside `Harvester` (issue #10), and
+with it the per-item failure bookkeeping (`_item`, `_retry_unread_pulls`).
 Progress is reported through the ``progress(phase, done, total)`` callback a caller gives
 (`fixlore harvest` and `fixlore run` draw it as bars); the library draws nothing.
 """
