@@ -85,10 +85,10 @@ def test_a_path_fault_only_where_its_kind_applies():
 
 # ---------- the whole run
 
-def _run(out: Path, faults: str | None, tmp: Path) -> subprocess.CompletedProcess:
+def _run(out: Path, faults: str | None, tmp: Path, world: Path = DEMO) -> subprocess.CompletedProcess:
     config = tmp / "fast.toml"
     config.write_text("max_attempts = 2\n", encoding="utf-8")      # a failing request gives up in about a second
-    cmd = [sys.executable, "-m", "fixlore", "run", "--world", str(DEMO), "--out", str(out), "--quiet",
+    cmd = [sys.executable, "-m", "fixlore", "run", "--world", str(world), "--out", str(out), "--quiet",
            "--config", str(config)]
     if faults:
         cmd += ["--faults", faults]
@@ -297,3 +297,22 @@ def test_a_pr_list_that_cannot_be_read_leaves_its_repos_fixes_unknown_and_nothin
     again = _run(out, None, tmp_path)                  # the list reads again: the gap is gone
     assert again.returncode == 0, again.stderr[-2000:]
     assert _lines(out) == clean
+
+
+def test_on_github_a_thread_that_cannot_be_read_leaves_that_issue_open_and_no_other(tmp_path):
+    """github-mini: #104's fix is cited only in its comments, #102's link also travels in its
+    timeline; their comments and timeline answer 500 for good."""
+    world = ROOT / "worlds" / "github-mini"
+    clean_proc = _run(tmp_path / "clean", None, tmp_path, world)
+    assert clean_proc.returncode == 0, clean_proc.stderr[-2000:]
+    proc = _run(tmp_path / "faulty", "500=*/issues/104/comments,500=*/issues/102/timeline", tmp_path, world)
+    assert proc.returncode == 6 and "could not read all of minilab/widgets#104: comments" in proc.stderr
+    clean, faulty = _lines(tmp_path / "clean"), _lines(tmp_path / "faulty")
+    affected = {("minilab/widgets", 102), ("minilab/widgets", 104)}
+    assert {k for k in clean if clean[k] != faulty[k]} <= affected
+    c104 = json.loads(faulty[("minilab/widgets", 104)])
+    assert json.loads(clean[("minilab/widgets", 104)])["fix"] and not c104["fix"]
+    assert c104["unread"] == ["issues/104/comments"] and c104["drop_reason"] == "fix_unknown"
+    assert c104["timing_note"] == "fix unknown: comments unreadable"
+    c102 = json.loads(faulty[("minilab/widgets", 102)])
+    assert c102["unread"] == ["issues/102/events"] and c102["fix"] == json.loads(clean[("minilab/widgets", 102)])["fix"]
