@@ -119,8 +119,7 @@ def _items(unread_items: list[dict[str, Any]]) -> dict[tuple[str, str, int], lis
 
 def item_line(repo: str, kind: str, number: int, parts: list[dict[str, Any]]) -> str:
     """One issue or PR read in part, on one line: what is missing and why, and what it costs."""
-    what = "; ".join(f"{p.get('part')} {_status_words(p.get('status', ''))} {p.get('message', '')}".strip()
-                     for p in parts)
+    what = "; ".join(f"{p.get('part')} ({_why(p)})" for p in parts)
     name = f"{repo}#{number}" if kind == "issue" else f"{repo} PR {number}"
     return (f"could not read all of {name}: {what} — only this item lacks it; "
             f"no conclusion rests on the missing part; retried on the next run")
@@ -129,8 +128,12 @@ def item_line(repo: str, kind: str, number: int, parts: list[dict[str, Any]]) ->
 ITEM_LINES = 20      # past this many items, stderr says how many more run.json lists
 
 
-def _status_words(status: Any) -> str:
-    return f"HTTP {status}" if str(status).isdigit() else str(status)
+def _why(failure: dict[str, Any]) -> str:
+    """"HTTP 403 issue module is closed"; when retries gave up, their own words say it all."""
+    status, message = str(failure.get("status", "")), str(failure.get("message", "") or "")
+    if status.isdigit():
+        return f"HTTP {status} {message}".strip()
+    return message or status
 
 
 def unreadable_line(failure: dict[str, Any]) -> str:
