@@ -55,6 +55,8 @@ class FixVerdict:
 def _change_unread(idx: CorpusIndex, key: Key, cands: dict[Key, Candidate]) -> bool:
     """The linked PR's change, or that of a PR that claims the issue (what it is compared with),
     could not be read: whether it is unrelated is not judged (rules.unread)."""
+    if not idx.unread:
+        return False
     keys = [key] + [k for k, c in cands.items() if k != key and c.kinds() & STRONG]
     return any(SHOWS_THE_CHANGE & set(idx.unread.get((PULL, *k), ())) for k in keys)
 
