@@ -162,6 +162,8 @@ def test_the_items_are_named_in_run_json_on_stderr_and_in_the_digest(runs):
     assert "**Read in part**: 3 issues or PRs could not be read in full" in en
     assert "cluster-agent#95" in en.split("**Read in part**")[1].split("\n")[0]
     assert "the fix is unknown, never counted as no fix evidence" in en
+    unjudged_note = en.split("Whether a linked change is unrelated was not judged")[1].split("\n")[0]
+    assert "infer-serve#33" in unjudged_note and "files of [!61]" in unjudged_note
     assert "could not be read:" not in en                # no repo is said to be unread
     assert "**逐条未读全**" in zh and "修复未知" in zh
     drops = next(line for line in en.splitlines() if line.startswith("- **Honest drops**"))

@@ -80,7 +80,7 @@ def _items_note(un: dict, lang: str) -> str:
         return ""
     names = _j(lang, [f"{it['item']}（{'、'.join(it['parts'])}）" if lang == "zh" else f"{it['item']} ({', '.join(it['parts'])})"
                       for it in un["items"]])
-    text = "" if not un.get("items") else _t(lang, f"逐条未读全 {len(un['items'])} 项：{names}；只缺这些条目的这些部分，所在仓其余内容照常读取与计入，下次运行重试。",
+    text = "" if not un.get("items") else _t(lang, f"{len(un['items'])} 个问题或 PR 未能读全：{names}；只缺这些条目的这些部分，所在仓其余内容照常读取与计入，下次运行重试。",
               f"{len(un['items'])} issues or PRs could not be read in full: {names}; only those parts of those items "
               f"are missing, the rest of their repositories was read and counted, and they will be retried on the next run.")
     if un.get("fix_unknown"):

@@ -254,7 +254,14 @@ def unread_figures(cases: list[Case], ref: Refs, run: dict[str, Any]) -> dict[st
     gaps = sorted((c for c in cases if c.unread), key=lambda c: (c.repo, c.number))
     return {"items": named,
             "fix_unknown": [ref(c) for c in gaps if fix_unknown(c.unread, landed(c))],
-            "unjudged": [{"case": ref(c), "what": unjudged(c.unread)} for c in gaps if unjudged(c.unread)]}
+            "unjudged": [{"case": ref(c), "what": [_pr_path(p, sigil) for p in unjudged(c.unread)]}
+                         for c in gaps if unjudged(c.unread)]}
+
+
+def _pr_path(path: str, sigil: str) -> str:
+    """``pulls/61`` as ``!61`` (``owner/name/pulls/61`` as ``owner/name!61``)."""
+    where, _, number = path.rpartition("pulls/")
+    return f"{where.rstrip('/')}{sigil}{number}"
 
 
 def compute_figures(cases: list[Case], run: dict[str, Any] | None = None) -> dict[str, Any]:
