@@ -7,6 +7,7 @@ from datetime import datetime
 from typing import Any, Iterator, Protocol
 
 from fixlore.model import Comment, Commit, Event, FileChange, Issue, Link, Pull, Repo
+from fixlore.sources.responses import ApiError
 from fixlore.textclean import clean_text
 
 
@@ -37,8 +38,6 @@ def read_part(unread: dict[str, Any], part: str, fetch: Any) -> list[Any]:
     """``fetch()``, or ``[]`` with the part noted in ``unread`` when its endpoint cannot be read
     (an ``ApiError``: that resource only). Everything else (a refused token, an unreachable
     host, an interrupt) still ends the work it belongs to."""
-    from fixlore.sources.responses import ApiError
-
     try:
         return fetch()
     except ApiError as exc:
