@@ -38,6 +38,8 @@ class DropReason(StrEnum):
     SELF_ANSWERED = "self_answered"
     MERGED_INTO_OTHER = "merged_into_other"
     NOT_A_PROBLEM = "not_a_problem"
+    # a part that may name the fix could not be read (rules/unread.py): not "no fix evidence"
+    FIX_UNKNOWN = "fix_unknown"
 
 
 class EvidenceKind(StrEnum):

@@ -11,7 +11,7 @@ EXIT_CODES: dict[int, str] = {
     3: "not found: the case or key named is not in this run",
     4: "the platform or the network failed: host unreachable, token missing or refused",
     5: "the store or the file system failed: database unreachable, disk full, permission denied",
-    6: "finished, but some repositories could not be read: they are recorded and retried on the next run",
+    6: "finished, but some repositories, issues or PRs could not be read (in full): they are recorded and retried on the next run",
     70: "internal error (a bug): rerun with --verbose for the traceback and report it",
     130: "interrupted (Ctrl-C): rerun the same command to resume",
 }

@@ -218,6 +218,8 @@ class Corpus:
     links: list[Link] = field(default_factory=list)
     files: list[FileChange] = field(default_factory=list)
     commits: list[Commit] = field(default_factory=list)
+    # (kind "issue" | "pull", repo, number) -> parts that could not be read (fixlore.rules.unread)
+    unread: dict[tuple[str, str, int], list[str]] = field(default_factory=dict)
 
 
 # ---------------------------------------------------------------------------
@@ -377,6 +379,9 @@ class Case:
     pending_fix: list[FixRef] = field(default_factory=list)   # fix candidates that did not land before the close
     candidates: list[dict[str, Any]] = field(default_factory=list)  # every PR considered, signals and verdict
     audit: dict[str, Any] = field(default_factory=dict)       # timing re-check against the source, if sampled
+    # parts of the issue and its candidate PRs that could not be read ("issues/104/comments";
+    # fixlore.rules.unread says what they leave open); exported only when there are some
+    unread: list[str] = field(default_factory=list)
 
     @property
     def key(self) -> str:
@@ -408,6 +413,7 @@ class Case:
             "provisional": self.provisional, "closed_by": self.closed_by, "timing_note": self.timing_note,
             "pending_fix": [f.to_export() for f in self.pending_fix],
             "candidates": [dict(c) for c in self.candidates], "audit": dict(self.audit),
+            **({"unread": list(self.unread)} if self.unread else {}),
         }
 
     @classmethod
@@ -435,4 +441,5 @@ class Case:
             timing_note=row.get("timing_note", ""),
             pending_fix=[FixRef.from_export(f) for f in row.get("pending_fix", [])],
             candidates=[dict(c) for c in row.get("candidates", [])], audit=dict(row.get("audit", {})),
+            unread=[str(u) for u in row.get("unread", [])],
         )

@@ -264,4 +264,4 @@ def register(app: typer.Typer) -> None:
         harvest = next((s.get("summary", {}) for s in info.get("stages", []) if s["name"] == "harvest"), {})
         from fixlore.summary import unreadable_exit
 
-        unreadable_exit(harvest.get("unreadable") or [])
+        unreadable_exit(harvest.get("unreadable") or [], harvest.get("unread_items") or [])

@@ -53,6 +53,8 @@ def summary_lines(info: dict[str, Any]) -> list[tuple[str, str]]:
         rows.append(("PRs listed / detailed", f"{harvest.get('pulls_listed', 0)} / {harvest.get('pulls_detailed', 0)}"))
         if harvest.get("unreadable"):
             rows.append(("repos not read", str(len({f.get("repo") for f in harvest["unreadable"]}))))
+        if harvest.get("unread_items"):
+            rows.append(("issues / PRs read in part", str(len(_items(harvest["unread_items"])))))
         if harvest.get("unsorted_lists"):
             rows.append(("lists in unproven order", unsorted_note(harvest.get("unsorted") or [])))
     funnel = info.get("funnel") or {}
@@ -108,6 +110,33 @@ def print_summary(info: dict[str, Any]) -> None:
         console.print(text(unreadable_line(failure)), soft_wrap=True, highlight=False)
 
 
+def _items(unread_items: list[dict[str, Any]]) -> dict[tuple[str, str, int], list[dict[str, Any]]]:
+    """Item failures grouped by item: (repo, kind, number) -> its unread parts."""
+    out: dict[tuple[str, str, int], list[dict[str, Any]]] = {}
+    for f in unread_items:
+        out.setdefault((str(f.get("repo")), str(f.get("kind")), int(f.get("number") or 0)), []).append(f)
+    return out
+
+
+def item_line(repo: str, kind: str, number: int, parts: list[dict[str, Any]]) -> str:
+    """One issue or PR read in part, on one line: what is missing and why, and what it costs."""
+    what = "; ".join(f"{p.get('part')} ({_why(p)})" for p in parts)
+    name = f"{repo}#{number}" if kind == "issue" else f"{repo} PR {number}"
+    return (f"could not read all of {name}: {what} — only this item lacks it; "
+            f"no conclusion rests on the missing part; retried on the next run")
+
+
+ITEM_LINES = 20      # past this many items, stderr says how many more run.json lists
+
+
+def _why(failure: dict[str, Any]) -> str:
+    """"HTTP 403 issue module is closed"; when retries gave up, their own words say it all."""
+    status, message = str(failure.get("status", "")), str(failure.get("message", "") or "")
+    if status.isdigit():
+        return f"HTTP {status} {message}".strip()
+    return message or status
+
+
 def unreadable_line(failure: dict[str, Any]) -> str:
     status = failure.get("status", "")
     status = f"HTTP {status}" if str(status).isdigit() else status
@@ -115,12 +144,22 @@ def unreadable_line(failure: dict[str, Any]) -> str:
             .rstrip() + " — recorded, retried on the next run")
 
 
-def unreadable_exit(failures: list[dict[str, Any]]) -> None:
-    """End with EXIT_SOME_UNREADABLE (one line on stderr) when some repos could not be read."""
+def unreadable_exit(failures: list[dict[str, Any]], unread_items: list[dict[str, Any]] | None = None) -> None:
+    """End with EXIT_SOME_UNREADABLE when some repos, issues or PRs could not be read: a line on
+    stderr per item read in part (the first ITEM_LINES), then one line that sums it up."""
     from fixlore.errors import EXIT_SOME_UNREADABLE
 
+    items = _items(unread_items or [])
+    for (repo, kind, number), parts in list(items.items())[:ITEM_LINES]:
+        typer.echo(item_line(repo, kind, number, parts), err=True)
+    if len(items) > ITEM_LINES:
+        typer.echo(f"... and {len(items) - ITEM_LINES} more issues or PRs read in part (run.json: unread_items)", err=True)
+    what = []
     if failures:
-        repos = len({f.get("repo") for f in failures})
-        typer.echo(f"finished, but {repos} repo(s) could not be read (exit {EXIT_SOME_UNREADABLE}); "
+        what.append(f"{len({f.get('repo') for f in failures})} repo(s) could not be read")
+    if items:
+        what.append(f"{len(items)} issue(s) or PR(s) could not be read in full")
+    if what:
+        typer.echo(f"finished, but {' and '.join(what)} (exit {EXIT_SOME_UNREADABLE}); "
                    f"see run.json and the digest's methods section", err=True)
         raise typer.Exit(EXIT_SOME_UNREADABLE)

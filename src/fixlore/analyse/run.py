@@ -11,7 +11,9 @@ from fixlore.analyse.context import ContextIndex, fix_users
 from fixlore.analyse.offline import OfflineAnalyst
 from fixlore.rules.text import tokens
 from fixlore.analyse.themes import assign_digest_themes, assign_themes, attach_to_themes
-from fixlore.enums import FunnelStage
+from fixlore.enums import DropReason, FunnelStage
+from fixlore.facts import landed
+from fixlore.rules.unread import fix_unknown
 from fixlore.model import Case, Corpus
 
 CANDIDATE_STAGES = (FunnelStage.SELECTED, FunnelStage.ANALYSIS)
@@ -33,7 +35,16 @@ def candidates_of(cases: list[Case]) -> list[Case]:
     return [c for c in cases if is_candidate(c, marker)]
 
 
+def settle_unknown(case: Case, a: Analysis) -> None:
+    """A case whose fix question its unread parts leave open (rules.unread) is neither kept as
+    "no code change" nor dropped as "no fix evidence", whatever the analyst made of what it saw."""
+    unknown = fix_unknown(case.unread, landed(case))
+    if unknown:
+        a.keep, a.drop_reason, a.notes = False, DropReason.FIX_UNKNOWN, [unknown]
+
+
 def apply(case: Case, a: Analysis) -> None:
+    settle_unknown(case, a)
     case.problem, case.answer, case.theme = a.problem, a.answer, a.theme
     case.symptom, case.first_action = a.symptom, a.first_action
     case.funnel = FunnelStage.SELECTED if a.keep else FunnelStage.ANALYSIS

@@ -22,6 +22,7 @@ REASON_TEXT = {
     "self_answered": ("自带答案", "self-answered"),
     "merged_into_other": ("并入他单", "merged into another issue"),
     "not_a_problem": ("官方核验非问题", "officially not a problem"),
+    "fix_unknown": ("修复未知（材料未能读全）", "fix unknown (part of the thread could not be read)"),
     "unspecified": ("未注明", "unspecified"),
 }
 CARRIER_TEXT = {
@@ -33,20 +34,67 @@ CARRIER_TEXT = {
 
 
 
+ISSUE_LIST = "/repos/{owner}/{repo}/issues"      # the endpoint whose failure leaves a repo unread
+
+
+def unread_repos(api: dict) -> set[str]:
+    """Repos whose issue list could not be read: not counted among the repos read."""
+    return {fl["repo"] for fl in api.get("unreadable") or [] if fl.get("endpoint") == ISSUE_LIST}
+
+
+def _status(fl: dict) -> str:
+    return f"HTTP {fl['status']}" if str(fl.get("status", "")).isdigit() else str(fl.get("status", ""))
+
+
 def _unreadable_note(api: dict, repos: int, lang: str) -> str:
-    """What the harvest could not read, so no reader takes the tables for the whole ecosystem."""
+    """What the harvest could not read, so no reader takes the tables for the whole ecosystem:
+    repos whose issue list failed (not counted as read), then repos read in part (another list)."""
     failures = api.get("unreadable") or []
     if not failures:
         return ""
+    unread = unread_repos(api)
     by_repo: dict[str, list[str]] = defaultdict(list)
     for fl in failures:
-        status = f"HTTP {fl['status']}" if str(fl.get("status", "")).isdigit() else str(fl.get("status", ""))
-        by_repo[fl["repo"]].append(f"{status} {fl.get('message') or ''}".strip())
-    names = _j(lang, [f"{r}（{'；'.join(v)}）" if lang == "zh" else f"{r} ({'; '.join(v)})"
-                      for r, v in sorted(by_repo.items())])
-    return _t(lang, f"另有 {len(by_repo)}/{repos} 仓未能读取：{names}，其问题未计入，下次运行重试。",
-              f" {len(by_repo)} of {repos} repos could not be read: {names}; their issues are not counted "
-              f"and will be retried on the next run.")
+        by_repo[fl["repo"]].append(f"{_status(fl)} {fl.get('message') or ''}".strip())
+    out = ""
+    whole = {r: v for r, v in by_repo.items() if r in unread}
+    part = {r: v for r, v in by_repo.items() if r not in unread}
+    if whole:
+        names = _j(lang, [f"{r}（{'；'.join(v)}）" if lang == "zh" else f"{r} ({'; '.join(v)})"
+                          for r, v in sorted(whole.items())])
+        out += _t(lang, f"另有 {len(whole)}/{repos} 仓未能读取：{names}，不计入上述仓数，其未能列出的问题亦未计入，下次运行重试。",
+                  f" {len(whole)} of {repos} repos could not be read: {names}; they are not counted among the "
+                  f"repositories above, nor are the issues they could not list, and they will be retried on the next run.")
+    if part:
+        names = _j(lang, [f"{r}（{'；'.join(v)}）" if lang == "zh" else f"{r} ({'; '.join(v)})"
+                          for r, v in sorted(part.items())])
+        out += _t(lang, f"{len(part)}/{repos} 仓部分读取：{names}，其余内容照常计入，下次运行重试。",
+                  f" {len(part)} of {repos} repos were read in part: {names}; the rest of them is counted, and "
+                  f"what is missing will be retried on the next run.")
+    return out
+
+
+def _items_note(un: dict, lang: str) -> str:
+    """Issues and PRs read in part (fixlore.rules.unread): named, with what that leaves open."""
+    if not un or not (un.get("items") or un.get("fix_unknown") or un.get("unjudged")):
+        return ""
+    names = _j(lang, [f"{it['item']}（{'、'.join(it['parts'])}）" if lang == "zh" else f"{it['item']} ({', '.join(it['parts'])})"
+                      for it in un["items"]])
+    text = "" if not un.get("items") else _t(lang, f"{len(un['items'])} 个问题或 PR 未能读全：{names}；只缺这些条目的这些部分，所在仓其余内容照常读取与计入，下次运行重试。",
+              f"{len(un['items'])} issues or PRs could not be read in full: {names}; only those parts of those items "
+              f"are missing, the rest of their repositories was read and counted, and they will be retried on the next run.")
+    if un.get("fix_unknown"):
+        cases = _j(lang, un["fix_unknown"])
+        text += _t(lang, f"未见合入修复而缺可能载明修复的部分者记为“修复未知”，不计为零修复证据：{cases}。",
+                   f" Where no merged fix was found and a part that may name one is missing, the fix is unknown, "
+                   f"never counted as no fix evidence: {cases}.")
+    text = text.strip()
+    if un.get("unjudged"):
+        what = _j(lang, [f"{u['case']}（{'、'.join(u['what'])} 的 files 未读）" if lang == "zh"
+                         else f"{u['case']} (files of {', '.join(u['what'])} unreadable)" for u in un["unjudged"]])
+        text += _t(lang, f"关联 PR 是否与本单无关未能判断（对比所需的改动文件未读）：{what}。",
+                   f" Whether a linked change is unrelated was not judged, the files to compare being unread: {what}.")
+    return text
 
 
 def _closing_refs_note(api: dict, lang: str) -> str:
@@ -66,7 +114,8 @@ def disclosure(fig: dict, run: dict, lang: str, editorial: str = "") -> list[dic
                                                           "drops", "backlog", "analysis"))
     win = fig["window"]
     since = win["since"] or win["first_close"]
-    repos = fig["api"].get("repos") or f["repos"]   # repos walked by the harvest, else repos with cases
+    walked = fig["api"].get("repos") or f["repos"]   # repos walked by the harvest, else repos with cases
+    repos = walked - len(unread_repos(fig["api"]))   # a repo whose issue list failed is not counted as read
     items = []
     items.append({"label": _t(lang, "增量口径", "Scope and funnel"), "text": _t(
         lang,
@@ -78,8 +127,10 @@ def disclosure(fig: dict, run: dict, lang: str, editorial: str = "") -> list[dic
         f"{f['closed_in_window']:,} closed in the window ({f['by_stage']['window']:,} outside); after removing unresolved {f['unresolved']:,}, "
         f"internal {f['internal']:,}, CVE {f['cve']:,} and empty titles {f['empty_title']:,}, {f['resolved_user_side']:,} resolved user-side issues; "
         f"{f['noise']:,} template-flood issues removed leaves a pool of {f['pool']:,}; the top {f['analysed']:,} by value were analysed "
-        f"in depth: {f['kept']:,} kept, {f['dropped']:,} dropped.") + _unreadable_note(fig["api"], repos, lang)
+        f"in depth: {f['kept']:,} kept, {f['dropped']:,} dropped.") + _unreadable_note(fig["api"], walked, lang)
         + _closing_refs_note(fig["api"], lang)})
+    if (partly := _items_note(fig.get("unread") or {}, lang)):
+        items.append({"label": _t(lang, "逐条未读全", "Read in part"), "text": partly})
     kb_list = _j(lang, [f"{r['case']}→{r['doc'].split('/')[-1]}" for r in kb["cases"]])   # scores: digest.json
     items.append({"label": _t(lang, "KB 核实", "Knowledge base"), "text": _t(
         lang,

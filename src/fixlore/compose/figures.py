@@ -3,11 +3,14 @@ plain dicts out. Nothing here is a constant about a world; change the cases and 
 
 from __future__ import annotations
 
+import re
 from collections import Counter, defaultdict
 from typing import Any
 
 from fixlore.enums import EvidenceKind, Timing, Trap
-from fixlore.model import FUNNEL_STAGES, MERGED_CLOSED, Case, merge_variant
+from fixlore.facts import landed
+from fixlore.model import FUNNEL_STAGES, MERGED_CLOSED, Case, merge_variant, pr_sigil
+from fixlore.rules.unread import ISSUE, fix_unknown, unjudged
 from fixlore.timeutil import lag_seconds
 
 AUTO_CLOSE_TIMINGS = (Timing.SAME_SECOND, Timing.AUTO_CLOSE)
@@ -244,6 +247,37 @@ def analysis_figures(analysed: list[Case], run: dict[str, Any]) -> dict[str, Any
             "prompt_version": llm.get("prompt_version", "")}
 
 
+def _why(failure: dict[str, Any]) -> str:
+    """"HTTP 500" for a failure, also when retries gave up on it (the status then says "retries")."""
+    status = str(failure.get("status", ""))
+    if status.isdigit():
+        return f"HTTP {status}"
+    seen = re.findall(r"HTTP \d{3}", str(failure.get("message", "")))
+    return seen[-1] if seen else status
+
+
+def unread_figures(cases: list[Case], ref: Refs, run: dict[str, Any]) -> dict[str, Any]:
+    """What was read only in part (fixlore.rules.unread): each issue or PR with the parts it lacks,
+    the cases whose fix that leaves unknown, and what else it left unjudged."""
+    sigil = pr_sigil(str(run.get("platform") or (cases[0].platform if cases else "gitcode")))
+    items: dict[tuple[str, str, int], list[str]] = defaultdict(list)
+    for it in stage_summary(run, "harvest").get("unread_items") or []:
+        items[(it["repo"], it["kind"], int(it["number"]))].append(f"{it['part']} {_why(it)}".strip())
+    named = [{"item": f"{ref.repo(repo)}{'#' if kind == ISSUE else sigil}{number}", "parts": parts}
+             for (repo, kind, number), parts in sorted(items.items())]
+    gaps = sorted((c for c in cases if c.unread), key=lambda c: (c.repo, c.number))
+    return {"items": named,
+            "fix_unknown": [ref(c) for c in gaps if fix_unknown(c.unread, landed(c))],
+            "unjudged": [{"case": ref(c), "what": [_pr_path(p, sigil) for p in unjudged(c.unread)]}
+                         for c in gaps if unjudged(c.unread)]}
+
+
+def _pr_path(path: str, sigil: str) -> str:
+    """``pulls/61`` as ``!61`` (``owner/name/pulls/61`` as ``owner/name!61``)."""
+    where, _, number = path.rpartition("pulls/")
+    return f"{where.rstrip('/')}{sigil}{number}"
+
+
 def compute_figures(cases: list[Case], run: dict[str, Any] | None = None) -> dict[str, Any]:
     run = run or {}
     ref = Refs(cases)
@@ -264,4 +298,5 @@ def compute_figures(cases: list[Case], run: dict[str, Any] | None = None) -> dic
         "api": {k: harvest[k] for k in ("requests", "repos", "orgs", "api_requests", "unreadable",
                                         "closing_refs_unread")
                 if harvest.get(k) not in (None, [])},
+        "unread": unread_figures(cases, ref, run),
     }

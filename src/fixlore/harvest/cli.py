@@ -94,4 +94,4 @@ def register(app: typer.Typer) -> None:
                                                             ensure_ascii=False, indent=2))))
         from fixlore.summary import unreadable_exit
 
-        unreadable_exit(report.as_dict()["unreadable"])
+        unreadable_exit(report.as_dict()["unreadable"], report.as_dict()["unread_items"])

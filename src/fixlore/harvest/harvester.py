@@ -11,11 +11,17 @@ Order of work (each step writes the store, so a crash loses at most one object's
               (window start - look-back); the detail of candidate PRs only; then the repo's
               watermark advances.
 
+Failure is per item (fixlore.rules.unread): a detail endpoint that cannot be read costs that
+issue's or PR's part only, recorded in ``item_failures`` and asked again next run (the item is
+not marked detailed); a list that cannot be read is the repo's (``repo_failures``), its
+watermark stays put, and what was listed is still detailed.
+
 Idempotence: every write is an upsert keyed by (repo, number) or a replace of one parent's
 children, and "already done" is read back from the store (``details_for`` equals the
 object's ``updated_at``), so a re-run after a crash converges to the same rows.
 
-It is over 400 lines because candidate selection still lives beside `Harvester` (issue #10).
+It is over 400 lines because candidate selection still lives beside `Harvester` (issue #10), and
+with it the per-item failure bookkeeping (`_item`, `_retry_unread_pulls`).
 Progress is reported through the ``progress(phase, done, total)`` callback a caller gives
 (`fixlore harvest` and `fixlore run` draw it as bars); the library draws nothing.
 """
@@ -27,7 +33,7 @@ import re
 import time
 from collections import Counter
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
+from datetime import datetime, timedelta, timezone
 from typing import Any, Callable, Iterable
 
 from fixlore import model as m
@@ -35,6 +41,7 @@ from fixlore.enums import FunnelStage
 from fixlore.rules.bursts import in_bursts
 from fixlore.rules.funnel import POOL, FunnelConfig, cheap_funnel
 from fixlore.rules.refs import KIND_EITHER, KIND_ISSUE, KIND_PULL, find_refs, refs_from_branch
+from fixlore.rules.unread import ISSUE, PULL, PULL_ITSELF, PULL_LIST, REPO
 from fixlore.sources.base import Source
 from fixlore.sources.http import ApiError
 from fixlore.sources.github_graphql import closing_refs
@@ -58,6 +65,9 @@ class HarvestReport:
     phase_seconds: dict[str, float] = field(default_factory=dict)
     # What could not be read: {repo, endpoint, status, message, failed_at, attempts} per repo and endpoint.
     unreadable: list[dict[str, Any]] = field(default_factory=list)
+    # Parts of single issues and PRs that could not be read (fixlore.rules.unread): {repo, kind, number,
+    # part, endpoint, status, message, failed_at, attempts}; the rest of their repo was read.
+    unread_items: list[dict[str, Any]] = field(default_factory=list)
     # Event (operation-log) action types the source met and does not know, with counts.
     unknown_actions: dict[str, int] = field(default_factory=dict)
     # Lists whose update order could not be proven past the window: {list, remedy} ("since" /
@@ -84,6 +94,8 @@ class HarvestReport:
                 "pulls_listed": self.pulls_listed, "pull_candidates": self.pull_candidates,
                 "pulls_detailed": self.pulls_detailed, "repos_unreadable": self.repos_unreadable,
                 "unreadable": [{**f, "failed_at": str(f.get("failed_at") or "")} for f in self.unreadable],
+                "items_unreadable": len({(f["repo"], f["kind"], f["number"]) for f in self.unread_items}),
+                "unread_items": [{**f, "failed_at": str(f.get("failed_at") or "")} for f in self.unread_items],
                 "unknown_actions": dict(sorted(self.unknown_actions.items())),
                 "unsorted_lists": len(self.unsorted), "unsorted": list(self.unsorted),
                 "list_forms": list(self.list_forms), "paging": list(self.paging),
@@ -239,10 +251,13 @@ class Harvester:
         self.report = HarvestReport()
         self.failed: set[str] = set()          # repos met with an unreadable endpoint in this run
         self.bursts: set[str] = set()          # issue keys outside the pool whose close is in a burst
+        self.pulls_tried: set[tuple[str, int]] = set()   # candidate PRs asked for in this run
+        self.gaps: set[tuple[str, str, int]] = set()        # (kind, repo, number) unread before this run
 
     # -- phases
     def run(self, orgs: list[str]) -> HarvestReport:
         self.report.orgs = list(orgs)
+        started = datetime.now(timezone.utc)
         progress = _Progress(self.progress)
         repos = self._timed("repos", lambda: self._list_repos(orgs, progress))
         self.report.repos = len(repos)
@@ -250,6 +265,11 @@ class Harvester:
         verdicts = self._timed("funnel", lambda: self._funnel(repos))
         self._timed("details", lambda: self._details(repos, verdicts, progress))
         self.report.unreadable = self.store.failures([r.full_name for r in repos])
+        # Items met in this run: one left unread by an earlier run and not needed since (its issue
+        # left the window) is no longer this run's to report.
+        self.report.unread_items = [f for f in self.store.item_failures([r.full_name for r in repos])
+                                    if f["failed_at"] is not None and f["failed_at"] >= started
+                                    and f["kind"] != REPO]      # a repo's list: in `unreadable`
         self.report.unknown_actions = dict(getattr(self.source, "unknown_actions", {}) or {})
         self.report.unsorted = [{"list": path, "remedy": remedy}
                                 for path, remedy in getattr(self.source, "unsorted", []) or []]
@@ -261,12 +281,24 @@ class Harvester:
         for failure in self.report.unreadable:
             log.warning("could not read %s (%s): %s %s", failure["repo"], failure["endpoint"], failure["status"],
                         failure["message"])
+        for item in self.report.unread_items:      # the CLI names each at the end of the run
+            log.info("could not read %s %s#%s %s (%s): %s %s", item["kind"], item["repo"], item["number"],
+                     item["part"], item["endpoint"], item["status"], item["message"])
         return self.report
 
     def _fail(self, repo: str, exc: ApiError) -> None:
         """Record what could not be read; the repo's watermark stays put, so the next run retries it."""
         self.failed.add(repo)
         self.store.record_failure(repo, exc.endpoint, exc.status, exc.message)
+
+    def _item(self, kind: str, repo: str, number: int, unread: dict[str, ApiError]) -> None:
+        """Record the parts of one issue or PR that could not be read, and forget those now read:
+        the item costs only itself (fixlore.rules.unread), and the next run asks again."""
+        if not unread and (kind, repo, number) not in self.gaps:
+            return                              # nothing to forget: no write on a clean item
+        self.store.clear_item_failures(repo, kind, number, keep=unread)
+        for part, exc in unread.items():
+            self.store.record_item_failure(repo, kind, number, part, exc.endpoint, exc.status, exc.message)
 
     def _timed(self, name: str, work: Callable[[], Any]) -> Any:
         start = time.perf_counter()
@@ -343,6 +375,10 @@ class Harvester:
 
     def _details(self, repos: list[m.Repo], verdicts: dict[str, str], progress: _Progress) -> None:
         plans = []
+        # items left unread by an earlier run; a PR list among them is asked for again, whatever
+        # else its repo needs
+        self.gaps = {(f["kind"], f["repo"], f["number"]) for f in self.store.item_failures()}
+        list_gaps = {repo for kind, repo, _n in self.gaps if kind == REPO}
         for repo in repos:
             book = self.store.issue_bookkeeping(repo.full_name)
             selected = [n for n, b in book.items()
@@ -351,9 +387,10 @@ class Harvester:
             burst = [n for n, b in book.items() if f"{repo.full_name}#{n}" in self.bursts and n not in selected]
             needs = sorted(n for n in selected + burst if book[n]["details_for"] != book[n]["updated_at"])
             mark = self.store.watermark(repo.full_name)
-            pending = selected and not self._watermark_applies(mark)
+            pending = (selected and not self._watermark_applies(mark)) or repo.full_name in list_gaps
             plans.append((repo, selected, needs, pending))
-        plans = [p for p in plans if p[0].full_name not in self.failed]
+        # A repo whose issue list broke off still has the issues it listed: they are detailed like
+        # any other (their repo failure is recorded and the watermark stays put).
         work = [p for p in plans if p[2] or p[3]]
         self.report.repos_with_work = len(work)
         repo_task = progress.task("repos with new pool issues", len(work))
@@ -362,19 +399,32 @@ class Harvester:
         # Repos without work: their listing is done, so their watermark can move now.
         with self.store.writer() as w:
             for repo, selected, needs, pending in plans:
-                if not (needs or pending):
+                if not (needs or pending) and repo.full_name not in self.failed:
                     self._advance_issue_watermark(w, repo.full_name)
         for repo, selected, needs, pending in plans:
-            if not (needs or pending):
+            if not (needs or pending) and repo.full_name not in self.failed:
                 self.store.clear_failures(repo.full_name)
         for repo, selected, needs, _pending in work:
             try:
                 self._repo_details(repo.full_name, selected, needs, progress, issue_task, pull_task)
-                self.store.clear_failures(repo.full_name)
+                if repo.full_name not in self.failed:
+                    self.store.clear_failures(repo.full_name)
             except ApiError as exc:
                 self._fail(repo.full_name, exc)
             progress.advance(repo_task)
+        self._retry_unread_pulls([r.full_name for r in repos], progress, pull_task)
         progress.finish(pull_task)
+
+    def _retry_unread_pulls(self, repos: list[str], progress: _Progress, pull_task: Any) -> None:
+        """PRs left partly read by an earlier run and not asked for again in this one (their issue
+        is detailed already, or lives in another repo): asked again now, each on its own."""
+        left = sorted({(f["repo"], f["number"]) for f in self.store.item_failures(repos) if f["kind"] == PULL}
+                      - self.pulls_tried)
+        if left:
+            cands = Candidates()
+            for key in left:
+                cands.add(key, "unread")
+            self._fetch_pulls(cands, {}, progress, pull_task)
 
     def _advance_issue_watermark(self, writer: Any, repo: str, pulls_updated_at: datetime | None = None) -> None:
         book = self.store.issue_bookkeeping(repo)
@@ -396,6 +446,7 @@ class Harvester:
             detail.links.extend(closing.links.get(number, []))
             with self.store.writer() as w:
                 w.save_issue_detail(issue, detail)
+            self._item(ISSUE, repo, number, detail.unread)
             self.report.issues_detailed += 1
             progress.advance(issue_task)
 
@@ -406,10 +457,19 @@ class Harvester:
             bound = max(bound, mark["pulls_updated_at"])
         newest_pull = mark.get("pulls_updated_at") if mark else None
         batch: list[m.Pull] = []
-        for pull in self.source.iter_pulls(repo, bound):
-            batch.append(pull)
-            if pull.updated_at and (newest_pull is None or pull.updated_at > newest_pull):
-                newest_pull = pull.updated_at
+        lost_list: ApiError | None = None
+        try:
+            for pull in self.source.iter_pulls(repo, bound):
+                batch.append(pull)
+                if pull.updated_at and (newest_pull is None or pull.updated_at > newest_pull):
+                    newest_pull = pull.updated_at
+        except ApiError as exc:
+            # The PR list is the repo's, not an item's: recorded against the repo, whose watermark
+            # then stays put; the candidates the issues name are still fetched one by one below,
+            # and every issue of the repo carries the gap (rules.unread: it may name their fix).
+            self._fail(repo, exc)
+            lost_list = exc
+        self._item(REPO, repo, 0, {PULL_LIST: lost_list} if lost_list else {})
         if batch:
             with self.store.writer() as w:
                 w.upsert_pulls(batch)
@@ -419,8 +479,9 @@ class Harvester:
         corpus = self.store.load_corpus([repo])
         cands = select_candidates(pool, corpus.pulls, corpus.links, corpus.events, corpus.comments)
         self._fetch_pulls(cands, {(p.repo, p.number): p for p in corpus.pulls}, progress, pull_task)
-        with self.store.writer() as w:
-            self._advance_issue_watermark(w, repo, pulls_updated_at=newest_pull)
+        if repo not in self.failed:
+            with self.store.writer() as w:
+                self._advance_issue_watermark(w, repo, pulls_updated_at=newest_pull)
 
     def _fetch_pulls(self, cands: Candidates, known: dict[tuple[str, int], m.Pull], progress: _Progress,
                      pull_task: Any) -> None:
@@ -430,18 +491,24 @@ class Harvester:
         detailed = self.store.pull_details_for(queue)
         while queue:
             key = queue.pop(0)
+            self.pulls_tried.add(key)
             self.report.pull_candidates += 1
             pull = known.get(key)
             if pull is None:
                 if key in detailed and detailed[key] is not None:
                     continue                    # cited PR outside our listings, already fetched once
-                pull = self.source.get_pull(*key)
+                try:
+                    pull = self.source.get_pull(*key)
+                except ApiError as exc:
+                    self._item(PULL, key[0], key[1], {PULL_ITSELF: exc})
+                    continue
                 if pull is None:
                     continue
             if detailed.get(key) is None or detailed.get(key) != pull.updated_at:
                 detail = self.source.pull_detail(pull)
                 with self.store.writer() as w:
                     w.save_pull_detail(pull, detail)
+                self._item(PULL, pull.repo, pull.number, detail.unread)
                 self.report.pulls_detailed += 1
                 progress.advance(pull_task)
             # Cross-repo references of a candidate PR (a backport, a fix in a sibling repo): one hop.

@@ -23,6 +23,8 @@ class HarvestSummary(TypedDict, total=False):
     pulls_detailed: int
     repos_unreadable: int
     unreadable: list[dict[str, Any]]        # {repo, endpoint, status, message, failed_at, attempts}
+    items_unreadable: int                   # issues and PRs with a part that could not be read
+    unread_items: list[dict[str, Any]]      # {repo, kind, number, part, endpoint, status, message, failed_at, attempts}
     unknown_actions: dict[str, int]
     unsorted_lists: int
     unsorted: list[dict[str, str]]
@@ -44,7 +46,7 @@ def run(ctx: RunContext) -> HarvestSummary:
         report = harvest(ctx.store, ctx.source, settings.orgs, ctx.since, lookback_days=settings.lookback_days,
                          funnel_config=FunnelConfig.from_mapping(funnel_cfg), naive=ctx.naive,
                          progress=ctx.reporter("harvest"))
-        status = "partial" if report.unreadable else "done"
+        status = "partial" if report.unreadable or report.unread_items else "done"
     except KeyboardInterrupt:
         status = "interrupted"
         raise

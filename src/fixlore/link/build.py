@@ -31,6 +31,7 @@ from fixlore.enums import EvidenceKind, FunnelStage, Timing, Trap
 from fixlore.model import Case, Comment, Corpus, Issue, pull_label
 from fixlore.rules.answers import canned_replies, squash
 from fixlore.rules.bots import STALE_NOTICE, is_bot
+from fixlore.rules.unread import ISSUE, PULL, REPO, case_gaps, fix_unknown
 
 __all__ = ["FunnelCounts", "analysis_candidates", "build_cases"]
 
@@ -260,9 +261,24 @@ def _link_one(sh: _Shared, key: Key) -> tuple[Case | None, Close | None, bool]:
                 # trail still shows it). A typed task (GitCode `任务`) is a work item whose fix the
                 # seed digest links, so its claims stay.
                 _strip_conclusions(case)
+    _name_gaps(case, idx, v)
     if stage == "pool":
         case.value = value_score(_value_inputs(issue, case, fix_strong, idx, best_answer))
     return case, close, fix_strong
+
+
+def _name_gaps(case: Case, idx: CorpusIndex, v: FixVerdict | None) -> None:
+    """What of the issue and of the PRs it was linked against could not be read, and, when that
+    leaves the fix question open, a timing note that says so instead of "no merged fix" (rules.unread)."""
+    own = idx.unread.get((ISSUE, case.repo, case.number), []) + idx.unread.get((REPO, case.repo, 0), [])
+    pulls = {key: parts for key in (v.candidates if v is not None else {})
+             if (parts := idx.unread.get((PULL, *key)))}
+    if not own and not pulls:
+        return
+    case.unread = case_gaps(own, pulls, case.repo, case.number)
+    unknown = fix_unknown(case.unread, any(f.merged for f in case.fix))
+    if unknown and case.timing == Timing.NO_FIX:
+        case.timing_note = unknown
 
 
 def _stage_of(case: Case) -> str:

@@ -129,6 +129,8 @@ class CorpusIndex:
         self.issues: dict[Key, Issue] = issue_map(corpus)
         self.pulls: dict[Key, Pull] = {(p.repo, p.number): p for p in corpus.pulls}
         self.default_branch: dict[str, str] = {r.full_name: r.default_branch for r in corpus.repos if r.default_branch}
+        # (kind, repo, number) -> parts that could not be read (fixlore.rules.unread)
+        self.unread: dict[tuple[str, str, int], list[str]] = dict(getattr(corpus, "unread", None) or {})
         self.commits: dict[Key, list[Commit]] = defaultdict(list)
         self.sha_to_pull: dict[str, Key] = {}
         for cm in corpus.commits:

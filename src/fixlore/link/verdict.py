@@ -27,6 +27,7 @@ from fixlore.link.text import overlap
 from fixlore.link.unrelated import _LazyTokens, pull_tokens, unrelated_reason
 from fixlore.model import Issue, Pull
 from fixlore.rules.refs import KIND_ISSUE, KIND_PULL, find_refs
+from fixlore.rules.unread import PULL, SHOWS_THE_CHANGE
 
 
 
@@ -51,6 +52,15 @@ class FixVerdict:
         return False
 
 
+def _change_unread(idx: CorpusIndex, key: Key, cands: dict[Key, Candidate]) -> bool:
+    """The linked PR's change, or that of a PR that claims the issue (what it is compared with),
+    could not be read: whether it is unrelated is not judged (rules.unread)."""
+    if not idx.unread:
+        return False
+    keys = [key] + [k for k, c in cands.items() if k != key and c.kinds() & STRONG]
+    return any(SHOWS_THE_CHANGE & set(idx.unread.get((PULL, *k), ())) for k in keys)
+
+
 def decide(issue: Issue, idx: CorpusIndex, cfg: LinkConfig, resolved: bool = True) -> FixVerdict:
     """`resolved`: the issue was closed as resolved (not rejected / duplicate); only then can
     an answer that defers the change to another ticket make it "closed before the fix merged"."""
@@ -69,7 +79,7 @@ def decide(issue: Issue, idx: CorpusIndex, cfg: LinkConfig, resolved: bool = Tru
             c.verdict = "missing"
             continue
         kinds = c.kinds()
-        if "linked" in kinds and not kinds & STRONG:
+        if "linked" in kinds and not kinds & STRONG and not _change_unread(idx, c.key, cands):
             c.unrelated = unrelated_reason(issue, c.pull, idx, cfg, itoks, cands)
         p = c.pull
         if close is not None and p.merged and "timing" not in kinds and timing_from <= p.merged_at <= timing_to:

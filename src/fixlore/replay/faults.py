@@ -7,10 +7,16 @@ the same faults. ``kind@N`` injects on the N-th counted request (1-based) exactl
 
 A URL never gets more than two faults in a row: the third consecutive request for the
 same URL is served cleanly, so a careful client always gets through (this holds for ``kind@N`` too).
+
+``kind=GLOB`` is the exception, a permanent fault: every request whose path (the API prefix
+included, the query left out) matches the shell pattern GLOB gets ``kind``, however often it is
+asked, e.g. ``"500=*/issues/101/comments"`` for one issue's comments that never read. It plays a
+broken endpoint no retry can heal, so the client's handling of one unreadable item can be tested.
 """
 
 from __future__ import annotations
 
+import fnmatch
 import random
 import threading
 from dataclasses import dataclass, field
@@ -36,14 +42,15 @@ MAX_CONSECUTIVE_PER_URL = 2
 class FaultSpec:
     probabilities: dict[str, float] = field(default_factory=dict)
     at: dict[int, str] = field(default_factory=dict)
+    always: list[tuple[str, str]] = field(default_factory=list)      # (path glob, kind): permanent faults
 
     @property
     def empty(self) -> bool:
-        return not self.probabilities and not self.at
+        return not self.probabilities and not self.at and not self.always
 
 
 def parse_spec(spec: str | None) -> FaultSpec:
-    """Parse ``"kind:p,kind@N,..."``; raise FixloreError on an unknown kind or a bad number."""
+    """Parse ``"kind:p,kind@N,kind=GLOB,..."``; raise FixloreError on an unknown kind or a bad number."""
     out = FaultSpec()
     if not spec:
         return out
@@ -51,7 +58,15 @@ def parse_spec(spec: str | None) -> FaultSpec:
         item = raw.strip()
         if not item:
             continue
-        if "@" in item:
+        if "=" in item:
+            kind, _, pattern = item.partition("=")
+            kind, pattern = kind.strip(), pattern.strip()
+            _check_kind(kind, item)
+            if not pattern.startswith(("/", "*")):
+                raise FixloreError(f"bad fault {item!r}: expected kind=GLOB with GLOB a path pattern such as "
+                                   f"'*/issues/101/comments'")
+            out.always.append((pattern, kind))
+        elif "@" in item:
             kind, _, n = item.partition("@")
             kind = kind.strip()
             _check_kind(kind, item)
@@ -100,6 +115,10 @@ class FaultPlan:
         ``applicable`` names the kinds that make sense for this request (repeat-page only on a
         list page after the first). A drawn kind that does not apply is not injected.
         """
+        path = url_key.partition("?")[0]
+        for pattern, permanent in self.spec.always:
+            if fnmatch.fnmatchcase(path, pattern) and permanent in applicable:
+                return permanent          # no streak limit: this endpoint never heals
         kind = self.spec.at.get(ordinal)
         if kind is None and self.spec.probabilities:
             # One draw per ordinal, independent of thread scheduling.

@@ -64,7 +64,7 @@ def build_server(knowledge: Knowledge) -> MCPServer:
         """Closed issues whose report or analysis matches a symptom, best first by `score`
         (0..1; nothing below the relevance cut-off, so `cases` may be empty). Each has the
         issue key and URL, status (fixed / fix_not_landed / closed_before_merge / answered /
-        no_fix_found), the fix PRs with URLs, target branches (base_ref) and their own
+        fix_unknown / no_fix_found), the fix PRs with URLs, target branches (base_ref) and their own
         summaries, the root cause (problem) and the answer: from the analysis, or for a case
         nobody analysed the fix PR's summary and the best reply (`problem_from`, `answer_from`
         say which), and always the report's first error line and its start."""

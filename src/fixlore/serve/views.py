@@ -16,6 +16,7 @@ from fixlore.retrieval.base import case_text
 from fixlore.enums import EvidenceKind, FunnelStage, Trap
 from fixlore.model import Case, FixRef, IssueText, pull_label
 from fixlore.rules.answers import ANSWER_MIN_CHARS, best_answer
+from fixlore.rules.unread import fix_unknown
 
 POOL_STAGES = (FunnelStage.SELECTED, FunnelStage.ANALYSIS, FunnelStage.RANK)     # resolved user-side issues the funnel kept
 
@@ -74,12 +75,15 @@ def status_of(case: Case) -> str:
     fix_not_landed     a fix was proposed but never merged before the close
     closed_before_merge  the issue was closed before its fix merged (the fix is not back-filled)
     answered           no code change: a maintainer's answer closed it
+    fix_unknown        no merged fix traced, and a part that may name one could not be read
     no_fix_found       neither a fix nor an answer was traced
     """
     if case.funnel == FunnelStage.WINDOW:
         return "not_traced"
     if any(f.merged for f in case.fix):
         return "fixed"
+    if fix_unknown(case.unread, False):
+        return "fix_unknown"
     if Trap.CLOSED_BEFORE_MERGE in case.traps:
         return "closed_before_merge"
     if case.pending_fix or Trap.FIX_NOT_LANDED in case.traps:

@@ -7,6 +7,7 @@ from datetime import datetime
 from typing import Any, Iterator, Protocol
 
 from fixlore.model import Comment, Commit, Event, FileChange, Issue, Link, Pull, Repo
+from fixlore.sources.responses import ApiError
 from fixlore.textclean import clean_text, strip_escapes
 
 
@@ -18,6 +19,8 @@ class IssueDetail:
     links: list[Link] = field(default_factory=list)
     pulls: list[Pull] = field(default_factory=list)          # linked PRs as the issue endpoint shows them
     raw: dict[str, Any] = field(default_factory=dict)        # resource name -> payload as received
+    # part (fixlore.rules.unread) -> the ApiError that kept it unread; the other parts are complete
+    unread: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass
@@ -28,6 +31,18 @@ class PullDetail:
     links: list[Link] = field(default_factory=list)
     events: list[Event] = field(default_factory=list)
     raw: dict[str, Any] = field(default_factory=dict)
+    unread: dict[str, Any] = field(default_factory=dict)     # part -> ApiError, as on IssueDetail
+
+
+def read_part(unread: dict[str, Any], part: str, fetch: Any) -> list[Any]:
+    """``fetch()``, or ``[]`` with the part noted in ``unread`` when its endpoint cannot be read
+    (an ``ApiError``: that resource only). Everything else (a refused token, an unreachable
+    host, an interrupt) still ends the work it belongs to."""
+    try:
+        return fetch()
+    except ApiError as exc:
+        unread[part] = exc
+        return []
 
 
 class Source(Protocol):

@@ -19,8 +19,9 @@ from typing import Any, Iterator
 
 from fixlore import model as m
 from fixlore.errors import SourceError
+from fixlore.rules.unread import COMMENTS, COMMITS, EVENTS, FILES, LINKS
 from fixlore.sources.base import (IssueDetail, NewestFirst, PullDetail, as_int, as_str, label_names,
-                                  login_of, sub)
+                                  login_of, read_part, sub)
 from fixlore.sources.http import ApiClient, NotFound, repo_pages
 from fixlore.sources.listforms import OrderForms, ProbeForms, ordered_pages
 from fixlore.sources.policy import PlatformPolicy
@@ -392,13 +393,18 @@ class GitCodeSource:
         owner, name = split_repo(issue.repo)
         n = issue.number
         detail = IssueDetail()
-        comments = self._list(f"/repos/{owner}/{name}/issues/{n}/comments",
-                              "/repos/{owner}/{repo}/issues/{number}/comments")
-        logs = self._list(f"/repos/{owner}/issues/{n}/operate_logs", "/repos/{owner}/issues/{number}/operate_logs",
-                          {"repo": name}, paged=False)
-        pulls = self._list(f"/repos/{owner}/{name}/issues/{n}/pull_requests",
-                           "/repos/{owner}/{repo}/issues/{number}/pull_requests", paged=False)
-        detail.raw = {"comments": comments, "events": logs, "pulls": pulls}
+        miss = detail.unread
+        comments = read_part(miss, COMMENTS, lambda: self._list(f"/repos/{owner}/{name}/issues/{n}/comments",
+                                                                "/repos/{owner}/{repo}/issues/{number}/comments"))
+        logs = read_part(miss, EVENTS, lambda: self._list(
+            f"/repos/{owner}/issues/{n}/operate_logs", "/repos/{owner}/issues/{number}/operate_logs",
+            {"repo": name}, paged=False))
+        pulls = read_part(miss, LINKS, lambda: self._list(f"/repos/{owner}/{name}/issues/{n}/pull_requests",
+                                                          "/repos/{owner}/{repo}/issues/{number}/pull_requests",
+                                                          paged=False))
+        detail.raw = {name_: payload for name_, part, payload in (("comments", COMMENTS, comments),
+                                                                  ("events", EVENTS, logs), ("pulls", LINKS, pulls))
+                      if part not in miss}
         detail.comments = [normalize_comment(c, issue.repo, "issue", n) for c in comments if isinstance(c, dict)]
         self._note_actions(logs)
         for raw in logs:
@@ -431,11 +437,14 @@ class GitCodeSource:
         n = pull.number
         base = f"/repos/{owner}/{name}/pulls/{n}"
         tmpl = "/repos/{owner}/{repo}/pulls/{number}"
-        files = self._list(f"{base}/files", f"{tmpl}/files", paged=False)
-        commits = self._list(f"{base}/commits", f"{tmpl}/commits")
-        issues = self._list(f"{base}/issues", f"{tmpl}/issues")
-        logs = self._list(f"{base}/operate_logs", f"{tmpl}/operate_logs")
-        detail = PullDetail(pull=pull, raw={"files": files, "commits": commits, "issues": issues, "events": logs})
+        miss: dict[str, Any] = {}
+        files = read_part(miss, FILES, lambda: self._list(f"{base}/files", f"{tmpl}/files", paged=False))
+        commits = read_part(miss, COMMITS, lambda: self._list(f"{base}/commits", f"{tmpl}/commits"))
+        issues = read_part(miss, LINKS, lambda: self._list(f"{base}/issues", f"{tmpl}/issues"))
+        logs = read_part(miss, EVENTS, lambda: self._list(f"{base}/operate_logs", f"{tmpl}/operate_logs"))
+        raw = {"files": (FILES, files), "commits": (COMMITS, commits), "issues": (LINKS, issues),
+               "events": (EVENTS, logs)}
+        detail = PullDetail(pull=pull, raw={k: v for k, (part, v) in raw.items() if part not in miss}, unread=miss)
         detail.files = [normalize_file(f, pull.repo, n) for f in files if isinstance(f, dict)]
         detail.commits = [normalize_commit(c, pull.repo, n) for c in commits if isinstance(c, dict)]
         detail.links = [normalize_pull_issue(i, pull.repo, n) for i in issues if isinstance(i, dict)]

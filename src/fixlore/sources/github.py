@@ -15,7 +15,9 @@ from typing import Any, Iterator
 
 from fixlore import model as m
 from fixlore.errors import SourceError
-from fixlore.sources.base import IssueDetail, NewestFirst, PullDetail, as_int, as_str, label_names, login_of, sub
+from fixlore.rules.unread import COMMENTS, COMMITS, EVENTS, FILES
+from fixlore.sources.base import (IssueDetail, NewestFirst, PullDetail, as_int, as_str, label_names, login_of,
+                                  read_part, sub)
 from fixlore.sources.http import ApiClient, NotFound, repo_pages
 from fixlore.sources.listforms import OrderForms, ProbeForms, ordered_pages
 from fixlore.sources.policy import PlatformPolicy
@@ -257,9 +259,13 @@ class GitHubSource:
 
     def issue_detail(self, issue: m.Issue) -> IssueDetail:
         base = f"/repos/{issue.repo}/issues/{issue.number}"
-        comments = self._list(f"{base}/comments", "/repos/{owner}/{repo}/issues/{number}/comments")
-        timeline = self._list(f"{base}/timeline", "/repos/{owner}/{repo}/issues/{number}/timeline")
-        detail = IssueDetail(raw={"comments": comments, "events": timeline})
+        miss: dict[str, Any] = {}
+        comments = read_part(miss, COMMENTS, lambda: self._list(f"{base}/comments",
+                                                                "/repos/{owner}/{repo}/issues/{number}/comments"))
+        timeline = read_part(miss, EVENTS, lambda: self._list(f"{base}/timeline",
+                                                              "/repos/{owner}/{repo}/issues/{number}/timeline"))
+        raw = {"comments": (COMMENTS, comments), "events": (EVENTS, timeline)}
+        detail = IssueDetail(raw={k: v for k, (part, v) in raw.items() if part not in miss}, unread=miss)
         detail.comments = [normalize_comment(c, issue.repo, "issue", issue.number) for c in comments
                            if isinstance(c, dict)]
         for raw in timeline:
@@ -284,9 +290,11 @@ class GitHubSource:
     def pull_detail(self, pull: m.Pull) -> PullDetail:
         base = f"/repos/{pull.repo}/pulls/{pull.number}"
         tmpl = "/repos/{owner}/{repo}/pulls/{number}"
-        files = self._list(f"{base}/files", f"{tmpl}/files")
-        commits = self._list(f"{base}/commits", f"{tmpl}/commits")
-        detail = PullDetail(pull=pull, raw={"files": files, "commits": commits})
+        miss: dict[str, Any] = {}
+        files = read_part(miss, FILES, lambda: self._list(f"{base}/files", f"{tmpl}/files"))
+        commits = read_part(miss, COMMITS, lambda: self._list(f"{base}/commits", f"{tmpl}/commits"))
+        raw = {"files": (FILES, files), "commits": (COMMITS, commits)}
+        detail = PullDetail(pull=pull, raw={k: v for k, (part, v) in raw.items() if part not in miss}, unread=miss)
         detail.files = [normalize_file(f, pull.repo, pull.number) for f in files if isinstance(f, dict)]
         detail.commits = [normalize_commit(c, pull.repo, pull.number) for c in commits if isinstance(c, dict)]
         return detail

@@ -121,6 +121,8 @@ class CorpusReads:
             corpus.commits = [m.Commit(repo=r.repo, pull_number=r.pull_number, sha=r.sha, message=r.message,
                                        author=r.author, date=r.date)
                               for r in rows(t.pull_commits, "repo", "repo", "pull_number", "sha")]
+            for r in rows(t.item_failures, "repo", "repo", "kind", "number", "part"):
+                corpus.unread.setdefault((r.kind, r.repo, r.number), []).append(r.part)
         return corpus
 
     def issue_texts(self, keys: Iterable[tuple[str, int]]) -> dict[tuple[str, int], m.IssueText]:

@@ -1,5 +1,6 @@
 """Bookkeeping of the work itself: each `fixlore run` and each harvest (who runs it, how it
-ended), and the repositories a harvest could not read."""
+ended), the repositories a harvest could not read, and the parts of single issues and PRs it
+could not read (`item_failures`, fixlore.rules.unread)."""
 
 from __future__ import annotations
 
@@ -58,6 +59,33 @@ class RunRecords:
         query = sa.select(t.repo_failures).order_by(t.repo_failures.c.repo, t.repo_failures.c.endpoint)
         if repos is not None:
             query = query.where(t.repo_failures.c.repo.in_(list(repos)))
+        with self.engine.connect() as conn:
+            return [dict(r._mapping) for r in conn.execute(query)]
+
+    def record_item_failure(self, repo: str, kind: str, number: int, part: str, endpoint: str, status: str,
+                            message: str) -> None:
+        """Remember that ``part`` of one issue or PR could not be read; a repeat raises ``attempts``."""
+        c = t.item_failures.c
+        with self.engine.begin() as conn:
+            row = conn.execute(sa.select(c.attempts).where(c.repo == repo, c.kind == kind, c.number == number,
+                                                           c.part == part)).first()
+            upsert(conn, t.item_failures, [{"repo": repo, "kind": kind, "number": number, "part": part,
+                                            "endpoint": endpoint[:200], "status": str(status)[:40],
+                                            "message": message, "failed_at": _now(),
+                                            "attempts": (row.attempts + 1) if row else 1}])
+
+    def clear_item_failures(self, repo: str, kind: str, number: int, keep: Iterable[str] = ()) -> None:
+        """Forget the failures of one item, but those of the parts in ``keep`` (still unread)."""
+        c = t.item_failures.c
+        with self.engine.begin() as conn:
+            conn.execute(sa.delete(t.item_failures).where(c.repo == repo, c.kind == kind, c.number == number,
+                                                          c.part.not_in(list(keep))))
+
+    def item_failures(self, repos: Iterable[str] | None = None) -> list[dict[str, Any]]:
+        c = t.item_failures.c
+        query = sa.select(t.item_failures).order_by(c.repo, c.kind, c.number, c.part)
+        if repos is not None:
+            query = query.where(c.repo.in_(list(repos)))
         with self.engine.connect() as conn:
             return [dict(r._mapping) for r in conn.execute(query)]
 

@@ -213,6 +213,21 @@ repo_failures = sa.Table(
     sa.Column("attempts", sa.Integer, nullable=False, server_default="1"),  # runs in a row that met it
 )
 
+# One part of one issue or PR that could not be read (fixlore.rules.unread), kept until a later
+# run reads the item whole; the linker reads them so that no conclusion rests on what is missing.
+item_failures = sa.Table(
+    "item_failures", metadata,
+    sa.Column("repo", sa.String(300), primary_key=True),
+    sa.Column("kind", sa.String(10), primary_key=True),         # "issue" | "pull"
+    sa.Column("number", sa.Integer, primary_key=True, autoincrement=False),
+    sa.Column("part", sa.String(20), primary_key=True),         # comments, events, links, pull, files, commits
+    sa.Column("endpoint", sa.String(200), nullable=False, server_default=""),
+    sa.Column("status", sa.String(40), nullable=False, server_default=""),
+    sa.Column("message", sa.Text, nullable=False, server_default=""),
+    sa.Column("failed_at", UTCDateTime),
+    sa.Column("attempts", sa.Integer, nullable=False, server_default="1"),  # runs in a row that met it
+)
+
 harvest_runs = sa.Table(
     "harvest_runs", metadata,
     sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),

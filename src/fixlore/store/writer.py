@@ -9,6 +9,7 @@ from typing import Any
 import sqlalchemy as sa
 
 from fixlore import model as m
+from fixlore.rules.unread import COMMENTS, COMMITS, EVENTS, FILES
 from fixlore.store import schema as t
 from fixlore.store.rows import _jsonable, _now, issue_row, pull_row, repo_row, upsert
 
@@ -64,40 +65,54 @@ class StoreWriter:
              "actor": e.actor, "created_at": e.created_at, "detail": _jsonable(e.detail), "raw": _jsonable(e.raw)}
             for e in events], {"parent_kind": kind})
 
-    def _replace_links(self, side: str, repo: str, number: int, links: list[m.Link]) -> None:
+    def _replace_links(self, side: str, repo: str, number: int, links: list[m.Link], add_only: bool = False) -> None:
         table = t.issue_pull_links
         if side == "issue":
             cond = [table.c.issue_repo == repo, table.c.issue_number == number]
         else:
             cond = [table.c.pull_repo == repo, table.c.pull_number == number]
-        self.conn.execute(sa.delete(table).where(*cond, table.c.recorded_on == side))
+        if not add_only:
+            self.conn.execute(sa.delete(table).where(*cond, table.c.recorded_on == side))
         rows = {(lk.issue_repo, lk.issue_number, lk.pull_repo, lk.pull_number, lk.source): {
             "issue_repo": lk.issue_repo, "issue_number": lk.issue_number, "pull_repo": lk.pull_repo,
             "pull_number": lk.pull_number, "source": lk.source, "recorded_on": side} for lk in links}
         upsert(self.conn, table, list(rows.values()))
 
     def save_issue_detail(self, issue: m.Issue, detail: Any) -> None:
-        """Replace everything fetched for one issue and mark it as detailed at its current updated_at."""
-        self._replace_comments(issue.repo, "issue", issue.number, detail.comments)
-        self._replace_events(issue.repo, "issue", issue.number, detail.events)
-        self._replace_links("issue", issue.repo, issue.number, detail.links)
+        """Replace everything fetched for one issue and mark it as detailed at its current updated_at.
+
+        A part the source could not read (``detail.unread``) keeps what an earlier run stored of
+        it, links are then only added to (they come from several parts), and the issue is marked
+        not detailed, so the next run asks again."""
+        unread = set(getattr(detail, "unread", None) or ())
+        if COMMENTS not in unread:
+            self._replace_comments(issue.repo, "issue", issue.number, detail.comments)
+        if EVENTS not in unread:
+            self._replace_events(issue.repo, "issue", issue.number, detail.events)
+        self._replace_links("issue", issue.repo, issue.number, detail.links, add_only=bool(unread))
         self._replace_raw(issue.repo, "issue", issue.number, detail.raw)
         self.conn.execute(sa.update(t.issues).where(t.issues.c.repo == issue.repo, t.issues.c.number == issue.number)
-                          .values(details_for=issue.updated_at))
+                          .values(details_for=None if unread else issue.updated_at))
 
     def save_pull_detail(self, pull: m.Pull, detail: Any) -> None:
+        """As `save_issue_detail`, for a PR: unread parts keep what was stored, and the PR is
+        marked detailed only when every part was read."""
+        unread = set(getattr(detail, "unread", None) or ())
         self.upsert_pulls([pull])
-        self._replace_children(t.pull_files, "repo", "pull_number", pull.repo, pull.number, [
-            {"repo": pull.repo, "pull_number": pull.number, "filename": f.filename, "status": f.status,
-             "additions": f.additions, "deletions": f.deletions, "patch": f.patch} for f in detail.files])
-        self._replace_children(t.pull_commits, "repo", "pull_number", pull.repo, pull.number, [
-            {"repo": pull.repo, "pull_number": pull.number, "sha": c.sha, "message": c.message, "author": c.author,
-             "date": c.date} for c in detail.commits])
-        self._replace_events(pull.repo, "pull", pull.number, detail.events)
-        self._replace_links("pull", pull.repo, pull.number, detail.links)
+        if FILES not in unread:
+            self._replace_children(t.pull_files, "repo", "pull_number", pull.repo, pull.number, [
+                {"repo": pull.repo, "pull_number": pull.number, "filename": f.filename, "status": f.status,
+                 "additions": f.additions, "deletions": f.deletions, "patch": f.patch} for f in detail.files])
+        if COMMITS not in unread:
+            self._replace_children(t.pull_commits, "repo", "pull_number", pull.repo, pull.number, [
+                {"repo": pull.repo, "pull_number": pull.number, "sha": c.sha, "message": c.message,
+                 "author": c.author, "date": c.date} for c in detail.commits])
+        if EVENTS not in unread:
+            self._replace_events(pull.repo, "pull", pull.number, detail.events)
+        self._replace_links("pull", pull.repo, pull.number, detail.links, add_only=bool(unread))
         self._replace_raw(pull.repo, "pull", pull.number, detail.raw)
         self.conn.execute(sa.update(t.pulls).where(t.pulls.c.repo == pull.repo, t.pulls.c.number == pull.number)
-                          .values(details_for=pull.updated_at))
+                          .values(details_for=None if unread else pull.updated_at))
 
     def set_watermark(self, repo: str, *, issues_updated_at: datetime | None = None,
                       pulls_updated_at: datetime | None = None, window_since: datetime | None = None) -> None:
