@@ -82,6 +82,7 @@ def _outputs(out: Path) -> dict:
         store.close()
     info = json.loads((out / "run.json").read_text("utf-8"))
     return {"files": {name: (out / name).read_bytes() for name in OUTPUT_FILES},
+            "names": sorted(str(p.relative_to(out)) for p in out.rglob("*")),
             "kb": _index_dump(out / "kb"), "cases-index": _index_dump(out / "cases-index"), "store": rows,
             "run": (info["status"], [(s["name"], s["status"]) for s in info["stages"]])}
 
@@ -90,6 +91,8 @@ def _same(got: dict, want: dict) -> list[str]:
     """What differs, by name (vectors compared to float tolerance: a batch of another size may
     round the last bit differently)."""
     wrong = [f"{name} differs" for name in want["files"] if got["files"][name] != want["files"][name]]
+    if got["names"] != want["names"]:                # nothing missing, nothing left behind
+        wrong.append(f"other files: {sorted(set(got['names']) ^ set(want['names']))}")
     for index in ("kb", "cases-index"):
         for part, value in want[index].items():
             if part == "vectors":
@@ -225,3 +228,25 @@ def test_passages_without_their_vectors_are_repaired_by_the_next_ingest_or_searc
         hits = kb.search(KbQuery(text="EZ9999 out of memory"), k=3)
     assert hits and hits[0].doc.endswith("guide.md")
     assert _vector_rows(index) == want
+
+
+def test_a_file_is_whole_or_as_it_was_and_a_dead_writers_temporary_goes(tmp_path):
+    import subprocess
+    import sys
+
+    from fixlore.atomicfile import replacing, write_atomic
+
+    target = write_atomic(tmp_path / "run.json", "before\n")
+    with pytest.raises(KeyboardInterrupt):
+        with replacing(target) as fh:
+            fh.write(b"half of it")
+            raise KeyboardInterrupt
+    assert target.read_text() == "before\n" and sorted(p.name for p in tmp_path.iterdir()) == ["run.json"]
+    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
+    orphan = tmp_path / f"run.json.tmp{int(dead.stdout)}"          # a killed writer's
+    live = tmp_path / f"run.json.tmp{os.getppid()}"                # a writer still at work
+    orphan.write_text("half")
+    live.write_text("half")
+    write_atomic(target, "after\n")
+    assert target.read_text() == "after\n"
+    assert not orphan.exists() and live.exists()
