@@ -28,7 +28,6 @@ from fixlore import killpoints
 from fixlore.errors import Interrupted
 from fixlore.pipeline import STAGE_ORDER
 from fixlore.pipeline_cli import run_pipeline
-from fixlore.retrieval.tokens import Tokenizer
 from fixlore.store import Store
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -110,9 +109,6 @@ def _same(got: dict, want: dict) -> list[str]:
 @pytest.fixture(scope="module")
 def clean(tmp_path_factory):
     """A clean run's outputs and the points it passed, by stage."""
-    # jieba's dictionary, read once per process, is read before: every run then writes each new
-    # index folder's cache the same way, and the points of every run are the points listed here
-    Tokenizer(tmp_path_factory.mktemp("warm")).tokens("预热")
     out = tmp_path_factory.mktemp("clean") / "out"
     with killpoints.tracing() as trace:
         _run(out)
@@ -250,3 +246,21 @@ def test_a_file_is_whole_or_as_it_was_and_a_dead_writers_temporary_goes(tmp_path
     write_atomic(target, "after\n")
     assert target.read_text() == "after\n"
     assert not orphan.exists() and live.exists()
+
+
+def test_the_command_stopped_by_its_environment_says_so_and_the_rerun_heals(clean, tmp_path):
+    """The hook as a user's shell arms it: Ctrl-C in the kb stage once its passages are stored."""
+    import subprocess
+    import sys
+
+    want, points = clean
+    stored = [n for n, what in points["kb"] if what == "kb.sqlite"][2]    # model, passages, then: this
+    out = tmp_path / "out"
+    env = {**os.environ, killpoints.ENV: f"kb:{stored}:ctrl-c"}
+    done = subprocess.run([sys.executable, "-m", "fixlore", "run", "--world", str(WORLD), "--out", str(out), "-q"],
+                          capture_output=True, text=True, env=env, timeout=300)
+    assert done.returncode == 130, done.stderr
+    assert done.stderr.strip().startswith("interrupted, ") and len(done.stderr.strip().splitlines()) == 1
+    assert json.loads((out / "run.json").read_text("utf-8"))["status"] == "interrupted"
+    _run(out)
+    assert _same(_outputs(out), want) == []

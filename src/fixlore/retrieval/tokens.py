@@ -90,12 +90,22 @@ _MAIN: tuple[dict[str, int], int] | None = None
 _MAIN_LOCK = threading.Lock()
 
 
-def _main_dictionary(first: jieba.Tokenizer) -> tuple[dict[str, int], int]:
+def _main_dictionary(home: Path) -> tuple[dict[str, int], int]:
+    """jieba's prefix table: from `home`'s cache file when it has a good one, else built."""
     global _MAIN
     with _MAIN_LOCK:
         if _MAIN is None:
-            first.initialize()              # its cache file: in the first index folder of the process
-            _MAIN = (dict(first.FREQ), first.total)
+            loaded = None
+            cache = home / CACHE_NAME
+            if cache.is_file():
+                try:
+                    loaded = marshal.loads(cache.read_bytes())
+                except (ValueError, EOFError, TypeError):
+                    loaded = None            # a damaged cache is built again, as jieba does
+            if not (isinstance(loaded, tuple) and len(loaded) == 2 and isinstance(loaded[0], dict)):
+                builder = jieba.Tokenizer()
+                loaded = builder.gen_pfdict(builder.get_dict_file())
+            _MAIN = (loaded[0], loaded[1])
         return _MAIN
 
 
@@ -125,7 +135,7 @@ class Tokenizer:
     def _ensure(self) -> None:
         if self._ready:
             return
-        freq, total = _main_dictionary(self._jieba)
+        freq, total = _main_dictionary(self.home)
         self._jieba.FREQ, self._jieba.total = dict(freq), total      # its own copy: user words go in
         cache = self.home / CACHE_NAME
         if not cache.exists():          # the folder carries its cache, for the next process that opens it
