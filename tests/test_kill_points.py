@@ -136,13 +136,13 @@ def _chosen(points: dict[str, list[tuple[int, str]]]) -> list[tuple[str, int, st
     return [(s, n, w, how) for s, n, w in picked for how in killpoints.HOW]
 
 
-def _killed_at(out: Path, stage: str, n: int) -> None:
+def _killed_at(out: Path, stage: str, n: int, run=_run) -> None:
     """A run of a forked copy of this process, SIGKILLed at the point."""
     pid = os.fork()
     if pid == 0:                                     # the child: never returns into pytest
         try:
             killpoints.arm(stage, n, "kill")
-            _run(out)
+            run(out)
         finally:
             os._exit(3)                              # the point was never reached
     _, status = os.waitpid(pid, 0)
@@ -264,3 +264,64 @@ def test_the_command_stopped_by_its_environment_says_so_and_the_rerun_heals(clea
     assert json.loads((out / "run.json").read_text("utf-8"))["status"] == "interrupted"
     _run(out)
     assert _same(_outputs(out), want) == []
+
+
+def _series_store(out: Path) -> None:
+    from fixlore.series.model import Series
+    from fixlore.store.ledger import Ledger
+
+    out.mkdir(parents=True)
+    store = Store.open(f"sqlite:///{out / 'fixlore.db'}")
+    try:
+        Ledger(store).save_series(Series.from_dict({"name": "demo", "title": "演示", "top_k": 5,
+                                                    "since": "2026-09-17T00:00:00+08:00"}).to_dict())
+    finally:
+        store.close()
+
+
+def _publish(out: Path) -> dict:
+    from datetime import datetime, timedelta, timezone
+
+    from fixlore.series.publish import publish_edition
+
+    return publish_edition("demo", out=out, world=WORLD, as_of=datetime(2026, 9, 18, 15, tzinfo=timezone(timedelta(hours=8))))
+
+
+def _editions(out: Path) -> tuple[list[int], dict[str, bytes]]:
+    from fixlore.store.ledger import Ledger
+
+    store = Store.open(f"sqlite:///{out / 'fixlore.db'}", migrate=False)
+    try:
+        numbers = [e["number"] for e in Ledger(store).editions("demo")]
+    finally:
+        store.close()
+    folders = sorted((out / "editions").glob("demo-*"))
+    return numbers, {f"{d.name}/{p.name}": p.read_bytes() for d in folders for p in sorted(d.iterdir())}
+
+
+def test_a_series_edition_stopped_while_it_is_written_is_published_once_by_the_rerun(tmp_path):
+    """The ledger's record of an edition is its completion mark: written after its files."""
+    clean = tmp_path / "clean"
+    _series_store(clean)
+    with killpoints.tracing() as trace:
+        _publish(clean)
+    want = _editions(clean)
+    assert want[0] == [1] and want[1]
+    after_run = [n for stage, n, what in trace if stage == killpoints.OUTSIDE
+                 and n > max(m for s, m, w in trace if s == killpoints.OUTSIDE and w == "file run.json")]
+    files = [n for stage, n, what in trace if n in after_run and what.startswith("file ")]
+    record = next(n for n in after_run if n > files[-1])
+    for k, (n, how) in enumerate([(files[0], "kill"), (files[2], "ctrl-c"), (record, "kill")]):
+        out = tmp_path / f"s{k}"
+        _series_store(out)
+        if how == "kill":
+            _killed_at(out, killpoints.OUTSIDE, n, run=_publish)
+        else:
+            killpoints.arm(killpoints.OUTSIDE, n, how)
+            try:
+                with pytest.raises(KeyboardInterrupt):
+                    _publish(out)
+            finally:
+                killpoints.disarm()
+        _publish(out)                                # the same command again
+        assert _editions(out) == want, f"{how} at {killpoints.OUTSIDE}:{n}"
