@@ -23,8 +23,9 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from jsonschema import Draft202012Validator
 
-from fixlore import killpoints
+from fixlore import formats, killpoints
 from fixlore.errors import Interrupted
 from fixlore.pipeline import STAGE_ORDER
 from fixlore.pipeline_cli import run_pipeline
@@ -261,7 +262,10 @@ def test_the_command_stopped_by_its_environment_says_so_and_the_rerun_heals(clea
                           capture_output=True, text=True, env=env, timeout=300)
     assert done.returncode == 130, done.stderr
     assert done.stderr.strip().startswith("interrupted, ") and len(done.stderr.strip().splitlines()) == 1
-    assert json.loads((out / "run.json").read_text("utf-8"))["status"] == "interrupted"
+    record = json.loads((out / "run.json").read_text("utf-8"))
+    assert record["status"] == "interrupted"
+    schema = json.loads((ROOT / formats.SCHEMAS[formats.RUN]).read_text("utf-8"))
+    assert [e.message for e in Draft202012Validator(schema).iter_errors(record)] == []
     _run(out)
     assert _same(_outputs(out), want) == []
 
