@@ -1,9 +1,10 @@
 """Test-only kill points: stop a run at the Nth write of a named stage, as Ctrl-C or a kill would.
 
-Every durable write of a run passes a point first: the start of each store transaction (reads
-included: a kill between two statements lands on one), each knowledge-base index transaction
-and each file moved into place (`fixlore.atomicfile`). The pipeline says which stage is running
-(`enter`). The fault-injection suite (tests/test_kill_points.py) lists the points of a clean run
+Every durable write of a run passes a point first: the start of each stage, of each store
+transaction (reads included) and of each knowledge-base index transaction, and each file about
+to be moved into place (`fixlore.atomicfile`). A point before every write is also a point after
+the one before it, so what a kill can leave on disk is what one of these points leaves. The
+pipeline says which stage is running (`enter`). The fault-injection suite (tests/test_kill_points.py) lists the points of a clean run
 (`tracing`), then stops a run at chosen ones and checks that the same command, run again, leaves
 what a clean run leaves.
 
@@ -42,7 +43,8 @@ class _Plan:
             self.stage = ""                      # once: a rerun in the same process runs through
             if self.how == "kill":
                 os.kill(os.getpid(), signal.SIGKILL)
-            signal.raise_signal(signal.SIGINT)
+            else:
+                signal.raise_signal(signal.SIGINT)
 
 
 def _parse(spec: str | None) -> _Plan | None:
