@@ -19,6 +19,7 @@ from typing import IO
 import orjson
 
 from fixlore import formats
+from fixlore.atomicfile import replacing
 from fixlore.errors import ConfigError
 from fixlore.model import Case
 
@@ -65,10 +66,8 @@ def _write(cases: list[Case], path: str | Path | IO[str] | IO[bytes]) -> int:
         return len(cases)
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)
-    tmp = target.with_name(target.name + ".tmp")
-    with tmp.open("wb") as fh:
+    with replacing(target) as fh:
         encode_into(cases, fh)
-    tmp.replace(target)
     return len(cases)
 
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any
 
-from fixlore import interrupts
+from fixlore import interrupts, killpoints
 from fixlore.analyse import stage as analyse
 from fixlore.compose import stage as compose
 from fixlore.errors import FixloreError
@@ -68,6 +68,7 @@ def run_stages(ctx: RunContext, stages: Iterable[Stage]) -> dict[str, Any]:
     ctx.info.setdefault("stage_seconds", {})
     for stage in stages:
         interrupts.check()
+        killpoints.enter(stage.name)
         log.info("stage %s: started", stage.name)
         if ctx.progress is not None:
             ctx.progress(stage.name, 0, 1)          # every stage shows it is running; phases report on their own
@@ -79,6 +80,7 @@ def run_stages(ctx: RunContext, stages: Iterable[Stage]) -> dict[str, Any]:
             status = "failed"
             raise
         finally:
+            killpoints.enter(killpoints.OUTSIDE)
             seconds = round(time.perf_counter() - start, 3)
             ctx.info["stage_seconds"][stage.name] = seconds
             if status == "failed":

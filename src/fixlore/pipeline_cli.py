@@ -12,6 +12,7 @@ from typing import Any, Callable, Optional
 import typer
 
 from fixlore import interrupts
+from fixlore.atomicfile import write_atomic
 from fixlore.config import Settings, load_settings, parse_since
 from fixlore.errors import EXIT_CODES_HELP, ConfigError, Interrupted
 from fixlore.inputs import check_db_url, check_out_dir, strip_userinfo, url_passwords
@@ -140,7 +141,7 @@ def run_pipeline(*, world: Path | None, out: Path, overrides: dict[str, Any], co
                 info["server"] = server.stats()
             info["outputs"] = _outputs(out, settings.db)
             text = logs.redact(client.redact(json.dumps(info, ensure_ascii=False, indent=2, default=str)))
-            (out / "run.json").write_text(text + "\n", encoding="utf-8")
+            write_atomic(out / "run.json", text + "\n")
             store.finish_run(ctx.run_id, info["status"], json.loads(text))
         if interrupted:
             raise Interrupted(f"interrupted, {info['requests']['total']} requests spent, "

@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from fixlore.atomicfile import write_atomic
 from fixlore.compose.digest import build_digest
 from fixlore.compose.figures import compute_figures
 from fixlore.compose.render import html, markdown, to_json
@@ -39,13 +40,13 @@ def write_digests(cases: list[Case], run_summary: dict[str, Any] | None, out_dir
     paths: dict[str, Path] = {}
     for lg, d in digests.items():
         p = out / f"digest.{lg}.md"
-        p.write_text(rendered(markdown(d)), encoding="utf-8")
+        write_atomic(p, rendered(markdown(d)))
         paths[f"md_{lg}"] = p
     p = out / "digest.html"
-    p.write_text(rendered(html([digests[lg] for lg in langs])), encoding="utf-8")
+    write_atomic(p, rendered(html([digests[lg] for lg in langs])))
     paths["html"] = p
     kept = [c.to_export() for c in sorted(cases, key=lambda c: (c.repo, c.number)) if c.funnel in ("selected", "analysis")]
     p = out / "digest.json"
-    p.write_text(rendered(to_json(digests, figures, kept)), encoding="utf-8")
+    write_atomic(p, rendered(to_json(digests, figures, kept)))
     paths["json"] = p
     return paths

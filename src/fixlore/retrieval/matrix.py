@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
-import os
 import sqlite3
+import threading
 from pathlib import Path
 
 import numpy as np
 
+from fixlore.atomicfile import replacing
 from fixlore.retrieval import vectors
 from fixlore.retrieval.embed import Embedder, embed_batched, embed_text
-from fixlore.retrieval.schema import COARSE_NAME, PROJECTION_NAME, VECTOR_IDS_NAME, VECTORS_NAME, Progress, prefix_range
+from fixlore.retrieval.schema import (COARSE_NAME, PROJECTION_NAME, VECTOR_IDS_NAME, VECTORS_CURRENT, VECTORS_KEY,
+                                      VECTORS_NAME, VECTORS_STALE, Progress, prefix_range, writing)
 
 
 class MatrixMixin:
@@ -18,6 +20,7 @@ class MatrixMixin:
 
     dir: Path
     db: sqlite3.Connection
+    _lock: threading.RLock
     embedder: Embedder
     _matrix: np.ndarray | None
     _ids: np.ndarray | None
@@ -25,6 +28,29 @@ class MatrixMixin:
     _masks: dict[tuple[str, ...], np.ndarray]
     _coarse: np.ndarray | None
     _projection: np.ndarray | None
+
+    def _mark_vectors_stale(self) -> None:
+        """Inside the transaction that changes the passages (see schema.VECTORS_KEY)."""
+        self.db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (VECTORS_KEY, VECTORS_STALE))
+
+    def _vectors_current(self) -> bool:
+        row = self.db.execute("SELECT value FROM meta WHERE key = ?", (VECTORS_KEY,)).fetchone()
+        if row is None:     # an index from before the mark: current only if it has no passages
+            return self.db.execute("SELECT 1 FROM chunks LIMIT 1").fetchone() is None
+        return row[0] == VECTORS_CURRENT and (self.dir / VECTORS_NAME).exists() and (self.dir / VECTOR_IDS_NAME).exists()
+
+    def _refresh_vectors(self, progress: Progress | None) -> int:
+        """Embed the passages that have no vector, write the vector files, then mark them current;
+        returns how many passages were embedded."""
+        embedded = self._embed_missing(progress)
+        self._rebuild_matrix()
+        with writing(self.db):
+            self.db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (VECTORS_KEY, VECTORS_CURRENT))
+        return embedded
+
+    def _heal_vectors(self, progress: Progress | None) -> int:
+        """The vector files again when a run stopped between the passages and their vectors."""
+        return 0 if self._vectors_current() else self._refresh_vectors(progress)
 
     def _embed_missing(self, progress: Progress | None) -> int:
         rows = self.db.execute(
@@ -38,7 +64,7 @@ class MatrixMixin:
         for start in range(0, len(rows), batch):
             part = rows[start:start + batch]
             vecs = embed_batched(self.embedder, texts[start:start + batch], batch=batch)
-            with self.db:
+            with writing(self.db):
                 self.db.executemany("INSERT OR REPLACE INTO vec_cache VALUES (?,?,?)",
                                     [(k, self.embedder.name, v.astype(np.float32).tobytes())
                                      for (k, _, _), v in zip(part, vecs)])
@@ -62,13 +88,18 @@ class MatrixMixin:
     def _load_vectors(self) -> None:
         if self._matrix is not None:
             return
-        mpath, ipath = self.dir / VECTORS_NAME, self.dir / VECTOR_IDS_NAME
-        if not mpath.exists():
-            self._matrix = np.zeros((0, self.embedder.dim), dtype=np.float32)
-            self._ids = np.zeros(0, dtype=np.int64)
-        else:
-            self._matrix = np.load(mpath)
-            self._ids = np.load(ipath)
+        with self._lock:
+            self._heal_vectors(None)
+            mpath, ipath = self.dir / VECTORS_NAME, self.dir / VECTOR_IDS_NAME
+            if not mpath.exists():
+                self._matrix = np.zeros((0, self.embedder.dim), dtype=np.float32)
+                self._ids = np.zeros(0, dtype=np.int64)
+            else:
+                self._matrix, self._ids = np.load(mpath), np.load(ipath)
+            passages = self.db.execute("SELECT count(*) FROM chunks").fetchone()[0]
+            if len(self._ids) != passages or len(self._matrix) != len(self._ids):
+                self._refresh_vectors(None)     # files that do not match the passages: written again
+                self._matrix, self._ids = np.load(mpath), np.load(ipath)
         self._coarse = self._projection = None
         cpath, ppath = self.dir / COARSE_NAME, self.dir / PROJECTION_NAME
         if cpath.exists() and ppath.exists():
@@ -110,6 +141,5 @@ def write_matrix(index_dir: Path, matrix: np.ndarray, ids: np.ndarray) -> None:
 
 
 def _save_npy(path: Path, array: np.ndarray) -> None:
-    tmp = path.with_name(path.name + ".tmp.npy")
-    np.save(tmp, array)
-    os.replace(tmp, path)
+    with replacing(path) as fh:
+        np.save(fh, array)

@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Callable
+
+from fixlore import killpoints
 
 DB_NAME = "kb.sqlite"
 VECTORS_NAME = "vectors.npy"
@@ -12,8 +17,15 @@ COARSE_NAME = "vectors_coarse.npy"
 PROJECTION_NAME = "projection.npy"
 THRESHOLD_NAME = "threshold.json"
 
+# meta 'vectors': whether the vector files match the passages. Set to STALE in the transaction
+# that changes the passages, to CURRENT only after every vector file is in place: a run stopped
+# in between leaves STALE, and the next ingest or search rebuilds the files (fixlore.retrieval.matrix).
+VECTORS_KEY = "vectors"
+VECTORS_STALE = "stale"
+VECTORS_CURRENT = "current"
+
 SCHEMA = """
-CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);  -- model; vectors (VECTORS_*)
 CREATE TABLE IF NOT EXISTS sources (
     doc TEXT PRIMARY KEY,          -- docs/<owner>/<repo>/<path>, or cases/<owner>/<repo>/<number>
     kind TEXT NOT NULL,            -- doc | code | case
@@ -97,6 +109,14 @@ class IngestStats:
 
 
 Progress = Callable[[str, int, int], None]   # (phase, done, total)
+
+
+@contextmanager
+def writing(db: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
+    """One write transaction of the index (a kill point first: `fixlore.killpoints`)."""
+    killpoints.reached("kb.sqlite")
+    with db:
+        yield db
 
 
 def prefix_range(doc_prefix: str) -> tuple[str, str]:

@@ -7,7 +7,7 @@ import threading
 from collections import Counter
 
 from fixlore.retrieval import scoring
-from fixlore.retrieval.schema import KbQuery
+from fixlore.retrieval.schema import KbQuery, writing
 from fixlore.retrieval.tokens import Tokenizer, is_query_term
 
 MAX_QUERY_TERMS = 32      # key terms kept from a query
@@ -34,7 +34,7 @@ class TermsMixin:
 
     def rebuild_term_df(self) -> None:
         """Recount `term_df` from the FTS vocabulary (index files from before the table, bulk loads)."""
-        with self._lock, self.db:
+        with self._lock, writing(self.db):
             self.db.execute("DELETE FROM term_df")
             self.db.execute("INSERT INTO term_df (term, df) SELECT term, doc FROM chunks_vocab")
         self._reset_caches()

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
+from fixlore.atomicfile import write_atomic
 from fixlore.retrieval.schema import THRESHOLD_NAME
 
 DEFAULT_THRESHOLD = 0.476 # used until `calibrate` saves one (see docs/kb.md)
@@ -23,6 +23,4 @@ class ThresholdMixin:
         return DEFAULT_THRESHOLD
 
     def save_threshold(self, info: dict) -> None:
-        tmp = self.dir / (THRESHOLD_NAME + ".tmp")
-        tmp.write_text(json.dumps(info, ensure_ascii=False, indent=2, sort_keys=True), "utf-8")
-        os.replace(tmp, self.dir / THRESHOLD_NAME)
+        write_atomic(self.dir / THRESHOLD_NAME, json.dumps(info, ensure_ascii=False, indent=2, sort_keys=True))

@@ -15,6 +15,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
+from fixlore.atomicfile import write_atomic
 from fixlore.errors import ConfigError, FixloreError
 from fixlore.model import Case
 from fixlore.series.edition import build_files, counts_of, ordered_rows
@@ -171,11 +172,13 @@ def publish_edition(name: str, *, out: Path, world: Path | None = None, db: str 
         inputs = json.loads(json.dumps(inputs, ensure_ascii=False, default=str))
         files = build_files(inputs, rows)
 
+        # the files first, the ledger's record last: a run stopped in between left no edition
+        # behind, and the same command publishes this number again over the files
+        folder = write_files(edition_dir(out, name, plan_in["number"]), files)
         ledger.record_edition(name, plan_in["number"], kind=plan_in["kind"], focus=plan_in["focus"] or None,
                               window_since=plan_in["since"], window_until=until,
                               scope={k: series.to_dict()[k] for k in ("orgs", "orgs_out", "repos", "repos_out")},
                               counts=counts_of(rows, inputs), backlog=backlog, inputs=inputs, rows=rows, files=files)
-        folder = write_files(edition_dir(out, name, plan_in["number"]), files)
         entry = ledger.edition(name, plan_in["number"]) or {}
     finally:
         store.close()
@@ -187,7 +190,7 @@ def publish_edition(name: str, *, out: Path, world: Path | None = None, db: str 
 def write_files(folder: Path, files: dict[str, bytes]) -> Path:
     folder.mkdir(parents=True, exist_ok=True)
     for name, data in files.items():
-        (folder / name).write_bytes(data)
+        write_atomic(folder / name, data)
     return folder
 
 

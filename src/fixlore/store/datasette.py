@@ -9,6 +9,7 @@ are hidden: they are how the harvest works, not what it found.
 
 from __future__ import annotations
 
+from fixlore.atomicfile import write_atomic
 import json
 from pathlib import Path
 from typing import Any
@@ -104,5 +105,4 @@ def metadata(title: str = "fixlore store") -> dict[str, Any]:
 
 
 def write_metadata(path: Path, title: str = "fixlore store") -> Path:
-    path.write_text(json.dumps(metadata(title), ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
-    return path
+    return write_atomic(path, json.dumps(metadata(title), ensure_ascii=False, indent=1) + "\n")

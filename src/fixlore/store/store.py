@@ -20,7 +20,7 @@ import sqlalchemy as sa
 from alembic import command
 from alembic.config import Config
 
-from fixlore import interrupts
+from fixlore import interrupts, killpoints
 
 from fixlore.errors import ConfigError
 from fixlore.store import schema as t
@@ -34,6 +34,11 @@ from fixlore.store.writer import SqlHttpCache, StoreWriter
 __all__ = ["Store", "StoreWriter", "SqlHttpCache", "upsert", "_jsonable"]
 
 _HERE = Path(__file__).resolve().parent
+
+
+def _on_begin(_conn: sa.Connection) -> None:
+    interrupts.hold()
+    killpoints.reached("store")         # after hold: Ctrl-C here waits for the transaction, as a user's would
 
 
 class Store(CorpusReads, RunRecords, CaseConclusions):
@@ -61,7 +66,7 @@ class Store(CorpusReads, RunRecords, CaseConclusions):
                 cur.execute("PRAGMA busy_timeout=30000")
                 cur.close()
         # Ctrl-C waits for an open transaction to end (fixlore.interrupts says why)
-        sa.event.listen(engine, "begin", lambda _conn: interrupts.hold())
+        sa.event.listen(engine, "begin", _on_begin)
         sa.event.listen(engine, "commit", lambda _conn: interrupts.release())
         sa.event.listen(engine, "rollback", lambda _conn: interrupts.release())
         store = cls(engine)
