@@ -11,7 +11,7 @@ import sys
 import unicodedata
 
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
@@ -85,6 +85,7 @@ def test_rich_shows_console_markup_in_issue_text_as_written():
 
 
 @given(st.dictionaries(st.text(max_size=5), st.text(alphabet=st.characters(codec=None)), max_size=4))
+@example({"": "\ud800", "b": "x\udfff"})    # lone surrogates: broken UTF-16 from a platform
 def test_json_for_a_terminal_is_the_same_data_and_holds_nothing_unsafe(data):
     out = json_text(data)
     assert json.loads(out) == data

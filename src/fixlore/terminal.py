@@ -22,8 +22,9 @@ from fixlore.textclean import BIDI_CHARS, INVISIBLE_CHARS, for_terminal
 
 # what a terminal obeys or hides: DEL, C1 (C0 json.dumps escapes itself; outside strings only
 # the layout's own newlines and spaces occur), Unicode's format
-# characters (bidi controls, zero-width characters, tags), and the line and paragraph separators
-_UNSAFE_IN_JSON = re.compile(f"[\x7f-\x9f{INVISIBLE_CHARS}{BIDI_CHARS}\u2028\u2029]")
+# characters (bidi controls, zero-width characters, tags), the line and paragraph separators, and
+# lone surrogates (a platform's broken UTF-16 reaches us as them; no terminal can show one)
+_UNSAFE_IN_JSON = re.compile(f"[\x7f-\x9f{INVISIBLE_CHARS}{BIDI_CHARS}\u2028\u2029\ud800-\udfff]")
 
 
 def plain(value: Any) -> str:
@@ -37,7 +38,7 @@ def text(value: Any, style: str = "") -> Text:
 
 
 def _escape(m: re.Match) -> str:
-    units = m.group().encode("utf-16-be")
+    units = m.group().encode("utf-16-be", "surrogatepass")
     return "".join(f"\\u{int.from_bytes(units[i:i + 2], 'big'):04x}" for i in range(0, len(units), 2))
 
 
