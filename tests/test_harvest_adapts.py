@@ -318,6 +318,25 @@ def test_graphql_501_gives_up_at_once_and_names_the_loss_per_repo(tmp_path):
     assert fix == [103] and "linked" not in kinds
 
 
+def test_closing_references_lost_to_a_501_are_asked_again_by_the_next_run_and_heal(tmp_path):
+    """The loss is per issue (rules.unread: ``closing_refs``): recorded, never a fix question by
+    itself, and the next run on the same store asks the sidebar again and reaches the clean result."""
+    from fixlore.rules.unread import CLOSING_REFS, fix_unknown
+    db = f"sqlite:///{tmp_path / 'heal.db'}"
+    clean, _, _ = _harvest(MINI, f"sqlite:///{tmp_path / 'clean.db'}", strict="null_commit_id", token=TOKEN)
+    store, report, _ = _harvest(MINI, db, strict="null_commit_id,graphql_501", token=TOKEN)
+    lost = {(x["repo"], n) for x in report.as_dict()["closing_refs_unread"] for n in x["numbers"]}
+    gaps = {(f["repo"], f["number"]) for f in store.item_failures() if f["part"] == CLOSING_REFS}
+    assert lost and lost <= gaps
+    assert fix_unknown([f"issues/{n}/{CLOSING_REFS}" for _, n in gaps], has_landed_fix=False) == ""
+    store.close()
+    healed, report2, stats2 = _harvest(MINI, db, strict="null_commit_id", token=TOKEN)
+    assert stats2["by_endpoint"].get("POST /graphql", 0) >= 1
+    assert not [f for f in healed.item_failures() if f["part"] == CLOSING_REFS]
+    assert report2.as_dict()["closing_refs_unread"] == []
+    assert _fixes(healed, MINI) == _fixes(clean, MINI)
+
+
 def test_graphql_that_stumbles_once_is_asked_again_and_loses_nothing(tmp_path):
     clean, clean_report, clean_stats = _harvest(MINI, f"sqlite:///{tmp_path / 'clean.db'}", strict="null_commit_id",
                                                 token=TOKEN)

@@ -41,7 +41,7 @@ from fixlore.enums import FunnelStage
 from fixlore.rules.bursts import in_bursts
 from fixlore.rules.funnel import POOL, FunnelConfig, cheap_funnel
 from fixlore.rules.refs import KIND_EITHER, KIND_ISSUE, KIND_PULL, find_refs, refs_from_branch
-from fixlore.rules.unread import ISSUE, PULL, PULL_ITSELF, PULL_LIST, REPO
+from fixlore.rules.unread import CLOSING_REFS, ISSUE, PULL, PULL_ITSELF, PULL_LIST, REPO
 from fixlore.sources.base import Source
 from fixlore.sources.http import ApiError
 from fixlore.sources.github_graphql import closing_refs
@@ -444,6 +444,8 @@ class Harvester:
             issue = issues[number]
             detail = self.source.issue_detail(issue)
             detail.links.extend(closing.links.get(number, []))
+            if number in closing.unread:     # the sidebar is asked for again next run (rules.unread)
+                detail.unread[CLOSING_REFS] = ApiError("graphql closingIssuesReferences", "graphql", closing.why)
             with self.store.writer() as w:
                 w.save_issue_detail(issue, detail)
             self._item(ISSUE, repo, number, detail.unread)

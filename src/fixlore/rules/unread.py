@@ -7,7 +7,8 @@ run reads it, and every later stage asks this module what the gap allows.
 The items and their parts (one detail endpoint each; the platform's name in brackets):
 
 - an issue: ``comments``; ``events`` (GitCode's operation log, GitHub's timeline); ``links``
-  (GitCode's list of the issue's linked PRs);
+  (GitCode's list of the issue's linked PRs); ``closing_refs`` (GitHub's Development sidebar, read
+  through GraphQL when a token allows it);
 - a PR: ``pull`` (the PR itself, asked on its own when the repo's PR list did not carry it);
   ``files``; ``commits``; ``links`` (GitCode's list of the issues a PR names); ``events`` (its
   operation log).
@@ -24,6 +25,9 @@ What stands and what does not:
   log, a commit saying "fixes #N", the PR's own state). Without a merged fix, such a gap leaves
   the fix question open: the case says "fix unknown: comments unreadable", never "no fix" and
   never "no fix evidence", and the analysis does not keep or drop it on grounds it could not check.
+- ``closing_refs`` is asked for again next run, but its gap alone leaves no fix question open: a
+  run without a token never asks for it, and a PR linked by hand in the sidebar also shows in the
+  timeline (``connected``), which is ``events``.
 - A PR's ``files`` are what shows a linked change unrelated to the issue: unread, that is not
   judged (the platform link stands as a link), and the case says so.
 
@@ -37,8 +41,9 @@ from dataclasses import dataclass
 
 ISSUE, PULL, REPO = "issue", "pull", "repo"
 COMMENTS, EVENTS, LINKS, PULL_ITSELF, FILES, COMMITS = "comments", "events", "links", "pull", "files", "commits"
+CLOSING_REFS = "closing_refs"
 PULL_LIST = "pull_list"
-PARTS = {ISSUE: (COMMENTS, EVENTS, LINKS), PULL: (PULL_ITSELF, FILES, COMMITS, LINKS, EVENTS), REPO: (PULL_LIST,)}
+PARTS = {ISSUE: (COMMENTS, EVENTS, LINKS, CLOSING_REFS), PULL: (PULL_ITSELF, FILES, COMMITS, LINKS, EVENTS), REPO: (PULL_LIST,)}
 # Parts where a fix may be named: without them, "no fix" is not a conclusion.
 NAMES_A_FIX = {ISSUE: frozenset({COMMENTS, EVENTS, LINKS}), PULL: frozenset({PULL_ITSELF, COMMITS, LINKS, EVENTS}),
                REPO: frozenset({PULL_LIST})}
