@@ -149,6 +149,47 @@ def test_an_audit_of_the_store_against_itself_is_no_memory():
                                                                                                     "held": True}}
 
 
+def test_the_checks_of_a_stopped_run_are_its_rerun_s_own_work_not_reused():
+    """A run stopped (Ctrl-C, killed) and rerun is one job: the checks it made are carried into
+    the rerun as its harvest is, so its digest reads as a clean run's; a finished run's are reused."""
+    corpus = _corpus()
+    first_cases, first, _ = _first(corpus)
+    summary = {**first.as_dict(), "via": "source"}
+    cases = build_cases(corpus, SINCE)[0]
+    fetch = Counting(corpus)
+    carried = audit_timing(cases, fetch, 5, prior=prior_checks(summary), seen=corpus_seen(corpus), run_id=2,
+                           resumed={1})
+    assert fetch.asked == [] and carried.reused == 0 and carried.held == carried.sampled == 2
+    assert all(d.get("resumed") is True and "reused" not in d and d["checked_in_run"] == 1 for d in carried.details)
+    assert [c.to_export() for c in cases] == [c.to_export() for c in first_cases]
+    # the next run after the rerun finished: the same checks are now an earlier run's, reused
+    later = audit_timing(build_cases(corpus, SINCE)[0], Counting(corpus), 5, seen=corpus_seen(corpus), run_id=3,
+                         prior=prior_checks({**carried.as_dict(), "via": "source"}), resumed=set())
+    assert later.reused == 2
+
+
+def test_the_store_names_the_unfinished_runs_a_run_resumes(tmp_path):
+    from fixlore.store import Store
+
+    store = Store.open(f"sqlite:///{tmp_path / 'fixlore.db'}")
+    try:
+        ids = []
+        for status in ("ok", "interrupted", "ok", "interrupted", "died"):
+            rid = store.start_run({})
+            store.finish_run(rid, status, {})
+            ids.append(rid)
+        now = store.start_run({})
+        assert store.resumed_runs(now) == {ids[3], ids[4]}      # back to the last run that finished
+        assert store.resumed_runs(ids[2]) == {ids[1]}
+        assert store.resumed_runs(ids[0]) == set()
+        # a series edition's run finished, but the edition was never recorded: the job did not finish
+        edition = store.start_run({})
+        store.finish_run(edition, "ok", {"series": {"name": "demo", "number": 1}})
+        assert store.resumed_runs(edition + 1) == {edition, now, ids[3], ids[4]}    # `now` never finished
+    finally:
+        store.close()
+
+
 def test_the_store_gives_back_the_newest_ok_stage_summary_before_a_run(tmp_path):
     from fixlore.store import Store
 
@@ -221,6 +262,7 @@ def _stage_run(corpus: Corpus, earlier: dict | None, results: dict, failures=())
     store = FakeStore(corpus)
     store.latest_stage_summary = lambda stage, before_run=None: earlier
     store.failures = lambda repos=None: [{"repo": r} for r in failures]
+    store.resumed_runs = lambda run_id=None: set()          # the earlier run finished
     source = _Source(corpus)
     ctx = RunContext(store=store, settings=SimpleNamespace(funnel={}, rank_top_k=5), out_dir=None, since=SINCE,
                      run_id=2, source=source)

@@ -104,9 +104,12 @@ def reusable(prior: Mapping[str, Any] | None, claim: Mapping[str, Any], seen_now
 
 
 def audit_timing(cases: list[Case], fetch: Fetch, sample_size: int = 21, prior: Mapping[str, Mapping] | None = None,
-                 seen: Seen | None = None, run_id: int | None = None) -> AuditResult:
+                 seen: Seen | None = None, run_id: int | None = None,
+                 resumed: frozenset[int] | set[int] = frozenset()) -> AuditResult:
     """Check a sample of timing claims; `prior` (case key -> an earlier run's detail) and `seen`
-    (this run's updated_at of an issue or PR) let a check still true be reused (module doc)."""
+    (this run's updated_at of an issue or PR) let a check still true be reused (module doc).
+    `resumed` names the unfinished runs this one resumes: their checks are this run's own work
+    carried over, as their harvest is, and are not counted as reused."""
     claims = [c for c in cases if c.timing in _PRIORITY and c.closed_at is not None]
     claims.sort(key=lambda c: (_PRIORITY[c.timing], c.repo, c.number))
     result = AuditResult()
@@ -116,7 +119,7 @@ def audit_timing(cases: list[Case], fetch: Fetch, sample_size: int = 21, prior: 
         claim = _claim(case, fix)
         earlier = (prior or {}).get(case.key)
         if seen is not None and reusable(earlier, claim, _seen_now(case, fix, seen)):
-            _reuse(case, earlier, result)
+            _reuse(case, earlier, result, own=earlier.get("checked_in_run") in resumed)
             continue
         checks: list[str] = []
         ok = True
@@ -157,18 +160,20 @@ def audit_timing(cases: list[Case], fetch: Fetch, sample_size: int = 21, prior: 
     return result
 
 
-def _reuse(case: Case, earlier: Mapping[str, Any], result: AuditResult) -> None:
+def _reuse(case: Case, earlier: Mapping[str, Any], result: AuditResult, own: bool = False) -> None:
     """The case carries the earlier check as it was (so its export is the same); the detail says
-    it was reused and when the API check it rests on was made."""
+    it was reused and when the API check it rests on was made. A check of a run this one resumes
+    (`own`) is carried, not reused: the stopped run and its rerun are one job."""
     checks = list(earlier.get("checks") or [])
     case.audit = {"held": True, "ok": True, "status": "ok", "checks": checks}
     bucket = result.by_timing.setdefault(case.timing, {"sampled": 0, "held": 0})
     bucket["sampled"] += 1
     bucket["held"] += 1
     result.held += 1
-    result.reused += 1
+    result.reused += 0 if own else 1
     result.details.append({"key": case.key, "timing": case.timing, "held": True, "checks": checks,
-                           "claim": earlier.get("claim"), "seen": earlier.get("seen"), "reused": True,
+                           "claim": earlier.get("claim"), "seen": earlier.get("seen"),
+                           **({"resumed": True} if own else {"reused": True}),
                            "checked_at": earlier.get("checked_at"), "checked_in_run": earlier.get("checked_in_run")})
 
 

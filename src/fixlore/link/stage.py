@@ -41,7 +41,7 @@ class LinkSummary(TypedDict):
 def run(ctx: RunContext) -> LinkSummary:
     corpus = ctx.corpus()                 # in the window's own offset, as the notes show times
     cases, counts = build_cases(corpus, ctx.since, link_config(ctx.settings), funnel=ctx.funnel)
-    prior, seen = {}, None
+    prior, seen, resumed = {}, None, set()
     if ctx.source is not None:
         fetch, mode = source_fetcher(ctx.source), "source"
         harvest = ctx.results.get("harvest")
@@ -50,12 +50,14 @@ def run(ctx: RunContext) -> LinkSummary:
             # unchanged (a run without a harvest listed nothing: every check is made afresh)
             earlier = ctx.store.latest_stage_summary("link", before_run=ctx.run_id) or {}
             prior = prior_checks(earlier.get("audit"))
+            resumed = ctx.store.resumed_runs(ctx.run_id)
             unread = {f.get("repo") for f in harvest.get("unreadable") or []} | {f["repo"] for f in ctx.store.failures()}
             seen = corpus_seen(corpus, unread)
     else:
         fetch, mode = corpus_fetcher(corpus), "store"
     chosen = analysis_candidates(cases)
-    result = audit_timing(chosen, fetch, AUDIT_SAMPLE, prior=prior, seen=seen, run_id=ctx.run_id)
+    result = audit_timing(chosen, fetch, AUDIT_SAMPLE, prior=prior, seen=seen, run_id=ctx.run_id,
+                          resumed=resumed)
     ctx.store.save_linked_cases(cases, ctx.run_id)
     ctx.info["funnel"] = counts.as_dict()
     return LinkSummary(

@@ -14,6 +14,9 @@ import sqlalchemy as sa
 from fixlore.store import schema as t
 from fixlore.store.rows import _jsonable, _now, upsert
 
+# a run that never finished: its rerun resumes it (README: "rerun the same command to resume")
+UNFINISHED = frozenset({"interrupted", "died", "running"})
+
 
 def _owner() -> dict[str, Any]:
     """The process writing a run row, so that a later run can tell a dead run from a live one."""
@@ -127,6 +130,29 @@ class RunRecords:
                             and isinstance(entry.get("summary"), dict)):
                         return {**entry["summary"], "run": row.id}
         return None
+
+    def resumed_runs(self, run_id: int | None) -> set[int]:
+        """The runs ``run_id`` resumes: those right before it whose job never finished (interrupted,
+        died, still marked running, or a series edition's run whose edition the ledger never
+        recorded), back to the last one that finished."""
+        query = sa.select(t.runs.c.id, t.runs.c.status, t.runs.c.info).order_by(t.runs.c.id.desc())
+        if run_id is not None:
+            query = query.where(t.runs.c.id < run_id)
+        out: set[int] = set()
+        with self.engine.connect() as conn:
+            for row in conn.execute(query.limit(50)).all():
+                if row.status not in UNFINISHED and not self._edition_unrecorded(conn, row.info):
+                    break
+                out.add(int(row.id))
+        return out
+
+    @staticmethod
+    def _edition_unrecorded(conn: Any, info: Any) -> bool:
+        edition = (info or {}).get("series") if isinstance(info, dict) else None
+        if not isinstance(edition, dict) or not edition.get("name") or edition.get("number") is None:
+            return False
+        return conn.execute(sa.select(t.editions.c.number).where(
+            t.editions.c.series == edition["name"], t.editions.c.number == int(edition["number"]))).first() is None
 
     def mark_abandoned_runs(self) -> int:
         """Mark "died" every run and harvest still "running" whose process is gone (killed, power cut);
