@@ -150,7 +150,9 @@ class ApiClient(PagingMixin):
         """GET one resource and decode its JSON, retrying what retries can fix.
 
         Raises :class:`NotFound` on 404 (or returns ``ApiResponse(404, None, ...)`` when
-        ``not_found_ok``) and :class:`SourceError` for what the user must fix.
+        ``not_found_ok``), :class:`ApiError` for a resource that kept failing or was refused,
+        :class:`HostDown` (an ApiError) once the host's breaker is open, and :class:`SourceError`
+        for what the user must fix.
         """
         endpoint = endpoint or path
         url = self.url_for(path, params)
