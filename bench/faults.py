@@ -17,6 +17,21 @@ Printed per scenario: exit code, wall seconds and the extra over its clean twin,
 dying host was sent after it died, and the digest's disclosure sentences that say what fell back.
 A scenario still running after ``--cap`` seconds is stopped and reported as such. ``--src`` runs
 another checkout's package (e.g. main's, for a before/after) with this script's servers.
+
+Measured on 2026-12-05, demo world, the platform dying after 60 requests, load 3.5-5 on the shared
+2-core machine (extra seconds over the clean twin; before = main 6584c61, after = this branch):
+
+    scenario           before                                after
+    llm-dead           +184 s, kb check failure not said     +1.5 s, 0 completions sent; kb check and
+                                                             12 fallbacks disclosed with the endpoint
+    llm-hanging        stopped at 900 s (15 x 60 s timeouts;  +11 s (one probe, 10 s), 1 connection
+                       ~1 h 45 min projected)
+    platform-500       +847 s, 72 requests after death,       +23 s, 9 requests after death, exit 6,
+                       exit 6                                 repos not read named (host-down)
+    platform-stopped   +81 s, exit 4: the run stopped,        +13 s, exit 6, the run finished
+                       no digest
+    platform-hang      stopped at 900 s                       +51 s (two 30 s read timeouts: the
+                                                             --read-timeout bounds a hung host)
 """
 
 from __future__ import annotations
