@@ -18,6 +18,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from fixlore.circuit import Circuits
 from fixlore.config import Settings
 from fixlore.model import Corpus
 from fixlore.store import Store
@@ -49,6 +50,8 @@ class RunContext:
     info: dict[str, Any] = field(default_factory=dict)       # run.json under construction
     progress: Progress | None = None
     results: dict[str, Summary] = field(default_factory=dict)   # stage name -> its summary
+    # one breaker per model endpoint for the run: the kb check, the analysis and the editorial share it
+    circuits: Circuits = field(default_factory=Circuits)
     # Issue.key -> cheap funnel stage, for every issue updated in the window (None: not yet worked out)
     funnel: dict[str, str] | None = None
     _corpus: Corpus | None = field(default=None, repr=False)

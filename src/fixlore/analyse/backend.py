@@ -13,6 +13,7 @@ from typing import Any
 from fixlore.analyse.base import Analyst
 from fixlore.analyse.offline import OfflineAnalyst, make_embedder
 from fixlore.analyse.run import Progress, analyse_cases
+from fixlore.circuit import Circuits
 from fixlore.errors import ConfigError
 from fixlore.llmclient import endpoint_setting
 from fixlore.model import Case, Corpus
@@ -68,8 +69,9 @@ def _seconds(text: str, default: float) -> float:
     return value
 
 
-def make_analyst(choice: AnalystChoice) -> tuple[Analyst, Any]:
-    """The analyst and the embedder (None without one) that ``choice`` names."""
+def make_analyst(choice: AnalystChoice, circuits: Circuits | None = None) -> tuple[Analyst, Any]:
+    """The analyst and the embedder (None without one) that ``choice`` names; an LLM analyst shares
+    its endpoint's breaker through the run's ``circuits``."""
     embedder = make_embedder(choice.embed)
     offline = OfflineAnalyst(embedder=embedder)
     if choice.backend == "offline":
@@ -80,13 +82,13 @@ def make_analyst(choice: AnalystChoice) -> tuple[Analyst, Any]:
 
     return LlmAnalyst(base_url=choice.llm_base_url, model=choice.llm_model, key_env=choice.llm_key_env,
                       cache_path=choice.llm_cache, timeout=choice.llm_timeout, price_prompt=choice.price_prompt,
-                      price_completion=choice.price_completion, fallback=offline), embedder
+                      price_completion=choice.price_completion, fallback=offline, circuits=circuits), embedder
 
 
 def analyse(cases: list[Case], corpus: Corpus | None, choice: AnalystChoice,
-            progress: Progress | None = None) -> dict[str, Any]:
+            progress: Progress | None = None, circuits: Circuits | None = None) -> dict[str, Any]:
     """Analyse the candidates among ``cases`` in place with the analyst ``choice`` names; the
     stage's summary (`analyse_cases`)."""
-    analyst, embedder = make_analyst(choice)
+    analyst, embedder = make_analyst(choice, circuits)
     return analyse_cases(cases, corpus, analyst, progress=progress, workers=choice.workers, embedder=embedder,
                          theme_size=choice.theme_size)

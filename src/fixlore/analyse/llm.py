@@ -28,7 +28,8 @@ from fixlore.analyse.offline import OfflineAnalyst
 from fixlore.analyse.promptfile import load_prompt
 from fixlore.rules.text import cjk_count, clean_body, hard_facts, is_cjk, keywords, shorten
 from fixlore.analyse.keep import language_of
-from fixlore.llmclient import ChatClient
+from fixlore.circuit import Circuits
+from fixlore.llmclient import ChatClient, endpoint_host
 from fixlore.llmclient import failure_reason as client_failure
 from fixlore.model import DROP_REASONS, Case, Written
 
@@ -131,10 +132,12 @@ class LlmAnalyst:
                  price_prompt: float | None = None, price_completion: float | None = None,
                  json_mode: bool = True, temperature: float = 0.0, fallback: OfflineAnalyst | None = None,
                  max_body_chars: int = 4000, context_chars: int = 16000, repair: bool = True,
-                 editorial: bool = True):
+                 editorial: bool = True, circuits: Circuits | None = None):
+        # the rows' and the editorial's clients share the endpoint's breaker (and the run's, when given)
+        breaker = (circuits or Circuits()).get(endpoint_host(base_url))
         self._chat_settings = dict(base_url=base_url, model=model, api_key=api_key, key_env=key_env, timeout=timeout,
                                    attempts=attempts, backoff_base=backoff_base, backoff_max=backoff_max,
-                                   json_mode=json_mode, temperature=temperature)
+                                   json_mode=json_mode, temperature=temperature, breaker=breaker)
         self.chat = ChatClient(**self._chat_settings)
         self.model = model
         self.name = f"llm:{model}"
@@ -310,7 +313,7 @@ class LlmAnalyst:
                    "cache_hits": self.cache_hits, "llm_failed": sum(self.failures.values()),
                    "grounding": {k: self.grounding.get(k, 0) for k in ("checked", "repaired", "dropped")},
                    "llm_failures": dict(self.failures),
-                   "tokens": spent["tokens"]}
+                   "tokens": spent["tokens"], "circuit": self.chat.breaker.snapshot()}
         if self.price_prompt is not None or self.price_completion is not None:
             out["cost"] = round(out["tokens"]["prompt"] * (self.price_prompt or 0.0)
                                 + out["tokens"]["completion"] * (self.price_completion or 0.0), 6)

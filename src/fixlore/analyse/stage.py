@@ -38,6 +38,7 @@ def run(ctx: RunContext) -> AnalyseSummary:
     cases_in_zone(cases, since.tzinfo if since else None)
     report = ctx.reporter("analyse")
     summary = analyse(cases, ctx.corpus(), choice_from_settings(ctx.settings),
-                      progress=(lambda done, total: report("cases", done, total)) if report else None)
+                      progress=(lambda done, total: report("cases", done, total)) if report else None,
+                      circuits=ctx.circuits)
     ctx.store.save_cases(cases, ctx.run_id)
     return summary  # type: ignore[return-value]

@@ -109,6 +109,30 @@ def _closing_refs_note(api: dict, lang: str) -> str:
               f"a fix linked only there may be missing.")
 
 
+def _fallback_note(check: dict, lang: str, what_zh: str, what_en: str) -> str:
+    """What fell back because the model endpoint failed: "the passage check failed for 14 of 14
+    cases (endpoint down 12, timeout 2) ...", with the endpoint that stopped answering, if one did."""
+    if not check or not check.get("failed"):
+        return ""
+    why = ", ".join(f"{k} {v}" for k, v in sorted((check.get("failures") or {}).items()))
+    down = check.get("endpoint_down") or {}
+    return _t(lang, f"模型核对引文 {check['cases']} 例中 {check['failed']} 例失败" + (f"（{why}）" if why else "")
+              + (f"，模型端点 {down['host']} 停止应答后不再询问" if down else "") + f"，{what_zh}",
+              f" The model's passage check failed for {check['failed']} of {check['cases']} cases"
+              + (f" ({why})" if why else "") + (f"; the model endpoint {down['host']} stopped answering "
+                                                f"({down['reason']}) and was not asked again" if down else "")
+              + f"; {what_en}.")
+
+
+def _endpoint_note(an: dict, lang: str) -> str:
+    down = an.get("endpoint_down") or {}
+    if not down:
+        return ""
+    return _t(lang, f"；模型端点 {down['host']} 停止应答，熔断后余下案例不再询问、直接离线分析",
+              f"; the model endpoint {down['host']} stopped answering ({down['reason']}): the breaker opened and "
+              f"the remaining cases went to the offline analyst without asking it")
+
+
 def disclosure(fig: dict, run: dict, lang: str, editorial: str = "") -> list[dict[str, str]]:
     f, kb, mg, car, ev, tm, dr, bl, an = (fig[k] for k in ("funnel", "kb", "merge", "carriers", "evidence", "timing",
                                                           "drops", "backlog", "analysis"))
@@ -137,7 +161,8 @@ def disclosure(fig: dict, run: dict, lang: str, editorial: str = "") -> list[dic
         f"{kb['rows']} 行中 {kb['with_refs']} 行挂 kb_refs" + (f"（{kb_list}）" if kb_list else "")
         + f"；{kb['without_refs']} 行无高于阈值的命中，留空未硬凑。",
         f"{kb['with_refs']} of {kb['rows']} rows carry kb_refs" + (f" ({kb_list})" if kb_list else "")
-        + f"; {kb['without_refs']} rows had no passage above the threshold and are left empty, never forced.")})
+        + f"; {kb['without_refs']} rows had no passage above the threshold and are left empty, never forced.")
+        + _fallback_note(kb.get("check") or {}, lang, "这些例沿用阈值命中。", "they keep the threshold's references")})
     carriers = []
     for trap, (zh, en) in CARRIER_TEXT.items():
         if car[trap]:
@@ -230,6 +255,7 @@ def disclosure(fig: dict, run: dict, lang: str, editorial: str = "") -> list[dic
         why = sorted((an.get("llm_failures") or {}).items())
         if an["llm_fallbacks"] and why:      # which failures, so a reader can tell a timeout from a bad reply
             llm_bits += _t(lang, "（" + "、".join(f"{k} {v}" for k, v in why) + "）", " (" + ", ".join(f"{k} {v}" for k, v in why) + ")")
+        llm_bits += _endpoint_note(an, lang)
         if tok:
             llm_bits += _t(lang, f"，tokens 输入 {tok.get('prompt', 0)} / 输出 {tok.get('completion', 0)}",
                            f", tokens in {tok.get('prompt', 0)} / out {tok.get('completion', 0)}")

@@ -244,7 +244,25 @@ def analysis_figures(analysed: list[Case], run: dict[str, Any]) -> dict[str, Any
                           "claims_dropped": len(dropped)},
             "llm_failures": dict(llm.get("llm_failures", {})), "tokens": llm.get("tokens", {}),
             "cost": llm.get("cost"), "cache_hits": llm.get("cache_hits"), "requests": llm.get("requests"),
-            "prompt_version": llm.get("prompt_version", "")}
+            "prompt_version": llm.get("prompt_version", ""),
+            "endpoint_down": _open_circuit(llm.get("circuit"))}
+
+
+def _open_circuit(circuit: Any) -> dict[str, str]:
+    """{host, reason} of an endpoint whose breaker opened during the run, else {}."""
+    if isinstance(circuit, dict) and circuit.get("state") == "open":
+        return {"host": str(circuit.get("host", "")), "reason": str(circuit.get("reason", ""))}
+    return {}
+
+
+def kb_check_figures(run: dict[str, Any]) -> dict[str, Any]:
+    """The model's passage check (kb.verify) as the kb stage recorded it: cases checked, cases
+    whose check failed (they keep the threshold's references) and why, the endpoint if it went down."""
+    verified = stage_summary(run, "kb").get("verified")
+    if not isinstance(verified, dict):
+        return {}
+    return {"cases": int(verified.get("cases", 0)), "failed": int(verified.get("cases_on_threshold", 0)),
+            "failures": dict(verified.get("failures") or {}), "endpoint_down": _open_circuit(verified.get("circuit"))}
 
 
 def _why(failure: dict[str, Any]) -> str:
@@ -287,7 +305,7 @@ def compute_figures(cases: list[Case], run: dict[str, Any] | None = None) -> dic
     return {
         "window": window_of(cases, run),
         "funnel": funnel_figures(cases),
-        "kb": kb_figures(kept, ref),
+        "kb": kb_figures(kept, ref) | {"check": kb_check_figures(run)},
         "merge": merge_figures(analysed),
         "carriers": carrier_figures(analysed, ref),
         "evidence": evidence_figures(kept, cases, ref),

@@ -43,11 +43,13 @@ from fixlore.rules.funnel import POOL, FunnelConfig, cheap_funnel
 from fixlore.rules.refs import KIND_EITHER, KIND_ISSUE, KIND_PULL, find_refs, refs_from_branch
 from fixlore.rules.unread import CLOSING_REFS, ISSUE, PULL, PULL_ITSELF, PULL_LIST, REPO
 from fixlore.sources.base import Source
-from fixlore.sources.http import ApiError
+from fixlore.sources.http import ApiError, HostDown
 from fixlore.sources.github_graphql import closing_refs
 from fixlore.store import Store
 
 log = logging.getLogger(__name__)
+
+HOST_DOWN = HostDown.STATUS   # the status of a repo not read because the host stopped answering
 
 
 @dataclass
@@ -278,9 +280,13 @@ class Harvester:
         self.report.paging = client.paging_report() if hasattr(client, "paging_report") else []
         if self.report.unknown_actions:
             log.warning("operation-log action types not known to fixlore: %s", self.report.unknown_actions)
+        down = [f for f in self.report.unreadable if f["status"] == HOST_DOWN]
         for failure in self.report.unreadable:
-            log.warning("could not read %s (%s): %s %s", failure["repo"], failure["endpoint"], failure["status"],
-                        failure["message"])
+            if failure["status"] != HOST_DOWN:
+                log.warning("could not read %s (%s): %s %s", failure["repo"], failure["endpoint"], failure["status"],
+                            failure["message"])
+        if down:        # one line for the lot: the host said why once already
+            log.warning("not read, the host having stopped answering: %s", ", ".join(sorted({f["repo"] for f in down})))
         for item in self.report.unread_items:      # the CLI names each at the end of the run
             log.info("could not read %s %s#%s %s (%s): %s %s", item["kind"], item["repo"], item["number"],
                      item["part"], item["endpoint"], item["status"], item["message"])
@@ -299,6 +305,18 @@ class Harvester:
         self.store.clear_item_failures(repo, kind, number, keep=unread)
         for part, exc in unread.items():
             self.store.record_item_failure(repo, kind, number, part, exc.endpoint, exc.status, exc.message)
+
+    def _host_down(self) -> str:
+        """Why the platform host's breaker is open ("" while it answers): a loop over repos stops."""
+        breaker = getattr(getattr(self.source, "client", None), "breaker", None)
+        return breaker.reason if breaker is not None and breaker.is_open else ""
+
+    def _not_reached(self, repos: list[str]) -> None:
+        """The host stopped answering: every repo this phase had not finished is recorded as not
+        read (its watermark stays put, so the next run reads it), none is asked for."""
+        why = self._host_down()
+        for repo in repos:
+            self._fail(repo, HostDown("*", getattr(self.source.client, "host", "the host"), why))
 
     def _timed(self, name: str, work: Callable[[], Any]) -> Any:
         start = time.perf_counter()
@@ -328,7 +346,10 @@ class Harvester:
 
     def _list_issues(self, repos: list[m.Repo], progress: _Progress) -> None:
         task = progress.task("issue lists", len(repos))
-        for repo in repos:
+        for at, repo in enumerate(repos):
+            if self._host_down():
+                self._not_reached([r.full_name for r in repos[at:]])
+                break
             mark = self.store.watermark(repo.full_name)
             bound = self.since
             if self._watermark_applies(mark) and mark.get("issues_updated_at"):
@@ -404,15 +425,20 @@ class Harvester:
         for repo, selected, needs, pending in plans:
             if not (needs or pending) and repo.full_name not in self.failed:
                 self.store.clear_failures(repo.full_name)
-        for repo, selected, needs, _pending in work:
+        for at, (repo, selected, needs, _pending) in enumerate(work):
             try:
                 self._repo_details(repo.full_name, selected, needs, progress, issue_task, pull_task)
-                if repo.full_name not in self.failed:
+                if repo.full_name not in self.failed and not self._host_down():
                     self.store.clear_failures(repo.full_name)
             except ApiError as exc:
-                self._fail(repo.full_name, exc)
+                if not isinstance(exc, HostDown):
+                    self._fail(repo.full_name, exc)
+            if self._host_down():       # this repo and the rest: recorded as not read, not asked for
+                self._not_reached([p[0].full_name for p in work[at:]])
+                break
             progress.advance(repo_task)
-        self._retry_unread_pulls([r.full_name for r in repos], progress, pull_task)
+        if not self._host_down():
+            self._retry_unread_pulls([r.full_name for r in repos], progress, pull_task)
         progress.finish(pull_task)
 
     def _retry_unread_pulls(self, repos: list[str], progress: _Progress, pull_task: Any) -> None:
@@ -465,6 +491,8 @@ class Harvester:
                 batch.append(pull)
                 if pull.updated_at and (newest_pull is None or pull.updated_at > newest_pull):
                     newest_pull = pull.updated_at
+        except HostDown:
+            raise
         except ApiError as exc:
             # The PR list is the repo's, not an item's: recorded against the repo, whose watermark
             # then stays put; the candidates the issues name are still fetched one by one below,
@@ -501,6 +529,8 @@ class Harvester:
                     continue                    # cited PR outside our listings, already fetched once
                 try:
                     pull = self.source.get_pull(*key)
+                except HostDown:
+                    raise
                 except ApiError as exc:
                     self._item(PULL, key[0], key[1], {PULL_ITSELF: exc})
                     continue

@@ -55,7 +55,7 @@ def run(ctx: RunContext) -> KbSummary:
         step = ctx.reporter("kb")
         ingested = [kb.ingest_folder(path, prefix=prefix, progress=step) for path, prefix in folders]
         corpus = ctx.corpus()
-        client = client_from(ctx.settings) if getattr(ctx.settings, "kb_verify", True) else None
+        client = client_from(ctx.settings, ctx.circuits) if getattr(ctx.settings, "kb_verify", True) else None
         judge = None
         if client is not None:
             from fixlore.kb.verify import model_judge
@@ -70,5 +70,5 @@ def run(ctx: RunContext) -> KbSummary:
                         chunks=stats["total_chunks"], threshold=round(threshold, 3),
                         threshold_source=stats["threshold_source"], cases=len(todo), with_refs=with_refs)
     if verified:
-        summary["verified"] = verified | (client.spent() if client else {})
+        summary["verified"] = verified | (client.spent() | {"circuit": client.breaker.snapshot()} if client else {})
     return summary

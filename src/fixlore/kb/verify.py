@@ -13,9 +13,11 @@ from __future__ import annotations
 
 import json
 import re
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Callable
 
+from fixlore.llmclient import failure_reason
 from fixlore.retrieval.base import KbQuery, Passage
 from fixlore.model import Case, KbRef
 
@@ -50,10 +52,12 @@ class VerifySummary:
     kept: int = 0
     rejected: int = 0
     failed_cases: list[str] = field(default_factory=list)
+    failures: Counter = field(default_factory=Counter)      # why a case's check failed -> cases
 
     def as_dict(self) -> dict:
         return {"prompt": PROMPT_VERSION, "cases": self.cases, "passages_judged": self.judged, "kept": self.kept,
-                "rejected": self.rejected, "cases_on_threshold": len(self.failed_cases)}
+                "rejected": self.rejected, "cases_on_threshold": len(self.failed_cases),
+                "failures": dict(sorted(self.failures.items()))}
 
 
 def case_text(case: Case, query: KbQuery) -> str:
@@ -103,10 +107,18 @@ def verify_refs(cases: list[Case], queries: list[KbQuery], candidates_of: list[l
                 summary.judged += 1
                 if verdict.explains:
                     kept.append(KbRef(doc=p.doc, chunk=p.chunk, score=round(p.score, 4)))
-        except Exception:  # noqa: BLE001 - one case's failed check falls back to the threshold for that case
+        except Exception as exc:  # noqa: BLE001 - one case's failed check falls back to the threshold for that case
             summary.failed_cases.append(case.key)
+            summary.failures[_reason(exc)] += 1
             continue
         summary.kept += len(kept)
         summary.rejected += len(candidates) - len(kept)
         case.kb_refs = kept
     return summary
+
+
+def _reason(exc: Exception) -> str:
+    """The short word for why a check failed ("timeout", "HTTP 500", "endpoint down", "malformed verdict")."""
+    if isinstance(exc, (ValueError, KeyError, TypeError)):
+        return "malformed verdict"
+    return failure_reason(exc).split(":")[0]

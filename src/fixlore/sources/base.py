@@ -7,7 +7,7 @@ from datetime import datetime
 from typing import Any, Iterator, Protocol
 
 from fixlore.model import Comment, Commit, Event, FileChange, Issue, Link, Pull, Repo
-from fixlore.sources.responses import ApiError
+from fixlore.sources.responses import ApiError, HostDown
 from fixlore.textclean import clean_text, strip_escapes
 
 
@@ -37,9 +37,12 @@ class PullDetail:
 def read_part(unread: dict[str, Any], part: str, fetch: Any) -> list[Any]:
     """``fetch()``, or ``[]`` with the part noted in ``unread`` when its endpoint cannot be read
     (an ``ApiError``: that resource only). Everything else (a refused token, an unreachable
-    host, an interrupt) still ends the work it belongs to."""
+    host, an interrupt) still ends the work it belongs to, and so does a host whose breaker has
+    opened (``HostDown``): the harvest stops there rather than note every part of every item."""
     try:
         return fetch()
+    except HostDown:
+        raise
     except ApiError as exc:
         unread[part] = exc
         return []

@@ -35,6 +35,7 @@ class Accounting:
     by_endpoint_status: Counter = field(default_factory=Counter)
     retries: int = 0
     not_modified: int = 0
+    breaker: Any = None           # the client's `fixlore.circuit.Breaker`: its state joins the snapshot
 
     @property
     def total(self) -> int:
@@ -49,4 +50,5 @@ class Accounting:
         return {"total": self.total, "by_endpoint": dict(sorted(self.by_endpoint.items())),
                 "by_status": dict(sorted(self.by_status.items())),
                 "by_endpoint_status": dict(sorted(self.by_endpoint_status.items())), "retries": self.retries,
-                "not_modified": self.not_modified}
+                "not_modified": self.not_modified,
+                **({"circuit": self.breaker.snapshot()} if self.breaker is not None else {})}

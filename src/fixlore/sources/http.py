@@ -10,6 +10,11 @@ message this module produces passes through :func:`ApiClient.redact` first.
 Its parts live beside it: `sources/ratelimit.py` (pacing), `sources/cache.py` (ETag cache and
 accounting), `sources/responses.py` (what an answer means: errors, headers, list items) and
 `sources/paging.py` (`ApiClient.paginate`). Their names stay importable from here.
+
+Retries are bounded per run and per host by a `fixlore.circuit.Breaker`: a failure is retried only
+within the host's retry budget and the current failure streak's time, and once several requests in
+a row fail with no answer between, the breaker opens and every later request raises `HostDown`
+at once (said once, as a warning). Rate-limit answers are waits, never failures.
 """
 
 from __future__ import annotations
@@ -23,19 +28,19 @@ from typing import Any, Callable
 from urllib.parse import urlencode, urlsplit
 
 import httpx2
-import tenacity
 
 from fixlore import interrupts
+from fixlore.circuit import Breaker
 from fixlore.errors import SourceError
 from fixlore.sources.cache import Accounting, HttpCache, MemoryCache
 from fixlore.sources.paging import PagingMixin
 from fixlore.sources.policy import policy_for
 from fixlore.sources.ratelimit import RateLimiter, SlidingWindow, TokenBucket
-from fixlore.sources.responses import (KEPT_HEADERS, REASONS, ApiError, ApiResponse, NotFound, TokenRefused,
-                                       error_message, item_key, parse_link_header, parse_retry_after, repo_pages,
-                                       try_json)
+from fixlore.sources.responses import (KEPT_HEADERS, REASONS, ApiError, ApiResponse, HostDown, NotFound,
+                                       TokenRefused, error_message, item_key, parse_link_header, parse_retry_after,
+                                       repo_pages, try_json)
 
-__all__ = ["Accounting", "ApiClient", "ApiError", "ApiResponse", "HttpCache", "MemoryCache", "NotFound",
+__all__ = ["Accounting", "ApiClient", "ApiError", "ApiResponse", "HostDown", "HttpCache", "MemoryCache", "NotFound",
            "RETRY_STATUSES", "RateLimiter", "SlidingWindow", "TokenBucket", "TokenRefused", "error_message",
            "item_key", "parse_link_header", "parse_retry_after", "repo_pages"]
 
@@ -50,11 +55,16 @@ _SECONDARY = re.compile(r"secondary rate limit", re.IGNORECASE)
 
 
 class _Retryable(Exception):
-    def __init__(self, why: str, retry_after: float | None = None, cause: BaseException | None = None):
+    """An attempt worth repeating; ``limited`` when the host answered "wait" (a rate limit), which
+    is no failure of the host."""
+
+    def __init__(self, why: str, retry_after: float | None = None, cause: BaseException | None = None,
+                 limited: bool = False):
         super().__init__(why)
         self.why = why
         self.retry_after = retry_after
         self.cause = cause
+        self.limited = limited
 
 
 class ApiClient(PagingMixin):
@@ -71,7 +81,7 @@ class ApiClient(PagingMixin):
                  backoff_base: float = 1.0, backoff_max: float = 60.0,
                  sleep: Callable[[float], None] = time.sleep, user_agent: str = "fixlore-harvester",
                  token_env: str = "", unreachable_budget: float = 10.0,
-                 secondary_wait: float = 60.0, secondary_wait_max: float = 960.0):
+                 secondary_wait: float = 60.0, secondary_wait_max: float = 960.0, breaker: Breaker | None = None):
         self.base_url = base_url.rstrip("/")
         self.platform = platform
         self._token = token or None
@@ -103,6 +113,9 @@ class ApiClient(PagingMixin):
         self.unreachable_budget = unreachable_budget
         self._answered = False                    # has the host ever answered?
         self._unreachable_since: float | None = None
+        # One per client, so one per run and host: the retry budget and the circuit breaker.
+        self.breaker = breaker or Breaker(self.host)
+        self.accounting.breaker = self.breaker
 
     # -- lifecycle
     def close(self) -> None:
@@ -137,28 +150,49 @@ class ApiClient(PagingMixin):
         """GET one resource and decode its JSON, retrying what retries can fix.
 
         Raises :class:`NotFound` on 404 (or returns ``ApiResponse(404, None, ...)`` when
-        ``not_found_ok``) and :class:`SourceError` for what the user must fix.
+        ``not_found_ok``), :class:`ApiError` for a resource that kept failing or was refused,
+        :class:`HostDown` (an ApiError) once the host's breaker is open, and :class:`SourceError`
+        for what the user must fix.
         """
         endpoint = endpoint or path
         url = self.url_for(path, params)
         cached = self.cache.get(self._cache_key(url)) if (conditional and self.cache is not None) else None
+        attempt = 0
+        while True:
+            attempt += 1
+            if attempt > 1:
+                self.accounting.retries += 1
+            refused = self.breaker.refuse()
+            if refused:
+                raise HostDown(endpoint, self.host, refused)
+            started, paced = time.monotonic(), self.limiter.slept
+            try:
+                response = self._attempt(url, endpoint, cached, not_found_ok)
+            except _Retryable as exc:
+                # what the failure cost: the attempt's time, not the pacing before it
+                took = time.monotonic() - started - (self.limiter.slept - paced)
+                if exc.limited:
+                    self.breaker.answered()
+                elif self.breaker.failed(self._cache_key(url), took):
+                    self._say_down()
+                    raise HostDown(endpoint, self.host, self.breaker.reason) from None
+                delay = self._wait(exc, attempt)
+                refused = "" if attempt >= self.max_attempts or exc.limited else self.breaker.may_retry(delay)
+                if attempt >= self.max_attempts or refused:
+                    raise self._give_up(exc, endpoint, attempt, refused) from None
+                self.sleep(delay)
+                continue
+            except (NotFound, ApiError):
+                self.breaker.answered()           # a refusal is an answer: the host is alive
+                raise
+            self.breaker.succeeded()
+            return response
 
-        retrying = tenacity.Retrying(
-            stop=tenacity.stop_after_attempt(self.max_attempts),
-            retry=tenacity.retry_if_exception_type(_Retryable),
-            wait=self._wait,
-            sleep=self.sleep,
-            reraise=True,
-        )
-        try:
-            for attempt in retrying:
-                with attempt:
-                    if attempt.retry_state.attempt_number > 1:
-                        self.accounting.retries += 1
-                    return self._attempt(url, endpoint, cached, not_found_ok)
-        except _Retryable as exc:
-            raise self._give_up(exc, endpoint) from None
-        raise AssertionError("unreachable")  # pragma: no cover
+    def _say_down(self) -> None:
+        if self.breaker.announce():
+            log.warning("%s stopped answering (%s): fixlore asks it nothing more this run and finishes with what "
+                        "it has; what was not read is recorded and retried on the next run",
+                        self.host, self.breaker.reason)
 
     @property
     def has_token(self) -> bool:
@@ -168,6 +202,8 @@ class ApiClient(PagingMixin):
         """One POST of a JSON body, paced like every request, counted, not retried: for optional
         extras (GraphQL) whose caller falls back to REST. Transport errors come back as status 0."""
         interrupts.check()
+        if self.breaker.is_open:
+            return 0, None
         self.limiter.acquire()
         try:
             resp = self._client.post(url, json=payload, headers=self._auth_headers())
@@ -185,19 +221,17 @@ class ApiClient(PagingMixin):
         """The URL relative to the API root, so a replay server on a new port still hits the cache."""
         return url[len(self.base_url):] if url.startswith(self.base_url) else url
 
-    def _wait(self, state: tenacity.RetryCallState) -> float:
-        exc = state.outcome.exception() if state.outcome else None
-        if isinstance(exc, _Retryable) and exc.retry_after is not None:
+    def _wait(self, exc: _Retryable, attempt: int) -> float:
+        """Seconds to sleep before the next attempt (real seconds: platform time over ``time_scale``)."""
+        if exc.retry_after is not None:
             delay = exc.retry_after
         else:
-            n = state.attempt_number
-            delay = min(self.backoff_max, self.backoff_base * (2 ** (n - 1)))
+            delay = min(self.backoff_max, self.backoff_base * (2 ** (attempt - 1)))
             delay = random.uniform(delay / 2, delay)          # jitter: spread out synchronized retries
         if self._unreachable_since is not None and not self._answered:
             left = self.unreachable_budget - (time.monotonic() - self._unreachable_since)
             delay = min(delay, max(left, 0.0) * self.time_scale)
-        log.info("retrying after %s (attempt %d): waiting %.2fs", exc.why if isinstance(exc, _Retryable) else exc,
-                 state.attempt_number, delay / self.time_scale)
+        log.info("retrying after %s (attempt %d): waiting %.2fs", exc.why, attempt, delay / self.time_scale)
         return delay / self.time_scale
 
     def _attempt(self, url: str, endpoint: str, cached: tuple[str, str, dict[str, str]] | None,
@@ -234,6 +268,8 @@ class ApiClient(PagingMixin):
             return ApiResponse(200, json.loads(cached[1]), dict(cached[2]), url, from_cache=True)
         if status in RETRY_STATUSES or self._is_github_rate_limited(resp):
             retry_after = parse_retry_after(resp.headers.get("retry-after"))
+            # the host telling us to wait (a rate limit, an announced pause) is no failure of the host
+            limited = status in (403, 429) or retry_after is not None
             secondary = status in (403, 429) and _SECONDARY.search(resp.text or "") is not None
             if retry_after is not None:
                 self.limiter.pause(retry_after)
@@ -248,7 +284,8 @@ class ApiClient(PagingMixin):
                 retry_after = self._github_reset_wait(resp)
                 if retry_after is not None:
                     self.limiter.pause(retry_after)
-            raise _Retryable(f"HTTP {status}", retry_after=0.0 if retry_after is not None else None)
+            raise _Retryable(f"HTTP {status}", retry_after=0.0 if retry_after is not None else None,
+                             limited=limited)
         if status >= 400:
             message = self.redact(error_message(try_json(body) if body else ""))
             if status == 404:
@@ -309,12 +346,11 @@ class ApiClient(PagingMixin):
                 return None
         return None
 
-    def _give_up(self, exc: _Retryable, endpoint: str) -> SourceError:
-        if isinstance(exc.cause, httpx2.ConnectError):
-            return SourceError(f"cannot reach {self.host}: {exc.why} (after {self.max_attempts} attempts)")
-        # The host answers, just not this resource: the caller records it and goes on.
+    def _give_up(self, exc: _Retryable, endpoint: str, attempts: int, refused: str = "") -> SourceError:
+        tries = f"after {attempts} attempt{'s' if attempts > 1 else ''}" + (f", {refused}" if refused else "")
+        if isinstance(exc.cause, httpx2.ConnectError) and not self._answered:
+            return SourceError(f"cannot reach {self.host}: {exc.why} ({tries})")
+        # The host answers (or did), just not this resource: the caller records it and goes on.
         if exc.why == "malformed JSON":
-            return ApiError(endpoint, "retries", f"{self.host} kept sending malformed JSON "
-                                                 f"(after {self.max_attempts} attempts)")
-        return ApiError(endpoint, "retries", f"{self.host} kept failing: {exc.why} "
-                                             f"(after {self.max_attempts} attempts)")
+            return ApiError(endpoint, "retries", f"{self.host} kept sending malformed JSON ({tries})")
+        return ApiError(endpoint, "retries", f"{self.host} kept failing: {exc.why} ({tries})")

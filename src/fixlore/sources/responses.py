@@ -59,6 +59,20 @@ class ApiError(SourceError):
         self.message = message
 
 
+class HostDown(ApiError):
+    """The host's circuit breaker is open (`fixlore.circuit`): it stopped answering mid-run, so this
+    request and every later one fail at once. An `ApiError`, so whatever records an unreadable
+    item or repo records this one too; a loop over many items should stop at the first (the
+    harvester records the repos it had not reached, for the next run)."""
+
+    STATUS = "host-down"
+
+    def __init__(self, endpoint: str, host: str, reason: str):
+        super().__init__(endpoint, self.STATUS, f"{host} stopped answering ({reason}); not asked again this run")
+        self.host = host
+        self.reason = reason
+
+
 def repo_pages(pages: Iterator[list[dict]]) -> Iterator[list[dict]]:
     """Pages of a repo's own issue or PR list, where a 404 means the repo cannot be read, never "empty".
 
