@@ -171,6 +171,10 @@ ROWS = [
     R("run-kb-docs-file", [*WORLD, "--kb-docs", "{tmp}/afile=docs/a/b"], 2, ["--kb-docs", "afile"]),
     R("run-kb-docs-prefix", [*WORLD, "--kb-docs", "{tmp}/noworld=docs/../x"], 2, ["--kb-docs", "prefix"]),
     R("run-token-env-name", [*LIVE, "--token-env", "my token"], 2, ["token_env"]),
+    R("run-llm-url-space", [*WORLD], 2, ["FIXLORE_LLM_BASE_URL", "space"],
+      {"FIXLORE_LLM_BASE_URL": f"http://u:{PW}@llm host/v1", "FIXLORE_LLM_MODEL": "m"}),
+    R("run-llm-url-query", [*WORLD], 2, ["FIXLORE_LLM_BASE_URL", "api_key=***"],
+      {"FIXLORE_LLM_BASE_URL": f"http://127.0.0.1:{PORT}/v1?api_key={PW}", "FIXLORE_LLM_MODEL": "m"}),
     R("run-series-unknown", [*WORLD, "--series", "nosuch"], 3, ["nosuch"]),
 
     # -- harvest
@@ -342,6 +346,11 @@ ROWS = [
     R("cases-db-postgres-unreachable", ["cases", "search", "x", "--db", DEAD_PG, "--case-index", "{tmp}/ci"], 5,
       ["store"]),
     R("cases-nothing", ["cases", "search", "x"], 2, ["--out"]),
+    R("cases-index-missing", ["cases", "search", "x", "--out", "{run}", "--index", "{tmp}/nokb"], 2, ["nokb"]),
+    R("cases-case-index-under-file", ["cases", "search", "x", "--out", "{run}", "--case-index", "{tmp}/afile/ci"], 2,
+      ["--case-index", "afile"]),
+    R("cases-repo-empty", ["cases", "search", "x", "--out", "{run}", "--repo", ""], 2, ["--repo", "empty"]),
+    R("cases-repo-unknown", ["cases", "search", "x", "--out", "{run}", "--repo", "nobody/none"], 3, ["nobody/none"]),
 
     # -- serve
     R("serve-http-port-high", ["serve", "http", "--out", "{run}", "--port", "99999"], 2, ["--port"]),

@@ -227,3 +227,12 @@ def check_choice(value: str | None, what: str, choices) -> None:
     """One of ``choices`` (None passes)."""
     if value is not None and value not in choices:
         raise ConfigError(f"{what} must be one of {', '.join(choices)}, not {value!r}")
+
+
+def check_index(index: Path, marker: str) -> Path:
+    """An index folder a reading command opens (``marker``: the file every index holds): it must
+    be there, as a store must (a search never creates an empty index)."""
+    if not (Path(index) / marker).is_file():
+        raise ConfigError(f"no knowledge base in {index}: build one with `fixlore kb build DOCS_DIR --index {index}` "
+                          f"or give the --out of a finished run")
+    return Path(index)

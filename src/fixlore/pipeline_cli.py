@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 from contextlib import ExitStack
 from datetime import datetime
 from pathlib import Path
@@ -14,7 +15,7 @@ import typer
 from fixlore import interrupts
 from fixlore.config import Settings, load_settings, parse_since
 from fixlore.errors import EXIT_CODES_HELP, ConfigError, Interrupted
-from fixlore.inputs import check_db_url, check_out_dir, redact_url, url_passwords
+from fixlore.inputs import check_db_url, check_http_url, check_out_dir, redact_url, url_passwords
 
 log = logging.getLogger(__name__)
 
@@ -67,6 +68,10 @@ def plan_run(*, world: Path | None, out: Path, overrides: dict[str, Any], config
     if not settings.orgs:
         raise ConfigError("no organisations: give --org (one or more) or a world")
     check_db_url(settings.db, made_here=out)
+    from fixlore.llmclient import endpoint_setting
+
+    if llm_url := endpoint_setting(settings, "llm_base_url"):
+        check_http_url(llm_url, "FIXLORE_LLM_BASE_URL")       # the analysis would fail on it only after the harvest
     if strict and world is not None:
         from fixlore.replay.strict import Quirks
 
@@ -98,7 +103,10 @@ def run_pipeline(*, world: Path | None, out: Path, overrides: dict[str, Any], co
 
     settings = plan_run(world=world, out=out, overrides=overrides, config=config, server_rate_limit=server_rate_limit,
                         faults=faults, strict=strict, stage_names=stage_names if stages is None else None)
-    logs.hide(settings.token(), *url_passwords(settings.base_url, settings.db))
+    from fixlore.llmclient import endpoint_setting
+
+    logs.hide(settings.token(), *url_passwords(settings.base_url, settings.db),
+              os.environ.get(endpoint_setting(settings, "llm_key_env") or "OPENAI_API_KEY"))
     stages, absent = select_stages(stage_names or None, STAGES if stages is None else stages)
     info: dict[str, Any] = {
         "format": formats.RUN, "started_at": utc_now_iso(), "status": "running", "world": str(world) if world else None,

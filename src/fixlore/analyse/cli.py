@@ -70,6 +70,11 @@ def register(app: typer.Typer) -> None:
                                   "(or FIXLORE_LLM_BASE_URL and FIXLORE_LLM_MODEL)")
             check_http_url(llm_base_url, "--llm-base-url")
         check_number(llm_timeout, "--llm-timeout", above=0, high=3600)
+        import os
+
+        from fixlore import logs
+
+        logs.hide(os.environ.get(llm_key_env))
         for price, name in ((price_prompt, "--price-prompt"), (price_completion, "--price-completion")):
             check_number(price, name, low=0)
         check_new_file(out, "--out")

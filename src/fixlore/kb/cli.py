@@ -35,13 +35,10 @@ def _index(index: Optional[Path], out: Optional[Path]) -> Path:
 
 def existing_index(index: Path) -> Path:
     """An index a reading command opens: it must be there (nothing is created for a search)."""
-    from fixlore.errors import ConfigError
-    from fixlore.retrieval.base import DB_NAME
+    from fixlore.inputs import check_index
+    from fixlore.retrieval.schema import DB_NAME
 
-    if not (Path(index) / DB_NAME).is_file():
-        raise ConfigError(f"no knowledge base in {index}: build one with `fixlore kb build DOCS_DIR --index {index}` "
-                          f"or give the --out of a finished run")
-    return index
+    return check_index(index, DB_NAME)
 
 
 KINDS = ("doc", "code", "case")

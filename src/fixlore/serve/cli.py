@@ -43,6 +43,15 @@ def _open(out: Path | None, db: str | None, index: Path | None, case_index: Path
     err = Console(stderr=True)
     if db is not None:
         db = check_db_url(db, must_exist=True)
+    if index is not None:
+        from fixlore.inputs import check_index
+        from fixlore.retrieval.schema import DB_NAME
+
+        check_index(index, DB_NAME)
+    if case_index is not None:
+        from fixlore.inputs import check_out_dir
+
+        check_out_dir(case_index, "--case-index")          # built there if missing
     where = Locations.of(out=out, db=db, docs=index, cases=case_index)
     _reachable(where.db)
     if not (where.cases / "kb.sqlite").is_file():
