@@ -114,6 +114,9 @@ ROWS = [
     R("run-out-under-file", ["run", "--world", DEMO, "--out", "{tmp}/afile/sub"], 2, ["afile", "is a file"]),
     R("run-out-empty", ["run", "--world", DEMO, "--out", ""], 2, ["--out", "empty"]),
     R("run-out-missing", ["run", "--world", DEMO], 2, ["--out"]),
+    R("run-out-env-empty", ["run", "--world", DEMO], 2, ["--out"], {"FIXLORE_OUT": ""}),
+    R("run-db-env-empty-default-store-folder", ["run", "--world", DEMO, "--out", "{tmp}/afile/o"], 2, ["afile"],
+      {"FIXLORE_DB": ""}),
     # -- run: the config file
     R("run-config-binary-toml", [*WORLD, "--config", "{tmp}/binary.toml"], 2, ["binary.toml", "binary"]),
     R("run-config-binary-yaml", [*WORLD, "--config", "{tmp}/binary.yaml"], 2, ["binary.yaml"]),
