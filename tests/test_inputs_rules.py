@@ -126,3 +126,23 @@ def test_a_run_that_exits_6_says_partial(make_world, tmp_path, monkeypatch, caps
             assert conn.execute(sa.select(t.runs.c.status)).scalar_one() == "partial"
     finally:
         store.close()
+
+
+def test_harvest_keeps_its_store_where_out_or_the_config_says(make_world, tmp_path, monkeypatch, capsys):
+    from fixlore.replay.server import ReplayServer
+
+    world = make_world(repos=1, closed_in_window=2, other_updated=0, old_issues=0)
+    monkeypatch.setenv("GITCODE_TOKEN", "t0ken")
+    monkeypatch.chdir(tmp_path)
+    with ReplayServer(world) as srv:
+        cfg = tmp_path / "h.toml"
+        cfg.write_text(f'platform = "gitcode"\norgs = ["acme"]\nsince = "2026-09-17"\nbase_url = "{srv.base_url}"\n'
+                       f'db = "sqlite:///{tmp_path / "kept.db"}"\nrate_limit = false\n')
+        with pytest.raises(SystemExit) as exit_info:
+            main(["harvest", "--config", str(cfg), "-q"])
+        assert exit_info.value.code in (None, 0), capsys.readouterr().err
+        cfg.write_text(cfg.read_text().replace(f'db = "sqlite:///{tmp_path / "kept.db"}"\n', ""))
+        with pytest.raises(SystemExit) as exit_info:
+            main(["harvest", "--config", str(cfg), "-q"])          # no --out, no --db, none in the file
+        assert exit_info.value.code == 2 and "--out DIR" in capsys.readouterr().err
+    assert (tmp_path / "kept.db").is_file() and not (tmp_path / "fixlore.db").exists()

@@ -9,7 +9,7 @@ from typing import Any, Optional
 import typer
 from rich.console import Console
 
-from fixlore.config import Settings, load_settings, parse_since
+from fixlore.config import load_file, load_settings, parse_since
 from fixlore import interrupts, logs
 from fixlore.errors import EXIT_CODES_HELP, ConfigError, Interrupted
 from fixlore.inputs import check_db_url, check_out_dir, url_passwords
@@ -65,7 +65,7 @@ def register(app: typer.Typer) -> None:
             raise ConfigError("give --since (or `since` in the config file)")
         if not settings.orgs:
             raise ConfigError("give at least one --org (or `orgs` in the config file)")
-        if out is None and settings.db == Settings().db and not db:
+        if out is None and not db and not (config is not None and {"db", "db_url"} & set(load_file(config))):
             raise ConfigError("give --out DIR (the store goes in DIR/fixlore.db, as `fixlore run` puts it) "
                               "or --db URL")
         check_db_url(settings.db, made_here=out)
