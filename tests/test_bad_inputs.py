@@ -159,6 +159,7 @@ ROWS = [
     R("run-live-no-org", ["run", "--platform", "gitcode", "--since", SINCE, "--out", "{tmp}/o"], 2, ["--org"]),
     R("run-org-slash", [*LIVE, "--org", "a/b"], 2, ["orgs"]),
     R("run-org-empty", [*LIVE, "--org", ""], 2, ["--org", "empty"]),
+    R("run-org-space", [*LIVE, "--org", "my org"], 2, ["orgs", "my org"]),
     R("run-stage-bogus", [*WORLD, "--stage", "bogus"], 2, ["--stage", "bogus", "harvest"]),
     R("run-faults-garbage", [*WORLD, "--faults", "garbage"], 2, ["--faults", "garbage"]),
     R("run-faults-probability", [*WORLD, "--faults", "500:2"], 2, ["--faults", "between 0 and 1"]),
@@ -208,6 +209,8 @@ ROWS = [
     # -- probe
     R("probe-platform", ["probe", "--platform", "gitlab", "--org", "acme", "--out", "{tmp}/p.json"], 2, ["gitlab"]),
     R("probe-no-org", ["probe", "--platform", "gitcode"], 2, ["--org"]),
+    R("probe-org-path", ["probe", "--platform", "gitcode", "--org", "acme/../x", "--out", "{tmp}/p.json"], 2,
+      ["--org", "acme/../x"]),
     R("probe-budget-negative", [*PROBE, "--budget", "-1"], 2, ["--budget"]),
     R("probe-budget-zero", [*PROBE, "--budget", "0"], 2, ["--budget"]),
     R("probe-url-scheme", [*PROBE, "--base-url", "ftp://example.org"], 2, ["http://"]),

@@ -76,7 +76,7 @@ class Settings:
         if not _ENV_NAME.match(self.token_env):
             raise ConfigError(f"token_env names an environment variable (such as GITCODE_TOKEN), "
                               f"not '{self.token_env}'; the token itself goes in that variable")
-        if any(not org.strip() or "/" in org for org in self.orgs):
+        if any(not org.strip() or "/" in org or any(ch.isspace() for ch in org) for org in self.orgs):
             raise ConfigError(f"orgs are organisation names such as 'Ascend', not {self.orgs!r}")
         if self.lookback_days < 0:
             raise ConfigError("lookback_days must be zero or more")

@@ -68,6 +68,8 @@ def register(app: typer.Typer) -> None:
         env = token_env or DEFAULT_TOKEN_ENV[platform]
         if not re.match(r"^[A-Za-z_][A-Za-z0-9_]*$", env):
             raise ConfigError(f"--token-env names an environment variable (such as GITCODE_TOKEN), not '{env}'")
+        if "/" in org or any(ch.isspace() for ch in org):
+            raise ConfigError(f"--org is an organisation name such as 'Ascend', not {org!r}")
         url = check_http_url(base_url or DEFAULT_BASE_URLS[platform], "--base-url")
         url, had_userinfo = without_userinfo(url)
         check_new_file(out, "--out")
