@@ -146,3 +146,18 @@ def test_harvest_keeps_its_store_where_out_or_the_config_says(make_world, tmp_pa
             main(["harvest", "--config", str(cfg), "-q"])          # no --out, no --db, none in the file
         assert exit_info.value.code == 2 and "--out DIR" in capsys.readouterr().err
     assert (tmp_path / "kept.db").is_file() and not (tmp_path / "fixlore.db").exists()
+
+
+def test_a_log_line_never_shows_a_url_secret(tmp_path):
+    import logging
+
+    from fixlore import logs
+
+    log_file = tmp_path / "run.log"
+    logs.configure(0, log_file)
+    try:
+        logging.getLogger("fixlore.test").warning("GET %s failed", "https://u:hunter2@h/api?access_token=tok9&page=2")
+    finally:
+        logs.configure(0, None)
+    text = log_file.read_text()
+    assert "GET https://h/api?access_token=***&page=2 failed" in text and "hunter2" not in text and "tok9" not in text

@@ -30,9 +30,10 @@ def redact(text: str) -> str:
 
 class _Redacting(logging.Filter):
     def filter(self, record: logging.LogRecord) -> bool:
-        if _SECRETS:
-            record.msg = redact(record.getMessage())
-            record.args = None
+        message = record.getMessage()
+        shown = redact(message)
+        if shown != message:
+            record.msg, record.args = shown, None
         return True
 
 
