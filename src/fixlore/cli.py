@@ -126,8 +126,52 @@ def _environment_error(exc: BaseException) -> tuple[str, int] | None:
     return None
 
 
+# Options whose empty value means something (clear the framing line); every other option
+# given '' is refused: an empty --out would write into the working folder, an empty --since
+# would be ignored, both without a word.
+_MAY_BE_EMPTY = frozenset({"--tagline", "--agent-label", "--agent-pointer"})
+
+
+def empty_value(args: list[str]) -> str | None:
+    """The first option (or argument) of ``args`` given an empty or blank value, walking the
+    command tree as click will; None when there is none."""
+    command = typer.main.get_command(app)         # typer's own click: classes by duck type
+    position, i = 0, 0
+    while i < len(args):
+        arg = args[i]
+        i += 1
+        if arg == "--":
+            break
+        if arg in getattr(command, "commands", {}):
+            command, position = command.commands[arg], 0
+            continue
+        if arg.startswith("-") and len(arg) > 1:
+            name, eq, value = arg.partition("=")
+            option = next((p for p in command.params if p.param_type_name == "option" and name in p.opts), None)
+            if option is None and not arg.startswith("--") and len(arg) > 2:
+                name, eq, value = arg[:2], "=", arg[2:]           # -k5
+                option = next((p for p in command.params if p.param_type_name == "option" and name in p.opts), None)
+            if option is None or option.is_flag or option.count:
+                continue
+            if not eq:
+                if i >= len(args):
+                    break
+                value, i = args[i], i + 1
+            if not value.strip() and name not in _MAY_BE_EMPTY:
+                return name
+            continue
+        arguments = [p for p in command.params if p.param_type_name == "argument"]
+        if position < len(arguments) and not arg.strip():
+            return (arguments[position].name or "an argument").upper()
+        position += 1
+    return None
+
+
 def main(argv: list[str] | None = None) -> None:
     try:
+        empty = empty_value(list(sys.argv[1:] if argv is None else argv))
+        if empty is not None:
+            raise ConfigError(f"{empty} is empty; give a value (or leave {empty} out for its default)")
         code = app(args=argv, prog_name="fixlore", standalone_mode=False)
         sys.exit(code if isinstance(code, int) else 0)      # --help and --version return their code
     except Interrupted as exc:

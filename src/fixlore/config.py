@@ -19,21 +19,24 @@ printable form.
 
 from __future__ import annotations
 
+import logging
 import os
 import re
 import tomllib
 from dataclasses import asdict, dataclass, field, fields
-from datetime import datetime
+from datetime import date, datetime
 from pathlib import Path
 from typing import Any
 
 from fixlore.enums import Platform
 from fixlore.errors import ConfigError
-from fixlore.inputs import check_db_url, check_http_url, load_yaml_mapping, read_text, strip_userinfo
+from fixlore.inputs import (check_db_url, check_http_url, load_yaml_mapping, read_text, redact_url,
+                            without_userinfo)
 from fixlore.sources import DEFAULT_BASE_URLS, DEFAULT_TOKEN_ENV
-from fixlore.timeutil import parse_time
+from fixlore.timeutil import parse_user_time
 
 PLATFORMS = tuple(p.value for p in Platform)
+log = logging.getLogger(__name__)
 
 
 @dataclass
@@ -65,11 +68,15 @@ class Settings:
         if not self.token_env:
             self.token_env = DEFAULT_TOKEN_ENV[self.platform]
         check_http_url(self.base_url, "base_url")
+        self.base_url, had_userinfo = without_userinfo(self.base_url)
+        if had_userinfo:
+            log.warning("the user:password@ in base_url is ignored: fixlore authenticates with the token in "
+                        "$%s only", self.token_env)
         self.db = check_db_url(self.db, check_folder=False)    # the command checks the folder
         if not _ENV_NAME.match(self.token_env):
             raise ConfigError(f"token_env names an environment variable (such as GITCODE_TOKEN), "
                               f"not '{self.token_env}'; the token itself goes in that variable")
-        if any(not org.strip() or "/" in org for org in self.orgs):
+        if any(not org.strip() or "/" in org or any(ch.isspace() for ch in org) for org in self.orgs):
             raise ConfigError(f"orgs are organisation names such as 'Ascend', not {self.orgs!r}")
         if self.lookback_days < 0:
             raise ConfigError("lookback_days must be zero or more")
@@ -80,8 +87,11 @@ class Settings:
         if self.max_attempts < 1:
             raise ConfigError("max_attempts must be 1 or more")
         for key in ("time_scale", "connect_timeout", "read_timeout"):
-            if not getattr(self, key) > 0:
-                raise ConfigError(f"{key} must be a positive number")
+            value = getattr(self, key)
+            if not value > 0 or value == float("inf"):
+                raise ConfigError(f"{key} must be a positive number, not {value}")
+        for spec in self.kb_docs:
+            check_kb_docs(spec)
         return self
 
     def token(self) -> str | None:
@@ -91,16 +101,36 @@ class Settings:
         """What may be written to run.json: names and values, never a secret (URLs lose their user:password@)."""
         data = asdict(self)
         data["since"] = self.since.isoformat() if self.since else None
-        data["base_url"] = strip_userinfo(self.base_url)
-        data["db"] = strip_userinfo(self.db)
+        data["base_url"] = redact_url(self.base_url)
+        data["db"] = redact_url(self.db)
         return data
 
 
+def check_kb_docs(spec: str) -> tuple[Path, str]:
+    """A ``kb_docs`` entry (``PATH`` or ``PATH=docs/<owner>/<repo>``): an existing folder and a
+    relative prefix that stays inside the index's names."""
+    path_text, sep, prefix = str(spec).partition("=")
+    what = f"kb_docs (--kb-docs) {spec!r}"
+    if not path_text.strip():
+        raise ConfigError(f"{what} names no folder; give PATH or PATH=docs/<owner>/<repo>")
+    path = Path(path_text).expanduser()
+    if not path.is_dir():
+        raise ConfigError(f"{what}: {path} is not a folder" + (" (it is a file)" if path.exists() else
+                                                              " (it does not exist)"))
+    if sep and (not prefix.strip() or prefix.startswith("/") or ".." in prefix.split("/")):
+        raise ConfigError(f"{what}: the prefix after '=' must be a relative name such as docs/<owner>/<repo>")
+    return path, prefix or "docs"
+
+
 def parse_since(value: Any, what: str = "since") -> datetime:
-    when = parse_time(value)
-    if when is None:
-        raise ConfigError(f"{what} must be an ISO date or time such as 2026-09-17T00:00:00+08:00, not '{value}'")
-    return when
+    """A window start or moment the user gave (flag or file), strictly (`timeutil.parse_user_time`)."""
+    if isinstance(value, date) and not isinstance(value, datetime):
+        value = value.isoformat()             # YAML reads `since: 2026-09-17` as a date
+    try:
+        return parse_user_time(value)
+    except ValueError as exc:
+        raise ConfigError(f"{what} must be an ISO date or time such as 2026-09-17T00:00:00+08:00, not "
+                          f"'{value}': {exc}") from None
 
 
 def load_file(path: str | Path) -> dict[str, Any]:
@@ -128,7 +158,7 @@ _ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 def _coerce(key: str, value: Any) -> Any:
     """A setting's value in its type; what a file could mean two ways (``rate_limit = "no"``) is refused."""
     if key == "since":
-        return parse_since(value) if value not in (None, "") else None
+        return parse_since(value) if value is not None else None
     if key == "rank_top_k" and value is None:
         return None
     if key in _LISTS:

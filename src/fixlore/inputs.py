@@ -1,7 +1,12 @@
-"""What the user hands the CLI, checked before any work: files, folders, URLs, database URLs.
+"""What the user hands the CLI, checked before any work: files, folders, URLs, database URLs,
+numbers and choices; and the one rule for showing a URL (``redact_url``).
 
 Every check raises ConfigError naming the input and what to do, and none of them creates
 anything: a command that fails on its input leaves no empty store and no folder behind.
+
+A URL is shown, logged, stored or written to run.json only through ``redact_url``: without its
+``user:password@`` and with the value of every credential-like query parameter (``access_token``,
+``private_token``, ``token``, ``key``, ``api_key``, ``secret``, ``password``, ``sig`` ...) as ``***``.
 """
 
 from __future__ import annotations
@@ -9,6 +14,8 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
+
+import re
 
 import yaml
 
@@ -52,23 +59,68 @@ def load_yaml_mapping(path: str | Path, what: str) -> dict[str, Any]:
 
 
 def check_http_url(url: str, what: str = "base URL") -> str:
-    """An http(s) URL with a host (and a valid port when one is given); returned unchanged."""
+    """An http(s) URL with a host (and a valid port when one is given), without spaces, control
+    characters, a query string or a fragment (an API root is a path: ``?access_token=`` there
+    would be sent to the wrong place and shown wherever the URL is); returned unchanged."""
+    example = "give a URL such as https://api.gitcode.com/api/v5"
+    shown = redact_url(url)
+    if any(ch.isspace() for ch in url):
+        raise ConfigError(f"{what} {shown!r} contains a space; {example}")
+    if any(ord(ch) < 32 or ord(ch) == 127 for ch in url):
+        raise ConfigError(f"{what} {shown!r} contains a control character; {example}")
     try:
         parts = urlsplit(url)
         parts.port                      # raises on a port that is not a number in range
     except ValueError as exc:
-        raise ConfigError(f"{what} {strip_userinfo(url)!r} is malformed ({exc}); "
-                          f"give a URL such as https://api.gitcode.com/api/v5") from None
+        raise ConfigError(f"{what} {shown!r} is malformed ({exc}); {example}") from None
     if parts.scheme not in ("http", "https"):
-        raise ConfigError(f"{what} must start with http:// or https://, not {strip_userinfo(url)!r}")
+        raise ConfigError(f"{what} must start with http:// or https://, not {shown!r}")
     if not parts.hostname:
-        raise ConfigError(f"{what} {strip_userinfo(url)!r} names no host; give a URL such as "
-                          f"https://api.gitcode.com/api/v5")
+        raise ConfigError(f"{what} {shown!r} names no host; {example}")
+    if parts.query or parts.fragment or url.rstrip("/").endswith(("?", "#")):
+        raise ConfigError(f"{what} {shown!r} carries a query string or fragment; give the API root only "
+                          f"(a token goes in the variable named by --token-env)")
     return url
 
 
+def without_userinfo(url: str) -> tuple[str, bool]:
+    """``url`` without its ``user:password@``, and whether it had one. fixlore never authenticates
+    with a URL's userinfo: the token comes from the environment variable, so a base URL's
+    userinfo is dropped (and the user told) rather than let replace the token."""
+    clean = _strip_userinfo(url)
+    return clean, clean != url
+
+
+# A query parameter whose value is a credential, by its name (access_token, private_token, token,
+# key, api_key, apikey, client_secret, password, sig, signature, auth, ...); "author" is not one.
+_SECRET_NAME = re.compile(r"token|secret|passw|pwd|credential|signature|api_?key|(^|[_-])(key|sig|auth)$",
+                          re.IGNORECASE)
+_QUERY_PARAM = re.compile(r"([?&;])([^=&;#\s]+)=([^&;#\s]*)")
+_URL_IN_TEXT = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://[^\s'\"<>]+")
+
+
+def redact_url(url: str) -> str:
+    """What may be logged, stored or shown of ``url``: no ``user:password@``, and the value of
+    every credential-like query parameter replaced by ``***``."""
+    def mask(m: re.Match) -> str:
+        return f"{m.group(1)}{m.group(2)}=***" if _SECRET_NAME.search(m.group(2)) else m.group(0)
+
+    return _QUERY_PARAM.sub(mask, _strip_userinfo(url))
+
+
+def redact_urls(text: str) -> str:
+    """``text`` with every URL in it passed through :func:`redact_url` (log lines, error lines, run.json)."""
+    if "://" not in text:
+        return text
+    return _URL_IN_TEXT.sub(lambda m: redact_url(m.group(0)), text)
+
+
 def strip_userinfo(url: str) -> str:
-    """``url`` without ``user:password@``: what may be logged, stored or shown."""
+    """Kept for callers that predate :func:`redact_url`; the same rule."""
+    return redact_url(url)
+
+
+def _strip_userinfo(url: str) -> str:
     try:
         parts = urlsplit(url)
     except ValueError:                  # malformed, yet it may still carry a password
@@ -115,8 +167,11 @@ def check_db_url(url: str, *, must_exist: bool = False, check_folder: bool = Tru
         if not rest.startswith("/"):
             raise ConfigError(f"database {shown!r}: a SQLite URL is sqlite:///PATH (three slashes)")
         path_text = rest[1:].split("?", 1)[0]
-        if path_text in ("", ":memory:"):
-            return url
+        if path_text == "":
+            raise ConfigError(f"database {shown!r} names no file; give sqlite:///PATH")
+        if path_text == ":memory:":
+            raise ConfigError(f"database {shown!r} would be kept in memory and lost when the command ends, "
+                              f"nothing kept; give sqlite:///PATH")
         path = Path(path_text).expanduser()
         if path.is_dir():
             raise ConfigError(f"database {shown!r} is a folder; give a file path")
@@ -129,7 +184,7 @@ def check_db_url(url: str, *, must_exist: bool = False, check_folder: bool = Tru
 
 
 def _db_shown(url: str) -> str:
-    return strip_userinfo(url) if "://" in url else url
+    return redact_url(url) if "://" in url else url
 
 
 def check_out_dir(path: Path, what: str = "--out") -> Path:
@@ -142,3 +197,42 @@ def check_out_dir(path: Path, what: str = "--out") -> Path:
                 raise ConfigError(f"{what} {path}: {parent} is a file, not a folder")
             break
     return path
+
+
+def check_new_file(path: Path, what: str) -> Path:
+    """A file the command will write: not a folder, its folder exists or can be made (nothing made here)."""
+    path = Path(path)
+    if path.is_dir():
+        raise ConfigError(f"{what} {path} is a folder; give a file")
+    check_out_dir(path.parent, what)
+    return path
+
+
+def check_number(value: float | int | None, what: str, *, low: float | None = None,
+                 high: float | None = None, above: float | None = None) -> None:
+    """A number in range (``above``: strictly greater); NaN and infinity are refused. None passes."""
+    if value is None:
+        return
+    if value != value or value in (float("inf"), float("-inf")):
+        raise ConfigError(f"{what} must be a finite number, not {value}")
+    if above is not None and not value > above:
+        raise ConfigError(f"{what} must be more than {above:g}, not {value:g}")
+    if low is not None and value < low:
+        raise ConfigError(f"{what} must be {low:g} or more, not {value:g}")
+    if high is not None and value > high:
+        raise ConfigError(f"{what} must be {high:g} or less, not {value:g}")
+
+
+def check_choice(value: str | None, what: str, choices) -> None:
+    """One of ``choices`` (None passes)."""
+    if value is not None and value not in choices:
+        raise ConfigError(f"{what} must be one of {', '.join(choices)}, not {value!r}")
+
+
+def check_index(index: Path, marker: str) -> Path:
+    """An index folder a reading command opens (``marker``: the file every index holds): it must
+    be there, as a store must (a search never creates an empty index)."""
+    if not (Path(index) / marker).is_file():
+        raise ConfigError(f"no knowledge base in {index}: build one with `fixlore kb build DOCS_DIR --index {index}` "
+                          f"or give the --out of a finished run")
+    return Path(index)

@@ -1,5 +1,6 @@
 """Logging for the CLI: warnings (or, with --verbose, progress notes such as retries) on stderr,
-everything at INFO and above in --log-file; secrets registered with :func:`hide` never appear.
+everything at INFO and above in --log-file; secrets registered with :func:`hide` never appear,
+and every URL in a line passes through `fixlore.inputs.redact_url` (no userinfo, no query token).
 
 Library modules only call ``logging.getLogger(__name__)``; this module is used by the CLI alone.
 """
@@ -20,9 +21,11 @@ def hide(*secrets: str | None) -> None:
 
 
 def redact(text: str) -> str:
+    from fixlore.inputs import redact_urls
+
     for secret in sorted(_SECRETS, key=len, reverse=True):
         text = text.replace(secret, "***")
-    return text
+    return redact_urls(text)
 
 
 class _Plain(logging.Formatter):
@@ -36,9 +39,10 @@ class _Plain(logging.Formatter):
 
 class _Redacting(logging.Filter):
     def filter(self, record: logging.LogRecord) -> bool:
-        if _SECRETS:
-            record.msg = redact(record.getMessage())
-            record.args = None
+        message = record.getMessage()
+        shown = redact(message)
+        if shown != message:
+            record.msg, record.args = shown, None
         return True
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 from contextlib import ExitStack
 from datetime import datetime
 from pathlib import Path
@@ -15,7 +16,7 @@ from fixlore import interrupts
 from fixlore.atomicfile import write_atomic
 from fixlore.config import Settings, load_settings, parse_since
 from fixlore.errors import EXIT_CODES_HELP, ConfigError, Interrupted
-from fixlore.inputs import check_db_url, check_out_dir, strip_userinfo, url_passwords
+from fixlore.inputs import check_db_url, check_http_url, check_out_dir, redact_url, url_passwords
 from fixlore.terminal import escape_json, json_text
 
 log = logging.getLogger(__name__)
@@ -31,7 +32,8 @@ def _world_defaults(world: Path) -> dict[str, Any]:
 
 
 def plan_run(*, world: Path | None, out: Path, overrides: dict[str, Any], config: Path | None = None,
-             server_rate_limit: bool = False) -> Settings:
+             server_rate_limit: bool = False, faults: str | None = None, strict: Any = None,
+             stage_names: list[str] | None = None) -> Settings:
     """The run's settings, every input checked, nothing created yet.
 
     One precedence rule: flags (``overrides``) over the config file over the world's own
@@ -39,6 +41,18 @@ def plan_run(*, world: Path | None, out: Path, overrides: dict[str, Any], config
     server paces).
     """
     check_out_dir(out)
+    if faults and world is None:
+        raise ConfigError("--faults needs --world (faults are played by the replay server)")
+    if faults:
+        from fixlore.replay.faults import parse_spec
+
+        parse_spec(faults)
+    if stage_names:
+        from fixlore.pipeline import STAGE_ORDER
+
+        unknown = [n for n in stage_names if n not in STAGE_ORDER]
+        if unknown:
+            raise ConfigError(f"--stage {', '.join(unknown)}: no such stage (stages: {', '.join(STAGE_ORDER)})")
     if config is not None and not Path(config).is_file():
         raise ConfigError(f"config file not found: {config}")
     defaults: dict[str, Any] = {"db": f"sqlite:///{(out / 'fixlore.db').resolve()}"}
@@ -56,6 +70,14 @@ def plan_run(*, world: Path | None, out: Path, overrides: dict[str, Any], config
     if not settings.orgs:
         raise ConfigError("no organisations: give --org (one or more) or a world")
     check_db_url(settings.db, made_here=out)
+    from fixlore.llmclient import endpoint_setting
+
+    if llm_url := endpoint_setting(settings, "llm_base_url"):
+        check_http_url(llm_url, "FIXLORE_LLM_BASE_URL")       # the analysis would fail on it only after the harvest
+    if strict and world is not None:
+        from fixlore.replay.strict import Quirks
+
+        Quirks.of(strict, settings.platform)
     return settings
 
 
@@ -82,13 +104,16 @@ def run_pipeline(*, world: Path | None, out: Path, overrides: dict[str, Any], co
     from fixlore.pipeline import STAGES, RunContext, run_stages, select_stages, utc_now_iso
     from fixlore.store import Store
 
-    settings = plan_run(world=world, out=out, overrides=overrides, config=config, server_rate_limit=server_rate_limit)
+    settings = plan_run(world=world, out=out, overrides=overrides, config=config, server_rate_limit=server_rate_limit,
+                        faults=faults, strict=strict, stage_names=stage_names if stages is None else None)
+    from fixlore.llmclient import endpoint_setting
     from fixlore.sources.listforms import check_probe_platform
 
     check_probe_platform(probe, settings.platform)
-    logs.hide(settings.token(), *url_passwords(settings.base_url, settings.db))
+
+    logs.hide(settings.token(), *url_passwords(settings.base_url, settings.db),
+              os.environ.get(endpoint_setting(settings, "llm_key_env") or "OPENAI_API_KEY"))
     stages, absent = select_stages(stage_names or None, STAGES if stages is None else stages)
-    out.mkdir(parents=True, exist_ok=True)
     info: dict[str, Any] = {
         "format": formats.RUN, "started_at": utc_now_iso(), "status": "running", "world": str(world) if world else None,
         "platform": settings.platform, "orgs": settings.orgs, "window": {"since": settings.since.isoformat(), **(
@@ -98,9 +123,10 @@ def run_pipeline(*, world: Path | None, out: Path, overrides: dict[str, Any], co
     }
     info["stages_absent"] = absent
     with ExitStack() as stack:
-        store = Store.open(settings.db)
+        store = Store.open(settings.db)       # first: an unreachable database leaves no run folder behind
         stack.callback(store.close)
-        info["settings"]["db"] = strip_userinfo(store.url)
+        out.mkdir(parents=True, exist_ok=True)
+        info["settings"]["db"] = redact_url(store.url)
         info["abandoned_runs"] = store.mark_abandoned_runs()
         server = None
         token = settings.token()
@@ -120,15 +146,15 @@ def run_pipeline(*, world: Path | None, out: Path, overrides: dict[str, Any], co
         client, source = connect(settings, store, token=token, base_url=base_url, probe=probe)
         stack.callback(client.close)
         log.info("run: %s %s since %s from %s into %s, outputs in %s", settings.platform, ",".join(settings.orgs),
-                 settings.since.isoformat(), strip_userinfo(base_url), info["settings"]["db"], out)
+                 settings.since.isoformat(), redact_url(base_url), info["settings"]["db"], out)
         ctx = RunContext(store=store, settings=settings, out_dir=out, since=settings.since, world=world,
                          client=client, source=source, quiet=quiet, naive=naive, info=info, progress=progress)
-        ctx.run_id = store.start_run(json.loads(client.redact(json.dumps(info, default=str))))
+        ctx.run_id = store.start_run(json.loads(logs.redact(client.redact(json.dumps(info, default=str)))))
         interrupted = False
         try:
             with interrupts.kept():
                 run_stages(ctx, stages)
-            info["status"] = "ok"
+            info["status"] = "partial" if unreadable_repos(info) or unread_items(info) else "ok"
         except KeyboardInterrupt:
             info["status"] = interrupted = "interrupted"
         except BaseException:
@@ -157,8 +183,22 @@ def _outputs(out: Path, db: str) -> dict[str, str]:
     for key, name in names.items():
         if (out / name).exists():
             found[key] = str(out / name)
-    found["store"] = strip_userinfo(db)
+    found["store"] = redact_url(db)
     return found
+
+
+def _harvest_summary(info: dict[str, Any]) -> dict[str, Any]:
+    return next((s.get("summary", {}) for s in info.get("stages", []) if s["name"] == "harvest"), {})
+
+
+def unreadable_repos(info: dict[str, Any]) -> list[dict[str, Any]]:
+    """The harvest's unreadable repositories in a run's info (with `unread_items`, what makes its exit code 6)."""
+    return list(_harvest_summary(info).get("unreadable") or [])
+
+
+def unread_items(info: dict[str, Any]) -> list[dict[str, Any]]:
+    """The issues and PRs the harvest read in part (fixlore.rules.unread)."""
+    return list(_harvest_summary(info).get("unread_items") or [])
 
 
 def register(app: typer.Typer) -> None:
@@ -237,17 +277,17 @@ def register(app: typer.Typer) -> None:
                                      "rank_top_k": rank_top_k, "read_timeout": read_timeout, "rate_limit": rate_limit,
                                      "max_attempts": max_attempts, "kb_docs": list(kb_docs) or None,
                                      "since": since if since else None}
-        if since:
+        if since is not None:
             parse_since(since, "--since")           # a bad date is one clear line, before anything starts
         overrides = {k: v for k, v in overrides.items() if v is not None}
-        if as_of and world is None:
+        if as_of is not None and world is None:
             raise ConfigError("--as-of needs --world (a live site cannot be asked about the past)")
+        when = parse_since(as_of, "--as-of") if as_of is not None else None
         if series:
             from fixlore.series.publish import publish_edition
 
             result = publish_edition(series, out=out, world=world, db=db, config=config,
-                                     as_of=parse_since(as_of, "--as-of") if as_of else None,
-                                     since=parse_since(overrides.pop("since"), "--since") if since else None,
+                                     as_of=when, since=parse_since(overrides.pop("since"), "--since") if since else None,
                                      overrides=overrides, quiet=quiet)
             typer.echo(json_text(result, indent=2))
             return
@@ -256,13 +296,11 @@ def register(app: typer.Typer) -> None:
             info = run_pipeline(world=world, out=out, overrides=overrides, config=config, faults=faults,
                                 fault_seed=fault_seed, server_rate_limit=bool(rate_limit), quiet=not show,
                                 naive=naive, stage_names=list(stage) or None, progress=bar.update if show else None,
-                                as_of=parse_since(as_of, "--as-of") if as_of else None, strict=quirks or strict,
-                                probe=probe_forms)
+                                as_of=when, strict=quirks or strict, probe=probe_forms)
         if as_json:
             typer.echo(escape_json((out / "run.json").read_text(encoding="utf-8")), nl=False)
         elif show:
             print_summary(info)
-        harvest = next((s.get("summary", {}) for s in info.get("stages", []) if s["name"] == "harvest"), {})
         from fixlore.summary import unreadable_exit
 
-        unreadable_exit(harvest.get("unreadable") or [], harvest.get("unread_items") or [])
+        unreadable_exit(unreadable_repos(info), unread_items(info))

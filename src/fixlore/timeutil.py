@@ -34,6 +34,36 @@ def parse_time(value: Any) -> datetime | None:
     return parsed if parsed.tzinfo else parsed.replace(tzinfo=timezone.utc)
 
 
+# What a user may give as a time (a window start, --as-of): these years, real zone offsets.
+USER_YEARS = (1970, 2100)
+MAX_OFFSET = timedelta(hours=14)          # zones run from -12:00 to +14:00
+
+
+def parse_user_time(value: Any) -> datetime:
+    """A time the user typed, strictly: ISO 8601 (``2026-09-17``, ``2026-09-17T08:00``,
+    ``2026-09-17T08:00:00+08:00``, ``...Z``), a real calendar time, an offset within ±14:00 and a
+    year in ``USER_YEARS``; anything else raises ValueError saying what is wrong. Unlike
+    :func:`parse_time` nothing is guessed: ``2026-09-19Tjunk`` is an error, not midnight.
+
+    A value without an offset comes back naive-as-UTC (``tzinfo`` UTC); the caller decides the
+    zone a bare date means (`fixlore.harvest.connect.since_for_platform`: the platform's)."""
+    if isinstance(value, datetime):
+        parsed = value
+    else:
+        text = str(value if value is not None else "").strip()
+        if not text:
+            raise ValueError("it is empty")
+        try:
+            parsed = datetime.fromisoformat(text)
+        except ValueError:
+            raise ValueError("it is not an ISO 8601 date or time") from None
+    if parsed.utcoffset() is not None and abs(parsed.utcoffset()) > MAX_OFFSET:
+        raise ValueError(f"its offset {parsed.strftime('%z')} is beyond ±14:00")
+    if not USER_YEARS[0] <= parsed.year <= USER_YEARS[1]:
+        raise ValueError(f"year {parsed.year} is out of range ({USER_YEARS[0]}-{USER_YEARS[1]})")
+    return parsed if parsed.tzinfo else parsed.replace(tzinfo=timezone.utc)
+
+
 def iso(value: datetime | None) -> str:
     """Render a time back to ISO 8601 (empty string when unset), keeping its offset."""
     return value.isoformat() if value else ""

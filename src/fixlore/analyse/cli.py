@@ -60,7 +60,28 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Analyse the candidate cases: problem, answer, theme, symptom, first action, keep/drop."""
         from fixlore.analyse.backend import AnalystChoice, analyse
+        from fixlore.errors import ConfigError
+        from fixlore.inputs import check_choice, check_http_url, check_new_file, check_number
 
+        check_choice(backend, "--backend", ("offline", "llm"))
+        if backend == "llm":
+            if not llm_base_url or not llm_model:
+                raise ConfigError("--backend llm needs --llm-base-url and --llm-model "
+                                  "(or FIXLORE_LLM_BASE_URL and FIXLORE_LLM_MODEL)")
+            check_http_url(llm_base_url, "--llm-base-url")
+        check_number(llm_timeout, "--llm-timeout", above=0, high=3600)
+        import os
+
+        from fixlore import logs
+
+        logs.hide(os.environ.get(llm_key_env))
+        for price, name in ((price_prompt, "--price-prompt"), (price_completion, "--price-completion")):
+            check_number(price, name, low=0)
+        check_new_file(out, "--out")
+        if summary_out is not None:
+            check_new_file(summary_out, "--summary")
+        if world is not None and not (world / "world.yaml").is_file():
+            raise ConfigError(f"--world {world} is not a world folder (no world.yaml)")
         console = Console(stderr=True)
         all_cases = read_cases_jsonl(cases)
         corpus = load_corpus(db, world)

@@ -39,10 +39,14 @@ def register(app: typer.Typer) -> None:
         """Write the digest (Markdown per language, one HTML page, JSON) from a case export."""
         from fixlore.compose import write_digests
 
+        from fixlore.inputs import check_out_dir
+
         langs = {"zh": ("zh",), "en": ("en",), "both": ("zh", "en")}.get(lang)
         if langs is None:
             raise ConfigError(f"--lang must be zh, en or both, not '{lang}'")
-        paths = write_digests(read_cases_jsonl(cases), read_run(run), out, langs)
+        check_out_dir(out)
+        found, summary = read_cases_jsonl(cases), read_run(run)      # both read before the folder is made
+        paths = write_digests(found, summary, out, langs)
         console = Console()
         for name, path in paths.items():
             console.print(f"{name:6} {path}", highlight=False, markup=False)

@@ -27,7 +27,7 @@ def register(app: typer.Typer) -> None:
         split: Optional[str] = typer.Option(None, "--split", help="Score only truth rows with this `split` "
                                                                   "(e.g. tune, tune2, heldout2)."),
         as_json: bool = typer.Option(False, "--json", help="Print the full report as JSON."),
-        show: int = typer.Option(15, "--show", help="How many mismatching keys to list."),
+        show: int = typer.Option(15, "--show", min=0, help="How many mismatching keys to list."),
     ) -> None:
         """Compare case exports with truth, key by key, one report per world."""
         from fixlore.evaluate.score import load_truth, score, split_truth
@@ -40,6 +40,9 @@ def register(app: typer.Typer) -> None:
             raise ConfigError("give --world (repeatable) or --truth with --cases / --out, not both")
         if not world and (truth is None or cases is None):
             raise ConfigError("give --truth with --cases FILE or --out DIR (a `fixlore run` folder), or one or more --world")
+        for w in world:
+            if not (w / "world.yaml").is_file() or not (w / "truth.yaml").is_file():
+                raise ConfigError(f"--world {w} is not a world folder with a truth.yaml")
         runs: dict[str, tuple[dict, list]] = {}
         if world:
             for w in world:
@@ -62,9 +65,14 @@ def register(app: typer.Typer) -> None:
     @kb_app.command("calibrate")
     def calibrate_cmd(world: Path = typer.Argument(..., help="A world with truth.yaml (kb_refs are the labels)."),
                       index: Optional[Path] = IndexOpt, out: Optional[Path] = OutOpt,
-                      folds: int = typer.Option(2, help="Cross-validation folds for the held-out figures."),
+                      folds: int = typer.Option(2, min=2, help="Cross-validation folds for the held-out figures (2 or more)."),
                       ) -> None:
         """Fit the score threshold on a world's truth, report cross-validated figures, save it with the index."""
+        from fixlore.kb.cli import existing_index
+
+        if not (world / "truth.yaml").is_file():
+            raise ConfigError(f"{world} is not a world folder with a truth.yaml")
+        existing_index(_index(index, out))
         from fixlore.evaluate.kb_truth import labelled_cases
         from fixlore.retrieval.base import KnowledgeBase
         from fixlore.kb.calibrate import calibrate, cross_validate, evaluate, rank_labelled

@@ -8,10 +8,10 @@ from typing import Any, Optional
 
 import typer
 
-from fixlore.config import load_settings, parse_since
+from fixlore.config import load_file, load_settings, parse_since
 from fixlore import interrupts, logs
 from fixlore.errors import EXIT_CODES_HELP, ConfigError, Interrupted
-from fixlore.inputs import check_db_url, url_passwords
+from fixlore.inputs import check_db_url, check_out_dir, url_passwords
 
 
 def register(app: typer.Typer) -> None:
@@ -37,8 +37,14 @@ def register(app: typer.Typer) -> None:
         quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress and no report."),
         probe: Optional[Path] = typer.Option(None, "--probe", help="A `fixlore probe` report (JSON): ask the "
                                              "lists in the ordering forms it saw work."),
+        out: Optional[Path] = typer.Option(None, "--out", envvar="FIXLORE_OUT",
+                                           help="Run folder, as for `fixlore run`: the store is OUT/fixlore.db "
+                                                "unless --db names one (env FIXLORE_OUT)."),
     ) -> None:
-        """List every repo's issues updated in the window and fetch details for the cheap funnel's pool."""
+        """List every repo's issues updated in the window and fetch details for the cheap funnel's pool.
+
+        The store is OUT/fixlore.db (--out, as `fixlore run` writes it), or the one --db or the
+        config file names; nothing is created until every input has passed its check."""
         from fixlore.rules.funnel import FunnelConfig
         from fixlore.harvest.connect import connect
         from fixlore.harvest.harvester import harvest
@@ -49,8 +55,12 @@ def register(app: typer.Typer) -> None:
         overrides: dict[str, Any] = {"platform": platform, "orgs": list(org) or None, "db": db, "base_url": base_url,
                                      "token_env": token_env, "lookback_days": lookback_days, "rate_limit": rate_limit,
                                      "time_scale": time_scale, "max_attempts": max_attempts,
-                                     "since": parse_since(since, "--since") if since else None}
-        settings = load_settings(config, {k: v for k, v in overrides.items() if v is not None})
+                                     "since": parse_since(since, "--since") if since is not None else None}
+        defaults: dict[str, Any] = {}
+        if out is not None:
+            check_out_dir(out)
+            defaults["db"] = f"sqlite:///{(out / 'fixlore.db').resolve()}"
+        settings = load_settings(config, {k: v for k, v in overrides.items() if v is not None}, defaults)
         from fixlore.harvest.connect import missing_token_warning, since_for_platform
 
         settings.since = since_for_platform(since, settings)
@@ -58,10 +68,15 @@ def register(app: typer.Typer) -> None:
             raise ConfigError("give --since (or `since` in the config file)")
         if not settings.orgs:
             raise ConfigError("give at least one --org (or `orgs` in the config file)")
-        check_db_url(settings.db)
+        if out is None and not db and not (config is not None and {"db", "db_url"} & set(load_file(config))):
+            raise ConfigError("give --out DIR (the store goes in DIR/fixlore.db, as `fixlore run` puts it) "
+                              "or --db URL")
+        check_db_url(settings.db, made_here=out)
         check_probe_platform(probe_forms, settings.platform)
         logs.hide(settings.token(), *url_passwords(settings.base_url, settings.db))
         store = Store.open(settings.db)
+        if out is not None:
+            out.mkdir(parents=True, exist_ok=True)
         store.mark_abandoned_runs()
         warning = missing_token_warning(settings, settings.token())
         if warning:

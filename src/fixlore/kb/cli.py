@@ -35,6 +35,17 @@ def _index(index: Optional[Path], out: Optional[Path]) -> Path:
     return Path(out) / "kb" if out is not None else Path(DEFAULT_INDEX)
 
 
+def existing_index(index: Path) -> Path:
+    """An index a reading command opens: it must be there (nothing is created for a search)."""
+    from fixlore.inputs import check_index
+    from fixlore.retrieval.schema import DB_NAME
+
+    return check_index(index, DB_NAME)
+
+
+KINDS = ("doc", "code", "case")
+
+
 def register(app: typer.Typer) -> None:
     """Add this stage's commands to the `fixlore` app."""
     app.add_typer(kb_app, name="kb")
@@ -65,10 +76,12 @@ def build(docs_dir: Path = typer.Argument(..., help="Folder of documents/code (a
 
     from fixlore.errors import ConfigError
 
+    from fixlore.inputs import check_out_dir
+
     if not docs_dir.is_dir():
         raise ConfigError(f"{docs_dir} is not a folder; give the folder of documents to index")
     console = Console(stderr=True)
-    index = _index(index, out)
+    index = check_out_dir(_index(index, out), "--index")
     kb = KnowledgeBase.open(index)
     bar, update = _progress_bar(console)
     with bar:
@@ -82,15 +95,17 @@ def build(docs_dir: Path = typer.Argument(..., help="Folder of documents/code (a
 @kb_app.command("search")
 def search(query: str = typer.Argument(..., help="What to look for (Chinese or English)."),
            index: Optional[Path] = IndexOpt, out: Optional[Path] = OutOpt,
-           k: int = typer.Option(10, "-k", help="How many passages."),
+           k: int = typer.Option(10, "-k", min=1, help="How many passages (1 or more)."),
            kind: Optional[str] = typer.Option(None, help="doc | code | case"),
            as_json: bool = typer.Option(False, "--json", help="JSON lines instead of a table."),
            ) -> None:
     """Search passages, best first by score (0..1); a score at or above the index's threshold is what
     the digest would cite (bold)."""
+    from fixlore.inputs import check_choice
     from fixlore.retrieval.base import KnowledgeBase
 
-    kb = KnowledgeBase.open(_index(index, out), create=False)
+    check_choice(kind, "--kind", KINDS)
+    kb = KnowledgeBase.open(existing_index(_index(index, out)), create=False)
     hits = kb.best(query, k=k, kind=kind)
     threshold = kb.threshold()
     kb.close()
@@ -116,7 +131,7 @@ def stats(index: Optional[Path] = IndexOpt, out: Optional[Path] = OutOpt) -> Non
     """What the index holds."""
     from fixlore.retrieval.base import KnowledgeBase
 
-    kb = KnowledgeBase.open(_index(index, out), create=False)
+    kb = KnowledgeBase.open(existing_index(_index(index, out)), create=False)
     info = kb.stats()
     kb.close()
     table = Table(show_header=False)

@@ -12,19 +12,20 @@ import typer
 from rich.console import Console
 
 from fixlore.enums import FunnelStage
-from fixlore.errors import ConfigError, FixloreError
+from fixlore.errors import ConfigError, NotFoundError
 
 export_app = typer.Typer(help="Export the run's conclusions.", no_args_is_help=True)
 
 
 def _since(value: str | None, meta: dict[str, Any]) -> Any:
-    from fixlore.timeutil import parse_time
+    from fixlore.config import parse_since
 
-    raw = value or (meta.get("window") or {}).get("since") or meta.get("since")
-    since = parse_time(raw) if raw else None
-    if since is None:
+    if value is not None:
+        return parse_since(value, "--since")
+    raw = (meta.get("window") or {}).get("since") or meta.get("since")
+    if not raw:
         raise ConfigError("give --since (ISO time of the window start)")
-    return since
+    return parse_since(raw, "the world's window.since")
 
 
 def _link_config(meta: dict[str, Any], top_k: int | None, config: Path | None) -> Any:
@@ -106,15 +107,20 @@ def register(app: typer.Typer) -> None:
         """One JSON object a line for every issue the run considered (case-export.md)."""
         from fixlore.caseexport import write_cases_jsonl
 
+        from fixlore.inputs import check_new_file, check_number
+
         if fmt != "jsonl":
             raise ConfigError(f"unknown format {fmt!r} (only jsonl)")
+        check_number(top_k, "--top-k", low=0)
+        if since is not None:
+            _since(since, {})
         run_folder = out if out is not None and out.is_dir() else None
         if out is not None and run_folder is None:
             if to is not None:
                 raise ConfigError(f"--out {out} is not a run folder; give the output file as --to only")
             to = out                          # the older meaning of --out: the file to write
-        if to is not None and to.is_dir():
-            raise ConfigError(f"--to {to} is a folder; give a file")
+        if to is not None:
+            check_new_file(to, "--to")
         cases = load_or_build_cases(db=db, world=world, since=since, top_k=top_k, config=config, rebuild=rebuild,
                                     out=run_folder)
         n = write_cases_jsonl(cases, to if to is not None else sys.stdout)
@@ -142,10 +148,12 @@ def register(app: typer.Typer) -> None:
         m = _KEY.match(key.strip())
         if not m:
             raise ConfigError(f"expected OWNER/REPO#N, got {key!r}")
+        if since is not None:
+            _since(since, {})
         found = [c for c in load_or_build_cases(db=db, world=world, cases=cases, since=since, out=out)
                  if c.repo == m.group("repo") and c.number == int(m.group("n"))]
         if not found:
-            raise FixloreError(f"{key} is not among the run's cases")
+            raise NotFoundError(f"{key} is not among the run's cases")
         if as_json:
             typer.echo(json_text(found[0].to_export(), indent=2))
         else:

@@ -15,7 +15,7 @@ from fixlore.errors import ConfigError
 
 def replay(
     world: Path = typer.Argument(..., help="World folder (has world.yaml), e.g. worlds/demo."),
-    port: int = typer.Option(0, help="Port to listen on; 0 picks a free one."),
+    port: int = typer.Option(0, min=0, max=65535, help="Port to listen on; 0 picks a free one (printed)."),
     host: str = typer.Option("127.0.0.1", help="Address to bind. Keep the loopback default unless you must share it."),
     rate_limit: bool = typer.Option(False, "--rate-limit", help="Enforce the platform's rate limit "
                                     "(GitCode: 429 past 50/min or 4000/h; GitHub: 5000/h with X-RateLimit-* headers)."),
@@ -48,10 +48,14 @@ def replay(
         token = os.environ.get(token_env, "")
         if not token:
             raise ConfigError(f"environment variable {token_env} is empty or unset")
-    if time_scale <= 0:
-        raise ConfigError("--time-scale must be positive")
-    from fixlore.config import parse_since
+    from fixlore.inputs import check_number
 
+    check_number(time_scale, "--time-scale", above=0)
+    check_number(stall_seconds, "--stall-seconds", low=0)
+    from fixlore.config import parse_since
+    from fixlore.replay.faults import parse_spec
+
+    parse_spec(faults)
     when = parse_since(as_of, "--as-of") if as_of else None
 
     server = ReplayServer(world, port=port, host=host, rate_limit=rate_limit, time_scale=time_scale,

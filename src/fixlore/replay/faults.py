@@ -21,7 +21,7 @@ import random
 import threading
 from dataclasses import dataclass, field
 
-from fixlore.errors import FixloreError
+from fixlore.errors import ConfigError
 
 KINDS = (
     "429",             # rate limited, no Retry-After (GitCode is not known to send one)
@@ -50,7 +50,7 @@ class FaultSpec:
 
 
 def parse_spec(spec: str | None) -> FaultSpec:
-    """Parse ``"kind:p,kind@N,kind=GLOB,..."``; raise FixloreError on an unknown kind or a bad number."""
+    """Parse ``"kind:p,kind@N,kind=GLOB,..."``; raise ConfigError (exit 2) on an unknown kind or a bad number."""
     out = FaultSpec()
     if not spec:
         return out
@@ -63,8 +63,8 @@ def parse_spec(spec: str | None) -> FaultSpec:
             kind, pattern = kind.strip(), pattern.strip()
             _check_kind(kind, item)
             if not pattern.startswith(("/", "*")):
-                raise FixloreError(f"bad fault {item!r}: expected kind=GLOB with GLOB a path pattern such as "
-                                   f"'*/issues/101/comments'")
+                raise ConfigError(f"bad --faults item {item!r}: expected kind=GLOB with GLOB a path pattern such as "
+                                  f"'*/issues/101/comments'")
             out.always.append((pattern, kind))
         elif "@" in item:
             kind, _, n = item.partition("@")
@@ -73,31 +73,31 @@ def parse_spec(spec: str | None) -> FaultSpec:
             try:
                 index = int(n)
             except ValueError:
-                raise FixloreError(f"bad fault {item!r}: expected kind@N with N a request number") from None
+                raise ConfigError(f"bad --faults item {item!r}: expected kind@N with N a request number") from None
             if index < 1:
-                raise FixloreError(f"bad fault {item!r}: request numbers start at 1")
+                raise ConfigError(f"bad --faults item {item!r}: request numbers start at 1")
             out.at[index] = kind
         else:
             kind, sep, p = item.rpartition(":")
             kind = kind.strip()
             if not sep:
-                raise FixloreError(f"bad fault {item!r}: expected kind:probability or kind@N")
+                raise ConfigError(f"bad --faults item {item!r}: expected kind:probability or kind@N")
             _check_kind(kind, item)
             try:
                 prob = float(p)
             except ValueError:
-                raise FixloreError(f"bad fault {item!r}: probability must be a number") from None
+                raise ConfigError(f"bad --faults item {item!r}: probability must be a number") from None
             if not 0.0 <= prob <= 1.0:
-                raise FixloreError(f"bad fault {item!r}: probability must be between 0 and 1")
+                raise ConfigError(f"bad --faults item {item!r}: probability must be between 0 and 1")
             out.probabilities[kind] = out.probabilities.get(kind, 0.0) + prob
     if sum(out.probabilities.values()) > 1.0 + 1e-9:
-        raise FixloreError(f"bad fault spec {spec!r}: probabilities add up to more than 1")
+        raise ConfigError(f"bad --faults {spec!r}: probabilities add up to more than 1")
     return out
 
 
 def _check_kind(kind: str, item: str) -> None:
     if kind not in KINDS:
-        raise FixloreError(f"bad fault {item!r}: unknown kind {kind!r} (known: {', '.join(KINDS)})")
+        raise ConfigError(f"bad --faults item {item!r}: unknown kind {kind!r} (known: {', '.join(KINDS)})")
 
 
 class FaultPlan:

@@ -15,13 +15,23 @@ series_app = typer.Typer(help="A digest series: editions, the published ledger, 
                          no_args_is_help=True)
 
 
-def _store(db: Optional[str], out: Optional[Path]):
+def _store(db: Optional[str], out: Optional[Path], *, create: bool = False):
+    """The store holding the ledger; only `series create` may start one (in an --out folder that
+    exists or can be made): the others read a store that must be there already."""
+    from fixlore.inputs import check_db_url, check_out_dir
     from fixlore.series.publish import default_db
     from fixlore.store import Store
 
     if not db and not out:
         raise ConfigError("give --db URL or --out FOLDER (its fixlore.db)")
-    return Store.open(db or default_db(out))
+    if out is not None and not db:
+        if create:
+            check_out_dir(out)
+        elif not Path(out).is_dir():
+            raise ConfigError(f"--out {out} is not a folder; give the run folder whose fixlore.db keeps the ledger")
+    url = check_db_url(db or default_db(out), must_exist=not create,
+                       made_here=Path(out) if create and out is not None and not db else None)
+    return Store.open(url)
 
 
 def _echo(data: Any) -> None:
@@ -54,14 +64,16 @@ def create_cmd(
         found = series_from_file(str(config))
         if name:
             found = [s for s in found if s.name == name] or [Series.from_dict({"name": name, "title": ""})]
+        for s in found:
+            s.check()
     else:
         if not name or not title:
             raise ConfigError("give NAME and --title (or --config FILE)")
         found = [Series.from_dict({"name": name, "title": title, "tagline": tagline, "agent_pointer": agent_pointer,
                                    "agent_label": agent_label, "orgs": list(org), "orgs_out": list(org_out),
                                    "repos": list(repo), "repos_out": list(repo_out), "since": since or "",
-                                   "top_k": top_k, "first_number": first_number})]
-    store = _store(db, out)
+                                   "top_k": top_k, "first_number": first_number}).check()]
+    store = _store(db, out, create=True)
     try:
         for s in found:
             Ledger(store).save_series(s.to_dict())
@@ -81,7 +93,9 @@ def show_cmd(name: str = typer.Argument(..., help="Series name."), db: Optional[
         ledger = Ledger(store)
         data = ledger.series(name)
         if data is None:
-            raise ConfigError(f"no series '{name}' in this store")
+            from fixlore.errors import NotFoundError
+
+            raise NotFoundError(f"no series '{name}' in this store")
         editions = [{k: e[k] for k in ("number", "kind", "focus", "window_since", "window_until", "counts", "published_at")}
                     for e in ledger.editions(name)]
         _echo({"series": data, "editions": editions})
@@ -124,11 +138,11 @@ def publish_cmd(
 
     if world is None and not platform and not config:
         raise ConfigError("give --world PATH, or --platform/--config for the real site")
-    if as_of and world is None:
+    if as_of is not None and world is None:
         raise ConfigError("--as-of needs --world (a live site cannot be asked about the past)")
-    result = publish_edition(name, out=out, world=world, db=db, config=config,
-                             as_of=parse_since(as_of, "--as-of") if as_of else None,
-                             since=parse_since(since) if since else None,
+    when = parse_since(as_of, "--as-of") if as_of is not None else None
+    start = parse_since(since, "--since") if since is not None else None
+    result = publish_edition(name, out=out, world=world, db=db, config=config, as_of=when, since=start,
                              focus={"repos": list(repo), "themes": list(theme)},
                              overrides={"platform": platform}, quiet=quiet)
     _echo(result)
@@ -141,8 +155,12 @@ def rebuild_cmd(
     db: Optional[str] = typer.Option(None, "--db", help="The store holding the ledger (URL; default OUT/fixlore.db)."), out: Optional[Path] = typer.Option(None, "--out", help="Run folder whose fixlore.db keeps the ledger."),
 ) -> None:
     """Build edition NUMBER again from the ledger alone; fail unless every file matches its published hash."""
+    from fixlore.inputs import check_out_dir
     from fixlore.series.publish import rebuild_edition, write_files
 
+    if number < 1:
+        raise ConfigError(f"edition NUMBER starts at 1, not {number}")
+    check_out_dir(to, "--to")
     store = _store(db, out)
     try:
         files = rebuild_edition(store, name, number)

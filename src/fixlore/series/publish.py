@@ -16,7 +16,8 @@ from pathlib import Path
 from typing import Any
 
 from fixlore.atomicfile import write_atomic
-from fixlore.errors import ConfigError, FixloreError
+from fixlore.errors import ConfigError, FixloreError, NotFoundError
+from fixlore.inputs import check_db_url, redact_url
 from fixlore.model import Case
 from fixlore.series.edition import build_files, counts_of, ordered_rows
 from fixlore.series.ledgerview import ledger_view
@@ -54,7 +55,7 @@ def _series(ledger: Ledger, name: str) -> Series:
     data = ledger.series(name)
     if data is None:
         known = ", ".join(s["name"] for s in ledger.all_series()) or "none yet"
-        raise ConfigError(f"no series '{name}' in this store (known: {known}); create it with `fixlore series create`")
+        raise NotFoundError(f"no series '{name}' in this store (known: {known}); create it with `fixlore series create`")
     return Series.from_dict(data)
 
 
@@ -98,7 +99,10 @@ def publish_edition(name: str, *, out: Path, world: Path | None = None, db: str 
     from fixlore.pipeline_cli import run_pipeline
 
     out = Path(out)
-    db = db or default_db(out)
+    db = check_db_url(db or default_db(out), check_folder=False)
+    if db.startswith("sqlite:///") and not Path(db[len("sqlite:///"):].split("?", 1)[0]).expanduser().is_file():
+        raise NotFoundError(f"no series '{name}': {redact_url(db)} holds no store yet; create the series first "
+                            f"(`fixlore series create {name} --title ... --out {out}`)")
     until = as_of or datetime.now(timezone.utc)
     store = Store.open(db)
     try:
@@ -200,7 +204,7 @@ def rebuild_edition(store: Store, name: str, number: int) -> dict[str, bytes]:
     ledger = Ledger(store)
     entry = ledger.edition(name, number)
     if entry is None:
-        raise FixloreError(f"series '{name}' has no edition {number}")
+        raise NotFoundError(f"series '{name}' has no edition {number}")
     rows = [{"role": r["role"], "published": r["published"], "row": r["row"], "change": r["change"]}
             for r in ledger.rows(name, number)]
     files = build_files(entry["inputs"], ordered_rows(rows))

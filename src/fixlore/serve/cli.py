@@ -45,10 +45,41 @@ def _open(out: Path | None, db: str | None, index: Path | None, case_index: Path
     err = Console(stderr=True)
     if db is not None:
         db = check_db_url(db, must_exist=True)
+    if index is not None:
+        from fixlore.inputs import check_index
+        from fixlore.retrieval.schema import DB_NAME
+
+        check_index(index, DB_NAME)
+    if case_index is not None:
+        from fixlore.inputs import check_out_dir
+
+        check_out_dir(case_index, "--case-index")          # built there if missing
     where = Locations.of(out=out, db=db, docs=index, cases=case_index)
+    _reachable(where.db)
     if not (where.cases / "kb.sqlite").is_file():
         err.print(Text(f"indexing the cases for search (once) -> {where.cases}"), highlight=False)
     return Knowledge.open(where)
+
+
+def _reachable(db: str) -> None:
+    """A database server that does not answer is the store failing (exit 5), said before any
+    index is built; a SQLite file was checked to exist already."""
+    if db.startswith("sqlite"):
+        return
+    import sqlalchemy as sa
+
+    from fixlore.errors import StoreError
+    from fixlore.inputs import redact_url
+
+    engine = sa.create_engine(db)
+    try:
+        with engine.connect():
+            pass
+    except sa.exc.OperationalError as exc:
+        first = (str(exc.orig).strip().splitlines() or [type(exc.orig).__name__])[0]
+        raise StoreError(f"cannot open the store {redact_url(db)}: {first}") from None
+    finally:
+        engine.dispose()
 
 
 def _loopback_check(host: str, console: Console) -> bool:
@@ -66,7 +97,7 @@ def _loopback_check(host: str, console: Console) -> bool:
 def serve_http(out: Optional[Path] = OutOpt, db: Optional[str] = DbOpt, index: Optional[Path] = DocsOpt,
                case_index: Optional[Path] = CaseIdxOpt,
                host: str = typer.Option("127.0.0.1", help="Address to listen on (loopback by default)."),
-               port: int = typer.Option(8765, help="Port."),
+               port: int = typer.Option(8765, min=1, max=65535, help="Port (1-65535)."),
                ) -> None:
     """JSON API under /api (OpenAPI at /api/openapi.json) and a search page at /."""
     import uvicorn
@@ -91,7 +122,7 @@ def serve_mcp(out: Optional[Path] = OutOpt, db: Optional[str] = DbOpt, index: Op
               transport: str = typer.Option("stdio", help="stdio (an agent starts this command) or http "
                                                           "(streamable HTTP at http://HOST:PORT/mcp)."),
               host: str = typer.Option("127.0.0.1", help="With --transport http: address (loopback by default)."),
-              port: int = typer.Option(8766, help="With --transport http: port."),
+              port: int = typer.Option(8766, min=1, max=65535, help="With --transport http: port (1-65535)."),
               ) -> None:
     """MCP tools: search_cases, get_case, fix_status, related_cases, search_docs."""
     from fixlore.errors import ConfigError

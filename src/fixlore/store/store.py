@@ -22,7 +22,7 @@ from alembic.config import Config
 
 from fixlore import interrupts, killpoints
 
-from fixlore.errors import ConfigError
+from fixlore.errors import ConfigError, StoreError
 from fixlore.store import schema as t
 from fixlore.store import views as store_views
 from fixlore.store.conclusions import CaseConclusions
@@ -74,7 +74,8 @@ class Store(CorpusReads, RunRecords, CaseConclusions):
             try:
                 store.migrate()
             except sa.exc.OperationalError as exc:
-                raise ConfigError(f"cannot open the store {store.url}: {str(exc.orig).splitlines()[0]}") from None
+                # the URL was well formed (checked above): the server or the file refused (exit 5)
+                raise StoreError(f"cannot open the store {store.url}: {str(exc.orig).splitlines()[0]}") from None
         return store
 
     # Any constant: harvesters sharing one PostgreSQL database take this lock to migrate one at a time.
