@@ -389,8 +389,13 @@ def _check_mcp(r: dict) -> None:
     assert json.loads(r["resource"].contents[0].text)["fix"][0]["pr"] == "!205"
 
 
-def test_mcp_over_stdio_with_the_official_client(run_dir):
+def test_mcp_over_stdio_with_the_official_client(run_dir, monkeypatch):
+    import mcp.client.stdio as stdio
     from mcp.client.stdio import StdioServerParameters
+
+    # The client binds `errlog=sys.stderr` when mcp is first imported: if an earlier test imported
+    # it in-process under capsys, that default is a capture file that has since closed.
+    monkeypatch.setattr(getattr(stdio.stdio_client, "__wrapped__", stdio.stdio_client), "__defaults__", (sys.__stderr__,))
 
     _check_mcp(_mcp_calls(StdioServerParameters(command=sys.executable,
                                                 args=["-m", "fixlore", "serve", "mcp", "--out", str(run_dir)])))
