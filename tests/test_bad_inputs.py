@@ -38,35 +38,15 @@ ANALYSE = ["analyse", "--cases", "{run}/cases.jsonl", "--out", "{tmp}/analysed.j
 
 
 def _prepare(tmp: Path) -> None:
-    """The inputs the rows point at, written before the snapshot of what exists."""
-    (tmp / "afile").write_text("not a folder\n")
-    (tmp / "binary.toml").write_bytes(bytes(range(256)) * 4)
-    (tmp / "binary.yaml").write_bytes(b"platform: gitcode\x00\xff\xfe")
-    (tmp / "latin1.yaml").write_bytes("orgs: [caf\xe9]\n".encode("latin-1"))
-    (tmp / "bad.toml").write_text('platform = "gitcode\n')
-    (tmp / "rate.toml").write_text('rate_limit = "no"\n')
-    (tmp / "topk.toml").write_text('rank_top_k = "many"\n')
-    (tmp / "unknown.toml").write_text('colour = "blue"\n')
-    (tmp / "list.yaml").write_text("- a\n- b\n")
-    (tmp / "since.toml").write_text('since = "2026-09-19Tjunk"\n')
-    (tmp / "tokenval.toml").write_text('token_env = "gct-abc def"\n')
+    """The inputs the rows point at (test_cli_errors' and a few more), written before the snapshot
+    of what exists."""
+    from test_cli_errors import _prepare as prepare_cli_inputs
+
+    prepare_cli_inputs(tmp)
+    (tmp / "since_junk.toml").write_text('since = "2026-09-19Tjunk"\n')
     (tmp / "baseurl.toml").write_text(f'base_url = "https://api.gitcode.com/api/v5?private_token={PW}"\n')
     (tmp / "memory.toml").write_text('platform = "gitcode"\norgs = ["acme"]\nsince = "2026-09-17"\n'
                                      'db = "sqlite:///:memory:"\n')
-    for name, world_yaml, truth_yaml in (("badworld", "platform: [gitcode\n", None),
-                                         ("listworld", "- gitcode\n", None),
-                                         ("badtruth", (Path(DEMO) / "world.yaml").read_text(), "window: {since: 2026\n  x"),
-                                         ("bintruth", (Path(DEMO) / "world.yaml").read_text(), None)):
-        (tmp / name).mkdir()
-        (tmp / name / "world.yaml").write_text(world_yaml)
-        if truth_yaml is not None:
-            (tmp / name / "truth.yaml").write_text(truth_yaml)
-    (tmp / "bintruth" / "truth.yaml").write_bytes(b"\x00\x01\x02 binary")
-    (tmp / "noworld").mkdir()
-    (tmp / "truth_rows.yaml").write_text("issues:\n  - {title: no repo}\n")
-    (tmp / "cases_text.jsonl").write_text("this is not json\n")
-    (tmp / "cases_empty.jsonl").write_text("")
-    (tmp / "cases_bin.jsonl").write_bytes(b"\x89PNG\r\n\x1a\n\x00\x00\xff\xd8")
     (tmp / "run_text.json").write_text("{not json")
 
 
@@ -127,7 +107,7 @@ ROWS = [
     R("run-config-top-k-word", [*WORLD, "--config", "{tmp}/topk.toml"], 2, ["rank_top_k", "whole number"]),
     R("run-config-unknown-key", [*WORLD, "--config", "{tmp}/unknown.toml"], 2, ["colour"]),
     R("run-config-not-mapping", [*WORLD, "--config", "{tmp}/list.yaml"], 2, ["mapping"]),
-    R("run-config-since-junk", [*WORLD, "--config", "{tmp}/since.toml"], 2, ["since", "2026-09-19Tjunk"]),
+    R("run-config-since-junk", [*WORLD, "--config", "{tmp}/since_junk.toml"], 2, ["since", "2026-09-19Tjunk"]),
     R("run-config-token-value", [*WORLD, "--config", "{tmp}/tokenval.toml"], 2, ["token_env"]),
     R("run-config-env", [*WORLD], 2, ["none.toml"], {"FIXLORE_CONFIG": "{tmp}/none.toml"}),
     # -- run: the world

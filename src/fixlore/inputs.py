@@ -115,11 +115,6 @@ def redact_urls(text: str) -> str:
     return _URL_IN_TEXT.sub(lambda m: redact_url(m.group(0)), text)
 
 
-def strip_userinfo(url: str) -> str:
-    """Kept for callers that predate :func:`redact_url`; the same rule."""
-    return redact_url(url)
-
-
 def _strip_userinfo(url: str) -> str:
     try:
         parts = urlsplit(url)

@@ -57,20 +57,19 @@ def _unreadable_note(api: dict, repos: int, lang: str) -> str:
     for fl in failures:
         by_repo[fl["repo"]].append(f"{_status(fl)} {fl.get('message') or ''}".strip())
     out = ""
-    whole = {r: v for r, v in by_repo.items() if r in unread}
-    part = {r: v for r, v in by_repo.items() if r not in unread}
-    if whole:
-        names = _j(lang, [f"{r}（{'；'.join(v)}）" if lang == "zh" else f"{r} ({'; '.join(v)})"
-                          for r, v in sorted(whole.items())])
-        out += _t(lang, f"另有 {len(whole)}/{repos} 仓未能读取：{names}，不计入上述仓数，其未能列出的问题亦未计入，下次运行重试。",
-                  f" {len(whole)} of {repos} repos could not be read: {names}; they are not counted among the "
-                  f"repositories above, nor are the issues they could not list, and they will be retried on the next run.")
-    if part:
-        names = _j(lang, [f"{r}（{'；'.join(v)}）" if lang == "zh" else f"{r} ({'; '.join(v)})"
-                          for r, v in sorted(part.items())])
-        out += _t(lang, f"{len(part)}/{repos} 仓部分读取：{names}，其余内容照常计入，下次运行重试。",
-                  f" {len(part)} of {repos} repos were read in part: {names}; the rest of them is counted, and "
-                  f"what is missing will be retried on the next run.")
+    for counted_out, zh, en in (
+            (True, "另有 {n}/{repos} 仓未能读取：{names}，不计入上述仓数，其未能列出的问题亦未计入，下次运行重试。",
+             " {n} of {repos} repos could not be read: {names}; they are not counted among the repositories "
+             "above, nor are the issues they could not list, and they will be retried on the next run."),
+            (False, "{n}/{repos} 仓部分读取：{names}，其余内容照常计入，下次运行重试。",
+             " {n} of {repos} repos were read in part: {names}; the rest of them is counted, and what is "
+             "missing will be retried on the next run.")):
+        group = {r: v for r, v in by_repo.items() if (r in unread) == counted_out}
+        if group:
+            names = _j(lang, [f"{r}（{'；'.join(v)}）" if lang == "zh" else f"{r} ({'; '.join(v)})"
+                              for r, v in sorted(group.items())])
+            out += _t(lang, zh.format(n=len(group), repos=repos, names=names),
+                      en.format(n=len(group), repos=repos, names=names))
     return out
 
 

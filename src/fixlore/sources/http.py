@@ -14,7 +14,10 @@ accounting), `sources/responses.py` (what an answer means: errors, headers, list
 Retries are bounded per run and per host by a `fixlore.circuit.Breaker`: a failure is retried only
 within the host's retry budget and the current failure streak's time, and once several requests in
 a row fail with no answer between, the breaker opens and every later request raises `HostDown`
-at once (said once, as a warning). Rate-limit answers are waits, never failures.
+at once (said once, as a warning). Rate-limit answers are waits, never failures. The loop in
+`ApiClient.get` is written out rather than left to a retry library: between two attempts it asks
+the breaker, which is shared by every request to the host, what the failure cost and whether the
+run may still spend a retry on it.
 """
 
 from __future__ import annotations
