@@ -18,8 +18,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 _requested = threading.Event()
-# Open database transactions (`hold` / `release`, from the store's engine events). Ctrl-C raised in
-# the middle of one can leave it open, its lock held, and the "interrupted" status the run then
+# Database connections out of the pool (`hold` / `release`, from the store's pool events). Ctrl-C
+# raised while one is out can leave its transaction open, its lock held, and the "interrupted" status the run then
 # writes waits on that lock (SQLite's busy timeout: 30 s per write). While one is open, the press
 # is only recorded: the next `check` raises it, at most one request later.
 _held = 0

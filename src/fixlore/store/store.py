@@ -37,8 +37,7 @@ _HERE = Path(__file__).resolve().parent
 
 
 def _on_begin(_conn: sa.Connection) -> None:
-    interrupts.hold()
-    killpoints.reached("store")         # after hold: Ctrl-C here waits for the transaction, as a user's would
+    killpoints.reached("store")         # inside the hold: Ctrl-C here waits for the transaction, as a user's would
 
 
 class Store(CorpusReads, RunRecords, CaseConclusions):
@@ -65,10 +64,13 @@ class Store(CorpusReads, RunRecords, CaseConclusions):
                 cur.execute("PRAGMA journal_mode=WAL")
                 cur.execute("PRAGMA busy_timeout=30000")
                 cur.close()
-        # Ctrl-C waits for an open transaction to end (fixlore.interrupts says why)
+        # Ctrl-C waits while a connection is out of the pool (fixlore.interrupts says why): from its
+        # checkout to its checkin, so the pool's own rollback when it takes a connection back, which
+        # comes after the transaction's commit, is covered too (a press there was printed as
+        # SQLAlchemy's "Exception during reset" traceback)
+        sa.event.listen(engine, "checkout", lambda *_args: interrupts.hold())
+        sa.event.listen(engine, "checkin", lambda *_args: interrupts.release())
         sa.event.listen(engine, "begin", _on_begin)
-        sa.event.listen(engine, "commit", lambda _conn: interrupts.release())
-        sa.event.listen(engine, "rollback", lambda _conn: interrupts.release())
         store = cls(engine)
         if migrate:
             try:
