@@ -23,3 +23,34 @@ def test_no_stage_is_excused_from_the_independence_contract():
     """A rule two stages need moves to a floor below them; no sideways import is let through."""
     config = (ROOT / ".importlinter").read_text(encoding="utf-8")
     assert "ignore_imports" not in config
+
+
+def _graph():
+    import grimp
+
+    return grimp.build_graph("fixlore")
+
+
+def _floors() -> list[list[str]]:
+    import configparser
+
+    parser = configparser.ConfigParser()
+    parser.read(ROOT / ".importlinter", encoding="utf-8")
+    lines = parser["importlinter:contract:floors"]["layers"].strip().splitlines()
+    return [[name.strip() for name in line.replace("|", ":").split(":")] for line in lines]
+
+
+def test_every_module_sits_on_a_floor():
+    """No module is loose: each one is, or is inside, a module the floors contract names."""
+    named = [name for floor in _floors() for name in floor]
+    loose = sorted(module for module in _graph().modules
+                   if module != "fixlore" and not any(module == n or module.startswith(n + ".") for n in named))
+    assert loose == [], f"modules on no floor of .importlinter: {loose}"
+
+
+def test_the_package_root_holds_only_packages():
+    """The loose root modules were grouped by what they are (core, wording, edges, settings, cli)."""
+    package = ROOT / "src" / "fixlore"
+    modules = sorted(p.name for p in package.glob("*.py") if p.name not in ("__init__.py", "__main__.py", "pipeline.py"))
+    assert modules == [], f"modules loose in the package root: {modules}"
+

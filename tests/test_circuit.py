@@ -14,16 +14,16 @@ import openai
 import pytest
 
 from fake_openai import FakeOpenAI, Status
-from fixlore.circuit import Breaker
-from fixlore.errors import SourceError
-from fixlore.llmclient import ChatClient, EndpointDown
+from fixlore.edges.circuit import Breaker
+from fixlore.core.errors import SourceError
+from fixlore.edges.llmclient import ChatClient, EndpointDown
 from fixlore.replay.deadhosts import DyingReplay, SilentPort, closed_port
 from fixlore.replay.server import ReplayServer
 from fixlore.sources import make_source
 from fixlore.sources.http import ApiClient, ApiError, HostDown, RateLimiter
 from fixlore.sources.offline import read_world_meta
 from fixlore.store import Store
-from fixlore.timeutil import parse_time
+from fixlore.core.timeutil import parse_time
 
 DEMO = Path(__file__).resolve().parents[1] / "worlds" / "demo"
 
@@ -279,7 +279,7 @@ def test_a_rate_limited_endpoint_is_waited_for_not_given_up_on():
 
 
 def test_a_run_with_a_dead_endpoint_falls_back_at_once_and_the_digest_says_so(tmp_path, monkeypatch):
-    from fixlore.pipeline_cli import run_pipeline
+    from fixlore.cli.run import run_pipeline
 
     dead = f"127.0.0.1:{closed_port()}"
     monkeypatch.setenv("FIXLORE_LLM_BASE_URL", f"http://{dead}/v1")

@@ -3,12 +3,12 @@ from types import SimpleNamespace
 
 from typer.testing import CliRunner
 
-from fixlore.cli import app
+from fixlore.cli.commands import app
 from fixlore.funnel import stage as funnel_stage
 from fixlore.link import build_cases
 from fixlore.link import stage as link_stage
-from fixlore.model import Corpus
-from fixlore.runcontext import RunContext
+from fixlore.core.model import Corpus
+from fixlore.settings.runcontext import RunContext
 
 from test_link_builders import SINCE, issue, pull, t
 

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from fixlore.config import load_settings
-from fixlore.errors import ConfigError
-from fixlore.pipeline_cli import plan_run, run_pipeline
+from fixlore.settings.config import load_settings
+from fixlore.core.errors import ConfigError
+from fixlore.cli.run import plan_run, run_pipeline
 
 ROOT = Path(__file__).resolve().parents[1]
 DEMO = ROOT / "worlds" / "demo"          # world.yaml: rank_top_k 12, orgs demo-ai and demo-infra

@@ -2,7 +2,7 @@
 
 `STAGES` names every stage of `fixlore run` and the function that runs it, in order (a reader
 or a tool follows the pipeline from here). A stage is ``run(ctx: RunContext) -> Summary``
-(`fixlore.runcontext`); the summary, a TypedDict each stage declares beside its ``run``, is
+(`fixlore.settings.runcontext`); the summary, a TypedDict each stage declares beside its ``run``, is
 stored under the stage's name in run.json. A run of some stages only (`--stage`) takes them
 by name with `select_stages`; an orchestrator with a stage of its own (a series edition adds
 `series` between link and kb) passes its own list to `run_stages`.
@@ -17,15 +17,15 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any
 
-from fixlore import interrupts, killpoints
+from fixlore.edges import interrupts, killpoints
 from fixlore.analyse import stage as analyse
 from fixlore.compose import stage as compose
-from fixlore.errors import FixloreError
+from fixlore.core.errors import FixloreError
 from fixlore.funnel import stage as funnel
 from fixlore.harvest import stage as harvest
 from fixlore.kb import stage as kb
 from fixlore.link import stage as link
-from fixlore.runcontext import RunContext, Summary
+from fixlore.settings.runcontext import RunContext, Summary
 from fixlore.serve import stage as serve
 
 __all__ = ["STAGES", "STAGE_ORDER", "RunContext", "Stage", "run_stages", "select_stages", "utc_now_iso"]

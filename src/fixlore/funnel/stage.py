@@ -14,7 +14,7 @@ from typing import TypedDict
 
 from fixlore.rules.funnel.cheap import cheap_funnel
 from fixlore.rules.funnel.config import FunnelConfig
-from fixlore.runcontext import RunContext
+from fixlore.settings.runcontext import RunContext
 
 
 class FunnelSummary(TypedDict):

@@ -6,13 +6,13 @@ import logging
 from datetime import datetime
 from typing import Any
 
-from fixlore.config import Settings
+from fixlore.settings.config import Settings
 from fixlore.sources import make_source
 from fixlore.sources.base import Source
 from fixlore.sources.http import ApiClient
 from fixlore.sources.listforms import ProbeForms
 from fixlore.store import Store
-from fixlore.timeutil import has_offset, in_platform_zone
+from fixlore.core.timeutil import has_offset, in_platform_zone
 
 log = logging.getLogger(__name__)
 

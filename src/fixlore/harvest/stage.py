@@ -6,7 +6,7 @@ from typing import Any, TypedDict, cast
 
 from fixlore.rules.funnel import FunnelConfig
 from fixlore.harvest.harvester import harvest
-from fixlore.runcontext import RunContext
+from fixlore.settings.runcontext import RunContext
 
 
 class HarvestSummary(TypedDict, total=False):

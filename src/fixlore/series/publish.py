@@ -15,17 +15,17 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from fixlore.atomicfile import write_atomic
-from fixlore.errors import ConfigError, FixloreError, NotFoundError
-from fixlore.inputs import check_db_url, redact_url
-from fixlore.model import Case
+from fixlore.edges.atomicfile import write_atomic
+from fixlore.core.errors import ConfigError, FixloreError, NotFoundError
+from fixlore.edges.inputs import check_db_url, redact_url
+from fixlore.core.model import Case
 from fixlore.series.edition import build_files, counts_of, ordered_rows
 from fixlore.series.ledgerview import ledger_view
 from fixlore.series.model import Series
 from fixlore.series.plan import EditionPlan
 from fixlore.store import Store
 from fixlore.store.ledger import Ledger
-from fixlore.timeutil import cases_in_zone, parse_time
+from fixlore.core.timeutil import cases_in_zone, parse_time
 
 SERIES_STAGES = ["harvest", "funnel", "link", "series", "kb", "analyse", "serve"]
 
@@ -96,7 +96,7 @@ def publish_edition(name: str, *, out: Path, world: Path | None = None, db: str 
                     focus: dict[str, list[str]] | None = None, config: Path | None = None,
                     overrides: dict[str, Any] | None = None, quiet: bool = True) -> dict[str, Any]:
     """Make and record the next edition of series `name`; return its ledger entry plus the folder written."""
-    from fixlore.pipeline_cli import run_pipeline
+    from fixlore.cli.run import run_pipeline
 
     out = Path(out)
     db = check_db_url(db or default_db(out), check_folder=False)
@@ -123,7 +123,7 @@ def publish_edition(name: str, *, out: Path, world: Path | None = None, db: str 
     edition_info = {"name": name, "number": plan_in["number"], "since": plan_in["since"].isoformat(),
                     "until": until.isoformat(), "focus": plan_in["focus"], "kind": plan_in["kind"]}
     if top_k is None:
-        from fixlore.config import load_settings
+        from fixlore.settings.config import load_settings
         from fixlore.sources.offline import read_world_meta
 
         from_world = read_world_meta(world).get("rank_top_k") if world else None

@@ -17,15 +17,15 @@ from collections import Counter
 from datetime import datetime, timedelta
 from typing import Any, Iterator
 
-from fixlore import model as m
-from fixlore.errors import SourceError
+from fixlore.core import model as m
+from fixlore.core.errors import SourceError
 from fixlore.rules.unread import COMMENTS, COMMITS, EVENTS, FILES, LINKS
 from fixlore.sources.base import (IssueDetail, NewestFirst, PullDetail, as_int, as_str, label_names,
                                   login_of, read_part, sub)
 from fixlore.sources.http import ApiClient, NotFound, repo_pages
 from fixlore.sources.listforms import OrderForms, ProbeForms, ordered_pages
-from fixlore.sources.policy import PlatformPolicy
-from fixlore.timeutil import PLATFORM_ZONES, parse_time
+from fixlore.sources.policy import GITCODE_POLICY
+from fixlore.core.timeutil import PLATFORM_ZONES, parse_time
 
 PLATFORM = "gitcode"
 
@@ -307,10 +307,7 @@ def _in_window(items: list[Any], updated_since: datetime | None, given: set[int]
 
 class GitCodeSource:
     platform = PLATFORM
-    # GitCode documents 50 requests a minute and 4,000 an hour and announces neither in headers;
-    # it reads the token from PRIVATE-TOKEN as well as from Authorization.
-    policy = PlatformPolicy(token_headers=(("Authorization", "Bearer {token}"), ("PRIVATE-TOKEN", "{token}")),
-                            quotas=((50, 60.0), (4000, 3600.0)))
+    policy = GITCODE_POLICY
     # The ordering forms are tried in the order `sources.listforms` documents (or a probe file
     # chose); whether the server honoured the one it accepted is checked on what comes back (NewestFirst).
 

@@ -13,15 +13,15 @@ import re
 from datetime import datetime, timedelta, timezone
 from typing import Any, Iterator
 
-from fixlore import model as m
-from fixlore.errors import SourceError
+from fixlore.core import model as m
+from fixlore.core.errors import SourceError
 from fixlore.rules.unread import COMMENTS, COMMITS, EVENTS, FILES
 from fixlore.sources.base import (IssueDetail, NewestFirst, PullDetail, as_int, as_str, label_names, login_of,
                                   read_part, sub)
 from fixlore.sources.http import ApiClient, NotFound, repo_pages
 from fixlore.sources.listforms import OrderForms, ProbeForms, ordered_pages
-from fixlore.sources.policy import PlatformPolicy
-from fixlore.timeutil import parse_time
+from fixlore.sources.policy import GITHUB_POLICY
+from fixlore.core.timeutil import parse_time
 
 PLATFORM = "github"
 log = logging.getLogger(__name__)
@@ -189,9 +189,7 @@ def _in_window(page: list[dict], times: list[datetime | None], updated_since: da
 
 class GitHubSource:
     platform = PLATFORM
-    # GitHub announces its budget in X-RateLimit-* headers (no client-side quota) and wants its
-    # media type and a pinned API version.
-    policy = PlatformPolicy(headers={"Accept": "application/vnd.github+json", "X-GitHub-Api-Version": "2022-11-28"})
+    policy = GITHUB_POLICY
 
     def __init__(self, client: ApiClient, probe: ProbeForms | None = None):
         self.client = client

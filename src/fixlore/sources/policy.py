@@ -1,7 +1,8 @@
 """What differs between platforms at the HTTP level: headers, how the token is sent, documented quotas.
 
-Each `Source` class supplies its platform's policy (`GitCodeSource.policy`, `GitHubSource.policy`);
-`ApiClient` asks `policy_for(platform)` and holds no platform branches of its own.
+The policies live here, as data, so the client and the sources both read them without importing
+each other: `ApiClient` asks `policy_for(platform)` and holds no platform branches of its own; each
+`Source` class names its own (`GitCodeSource.policy`, `GitHubSource.policy`).
 """
 
 from __future__ import annotations
@@ -25,14 +26,17 @@ class PlatformPolicy:
 
 DEFAULT_POLICY = PlatformPolicy()
 
+# GitCode documents 50 requests a minute and 4,000 an hour and announces neither in headers;
+# it reads the token from PRIVATE-TOKEN as well as from Authorization.
+GITCODE_POLICY = PlatformPolicy(token_headers=(("Authorization", "Bearer {token}"), ("PRIVATE-TOKEN", "{token}")),
+                                quotas=((50, 60.0), (4000, 3600.0)))
+# GitHub announces its budget in X-RateLimit-* headers (no client-side quota) and wants its
+# media type and a pinned API version.
+GITHUB_POLICY = PlatformPolicy(headers={"Accept": "application/vnd.github+json", "X-GitHub-Api-Version": "2022-11-28"})
+
+POLICIES = {"gitcode": GITCODE_POLICY, "gitee": GITCODE_POLICY, "github": GITHUB_POLICY}
+
 
 def policy_for(platform: str) -> PlatformPolicy:
-    """The policy of the platform's `Source`; a platform without one gets the plain default."""
-    # Imported here: the source modules import the client, which asks this function.
-    if platform in ("gitcode", "gitee"):
-        from fixlore.sources.gitcode import GitCodeSource
-        return GitCodeSource.policy
-    if platform == "github":
-        from fixlore.sources.github import GitHubSource
-        return GitHubSource.policy
-    return DEFAULT_POLICY
+    """The platform's policy; a platform without one gets the plain default."""
+    return POLICIES.get(platform, DEFAULT_POLICY)

@@ -12,12 +12,12 @@ from typing import Any, Callable, Optional
 
 import typer
 
-from fixlore import interrupts
-from fixlore.atomicfile import write_atomic
-from fixlore.config import Settings, load_settings, parse_since
-from fixlore.errors import EXIT_CODES_HELP, ConfigError, Interrupted
-from fixlore.inputs import check_db_url, check_http_url, check_out_dir, redact_url, url_passwords
-from fixlore.terminal import escape_json, json_text
+from fixlore.edges import interrupts
+from fixlore.edges.atomicfile import write_atomic
+from fixlore.settings.config import Settings, load_settings, parse_since
+from fixlore.core.errors import EXIT_CODES_HELP, ConfigError, Interrupted
+from fixlore.edges.inputs import check_db_url, check_http_url, check_out_dir, redact_url, url_passwords
+from fixlore.wording.terminal import escape_json, json_text
 
 log = logging.getLogger(__name__)
 
@@ -70,7 +70,7 @@ def plan_run(*, world: Path | None, out: Path, overrides: dict[str, Any], config
     if not settings.orgs:
         raise ConfigError("no organisations: give --org (one or more) or a world")
     check_db_url(settings.db, made_here=out)
-    from fixlore.llmclient import endpoint_setting
+    from fixlore.edges.llmclient import endpoint_setting
 
     if llm_url := endpoint_setting(settings, "llm_base_url"):
         check_http_url(llm_url, "FIXLORE_LLM_BASE_URL")       # the analysis would fail on it only after the harvest
@@ -99,14 +99,15 @@ def run_pipeline(*, world: Path | None, out: Path, overrides: dict[str, Any], co
     when unknown). Ctrl-C marks the run interrupted (run.json, ``runs``, ``harvest_runs``)
     and raises :class:`Interrupted` saying how many requests were spent.
     """
-    from fixlore import formats, logs
+    from fixlore.core import formats
+    from fixlore.edges import logs
     from fixlore.harvest.connect import connect, missing_token_warning
     from fixlore.pipeline import STAGES, RunContext, run_stages, select_stages, utc_now_iso
     from fixlore.store import Store
 
     settings = plan_run(world=world, out=out, overrides=overrides, config=config, server_rate_limit=server_rate_limit,
                         faults=faults, strict=strict, stage_names=stage_names if stages is None else None)
-    from fixlore.llmclient import endpoint_setting
+    from fixlore.edges.llmclient import endpoint_setting
     from fixlore.sources.listforms import check_probe_platform
 
     check_probe_platform(probe, settings.platform)
@@ -202,7 +203,7 @@ def unread_items(info: dict[str, Any]) -> list[dict[str, Any]]:
 
 
 def register(app: typer.Typer) -> None:
-    from fixlore.summary import print_summary
+    from fixlore.edges.summary import print_summary
 
     @app.command("run", epilog=EXIT_CODES_HELP)
     def run_cmd(
@@ -263,7 +264,7 @@ def register(app: typer.Typer) -> None:
         The analysis workers use an OpenAI-compatible endpoint when FIXLORE_LLM_BASE_URL and FIXLORE_LLM_MODEL are set (key in OPENAI_API_KEY), else the offline backend.
 
         Ctrl-C stops the run, marks it interrupted and says how many requests it spent; the same command resumes it."""
-        from fixlore.progress import StageProgress
+        from fixlore.edges.progress import StageProgress
 
         if world is None and not platform and not config:
             raise ConfigError("give --world PATH, or --platform with --org for the real site")
@@ -301,6 +302,6 @@ def register(app: typer.Typer) -> None:
             typer.echo(escape_json((out / "run.json").read_text(encoding="utf-8")), nl=False)
         elif show:
             print_summary(info)
-        from fixlore.summary import unreadable_exit
+        from fixlore.edges.summary import unreadable_exit
 
         unreadable_exit(unreadable_repos(info), unread_items(info))
