@@ -43,7 +43,7 @@ def test_without_a_harvest_the_funnel_stage_works_the_verdict_out_and_link_reads
 
 
 def test_a_whole_run_works_out_the_funnel_once_and_reads_the_corpus_once(tmp_path, monkeypatch):
-    from fixlore.pipeline_cli import run_pipeline
+    from fixlore.pipeline import RunRequest, run_pipeline
 
     calls = {"funnel": 0, "corpus after the harvest": 0}
     harvested: list[bool] = []
@@ -69,7 +69,7 @@ def test_a_whole_run_works_out_the_funnel_once_and_reads_the_corpus_once(tmp_pat
         monkeypatch.setattr(module, "cheap_funnel", counted)
     monkeypatch.setattr(harvest_stage, "harvest", harvest)
     monkeypatch.setattr(Store, "load_corpus", load_corpus)
-    info = run_pipeline(world=DEMO, out=tmp_path / "out", overrides={})
+    info = run_pipeline(RunRequest(world=DEMO, out=tmp_path / "out"))
     assert [s["name"] for s in info["stages"]] == ["harvest", "funnel", "link", "kb", "analyse", "compose", "serve"]
     assert calls == {"funnel": 1, "corpus after the harvest": 1}
     run = json.loads((tmp_path / "out" / "run.json").read_text("utf-8"))
@@ -87,7 +87,7 @@ def test_fixlore_analyse_and_the_analyse_stage_build_the_same_analyst(tmp_path):
     from fixlore.analyse.backend import AnalystChoice, choice_from_settings
     from fixlore.cli import app
     from fixlore.config import Settings
-    from fixlore.pipeline_cli import run_pipeline
+    from fixlore.pipeline import RunRequest, run_pipeline
 
     assert choice_from_settings(Settings()) == AnalystChoice()
     import typer
@@ -97,7 +97,7 @@ def test_fixlore_analyse_and_the_analyse_stage_build_the_same_analyst(tmp_path):
     assert (flags["backend"], flags["embed"], flags["workers"], flags["theme_size"]) == \
         (stage.backend, stage.embed, stage.workers, stage.theme_size)
     out = tmp_path / "run"
-    run_pipeline(world=DEMO, out=out, overrides={}, stage_names=["harvest", "funnel", "link", "kb"])
+    run_pipeline(RunRequest(world=DEMO, out=out, stage_names=("harvest", "funnel", "link", "kb")))
     runner = CliRunner()
     linked = tmp_path / "linked.jsonl"
     res = runner.invoke(app, ["export", "cases", "--out", str(out), "--to", str(linked)])
@@ -105,7 +105,7 @@ def test_fixlore_analyse_and_the_analyse_stage_build_the_same_analyst(tmp_path):
     res = runner.invoke(app, ["analyse", "--cases", str(linked), "--db", f"sqlite:///{out / 'fixlore.db'}",
                               "--out", str(tmp_path / "by-cli.jsonl"), "--summary", str(tmp_path / "cli.json")])
     assert res.exit_code == 0, res.output
-    info = run_pipeline(world=DEMO, out=out, overrides={}, stage_names=["analyse", "compose"])
+    info = run_pipeline(RunRequest(world=DEMO, out=out, stage_names=("analyse", "compose")))
     by_stage = next(s["summary"] for s in info["stages"] if s["name"] == "analyse")
     by_cli = json.loads((tmp_path / "cli.json").read_text("utf-8"))["analyse"]
     assert by_stage["themes"] and by_cli["themes"] == by_stage["themes"]
