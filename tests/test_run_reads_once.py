@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from types import SimpleNamespace
 
+from fixlore.config import Settings
 from fixlore.funnel import stage as funnel_stage
 from fixlore.harvest import harvester
 from fixlore.harvest import stage as harvest_stage
@@ -24,7 +24,7 @@ def test_the_stages_take_the_funnel_verdict_they_are_handed():
     store = FakeStore(_corpus())
     # a verdict the cheap funnel would not give (#1 is a plain user issue, fixed in the window)
     given = {"Ascend/toolkit#1": "cve", "Ascend/toolkit#2": "internal", "Ascend/toolkit#3": "window"}
-    ctx = RunContext(store=store, settings=SimpleNamespace(funnel={}, rank_top_k=5), out_dir=None, since=SINCE,
+    ctx = RunContext(store=store, settings=Settings(rank_top_k=5).resolved(), out_dir=None, since=SINCE,
                      funnel=dict(given))
     counted = funnel_stage.run(ctx)
     assert store.stages == {}, "a verdict handed on is the harvester's, already stored"
@@ -36,7 +36,7 @@ def test_the_stages_take_the_funnel_verdict_they_are_handed():
 
 def test_without_a_harvest_the_funnel_stage_works_the_verdict_out_and_link_reads_it():
     store = FakeStore(_corpus())
-    ctx = RunContext(store=store, settings=SimpleNamespace(funnel={}, rank_top_k=5), out_dir=None, since=SINCE)
+    ctx = RunContext(store=store, settings=Settings(rank_top_k=5).resolved(), out_dir=None, since=SINCE)
     funnel_stage.run(ctx)
     assert ctx.funnel == {"Ascend/toolkit#1": "pool", "Ascend/toolkit#2": "internal", "Ascend/toolkit#3": "window"}
     assert store.stages[("Ascend/toolkit", 1)] == "pool"
@@ -131,3 +131,4 @@ def test_a_runs_model_timeout_comes_from_the_settings_and_a_bad_one_is_one_clear
         monkeypatch.setenv("FIXLORE_LLM_TIMEOUT", bad)
         with pytest.raises(ConfigError, match="llm_timeout"):
             choice_from_settings(SimpleNamespace())
+
