@@ -132,3 +132,48 @@ def test_a_runs_model_timeout_comes_from_the_settings_and_a_bad_one_is_one_clear
         with pytest.raises(ConfigError, match="llm_timeout"):
             choice_from_settings(SimpleNamespace())
 
+
+class _CaseReads:
+    """Store reads of the cases, by the stage that was running (told by the run's progress calls)."""
+
+    def __init__(self, monkeypatch):
+        self.stage, self.reads = "before the run", {}
+        real = Store.load_cases
+
+        def load_cases(store):
+            self.reads[self.stage] = self.reads.get(self.stage, 0) + 1
+            return real(store)
+
+        monkeypatch.setattr(Store, "load_cases", load_cases)
+
+    def progress(self, stage: str, done: int, total: int | None) -> None:
+        if ":" not in stage:
+            self.stage = stage
+
+
+def test_a_whole_run_hands_the_cases_on_and_never_reads_them_back(tmp_path, monkeypatch):
+    """The link stage hands its cases on; kb, analyse, compose and serve work on them and save
+    their own conclusions, and the store's cases are read by no stage (main before issue #25
+    read them four times: kb, analyse, compose, serve)."""
+    from fixlore.pipeline import RunRequest, run_pipeline
+
+    counted = _CaseReads(monkeypatch)
+    out = tmp_path / "out"
+    info = run_pipeline(RunRequest(world=DEMO, out=out), progress=counted.progress)
+    assert [s["name"] for s in info["stages"]] == ["harvest", "funnel", "link", "kb", "analyse", "compose", "serve"]
+    assert counted.stage == "serve" and counted.reads == {}
+    monkeypatch.undo()
+    saved = {c.key: c.to_export() for c in Store.open(f"sqlite:///{out / 'fixlore.db'}").load_cases()}
+    exported = {f"{c['repo']}#{c['number']}": c for c in map(json.loads, (out / "cases.jsonl").read_text().splitlines())}
+    assert saved and json.loads(json.dumps(saved)) == exported     # what was handed on is what was saved
+
+
+def test_a_run_that_did_not_link_reads_the_cases_once_and_hands_them_on(tmp_path, monkeypatch):
+    from fixlore.pipeline import RunRequest, run_pipeline
+
+    out = tmp_path / "out"
+    run_pipeline(RunRequest(world=DEMO, out=out, stage_names=("harvest", "funnel", "link")))
+    counted = _CaseReads(monkeypatch)
+    run_pipeline(RunRequest(world=DEMO, out=out, stage_names=("kb", "analyse", "compose", "serve")),
+                 progress=counted.progress)
+    assert counted.reads == {"kb": 1}

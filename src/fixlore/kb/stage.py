@@ -48,7 +48,7 @@ def run(ctx: RunContext) -> KbSummary:
     folders = _doc_folders(ctx)
     if not folders:
         return KbSummary(skipped="no documents: replay a world with docs/ or set kb_docs")
-    cases = ctx.store.load_cases()
+    cases = ctx.cases()
     todo = [c for c in cases if c.provisional or c.funnel in (FunnelStage.SELECTED, FunnelStage.ANALYSIS)]
     index_dir = Path(getattr(ctx.settings, "kb_index", "") or ctx.out_dir / "kb")
     with KnowledgeBase.open(index_dir) as kb:

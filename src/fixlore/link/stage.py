@@ -56,6 +56,7 @@ def run(ctx: RunContext) -> LinkSummary:
     result = audit_timing(chosen, fetch, AUDIT_SAMPLE, prior=prior, seen=seen, run_id=ctx.run_id,
                           resumed=resumed)
     ctx.store.save_linked_cases(cases, ctx.run_id)
+    ctx.hand_on(cases)
     ctx.info["funnel"] = counts.as_dict()
     return LinkSummary(
         funnel=counts.as_dict(),
