@@ -32,7 +32,7 @@ class AnalyseSummary(TypedDict, total=False):
 def run(ctx: RunContext) -> AnalyseSummary:
     cases = ctx.cases()
     if not cases:
-        return AnalyseSummary(skipped="no cases in the store (the link stage writes them)")
+        return AnalyseSummary(skipped="no cases (the link stage builds them)")
     # the answers state dates: in the window's own offset, as the digest shows every time
     since = ctx.since
     cases_in_zone(cases, since.tzinfo if since else None)

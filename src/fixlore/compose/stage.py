@@ -24,7 +24,7 @@ class ComposeSummary(TypedDict, total=False):
 def run(ctx: RunContext) -> ComposeSummary:
     cases = ctx.cases()
     if not cases:
-        return ComposeSummary(skipped="no cases in the store")
+        return ComposeSummary(skipped="no cases (the link stage builds them)")
     since = ctx.since
     # every time in the window's own offset (the store keeps UTC): GitCode users read +08:00
     cases_in_zone(cases, since.tzinfo if since else None)
