@@ -34,7 +34,7 @@ from pathlib import Path
 from rich.console import Console
 from rich.table import Table
 
-from fixlore import model as m
+from fixlore.core import model as m
 from fixlore.harvest import harvest
 from fixlore.link.build import build_cases
 from fixlore.replay.server import ReplayServer
@@ -44,7 +44,7 @@ from fixlore.sources.http import ApiClient
 from fixlore.sources.offline import read_world_meta
 from fixlore.sources.synthetic import WorldShape, write_world
 from fixlore.store import Store
-from fixlore.timeutil import parse_time
+from fixlore.core.timeutil import parse_time
 
 ROOT = Path(__file__).resolve().parents[1]
 ASCEND = ROOT / "worlds" / "ascend-2026-09"

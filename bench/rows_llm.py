@@ -191,7 +191,7 @@ def environment(**values: str) -> Iterator[None]:
 
 def fixlore_run(world: Path, out: Path) -> int:
     """`fixlore run --world W --out O` in this process, its console output in `O.log`; its exit code."""
-    from fixlore.cli import main
+    from fixlore.cli.commands import main
 
     out.parent.mkdir(parents=True, exist_ok=True)
     with open(out.with_suffix(".log"), "w", encoding="utf-8") as log, contextlib.redirect_stdout(log), \

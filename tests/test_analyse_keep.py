@@ -8,7 +8,7 @@ import pytest
 
 from fixlore.analyse.context import CaseContext
 from fixlore.analyse.keep import keep_or_drop
-from fixlore.model import Case, Comment, FixRef, Issue, Pull
+from fixlore.core.model import Case, Comment, FixRef, Issue, Pull
 
 TZ = timezone(timedelta(hours=8))
 WHEN = datetime(2026, 9, 18, 10, 0, tzinfo=TZ)

@@ -151,7 +151,7 @@ def test_prompt_file_is_versioned_and_carries_the_case(tmp_path):
 def test_cli_analyse_with_the_llm_backend(tmp_path, monkeypatch):
     from typer.testing import CliRunner
 
-    from fixlore.cli import app
+    from fixlore.cli.commands import app
 
     monkeypatch.setenv("FIXLORE_TEST_LLM_KEY", SECRET)
     w = build_world()

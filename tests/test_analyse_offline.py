@@ -10,7 +10,7 @@ import pytest
 
 from fixlore.analyse import OfflineAnalyst, analyse_cases, candidates_of
 from fixlore.analyse.context import ContextIndex
-from fixlore.model import Case, Comment, Commit, Corpus, Evidence, FixRef, Issue, KbRef, Pull
+from fixlore.core.model import Case, Comment, Commit, Corpus, Evidence, FixRef, Issue, KbRef, Pull
 
 TZ = timezone(timedelta(hours=8))
 SIM, QNT, ENG = "Ascend/msdemo", "Ascend/quantkit", "octo/engine"

@@ -3,7 +3,7 @@
 the README's table gives for that kind of failure, no traceback, no secret, and nothing created
 (the tmp working folder, and the finished run some rows read, are byte-identical afterwards).
 
-Most rows run in-process through ``fixlore.cli.main`` (fast); ``SUBPROCESS`` runs a few as real
+Most rows run in-process through ``fixlore.cli.commands.main`` (fast); ``SUBPROCESS`` runs a few as real
 processes, as a user's shell would. A row's words are what the one line must name, so a user
 can tell which input to fix.
 """
@@ -18,8 +18,8 @@ from pathlib import Path
 import pytest
 
 from conftest import free_port
-from fixlore.cli import app, main
-from fixlore.errors import EXIT_CODES
+from fixlore.cli.commands import app, main
+from fixlore.core.errors import EXIT_CODES
 
 ROOT = Path(__file__).resolve().parents[1]
 DEMO = str(ROOT / "worlds" / "demo")

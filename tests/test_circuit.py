@@ -14,16 +14,16 @@ import openai
 import pytest
 
 from fake_openai import FakeOpenAI, Status
-from fixlore.circuit import Breaker
-from fixlore.errors import SourceError
-from fixlore.llmclient import ChatClient, EndpointDown
+from fixlore.edges.circuit import Breaker
+from fixlore.core.errors import SourceError
+from fixlore.edges.llmclient import ChatClient, EndpointDown
 from fixlore.replay.deadhosts import DyingReplay, SilentPort, closed_port
 from fixlore.replay.server import ReplayServer
 from fixlore.sources import make_source
 from fixlore.sources.http import ApiClient, ApiError, HostDown, RateLimiter
 from fixlore.sources.offline import read_world_meta
 from fixlore.store import Store
-from fixlore.timeutil import parse_time
+from fixlore.core.timeutil import parse_time
 
 DEMO = Path(__file__).resolve().parents[1] / "worlds" / "demo"
 

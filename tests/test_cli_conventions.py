@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 import typer
 
-from fixlore.cli import app, main
+from fixlore.cli.commands import app, main
 from fixlore.pipeline import RunRequest, run_pipeline
-from fixlore.summary import summary_lines
+from fixlore.edges.summary import summary_lines
 
 ROOT = Path(__file__).resolve().parents[1]
 DEMO = ROOT / "worlds" / "demo"

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from fixlore.cli import EPILOG, main
-from fixlore.errors import EXIT_CODES
+from fixlore.cli.commands import EPILOG, main
+from fixlore.core.errors import EXIT_CODES
 
 ROOT = Path(__file__).resolve().parents[1]
 DEMO = ROOT / "worlds" / "demo"

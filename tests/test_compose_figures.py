@@ -10,7 +10,7 @@ import pytest
 from fixlore.analyse import OfflineAnalyst, analyse_cases
 from fixlore.compose import compute_figures
 from fixlore.compose.figures import Refs, stage_summary
-from fixlore.model import KbRef
+from fixlore.core.model import KbRef
 from test_analyse_offline import QNT, SIM, build_world
 
 
@@ -90,7 +90,7 @@ def test_run_summary_feeds_analysis_and_audit(analysed):
 
 
 def test_refs_are_short_and_unique():
-    from fixlore.model import Case
+    from fixlore.core.model import Case
 
     cases = [Case(repo="a/tools", number=1), Case(repo="b/tools", number=2), Case(repo=QNT, number=3)]
     ref = Refs(cases)

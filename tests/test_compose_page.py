@@ -15,7 +15,7 @@ from fixlore.compose.charts import funnel_chart, repo_chart, svg, timing_chart
 from fixlore.compose.digest import build_digest, without_kb
 from fixlore.compose.links import doc_url, pr_links
 from fixlore.compose.render import markdown, md_rich, rich
-from fixlore.units import human_lag
+from fixlore.core.units import human_lag
 from test_digest import analysed_world
 
 _UNIT_S = {"d": 86400, "h": 3600, "min": 60, "s": 1}
@@ -30,7 +30,7 @@ def test_lag_in_the_two_largest_units():
 
 def test_a_fact_sentence_says_one_rounded_figure_where_a_page_says_two_units():
     """The two lag formats agree under a minute and part above it, on purpose (their docstrings)."""
-    from fixlore.facts import format_lag
+    from fixlore.wording.facts import format_lag
 
     assert format_lag(55, False) == human_lag(55) == "55 s"
     assert format_lag(65, False) == "1 min 05 s" and human_lag(65) == "1 min 5 s"
@@ -40,7 +40,7 @@ def test_a_fact_sentence_says_one_rounded_figure_where_a_page_says_two_units():
 
 
 def test_linker_notes_read_their_lag_in_human_units():
-    from fixlore.htmlsafe import lag_words
+    from fixlore.wording.htmlsafe import lag_words
 
     note = "fix !140 merged 2026-09-17T11:00:00+08:00, issue closed by ops-lee: lag 191396s"
     assert lag_words(note) == note.replace("lag 191396s", "lag 2 d 5 h")
@@ -166,7 +166,7 @@ def test_without_kb_keeps_the_rest_of_the_answer():
     'KB：…' sentence; the digest takes it out of the prose and nothing else."""
     cases, _ = analysed_world()
     c = next(c for c in cases if c.kb_refs and c.answer)
-    from fixlore.facts import kb_sentence
+    from fixlore.wording.facts import kb_sentence
 
     sentence = kb_sentence(c, True)
     legacy = c.answer.rstrip("。") + "。" + sentence + "。"
@@ -178,7 +178,7 @@ def test_without_kb_keeps_the_rest_of_the_answer():
 def test_pr_links_name_fix_and_pending_prs_by_their_labels():
     cases, _ = analysed_world()
     c = next(c for c in cases if c.fix)
-    from fixlore.facts import pr_label
+    from fixlore.wording.facts import pr_label
 
     links = pr_links(c)
     assert links == {pr_label(f, c.repo): f.url for f in (*c.fix, *c.pending_fix) if f.url.startswith("https://")}
@@ -188,7 +188,7 @@ def test_pr_links_name_fix_and_pending_prs_by_their_labels():
 def test_the_digests_own_sentences_link_cases_and_unambiguous_prs():
     from fixlore.compose.digest import digest_links
     from fixlore.compose.figures import Refs
-    from fixlore.model import FixRef
+    from fixlore.core.model import FixRef
 
     cases, run = analysed_world()
     ref = Refs(cases)

@@ -8,8 +8,8 @@ from types import SimpleNamespace
 
 from fixlore.analyse import stage as analyse_stage
 from fixlore.compose import stage as compose_stage
-from fixlore.model import Case
-from fixlore.runcontext import RunContext
+from fixlore.core.model import Case
+from fixlore.settings.runcontext import RunContext
 from test_analyse_offline import build_world
 
 SINCE = datetime(2026, 9, 1, tzinfo=timezone(timedelta(hours=8)))

@@ -15,7 +15,7 @@ import pytest
 from typer.testing import CliRunner
 
 from fixlore.analyse import OfflineAnalyst, analyse_cases
-from fixlore.cli import app
+from fixlore.cli.commands import app
 from fixlore.compose import compute_figures, write_digests
 from test_analyse_offline import SIM, build_world
 
@@ -160,7 +160,7 @@ def test_single_language_and_bad_language(tmp_path):
     paths = write_digests(cases, run, tmp_path, ["en"])
     assert set(paths) == {"md_en", "html", "json"}
     assert 'lang="en"' in paths["html"].read_text("utf-8")
-    from fixlore.errors import ConfigError
+    from fixlore.core.errors import ConfigError
 
     with pytest.raises(ConfigError):
         write_digests(cases, run, tmp_path, ["fr"])
@@ -223,7 +223,7 @@ def test_html_renders_in_chromium_with_tables_and_no_script(written, tmp_path):
 
 
 def test_fact_sentences_follow_the_digest_language():
-    from fixlore.facts import close_sentence, fix_sentence
+    from fixlore.wording.facts import close_sentence, fix_sentence
     from fixlore.compose.digest import answer_in
 
     cases, _ = analysed_world()

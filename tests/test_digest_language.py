@@ -80,8 +80,8 @@ def test_mark_runs_quotes_each_embedded_piece_only():
 
 
 def test_a_linked_pr_that_is_not_the_fix_is_said_in_both_languages():
-    from fixlore.facts import close_sentence
-    from fixlore.model import Case, FixRef
+    from fixlore.wording.facts import close_sentence
+    from fixlore.core.model import Case, FixRef
 
     case = Case(repo="o/r", number=631, url="https://gitcode.com/o/r/issues/631", timing="same_second",
                 fix=[FixRef(repo="o/r", number=986, role="fix", state="merged", url="https://gitcode.com/o/r/merge_requests/986")],

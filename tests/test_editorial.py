@@ -15,8 +15,8 @@ from fixlore.compose.digest import build_digest
 from fixlore.compose.figures import Refs
 from fixlore.compose.guide import guide
 from fixlore.compose.language import MARK
-from fixlore.llmclient import ChatClient
-from fixlore.model import Case, FixRef, Written
+from fixlore.edges.llmclient import ChatClient
+from fixlore.core.model import Case, FixRef, Written
 from test_digest import analysed_world
 from test_digest_language import HAN, leftovers
 

@@ -2,10 +2,10 @@
 
 import json
 
-from fixlore.caseexport import case_line
-from fixlore.enums import FunnelStage, Platform
-from fixlore.model import FUNNEL_STAGES, Case
-from fixlore.config import PLATFORMS
+from fixlore.edges.caseexport import case_line
+from fixlore.core.enums import FunnelStage, Platform
+from fixlore.core.model import FUNNEL_STAGES, Case
+from fixlore.settings.config import PLATFORMS
 
 
 def test_the_tuples_are_the_members_values_in_pipeline_order():
@@ -29,7 +29,7 @@ def test_every_vocabulary_list_outside_the_enums_keeps_to_them():
     from fixlore.compose.charts import TIMING_TEXT
     from fixlore.compose.disclosure import CARRIER_TEXT, REASON_TEXT
     from fixlore.compose.figures import AUTO_CLOSE_TIMINGS, CARRIER_TRAPS
-    from fixlore.enums import DropReason, EvidenceKind, Timing, Trap
+    from fixlore.core.enums import DropReason, EvidenceKind, Timing, Trap
     from fixlore.link.audit import _PRIORITY
     from fixlore.link.conclude import EVIDENCE_OF, TRAP_ORDER
     from fixlore.store.datasette import CONCLUSIONS
@@ -48,9 +48,9 @@ def test_a_linked_case_carries_members_and_exports_plain_string_keys():
     plain strings, which is what lets orjson write them (the export reads the same bytes)."""
     import orjson
 
-    from fixlore.enums import EvidenceKind, Timing, Trap
+    from fixlore.core.enums import EvidenceKind, Timing, Trap
     from fixlore.link import build_cases
-    from fixlore.model import Corpus
+    from fixlore.core.model import Corpus
 
     from test_link_builders import SINCE, issue, pull, t
 

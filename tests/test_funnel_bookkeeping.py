@@ -6,7 +6,7 @@ from hypothesis import given, strategies as st
 
 from fixlore.rules.funnel.bookkeeping import own_change_ticket, own_words, says_nothing, template_lines
 from fixlore.link import build_cases
-from fixlore.model import Corpus
+from fixlore.core.model import Corpus
 
 from test_link_builders import SINCE, issue, pull, t
 

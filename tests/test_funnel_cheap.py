@@ -1,6 +1,6 @@
 from fixlore.rules.funnel import FunnelConfig, cheap_funnel
 from fixlore.rules.funnel.floods import title_shape
-from fixlore.model import REASON_DUPLICATE, REASON_NOT_PLANNED
+from fixlore.core.model import REASON_DUPLICATE, REASON_NOT_PLANNED
 
 from test_link_builders import SINCE, issue, t
 

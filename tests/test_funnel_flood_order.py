@@ -44,7 +44,7 @@ def test_unresolved_cve_and_empty_titles_are_decided_before_floods():
 def test_counts_keep_typed_floods_inside_the_resolved_user_side_issues():
     """The seed's arithmetic: floods are inside 'resolved, user-side, not CVE, titled' and leave after."""
     from fixlore.link import build_cases
-    from fixlore.model import Corpus
+    from fixlore.core.model import Corpus
 
     issues = _flood("Task") + [issue(1, "NPU memory leak", closed=t(18)), issue(2, "内部迭代", closed=t(18),
                                                                            issue_type="任务", author="maint")]

@@ -16,7 +16,7 @@ from fixlore.sources.github_graphql import LINK_SOURCE, closing_query, graphql_u
 from fixlore.sources.http import ApiClient
 from fixlore.sources.offline import read_world_meta
 from fixlore.store import Store
-from fixlore.timeutil import parse_time
+from fixlore.core.timeutil import parse_time
 
 ROOT = Path(__file__).resolve().parents[1]
 MINI = ROOT / "worlds" / "github-mini"

@@ -15,7 +15,7 @@ from fixlore.sources import make_source
 from fixlore.sources.http import ApiClient
 from fixlore.sources.offline import load_world, read_world_meta
 from fixlore.store import Store
-from fixlore.timeutil import parse_time
+from fixlore.core.timeutil import parse_time
 
 DETAIL_ENDPOINTS = ("/issues/{number}/comments", "/issues/{number}/operate_logs", "/issues/{number}/timeline",
                     "/issues/{number}/pull_requests", "/pulls/{number}/files", "/pulls/{number}/commits",

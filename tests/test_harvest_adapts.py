@@ -17,7 +17,7 @@ import httpx2
 import pytest
 
 from fixlore.compose.disclosure import _closing_refs_note
-from fixlore.errors import ConfigError
+from fixlore.core.errors import ConfigError
 from fixlore.harvest import harvest
 from fixlore.link.build import build_cases
 from fixlore.replay.server import ReplayServer
@@ -28,7 +28,7 @@ from fixlore.sources.listforms import (COMBINED, NONE, OrderForms, ProbeForms, o
                                        DOCUMENTED_ORDER)
 from fixlore.sources.offline import read_world_meta
 from fixlore.store import Store
-from fixlore.timeutil import parse_time
+from fixlore.core.timeutil import parse_time
 
 ROOT = Path(__file__).resolve().parents[1]
 DEMO = ROOT / "worlds" / "demo"
@@ -180,7 +180,7 @@ def test_when_every_form_is_refused_the_list_is_walked_unordered(tmp_path):
 
 
 def _cli(*args: str) -> subprocess.CompletedProcess:
-    code = "import sys; from fixlore.cli import main; sys.argv[0] = 'fixlore'; main()"
+    code = "import sys; from fixlore.cli.commands import main; sys.argv[0] = 'fixlore'; main()"
     return subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, timeout=300)
 
 

@@ -2,7 +2,7 @@
 
 from datetime import datetime, timezone
 
-from fixlore import model as m
+from fixlore.core import model as m
 from fixlore.harvest.harvester import select_candidates
 
 T = datetime(2026, 9, 18, tzinfo=timezone.utc)

@@ -10,7 +10,7 @@ from fixlore.sources import make_source
 from fixlore.sources.http import ApiClient
 from fixlore.sources.offline import read_world_meta
 from fixlore.store import Store
-from fixlore.timeutil import parse_time
+from fixlore.core.timeutil import parse_time
 
 DEMO = Path(__file__).resolve().parents[1] / "worlds" / "demo"
 

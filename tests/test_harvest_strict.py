@@ -17,7 +17,7 @@ from fixlore.sources import make_source
 from fixlore.sources.http import ApiClient
 from fixlore.sources.offline import load_world, read_world_meta
 from fixlore.store import Store
-from fixlore.timeutil import parse_time
+from fixlore.core.timeutil import parse_time
 
 
 def harvest_world(world: Path, db: str, strict=None, time_scale: float = 1.0, **client_kw):
@@ -79,7 +79,7 @@ def test_run_with_an_unreadable_repo_exits_3_and_the_digest_says_so(make_world, 
 
     world = make_world(repos=3, closed_in_window=20, other_updated=5, old_issues=5)
     out = tmp_path / "out"
-    code = "import sys; from fixlore.cli import main; sys.argv[0] = 'fixlore'; main()"
+    code = "import sys; from fixlore.cli.commands import main; sys.argv[0] = 'fixlore'; main()"
     proc = subprocess.run([sys.executable, "-c", code, "run", "--world", str(world), "--out", str(out),
                            "--quirks", "closed_module"], capture_output=True, text=True, timeout=300)
     assert proc.returncode == 6, proc.stderr
@@ -232,7 +232,7 @@ def test_a_live_run_stores_in_out_warns_without_token_and_reads_bare_dates_in_th
     world = make_world(repos=2, closed_in_window=10, other_updated=3, old_issues=3)
     out = tmp_path / "live"
     env = {k: v for k, v in os.environ.items() if k not in ("GITCODE_TOKEN", "GITHUB_TOKEN")}
-    code = "import sys; from fixlore.cli import main; sys.argv[0] = 'fixlore'; main()"
+    code = "import sys; from fixlore.cli.commands import main; sys.argv[0] = 'fixlore'; main()"
     with ReplayServer(world, strict=True) as srv:
         proc = subprocess.run([sys.executable, "-c", code, "run", "--platform", "gitcode", "--base-url", srv.base_url,
                                "--org", "acme", "--org", "beta", "--since", "2026-09-17", "--out", str(out),
@@ -255,7 +255,7 @@ def test_a_live_run_stores_in_out_warns_without_token_and_reads_bare_dates_in_th
     ("2026-09-17T00:00:00Z", "gitcode", "2026-09-17T00:00:00+00:00"),
 ])
 def test_bare_dates_mean_the_platform_zone(raw, platform, expected):
-    from fixlore.config import SettingFlags, load_settings
+    from fixlore.settings.config import SettingFlags, load_settings
 
     settings = load_settings(None, SettingFlags(platform=platform, since=raw))
     assert settings.since.isoformat() == expected
@@ -290,7 +290,7 @@ def test_github_issue_list_whose_order_cannot_be_proven_is_asked_again_with_sinc
     """GitHub documents ``since`` on the issue list (not on the pull list): when the list comes in
     creation order whatever is asked, the harvester asks it filtered rather than walking every page."""
     from fixlore.replay.strict import NAMED, Quirks
-    from fixlore.summary import summary_lines
+    from fixlore.edges.summary import summary_lines
 
     world = make_world(platform="github", repos=2, closed_in_window=20, other_updated=5, old_issues=400)
     meta = read_world_meta(world)

@@ -15,11 +15,11 @@ from hypothesis import example, given
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from fixlore.cli import app
-from fixlore.model import Case
+from fixlore.cli.commands import app
+from fixlore.core.model import Case
 from fixlore.rules.topics import is_word, prose, topic_words
-from fixlore.terminal import json_text, plain, text
-from fixlore.textclean import VISIBLE_MARK, for_terminal, rendered
+from fixlore.wording.terminal import json_text, plain, text
+from fixlore.core.textclean import VISIBLE_MARK, for_terminal, rendered
 
 from test_hostile_world import hostile_world, sqlite_run  # noqa: F401  (module fixtures: the hostile run)
 
@@ -198,8 +198,7 @@ def test_the_digest_themes_hold_no_markup(sqlite_run):  # noqa: F811
 def test_a_warning_quoting_issue_text_reaches_stderr_cleaned(capsys):
     import logging
 
-    from fixlore import logs
-
+    from fixlore.edges import logs
     logs.configure(0)
     try:
         logging.getLogger("fixlore.test").warning("title %s", "x\u202egnp.exe\x1b]0;PWNED\x07\u200b")

@@ -17,7 +17,7 @@ import httpx2 as httpx
 import pytest
 import sqlalchemy as sa
 
-from fixlore.cli import main
+from fixlore.cli.commands import main
 from fixlore.store import Store
 from fixlore.store import schema as t
 

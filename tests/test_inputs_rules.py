@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from fixlore import errors
-from fixlore.cli import empty_value, main
-from fixlore.errors import EXIT_CODES
-from fixlore.inputs import redact_url, redact_urls
-from fixlore.timeutil import parse_user_time
+from fixlore.core import errors
+from fixlore.cli.commands import empty_value, main
+from fixlore.core.errors import EXIT_CODES
+from fixlore.edges.inputs import redact_url, redact_urls
+from fixlore.core.timeutil import parse_user_time
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -151,8 +151,7 @@ def test_harvest_keeps_its_store_where_out_or_the_config_says(make_world, tmp_pa
 def test_a_log_line_never_shows_a_url_secret(tmp_path):
     import logging
 
-    from fixlore import logs
-
+    from fixlore.edges import logs
     log_file = tmp_path / "run.log"
     logs.configure(0, log_file)
     try:

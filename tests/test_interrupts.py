@@ -1,5 +1,5 @@
 """A Ctrl-C whose KeyboardInterrupt lands in a finaliser is swallowed by Python ("Exception ignored");
-fixlore.interrupts keeps it, so the next safe point raises again (the CI failure of stop 17)."""
+fixlore.edges.interrupts keeps it, so the next safe point raises again (the CI failure of stop 17)."""
 
 from __future__ import annotations
 
@@ -9,9 +9,7 @@ import sys
 
 import pytest
 
-from fixlore import interrupts
-
-
+from fixlore.edges import interrupts
 class _RaisesSigintWhenCollected:
     def __del__(self) -> None:
         signal.raise_signal(signal.SIGINT)

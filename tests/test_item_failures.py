@@ -15,8 +15,8 @@ from pathlib import Path
 import httpx2
 import pytest
 
-from fixlore.errors import FixloreError
-from fixlore.model import Case
+from fixlore.core.errors import FixloreError
+from fixlore.core.model import Case
 from fixlore.replay.faults import FaultPlan, parse_spec
 from fixlore.replay.server import ReplayServer
 from fixlore.rules.unread import Unread, case_gaps, fix_unknown, parse_label, unjudged
@@ -222,7 +222,7 @@ def test_a_source_keeps_the_parts_it_read(world, faults, issue_repo, issue_no, p
 def test_a_part_read_later_replaces_and_an_unread_part_keeps_what_was_stored(tmp_path):
     from datetime import timedelta
 
-    from fixlore import model as m
+    from fixlore.core import model as m
     from fixlore.sources.base import IssueDetail, PullDetail
     from fixlore.sources.responses import ApiError
     from fixlore.store import Store
@@ -267,7 +267,7 @@ def test_a_part_read_later_replaces_and_an_unread_part_keeps_what_was_stored(tmp
 
 
 def test_the_status_of_a_case_with_an_open_fix_question_is_fix_unknown():
-    from fixlore.model import FixRef
+    from fixlore.core.model import FixRef
     from fixlore.serve.views import status_of
 
     when = datetime(2026, 9, 18, tzinfo=timezone.utc)

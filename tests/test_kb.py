@@ -14,7 +14,7 @@ from fixlore.retrieval.base import THRESHOLD_NAME, VECTORS_NAME, KnowledgeBase
 from fixlore.kb.calibrate import Ranked, best_threshold, calibrate, cross_validate, evaluate, rank_labelled
 from fixlore.retrieval.embed import UseEmbedder
 from fixlore.kb.enrich import case_query, CorpusLookup, enrich
-from fixlore.model import Case, Comment, Corpus, FixRef, Issue, Pull
+from fixlore.core.model import Case, Comment, Corpus, FixRef, Issue, Pull
 from test_kb_corpus import QUERIES, UNRELATED, write_corpus
 
 T0 = datetime(2026, 9, 10, tzinfo=timezone.utc)
@@ -234,7 +234,7 @@ def test_search_from_another_thread(built):
 def test_cli_build_search_stats(tmp_path):
     from typer.testing import CliRunner
 
-    from fixlore.cli import app
+    from fixlore.cli.commands import app
 
     docs = write_corpus(tmp_path)
     index = tmp_path / "cli-index"
@@ -330,7 +330,7 @@ def test_a_judge_reads_the_candidates_and_keeps_only_what_explains(built):
 def test_the_model_judge_against_a_loopback_endpoint(built):
     from fake_openai import FakeOpenAI, Ok, Raw
     from fixlore.kb.verify import model_judge
-    from fixlore.llmclient import ChatClient
+    from fixlore.edges.llmclient import ChatClient
 
     kb, _, _ = built
     corpus = _corpus()
@@ -358,7 +358,7 @@ def test_with_a_model_named_each_case_is_ranked_once(built, monkeypatch):
     from fake_openai import FakeOpenAI, Ok, Raw
     from fixlore.kb.enrich import queries_for
     from fixlore.kb.verify import model_judge
-    from fixlore.llmclient import ChatClient
+    from fixlore.edges.llmclient import ChatClient
 
     kb, _, _ = built
     corpus = _corpus()

@@ -3,7 +3,7 @@ again, and find what a clean run leaves: cases.jsonl, the digests, the document 
 their tokens and vectors, sources, term counts, the user dictionary), the case index, the store's
 rows and a run that says ok.
 
-The points are the run's durable writes (`fixlore.killpoints`): every store transaction, every
+The points are the run's durable writes (`fixlore.edges.killpoints`): every store transaction, every
 index transaction, every file moved into place, and each stage's start, listed from a clean run
 of the demo world. Which of them are tried is drawn with a fixed seed (``FIXLORE_KILL_SEED``
 draws another set; ``FIXLORE_KILL_POINTS=all`` tries every point, both ways: minutes), at least
@@ -25,8 +25,10 @@ import numpy as np
 import pytest
 from jsonschema import Draft202012Validator
 
-from fixlore import formats, killpoints
-from fixlore.errors import Interrupted
+from fixlore.core import formats
+
+from fixlore.edges import killpoints
+from fixlore.core.errors import Interrupted
 from fixlore.pipeline import STAGE_ORDER, RunRequest, run_pipeline
 from fixlore.store import Store
 
@@ -233,7 +235,7 @@ def test_a_file_is_whole_or_as_it_was_and_a_dead_writers_temporary_goes(tmp_path
     import subprocess
     import sys
 
-    from fixlore.atomicfile import replacing, write_atomic
+    from fixlore.edges.atomicfile import replacing, write_atomic
 
     target = write_atomic(tmp_path / "run.json", "before\n")
     with pytest.raises(KeyboardInterrupt):

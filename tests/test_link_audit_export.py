@@ -3,11 +3,11 @@ from datetime import timedelta
 
 import pytest
 
-from fixlore.errors import FixloreError
+from fixlore.core.errors import FixloreError
 from fixlore.link import build_cases
 from fixlore.link.audit import audit_timing, corpus_fetcher
-from fixlore.caseexport import read_cases_jsonl, write_cases_jsonl
-from fixlore.model import Corpus
+from fixlore.edges.caseexport import read_cases_jsonl, write_cases_jsonl
+from fixlore.core.model import Corpus
 
 from test_link_builders import SINCE, issue, link, pull, t
 
@@ -113,7 +113,7 @@ def test_the_audit_fetches_through_the_source_get_issue_and_get_pull(name, tmp_p
         finally:
             client.close()
     assert got is not None and got.number == int(issue_file.stem) and got.repo == f"{owner}/{repo}"
-    from fixlore.timeutil import parse_time
+    from fixlore.core.timeutil import parse_time
 
     assert got.closed_at == parse_time(raw.get("closed_at") or raw.get("finished_at"))   # what the audit re-checks
     assert missing is None

@@ -11,11 +11,11 @@ from datetime import timedelta
 
 import pytest
 
-from fixlore.config import Settings
-from fixlore.cli import main
+from fixlore.settings.config import Settings
+from fixlore.cli.commands import main
 from fixlore.link import build_cases
 from fixlore.link.audit import audit_timing, corpus_fetcher, corpus_seen, prior_checks, reusable
-from fixlore.model import Corpus
+from fixlore.core.model import Corpus
 
 from test_link_builders import SINCE, issue, link, pull, t
 
@@ -254,7 +254,7 @@ class _Source:
 
 def _stage_run(corpus: Corpus, earlier: dict | None, results: dict, failures=()):
     from fixlore.link import stage as link_stage
-    from fixlore.runcontext import RunContext
+    from fixlore.settings.runcontext import RunContext
 
     from test_link_stage import FakeStore
 

@@ -4,7 +4,7 @@ import pytest
 
 from fixlore.link import build_cases
 from fixlore.rules.refs import find_refs, settle_background
-from fixlore.model import Corpus
+from fixlore.core.model import Corpus
 
 from test_link_builders import SINCE, issue, link, pull, t
 

@@ -2,7 +2,7 @@ from datetime import timedelta
 
 from fixlore.rules.funnel import FunnelConfig
 from fixlore.link import LinkConfig, analysis_candidates, build_cases
-from fixlore.model import EV_CLOSED, EV_CROSS_REF, EV_LINKED, REASON_NOT_PLANNED, Commit, Corpus, Repo
+from fixlore.core.model import EV_CLOSED, EV_CROSS_REF, EV_LINKED, REASON_NOT_PLANNED, Commit, Corpus, Repo
 
 from test_link_builders import REPO, SINCE, comment, event, files, issue, link, pull, t
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta, timezone
 
-from fixlore.model import Comment, Event, FileChange, Issue, Link, Pull
+from fixlore.core.model import Comment, Event, FileChange, Issue, Link, Pull
 
 TZ = timezone(timedelta(hours=8))
 SINCE = datetime(2026, 9, 17, tzinfo=TZ)

@@ -5,7 +5,7 @@ from hypothesis import given, strategies as st
 
 from fixlore.link import build_cases
 from fixlore.link.carried import commit_list
-from fixlore.model import Commit, Corpus
+from fixlore.core.model import Commit, Corpus
 
 from test_link_builders import REPO, SINCE, issue, pull, t
 

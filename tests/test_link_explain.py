@@ -1,7 +1,7 @@
 from rich.console import Console
 
 from fixlore.link.explain import render_case
-from fixlore.model import Case, Evidence, FixRef
+from fixlore.core.model import Case, Evidence, FixRef
 
 
 def test_hostile_text_is_printed_not_interpreted():

@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 
 from fixlore.link import LinkConfig, build_cases
-from fixlore.caseexport import write_cases_jsonl
+from fixlore.edges.caseexport import write_cases_jsonl
 from fixlore.link.export import write_cases_parallel
 from fixlore.link.forked import ChunkPool, ForkedCall, can_fork, chunked
-from fixlore.model import Case, Evidence, FixRef
+from fixlore.core.model import Case, Evidence, FixRef
 
 pytestmark = pytest.mark.skipif(not can_fork(), reason="needs os.fork")
 

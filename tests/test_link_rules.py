@@ -5,7 +5,7 @@ from datetime import timedelta
 from fixlore.link import LinkConfig, build_cases
 from fixlore.link.closes import Close, close_storms
 from fixlore.rules.bots import STALE_NOTICE, is_bot
-from fixlore.model import EV_CLOSED, Corpus
+from fixlore.core.model import EV_CLOSED, Corpus
 
 from test_link_builders import REPO, SINCE, comment, event, issue, link, pull, t
 
@@ -149,7 +149,7 @@ def test_conclude_all_off_keeps_only_candidates_and_storms():
 
 
 def test_github_connected_pr_closed_by_its_commit_is_linked_evidence():
-    from fixlore.model import Commit
+    from fixlore.core.model import Commit
     gh = "octo/lib"
     corpus = Corpus(platform="github",
                     issues=[issue(102, "dark theme tokens", closed=t(18, 12, 0, 1), repo=gh)],

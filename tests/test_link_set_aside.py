@@ -5,7 +5,7 @@ import pytest
 
 from fixlore.link import build_cases
 from fixlore.link.set_aside import called_stopgap, revert_of
-from fixlore.model import Comment, Corpus
+from fixlore.core.model import Comment, Corpus
 
 from test_link_builders import REPO, SINCE, issue, link, pull, t
 

@@ -2,13 +2,13 @@ import json
 
 from typer.testing import CliRunner
 
-from fixlore.config import Settings
-from fixlore.cli import app
+from fixlore.settings.config import Settings
+from fixlore.cli.commands import app
 from fixlore.funnel import stage as funnel_stage
 from fixlore.link import build_cases
 from fixlore.link import stage as link_stage
-from fixlore.model import Corpus
-from fixlore.runcontext import RunContext
+from fixlore.core.model import Corpus
+from fixlore.settings.runcontext import RunContext
 
 from test_link_builders import SINCE, issue, pull, t
 

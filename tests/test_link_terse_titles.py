@@ -1,7 +1,7 @@
 """Terse PR titles (issue #13): they neither make backport twins nor hide what a diff is about."""
 
 from fixlore.link import build_cases
-from fixlore.model import Corpus
+from fixlore.core.model import Corpus
 
 from test_link_builders import SINCE, files, issue, link, pull, t
 
@@ -40,7 +40,7 @@ def test_what_the_title_names_is_checked_against_the_diff_whatever_the_pr_title(
 
 
 def test_a_diff_that_touches_the_named_flag_in_code_spelling_keeps_the_link():
-    from fixlore.model import FileChange
+    from fixlore.core.model import FileChange
     corpus = Corpus(issues=[issue(9, "`--enable-prefix-caching` crashes on 910B", closed=t(18, 10, 0, 1))],
                     pulls=[pull(12, "fix bug", merged=t(18))], links=[link(9, 12)],
                     files=[FileChange(repo="Ascend/toolkit", pull_number=12, filename="engine/cache.py",

@@ -3,7 +3,7 @@
 import pytest
 
 from fixlore.link import build_cases
-from fixlore.model import REASON_NOT_PLANNED, Corpus
+from fixlore.core.model import REASON_NOT_PLANNED, Corpus
 
 from test_link_builders import SINCE, comment, issue, link, pull, t
 

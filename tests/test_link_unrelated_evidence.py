@@ -1,7 +1,7 @@
 """Class 3 of issue #13: a platform link is refuted by positive contrary evidence, never by vocabulary alone."""
 
 from fixlore.link import build_cases
-from fixlore.model import Corpus
+from fixlore.core.model import Corpus
 
 from test_link_builders import SINCE, comment, files, issue, link, pull, t
 

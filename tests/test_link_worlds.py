@@ -5,12 +5,12 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from fixlore.cli import app
+from fixlore.cli.commands import app
 from fixlore.rules.funnel import FunnelConfig
 from fixlore.link import LinkConfig, analysis_candidates, build_cases
 from fixlore.evaluate.score import load_truth, score
 from fixlore.sources.offline import load_world, read_world_meta
-from fixlore.timeutil import parse_time
+from fixlore.core.timeutil import parse_time
 
 ROOT = Path(__file__).resolve().parents[1] / "worlds"
 WORLDS = [w for w in ("demo", "github-mini", "ascend-2026-09") if (ROOT / w / "truth.yaml").is_file()]

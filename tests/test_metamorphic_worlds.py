@@ -10,7 +10,7 @@ import pytest
 from fixlore.rules.funnel import FunnelConfig, cheap_funnel
 from fixlore.link import LinkConfig, build_cases
 from fixlore.sources.offline import load_world, read_world_meta
-from fixlore.timeutil import parse_time
+from fixlore.core.timeutil import parse_time
 
 import world_transforms as wt
 

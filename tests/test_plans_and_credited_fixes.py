@@ -2,7 +2,7 @@
 a stale-labelled unresolved close carries `stale_close` without any detail."""
 
 from fixlore.link import build_cases
-from fixlore.model import REASON_NOT_PLANNED, Corpus
+from fixlore.core.model import REASON_NOT_PLANNED, Corpus
 
 from test_link_builders import SINCE, issue, pull, t
 

@@ -1,8 +1,8 @@
 """The PR label rule, decided once (model.pull_label, Case.platform) and used by link and serve."""
 
-from fixlore.facts import pr_label
+from fixlore.wording.facts import pr_label
 from fixlore.link.build import _mark_shared_fixes
-from fixlore.model import Case, FixRef, pull_label
+from fixlore.core.model import Case, FixRef, pull_label
 
 
 def test_each_platform_writes_its_own_sigil_and_names_a_foreign_repo():

@@ -15,7 +15,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from typer.testing import CliRunner
 
-from fixlore.cli import app
+from fixlore.cli.commands import app
 from fixlore.replay.server import ReplayServer
 from fixlore.replay.strict import NAMED, Quirks
 from fixlore.sources.probe import (HONOURED, IGNORED, UNDECIDED, Reply, close_actions, merged_shape,

@@ -13,7 +13,7 @@ from hypothesis import given, settings, strategies as st
 from fixlore.replay.asof import WorldAsOf, issue_as_of, item_time, items_as_of, pull_as_of
 from fixlore.replay.server import ReplayServer
 from fixlore.replay.world import World
-from fixlore.timeutil import parse_time
+from fixlore.core.timeutil import parse_time
 
 DEMO = Path(__file__).resolve().parents[1] / "worlds" / "demo"
 CST = timezone(timedelta(hours=8))

@@ -13,7 +13,7 @@ import httpx2
 import typer
 from typer.testing import CliRunner
 
-from fixlore.errors import FixloreError
+from fixlore.core.errors import FixloreError
 from fixlore.replay.cli import register
 
 ROOT = Path(__file__).resolve().parents[1]

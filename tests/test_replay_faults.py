@@ -11,7 +11,7 @@ from pathlib import Path
 import httpx2
 import pytest
 
-from fixlore.errors import FixloreError
+from fixlore.core.errors import FixloreError
 from fixlore.replay.faults import FaultPlan, parse_spec
 from fixlore.replay.limits import FixedWindow, SlidingWindows
 from fixlore.replay.server import ReplayServer

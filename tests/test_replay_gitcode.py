@@ -11,7 +11,7 @@ import httpx2
 import pytest
 
 from fixlore.replay.server import ReplayServer
-from fixlore.timeutil import parse_time
+from fixlore.core.timeutil import parse_time
 
 ROOT = Path(__file__).resolve().parents[1]
 DEMO = ROOT / "worlds" / "demo"

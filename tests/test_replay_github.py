@@ -8,7 +8,7 @@ from pathlib import Path
 import httpx2
 
 from fixlore.replay.server import ReplayServer
-from fixlore.timeutil import parse_time
+from fixlore.core.timeutil import parse_time
 
 ROOT = Path(__file__).resolve().parents[1]
 MINI = ROOT / "worlds" / "github-mini"

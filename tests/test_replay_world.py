@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from fixlore.errors import FixloreError
+from fixlore.core.errors import FixloreError
 from fixlore.replay.world import World
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -23,7 +23,7 @@ SINCE = "2026-09-17T00:00:00+08:00"
 
 def fixlore(*args: str, env_extra: dict[str, str] | None = None, timeout: float = 300) -> subprocess.CompletedProcess:
     env = {**os.environ, **(env_extra or {})}
-    code = "import sys; from fixlore.cli import main; sys.argv[0] = 'fixlore'; main()"
+    code = "import sys; from fixlore.cli.commands import main; sys.argv[0] = 'fixlore'; main()"
     return subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, env=env,
                           timeout=timeout)
 
@@ -116,7 +116,7 @@ def test_sigkill_mid_harvest_then_rerun_ends_identical(make_world, tmp_path):
         assert proc.returncode == 0, proc.stderr
         total_clean = srv.stats()["total"]
         srv.reset_stats()
-        code = "import sys; from fixlore.cli import main; sys.argv[0] = 'fixlore'; main()"
+        code = "import sys; from fixlore.cli.commands import main; sys.argv[0] = 'fixlore'; main()"
         # Paced by the client-side limiter (50 per 60 s / 30) so the kill lands mid-way.
         child = subprocess.Popen([sys.executable, "-c", code, *args, "--base-url", srv.base_url,
                                   "--db", f"sqlite:///{killed_db}", "--rate-limit", "--time-scale", "30"],

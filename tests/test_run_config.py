@@ -2,8 +2,8 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
-from fixlore.config import SettingFlags, load_settings
-from fixlore.errors import ConfigError
+from fixlore.settings.config import SettingFlags, load_settings
+from fixlore.core.errors import ConfigError
 from fixlore.pipeline import STAGE_ORDER, STAGES, RunContext, Stage, run_stages, select_stages
 
 

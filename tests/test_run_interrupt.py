@@ -18,7 +18,7 @@ from fixlore.store import Store
 from fixlore.store import schema as t
 
 SINCE = "2026-09-17T00:00:00+08:00"
-CODE = "import sys; from fixlore.cli import main; sys.argv[0] = 'fixlore'; main()"
+CODE = "import sys; from fixlore.cli.commands import main; sys.argv[0] = 'fixlore'; main()"
 
 
 def _statuses(db: str) -> tuple[list[str], list[str]]:

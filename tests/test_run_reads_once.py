@@ -5,13 +5,13 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from fixlore.config import Settings
+from fixlore.settings.config import Settings
 from fixlore.funnel import stage as funnel_stage
 from fixlore.harvest import harvester
 from fixlore.harvest import stage as harvest_stage
 from fixlore.link import build as link_build
 from fixlore.link import stage as link_stage
-from fixlore.runcontext import RunContext
+from fixlore.settings.runcontext import RunContext
 from fixlore.store import Store
 
 from test_link_builders import SINCE
@@ -85,8 +85,8 @@ def test_fixlore_analyse_and_the_analyse_stage_build_the_same_analyst(tmp_path):
     from typer.testing import CliRunner
 
     from fixlore.analyse.backend import AnalystChoice, choice_from_settings
-    from fixlore.cli import app
-    from fixlore.config import Settings
+    from fixlore.cli.commands import app
+    from fixlore.settings.config import Settings
     from fixlore.pipeline import RunRequest, run_pipeline
 
     assert choice_from_settings(Settings()) == AnalystChoice()
@@ -120,7 +120,7 @@ def test_a_runs_model_timeout_comes_from_the_settings_and_a_bad_one_is_one_clear
     from types import SimpleNamespace
 
     from fixlore.analyse.backend import choice_from_settings
-    from fixlore.errors import ConfigError
+    from fixlore.core.errors import ConfigError
 
     monkeypatch.setenv("FIXLORE_LLM_BASE_URL", "http://127.0.0.1:9/v1")
     monkeypatch.setenv("FIXLORE_LLM_MODEL", "m")

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from fixlore.config import SettingFlags
+from fixlore.settings.config import SettingFlags
 from fixlore.pipeline import RunRequest, plan_run
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -20,9 +20,9 @@ CHAINS = """
 import grimp
 graph = grimp.build_graph("fixlore")
 found = []
-for importer, imported in (("fixlore.pipeline", "fixlore.series"), ("fixlore.pipeline", "fixlore.pipeline_cli"),
-                           ("fixlore.pipeline", "fixlore.cli"), ("fixlore.series", "fixlore.pipeline_cli"),
-                           ("fixlore.series", "fixlore.cli")):
+for importer, imported in (("fixlore.pipeline", "fixlore.series"), ("fixlore.pipeline", "fixlore.cli.run"),
+                           ("fixlore.pipeline", "fixlore.cli.commands"), ("fixlore.series", "fixlore.cli.run"),
+                           ("fixlore.series", "fixlore.cli.commands")):
     for module in sorted(graph.find_descendants(importer) | {importer}):
         targets = graph.find_descendants(imported) | {imported} if imported in graph.modules else set()
         for target in sorted(targets):

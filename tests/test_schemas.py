@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 from jsonschema import Draft202012Validator
 
-from fixlore import formats
-from fixlore.enums import Platform
-from fixlore.model import DROP_REASONS, EVIDENCE_KINDS, FUNNEL_STAGES, TIMINGS, TRAPS
+from fixlore.core import formats
+from fixlore.core.enums import Platform
+from fixlore.core.model import DROP_REASONS, EVIDENCE_KINDS, FUNNEL_STAGES, TIMINGS, TRAPS
 
 ROOT = Path(__file__).resolve().parents[1]
 DEMO = ROOT / "worlds" / "demo"

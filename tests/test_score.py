@@ -1,5 +1,5 @@
 from fixlore.evaluate.score import _adjusted_rand, score
-from fixlore.model import Case, Evidence, FixRef
+from fixlore.core.model import Case, Evidence, FixRef
 
 
 def _truth(**kw):
@@ -14,7 +14,7 @@ def test_perfect_export_scores_one():
                    timing="same_second", traps=["one_pr_many_issues"], kb_refs=["docs/o/r/a.md"])
     case = Case("o/r", 1, funnel="selected", fix=[FixRef("o/r", 5, "fix")], timing="same_second",
                 evidence=[Evidence("keyword", "", ""), Evidence("auto_close", "", "")], traps=["one_pr_many_issues"])
-    from fixlore.model import KbRef
+    from fixlore.core.model import KbRef
     case.kb_refs = [KbRef("docs/o/r/a.md", "part0001", 0.9)]
     rep = score(truth, [case]).as_dict()
     assert rep["funnel_accuracy"] == 1.0 and rep["timing_accuracy"] == 1.0

@@ -7,8 +7,8 @@ import pytest
 import yaml
 from typer.testing import CliRunner
 
-from fixlore.cli import app
-from fixlore.errors import FixloreError
+from fixlore.cli.commands import app
+from fixlore.core.errors import FixloreError
 from fixlore.evaluate.score import split_truth
 
 ROOT = Path(__file__).resolve().parents[1] / "worlds"

@@ -14,7 +14,7 @@ from fixlore.store import Store
 
 SINCE = "2026-09-17T00:00:00+08:00"
 PLANTED = "PlantedPassw0rd-7731"
-CODE = "import sys; from fixlore.cli import main; sys.argv[0] = 'fixlore'; main()"
+CODE = "import sys; from fixlore.cli.commands import main; sys.argv[0] = 'fixlore'; main()"
 
 
 def _bytes_everywhere(folder: Path) -> list[tuple[Path, bytes]]:

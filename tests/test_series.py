@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from fixlore.errors import ConfigError, FixloreError
-from fixlore.model import Case, FixRef
+from fixlore.core.errors import ConfigError, FixloreError
+from fixlore.core.model import Case, FixRef
 from fixlore.series.model import Series, zh_number
 from fixlore.series.plan import Focus, LedgerView, change_text, detect_change, next_edition_line, plan_edition
 from fixlore.store import Store

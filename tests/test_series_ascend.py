@@ -82,7 +82,7 @@ def test_backlog_figures_add_up(series):
 
 def test_each_disclosure_is_computed_from_its_own_rows(series):
     check_disclosure_is_its_own(series["out"], "ascend", series["editions"])
-    from fixlore.timeutil import parse_time
+    from fixlore.core.timeutil import parse_time
 
     for e in series["editions"]:
         for r in e["rows"]:

@@ -17,7 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import fixlore
-from fixlore.model import Case, Evidence, FixRef
+from fixlore.core.model import Case, Evidence, FixRef
 from fixlore.serve import views
 from fixlore.serve.http import create_app
 from fixlore.serve.knowledge import CASE_INDEX, Knowledge, Locations, UnknownCase, UnknownRepo, index_cases
@@ -234,7 +234,7 @@ def test_case_index_is_incremental_and_pruned(run_dir, tmp_path):
 
 
 def test_locations_explain_what_is_missing(tmp_path):
-    from fixlore.errors import ConfigError
+    from fixlore.core.errors import ConfigError
 
     with pytest.raises(ConfigError, match="--out DIR"):
         Locations.of()
@@ -444,7 +444,7 @@ def test_pr_labels_follow_the_platform():
 
 
 def test_best_reply_is_someone_elses_longest_real_comment():
-    from fixlore.model import Comment, IssueText
+    from fixlore.core.model import Comment, IssueText
 
     said = [("rep", "I also tried a much longer description of my own environment and it still fails"),
             ("ci-bot", "This is a very long automated message from the continuous integration robot"),
@@ -561,7 +561,7 @@ def test_ranking_is_by_the_score_shown_with_a_cut_off(knowledge):
 
 
 def test_an_unanalysed_case_shows_the_fix_prs_summary_and_the_best_reply():
-    from fixlore.model import Comment, IssueText
+    from fixlore.core.model import Comment, IssueText
 
     case = Case(repo="o/r", number=7, funnel="rank", title="import fails",
                 fix=[FixRef("o/r", 70, "fix", state="merged", merged_at=datetime(2026, 9, 1, tzinfo=timezone.utc))])

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from fixlore.config import SettingFlags, load_settings
-from fixlore.errors import ConfigError
+from fixlore.settings.config import SettingFlags, load_settings
+from fixlore.core.errors import ConfigError
 from fixlore.pipeline import RunRequest, plan_run, run_pipeline
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -3,7 +3,7 @@ import json
 import httpx2
 import pytest
 
-from fixlore.errors import SourceError
+from fixlore.core.errors import SourceError
 from fixlore.sources.http import ApiClient, MemoryCache, RateLimiter, TokenBucket, parse_link_header
 
 TOKEN = "tok-SECRET-123456"

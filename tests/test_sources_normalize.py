@@ -1,6 +1,6 @@
 from datetime import datetime, timedelta, timezone
 
-from fixlore import model as m
+from fixlore.core import model as m
 from fixlore.sources import github as gh
 from fixlore.sources import gitcode as gc
 
@@ -117,7 +117,7 @@ def test_offline_loader_reads_a_world(make_world):
 
 
 def test_gitcode_close_recognised_by_every_signal():
-    from fixlore.timeutil import parse_time
+    from fixlore.core.timeutil import parse_time
 
     closed_at = parse_time("2026-09-18T13:39:56+08:00")
 

@@ -2,7 +2,7 @@ from datetime import datetime, timedelta, timezone
 
 import sqlalchemy as sa
 
-from fixlore import model as m
+from fixlore.core import model as m
 from fixlore.sources.base import IssueDetail, PullDetail
 from fixlore.store import Store
 

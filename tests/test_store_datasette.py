@@ -16,10 +16,10 @@ import sqlalchemy as sa
 from alembic import command
 from alembic.config import Config
 
-from fixlore.model import Case, Evidence, FixRef, KbRef
+from fixlore.core.model import Case, Evidence, FixRef, KbRef
 from fixlore.store import Store
 from fixlore.store import views as store_views
-from fixlore.timeutil import parse_time
+from fixlore.core.timeutil import parse_time
 
 from conftest import free_port, served_process
 
@@ -179,7 +179,7 @@ def test_the_migration_unfolds_cases_stored_as_json_and_goes_back(tmp_path):
 
 def test_fulltext_finds_chinese_words_and_follows_changes(tmp_path):
     from fixlore.retrieval.tokens import Tokenizer
-    from fixlore.model import Issue, Repo
+    from fixlore.core.model import Issue, Repo
 
     words = Tokenizer(tmp_path / "tok")
     segment = lambda text: " ".join(words.tokens(text))      # noqa: E731

@@ -10,9 +10,9 @@ from hypothesis import strategies as st
 
 from fixlore.rules.text import markup_free
 from fixlore.analyse.themes import assign_themes
-from fixlore.model import Case
+from fixlore.core.model import Case
 from fixlore.sources import gitcode, github
-from fixlore.textclean import VISIBLE_MARK, clean_text, neutralise_bidi, rendered
+from fixlore.core.textclean import VISIBLE_MARK, clean_text, neutralise_bidi, rendered
 
 _BIDI = re.compile(r"[\u202a-\u202e\u2066-\u2069]")
 

@@ -10,7 +10,7 @@ from fixlore.rules.funnel.planned import is_tracking_ticket
 from fixlore.link.closes import stale_note
 from fixlore.link.config import LinkConfig
 from fixlore.link.stale_label import stale_label
-from fixlore.model import Issue
+from fixlore.core.model import Issue
 
 T0 = datetime(2026, 3, 1, 9, 0, tzinfo=timezone.utc)
 

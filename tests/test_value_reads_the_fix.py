@@ -2,7 +2,7 @@
 
 from fixlore.rules.funnel.rank import ValueInputs, value_score
 from fixlore.link import build_cases
-from fixlore.model import Comment, Corpus
+from fixlore.core.model import Comment, Corpus
 
 from test_link_builders import REPO, SINCE, issue, pull, t
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from fixlore.replay.world import World
-from fixlore.timeutil import parse_time
+from fixlore.core.timeutil import parse_time
 
 ROOT = Path(__file__).resolve().parents[1]
 WORLDS = {"demo": "worldgen/demo.py", "github-mini": "worldgen/github_mini.py", "npu-threads": "worldgen/npu_threads.py",

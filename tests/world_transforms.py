@@ -14,7 +14,7 @@ import re
 from fixlore.rules.funnel.vocabulary import fold
 from fixlore.rules.bots import is_bot
 from fixlore.rules.refs import find_refs
-from fixlore.model import Corpus
+from fixlore.core.model import Corpus
 
 _SEPARATORS = (" ", "-", "_")
 

@@ -1,5 +1,5 @@
 """`python -m fixlore …` runs the command-line interface (the same errors-as-one-line handling)."""
 
-from fixlore.cli import main
+from fixlore.cli.commands import main
 
 main()

@@ -3,7 +3,7 @@ form of `fixlore run` (`plan_run`, `run_pipeline`) that the CLI and the series c
 
 `STAGES` names every stage of `fixlore run` and the function that runs it, in order (a reader
 or a tool follows the pipeline from here). A stage is ``run(ctx: RunContext) -> Summary``
-(`fixlore.runcontext`); the summary, a TypedDict each stage declares beside its ``run``, is
+(`fixlore.settings.runcontext`); the summary, a TypedDict each stage declares beside its ``run``, is
 stored under the stage's name in run.json. A run of some stages only (`--stage`) takes them
 by name with `select_stages`; an orchestrator with a stage of its own (a series edition adds
 `series` between link and kb) passes its own list to `run_stages`.
@@ -27,18 +27,20 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from fixlore import formats, interrupts, killpoints, logs
+from fixlore.core import formats
+
+from fixlore.edges import interrupts, killpoints, logs
 from fixlore.analyse import stage as analyse
-from fixlore.atomicfile import write_atomic
+from fixlore.edges.atomicfile import write_atomic
 from fixlore.compose import stage as compose
-from fixlore.config import Settings, SettingFlags, load_settings
-from fixlore.errors import ConfigError, FixloreError, Interrupted
+from fixlore.settings.config import Settings, SettingFlags, load_settings
+from fixlore.core.errors import ConfigError, FixloreError, Interrupted
 from fixlore.funnel import stage as funnel
 from fixlore.harvest import stage as harvest
 from fixlore.kb import stage as kb
 from fixlore.link import stage as link
-from fixlore.inputs import check_db_url, check_http_url, check_out_dir, redact_url, url_passwords
-from fixlore.runcontext import Progress, RunContext, Summary
+from fixlore.edges.inputs import check_db_url, check_http_url, check_out_dir, redact_url, url_passwords
+from fixlore.settings.runcontext import Progress, RunContext, Summary
 from fixlore.serve import stage as serve
 
 __all__ = ["STAGES", "STAGE_ORDER", "RunContext", "RunRequest", "Stage", "plan_run", "run_pipeline", "run_stages",
@@ -177,7 +179,7 @@ def plan_run(request: RunRequest, *, check_stages: bool = True) -> Settings:
     if not settings.orgs:
         raise ConfigError("no organisations: give --org (one or more) or a world")
     check_db_url(settings.db, made_here=out)
-    from fixlore.llmclient import endpoint_setting
+    from fixlore.edges.llmclient import endpoint_setting
 
     if llm_url := endpoint_setting(settings, "llm_base_url"):
         check_http_url(llm_url, "FIXLORE_LLM_BASE_URL")       # the analysis would fail on it only after the harvest
@@ -200,7 +202,7 @@ def run_pipeline(request: RunRequest, *, settings: Settings | None = None, stage
     how many requests were spent.
     """
     from fixlore.harvest.connect import connect, missing_token_warning
-    from fixlore.llmclient import endpoint_setting
+    from fixlore.edges.llmclient import endpoint_setting
     from fixlore.sources.listforms import check_probe_platform
     from fixlore.store import Store
 

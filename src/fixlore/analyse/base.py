@@ -7,7 +7,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Protocol
 
 from fixlore.analyse.context import CaseContext
-from fixlore.model import DROP_REASONS, Case, Written
+from fixlore.core.model import DROP_REASONS, Case, Written
 
 
 @dataclass(slots=True)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from fixlore.analyse.context import CaseContext
-from fixlore.model import Case
+from fixlore.core.model import Case
 from fixlore.rules.text import PROBLEM_CUES, cjk_count, clean_title, clip, error_lines, hard_facts, has_cue, sentences, shorten
 
 # the guide's symptom cell: an error line or a title a reader takes in at a glance (the limit the cell

@@ -11,13 +11,13 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from fixlore.analyse.backend import EMBED, THEME_SIZE, WORKERS
-from fixlore.caseexport import read_cases_jsonl, write_cases_jsonl
-from fixlore.model import Corpus
+from fixlore.edges.caseexport import read_cases_jsonl, write_cases_jsonl
+from fixlore.core.model import Corpus
 
 
 def load_corpus(db: str | None, world: Path | None) -> Corpus:
     if db:
-        from fixlore.inputs import check_db_url
+        from fixlore.edges.inputs import check_db_url
         from fixlore.store import Store
 
         store = Store.open(check_db_url(db, must_exist=True), migrate=False)
@@ -60,8 +60,8 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """Analyse the candidate cases: problem, answer, theme, symptom, first action, keep/drop."""
         from fixlore.analyse.backend import AnalystChoice, analyse
-        from fixlore.errors import ConfigError
-        from fixlore.inputs import check_choice, check_http_url, check_new_file, check_number
+        from fixlore.core.errors import ConfigError
+        from fixlore.edges.inputs import check_choice, check_http_url, check_new_file, check_number
 
         check_choice(backend, "--backend", ("offline", "llm"))
         if backend == "llm":
@@ -72,8 +72,7 @@ def register(app: typer.Typer) -> None:
         check_number(llm_timeout, "--llm-timeout", above=0, high=3600)
         import os
 
-        from fixlore import logs
-
+        from fixlore.edges import logs
         logs.hide(os.environ.get(llm_key_env))
         for price, name in ((price_prompt, "--price-prompt"), (price_completion, "--price-completion")):
             check_number(price, name, low=0)

@@ -7,7 +7,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 
 from fixlore.rules.bots import is_bot
-from fixlore.model import Case, Comment, Commit, Corpus, FileChange, Issue, Pull
+from fixlore.core.model import Case, Comment, Commit, Corpus, FileChange, Issue, Pull
 
 
 def _from_a_person(c: Comment) -> bool:

@@ -25,10 +25,10 @@ from fixlore.analyse.cache import AnswerCache, input_key
 from fixlore.analyse.grounding import ungrounded
 from fixlore.analyse.promptfile import load_prompt
 from fixlore.rules.text import cjk_count
-from fixlore.facts import close_sentence, fix_sentence, pr_label
-from fixlore.llmclient import ChatClient
-from fixlore.llmclient import failure_reason as client_failure
-from fixlore.model import Case
+from fixlore.wording.facts import close_sentence, fix_sentence, pr_label
+from fixlore.edges.llmclient import ChatClient
+from fixlore.edges.llmclient import failure_reason as client_failure
+from fixlore.core.model import Case
 
 
 class Bullet(BaseModel):

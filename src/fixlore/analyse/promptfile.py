@@ -9,7 +9,7 @@ import re
 from dataclasses import dataclass
 from importlib import resources
 
-from fixlore.errors import ConfigError
+from fixlore.core.errors import ConfigError
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,10 +11,10 @@ from fixlore.analyse.context import ContextIndex, fix_users
 from fixlore.analyse.offline import OfflineAnalyst
 from fixlore.rules.text import tokens
 from fixlore.analyse.themes import assign_digest_themes, assign_themes, attach_to_themes
-from fixlore.enums import DropReason, FunnelStage
-from fixlore.facts import landed
+from fixlore.core.enums import DropReason, FunnelStage
+from fixlore.wording.facts import landed
 from fixlore.rules.unread import fix_unknown
-from fixlore.model import Case, Corpus
+from fixlore.core.model import Case, Corpus
 
 CANDIDATE_STAGES = (FunnelStage.SELECTED, FunnelStage.ANALYSIS)
 

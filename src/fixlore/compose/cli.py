@@ -9,15 +9,15 @@ from typing import Any
 import typer
 from rich.console import Console
 
-from fixlore.caseexport import read_cases_jsonl
-from fixlore.errors import ConfigError
-from fixlore.caseexport import read_cases_jsonl
+from fixlore.edges.caseexport import read_cases_jsonl
+from fixlore.core.errors import ConfigError
+from fixlore.edges.caseexport import read_cases_jsonl
 
 
 def read_run(path: Path | None) -> dict[str, Any]:
     if path is None:
         return {}
-    from fixlore.inputs import read_text
+    from fixlore.edges.inputs import read_text
 
     try:
         data = json.loads(read_text(path, "run summary"))
@@ -39,7 +39,7 @@ def register(app: typer.Typer) -> None:
         """Write the digest (Markdown per language, one HTML page, JSON) from a case export."""
         from fixlore.compose import write_digests
 
-        from fixlore.inputs import check_out_dir
+        from fixlore.edges.inputs import check_out_dir
 
         langs = {"zh": ("zh",), "en": ("en",), "both": ("zh", "en")}.get(lang)
         if langs is None:

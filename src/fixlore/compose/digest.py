@@ -10,7 +10,7 @@ import re
 from collections import defaultdict
 from typing import Any
 
-from fixlore.facts import close_sentence, fix_sentence, kb_sentence
+from fixlore.wording.facts import close_sentence, fix_sentence, kb_sentence
 from fixlore.compose.charts import funnel_chart, repo_chart, timing_chart
 from fixlore.compose.figures import Refs, compute_figures
 from fixlore.compose.links import doc_parts, doc_url, pr_links
@@ -23,7 +23,7 @@ from fixlore.compose.editorial import Editorial
 from fixlore.compose.guide import guide
 from fixlore.compose.themes import themes
 from fixlore.compose.wording import capital as _capital, date as _date, j as _j, t as _t
-from fixlore.model import Case
+from fixlore.core.model import Case
 
 
 def answer_in(case: Case, lang: str) -> str:

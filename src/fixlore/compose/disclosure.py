@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from fixlore.enums import EvidenceKind
-from fixlore.facts import note_in
+from fixlore.core.enums import EvidenceKind
+from fixlore.wording.facts import note_in
 from fixlore.compose.language import mark_runs
-from fixlore.units import human_lag
+from fixlore.core.units import human_lag
 from fixlore.compose.wording import date as _date, j as _j, t as _t
 
 REASON_TEXT = {

@@ -16,8 +16,8 @@ from typing import Any
 from fixlore.compose.figures import AUTO_CLOSE_TIMINGS, Refs, merged, stage_summary
 from fixlore.compose.language import cjk_count, quote
 from fixlore.compose.wording import j as _j, t as _t
-from fixlore.enums import Timing, Trap
-from fixlore.model import Case
+from fixlore.core.enums import Timing, Trap
+from fixlore.core.model import Case
 
 
 class Editorial:

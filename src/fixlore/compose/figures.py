@@ -7,11 +7,11 @@ import re
 from collections import Counter, defaultdict
 from typing import Any
 
-from fixlore.enums import EvidenceKind, Timing, Trap
-from fixlore.facts import landed
-from fixlore.model import FUNNEL_STAGES, MERGED_CLOSED, Case, merge_variant, pr_sigil
+from fixlore.core.enums import EvidenceKind, Timing, Trap
+from fixlore.wording.facts import landed
+from fixlore.core.model import FUNNEL_STAGES, MERGED_CLOSED, Case, merge_variant, pr_sigil
 from fixlore.rules.unread import ISSUE, fix_unknown, unjudged
-from fixlore.timeutil import lag_seconds
+from fixlore.core.timeutil import lag_seconds
 
 AUTO_CLOSE_TIMINGS = (Timing.SAME_SECOND, Timing.AUTO_CLOSE)
 # Keys of the digest's figures, so plain strings (orjson takes no enum keys).
@@ -21,7 +21,7 @@ STORM_GAP_S = 300          # closes of one storm follow each other within this g
 
 
 def merged(f) -> bool:
-    return f.merged                     # the one rule: fixlore.model.merge_variant
+    return f.merged                     # the one rule: fixlore.core.model.merge_variant
 
 
 class Refs:

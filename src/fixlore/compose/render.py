@@ -15,9 +15,9 @@ from typing import Any
 from jinja2 import Environment
 from markupsafe import Markup, escape
 
-from fixlore import formats
+from fixlore.core import formats
 from fixlore.compose.charts import svg
-from fixlore.htmlsafe import clean, lag_words, safe_env, safe_url
+from fixlore.wording.htmlsafe import clean, lag_words, safe_env, safe_url
 
 _MD_SPECIAL = re.compile(r"([\\`*\[\]<>|])")
 _CODE_SPAN = re.compile(r"`([^`\n]{1,400})`")

@@ -6,12 +6,12 @@ from __future__ import annotations
 
 from typing import TypedDict
 
-from fixlore import formats
+from fixlore.core import formats
 from fixlore.compose.links import doc_parts
 from fixlore.compose.write import write_digests
-from fixlore.caseexport import write_cases_jsonl
-from fixlore.runcontext import RunContext
-from fixlore.timeutil import cases_in_zone
+from fixlore.edges.caseexport import write_cases_jsonl
+from fixlore.settings.runcontext import RunContext
+from fixlore.core.timeutil import cases_in_zone
 
 
 class ComposeSummary(TypedDict, total=False):

@@ -14,8 +14,8 @@ from fixlore.compose.language import mark_runs, quote
 from fixlore.compose.links import pr_links
 from fixlore.compose.render import safe_url
 from fixlore.compose.wording import fix_labels, gist, j as _j, t as _t
-from fixlore.enums import Timing, Trap
-from fixlore.model import Case
+from fixlore.core.enums import Timing, Trap
+from fixlore.core.model import Case
 
 
 def groups(kept: list[Case], ref: Refs) -> list[tuple[str, list[Case]]]:

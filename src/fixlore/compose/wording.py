@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from fixlore.compose.figures import Refs, merged
-from fixlore.model import Case
+from fixlore.core.model import Case
 
 
 def t(lang: str, zh: str, en: str) -> str:

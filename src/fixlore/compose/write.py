@@ -5,13 +5,13 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from fixlore.atomicfile import write_atomic
+from fixlore.edges.atomicfile import write_atomic
 from fixlore.compose.digest import build_digest
 from fixlore.compose.figures import compute_figures
 from fixlore.compose.render import html, markdown, to_json
-from fixlore.errors import ConfigError
-from fixlore.model import Case
-from fixlore.textclean import rendered  # the digests are read: bidi controls shown, never obeyed
+from fixlore.core.errors import ConfigError
+from fixlore.core.model import Case
+from fixlore.core.textclean import rendered  # the digests are read: bidi controls shown, never obeyed
 
 LANGS = ("zh", "en")
 

@@ -11,7 +11,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from fixlore.errors import ConfigError
+from fixlore.core.errors import ConfigError
 from fixlore.kb.cli import IndexOpt, OutOpt, _index, kb_app
 
 
@@ -32,7 +32,7 @@ def register(app: typer.Typer) -> None:
         """Compare case exports with truth, key by key, one report per world."""
         from fixlore.evaluate.score import load_truth, score, split_truth
         from fixlore.link.cli import load_or_build_cases
-        from fixlore.caseexport import read_cases_jsonl
+        from fixlore.edges.caseexport import read_cases_jsonl
 
         if cases is None and out is not None and not world:
             cases = Path(out) / "cases.jsonl"
@@ -145,7 +145,7 @@ def print_score(console: Console, report: dict[str, Any], show: int = 15) -> Non
         mm = Table(title=f"mismatches ({len(report['mismatches'])}, first {show})", title_justify="left")
         mm.add_column("key", no_wrap=True)
         mm.add_column("what differs (truth != export)")
-        from fixlore.terminal import text
+        from fixlore.wording.terminal import text
 
         for row in report["mismatches"][:show]:
             mm.add_row(text(row["key"]), text("\n".join(row["problems"])))

@@ -12,10 +12,10 @@ from pathlib import Path
 
 import yaml
 
-from fixlore.errors import ConfigError
+from fixlore.core.errors import ConfigError
 from fixlore.retrieval.base import KbQuery
 from fixlore.kb.enrich import CorpusLookup, case_query
-from fixlore.model import Case, Corpus, FixRef
+from fixlore.core.model import Case, Corpus, FixRef
 
 
 @dataclass(slots=True)

@@ -17,9 +17,9 @@ from math import comb
 from pathlib import Path
 from typing import Any
 
-from fixlore.errors import ConfigError
-from fixlore.inputs import load_yaml_mapping
-from fixlore.model import Case
+from fixlore.core.errors import ConfigError
+from fixlore.edges.inputs import load_yaml_mapping
+from fixlore.core.model import Case
 
 
 @dataclass(slots=True)

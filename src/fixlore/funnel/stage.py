@@ -13,7 +13,7 @@ from collections import Counter
 from typing import TypedDict
 
 from fixlore.rules.funnel.cheap import cheap_funnel
-from fixlore.runcontext import RunContext
+from fixlore.settings.runcontext import RunContext
 
 
 class FunnelSummary(TypedDict):

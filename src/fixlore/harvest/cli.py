@@ -8,10 +8,10 @@ from typing import Any, Optional
 
 import typer
 
-from fixlore.config import SettingFlags, load_file, load_settings, parse_since
-from fixlore import interrupts, logs
-from fixlore.errors import EXIT_CODES_HELP, ConfigError, Interrupted
-from fixlore.inputs import check_db_url, check_out_dir, url_passwords
+from fixlore.settings.config import SettingFlags, load_file, load_settings, parse_since
+from fixlore.edges import interrupts, logs
+from fixlore.core.errors import EXIT_CODES_HELP, ConfigError, Interrupted
+from fixlore.edges.inputs import check_db_url, check_out_dir, url_passwords
 
 
 def register(app: typer.Typer) -> None:
@@ -83,7 +83,7 @@ def register(app: typer.Typer) -> None:
         client, source = connect(settings, store, token=settings.token(), probe=probe_forms)
         run_id = store.start_harvest_run(settings.platform, settings.orgs, settings.since)
         status, report = "failed", None
-        from fixlore.progress import StageProgress
+        from fixlore.edges.progress import StageProgress
 
         try:
             with interrupts.kept(), StageProgress(enabled=not quiet) as bar:
@@ -102,10 +102,10 @@ def register(app: typer.Typer) -> None:
             client.close()
             store.close()
         if not quiet:
-            from fixlore.terminal import escape_json
+            from fixlore.wording.terminal import escape_json
 
             typer.echo(escape_json(client.redact(json.dumps({**report.as_dict(), "requests": client.accounting.snapshot()},
                                                             ensure_ascii=False, indent=2))))
-        from fixlore.summary import unreadable_exit
+        from fixlore.edges.summary import unreadable_exit
 
         unreadable_exit(report.as_dict()["unreadable"], report.as_dict()["unread_items"])

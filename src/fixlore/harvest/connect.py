@@ -5,7 +5,7 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from fixlore.config import Settings
+from fixlore.settings.config import Settings
 from fixlore.sources import make_source
 from fixlore.sources.base import Source
 from fixlore.sources.http import ApiClient

@@ -36,8 +36,8 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 from typing import Any, Callable, Iterable
 
-from fixlore import model as m
-from fixlore.enums import FunnelStage
+from fixlore.core import model as m
+from fixlore.core.enums import FunnelStage
 from fixlore.rules.bursts import in_bursts
 from fixlore.rules.funnel import POOL, FunnelConfig, cheap_funnel
 from fixlore.rules.refs import KIND_EITHER, KIND_ISSUE, KIND_PULL, find_refs, refs_from_branch

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any, TypedDict, cast
 
 from fixlore.harvest.harvester import harvest
-from fixlore.runcontext import RunContext
+from fixlore.settings.runcontext import RunContext
 
 
 class HarvestSummary(TypedDict, total=False):

@@ -15,7 +15,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 from rich.text import Text
 
-from fixlore.terminal import json_text, text
+from fixlore.wording.terminal import json_text, text
 
 DEFAULT_INDEX = ".fixlore/kb"
 
@@ -37,7 +37,7 @@ def _index(index: Optional[Path], out: Optional[Path]) -> Path:
 
 def existing_index(index: Path) -> Path:
     """An index a reading command opens: it must be there (nothing is created for a search)."""
-    from fixlore.inputs import check_index
+    from fixlore.edges.inputs import check_index
     from fixlore.retrieval.schema import DB_NAME
 
     return check_index(index, DB_NAME)
@@ -74,9 +74,9 @@ def build(docs_dir: Path = typer.Argument(..., help="Folder of documents/code (a
     """Ingest a folder: chunk, index words, embed. Unchanged files cost nothing."""
     from fixlore.retrieval.base import KnowledgeBase
 
-    from fixlore.errors import ConfigError
+    from fixlore.core.errors import ConfigError
 
-    from fixlore.inputs import check_out_dir
+    from fixlore.edges.inputs import check_out_dir
 
     if not docs_dir.is_dir():
         raise ConfigError(f"{docs_dir} is not a folder; give the folder of documents to index")
@@ -101,7 +101,7 @@ def search(query: str = typer.Argument(..., help="What to look for (Chinese or E
            ) -> None:
     """Search passages, best first by score (0..1); a score at or above the index's threshold is what
     the digest would cite (bold)."""
-    from fixlore.inputs import check_choice
+    from fixlore.edges.inputs import check_choice
     from fixlore.retrieval.base import KnowledgeBase
 
     check_choice(kind, "--kind", KINDS)

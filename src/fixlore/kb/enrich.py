@@ -20,7 +20,7 @@ from typing import Iterable
 
 from fixlore.retrieval.base import KbQuery, KnowledgeBase
 from fixlore.retrieval.search import refs_above
-from fixlore.model import Case, Comment, Corpus, Issue, Pull
+from fixlore.core.model import Case, Comment, Corpus, Issue, Pull
 
 BODY_CHARS = 900
 COMMENT_CHARS = 500

@@ -16,10 +16,10 @@ from pathlib import Path
 from typing import Any, TypedDict
 
 from fixlore.retrieval.base import KnowledgeBase
-from fixlore.enums import FunnelStage
+from fixlore.core.enums import FunnelStage
 from fixlore.kb.enrich import enrich
-from fixlore.llmclient import client_from
-from fixlore.runcontext import RunContext
+from fixlore.edges.llmclient import client_from
+from fixlore.settings.runcontext import RunContext
 
 
 class KbSummary(TypedDict, total=False):

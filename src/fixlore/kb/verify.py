@@ -17,9 +17,9 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Callable
 
-from fixlore.llmclient import failure_reason
+from fixlore.edges.llmclient import failure_reason
 from fixlore.retrieval.base import KbQuery, Passage
-from fixlore.model import Case, KbRef
+from fixlore.core.model import Case, KbRef
 
 PROMPT_VERSION = "verify_passage.v1"
 SYSTEM = (
@@ -82,7 +82,7 @@ def parse_verdict(content: str) -> PassageVerdict:
 
 
 def model_judge(client) -> Judge:
-    """A judge asking `client` (fixlore.llmclient.ChatClient)."""
+    """A judge asking `client` (fixlore.edges.llmclient.ChatClient)."""
     def judge(case: str, passage: str) -> PassageVerdict:
         reply = client.ask([{"role": "system", "content": SYSTEM},
                             {"role": "user", "content": f"ISSUE\n{case}\n\nPASSAGE\n{passage[:PASSAGE_CHARS]}"}],

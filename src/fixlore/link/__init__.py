@@ -17,7 +17,7 @@ funnel "rank" (the backlog).
 The rules it shares with other stages (references in text, bots, the best answer) live in
 `fixlore.rules`. Also here: `audit.audit_timing` (re-check a sample of timing claims against the
 source), `export.write_cases_parallel` (a large case export in forked processes; the format is
-`fixlore.caseexport`), `explain.render_case` (scoring against truth: fixlore.evaluate).
+`fixlore.edges.caseexport`), `explain.render_case` (scoring against truth: fixlore.evaluate).
 """
 
 import importlib

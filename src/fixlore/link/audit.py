@@ -24,10 +24,10 @@ from collections.abc import Mapping
 from datetime import datetime, timezone
 from typing import Any
 
-from fixlore.enums import Timing
-from fixlore.model import Case, FixRef
+from fixlore.core.enums import Timing
+from fixlore.core.model import Case, FixRef
 from fixlore.sources.base import Source
-from fixlore.timeutil import parse_time
+from fixlore.core.timeutil import parse_time
 
 Fetch = Callable[[str, str, int], Any]
 # what this run's store shows of an issue or PR: its updated_at (None when it is not there)

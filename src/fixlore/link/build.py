@@ -27,8 +27,8 @@ from fixlore.link.config import LinkConfig
 from fixlore.link.forked import ChunkPool, can_fork, chunked
 from fixlore.link.index import CorpusIndex, Key, issue_map
 from fixlore.link.verdict import FixVerdict, decide
-from fixlore.enums import EvidenceKind, FunnelStage, Timing, Trap
-from fixlore.model import Case, Comment, Corpus, Issue, pull_label
+from fixlore.core.enums import EvidenceKind, FunnelStage, Timing, Trap
+from fixlore.core.model import Case, Comment, Corpus, Issue, pull_label
 from fixlore.rules.answers import canned_replies, squash
 from fixlore.rules.bots import STALE_NOTICE, is_bot
 from fixlore.rules.unread import ISSUE, PULL, REPO, case_gaps, fix_unknown

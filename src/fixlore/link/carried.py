@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from typing import Iterable
 
-from fixlore.model import Commit, Pull
+from fixlore.core.model import Commit, Pull
 
 Key = tuple[str, int]
 

@@ -11,14 +11,14 @@ from typing import Any, Optional
 import typer
 from rich.console import Console
 
-from fixlore.enums import FunnelStage
-from fixlore.errors import ConfigError, NotFoundError
+from fixlore.core.enums import FunnelStage
+from fixlore.core.errors import ConfigError, NotFoundError
 
 export_app = typer.Typer(help="Export the run's conclusions.", no_args_is_help=True)
 
 
 def _since(value: str | None, meta: dict[str, Any]) -> Any:
-    from fixlore.config import parse_since
+    from fixlore.settings.config import parse_since
 
     if value is not None:
         return parse_since(value, "--since")
@@ -29,9 +29,9 @@ def _since(value: str | None, meta: dict[str, Any]) -> Any:
 
 
 def _link_config(meta: dict[str, Any], top_k: int | None, config: Path | None) -> Any:
-    """The link settings of a run's settings (`fixlore.config.load_settings`): ``--top-k`` over the
+    """The link settings of a run's settings (`fixlore.settings.config.load_settings`): ``--top-k`` over the
     config file over the world's own ``rank_top_k``."""
-    from fixlore.config import SettingFlags, load_settings
+    from fixlore.settings.config import SettingFlags, load_settings
     from fixlore.link.stage import link_config
 
     world = {"rank_top_k": meta["rank_top_k"]} if meta.get("rank_top_k") is not None else {}
@@ -44,7 +44,7 @@ def load_or_build_cases(*, db: str | None = None, world: Path | None = None, cas
     """Cases from a case export, a store (its cases table, else built from its corpus), a world,
     or a `fixlore run` folder (``out``: its store)."""
     from fixlore.link import build_cases
-    from fixlore.caseexport import read_cases_jsonl
+    from fixlore.edges.caseexport import read_cases_jsonl
 
     if out is not None and not (db or world or cases):
         if not Path(out).is_dir():
@@ -53,7 +53,7 @@ def load_or_build_cases(*, db: str | None = None, world: Path | None = None, cas
     if cases is not None:
         return read_cases_jsonl(cases)
     if db:
-        from fixlore.inputs import check_db_url
+        from fixlore.edges.inputs import check_db_url
         from fixlore.store import Store
 
         store = Store.open(check_db_url(db, must_exist=True))
@@ -96,9 +96,9 @@ def register(app: typer.Typer) -> None:
         rebuild: bool = typer.Option(False, "--rebuild", help="Ignore cases saved in the store; link its corpus again."),
     ) -> None:
         """One JSON object a line for every issue the run considered (case-export.md)."""
-        from fixlore.caseexport import write_cases_jsonl
+        from fixlore.edges.caseexport import write_cases_jsonl
 
-        from fixlore.inputs import check_new_file, check_number
+        from fixlore.edges.inputs import check_new_file, check_number
 
         if fmt != "jsonl":
             raise ConfigError(f"unknown format {fmt!r} (only jsonl)")
@@ -134,7 +134,7 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """The evidence chain of one case: fix, evidence, timing, traps, every candidate PR considered."""
         from fixlore.link.explain import render_case
-        from fixlore.terminal import json_text
+        from fixlore.wording.terminal import json_text
 
         m = _KEY.match(key.strip())
         if not m:

@@ -20,7 +20,7 @@ from datetime import datetime, timedelta, timezone
 
 from fixlore.link.config import LinkConfig
 from fixlore.link.stale_label import stale_label
-from fixlore.model import Comment, Issue, pickled_as_arguments
+from fixlore.core.model import Comment, Issue, pickled_as_arguments
 from fixlore.rules.bots import STALE_NOTICE, is_bot
 
 

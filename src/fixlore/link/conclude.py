@@ -11,8 +11,8 @@ from fixlore.link.closes import stale_note
 from fixlore.link.config import LinkConfig
 from fixlore.link.index import CorpusIndex
 from fixlore.link.verdict import FixVerdict
-from fixlore.enums import EvidenceKind, Timing, Trap
-from fixlore.model import MERGED_CLOSED, TRAPS, Case, Comment, Evidence, FixRef, Issue, Pull
+from fixlore.core.enums import EvidenceKind, Timing, Trap
+from fixlore.core.model import MERGED_CLOSED, TRAPS, Case, Comment, Evidence, FixRef, Issue, Pull
 
 TRAP_ORDER = {t: i for i, t in enumerate(TRAPS)}
 EVIDENCE_OF = {"linked": EvidenceKind.LINKED, "keyword": EvidenceKind.KEYWORD, "mention": EvidenceKind.KEYWORD,
@@ -177,5 +177,5 @@ def conclude(case: Case, issue: Issue, v: FixVerdict, idx: CorpusIndex, cfg: Lin
             seen.add((e.kind, e.detail, e.source))
             case.evidence.append(e)
     case.traps = sorted(traps, key=TRAP_ORDER.get)
-    # orjson takes only plain `str` keys (fixlore.enums), so the notes are keyed by value.
+    # orjson takes only plain `str` keys (fixlore.core.enums), so the notes are keyed by value.
     case.trap_notes = {t.value: traps[t] for t in case.traps}

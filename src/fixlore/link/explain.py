@@ -1,7 +1,7 @@
 """`fixlore explain`: one case's evidence chain, for a person to check.
 
 Everything shown comes from the case (issue and PR text is hostile input: every value goes
-through `fixlore.terminal.text`, cleaned as pages are and never read as console markup).
+through `fixlore.wording.terminal.text`, cleaned as pages are and never read as console markup).
 """
 
 from __future__ import annotations
@@ -11,9 +11,9 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
-from fixlore.terminal import plain, text
+from fixlore.wording.terminal import plain, text
 
-from fixlore.model import Case, pull_label
+from fixlore.core.model import Case, pull_label
 
 
 def _t(value) -> str:

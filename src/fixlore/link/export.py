@@ -1,7 +1,7 @@
 """A large case export written by several forked processes (`write_cases_parallel`): each
 encodes a share of the cases into a part file, the parts are joined in order, and the bytes
-are those `fixlore.caseexport.write_cases_jsonl` writes with one process. The format, the
-one-process writer and the reader live in `fixlore.caseexport`."""
+are those `fixlore.edges.caseexport.write_cases_jsonl` writes with one process. The format, the
+one-process writer and the reader live in `fixlore.edges.caseexport`."""
 
 from __future__ import annotations
 
@@ -11,9 +11,9 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import IO
 
-from fixlore.caseexport import encode_into, ordered, write_cases_jsonl
+from fixlore.edges.caseexport import encode_into, ordered, write_cases_jsonl
 from fixlore.link.forked import ForkedCall, can_fork
-from fixlore.model import Case
+from fixlore.core.model import Case
 
 
 def write_cases_parallel(cases: Iterable[Case], path: str | Path | IO[str] | IO[bytes], workers: int = 1) -> int:

@@ -17,7 +17,7 @@ from typing import Any
 
 from fixlore.link.forked import ChunkPool, can_fork, chunked
 from fixlore.link.shapes import backport_shape
-from fixlore.model import (EV_CLOSED, EV_CROSS_REF, EV_LINKED, EV_REFERENCED, Comment, Commit, Corpus, Event,
+from fixlore.core.model import (EV_CLOSED, EV_CROSS_REF, EV_LINKED, EV_REFERENCED, Comment, Commit, Corpus, Event,
                            FileChange, Issue, Link, Pull, pull_label)
 from fixlore.rules.refs import (KIND_EITHER, KIND_ISSUE, KIND_PULL, Ref, find_refs, refs_from_branch,
                                 settle_background)

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 
-from fixlore.model import Pull
+from fixlore.core.model import Pull
 
 _REVERT_TITLE = re.compile(r'^\s*(?:\[[^\]]*\]\s*)*revert\s*[:("“\']', re.IGNORECASE)
 _REVERT_OF_REVERT = re.compile(r'^\s*(?:\[[^\]]*\]\s*)*revert\s*[:("“\']+\s*revert\b', re.IGNORECASE)

@@ -11,7 +11,7 @@ had said before.
 
 from __future__ import annotations
 
-from fixlore.model import Issue
+from fixlore.core.model import Issue
 
 
 def stale_label(issue: Issue, funnel_cfg) -> str:

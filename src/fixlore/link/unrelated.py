@@ -13,7 +13,7 @@ from fixlore.link.config import LinkConfig
 from fixlore.link.credited import sentences
 from fixlore.link.index import CorpusIndex, Key
 from fixlore.link.text import overlap, path_tokens, tokens
-from fixlore.model import Issue, Pull
+from fixlore.core.model import Issue, Pull
 from fixlore.rules.answers import DECLINED
 from fixlore.rules.bots import is_bot
 from fixlore.rules.refs import KIND_ISSUE, find_refs

@@ -25,7 +25,7 @@ from fixlore.link.config import LinkConfig
 from fixlore.link.index import CorpusIndex, Key
 from fixlore.link.text import overlap
 from fixlore.link.unrelated import _LazyTokens, pull_tokens, unrelated_reason
-from fixlore.model import Issue, Pull
+from fixlore.core.model import Issue, Pull
 from fixlore.rules.refs import KIND_ISSUE, KIND_PULL, find_refs
 from fixlore.rules.unread import PULL, SHOWS_THE_CHANGE
 

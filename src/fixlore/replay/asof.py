@@ -25,7 +25,7 @@ from datetime import datetime
 from typing import Any, Iterable
 
 from fixlore.replay.world import World
-from fixlore.timeutil import parse_time
+from fixlore.core.timeutil import parse_time
 
 _CLOSE_ACTIONS = {"closed", "close"}
 _REOPEN_ACTIONS = {"reopened", "reopen"}

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import typer
 
-from fixlore.errors import ConfigError
+from fixlore.core.errors import ConfigError
 
 
 def replay(
@@ -48,11 +48,11 @@ def replay(
         token = os.environ.get(token_env, "")
         if not token:
             raise ConfigError(f"environment variable {token_env} is empty or unset")
-    from fixlore.inputs import check_number
+    from fixlore.edges.inputs import check_number
 
     check_number(time_scale, "--time-scale", above=0)
     check_number(stall_seconds, "--stall-seconds", low=0)
-    from fixlore.config import parse_since
+    from fixlore.settings.config import parse_since
     from fixlore.replay.faults import parse_spec
 
     parse_spec(faults)

@@ -21,7 +21,7 @@ import random
 import threading
 from dataclasses import dataclass, field
 
-from fixlore.errors import ConfigError
+from fixlore.core.errors import ConfigError
 
 KINDS = (
     "429",             # rate limited, no Retry-After (GitCode is not known to send one)

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Any, Callable, Iterable
 
-from fixlore.timeutil import parse_time
+from fixlore.core.timeutil import parse_time
 
 _EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
 

@@ -55,7 +55,7 @@ import time
 from dataclasses import dataclass, field, replace
 from typing import Any, Callable
 
-from fixlore.errors import ConfigError
+from fixlore.core.errors import ConfigError
 from fixlore.replay.listing import Answer
 from fixlore.replay.world import World
 

@@ -16,9 +16,9 @@ from typing import Any
 
 import yaml
 
-from fixlore.enums import Platform
-from fixlore.errors import ConfigError
-from fixlore.timeutil import parse_time
+from fixlore.core.enums import Platform
+from fixlore.core.errors import ConfigError
+from fixlore.core.timeutil import parse_time
 
 PLATFORMS = tuple(p.value for p in Platform)
 

@@ -10,7 +10,7 @@ from typing import Any
 
 import yaml
 
-from fixlore.errors import FixloreError
+from fixlore.core.errors import FixloreError
 
 
 def reset_dir(path: Path) -> None:

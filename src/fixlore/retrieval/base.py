@@ -30,7 +30,7 @@ from pathlib import Path
 
 import numpy as np
 
-from fixlore.errors import FixloreError
+from fixlore.core.errors import FixloreError
 from fixlore.retrieval.cases import case_doc, case_text
 from fixlore.retrieval.embed import Embedder, UseEmbedder
 from fixlore.retrieval.ingest import MAX_FILE_BYTES, SKIP_DIRS, IngestMixin

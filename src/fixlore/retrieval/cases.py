@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from fixlore.model import Case
+from fixlore.core.model import Case
 
 
 def case_doc(case: Case) -> str:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import numpy as np
 
-from fixlore.atomicfile import replacing
+from fixlore.edges.atomicfile import replacing
 from fixlore.retrieval import vectors
 from fixlore.retrieval.embed import Embedder, embed_batched, embed_text
 from fixlore.retrieval.schema import (COARSE_NAME, PROJECTION_NAME, VECTOR_IDS_NAME, VECTORS_CURRENT, VECTORS_KEY,

@@ -8,8 +8,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Callable
 
-from fixlore import killpoints
-
+from fixlore.edges import killpoints
 DB_NAME = "kb.sqlite"
 VECTORS_NAME = "vectors.npy"
 VECTOR_IDS_NAME = "vector_ids.npy"
@@ -113,7 +112,7 @@ Progress = Callable[[str, int, int], None]   # (phase, done, total)
 
 @contextmanager
 def writing(db: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
-    """One write transaction of the index (a kill point first: `fixlore.killpoints`)."""
+    """One write transaction of the index (a kill point first: `fixlore.edges.killpoints`)."""
     killpoints.reached("kb.sqlite")
     with db:
         yield db

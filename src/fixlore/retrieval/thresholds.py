@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from fixlore.atomicfile import write_atomic
+from fixlore.edges.atomicfile import write_atomic
 from fixlore.retrieval.schema import THRESHOLD_NAME
 
 DEFAULT_THRESHOLD = 0.476 # used until `calibrate` saves one (see docs/kb.md)

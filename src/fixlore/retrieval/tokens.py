@@ -22,7 +22,7 @@ from typing import Iterable
 
 import jieba
 
-from fixlore.atomicfile import write_atomic
+from fixlore.edges.atomicfile import write_atomic
 
 _CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 # Identifier-like runs in raw text: words joined by _ . - (not starting/ending with them).

@@ -6,7 +6,7 @@ import re
 from collections import defaultdict
 from typing import Collection, Iterable
 
-from fixlore.model import Comment, Corpus
+from fixlore.core.model import Comment, Corpus
 from fixlore.rules.bots import STALE_NOTICE, is_bot
 
 # An official answer has at least this many non-space characters (the linker's default,

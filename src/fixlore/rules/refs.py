@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, replace
 
-from fixlore.model import pickled_as_arguments
+from fixlore.core.model import pickled_as_arguments
 
 KIND_ISSUE = "issue"
 KIND_PULL = "pull"

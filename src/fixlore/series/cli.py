@@ -7,9 +7,9 @@ from typing import Any, Optional
 
 import typer
 
-from fixlore.config import SettingFlags, parse_since
-from fixlore.errors import ConfigError
-from fixlore.terminal import json_text, plain
+from fixlore.settings.config import SettingFlags, parse_since
+from fixlore.core.errors import ConfigError
+from fixlore.wording.terminal import json_text, plain
 
 series_app = typer.Typer(help="A digest series: editions, the published ledger, the backlog carried forward.",
                          no_args_is_help=True)
@@ -18,7 +18,7 @@ series_app = typer.Typer(help="A digest series: editions, the published ledger, 
 def _store(db: Optional[str], out: Optional[Path], *, create: bool = False):
     """The store holding the ledger; only `series create` may start one (in an --out folder that
     exists or can be made): the others read a store that must be there already."""
-    from fixlore.inputs import check_db_url, check_out_dir
+    from fixlore.edges.inputs import check_db_url, check_out_dir
     from fixlore.series.publish import default_db
     from fixlore.store import Store
 
@@ -93,7 +93,7 @@ def show_cmd(name: str = typer.Argument(..., help="Series name."), db: Optional[
         ledger = Ledger(store)
         data = ledger.series(name)
         if data is None:
-            from fixlore.errors import NotFoundError
+            from fixlore.core.errors import NotFoundError
 
             raise NotFoundError(f"no series '{name}' in this store")
         editions = [{k: e[k] for k in ("number", "kind", "focus", "window_since", "window_until", "counts", "published_at")}
@@ -155,7 +155,7 @@ def rebuild_cmd(
     db: Optional[str] = typer.Option(None, "--db", help="The store holding the ledger (URL; default OUT/fixlore.db)."), out: Optional[Path] = typer.Option(None, "--out", help="Run folder whose fixlore.db keeps the ledger."),
 ) -> None:
     """Build edition NUMBER again from the ledger alone; fail unless every file matches its published hash."""
-    from fixlore.inputs import check_out_dir
+    from fixlore.edges.inputs import check_out_dir
     from fixlore.series.publish import rebuild_edition, write_files
 
     if number < 1:

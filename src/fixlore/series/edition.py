@@ -12,7 +12,7 @@ from typing import Any
 from fixlore.compose.digest import build_digest
 from fixlore.compose.figures import Refs, compute_figures
 from fixlore.compose.render import html, markdown, safe_url, to_json
-from fixlore.model import Case
+from fixlore.core.model import Case
 from fixlore.series.model import Series, zh_number
 from fixlore.series.plan import change_text, next_edition_line
 

@@ -18,7 +18,7 @@ from datetime import datetime
 from typing import Any, Callable, Iterable
 
 from fixlore.rules.funnel.rank import top_keys
-from fixlore.model import Case
+from fixlore.core.model import Case
 
 POOL_STAGES = ("selected", "analysis", "rank")
 
@@ -166,7 +166,7 @@ def detect_change(published: dict[str, Any], current: Case | None,
 
 
 def _ts(iso: str) -> float:
-    from fixlore.timeutil import parse_time
+    from fixlore.core.timeutil import parse_time
 
     when = parse_time(iso)
     return when.timestamp() if when else 0.0

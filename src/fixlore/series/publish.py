@@ -16,11 +16,11 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from fixlore.atomicfile import write_atomic
-from fixlore.config import SettingFlags
-from fixlore.errors import ConfigError, FixloreError, NotFoundError
-from fixlore.inputs import check_db_url, redact_url
-from fixlore.model import Case
+from fixlore.edges.atomicfile import write_atomic
+from fixlore.settings.config import SettingFlags
+from fixlore.core.errors import ConfigError, FixloreError, NotFoundError
+from fixlore.edges.inputs import check_db_url, redact_url
+from fixlore.core.model import Case
 from fixlore.pipeline import STAGES, RunRequest, Stage, plan_run, run_pipeline, select_stages
 from fixlore.series.edition import build_files, counts_of, ordered_rows
 from fixlore.series.ledgerview import ledger_view
@@ -28,7 +28,7 @@ from fixlore.series.model import Series
 from fixlore.series.plan import EditionPlan
 from fixlore.store import Store
 from fixlore.store.ledger import Ledger
-from fixlore.timeutil import cases_in_zone, parse_time
+from fixlore.core.timeutil import cases_in_zone, parse_time
 
 SERIES_STAGES = ["harvest", "funnel", "link", "series", "kb", "analyse", "serve"]
 

@@ -10,12 +10,12 @@ from __future__ import annotations
 
 from typing import TypedDict
 
-from fixlore.runcontext import RunContext
+from fixlore.settings.runcontext import RunContext
 from fixlore.series.ledgerview import issue_states, ledger_view
 from fixlore.series.model import Series
 from fixlore.series.plan import Focus, plan_edition
 from fixlore.store.ledger import Ledger
-from fixlore.timeutil import parse_time
+from fixlore.core.timeutil import parse_time
 
 
 class SeriesSummary(TypedDict, total=False):

@@ -1,7 +1,7 @@
 """`fixlore serve http|mcp` and `fixlore cases search|status|related`: the knowledge base of a run.
 
 Each command is a thin wrapper over the `Knowledge` call of the same name. Case text is hostile
-input: it reaches the terminal through `fixlore.terminal` only (cleaned as pages are, never read
+input: it reaches the terminal through `fixlore.wording.terminal` only (cleaned as pages are, never read
 as console markup; JSON with the characters a terminal would obey escaped).
 """
 
@@ -17,7 +17,7 @@ from rich.table import Table
 from rich.text import Text
 
 from fixlore.serve.limits import MAX_K, MIN_COSINE, MIN_COVERAGE
-from fixlore.terminal import json_text, plain, text
+from fixlore.wording.terminal import json_text, plain, text
 
 serve_app = typer.Typer(help="Serve a run's knowledge base (cases + documents), read-only: HTTP API and MCP tools.",
                         no_args_is_help=True)
@@ -40,18 +40,18 @@ def register(app: typer.Typer) -> None:
 def _open(out: Path | None, db: str | None, index: Path | None, case_index: Path | None) -> Any:
     from fixlore.serve.knowledge import Knowledge, Locations
 
-    from fixlore.inputs import check_db_url
+    from fixlore.edges.inputs import check_db_url
 
     err = Console(stderr=True)
     if db is not None:
         db = check_db_url(db, must_exist=True)
     if index is not None:
-        from fixlore.inputs import check_index
+        from fixlore.edges.inputs import check_index
         from fixlore.retrieval.schema import DB_NAME
 
         check_index(index, DB_NAME)
     if case_index is not None:
-        from fixlore.inputs import check_out_dir
+        from fixlore.edges.inputs import check_out_dir
 
         check_out_dir(case_index, "--case-index")          # built there if missing
     where = Locations.of(out=out, db=db, docs=index, cases=case_index)
@@ -68,8 +68,8 @@ def _reachable(db: str) -> None:
         return
     import sqlalchemy as sa
 
-    from fixlore.errors import StoreError
-    from fixlore.inputs import redact_url
+    from fixlore.core.errors import StoreError
+    from fixlore.edges.inputs import redact_url
 
     engine = sa.create_engine(db)
     try:
@@ -125,7 +125,7 @@ def serve_mcp(out: Optional[Path] = OutOpt, db: Optional[str] = DbOpt, index: Op
               port: int = typer.Option(8766, min=1, max=65535, help="With --transport http: port (1-65535)."),
               ) -> None:
     """MCP tools: search_cases, get_case, fix_status, related_cases, search_docs."""
-    from fixlore.errors import ConfigError
+    from fixlore.core.errors import ConfigError
     from fixlore.serve.mcp_server import build_server
 
     if transport not in ("stdio", "http"):
@@ -235,7 +235,7 @@ def cases_related(key: str = typer.Argument(..., help="OWNER/REPO#N or the issue
 
 
 def _ask(call):
-    from fixlore.errors import ConfigError
+    from fixlore.core.errors import ConfigError
 
     try:
         return call()

@@ -19,9 +19,9 @@ from typing import Any, Callable, Iterable
 from sqlalchemy.exc import SQLAlchemyError
 
 import fixlore
-from fixlore.errors import ConfigError, FixloreError
+from fixlore.core.errors import ConfigError, FixloreError
 from fixlore.retrieval.base import DOC_KINDS, KnowledgeBase
-from fixlore.model import Case, IssueText, pull_label
+from fixlore.core.model import Case, IssueText, pull_label
 from fixlore.serve import citations, views
 from fixlore.serve.limits import MAX_K, relevant
 

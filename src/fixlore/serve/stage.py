@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import TypedDict
 
 from fixlore.retrieval.tokens import Tokenizer
-from fixlore.runcontext import RunContext
+from fixlore.settings.runcontext import RunContext
 from fixlore.serve.knowledge import CASE_INDEX, index_cases
 from fixlore.store.datasette import write_metadata
 

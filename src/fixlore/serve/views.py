@@ -13,8 +13,8 @@ from typing import Any, Callable
 
 from fixlore.rules.text import clean_body, error_lines, shorten
 from fixlore.retrieval.base import case_text
-from fixlore.enums import EvidenceKind, FunnelStage, Trap
-from fixlore.model import Case, FixRef, IssueText, pull_label
+from fixlore.core.enums import EvidenceKind, FunnelStage, Trap
+from fixlore.core.model import Case, FixRef, IssueText, pull_label
 from fixlore.rules.answers import ANSWER_MIN_CHARS, best_answer
 from fixlore.rules.unread import fix_unknown
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING
 
-from fixlore.errors import ConfigError
+from fixlore.core.errors import ConfigError
 
 if TYPE_CHECKING:
     from fixlore.sources.base import Source

@@ -6,9 +6,9 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Iterator, Protocol
 
-from fixlore.model import Comment, Commit, Event, FileChange, Issue, Link, Pull, Repo
+from fixlore.core.model import Comment, Commit, Event, FileChange, Issue, Link, Pull, Repo
 from fixlore.sources.responses import ApiError, HostDown
-from fixlore.textclean import clean_text, strip_escapes
+from fixlore.core.textclean import clean_text, strip_escapes
 
 
 @dataclass
@@ -90,7 +90,7 @@ def as_int(value: Any, default: int = 0) -> int:
 
 
 def as_str(value: Any) -> str:
-    """Every platform string passes here: cleaned once, at the edge (fixlore.textclean): terminal
+    """Every platform string passes here: cleaned once, at the edge (fixlore.core.textclean): terminal
     escape sequences removed whole (not only their ESC), then the control characters."""
     return "" if value is None else clean_text(strip_escapes(str(value)))
 

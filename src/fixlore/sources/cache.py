@@ -35,7 +35,7 @@ class Accounting:
     by_endpoint_status: Counter = field(default_factory=Counter)
     retries: int = 0
     not_modified: int = 0
-    breaker: Any = None           # the client's `fixlore.circuit.Breaker`: its state joins the snapshot
+    breaker: Any = None           # the client's `fixlore.edges.circuit.Breaker`: its state joins the snapshot
 
     @property
     def total(self) -> int:

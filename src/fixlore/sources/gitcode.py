@@ -17,15 +17,15 @@ from collections import Counter
 from datetime import datetime, timedelta
 from typing import Any, Iterator
 
-from fixlore import model as m
-from fixlore.errors import SourceError
+from fixlore.core import model as m
+from fixlore.core.errors import SourceError
 from fixlore.rules.unread import COMMENTS, COMMITS, EVENTS, FILES, LINKS
 from fixlore.sources.base import (IssueDetail, NewestFirst, PullDetail, as_int, as_str, label_names,
                                   login_of, read_part, sub)
 from fixlore.sources.http import ApiClient, NotFound, repo_pages
 from fixlore.sources.listforms import OrderForms, ProbeForms, ordered_pages
 from fixlore.sources.policy import PlatformPolicy
-from fixlore.timeutil import PLATFORM_ZONES, parse_time
+from fixlore.core.timeutil import PLATFORM_ZONES, parse_time
 
 PLATFORM = "gitcode"
 

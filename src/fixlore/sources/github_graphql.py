@@ -22,7 +22,7 @@ import weakref
 from dataclasses import dataclass, field
 from typing import Any
 
-from fixlore import model as m
+from fixlore.core import model as m
 from fixlore.sources.http import ApiClient
 
 BATCH = 50               # issues per query: one page of issues, well inside GitHub's node limits

@@ -11,7 +11,7 @@ Its parts live beside it: `sources/ratelimit.py` (pacing), `sources/cache.py` (E
 accounting), `sources/responses.py` (what an answer means: errors, headers, list items) and
 `sources/paging.py` (`ApiClient.paginate`). Their names stay importable from here.
 
-Retries are bounded per run and per host by a `fixlore.circuit.Breaker`: a failure is retried only
+Retries are bounded per run and per host by a `fixlore.edges.circuit.Breaker`: a failure is retried only
 within the host's retry budget and the current failure streak's time, and once several requests in
 a row fail with no answer between, the breaker opens and every later request raises `HostDown`
 at once (said once, as a warning). Rate-limit answers are waits, never failures. The loop in
@@ -32,9 +32,9 @@ from urllib.parse import urlencode, urlsplit
 
 import httpx2
 
-from fixlore import interrupts
-from fixlore.circuit import Breaker
-from fixlore.errors import SourceError
+from fixlore.edges import interrupts
+from fixlore.edges.circuit import Breaker
+from fixlore.core.errors import SourceError
 from fixlore.sources.cache import Accounting, HttpCache, MemoryCache
 from fixlore.sources.paging import PagingMixin
 from fixlore.sources.policy import policy_for

@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
-from fixlore.errors import ConfigError
+from fixlore.core.errors import ConfigError
 from fixlore.sources.responses import ApiError
 
 log = logging.getLogger(__name__)

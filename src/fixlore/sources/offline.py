@@ -11,9 +11,9 @@ import json
 from pathlib import Path
 from typing import Any
 
-from fixlore.errors import ConfigError
-from fixlore.inputs import load_yaml_mapping
-from fixlore.model import Corpus
+from fixlore.core.errors import ConfigError
+from fixlore.edges.inputs import load_yaml_mapping
+from fixlore.core.model import Corpus
 from fixlore.sources import github as gh
 from fixlore.sources import gitcode as gc
 

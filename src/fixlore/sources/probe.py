@@ -24,7 +24,7 @@ from dataclasses import asdict, dataclass, field
 from datetime import datetime, timedelta
 from typing import Any, Callable
 
-from fixlore.timeutil import iso, parse_time
+from fixlore.core.timeutil import iso, parse_time
 
 HONOURED = "honoured"
 IGNORED = "ignored"
@@ -433,7 +433,7 @@ def _history(get: _Budget, platform: str, full: str, number: Any) -> Reply | Non
 
 def close_signals(entries: list[dict], closed_at: datetime | None) -> list[tuple[str, str]]:
     """(action type, signal) of each GitCode log entry the harvester reads as a close, by its own rule."""
-    from fixlore import model as m
+    from fixlore.core import model as m
     from fixlore.sources.gitcode import action_type_of, read_log_action
     out = []
     for e in entries:

@@ -12,9 +12,9 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from fixlore.terminal import text
+from fixlore.wording.terminal import text
 
-from fixlore.errors import ConfigError, FixloreError, SourceError
+from fixlore.core.errors import ConfigError, FixloreError, SourceError
 
 
 def make_fetch(base_url: str, token: str | None, timeout: float = 15.0):
@@ -61,8 +61,8 @@ def register(app: typer.Typer) -> None:
         from fixlore.sources import DEFAULT_BASE_URLS, DEFAULT_TOKEN_ENV
         from fixlore.sources.probe import run_probe
 
-        from fixlore import logs
-        from fixlore.inputs import check_http_url, check_new_file, without_userinfo
+        from fixlore.edges import logs
+        from fixlore.edges.inputs import check_http_url, check_new_file, without_userinfo
 
         if platform not in DEFAULT_BASE_URLS:
             raise ConfigError(f"--platform must be one of {', '.join(sorted(DEFAULT_BASE_URLS))}, not '{platform}'")

@@ -10,7 +10,7 @@ import time
 from dataclasses import dataclass
 from typing import Any, Iterator
 
-from fixlore.errors import SourceError
+from fixlore.core.errors import SourceError
 
 # What an error status means when the body does not say.
 REASONS = {400: "bad request", 403: "forbidden", 404: "not found", 409: "conflict",
@@ -60,7 +60,7 @@ class ApiError(SourceError):
 
 
 class HostDown(ApiError):
-    """The host's circuit breaker is open (`fixlore.circuit`): it stopped answering mid-run, so this
+    """The host's circuit breaker is open (`fixlore.edges.circuit`): it stopped answering mid-run, so this
     request and every later one fail at once. An `ApiError`, so whatever records an unreadable
     item or repo records this one too; a loop over many items should stop at the first (the
     harvester records the repos it had not reached, for the next run)."""

@@ -9,12 +9,12 @@ are hidden: they are how the harvest works, not what it found.
 
 from __future__ import annotations
 
-from fixlore.atomicfile import write_atomic
+from fixlore.edges.atomicfile import write_atomic
 import json
 from pathlib import Path
 from typing import Any
 
-from fixlore.enums import Timing
+from fixlore.core.enums import Timing
 
 TIME = "ISO 8601 UTC, ending in Z (the platform's own string, with its offset, is in raw)"
 CASE_KEY = {"repo": "The issue's repository, OWNER/REPO", "number": "The issue's number"}

@@ -11,7 +11,7 @@ from typing import Any
 
 import sqlalchemy as sa
 
-from fixlore.errors import FixloreError
+from fixlore.core.errors import FixloreError
 from fixlore.store import schema as t
 from fixlore.store.store import Store, _jsonable, upsert
 

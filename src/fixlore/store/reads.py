@@ -8,7 +8,7 @@ from typing import Any, Iterable, Iterator
 
 import sqlalchemy as sa
 
-from fixlore import model as m
+from fixlore.core import model as m
 from fixlore.store import schema as t
 from fixlore.store.rows import _issue_of, _pull_of
 

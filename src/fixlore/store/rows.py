@@ -9,9 +9,7 @@ from typing import Any, Iterable
 
 import sqlalchemy as sa
 
-from fixlore import model as m
-
-
+from fixlore.core import model as m
 def _json_text(value: Any) -> str:
     """JSON columns as UTF-8 text: Chinese stays readable in any SQL client."""
     return json.dumps(value, ensure_ascii=False)

@@ -20,9 +20,8 @@ import sqlalchemy as sa
 from alembic import command
 from alembic.config import Config
 
-from fixlore import interrupts, killpoints
-
-from fixlore.errors import ConfigError, StoreError
+from fixlore.edges import interrupts, killpoints
+from fixlore.core.errors import ConfigError, StoreError
 from fixlore.store import schema as t
 from fixlore.store import views as store_views
 from fixlore.store.conclusions import CaseConclusions
@@ -64,7 +63,7 @@ class Store(CorpusReads, RunRecords, CaseConclusions):
                 cur.execute("PRAGMA journal_mode=WAL")
                 cur.execute("PRAGMA busy_timeout=30000")
                 cur.close()
-        # Ctrl-C waits while a connection is out of the pool (fixlore.interrupts says why): from its
+        # Ctrl-C waits while a connection is out of the pool (fixlore.edges.interrupts says why): from its
         # checkout to its checkin, so the pool's own rollback when it takes a connection back, which
         # comes after the transaction's commit, is covered too (a press there was printed as
         # SQLAlchemy's "Exception during reset" traceback)

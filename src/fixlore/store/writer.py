@@ -8,7 +8,7 @@ from typing import Any
 
 import sqlalchemy as sa
 
-from fixlore import model as m
+from fixlore.core import model as m
 from fixlore.rules.unread import COMMENTS, COMMITS, EVENTS, FILES
 from fixlore.store import schema as t
 from fixlore.store.rows import _jsonable, _now, issue_row, pull_row, repo_row, upsert

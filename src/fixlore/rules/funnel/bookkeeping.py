@@ -26,7 +26,7 @@ from collections import Counter
 from datetime import datetime
 from typing import Iterable
 
-from fixlore.model import Issue, Pull
+from fixlore.core.model import Issue, Pull
 
 SITTING_S = 3600
 MIN_OWN_CHARS = 20

@@ -15,7 +15,7 @@ from fixlore.rules.funnel.config import FunnelConfig
 from fixlore.rules.funnel.floods import flood_keys
 from fixlore.rules.funnel.planned import is_tracking_ticket
 from fixlore.rules.funnel.vocabulary import fold, folded
-from fixlore.model import REASON_DUPLICATE, REASON_NOT_PLANNED, REASON_REJECTED, Issue
+from fixlore.core.model import REASON_DUPLICATE, REASON_NOT_PLANNED, REASON_REJECTED, Issue
 
 POOL = "pool"
 CHEAP_STAGES = ("window", "unresolved", "internal", "cve", "empty_title", "noise")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields
 from typing import Any
 
-from fixlore.errors import ConfigError
+from fixlore.core.errors import ConfigError
 from fixlore.rules.funnel.vocabulary import fold, folded, terms
 
 DEFAULT_TEMPLATES = ("API一致性任务", "重复-请忽略")

@@ -18,7 +18,7 @@ from collections.abc import Iterable
 
 from rapidfuzz import fuzz, process
 
-from fixlore.model import Issue
+from fixlore.core.model import Issue
 
 _DIGITS = re.compile(r"\d+")
 _SPACE = re.compile(r"\s+")

@@ -94,7 +94,7 @@ def print_summary(info: dict[str, Any]) -> None:
     from rich.console import Console
     from rich.table import Table
 
-    from fixlore.terminal import text
+    from fixlore.wording.terminal import text
 
     table = Table(title=text(f"fixlore run: {info.get('platform', '')} {', '.join(info.get('orgs') or [])} "
                              f"since {(info.get('window') or {}).get('since', '')}"), title_justify="left",
@@ -147,7 +147,7 @@ def unreadable_line(failure: dict[str, Any]) -> str:
 def unreadable_exit(failures: list[dict[str, Any]], unread_items: list[dict[str, Any]] | None = None) -> None:
     """End with EXIT_SOME_UNREADABLE when some repos, issues or PRs could not be read: a line on
     stderr per item read in part (the first ITEM_LINES), then one line that sums it up."""
-    from fixlore.errors import EXIT_SOME_UNREADABLE
+    from fixlore.core.errors import EXIT_SOME_UNREADABLE
 
     items = _items(unread_items or [])
     for (repo, kind, number), parts in list(items.items())[:ITEM_LINES]:

@@ -21,11 +21,11 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from fixlore.circuit import Circuits
-from fixlore.config import Settings
-from fixlore.model import Case, Corpus
+from fixlore.edges.circuit import Circuits
+from fixlore.settings.config import Settings
+from fixlore.core.model import Case, Corpus
 from fixlore.store import Store
-from fixlore.timeutil import in_zone
+from fixlore.core.timeutil import in_zone
 
 if TYPE_CHECKING:                          # the edges' heavier modules, only for their names
     from fixlore.sources.base import Source

@@ -3,7 +3,7 @@ rendered with (the digest page and the serve stage's pages).
 
 Issue text is hostile input: `clean` strips every tag (script and style with their content)
 and escapes entities, `safe_url` lets only http(s) URLs through, autoescape is on, and every
-printed value has its bidi controls shown, never obeyed (`fixlore.textclean`).
+printed value has its bidi controls shown, never obeyed (`fixlore.core.textclean`).
 """
 
 from __future__ import annotations
@@ -15,8 +15,8 @@ import nh3
 from jinja2 import Environment, PackageLoader, select_autoescape
 from markupsafe import Markup
 
-from fixlore.textclean import rendered
-from fixlore.units import human_lag
+from fixlore.core.textclean import rendered
+from fixlore.core.units import human_lag
 
 
 def clean(text: Any) -> Markup:
@@ -42,7 +42,7 @@ def lag_words(text: Any) -> str:
 
 
 def _rendered(value: Any) -> Any:
-    """Every value a template prints: bidi controls shown, never obeyed (fixlore.textclean)."""
+    """Every value a template prints: bidi controls shown, never obeyed (fixlore.core.textclean)."""
     if isinstance(value, Markup):
         return Markup(rendered(str(value)))
     return rendered(value) if isinstance(value, str) else value

@@ -2,7 +2,7 @@
 
 Every durable write of a run passes a point first: the start of each stage, of each store
 transaction (reads included) and of each knowledge-base index transaction, and each file about
-to be moved into place (`fixlore.atomicfile`). A point before every write is also a point after
+to be moved into place (`fixlore.edges.atomicfile`). A point before every write is also a point after
 the one before it, so what a kill can leave on disk is what one of these points leaves. The
 pipeline says which stage is running (`enter`). The fault-injection suite (tests/test_kill_points.py) lists the points of a clean run
 (`tracing`), then stops a run at chosen ones and checks that the same command, run again, leaves
@@ -10,7 +10,7 @@ what a clean run leaves.
 
 Armed by ``FIXLORE_TEST_STOP_AT=<stage>:<n>:<how>`` in the environment (read once, at import) or
 by `arm` in-process; ``how`` is ``kill`` (SIGKILL to this process: nothing runs after it) or
-``ctrl-c`` (SIGINT, handled as the user's press is: `fixlore.interrupts`). Unarmed, as always in
+``ctrl-c`` (SIGINT, handled as the user's press is: `fixlore.edges.interrupts`). Unarmed, as always in
 production, `reached` is one global read and a return.
 """
 

@@ -9,13 +9,13 @@ from typing import Optional
 
 import typer
 
-from fixlore.config import SettingFlags, parse_since
-from fixlore.errors import EXIT_CODES_HELP, ConfigError
-from fixlore.terminal import escape_json, json_text
+from fixlore.settings.config import SettingFlags, parse_since
+from fixlore.core.errors import EXIT_CODES_HELP, ConfigError
+from fixlore.wording.terminal import escape_json, json_text
 
 
 def register(app: typer.Typer) -> None:
-    from fixlore.summary import print_summary
+    from fixlore.edges.summary import print_summary
 
     @app.command("run", epilog=EXIT_CODES_HELP)
     def run_cmd(
@@ -76,7 +76,7 @@ def register(app: typer.Typer) -> None:
         The analysis workers use an OpenAI-compatible endpoint when FIXLORE_LLM_BASE_URL and FIXLORE_LLM_MODEL are set (key in OPENAI_API_KEY), else the offline backend.
 
         Ctrl-C stops the run, marks it interrupted and says how many requests it spent; the same command resumes it."""
-        from fixlore.progress import StageProgress
+        from fixlore.edges.progress import StageProgress
 
         if world is None and not platform and not config:
             raise ConfigError("give --world PATH, or --platform with --org for the real site")
@@ -114,6 +114,6 @@ def register(app: typer.Typer) -> None:
             typer.echo(escape_json((out / "run.json").read_text(encoding="utf-8")), nl=False)
         elif show:
             print_summary(info)
-        from fixlore.summary import unreadable_exit
+        from fixlore.edges.summary import unreadable_exit
 
         unreadable_exit(unreadable_repos(info), unread_items(info))

@@ -1,7 +1,7 @@
 """Issue text on a terminal: every command that prints text from a platform, a case export or a
 document goes through here, never through a bare string.
 
-- :func:`plain` cleans a value as pages are cleaned (`fixlore.textclean.for_terminal`: escape
+- :func:`plain` cleans a value as pages are cleaned (`fixlore.core.textclean.for_terminal`: escape
   sequences and controls removed, bidi controls shown, zero-width and other invisible format
   characters removed, carriage returns as line breaks).
 - :func:`text` makes it a rich ``Text``, which rich prints as it is: ``[bold red]`` or
@@ -18,7 +18,7 @@ from typing import Any
 
 from rich.text import Text
 
-from fixlore.textclean import BIDI_CHARS, INVISIBLE_CHARS, for_terminal
+from fixlore.core.textclean import BIDI_CHARS, INVISIBLE_CHARS, for_terminal
 
 # what a terminal obeys or hides: DEL, C1 (C0 json.dumps escapes itself; outside strings only
 # the layout's own newlines and spaces occur), Unicode's format

@@ -1,6 +1,6 @@
 """Logging for the CLI: warnings (or, with --verbose, progress notes such as retries) on stderr,
 everything at INFO and above in --log-file; secrets registered with :func:`hide` never appear,
-and every URL in a line passes through `fixlore.inputs.redact_url` (no userinfo, no query token).
+and every URL in a line passes through `fixlore.edges.inputs.redact_url` (no userinfo, no query token).
 
 Library modules only call ``logging.getLogger(__name__)``; this module is used by the CLI alone.
 """
@@ -21,7 +21,7 @@ def hide(*secrets: str | None) -> None:
 
 
 def redact(text: str) -> str:
-    from fixlore.inputs import redact_urls
+    from fixlore.edges.inputs import redact_urls
 
     for secret in sorted(_SECRETS, key=len, reverse=True):
         text = text.replace(secret, "***")
@@ -32,7 +32,7 @@ class _Plain(logging.Formatter):
     """A line for the terminal: a message quoting issue text is cleaned as pages are."""
 
     def format(self, record: logging.LogRecord) -> str:
-        from fixlore.terminal import plain
+        from fixlore.wording.terminal import plain
 
         return plain(super().format(record))
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import re
 
-from fixlore.enums import Timing, Trap
-from fixlore.model import Case, FixRef
+from fixlore.core.enums import Timing, Trap
+from fixlore.core.model import Case, FixRef
 
 
 def pr_label(f: FixRef, case_repo: str = "") -> str:
@@ -20,7 +20,7 @@ def pr_label(f: FixRef, case_repo: str = "") -> str:
 
 
 def is_merged(f: FixRef) -> bool:
-    return f.merged                     # the one rule: fixlore.model.merge_variant
+    return f.merged                     # the one rule: fixlore.core.model.merge_variant
 
 
 def format_lag(seconds: int | None, zh: bool) -> str:

@@ -18,10 +18,10 @@ from typing import IO
 
 import orjson
 
-from fixlore import formats
-from fixlore.atomicfile import replacing
-from fixlore.errors import ConfigError
-from fixlore.model import Case
+from fixlore.core import formats
+from fixlore.edges.atomicfile import replacing
+from fixlore.core.errors import ConfigError
+from fixlore.core.model import Case
 
 FORMAT = formats.CASES
 

@@ -3,7 +3,7 @@ so a reader finds a command next to the library call it wraps.
 
 One error path for every command: a user mistake or an environment failure is one line on
 stderr (``error: ...``) naming the input and what to do, and the process exits with the
-documented code (``fixlore.errors.EXIT_CODES``); only a bug shows a traceback, and only
+documented code (``fixlore.core.errors.EXIT_CODES``); only a bug shows a traceback, and only
 with --verbose.
 """
 
@@ -19,7 +19,7 @@ from typing import Optional
 
 import typer
 
-from fixlore.errors import EXIT_CODES_HELP, ConfigError, FixloreError, Interrupted, SourceError, StoreError
+from fixlore.core.errors import EXIT_CODES_HELP, ConfigError, FixloreError, Interrupted, SourceError, StoreError
 
 EPILOG = EXIT_CODES_HELP
 
@@ -68,8 +68,7 @@ def _global(
     always wins. Options that name the run folder, the store and the config file also read
     FIXLORE_OUT, FIXLORE_DB and FIXLORE_CONFIG.
     """
-    from fixlore import logs
-
+    from fixlore.edges import logs
     if log_file is not None:
         if log_file.is_dir():
             raise ConfigError(f"--log-file {log_file} is a folder; give a file")
@@ -81,7 +80,7 @@ def _global(
 
 # Stage modules that contribute commands, in pipeline order.
 _COMMAND_MODULES = (
-    "fixlore.pipeline_cli",
+    "fixlore.cli.run",
     "fixlore.replay.cli",
     "fixlore.harvest.cli",
     "fixlore.sources.probe_cli",
@@ -103,9 +102,8 @@ def _one_line(text: str) -> str:
 
 
 def _fail(message: str, code: int) -> None:
-    from fixlore import logs
-
-    from fixlore.terminal import plain
+    from fixlore.edges import logs
+    from fixlore.wording.terminal import plain
 
     sys.stderr.write(f"error: {_one_line(plain(logs.redact(message)))}\n")
     sys.stderr.flush()

@@ -29,13 +29,13 @@ from datetime import date, datetime
 from pathlib import Path
 from typing import Any
 
-from fixlore.enums import Platform
-from fixlore.errors import ConfigError
-from fixlore.inputs import (check_db_url, check_http_url, load_yaml_mapping, read_text, redact_url,
+from fixlore.core.enums import Platform
+from fixlore.core.errors import ConfigError
+from fixlore.edges.inputs import (check_db_url, check_http_url, load_yaml_mapping, read_text, redact_url,
                             without_userinfo)
 from fixlore.rules.funnel.config import FunnelConfig
 from fixlore.sources import DEFAULT_BASE_URLS, DEFAULT_TOKEN_ENV
-from fixlore.timeutil import has_offset, in_platform_zone, parse_user_time
+from fixlore.core.timeutil import has_offset, in_platform_zone, parse_user_time
 
 PLATFORMS = tuple(p.value for p in Platform)
 log = logging.getLogger(__name__)

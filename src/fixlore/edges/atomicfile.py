@@ -17,9 +17,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import IO
 
-from fixlore import killpoints
-
-
+from fixlore.edges import killpoints
 def _temp_of(target: Path) -> Path:
     return target.with_name(f"{target.name}.tmp{os.getpid()}")
 

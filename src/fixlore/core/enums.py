@@ -4,7 +4,7 @@ kinds, drop reasons and platforms (world-format.md names them; case-export.md us
 A member is its string (`FunnelStage.SELECTED == "selected"`, `f"{FunnelStage.SELECTED}"` is
 "selected", JSON writes "selected"), so exports read the same whichever a value was set from;
 a misspelt member fails at import instead of silently never matching. The tuples in
-`fixlore.model` (`FUNNEL_STAGES`, `TIMINGS`, `TRAPS`, ...) are these values in this order.
+`fixlore.core.model` (`FUNNEL_STAGES`, `TIMINGS`, `TRAPS`, ...) are these values in this order.
 One caution: orjson refuses non-`str` dict keys, so a member used as a key in something the
 case export writes (`trap_notes`) goes in as `.value`.
 """

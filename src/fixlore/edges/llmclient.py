@@ -5,7 +5,7 @@ against a schema where the server accepts it (plain mode from the first refusal 
 requests and tokens spent, counted under a lock so workers can share it. The API key is read
 from the environment variable the settings name and is never returned or logged.
 
-Every client of one endpoint in a run shares a `fixlore.circuit.Breaker` (`Circuits`): before its
+Every client of one endpoint in a run shares a `fixlore.edges.circuit.Breaker` (`Circuits`): before its
 first request the endpoint is asked for its model list with a short timeout (an endpoint that
 refuses connections or accepts and never answers is found dead in seconds, not after one timeout
 per case), retries come out of the run's retry budget, and once the breaker is open every request
@@ -24,8 +24,8 @@ from urllib.parse import urlsplit
 
 import openai
 
-from fixlore.circuit import Breaker, Circuits
-from fixlore.errors import ConfigError
+from fixlore.edges.circuit import Breaker, Circuits
+from fixlore.core.errors import ConfigError
 
 log = logging.getLogger(__name__)
 PROBE_TIMEOUT = 10.0          # seconds the endpoint has to answer its first request (GET /models)

@@ -15,7 +15,7 @@ from datetime import datetime
 from operator import attrgetter
 from typing import Any
 
-from fixlore.enums import DropReason, EvidenceKind, FunnelStage, Platform, Timing, Trap
+from fixlore.core.enums import DropReason, EvidenceKind, FunnelStage, Platform, Timing, Trap
 
 # Normalised issue close reasons (GitHub state_reason, GitCode issue_state / labels).
 REASON_COMPLETED = "completed"
@@ -276,7 +276,7 @@ class FixRef:
 
     @classmethod
     def from_export(cls, row: dict[str, Any]) -> "FixRef":
-        from fixlore.timeutil import parse_time
+        from fixlore.core.timeutil import parse_time
 
         return cls(repo=row["repo"], number=int(row["number"]), role=row.get("role", "fix"),
                    state=row.get("state", ""), merged_at=parse_time(row.get("merged_at")),
@@ -418,7 +418,7 @@ class Case:
 
     @classmethod
     def from_export(cls, row: dict[str, Any]) -> "Case":
-        from fixlore.timeutil import parse_time
+        from fixlore.core.timeutil import parse_time
 
         return cls(
             repo=row["repo"], number=int(row["number"]), title=row.get("title", ""),

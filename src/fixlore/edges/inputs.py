@@ -19,7 +19,7 @@ import re
 
 import yaml
 
-from fixlore.errors import ConfigError
+from fixlore.core.errors import ConfigError
 
 # Database URL schemes the store speaks (SQLAlchemy dialect names).
 DB_SCHEMES = ("sqlite", "postgresql+psycopg")

@@ -1,0 +1,1 @@
+"""A run's settings (one precedence rule) and the context every stage receives."""
