@@ -54,3 +54,41 @@ def test_the_package_root_holds_only_packages():
     modules = sorted(p.name for p in package.glob("*.py") if p.name not in ("__init__.py", "__main__.py", "pipeline.py"))
     assert modules == [], f"modules loose in the package root: {modules}"
 
+
+
+def test_no_import_cycle():
+    """No module reaches itself through its imports (Tarjan's strongly connected components)."""
+    graph = _graph()
+    edges = {m: graph.find_modules_directly_imported_by(m) for m in graph.modules}
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    cycles: list[list[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on_stack.add(v)
+        for w in edges[v]:
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = []
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                component.append(w)
+                if w == v:
+                    break
+            if len(component) > 1:
+                cycles.append(sorted(component))
+
+    sys.setrecursionlimit(max(sys.getrecursionlimit(), 10_000))
+    for module in sorted(graph.modules):
+        if module not in index:
+            visit(module)
+    assert cycles == [], f"import cycles: {cycles}"

@@ -279,12 +279,12 @@ def test_a_rate_limited_endpoint_is_waited_for_not_given_up_on():
 
 
 def test_a_run_with_a_dead_endpoint_falls_back_at_once_and_the_digest_says_so(tmp_path, monkeypatch):
-    from fixlore.cli.run import run_pipeline
+    from fixlore.pipeline import RunRequest, run_pipeline
 
     dead = f"127.0.0.1:{closed_port()}"
     monkeypatch.setenv("FIXLORE_LLM_BASE_URL", f"http://{dead}/v1")
     monkeypatch.setenv("FIXLORE_LLM_MODEL", "m")
-    info = run_pipeline(world=DEMO, out=tmp_path / "out", overrides={})
+    info = run_pipeline(RunRequest(world=DEMO, out=tmp_path / "out"))
     stages = {s["name"]: s.get("summary") or {} for s in info["stages"]}
     llm = stages["analyse"]["llm"]
     assert llm["circuit"]["state"] == "open" and llm["requests"] == 0

@@ -11,7 +11,7 @@ import pytest
 import typer
 
 from fixlore.cli.commands import app, main
-from fixlore.cli.run import run_pipeline
+from fixlore.pipeline import RunRequest, run_pipeline
 from fixlore.edges.summary import summary_lines
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -48,7 +48,7 @@ def test_the_run_folder_is_named_out_wherever_a_run_is_read():
 def demo_run(tmp_path_factory):
     out = tmp_path_factory.mktemp("demo") / "out"
     calls: list[tuple[str, int, int | None]] = []
-    info = run_pipeline(world=DEMO, out=out, overrides={}, progress=lambda *a: calls.append(a))
+    info = run_pipeline(RunRequest(world=DEMO, out=out), progress=lambda *a: calls.append(a))
     return out, info, calls
 
 

@@ -383,13 +383,13 @@ def test_graphql_out_of_reach_costs_one_batch_then_is_given_up_for_the_host():
 def test_a_run_whose_graphql_answers_501_names_the_loss_in_run_json_and_the_digest(tmp_path, monkeypatch):
     """The whole pipeline with a token (a replay run has none: the connection is given one here)."""
     import fixlore.harvest.connect as connect_module
-    from fixlore.cli.run import run_pipeline
+    from fixlore.pipeline import RunRequest, run_pipeline
 
     real = connect_module.connect
     monkeypatch.setattr(connect_module, "connect", lambda settings, store, **kw: real(settings, store,
                                                                                       **{**kw, "token": TOKEN}))
     out = tmp_path / "out"
-    info = run_pipeline(world=MINI, out=out, overrides={}, strict="null_commit_id,graphql_501")
+    info = run_pipeline(RunRequest(world=MINI, out=out, strict="null_commit_id,graphql_501"))
     harvest_summary = next(s["summary"] for s in info["stages"] if s["name"] == "harvest")
     lost = harvest_summary["closing_refs_unread"]
     assert lost and info["server"]["by_endpoint"]["POST /graphql"] == 1

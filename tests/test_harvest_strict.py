@@ -174,12 +174,12 @@ def _cases(out: Path) -> dict[str, dict]:
 
 
 def test_merged_prs_served_as_closed_with_merged_at_still_count_and_say_so(tmp_path):
-    from fixlore.cli.run import run_pipeline
+    from fixlore.pipeline import RunRequest, run_pipeline
 
-    stages = None                       # the whole pipeline: cases.jsonl is its export
-    run_pipeline(world=BUNDLED / "demo", out=tmp_path / "plain", overrides={}, stage_names=stages)
-    run_pipeline(world=BUNDLED / "demo", out=tmp_path / "strict", overrides={}, stage_names=stages,
-                 strict="merged_as_closed")
+    stages = ()                         # the whole pipeline: cases.jsonl is its export
+    run_pipeline(RunRequest(world=BUNDLED / "demo", out=tmp_path / "plain", stage_names=stages))
+    run_pipeline(RunRequest(world=BUNDLED / "demo", out=tmp_path / "strict", stage_names=stages,
+                            strict="merged_as_closed"))
     plain, strict = _cases(tmp_path / "plain"), _cases(tmp_path / "strict")
     fixes = lambda c: sorted((f["repo"], f["number"], f["role"]) for f in c["fix"])  # noqa: E731
     assert {k: fixes(c) for k, c in strict.items()} == {k: fixes(c) for k, c in plain.items()}
@@ -255,11 +255,10 @@ def test_a_live_run_stores_in_out_warns_without_token_and_reads_bare_dates_in_th
     ("2026-09-17T00:00:00Z", "gitcode", "2026-09-17T00:00:00+00:00"),
 ])
 def test_bare_dates_mean_the_platform_zone(raw, platform, expected):
-    from fixlore.settings.config import load_settings
-    from fixlore.harvest.connect import since_for_platform
+    from fixlore.settings.config import SettingFlags, load_settings
 
-    settings = load_settings(None, {"platform": platform, "since": raw})
-    assert since_for_platform(raw, settings).isoformat() == expected
+    settings = load_settings(None, SettingFlags(platform=platform, since=raw))
+    assert settings.since.isoformat() == expected
 
 
 @pytest.mark.parametrize("platform,strict", [("gitcode", None), ("gitcode", "gitcode"), ("gitcode", "gitcode-no-totals"),

@@ -29,8 +29,7 @@ from fixlore.core import formats
 
 from fixlore.edges import killpoints
 from fixlore.core.errors import Interrupted
-from fixlore.pipeline import STAGE_ORDER
-from fixlore.cli.run import run_pipeline
+from fixlore.pipeline import STAGE_ORDER, RunRequest, run_pipeline
 from fixlore.store import Store
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -43,7 +42,7 @@ OUTPUT_FILES = ("cases.jsonl", "digest.zh.md", "digest.en.md", "digest.html", "d
 
 
 def _run(out: Path) -> dict:
-    return run_pipeline(world=WORLD, out=out, overrides={}, quiet=True)
+    return run_pipeline(RunRequest(world=WORLD, out=out, quiet=True))
 
 
 def _index_dump(folder: Path) -> dict:

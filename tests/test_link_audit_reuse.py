@@ -11,6 +11,7 @@ from datetime import timedelta
 
 import pytest
 
+from fixlore.settings.config import Settings
 from fixlore.cli.commands import main
 from fixlore.link import build_cases
 from fixlore.link.audit import audit_timing, corpus_fetcher, corpus_seen, prior_checks, reusable
@@ -252,8 +253,6 @@ class _Source:
 
 
 def _stage_run(corpus: Corpus, earlier: dict | None, results: dict, failures=()):
-    from types import SimpleNamespace
-
     from fixlore.link import stage as link_stage
     from fixlore.settings.runcontext import RunContext
 
@@ -264,7 +263,7 @@ def _stage_run(corpus: Corpus, earlier: dict | None, results: dict, failures=())
     store.failures = lambda repos=None: [{"repo": r} for r in failures]
     store.resumed_runs = lambda run_id=None: set()          # the earlier run finished
     source = _Source(corpus)
-    ctx = RunContext(store=store, settings=SimpleNamespace(funnel={}, rank_top_k=5), out_dir=None, since=SINCE,
+    ctx = RunContext(store=store, settings=Settings(rank_top_k=5).resolved(), out_dir=None, since=SINCE,
                      run_id=2, source=source)
     ctx.results.update(results)
     return link_stage.run(ctx)["audit"], source.fetch.asked

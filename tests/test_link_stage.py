@@ -1,8 +1,8 @@
 import json
-from types import SimpleNamespace
 
 from typer.testing import CliRunner
 
+from fixlore.settings.config import Settings
 from fixlore.cli.commands import app
 from fixlore.funnel import stage as funnel_stage
 from fixlore.link import build_cases
@@ -52,7 +52,7 @@ def _corpus():
 
 def test_link_stage_saves_cases_and_reports_funnel_timing_and_audit():
     store = FakeStore(_corpus())
-    ctx = RunContext(store=store, settings=SimpleNamespace(funnel={}, rank_top_k=5), out_dir=None, since=SINCE,
+    ctx = RunContext(store=store, settings=Settings(rank_top_k=5).resolved(), out_dir=None, since=SINCE,
                      run_id=7)
     summary = link_stage.run(ctx)
     assert len(store.saved) == 3 and ctx.info["funnel"]["closed_in_window"] == 2
@@ -63,7 +63,7 @@ def test_link_stage_saves_cases_and_reports_funnel_timing_and_audit():
 
 def test_funnel_stage_records_cheap_stages():
     store = FakeStore(_corpus())
-    ctx = RunContext(store=store, settings=SimpleNamespace(funnel={}, rank_top_k=None), out_dir=None, since=SINCE)
+    ctx = RunContext(store=store, settings=Settings(rank_top_k=None).resolved(), out_dir=None, since=SINCE)
     summary = funnel_stage.run(ctx)
     assert store.stages == {("Ascend/toolkit", 1): "pool", ("Ascend/toolkit", 2): "internal",
                             ("Ascend/toolkit", 3): "window"}

@@ -2,7 +2,7 @@ from datetime import datetime, timedelta, timezone
 
 import pytest
 
-from fixlore.settings.config import load_settings
+from fixlore.settings.config import SettingFlags, load_settings
 from fixlore.core.errors import ConfigError
 from fixlore.pipeline import STAGE_ORDER, STAGES, RunContext, Stage, run_stages, select_stages
 
@@ -11,7 +11,7 @@ def test_toml_file_with_flags_on_top(tmp_path, monkeypatch):
     cfg = tmp_path / "fixlore.toml"
     cfg.write_text('platform = "github"\norgs = ["a", "b"]\nsince = "2026-09-17T00:00:00+08:00"\n'
                    'db = "sqlite:///x.db"\nlookback_days = 30\n')
-    s = load_settings(cfg, {"orgs": ["c"], "lookback_days": None})
+    s = load_settings(cfg, SettingFlags(orgs=("c",), lookback_days=None))
     assert s.orgs == ["c"] and s.lookback_days == 30 and s.platform == "github"
     assert s.base_url == "https://api.github.com" and s.token_env == "GITHUB_TOKEN"
     assert s.since == datetime(2026, 9, 17, tzinfo=timezone(timedelta(hours=8)))

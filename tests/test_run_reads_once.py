@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from types import SimpleNamespace
 
+from fixlore.settings.config import Settings
 from fixlore.funnel import stage as funnel_stage
 from fixlore.harvest import harvester
 from fixlore.harvest import stage as harvest_stage
@@ -24,7 +24,7 @@ def test_the_stages_take_the_funnel_verdict_they_are_handed():
     store = FakeStore(_corpus())
     # a verdict the cheap funnel would not give (#1 is a plain user issue, fixed in the window)
     given = {"Ascend/toolkit#1": "cve", "Ascend/toolkit#2": "internal", "Ascend/toolkit#3": "window"}
-    ctx = RunContext(store=store, settings=SimpleNamespace(funnel={}, rank_top_k=5), out_dir=None, since=SINCE,
+    ctx = RunContext(store=store, settings=Settings(rank_top_k=5).resolved(), out_dir=None, since=SINCE,
                      funnel=dict(given))
     counted = funnel_stage.run(ctx)
     assert store.stages == {}, "a verdict handed on is the harvester's, already stored"
@@ -36,14 +36,14 @@ def test_the_stages_take_the_funnel_verdict_they_are_handed():
 
 def test_without_a_harvest_the_funnel_stage_works_the_verdict_out_and_link_reads_it():
     store = FakeStore(_corpus())
-    ctx = RunContext(store=store, settings=SimpleNamespace(funnel={}, rank_top_k=5), out_dir=None, since=SINCE)
+    ctx = RunContext(store=store, settings=Settings(rank_top_k=5).resolved(), out_dir=None, since=SINCE)
     funnel_stage.run(ctx)
     assert ctx.funnel == {"Ascend/toolkit#1": "pool", "Ascend/toolkit#2": "internal", "Ascend/toolkit#3": "window"}
     assert store.stages[("Ascend/toolkit", 1)] == "pool"
 
 
 def test_a_whole_run_works_out_the_funnel_once_and_reads_the_corpus_once(tmp_path, monkeypatch):
-    from fixlore.cli.run import run_pipeline
+    from fixlore.pipeline import RunRequest, run_pipeline
 
     calls = {"funnel": 0, "corpus after the harvest": 0}
     harvested: list[bool] = []
@@ -69,7 +69,7 @@ def test_a_whole_run_works_out_the_funnel_once_and_reads_the_corpus_once(tmp_pat
         monkeypatch.setattr(module, "cheap_funnel", counted)
     monkeypatch.setattr(harvest_stage, "harvest", harvest)
     monkeypatch.setattr(Store, "load_corpus", load_corpus)
-    info = run_pipeline(world=DEMO, out=tmp_path / "out", overrides={})
+    info = run_pipeline(RunRequest(world=DEMO, out=tmp_path / "out"))
     assert [s["name"] for s in info["stages"]] == ["harvest", "funnel", "link", "kb", "analyse", "compose", "serve"]
     assert calls == {"funnel": 1, "corpus after the harvest": 1}
     run = json.loads((tmp_path / "out" / "run.json").read_text("utf-8"))
@@ -87,7 +87,7 @@ def test_fixlore_analyse_and_the_analyse_stage_build_the_same_analyst(tmp_path):
     from fixlore.analyse.backend import AnalystChoice, choice_from_settings
     from fixlore.cli.commands import app
     from fixlore.settings.config import Settings
-    from fixlore.cli.run import run_pipeline
+    from fixlore.pipeline import RunRequest, run_pipeline
 
     assert choice_from_settings(Settings()) == AnalystChoice()
     import typer
@@ -97,7 +97,7 @@ def test_fixlore_analyse_and_the_analyse_stage_build_the_same_analyst(tmp_path):
     assert (flags["backend"], flags["embed"], flags["workers"], flags["theme_size"]) == \
         (stage.backend, stage.embed, stage.workers, stage.theme_size)
     out = tmp_path / "run"
-    run_pipeline(world=DEMO, out=out, overrides={}, stage_names=["harvest", "funnel", "link", "kb"])
+    run_pipeline(RunRequest(world=DEMO, out=out, stage_names=("harvest", "funnel", "link", "kb")))
     runner = CliRunner()
     linked = tmp_path / "linked.jsonl"
     res = runner.invoke(app, ["export", "cases", "--out", str(out), "--to", str(linked)])
@@ -105,7 +105,7 @@ def test_fixlore_analyse_and_the_analyse_stage_build_the_same_analyst(tmp_path):
     res = runner.invoke(app, ["analyse", "--cases", str(linked), "--db", f"sqlite:///{out / 'fixlore.db'}",
                               "--out", str(tmp_path / "by-cli.jsonl"), "--summary", str(tmp_path / "cli.json")])
     assert res.exit_code == 0, res.output
-    info = run_pipeline(world=DEMO, out=out, overrides={}, stage_names=["analyse", "compose"])
+    info = run_pipeline(RunRequest(world=DEMO, out=out, stage_names=("analyse", "compose")))
     by_stage = next(s["summary"] for s in info["stages"] if s["name"] == "analyse")
     by_cli = json.loads((tmp_path / "cli.json").read_text("utf-8"))["analyse"]
     assert by_stage["themes"] and by_cli["themes"] == by_stage["themes"]
@@ -131,3 +131,49 @@ def test_a_runs_model_timeout_comes_from_the_settings_and_a_bad_one_is_one_clear
         monkeypatch.setenv("FIXLORE_LLM_TIMEOUT", bad)
         with pytest.raises(ConfigError, match="llm_timeout"):
             choice_from_settings(SimpleNamespace())
+
+
+class _CaseReads:
+    """Store reads of the cases, by the stage that was running (told by the run's progress calls)."""
+
+    def __init__(self, monkeypatch):
+        self.stage, self.reads = "before the run", {}
+        real = Store.load_cases
+
+        def load_cases(store):
+            self.reads[self.stage] = self.reads.get(self.stage, 0) + 1
+            return real(store)
+
+        monkeypatch.setattr(Store, "load_cases", load_cases)
+
+    def progress(self, stage: str, done: int, total: int | None) -> None:
+        if ":" not in stage:
+            self.stage = stage
+
+
+def test_a_whole_run_hands_the_cases_on_and_never_reads_them_back(tmp_path, monkeypatch):
+    """The link stage hands its cases on; kb, analyse, compose and serve work on them and save
+    their own conclusions, and the store's cases are read by no stage (main before issue #25
+    read them four times: kb, analyse, compose, serve)."""
+    from fixlore.pipeline import RunRequest, run_pipeline
+
+    counted = _CaseReads(monkeypatch)
+    out = tmp_path / "out"
+    info = run_pipeline(RunRequest(world=DEMO, out=out), progress=counted.progress)
+    assert [s["name"] for s in info["stages"]] == ["harvest", "funnel", "link", "kb", "analyse", "compose", "serve"]
+    assert counted.stage == "serve" and counted.reads == {}
+    monkeypatch.undo()
+    saved = {c.key: c.to_export() for c in Store.open(f"sqlite:///{out / 'fixlore.db'}").load_cases()}
+    exported = {f"{c['repo']}#{c['number']}": c for c in map(json.loads, (out / "cases.jsonl").read_text().splitlines())}
+    assert saved and json.loads(json.dumps(saved)) == exported     # what was handed on is what was saved
+
+
+def test_a_run_that_did_not_link_reads_the_cases_once_and_hands_them_on(tmp_path, monkeypatch):
+    from fixlore.pipeline import RunRequest, run_pipeline
+
+    out = tmp_path / "out"
+    run_pipeline(RunRequest(world=DEMO, out=out, stage_names=("harvest", "funnel", "link")))
+    counted = _CaseReads(monkeypatch)
+    run_pipeline(RunRequest(world=DEMO, out=out, stage_names=("kb", "analyse", "compose", "serve")),
+                 progress=counted.progress)
+    assert counted.reads == {"kb": 1}

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from fixlore.settings.config import load_settings
+from fixlore.settings.config import SettingFlags, load_settings
 from fixlore.core.errors import ConfigError
-from fixlore.cli.run import plan_run, run_pipeline
+from fixlore.pipeline import RunRequest, plan_run, run_pipeline
 
 ROOT = Path(__file__).resolve().parents[1]
 DEMO = ROOT / "worlds" / "demo"          # world.yaml: rank_top_k 12, orgs demo-ai and demo-infra
@@ -28,7 +28,7 @@ def test_flags_over_config_over_world(tmp_path, config_text, flags, expected_top
     if config_text is not None:
         config = tmp_path / "fixlore.toml"
         config.write_text(config_text)
-    settings = plan_run(world=DEMO, out=tmp_path / "out", overrides=flags, config=config)
+    settings = plan_run(RunRequest(world=DEMO, out=tmp_path / "out", settings=SettingFlags(**flags), config=config))
     assert settings.rank_top_k == expected_top_k and settings.orgs == expected_orgs
     assert settings.db == f"sqlite:///{(tmp_path / 'out' / 'fixlore.db').resolve()}"
     assert not (tmp_path / "out").exists()        # planning creates nothing
@@ -37,18 +37,18 @@ def test_flags_over_config_over_world(tmp_path, config_text, flags, expected_top
 def test_config_db_beats_the_run_folder_default_and_the_flag_beats_both(tmp_path):
     config = tmp_path / "c.yaml"
     config.write_text(f"db: sqlite:///{tmp_path}/from-config.db\nrate_limit: true\n")
-    settings = plan_run(world=DEMO, out=tmp_path / "out", overrides={}, config=config)
+    settings = plan_run(RunRequest(world=DEMO, out=tmp_path / "out", config=config))
     assert settings.db.endswith("from-config.db") and settings.rate_limit is True
-    settings = plan_run(world=DEMO, out=tmp_path / "out", overrides={"db": f"sqlite:///{tmp_path}/flag.db"},
-                        config=config)
+    settings = plan_run(RunRequest(world=DEMO, out=tmp_path / "out", settings=SettingFlags(db=f"sqlite:///{tmp_path}/flag.db"),
+                                   config=config))
     assert settings.db.endswith("flag.db")
 
 
 def test_the_config_top_k_reaches_the_funnel_of_a_world_run(tmp_path):
     config = tmp_path / "fixlore.toml"
     config.write_text("rank_top_k = 3\n")
-    info = run_pipeline(world=DEMO, out=tmp_path / "out", overrides={}, config=config,
-                        stage_names=["harvest", "funnel", "link"])
+    info = run_pipeline(RunRequest(world=DEMO, out=tmp_path / "out", config=config,
+                                   stage_names=("harvest", "funnel", "link")))
     assert info["funnel"]["analysis_candidates"] == 3
     assert json.loads((tmp_path / "out" / "run.json").read_text())["settings"]["rank_top_k"] == 3
 

@@ -1,5 +1,5 @@
-"""The analyse stage of the pipeline (see fixlore.pipeline): read the cases the link stage
-stored, analyse the candidates, store them back. Offline unless an LLM endpoint is named in the
+"""The analyse stage of the pipeline (see fixlore.pipeline): take the cases the link and kb
+stages handed on (`RunContext.cases`), analyse the candidates, store the analyses. Offline unless an LLM endpoint is named in the
 settings or in FIXLORE_LLM_BASE_URL / FIXLORE_LLM_MODEL (key variable: FIXLORE_LLM_KEY_ENV,
 default OPENAI_API_KEY; answer cache: FIXLORE_LLM_CACHE): `analyse.backend.choice_from_settings`,
 the same analyst `fixlore analyse` builds from its flags."""
@@ -30,9 +30,9 @@ class AnalyseSummary(TypedDict, total=False):
 
 
 def run(ctx: RunContext) -> AnalyseSummary:
-    cases = ctx.store.load_cases()
+    cases = ctx.cases()
     if not cases:
-        return AnalyseSummary(skipped="no cases in the store (the link stage writes them)")
+        return AnalyseSummary(skipped="no cases (the link stage builds them)")
     # the answers state dates: in the window's own offset, as the digest shows every time
     since = ctx.since
     cases_in_zone(cases, since.tzinfo if since else None)

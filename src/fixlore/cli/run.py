@@ -1,205 +1,17 @@
-"""`fixlore run`: the whole pipeline, against a replayed world or the real site."""
+"""`fixlore run`: the whole pipeline, against a replayed world or the real site (the run
+itself is `fixlore.pipeline.run_pipeline`; this module turns the flags into its request)."""
 
 from __future__ import annotations
 
-import json
-import logging
-import os
-from contextlib import ExitStack
-from datetime import datetime
+from dataclasses import replace
 from pathlib import Path
-from typing import Any, Callable, Optional
+from typing import Optional
 
 import typer
 
-from fixlore.edges import interrupts
-from fixlore.edges.atomicfile import write_atomic
-from fixlore.settings.config import Settings, load_settings, parse_since
-from fixlore.core.errors import EXIT_CODES_HELP, ConfigError, Interrupted
-from fixlore.edges.inputs import check_db_url, check_http_url, check_out_dir, redact_url, url_passwords
+from fixlore.settings.config import SettingFlags, parse_since
+from fixlore.core.errors import EXIT_CODES_HELP, ConfigError
 from fixlore.wording.terminal import escape_json, json_text
-
-log = logging.getLogger(__name__)
-
-
-def _world_defaults(world: Path) -> dict[str, Any]:
-    from fixlore.sources.offline import read_world_meta
-
-    meta = read_world_meta(world)
-    defaults = {"platform": meta.get("platform"), "orgs": meta.get("orgs"),
-                "since": (meta.get("window") or {}).get("since"), "rank_top_k": meta.get("rank_top_k")}
-    return {k: v for k, v in defaults.items() if v not in (None, [], "")}
-
-
-def plan_run(*, world: Path | None, out: Path, overrides: dict[str, Any], config: Path | None = None,
-             server_rate_limit: bool = False, faults: str | None = None, strict: Any = None,
-             stage_names: list[str] | None = None) -> Settings:
-    """The run's settings, every input checked, nothing created yet.
-
-    One precedence rule: flags (``overrides``) over the config file over the world's own
-    settings and the run's (the store in OUT/fixlore.db; with a world, pacing as the replay
-    server paces).
-    """
-    check_out_dir(out)
-    if faults and world is None:
-        raise ConfigError("--faults needs --world (faults are played by the replay server)")
-    if faults:
-        from fixlore.replay.faults import parse_spec
-
-        parse_spec(faults)
-    if stage_names:
-        from fixlore.pipeline import STAGE_ORDER
-
-        unknown = [n for n in stage_names if n not in STAGE_ORDER]
-        if unknown:
-            raise ConfigError(f"--stage {', '.join(unknown)}: no such stage (stages: {', '.join(STAGE_ORDER)})")
-    if config is not None and not Path(config).is_file():
-        raise ConfigError(f"config file not found: {config}")
-    defaults: dict[str, Any] = {"db": f"sqlite:///{(out / 'fixlore.db').resolve()}"}
-    if world is not None:
-        if not (world / "world.yaml").is_file():
-            raise ConfigError(f"{world} is not a world folder (no world.yaml)")
-        defaults.update(_world_defaults(world), rate_limit=server_rate_limit)
-    settings = load_settings(config, overrides, defaults)
-    from fixlore.harvest.connect import since_for_platform
-
-    raw_since = overrides.get("since") if isinstance(overrides.get("since"), str) else None
-    settings.since = since_for_platform(raw_since, settings)   # a bare date is the platform's own zone
-    if settings.since is None:
-        raise ConfigError("no window start: give --since (or a world whose truth.yaml has window.since)")
-    if not settings.orgs:
-        raise ConfigError("no organisations: give --org (one or more) or a world")
-    check_db_url(settings.db, made_here=out)
-    from fixlore.edges.llmclient import endpoint_setting
-
-    if llm_url := endpoint_setting(settings, "llm_base_url"):
-        check_http_url(llm_url, "FIXLORE_LLM_BASE_URL")       # the analysis would fail on it only after the harvest
-    if strict and world is not None:
-        from fixlore.replay.strict import Quirks
-
-        Quirks.of(strict, settings.platform)
-    return settings
-
-
-def run_pipeline(*, world: Path | None, out: Path, overrides: dict[str, Any], config: Path | None = None,
-                 faults: str | None = None, fault_seed: int = 0, server_rate_limit: bool = False,
-                 quiet: bool = True, naive: bool = False, stage_names: list[str] | None = None,
-                 stages: list[Any] | None = None, console: Any = None, as_of: datetime | None = None,
-                 extra_info: dict[str, Any] | None = None,
-                 progress: Callable[[str, int, int | None], None] | None = None,
-                 strict: Any = None, probe: Any = None) -> dict[str, Any]:
-    """Library form of `fixlore run`; returns the run.json content (also written to out/run.json).
-
-    ``stage_names`` runs only the stages of `fixlore.pipeline.STAGES` so named; ``stages``, a
-    list of `fixlore.pipeline.Stage`, runs those instead (a series edition's, with its own stage).
-    `as_of` replays the world as it stood then; `extra_info` joins run.json (a series edition's
-    plan); `strict` makes the replay play the platform's quirks (a quirk set's name or True); `probe`,
-    a read probe file (`sources.listforms.read_probe`), chooses how the lists are ordered.
-    ``progress(stage, done, total)`` is called by the stages that take a while (total None
-    when unknown). Ctrl-C marks the run interrupted (run.json, ``runs``, ``harvest_runs``)
-    and raises :class:`Interrupted` saying how many requests were spent.
-    """
-    from fixlore.core import formats
-    from fixlore.edges import logs
-    from fixlore.harvest.connect import connect, missing_token_warning
-    from fixlore.pipeline import STAGES, RunContext, run_stages, select_stages, utc_now_iso
-    from fixlore.store import Store
-
-    settings = plan_run(world=world, out=out, overrides=overrides, config=config, server_rate_limit=server_rate_limit,
-                        faults=faults, strict=strict, stage_names=stage_names if stages is None else None)
-    from fixlore.edges.llmclient import endpoint_setting
-    from fixlore.sources.listforms import check_probe_platform
-
-    check_probe_platform(probe, settings.platform)
-
-    logs.hide(settings.token(), *url_passwords(settings.base_url, settings.db),
-              os.environ.get(endpoint_setting(settings, "llm_key_env") or "OPENAI_API_KEY"))
-    stages, absent = select_stages(stage_names or None, STAGES if stages is None else stages)
-    info: dict[str, Any] = {
-        "format": formats.RUN, "started_at": utc_now_iso(), "status": "running", "world": str(world) if world else None,
-        "platform": settings.platform, "orgs": settings.orgs, "window": {"since": settings.since.isoformat(), **(
-            {"until": as_of.isoformat()} if as_of is not None else {})},
-        "faults": faults or "", "settings": {k: v for k, v in settings.public().items() if k != "funnel"},
-        **({"as_of": as_of.isoformat()} if as_of is not None else {}), **(extra_info or {}),
-    }
-    info["stages_absent"] = absent
-    with ExitStack() as stack:
-        store = Store.open(settings.db)       # first: an unreachable database leaves no run folder behind
-        stack.callback(store.close)
-        out.mkdir(parents=True, exist_ok=True)
-        info["settings"]["db"] = redact_url(store.url)
-        info["abandoned_runs"] = store.mark_abandoned_runs()
-        server = None
-        token = settings.token()
-        base_url = settings.base_url
-        if world is None and (warning := missing_token_warning(settings, token)):
-            info["warnings"] = [warning]
-            typer.echo(warning, err=True)
-        if world is not None:
-            from fixlore.replay.server import ReplayServer
-
-            server = stack.enter_context(ReplayServer(world, port=0, rate_limit=server_rate_limit,
-                                                      time_scale=settings.time_scale, faults=faults,
-                                                      fault_seed=fault_seed, token=None, as_of=as_of,
-                                                      strict=strict))
-            base_url, token = server.base_url, None
-            info["settings"]["base_url"] = base_url
-        client, source = connect(settings, store, token=token, base_url=base_url, probe=probe)
-        stack.callback(client.close)
-        log.info("run: %s %s since %s from %s into %s, outputs in %s", settings.platform, ",".join(settings.orgs),
-                 settings.since.isoformat(), redact_url(base_url), info["settings"]["db"], out)
-        ctx = RunContext(store=store, settings=settings, out_dir=out, since=settings.since, world=world,
-                         client=client, source=source, quiet=quiet, naive=naive, info=info, progress=progress)
-        ctx.run_id = store.start_run(json.loads(logs.redact(client.redact(json.dumps(info, default=str)))))
-        interrupted = False
-        try:
-            with interrupts.kept():
-                run_stages(ctx, stages)
-            info["status"] = "partial" if unreadable_repos(info) or unread_items(info) else "ok"
-        except KeyboardInterrupt:
-            info["status"] = interrupted = "interrupted"
-        except BaseException:
-            info["status"] = "failed"
-            raise
-        finally:
-            info["finished_at"] = utc_now_iso()
-            info["requests"] = client.accounting.snapshot()
-            if server is not None:
-                info["server"] = server.stats()
-            info["outputs"] = _outputs(out, settings.db)
-            text = logs.redact(client.redact(json.dumps(info, ensure_ascii=False, indent=2, default=str)))
-            write_atomic(out / "run.json", text + "\n")
-            store.finish_run(ctx.run_id, info["status"], json.loads(text))
-        if interrupted:
-            raise Interrupted(f"interrupted, {info['requests']['total']} requests spent, "
-                              f"rerun the same command to resume")
-    return info
-
-
-def _outputs(out: Path, db: str) -> dict[str, str]:
-    """What this run wrote, by name (only what exists)."""
-    names = {"run": "run.json", "cases": "cases.jsonl", "digest_zh": "digest.zh.md", "digest_en": "digest.en.md",
-             "digest_html": "digest.html", "digest_json": "digest.json", "kb": "kb", "cases_index": "cases-index"}
-    found = {"run": str(out / "run.json")}
-    for key, name in names.items():
-        if (out / name).exists():
-            found[key] = str(out / name)
-    found["store"] = redact_url(db)
-    return found
-
-
-def _harvest_summary(info: dict[str, Any]) -> dict[str, Any]:
-    return next((s.get("summary", {}) for s in info.get("stages", []) if s["name"] == "harvest"), {})
-
-
-def unreadable_repos(info: dict[str, Any]) -> list[dict[str, Any]]:
-    """The harvest's unreadable repositories in a run's info (with `unread_items`, what makes its exit code 6)."""
-    return list(_harvest_summary(info).get("unreadable") or [])
-
-
-def unread_items(info: dict[str, Any]) -> list[dict[str, Any]]:
-    """The issues and PRs the harvest read in part (fixlore.rules.unread)."""
-    return list(_harvest_summary(info).get("unread_items") or [])
 
 
 def register(app: typer.Typer) -> None:
@@ -273,31 +85,31 @@ def register(app: typer.Typer) -> None:
         probe_forms = read_probe(probe) if probe is not None else None    # a bad file: one line, exit 2, nothing made
         if probe_forms is not None and series:
             raise ConfigError("--probe cannot be combined with --series (an edition harvests as its series does)")
-        overrides: dict[str, Any] = {"platform": platform, "orgs": list(org) or None, "db": db, "base_url": base_url,
-                                     "token_env": token_env, "time_scale": time_scale, "lookback_days": lookback_days,
-                                     "rank_top_k": rank_top_k, "read_timeout": read_timeout, "rate_limit": rate_limit,
-                                     "max_attempts": max_attempts, "kb_docs": list(kb_docs) or None,
-                                     "since": since if since else None}
         if since is not None:
             parse_since(since, "--since")           # a bad date is one clear line, before anything starts
-        overrides = {k: v for k, v in overrides.items() if v is not None}
+        flags = SettingFlags(platform=platform, orgs=tuple(org), since=since or None, db=db, base_url=base_url,
+                             token_env=token_env, time_scale=time_scale, lookback_days=lookback_days,
+                             rank_top_k=rank_top_k, read_timeout=read_timeout, rate_limit=rate_limit,
+                             max_attempts=max_attempts, kb_docs=tuple(kb_docs))
         if as_of is not None and world is None:
             raise ConfigError("--as-of needs --world (a live site cannot be asked about the past)")
         when = parse_since(as_of, "--as-of") if as_of is not None else None
         if series:
             from fixlore.series.publish import publish_edition
 
-            result = publish_edition(series, out=out, world=world, db=db, config=config,
-                                     as_of=when, since=parse_since(overrides.pop("since"), "--since") if since else None,
-                                     overrides=overrides, quiet=quiet)
+            result = publish_edition(series, out=out, world=world, db=db, config=config, as_of=when,
+                                     since=parse_since(since, "--since") if since else None,
+                                     flags=replace(flags, since=None), quiet=quiet)
             typer.echo(json_text(result, indent=2))
             return
+        from fixlore.pipeline import RunRequest, run_pipeline, unread_items, unreadable_repos
+
         show = not quiet and not as_json
+        request = RunRequest(out=out, world=world, settings=flags, config=config, faults=faults,
+                             fault_seed=fault_seed, strict=quirks or strict, probe=probe_forms, as_of=when,
+                             stage_names=tuple(stage), naive=naive, quiet=not show)
         with StageProgress(enabled=show) as bar:
-            info = run_pipeline(world=world, out=out, overrides=overrides, config=config, faults=faults,
-                                fault_seed=fault_seed, server_rate_limit=bool(rate_limit), quiet=not show,
-                                naive=naive, stage_names=list(stage) or None, progress=bar.update if show else None,
-                                as_of=when, strict=quirks or strict, probe=probe_forms)
+            info = run_pipeline(request, progress=bar.update if show else None)
         if as_json:
             typer.echo(escape_json((out / "run.json").read_text(encoding="utf-8")), nl=False)
         elif show:

@@ -1,5 +1,6 @@
-"""The compose stage of the pipeline (see fixlore.pipeline): the digests from the stored cases
-and the run record so far, plus the final case export they are a view of."""
+"""The compose stage of the pipeline (see fixlore.pipeline): the digests from the run's cases
+(handed on by the analyse stage, `RunContext.cases`) and the run record so far, plus the final
+case export they are a view of."""
 
 from __future__ import annotations
 
@@ -21,9 +22,9 @@ class ComposeSummary(TypedDict, total=False):
 
 
 def run(ctx: RunContext) -> ComposeSummary:
-    cases = ctx.store.load_cases()
+    cases = ctx.cases()
     if not cases:
-        return ComposeSummary(skipped="no cases in the store")
+        return ComposeSummary(skipped="no cases (the link stage builds them)")
     since = ctx.since
     # every time in the window's own offset (the store keeps UTC): GitCode users read +08:00
     cases_in_zone(cases, since.tzinfo if since else None)

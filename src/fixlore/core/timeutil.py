@@ -46,7 +46,7 @@ def parse_user_time(value: Any) -> datetime:
     :func:`parse_time` nothing is guessed: ``2026-09-19Tjunk`` is an error, not midnight.
 
     A value without an offset comes back naive-as-UTC (``tzinfo`` UTC); the caller decides the
-    zone a bare date means (`fixlore.harvest.connect.since_for_platform`: the platform's)."""
+    zone a bare date means (`fixlore.settings.config.settings_from`: the platform's)."""
     if isinstance(value, datetime):
         parsed = value
     else:

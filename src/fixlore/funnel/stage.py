@@ -13,7 +13,6 @@ from collections import Counter
 from typing import TypedDict
 
 from fixlore.rules.funnel.cheap import cheap_funnel
-from fixlore.rules.funnel.config import FunnelConfig
 from fixlore.settings.runcontext import RunContext
 
 
@@ -43,12 +42,8 @@ def run(ctx: RunContext) -> FunnelSummary:
 
 
 def _work_out(ctx: RunContext) -> dict[str, str]:
-    settings = ctx.settings
-    mapping = dict(getattr(settings, "funnel", None) or {})
-    if getattr(settings, "rank_top_k", None) is not None:
-        mapping.setdefault("rank_top_k", settings.rank_top_k)
     issues = ctx.store.issues()
-    verdict = cheap_funnel(issues, ctx.since, FunnelConfig.from_mapping(mapping))
+    verdict = cheap_funnel(issues, ctx.since, ctx.settings.funnel_rules)
     with ctx.store.writer() as w:
         w.set_funnel_stages({(i.repo, i.number): verdict[i.key] for i in issues if i.key in verdict})
     return verdict

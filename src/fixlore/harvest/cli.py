@@ -8,7 +8,7 @@ from typing import Any, Optional
 
 import typer
 
-from fixlore.settings.config import load_file, load_settings, parse_since
+from fixlore.settings.config import SettingFlags, load_file, load_settings, parse_since
 from fixlore.edges import interrupts, logs
 from fixlore.core.errors import EXIT_CODES_HELP, ConfigError, Interrupted
 from fixlore.edges.inputs import check_db_url, check_out_dir, url_passwords
@@ -45,25 +45,24 @@ def register(app: typer.Typer) -> None:
 
         The store is OUT/fixlore.db (--out, as `fixlore run` writes it), or the one --db or the
         config file names; nothing is created until every input has passed its check."""
-        from fixlore.rules.funnel import FunnelConfig
         from fixlore.harvest.connect import connect
         from fixlore.harvest.harvester import harvest
         from fixlore.sources.listforms import check_probe_platform, read_probe
         from fixlore.store import Store
 
         probe_forms = read_probe(probe) if probe is not None else None
-        overrides: dict[str, Any] = {"platform": platform, "orgs": list(org) or None, "db": db, "base_url": base_url,
-                                     "token_env": token_env, "lookback_days": lookback_days, "rate_limit": rate_limit,
-                                     "time_scale": time_scale, "max_attempts": max_attempts,
-                                     "since": parse_since(since, "--since") if since is not None else None}
+        if since is not None:
+            parse_since(since, "--since")           # a bad date is one clear line, before anything starts
+        flags = SettingFlags(platform=platform, orgs=tuple(org), db=db, base_url=base_url, token_env=token_env,
+                             lookback_days=lookback_days, rate_limit=rate_limit, time_scale=time_scale,
+                             max_attempts=max_attempts, since=since)
         defaults: dict[str, Any] = {}
         if out is not None:
             check_out_dir(out)
             defaults["db"] = f"sqlite:///{(out / 'fixlore.db').resolve()}"
-        settings = load_settings(config, {k: v for k, v in overrides.items() if v is not None}, defaults)
-        from fixlore.harvest.connect import missing_token_warning, since_for_platform
+        settings = load_settings(config, flags, defaults)
+        from fixlore.harvest.connect import missing_token_warning
 
-        settings.since = since_for_platform(since, settings)
         if settings.since is None:
             raise ConfigError("give --since (or `since` in the config file)")
         if not settings.orgs:
@@ -89,7 +88,7 @@ def register(app: typer.Typer) -> None:
         try:
             with interrupts.kept(), StageProgress(enabled=not quiet) as bar:
                 report = harvest(store, source, settings.orgs, settings.since, lookback_days=settings.lookback_days,
-                                 funnel_config=FunnelConfig.from_mapping(settings.funnel), naive=naive,
+                                 funnel_config=settings.funnel_rules, naive=naive,
                                  progress=None if quiet else bar.update)
                 interrupts.check()
             status = "done"

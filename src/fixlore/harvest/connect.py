@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import logging
-from datetime import datetime
 from typing import Any
 
 from fixlore.settings.config import Settings
@@ -12,16 +11,8 @@ from fixlore.sources.base import Source
 from fixlore.sources.http import ApiClient
 from fixlore.sources.listforms import ProbeForms
 from fixlore.store import Store
-from fixlore.core.timeutil import has_offset, in_platform_zone
 
 log = logging.getLogger(__name__)
-
-
-def since_for_platform(raw: str | None, settings: Settings) -> datetime | None:
-    """The window start: a ``--since`` given without a zone means the platform's zone (GitCode +08:00)."""
-    if raw and settings.since is not None and not has_offset(raw):
-        return in_platform_zone(settings.since, settings.platform)
-    return settings.since
 
 
 def missing_token_warning(settings: Settings, token: str | None) -> str | None:

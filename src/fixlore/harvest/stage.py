@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Any, TypedDict, cast
 
-from fixlore.rules.funnel import FunnelConfig
 from fixlore.harvest.harvester import harvest
 from fixlore.settings.runcontext import RunContext
 
@@ -36,15 +35,12 @@ class HarvestSummary(TypedDict, total=False):
 
 def run(ctx: RunContext) -> HarvestSummary:
     settings = ctx.settings
-    funnel_cfg = dict(settings.funnel or {})
-    if settings.rank_top_k is not None:
-        funnel_cfg.setdefault("rank_top_k", settings.rank_top_k)
     run_id = ctx.store.start_harvest_run(ctx.source.platform, settings.orgs, ctx.since)
     status = "failed"
     report = None
     try:
         report = harvest(ctx.store, ctx.source, settings.orgs, ctx.since, lookback_days=settings.lookback_days,
-                         funnel_config=FunnelConfig.from_mapping(funnel_cfg), naive=ctx.naive,
+                         funnel_config=settings.funnel_rules, naive=ctx.naive,
                          progress=ctx.reporter("harvest"))
         status = "partial" if report.unreadable or report.unread_items else "done"
     except KeyboardInterrupt:

@@ -38,7 +38,7 @@ def _doc_folders(ctx: RunContext) -> list[tuple[Path, str]]:
     folders: list[tuple[Path, str]] = []
     if ctx.world is not None and (Path(ctx.world) / "docs").is_dir():
         folders.append((Path(ctx.world) / "docs", "docs"))
-    for spec in getattr(ctx.settings, "kb_docs", None) or []:
+    for spec in ctx.settings.kb_docs:
         path, _, prefix = str(spec).partition("=")
         folders.append((Path(path), prefix or "docs"))
     return folders
@@ -48,9 +48,9 @@ def run(ctx: RunContext) -> KbSummary:
     folders = _doc_folders(ctx)
     if not folders:
         return KbSummary(skipped="no documents: replay a world with docs/ or set kb_docs")
-    cases = ctx.store.load_cases()
+    cases = ctx.cases()
     todo = [c for c in cases if c.provisional or c.funnel in (FunnelStage.SELECTED, FunnelStage.ANALYSIS)]
-    index_dir = Path(getattr(ctx.settings, "kb_index", "") or ctx.out_dir / "kb")
+    index_dir = Path(ctx.settings.kb_index or ctx.out_dir / "kb")
     with KnowledgeBase.open(index_dir) as kb:
         step = ctx.reporter("kb")
         ingested = [kb.ingest_folder(path, prefix=prefix, progress=step) for path, prefix in folders]

@@ -29,22 +29,13 @@ def _since(value: str | None, meta: dict[str, Any]) -> Any:
 
 
 def _link_config(meta: dict[str, Any], top_k: int | None, config: Path | None) -> Any:
-    from fixlore.rules.funnel import FunnelConfig
-    from fixlore.link.config import LinkConfig
+    """The link settings of a run's settings (`fixlore.settings.config.load_settings`): ``--top-k`` over the
+    config file over the world's own ``rank_top_k``."""
+    from fixlore.settings.config import SettingFlags, load_settings
+    from fixlore.link.stage import link_config
 
-    mapping: dict[str, Any] = {}
-    if config is not None:
-        from fixlore.edges.inputs import load_yaml_mapping
-
-        funnel = load_yaml_mapping(config, "config file").get("funnel") or {}
-        if not isinstance(funnel, dict):
-            raise ConfigError(f"config file {config}: funnel must be a mapping")
-        mapping = dict(funnel)
-    if meta.get("rank_top_k") is not None:
-        mapping.setdefault("rank_top_k", meta["rank_top_k"])
-    if top_k is not None:
-        mapping["rank_top_k"] = top_k
-    return LinkConfig(funnel=FunnelConfig.from_mapping(mapping))
+    world = {"rank_top_k": meta["rank_top_k"]} if meta.get("rank_top_k") is not None else {}
+    return link_config(load_settings(config, SettingFlags(rank_top_k=top_k), world))
 
 
 def load_or_build_cases(*, db: str | None = None, world: Path | None = None, cases: Path | None = None,

@@ -13,20 +13,17 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any, TypedDict
 
-from fixlore.rules.funnel import FunnelConfig
 from fixlore.link.audit import audit_timing, corpus_fetcher, corpus_seen, prior_checks, source_fetcher
 from fixlore.link.build import analysis_candidates, build_cases
+from fixlore.settings.config import Settings
 from fixlore.link.config import LinkConfig
 from fixlore.settings.runcontext import RunContext
 
 AUDIT_SAMPLE = 21      # the seed digest audits 21 timing claims (ascend-2026-09); not a fitted figure
 
 
-def link_config(settings: Any) -> LinkConfig:
-    mapping = dict(getattr(settings, "funnel", None) or {})
-    if getattr(settings, "rank_top_k", None) is not None:
-        mapping.setdefault("rank_top_k", settings.rank_top_k)
-    return LinkConfig(funnel=FunnelConfig.from_mapping(mapping), workers=int(getattr(settings, "link_workers", 1) or 1))
+def link_config(settings: Settings) -> LinkConfig:
+    return LinkConfig(funnel=settings.funnel_rules, workers=settings.link_workers)
 
 
 class LinkSummary(TypedDict):
@@ -59,6 +56,7 @@ def run(ctx: RunContext) -> LinkSummary:
     result = audit_timing(chosen, fetch, AUDIT_SAMPLE, prior=prior, seen=seen, run_id=ctx.run_id,
                           resumed=resumed)
     ctx.store.save_linked_cases(cases, ctx.run_id)
+    ctx.hand_on(cases)
     ctx.info["funnel"] = counts.as_dict()
     return LinkSummary(
         funnel=counts.as_dict(),

@@ -7,7 +7,7 @@ from typing import Any, Optional
 
 import typer
 
-from fixlore.settings.config import parse_since
+from fixlore.settings.config import SettingFlags, parse_since
 from fixlore.core.errors import ConfigError
 from fixlore.wording.terminal import json_text, plain
 
@@ -144,7 +144,7 @@ def publish_cmd(
     start = parse_since(since, "--since") if since is not None else None
     result = publish_edition(name, out=out, world=world, db=db, config=config, as_of=when, since=start,
                              focus={"repos": list(repo), "themes": list(theme)},
-                             overrides={"platform": platform}, quiet=quiet)
+                             flags=SettingFlags(platform=platform), quiet=quiet)
     _echo(result)
 
 

@@ -11,14 +11,17 @@ from __future__ import annotations
 
 import hashlib
 import json
+from dataclasses import replace
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
 from fixlore.edges.atomicfile import write_atomic
+from fixlore.settings.config import SettingFlags
 from fixlore.core.errors import ConfigError, FixloreError, NotFoundError
 from fixlore.edges.inputs import check_db_url, redact_url
 from fixlore.core.model import Case
+from fixlore.pipeline import STAGES, RunRequest, Stage, plan_run, run_pipeline, select_stages
 from fixlore.series.edition import build_files, counts_of, ordered_rows
 from fixlore.series.ledgerview import ledger_view
 from fixlore.series.model import Series
@@ -33,7 +36,6 @@ SERIES_STAGES = ["harvest", "funnel", "link", "series", "kb", "analyse", "serve"
 def series_stages() -> list[Any]:
     """The pipeline's stages for an edition: the series stage chooses the cases between link and
     kb, and the edition's files are built from the ledger (no compose)."""
-    from fixlore.pipeline import STAGES, Stage, select_stages
     from fixlore.series import stage as series
 
     return select_stages(SERIES_STAGES, [*STAGES, Stage("series", series.run)])[0]
@@ -94,10 +96,10 @@ def _backlog_entry(c: Case) -> dict[str, Any]:
 def publish_edition(name: str, *, out: Path, world: Path | None = None, db: str | None = None,
                     as_of: datetime | None = None, since: datetime | None = None,
                     focus: dict[str, list[str]] | None = None, config: Path | None = None,
-                    overrides: dict[str, Any] | None = None, quiet: bool = True) -> dict[str, Any]:
-    """Make and record the next edition of series `name`; return its ledger entry plus the folder written."""
-    from fixlore.cli.run import run_pipeline
-
+                    flags: SettingFlags | None = None, quiet: bool = True) -> dict[str, Any]:
+    """Make and record the next edition of series `name`; return its ledger entry plus the folder
+    written. ``flags`` are the run settings given as flags (their ``since`` and ``db`` are the
+    edition's: the series' span and the store holding the ledger)."""
     out = Path(out)
     db = check_db_url(db or default_db(out), check_folder=False)
     if db.startswith("sqlite:///") and not Path(db[len("sqlite:///"):].split("?", 1)[0]).expanduser().is_file():
@@ -114,27 +116,19 @@ def publish_edition(name: str, *, out: Path, world: Path | None = None, db: str 
                          ((ledger.editions(name) or [{}])[-1].get("backlog") or [])}
     finally:
         store.close()
-    top_k = series.top_k
-    run_over = {k: v for k, v in (overrides or {}).items() if v is not None}
-    run_over.update({"db": db, "since": plan_in["span_since"]})
-    if series.orgs:
-        run_over.setdefault("orgs", list(series.orgs))
+    flags = flags or SettingFlags()
+    flags = replace(flags, db=db, since=plan_in["span_since"], orgs=flags.orgs or tuple(series.orgs))
+    request = RunRequest(out=out, world=world, settings=flags, config=config, as_of=as_of, quiet=quiet)
+    settings = plan_run(request, check_stages=False)
     until = plan_in["until"]
     edition_info = {"name": name, "number": plan_in["number"], "since": plan_in["since"].isoformat(),
                     "until": until.isoformat(), "focus": plan_in["focus"], "kind": plan_in["kind"]}
+    top_k = series.top_k if series.top_k is not None else settings.rank_top_k
     if top_k is None:
-        from fixlore.settings.config import load_settings
-        from fixlore.sources.offline import read_world_meta
-
-        from_world = read_world_meta(world).get("rank_top_k") if world else None
-        top_k = run_over.get("rank_top_k") or load_settings(config, {k: v for k, v in run_over.items()
-                                                                     if k != "since"}).rank_top_k or from_world
-        if top_k is None:
-            raise ConfigError(f"series '{name}' has no top_k: set it (`fixlore series create ... --top-k N`) "
-                              "or give rank_top_k in the run settings")
+        raise ConfigError(f"series '{name}' has no top_k: set it (`fixlore series create ... --top-k N`) "
+                          "or give rank_top_k in the run settings")
     edition_info["top_k"] = int(top_k)
-    info = run_pipeline(world=world, out=out, overrides=run_over, config=config, quiet=quiet,
-                        stages=series_stages(), as_of=as_of, extra_info={"series": edition_info})
+    info = run_pipeline(request, settings=settings, stages=series_stages(), extra_info={"series": edition_info})
     plan = EditionPlan.from_dict(info["series"]["plan"])
 
     store = Store.open(db)

@@ -33,7 +33,7 @@ def run(ctx: RunContext) -> SeriesSummary:
         return SeriesSummary(skipped="not a series edition")
     ledger = Ledger(ctx.store)
     series = Series.from_dict(ledger.series(edition["name"]) or {})
-    cases = ctx.store.load_cases()
+    cases = ctx.cases()
     prior = ledger_view(ledger, series.name)
     plan = plan_edition(cases, prior, since=parse_time(edition["since"]), until=parse_time(edition["until"]),
                         top_k=int(edition["top_k"]), in_scope=series.in_scope,

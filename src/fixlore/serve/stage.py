@@ -35,7 +35,7 @@ class ServeSummary(TypedDict, total=False):
 
 
 def run(ctx: RunContext) -> ServeSummary:
-    cases = ctx.store.load_cases()
+    cases = ctx.cases()
     out = Path(ctx.out_dir)
     summary: ServeSummary = index_cases(ctx.store, cases, out / CASE_INDEX,  # type: ignore[assignment]
                                         progress=ctx.reporter("serve"))

@@ -1,5 +1,6 @@
-"""Run settings. One precedence rule: command-line flags over the config file (TOML or YAML)
-over a world's own settings (world.yaml, truth.yaml's window) over the built-in defaults.
+"""Run settings. One precedence rule: command-line flags (`SettingFlags`) over the config file
+(TOML or YAML) over a world's own settings (world.yaml, truth.yaml's window) over the built-in
+defaults; `load_settings` applies it, once per command, and returns the typed `Settings`.
 
 Example ``fixlore.toml``::
 
@@ -32,8 +33,9 @@ from fixlore.core.enums import Platform
 from fixlore.core.errors import ConfigError
 from fixlore.edges.inputs import (check_db_url, check_http_url, load_yaml_mapping, read_text, redact_url,
                             without_userinfo)
+from fixlore.rules.funnel.config import FunnelConfig
 from fixlore.sources import DEFAULT_BASE_URLS, DEFAULT_TOKEN_ENV
-from fixlore.core.timeutil import parse_user_time
+from fixlore.core.timeutil import has_offset, in_platform_zone, parse_user_time
 
 PLATFORMS = tuple(p.value for p in Platform)
 log = logging.getLogger(__name__)
@@ -58,6 +60,8 @@ class Settings:
     kb_docs: list[str] = field(default_factory=list)   # "PATH" or "PATH=docs/<owner>/<repo>" (a local clone)
     kb_index: str = ""                                 # default: <out>/kb
     link_workers: int = 1                              # processes for the link stage (forked; worth it on large stores)
+    # the funnel's rules: the `funnel` mapping with the run's top-K cut (`settings_from` decides it)
+    funnel_rules: FunnelConfig = field(default_factory=FunnelConfig, repr=False, compare=False)
 
     def resolved(self) -> "Settings":
         """Fill platform defaults and check the values; raises ConfigError naming the bad one."""
@@ -92,6 +96,8 @@ class Settings:
                 raise ConfigError(f"{key} must be a positive number, not {value}")
         for spec in self.kb_docs:
             check_kb_docs(spec)
+        cut = {} if self.rank_top_k is None else {"rank_top_k": self.rank_top_k}
+        self.funnel_rules = FunnelConfig.from_mapping({**self.funnel, **cut})
         return self
 
     def token(self) -> str | None:
@@ -100,6 +106,7 @@ class Settings:
     def public(self) -> dict[str, Any]:
         """What may be written to run.json: names and values, never a secret (URLs lose their user:password@)."""
         data = asdict(self)
+        del data["funnel_rules"]               # the `funnel` mapping and `rank_top_k` say it
         data["since"] = self.since.isoformat() if self.since else None
         data["base_url"] = redact_url(self.base_url)
         data["db"] = redact_url(self.db)
@@ -145,7 +152,31 @@ def load_file(path: str | Path) -> dict[str, Any]:
         raise ConfigError(f"config file {path} is not valid TOML: {str(exc).splitlines()[0]}") from None
 
 
-_KEYS = {f.name for f in fields(Settings)}
+@dataclass(frozen=True)
+class SettingFlags:
+    """The settings a command was given as flags (None or empty: not given); they win over the
+    config file. ``since`` is the text as typed: without an offset it is the platform's zone."""
+    platform: str | None = None
+    orgs: tuple[str, ...] = ()
+    since: str | datetime | None = None
+    db: str | None = None
+    base_url: str | None = None
+    token_env: str | None = None
+    time_scale: float | None = None
+    lookback_days: int | None = None
+    rank_top_k: int | None = None
+    read_timeout: float | None = None
+    rate_limit: bool | None = None
+    max_attempts: int | None = None
+    kb_docs: tuple[str, ...] = ()
+
+    def given(self) -> dict[str, Any]:
+        """The flags given, by setting name."""
+        given = {f.name: getattr(self, f.name) for f in fields(self)}
+        return {k: list(v) if isinstance(v, tuple) else v for k, v in given.items() if v not in (None, (), [])}
+
+
+_KEYS = {f.name for f in fields(Settings)} - {"funnel_rules"}
 _ALIASES = {"db_url": "db", "token_env_var": "token_env", "window_since": "since", "org": "orgs"}
 
 
@@ -211,28 +242,39 @@ def _mapping(data: dict[str, Any], where: str) -> dict[str, Any]:
     return out
 
 
-def settings_from(data: dict[str, Any], overrides: dict[str, Any] | None = None,
+def settings_from(data: dict[str, Any], flags: SettingFlags | None = None,
                   defaults: dict[str, Any] | None = None) -> Settings:
-    """Settings by one precedence rule: ``overrides`` (command-line flags; None = not given) over
-    ``data`` (the config file) over ``defaults`` (a world's own settings) over the built-in defaults."""
+    """Settings by one precedence rule: ``flags`` over ``data`` (the config file) over
+    ``defaults`` (a world's own settings and the run's) over the built-in defaults.
+
+    The run's top-K cut (``rank_top_k``) is decided here and nowhere else: the flag, else the
+    ``funnel`` mapping's own ``rank_top_k``, else the top-level setting (file, then world).
+    A ``since`` flag without an offset is read in the platform's zone (GitCode +08:00)."""
+    given = (flags or SettingFlags()).given()
     merged: dict[str, Any] = {}
     for layer, where in ((defaults, "the world"), (data, "the config file")):
         merged.update(_mapping(layer or {}, where))
-    for key, value in (overrides or {}).items():
-        if value is not None and value != [] and value != ():
-            merged[key] = value
+    merged.update(given)
     settings = Settings()
     for key, value in merged.items():
-        try:
-            value = _coerce(key, value)
-        except (TypeError, ValueError):
-            expected = _EXPECTED.get(key, "text")
-            raise ConfigError(f"setting '{key}' must be {expected}, not {value!r}") from None
-        setattr(settings, key, value)
+        setattr(settings, key, _checked(key, value))
+    if "rank_top_k" not in given and "rank_top_k" in settings.funnel:
+        settings.rank_top_k = _checked("rank_top_k", settings.funnel["rank_top_k"])
+    raw_since = given.get("since")
+    if isinstance(raw_since, str) and settings.since is not None and not has_offset(raw_since):
+        settings.since = in_platform_zone(settings.since, settings.platform)
     return settings
 
 
-def load_settings(path: str | Path | None, overrides: dict[str, Any] | None = None,
+def _checked(key: str, value: Any) -> Any:
+    try:
+        return _coerce(key, value)
+    except (TypeError, ValueError):
+        raise ConfigError(f"setting '{key}' must be {_EXPECTED.get(key, 'text')}, not {value!r}") from None
+
+
+def load_settings(path: str | Path | None, flags: SettingFlags | None = None,
                   defaults: dict[str, Any] | None = None) -> Settings:
-    """Flags (``overrides``) over the config file at ``path`` over ``defaults`` (a world's settings)."""
-    return settings_from(load_file(path) if path else {}, overrides, defaults).resolved()
+    """The typed settings of a command: ``flags`` over the config file at ``path`` over
+    ``defaults`` (a world's settings and the run's), checked (`Settings.resolved`)."""
+    return settings_from(load_file(path) if path else {}, flags, defaults).resolved()

@@ -7,7 +7,10 @@ Each stage reads what it needs once per run through the context, not from the st
 `RunContext.corpus()` is the store's corpus, read on first use (after the harvest, the only
 stage that writes it); `RunContext.funnel` is the cheap funnel's verdict per issue, worked out
 once (by the harvester before it fetched any detail, else by the funnel stage) and read by the
-funnel and link stages.
+funnel and link stages; `RunContext.cases()` are the run's cases, handed from stage to stage
+(the link stage hands on the cases it built, `hand_on`; each later stage saves its own
+conclusions and works on the same cases). The store's cases are read only when the run built
+none (`--stage analyse`, a later command): the store is for later processes.
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from fixlore.edges.circuit import Circuits
 from fixlore.settings.config import Settings
-from fixlore.core.model import Corpus
+from fixlore.core.model import Case, Corpus
 from fixlore.store import Store
 from fixlore.core.timeutil import in_zone
 
@@ -55,6 +58,7 @@ class RunContext:
     # Issue.key -> cheap funnel stage, for every issue updated in the window (None: not yet worked out)
     funnel: dict[str, str] | None = None
     _corpus: Corpus | None = field(default=None, repr=False)
+    _cases: list[Case] | None = field(default=None, repr=False)
 
     def corpus(self) -> Corpus:
         """The store's corpus, read once per run, its times in the window's own offset (the
@@ -70,6 +74,17 @@ class RunContext:
     def forget_corpus(self) -> None:
         """After a stage that writes the corpus (the harvest): the next reader loads it afresh."""
         self._corpus = None
+
+    def cases(self) -> list[Case]:
+        """The run's cases, as the last stage that changed them handed them on; read from the
+        store (ordered by repo and number) only when no stage of this run built them."""
+        if self._cases is None:
+            self._cases = self.store.load_cases()
+        return self._cases
+
+    def hand_on(self, cases: list[Case]) -> None:
+        """The cases a stage built, for the stages after it (in the store's order: repo, number)."""
+        self._cases = sorted(cases, key=lambda c: (c.repo, c.number))
 
     def reporter(self, stage: str) -> Callable[[str, int, int | None], None] | None:
         """``report(phase, done, total)`` for one stage's phases (shown as ``stage: phase``), or
