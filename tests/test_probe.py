@@ -277,6 +277,6 @@ def test_probe_meets_a_secondary_limit_and_stops():
 
 
 def test_closing_numbers_reads_githubs_keywords_for_this_repo_only():
-    from fixlore.sources.github import closing_numbers
+    from fixlore.rules.refs import closing_numbers
     assert closing_numbers("Fixes #3, closes O/R#4 and resolves other/x#5; see #6; fixed #3", "o/r") == [3, 4]
     assert closing_numbers("prefix#7 and unfixes #8", "o/r") == []

@@ -20,10 +20,10 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
+from fixlore.rules.refs import written_refs
 from fixlore.rules.text import hard_facts
 
 _A = "A-Za-z0-9_"
-_REF = re.compile(rf"(?:(?<![{_A}])[!#]|(?<![{_A}])(?:PR|MR)\s*#?\s*)(\d{{1,7}})(?![{_A}])", re.I)
 _NUMBER = re.compile(rf"(?<![{_A}.\-])\d+(?:\.\d+)?(?![{_A}])")
 _UNIT_SPLIT = re.compile(r"^(\d+(?:\.\d+)?)\s?(\D.*)$")
 # "!" ends a sentence only before a space: "!7999" is a merge request
@@ -47,12 +47,13 @@ def claims(text: str) -> list[Claim]:
     """The hard claims a written text makes, in order of first appearance, each once."""
     text = unicodedata.normalize("NFKC", text or "")
     found: dict[tuple[str, str], int] = {}
-    for m in _REF.finditer(text):
-        found.setdefault(("pr", m.group(0).strip()), m.start())
+    refs = written_refs(text)
+    for ref in refs:
+        found.setdefault(("pr", text[ref.span[0]:ref.span[1]].strip()), ref.span[0])
     facts = hard_facts(text)
     for fact in facts:
         found.setdefault(("fact", fact), text.find(fact))
-    inside = [(text.find(f), text.find(f) + len(f)) for f in facts] + [(m.start(), m.end()) for m in _REF.finditer(text)]
+    inside = [(text.find(f), text.find(f) + len(f)) for f in facts] + [ref.span for ref in refs]
     for m in _NUMBER.finditer(text):
         number = m.group(0)
         if any(a <= m.start() < b for a, b in inside) or (len(number) < 2 and "." not in number):
@@ -69,7 +70,7 @@ def is_grounded(claim: Claim, sources: str, known_numbers: frozenset[int] = froz
     folded = _fold(sources)
     if claim.kind == "pr":
         number = int(re.sub(r"\D", "", claim.text))
-        return number in known_numbers or any(int(m.group(1)) == number for m in _REF.finditer(sources))
+        return number in known_numbers or any(ref.number == number for ref in written_refs(sources))
     if claim.kind == "number":
         return _number_in(claim.text, folded)
     fact = _fold(claim.text)

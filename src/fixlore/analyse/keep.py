@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from fixlore.analyse.context import CaseContext
 from fixlore.wording.facts import landed, unlanded
 from fixlore.rules.answers import DECLINED
+from fixlore.rules.refs import hash_numbers, merged_into, pull_numbers
 from fixlore.rules.text import PROBLEM_CUES, ROOT_CUES, cjk_count, clean_body, has_cue, is_cjk
 from fixlore.core.enums import DropReason, EvidenceKind, Trap
 from fixlore.core.model import Case
@@ -22,9 +23,6 @@ NOT_A_PROBLEM = ("不是问题", "非问题", "不是bug", "不是 bug", "并非
 # "works as designed": a drop only when nothing is explained or advised along with it
 AS_DESIGNED = ("预期行为", "符合预期", "正常现象", "设计如此", "works as intended", "working as intended",
                "expected behavior", "expected behaviour", "by design")
-MERGED_INTO = re.compile(
-    r"(?:重复|合并到|并入|合入到|转至|移至|跟踪于|统一在|duplicate of|tracked in|merged into|moved to)\s*"
-    r"(?:issue\s*)?#\s*\d+", re.I)
 REVIEW_TICKET = ("检视意见", "代码检视", "检视问题", "review comment", "code review", "评审意见", "走读意见")
 INTERNAL_TICKET = ("内部任务", "内部需求", "版本转测", "流水线任务", "internal task")
 WORKAROUND = ("规避", "绕过", "临时方案", "workaround", "work around", "重装", "重新安装", "换个环境", "环境问题",
@@ -45,7 +43,6 @@ FEATURE_REQUEST = ("希望", "诉求", "建议增加", "建议支持", "能不�
 # (the plan may name where it is first: "方案在 !3054：…", "the approach in #12:")
 SOLUTION = re.compile(r"(方案|改法|修复思路|解决思路|解决办法|修复方式|solution|approach|fix plan|proposed fix)"
                       r"[^。：:\n]{0,12}[:：]", re.I)
-_PR_IN_TITLE = re.compile(r"(?:\bPR\s*#?\s*|\bMR\s*#?\s*|!)(\d+)", re.I)
 _LIST_ITEM = re.compile(r"^\s*(?:\d+[.、)]|[-*])\s+\S", re.M)
 # an official voice acknowledging a defect in the product (so a workaround is not the whole story)
 DEFECT_ACK = ("修复", "缺陷", "bug", "fix", "没有同步", "遗漏", "漏掉", "回归", "regression", "问题已确认", "确认是问题")
@@ -101,12 +98,12 @@ def keep_or_drop(case: Case, ctx: CaseContext, root_cause: str = "", established
         return KeepVerdict(False, DropReason.NOT_A_PROBLEM, ["official answer says it is not a problem"])
     if has_cue(official, AS_DESIGNED) and not has_landed and not (substantive and advice):
         return KeepVerdict(False, DropReason.NOT_A_PROBLEM, ["works as designed, nothing explained or advised"])
-    m = MERGED_INTO.search(official) or MERGED_INTO.search(reporter)
-    if m and not has_landed:
-        return KeepVerdict(False, DropReason.MERGED_INTO_OTHER, [f"folded into another issue ({m.group(0).strip()})"])
+    merged = merged_into(official) or merged_into(reporter)
+    if merged and not has_landed:
+        return KeepVerdict(False, DropReason.MERGED_INTO_OTHER, [f"folded into another issue ({merged.strip()})"])
     if has_cue(title, REVIEW_TICKET) or has_cue(title, INTERNAL_TICKET):
         return KeepVerdict(False, DropReason.INTERNAL_PROCESS, ["a review / internal process ticket, not a user problem"])
-    titled_prs = {int(n) for n in _PR_IN_TITLE.findall(title)}
+    titled_prs = set(pull_numbers(title))
     if titled_prs & {f.number for f in case.fix} and len(_LIST_ITEM.findall(body)) >= 3:
         return KeepVerdict(False, DropReason.INTERNAL_PROCESS, ["a list of remarks on the PR the title names: a review ticket"])
     if has_landed and ctx.shared_fix_cases and _folded(case, ctx, official, pr_text):
@@ -166,7 +163,7 @@ def _folded(case: Case, ctx: CaseContext, official: str, pr_text: str) -> bool:
     or (with nobody discussing it) the PR's title speaks of the other issue and not of this one."""
     from fixlore.rules.text import overlap, tokens
 
-    named = re.findall(r"#(\d+)", pr_text)
+    named = hash_numbers(pr_text)
     if str(case.number) in named:        # the PR names this issue: a fix target in its own right
         return False
     if has_cue(official, FOLDED):

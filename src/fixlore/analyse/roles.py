@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 
+from fixlore.rules.refs import with_numbers
 from fixlore.rules.text import hard_facts, has_cue
 
 # the people who changed or own the code; commit messages describe a change, never a cause
@@ -57,9 +58,9 @@ _MEASURE = re.compile(r"(?<![\w.])\d+(?:\.\d+)?\s?(?:%|×|x\b|倍|ms|s\b|秒|分
 
 
 # words of bookkeeping: that something merged, closed, was answered or will be watched
-_BOOKKEEPING = re.compile(
-    r"修复|已|均|都|合入|关闭|关单|答复|回复|给出|观察|关注|跟踪|处理|完成|见|参考|今晚|后续|指引|验证|通过|感谢|谢谢|"
-    r"(?:PR|MR)?\s*[#!]?\d+|master|main|nightly|分支|版本|"
+_BOOKKEEPING = with_numbers(
+    r"修复|已|均|都|合入|关闭|关单|答复|回复|给出|观察|关注|跟踪|处理|完成|见|参考|今晚|后续|指引|验证|通过|感谢|谢谢",
+    r"master|main|nightly|分支|版本|"
     r"\b(?:fixed|fix|merged|closing|closed|close|done|thanks|see|in|by|via|the|on|is|was|has|been|will|now|"
     r"solved|resolved|it|this|issue|after|personal|discussion|offline|reopen|if|needed|can|i|we)\b",
     re.I)

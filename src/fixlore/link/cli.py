@@ -3,7 +3,6 @@ fixlore.evaluate)."""
 
 from __future__ import annotations
 
-import re
 import sys
 from pathlib import Path
 from typing import Any, Optional
@@ -77,9 +76,6 @@ def load_or_build_cases(*, db: str | None = None, world: Path | None = None, cas
     return built
 
 
-_KEY = re.compile(r"^(?P<repo>[^#\s]+/[^#\s]+)#(?P<n>\d+)$")
-
-
 def register(app: typer.Typer) -> None:
     @export_app.command("cases")
     def export_cases(
@@ -134,15 +130,16 @@ def register(app: typer.Typer) -> None:
     ) -> None:
         """The evidence chain of one case: fix, evidence, timing, traps, every candidate PR considered."""
         from fixlore.link.explain import render_case
+        from fixlore.rules.refs import issue_key
         from fixlore.wording.terminal import json_text
 
-        m = _KEY.match(key.strip())
-        if not m:
+        wanted = issue_key(key)
+        if wanted is None:
             raise ConfigError(f"expected OWNER/REPO#N, got {key!r}")
         if since is not None:
             _since(since, {})
         found = [c for c in load_or_build_cases(db=db, world=world, cases=cases, since=since, out=out)
-                 if c.repo == m.group("repo") and c.number == int(m.group("n"))]
+                 if (c.repo, c.number) == wanted]
         if not found:
             raise NotFoundError(f"{key} is not among the run's cases")
         if as_json:

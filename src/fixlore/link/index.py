@@ -6,7 +6,6 @@ then keyed by the issue they name. No per-issue scan over all PRs happens anywhe
 
 from __future__ import annotations
 
-import re
 from bisect import bisect_left, bisect_right
 from collections import defaultdict
 from collections.abc import Callable
@@ -19,13 +18,10 @@ from fixlore.link.forked import ChunkPool, can_fork, chunked
 from fixlore.link.shapes import backport_shape
 from fixlore.core.model import (EV_CLOSED, EV_CROSS_REF, EV_LINKED, EV_REFERENCED, Comment, Commit, Corpus, Event,
                            FileChange, Issue, Link, Pull, pull_label)
-from fixlore.rules.refs import (KIND_EITHER, KIND_ISSUE, KIND_PULL, Ref, find_refs, refs_from_branch,
-                                settle_background)
+from fixlore.rules.refs import (KIND_EITHER, KIND_ISSUE, KIND_PULL, Ref, find_refs, log_number_at_end,
+                                refs_from_branch, settle_background)
 
 Key = tuple[str, int]
-
-_LINK_CONTENT_NUMBER = re.compile(r"#\s*(\d+)\s*$")
-
 
 @dataclass(slots=True)
 class Mention:
@@ -55,8 +51,7 @@ def _pull_key_of_event(ev: Event, default_repo: str) -> Key | None:
             full = ((source.get("repository") or {}).get("full_name")) or ""
             repo = full or repo
         elif ev.action == EV_LINKED:
-            m = _LINK_CONTENT_NUMBER.search(str(raw.get("content", "")))
-            number = m.group(1) if m else None
+            number = log_number_at_end(str(raw.get("content", "")))
     try:
         return (str(repo), int(str(number))) if number is not None else None
     except ValueError:
@@ -68,8 +63,7 @@ def _issue_key_of_pull_event(ev: Event) -> Key | None:
     number = d.get("issue", d.get("issue_number"))
     repo = d.get("issue_repo") or ev.repo
     if number is None:
-        m = _LINK_CONTENT_NUMBER.search(str((ev.raw or {}).get("content", "")))
-        number = m.group(1) if m else None
+        number = log_number_at_end(str((ev.raw or {}).get("content", "")))
     try:
         return (str(repo), int(str(number))) if number is not None else None
     except ValueError:

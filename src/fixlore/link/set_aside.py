@@ -17,10 +17,10 @@ from __future__ import annotations
 import re
 
 from fixlore.core.model import Pull
+from fixlore.rules.refs import revert_note
 
 _REVERT_TITLE = re.compile(r'^\s*(?:\[[^\]]*\]\s*)*revert\s*[:("“\']', re.IGNORECASE)
 _REVERT_OF_REVERT = re.compile(r'^\s*(?:\[[^\]]*\]\s*)*revert\s*[:("“\']+\s*revert\b', re.IGNORECASE)
-_REVERT_BODY = re.compile(r"^\s*Reverts\s+[\w.-]+/[\w.-]+#\d+|This reverts commit [0-9a-f]{7,40}", re.IGNORECASE | re.MULTILINE)
 
 # the thread calling a change a stopgap: a workaround, for now, temporary
 _STOPGAP = re.compile(r"work\s?-?around|for now|temporar(?:y|ily)|stop-?gap|quick fix|hot-?patch|"
@@ -34,8 +34,8 @@ def revert_of(pull: Pull) -> str:
         return ""
     if _REVERT_TITLE.search(title):
         return f"a revert ('{' '.join(title.split())[:80]}'): it takes a change out"
-    m = _REVERT_BODY.search(pull.body or "")
-    return f"a revert ('{m.group(0).strip()[:60]}'): it takes a change out" if m else ""
+    note = revert_note(pull.body or "")
+    return f"a revert ('{note.strip()[:60]}'): it takes a change out" if note else ""
 
 
 def called_stopgap(sentence: str) -> bool:

@@ -20,7 +20,7 @@ from typing import Any
 
 from fixlore.replay.listing import Answer
 from fixlore.replay.world import World
-from fixlore.sources.github import closing_numbers
+from fixlore.rules.refs import closing_numbers
 
 _REPO = re.compile(r'repository\s*\(\s*owner\s*:\s*"([^"\\]+)"\s*,\s*name\s*:\s*"([^"\\]+)"\s*\)')
 _ISSUE = re.compile(r'(\w+)\s*:\s*issue\s*\(\s*number\s*:\s*(\d+)\s*\)')

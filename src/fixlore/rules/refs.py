@@ -1,23 +1,44 @@
-"""Find issue and PR references in free text (PR titles/bodies, commit messages, comments)
-and in branch names.
+"""Every reader of issue and PR references: in free text (PR titles and bodies, commit messages,
+comments), in branch names, in GitCode's operation log and in the keys people type.
 
 A reference is a *mention*; whether it means "this PR fixes that issue" is decided by the
 caller from the keyword, the kind and where the text came from. On GitCode `#N` can name an
 issue or a PR (both are shown as `#N` in the web UI), so it is reported as kind "either";
 `!N`, `/merge_requests/N`, `/pull/N`, `/pulls/N`, `PR N` and `MR N` are PRs; `/issues/N`
 and `issue #N` are issues.
+
+One parser, `find_refs`, reads the forms in `_FORMS` (a URL, `owner/repo#N`, `PR N` and its
+kin, a bare `#N`/`!N`), each a pattern, a cheap test for its marker and a reading into
+(kind, repo, number); around each it reads the closing keyword (`_KEYWORD_BEFORE`) or a cue that
+names the ticket as background. A new way people write a reference is a new row of `_FORMS`
+or a new word in those two patterns, and every caller sees it as a `Ref` with its `form`.
+
+The readers after `refs_from_branch` are older, narrower readings that callers rely on as they
+are (a sigil and up to 7 digits in a written answer, GitHub's own closing keywords, ...). They
+live here so that every reference rule sits in one module; each keeps its tolerance exactly, as
+the exports of the bundled worlds depend on it.
+
+The module is over 400 lines because issue #25 gathers every reference regex of the package here,
+one reader after another (tests/test_refs_in_one_place.py holds it to that).
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
+from typing import Callable
 
 from fixlore.core.model import pickled_as_arguments
 
 KIND_ISSUE = "issue"
 KIND_PULL = "pull"
 KIND_EITHER = "either"
+
+FORM_URL = "url"          # https://gitcode.com/o/r/issues/3, .../merge_requests/4, github.com/o/r/pull/9
+FORM_FULL = "full"        # o/r#5, o/r!6
+FORM_WORD = "word"        # PR 12, MR !4, pull request #7, issue #8, issue/302
+FORM_SHORT = "short"      # #12, !34 (and their full-width marks)
+FORM_WRITTEN = "written"  # written_refs: #N, !N, PR N, MR N as a writer puts them in an answer
 
 
 @pickled_as_arguments
@@ -29,6 +50,7 @@ class Ref:
     keyword: str = ""        # normalised closing keyword ("fixes", "closes", "resolves", "relates") or ""
     span: tuple[int, int] = (0, 0)
     background: str = ""     # the cue when the text names it as background ("前序", "see also", …), else ""
+    form: str = ""           # FORM_*: how it was written
 
 
 _MAX_NUMBER = 10_000_000     # issue/PR ordinals; longer digit runs are ids, hashes or timestamps
@@ -61,35 +83,88 @@ _SHORT_RE = re.compile(
 _DIGIT = re.compile(r"\d")
 
 
-def _matches(text: str) -> list[re.Match[str]]:
-    found: list[re.Match[str]] = []
+def _has_sigil(text: str, low: str) -> bool:
+    return "#" in text or "!" in text or "＃" in text or "！" in text
+
+
+def _from_url(m: re.Match[str], text: str, repo: str) -> tuple[str, str, int] | None:
+    kind = KIND_ISSUE if m.group("u_kind").lower() == "issues" else KIND_PULL
+    return _checked(kind, f"{m.group('u_owner')}/{_strip_git(m.group('u_repo'))}", m.group("u_num"))
+
+
+def _from_full(m: re.Match[str], text: str, repo: str) -> tuple[str, str, int] | None:
+    kind = KIND_PULL if m.group("f_sig") in "!！" else KIND_EITHER
+    return _checked(kind, f"{m.group('f_owner')}/{m.group('f_repo')}", m.group("f_num"))
+
+
+def _from_word(m: re.Match[str], text: str, repo: str) -> tuple[str, str, int] | None:
+    kind = KIND_ISSUE if m.group("w_kw").lower().startswith("issue") else KIND_PULL
+    if kind == KIND_ISSUE and m.group("w_sig") in ("!", "！"):
+        kind = KIND_PULL
+    return _checked(kind, repo, m.group("w_num"))
+
+
+def _from_short(m: re.Match[str], text: str, repo: str) -> tuple[str, str, int] | None:
+    sig = m.group("s_sig")
+    if sig in "#＃" and _COLOUR_BEFORE.search(text[max(0, m.start() - 24):m.start()]):
+        return None
+    return _checked(KIND_PULL if sig in "!！" else KIND_EITHER, repo, m.group("s_num"))
+
+
+@dataclass(frozen=True, slots=True)
+class _Form:
+    name: str
+    pattern: re.Pattern[str]
+    may_hold: Callable[[str, str], bool]       # (text, text lower-cased): can the form occur at all?
+    read: Callable[[re.Match[str], str, str], tuple[str, str, int] | None]   # (match, text, repo) -> (kind, repo, n)
+
+
+# In this order: where two forms start at one place, the longer wins, and at equal length the earlier.
+_FORMS = (
+    _Form(FORM_URL, _URL_RE, lambda text, low: "://" in text, _from_url),
+    _Form(FORM_FULL, _FULL_RE, lambda text, low: "/" in text and _has_sigil(text, low), _from_full),
+    _Form(FORM_WORD, _WORD_RE,
+          lambda text, low: "pr" in low or "mr" in low or "issue" in low or "pull" in low or "merge" in low, _from_word),
+    _Form(FORM_SHORT, _SHORT_RE, _has_sigil, _from_short),
+)
+
+
+def _matches(text: str) -> list[tuple[_Form, re.Match[str]]]:
+    """The forms' matches, left to right, none overlapping another."""
+    found: list[tuple[_Form, re.Match[str]]] = []
     if _DIGIT.search(text) is None:
         return found
-    has_sigil = "#" in text or "!" in text or "＃" in text or "！" in text
-    if "://" in text:
-        found += _URL_RE.finditer(text)
-    if has_sigil and "/" in text:
-        found += _FULL_RE.finditer(text)
     low = text.lower()
-    if "pr" in low or "mr" in low or "issue" in low or "pull" in low or "merge" in low:
-        found += _WORD_RE.finditer(text)
-    if has_sigil:
-        found += _SHORT_RE.finditer(text)
+    for form in _FORMS:
+        if form.may_hold(text, low):
+            found += ((form, m) for m in form.pattern.finditer(text))
     if len(found) > 1:
-        found.sort(key=lambda m: (m.start(), -m.end()))
-        kept: list[re.Match[str]] = []
-        for m in found:
-            if not kept or m.start() >= kept[-1].end():
-                kept.append(m)
+        found.sort(key=lambda fm: (fm[1].start(), -fm[1].end()))
+        kept: list[tuple[_Form, re.Match[str]]] = []
+        for fm in found:
+            if not kept or fm[1].start() >= kept[-1][1].end():
+                kept.append(fm)
         found = kept
     return found
 
 
+# The closing keywords, as written (any letter case) -> as normalised. A new keyword is a new
+# entry; the pattern below is built from these tables.
+_EN_NORMAL = {"close": "closes", "closes": "closes", "closed": "closes", "fix": "fixes", "fixes": "fixes",
+              "fixed": "fixes", "resolve": "resolves", "resolves": "resolves", "resolved": "resolves"}
+_ZH_NORMAL = {"修复": "fixes", "修复了": "fixes", "解决": "resolves", "解决了": "resolves",
+              "关闭": "closes", "关闭了": "closes", "关联": "relates"}
+
+
+def _one_of(words: dict[str, str]) -> str:
+    return "|".join(re.escape(w) for w in sorted(words, key=lambda w: (-len(w), w)))
+
+
 # A closing keyword directly before a reference (optionally "the issue", "问题", a colon).
 _KEYWORD_BEFORE = re.compile(
-    r"""(?:
-        (?<![A-Za-z])(?<!not\ )(?<!n't\ )(?P<en>close[sd]?|fix(?:e[sd])?|resolve[sd]?)
-      | (?<![未没不无])(?P<zh>修复了?|解决了?|关闭了?|关联)
+    rf"""(?:
+        (?<![A-Za-z])(?<!not\ )(?<!n't\ )(?P<en>{_one_of(_EN_NORMAL)})
+      | (?<![未没不无])(?P<zh>{_one_of(_ZH_NORMAL)})
     )
     \s*(?:(?:the|this|that)\s+)?(?:issues?|bugs?|问题|缺陷|单)?\s*[:：]?\s*$""",
     re.VERBOSE | re.IGNORECASE,
@@ -100,11 +175,6 @@ _LIST_GAP = re.compile(r"^[\s,，、;；&+]*(?:(?:and|和|及|与)[\s,，、]*)?
 _ORDINAL_AFTER = re.compile(r"^\s+(?:priority|choice|spot|place|rank|fan|reason|pick|seller|hit)\b", re.IGNORECASE)
 # CSS-ish context: "#123456" after "color:" is a colour, not an issue.
 _COLOUR_BEFORE = re.compile(r"(?:colou?r|background|fill|stroke|border)[\w\-]*\s*[:=]\s*$", re.IGNORECASE)
-
-_EN_NORMAL = {"close": "closes", "closes": "closes", "closed": "closes", "fix": "fixes", "fixes": "fixes",
-              "fixed": "fixes", "resolve": "resolves", "resolves": "resolves", "resolved": "resolves"}
-_ZH_NORMAL = {"修复": "fixes", "修复了": "fixes", "解决": "resolves", "解决了": "resolves",
-              "关闭": "closes", "关闭了": "closes", "关联": "relates"}
 
 _KEYWORD_WINDOW = 40     # characters searched before a reference for a keyword or a cue; not fitted to a world
 
@@ -164,45 +234,21 @@ def find_refs(text: str | None, repo: str) -> list[Ref]:
     refs: list[Ref] = []
     prev_end = -1
     prev_keyword = prev_background = ""
-    for m in _matches(text):
-        ref = _to_ref(m, text, repo)
+    for form, m in _matches(text):
+        ref = form.read(m, text, repo)
         if ref is None:
             continue
         keyword = _keyword_before(text, m.start())
         listed = bool(prev_end >= 0 and _LIST_GAP.match(text[prev_end:m.start()]))
         if not keyword and prev_keyword and listed:
             keyword = prev_keyword
-        if not keyword and _group(m, "short") and _ORDINAL_AFTER.match(text[m.end():m.end() + 20]):
+        if not keyword and form.name == FORM_SHORT and _ORDINAL_AFTER.match(text[m.end():m.end() + 20]):
             continue
         background = "" if keyword else (_background_cue(text, m.start(), m.end())
                                          or (prev_background if listed else ""))
-        refs.append(Ref(ref[0], ref[1], ref[2], keyword, (m.start(), m.end()), background))
+        refs.append(Ref(ref[0], ref[1], ref[2], keyword, (m.start(), m.end()), background, form.name))
         prev_end, prev_keyword, prev_background = m.end(), keyword, background
     return refs
-
-
-def _group(m: re.Match[str], name: str) -> str | None:
-    return m.groupdict().get(name)
-
-
-def _to_ref(m: re.Match[str], text: str, repo: str) -> tuple[str, str, int] | None:
-    if _group(m, "url"):
-        kind = KIND_ISSUE if m.group("u_kind").lower() == "issues" else KIND_PULL
-        return _checked(kind, f"{m.group('u_owner')}/{_strip_git(m.group('u_repo'))}", m.group("u_num"))
-    if _group(m, "full"):
-        kind = KIND_PULL if m.group("f_sig") in "!！" else KIND_EITHER
-        return _checked(kind, f"{m.group('f_owner')}/{m.group('f_repo')}", m.group("f_num"))
-    if _group(m, "word"):
-        word = m.group("w_kw").lower()
-        kind = KIND_ISSUE if word.startswith("issue") else KIND_PULL
-        if kind == KIND_ISSUE and m.group("w_sig") in ("!", "！"):
-            kind = KIND_PULL
-        return _checked(kind, repo, m.group("w_num"))
-    sig = m.group("s_sig")
-    if sig in "#＃" and _COLOUR_BEFORE.search(text[max(0, m.start() - 24):m.start()]):
-        return None
-    kind = KIND_PULL if sig in "!！" else KIND_EITHER
-    return _checked(kind, repo, m.group("s_num"))
 
 
 def _checked(kind: str, repo: str, digits: str) -> tuple[str, str, int] | None:
@@ -246,3 +292,146 @@ def refs_from_branch(branch: str | None) -> list[int]:
             if number > 0 and number not in found:
                 found.append(number)
     return found
+
+
+# ---- Narrower readers: each keeps the reading its caller has always had ----
+
+_A = "A-Za-z0-9_"
+# "!795", "#498", "PR 986", "MR#4": a sigil or PR/MR word and up to 7 digits, standing alone.
+_WRITTEN = re.compile(rf"(?:(?<![{_A}])[!#]|(?<![{_A}])(?:PR|MR)\s*#?\s*)(\d{{1,7}})(?![{_A}])", re.I)
+
+
+def written_refs(text: str) -> list[Ref]:
+    """The references a writer puts in an answer (`!795`, `#498`, `PR 986`, `MR#4`), as they stand in
+    `text`: repo "" (a written answer names no repo), kind "either" for `#N`, "pull" otherwise."""
+    return [Ref(KIND_EITHER if m.group(0).startswith("#") else KIND_PULL, "", int(m.group(1)),
+                span=m.span(), form=FORM_WRITTEN) for m in _WRITTEN.finditer(text)]
+
+
+_HASH_DIGITS = re.compile(r"#(\d+)")
+
+
+def hash_numbers(text: str) -> list[str]:
+    """Every digit run right after a `#`, anywhere (also inside a word), as written."""
+    return _HASH_DIGITS.findall(text)
+
+
+_TITLE_PULL = re.compile(r"(?:\bPR\s*#?\s*|\bMR\s*#?\s*|!)(\d+)", re.I)
+
+
+def pull_numbers(text: str) -> list[int]:
+    """The numbers written as `PR N`, `PR #N`, `MR N` or `!N` (a title naming the PR it is about)."""
+    return [int(n) for n in _TITLE_PULL.findall(text)]
+
+
+_MERGED_INTO = re.compile(
+    r"(?:重复|合并到|并入|合入到|转至|移至|跟踪于|统一在|duplicate of|tracked in|merged into|moved to)\s*"
+    r"(?:issue\s*)?#\s*\d+", re.I)
+
+
+def merged_into(text: str) -> str:
+    """The words saying an issue is folded into another ("duplicate of #12", "合并到 #3"), or ""."""
+    m = _MERGED_INTO.search(text)
+    return m.group(0) if m else ""
+
+
+_REFS_WITH_CUE = re.compile(r"(?:fix(?:es|ed)?|close[sd]?|resolve[sd]?|修复|解决|关闭|backport of|see|见)?\s*[#!]\d+"
+                            r"[\s,，、;；]*", re.I)
+_LEADING_REFS = re.compile(r"^(?:(?:fix(?:es|ed)?|close[sd]?|resolve[sd]?|修复|解决|关闭)\s*[#!]\d+[\s,，、#!\d]*"
+                           r"[:：。.]?\s*)+", re.I)
+_THREAD_URL = re.compile(r"https?://(?:www\.)?(?:github\.com|gitcode\.com|gitee\.com)/([\w.-]+/[\w.-]+)/"
+                         r"(?:-/)?(?:issues|pull|pulls|merge_requests)/(\d+)\S*")
+
+
+def without_refs(text: str) -> str:
+    """`text` without its `#N`/`!N` references and the keyword or pointer before each ("Fixes #115")."""
+    return _REFS_WITH_CUE.sub("", text)
+
+
+def without_leading_refs(text: str) -> str:
+    """`text` without the "Fixes #12, #13:" it opens with."""
+    return _LEADING_REFS.sub("", text)
+
+
+def urls_as_keys(text: str) -> str:
+    """Each issue or PR URL on a code host written as ` owner/repo#N `: it says which thread."""
+    return _THREAD_URL.sub(r" \1#\2 ", text)
+
+
+_GITHUB_REPO_IN_URL = re.compile(r"/repos/([^/]+/[^/]+)/issues/\d+|github\.com/([^/]+/[^/]+)/(?:pull|issues)/\d+")
+
+
+def github_repo_in_url(url: str) -> str:
+    """The `owner/name` of a GitHub API or web URL of an issue or PR, or ""."""
+    m = _GITHUB_REPO_IN_URL.search(url)
+    return (m.group(1) or m.group(2)) if m else ""
+
+
+# GitHub's documented closing keywords, before "#N" or "owner/repo#N" in a PR's title or body.
+_GITHUB_CLOSING = re.compile(r"\b(?:close[sd]?|fix(?:e[sd])?|resolve[sd]?)\s*:?\s+(?:([\w.-]+/[\w.-]+))?#(\d+)\b",
+                             re.IGNORECASE)
+
+
+def closing_numbers(text: str, full: str) -> list[int]:
+    """The issue numbers of repo ``full`` a PR text says it closes with a GitHub closing keyword, in order."""
+    out: list[int] = []
+    for m in _GITHUB_CLOSING.finditer(text or ""):
+        if (m.group(1) or full).lower() == full.lower() and int(m.group(2)) not in out:
+            out.append(int(m.group(2)))
+    return out
+
+
+_LOG_NUMBER = re.compile(r"#\s*(\d+)")
+_LOG_NUMBER_AT_END = re.compile(r"#\s*(\d+)\s*$")
+
+
+def log_number(content: str) -> str | None:
+    """The last `#N` a GitCode operation-log entry names ("关联了 PR #12"), or None."""
+    found = _LOG_NUMBER.findall(content)
+    return found[-1] if found else None
+
+
+def log_number_at_end(content: str) -> str | None:
+    """The `#N` a GitCode operation-log entry ends with, or None."""
+    m = _LOG_NUMBER_AT_END.search(content)
+    return m.group(1) if m else None
+
+
+_TASK_REF = re.compile(
+    r"""^[ \t]*[-*+][ \t]*\[[ xX]\][ \t]*
+        (?:(?:[\w.-]+/[\w.-]+)?\#\d+|https?://\S+/(?:issues|pull|pulls|merge_requests)/\d+)
+        [ \t]*$""",
+    re.MULTILINE | re.VERBOSE,
+)
+
+
+def has_task_list_ref(body: str) -> bool:
+    """Whether `body` holds a task-list line that is only a reference ("- [ ] #12", "- [x] o/r#3", a URL)."""
+    return bool(_TASK_REF.search(body))
+
+
+_REVERT_BODY = re.compile(r"^\s*Reverts\s+[\w.-]+/[\w.-]+#\d+|This reverts commit [0-9a-f]{7,40}",
+                          re.IGNORECASE | re.MULTILINE)
+
+
+def revert_note(body: str) -> str:
+    """GitHub's "Reverts owner/repo#N" or git's "This reverts commit <sha>" in a PR body, or ""."""
+    m = _REVERT_BODY.search(body)
+    return m.group(0) if m else ""
+
+
+_ISSUE_KEY = re.compile(r"^\s*(?P<repo>[^#\s/]+/[^#\s/]+)\s*#\s*(?P<n>\d{1,9})\s*$")
+_ISSUE_URL_KEY = re.compile(r"^https?://[^/\s]+/(?P<repo>[^/\s]+/[^/\s]+?)(?:/-)?/issues/(?P<n>\d{1,9})(?:[/?#].*)?$")
+
+
+def issue_key(text: str) -> tuple[str, int] | None:
+    """`owner/repo#N` (spaces allowed around `#`) or an issue's URL, as a person types it -> (repo, N);
+    None for anything else."""
+    m = _ISSUE_KEY.match(text or "") or _ISSUE_URL_KEY.match((text or "").strip())
+    return (m.group("repo"), int(m.group("n"))) if m else None
+
+
+def with_numbers(words_before: str, words_after: str, flags: int = 0) -> re.Pattern[str]:
+    """One pattern for `words_before`, a number with or without a reference mark (`PR #12`, `!12`,
+    `12`), then `words_after`, tried in that order at each place (bookkeeping a sentence may drop)."""
+    return re.compile(rf"{words_before}|(?:PR|MR)?\s*[#!]?\d+|{words_after}", flags)

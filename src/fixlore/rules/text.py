@@ -7,6 +7,8 @@ import logging
 import re
 from functools import lru_cache
 
+from fixlore.rules.refs import urls_as_keys, without_leading_refs, without_refs
+
 _CJK = re.compile(r"[\u3400-\u9fff]")
 _URL = re.compile(r"(?:https?://|www\.)[^\s）)\]】，。；、\u3400-\u9fff]+")
 _CODE_FENCE = re.compile(r"```.*?```", re.S)
@@ -176,22 +178,13 @@ def error_lines(body: str, limit: int = 3) -> list[str]:
     return (named + strong + weak)[:limit]
 
 
-_REFS_ONLY = re.compile(r"(?:fix(?:es|ed)?|close[sd]?|resolve[sd]?|修复|解决|关闭|backport of|see|见)?\s*[#!]\d+[\s,，、;；]*", re.I)
-
-
 def informative(sentence: str) -> bool:
     """False for sentences that are only issue/PR references ("Fixes #115", "修复 #103 #104")."""
-    rest = _REFS_ONLY.sub("", sentence)
+    rest = without_refs(sentence)
     rest = re.sub(r"[\W_]+", "", rest)
     return len(rest) >= 4
 
 
-_LEADING_REFS = re.compile(r"^(?:(?:fix(?:es|ed)?|close[sd]?|resolve[sd]?|修复|解决|关闭)\s*[#!]\d+[\s,，、#!\d]*[:：。.]?\s*)+", re.I)
-
-
-# a link to an issue or PR on a code host says which thread: it stays as a reference
-_THREAD_URL = re.compile(r"https?://(?:www\.)?(?:github\.com|gitcode\.com|gitee\.com)/([\w.-]+/[\w.-]+)/"
-                         r"(?:-/)?(?:issues|pull|pulls|merge_requests)/(\d+)\S*")
 _EMPHASIS = re.compile(r"\*\*|__(?=\S)|(?<=\S)__")
 # a line that only leads into the next ("please upgrade to:", "修改如下：") belongs with it
 _LEAD_IN = re.compile(r"[:：]\s*$")
@@ -222,7 +215,7 @@ def sentences(text: str) -> list[str]:
     out = []
     pieces = []
     lines = []
-    for raw in _SENT_SPLIT.split(_EMPHASIS.sub("", clean_body(_THREAD_URL.sub(r" \1#\2 ", text or "")))):
+    for raw in _SENT_SPLIT.split(_EMPHASIS.sub("", clean_body(urls_as_keys(text or "")))):
         if lines and lines[-1] and _LEAD_IN.search(lines[-1]) and raw and raw.strip() and not _OUTPUT.match(raw):
             lines[-1] = lines[-1].rstrip() + " " + raw.strip()
         elif lines and lines[-1] and raw and raw.strip() and _wrapped(lines[-1], raw):
@@ -237,7 +230,7 @@ def sentences(text: str) -> list[str]:
             continue
         # brackets a link leaves empty ("route()" is code and stays)
         s = re.sub(r"（\s*）|(?<![\w.])\(\s*\)", "", _URL.sub("", raw))
-        s = _GREETING.sub("", _ENUMERATOR.sub("", _LEADING_REFS.sub("", s).strip(" \t-—*>·•"))).strip()
+        s = _GREETING.sub("", _ENUMERATOR.sub("", without_leading_refs(s).strip(" \t-—*>·•"))).strip()
         # a long sentence with no clause mark to split at stays: a row takes its first clauses
         if 6 <= len(s) <= 400 and informative(s):
             out.append(s)

@@ -7,7 +7,6 @@ case (the platform's own issue and PR pages); nothing here is invented.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -16,20 +15,19 @@ from fixlore.retrieval.base import case_text
 from fixlore.core.enums import EvidenceKind, FunnelStage, Trap
 from fixlore.core.model import Case, FixRef, IssueText, pull_label
 from fixlore.rules.answers import ANSWER_MIN_CHARS, best_answer
+from fixlore.rules.refs import issue_key
 from fixlore.rules.unread import fix_unknown
 
 POOL_STAGES = (FunnelStage.SELECTED, FunnelStage.ANALYSIS, FunnelStage.RANK)     # resolved user-side issues the funnel kept
 
-_KEY = re.compile(r"^\s*(?P<repo>[^#\s/]+/[^#\s/]+)\s*#\s*(?P<n>\d{1,9})\s*$")
-_URL_KEY = re.compile(r"^https?://[^/\s]+/(?P<repo>[^/\s]+/[^/\s]+?)(?:/-)?/issues/(?P<n>\d{1,9})(?:[/?#].*)?$")
 
 
 def parse_key(text: str) -> tuple[str, int]:
     """`owner/repo#N` or an issue URL -> (repo, number); ValueError with the accepted forms."""
-    m = _KEY.match(text or "") or _URL_KEY.match((text or "").strip())
-    if not m:
+    key = issue_key(text)
+    if key is None:
         raise ValueError(f"not an issue key: {text!r} (use OWNER/REPO#N or the issue's URL)")
-    return m.group("repo"), int(m.group("n"))
+    return key
 
 
 @dataclass

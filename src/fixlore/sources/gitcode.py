@@ -19,6 +19,7 @@ from typing import Any, Iterator
 
 from fixlore.core import model as m
 from fixlore.core.errors import SourceError
+from fixlore.rules.refs import log_number
 from fixlore.rules.unread import COMMENTS, COMMITS, EVENTS, FILES, LINKS
 from fixlore.sources.base import (IssueDetail, NewestFirst, PullDetail, as_int, as_str, label_names,
                                   login_of, read_part, sub)
@@ -153,7 +154,6 @@ _LINK_TYPES = {"add_issue_mr_link", "add_mr_issue_link"}
 _OTHER_TYPES = {"label", "milestone", "title", "discussion", "opened", "issue_state", "assignee", "description",
                 "priority", "issue_type", "branch", "comment"}
 KNOWN_ACTION_TYPES = frozenset(_CLOSE_TYPES | _REOPEN_TYPES | _MERGE_TYPES | _LINK_TYPES | _OTHER_TYPES)
-_HASH_NUMBER = re.compile(r"#\s*(\d+)")
 _CLOSED_WORDS = re.compile(r"关闭|\bclosed?\b", re.IGNORECASE)
 _REOPEN_WORDS = re.compile(r"重新打开|重新开启|reopen", re.IGNORECASE)
 # A log entry this close to the issue's finished_at, of a type we do not know, is taken as the close.
@@ -198,8 +198,8 @@ def _linked_number(raw: dict[str, Any]) -> int:
     for key in ("merge_request_iid", "mr_number", "pull_number", "issue_number", "number"):
         if raw.get(key) not in (None, ""):
             return as_int(raw.get(key))
-    found = _HASH_NUMBER.findall(as_str(raw.get("content")))
-    return int(found[-1]) if found else 0
+    found = log_number(as_str(raw.get("content")))
+    return int(found) if found is not None else 0
 
 
 def normalize_issue_log(raw: dict[str, Any], repo: str, number: int,

@@ -9,12 +9,12 @@ Differences from GitCode: the issue list mixes in PRs (items with ``pull_request
 from __future__ import annotations
 
 import logging
-import re
 from datetime import datetime, timedelta, timezone
 from typing import Any, Iterator
 
 from fixlore.core import model as m
 from fixlore.core.errors import SourceError
+from fixlore.rules.refs import github_repo_in_url
 from fixlore.rules.unread import COMMENTS, COMMITS, EVENTS, FILES
 from fixlore.sources.base import (IssueDetail, NewestFirst, PullDetail, as_int, as_str, label_names, login_of,
                                   read_part, sub)
@@ -81,17 +81,14 @@ def normalize_comment(raw: dict[str, Any], repo: str, parent_kind: str, number: 
                      created_at=parse_time(raw.get("created_at")), raw=raw)
 
 
-_REPO_IN_URL = re.compile(r"/repos/([^/]+/[^/]+)/issues/\d+|github\.com/([^/]+/[^/]+)/(?:pull|issues)/\d+")
-
-
 def _repo_of_issue_obj(obj: dict[str, Any], default: str) -> str:
     full = as_str(sub(obj, "repository", "full_name"))
     if full:
         return full
     for key in ("url", "html_url"):
-        found = _REPO_IN_URL.search(as_str(obj.get(key)))
+        found = github_repo_in_url(as_str(obj.get(key)))
         if found:
-            return found.group(1) or found.group(2)
+            return found
     return default
 
 
@@ -151,20 +148,6 @@ def normalize_commit(raw: dict[str, Any], repo: str, number: int) -> m.Commit:
                     message=as_str(sub(raw, "commit", "message")),
                     author=as_str(sub(raw, "commit", "author", "name") or login_of(raw.get("author"))),
                     date=parse_time(sub(raw, "commit", "author", "date")))
-
-
-# GitHub's documented closing keywords, before "#N" or "owner/repo#N" in a PR's title or body.
-_CLOSING = re.compile(r"\b(?:close[sd]?|fix(?:e[sd])?|resolve[sd]?)\s*:?\s+(?:([\w.-]+/[\w.-]+))?#(\d+)\b",
-                      re.IGNORECASE)
-
-
-def closing_numbers(text: str, full: str) -> list[int]:
-    """The issue numbers of repo ``full`` a PR text says it closes with a GitHub closing keyword, in order."""
-    out: list[int] = []
-    for m_ in _CLOSING.finditer(text or ""):
-        if (m_.group(1) or full).lower() == full.lower() and int(m_.group(2)) not in out:
-            out.append(int(m_.group(2)))
-    return out
 
 
 PER_PAGE = 100      # what ApiClient.paginate asks for, GitHub's documented maximum

@@ -486,7 +486,7 @@ def _probe_close(get: _Budget, platform: str, full: str, items: list[dict], add:
 
 def _probe_close_commit(get: _Budget, full: str, merged: list[dict], add: Callable[[Finding], None]) -> None:
     """GitHub: do the ``closed`` entries of issues a merged PR says it fixes name the closing commit?"""
-    from fixlore.sources.github import closing_numbers
+    from fixlore.rules.refs import closing_numbers
     targets: list[int] = []
     for pull in merged:
         targets += [n for n in closing_numbers(f"{pull.get('title') or ''}\n{pull.get('body') or ''}", full)

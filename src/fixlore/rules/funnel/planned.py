@@ -10,16 +10,9 @@ report template's, not a plan, and does not count.
 
 from __future__ import annotations
 
-import re
-
-_TASK_REF = re.compile(
-    r"""^[ \t]*[-*+][ \t]*\[[ xX]\][ \t]*
-        (?:(?:[\w.-]+/[\w.-]+)?\#\d+|https?://\S+/(?:issues|pull|pulls|merge_requests)/\d+)
-        [ \t]*$""",
-    re.MULTILINE | re.VERBOSE,
-)
+from fixlore.rules.refs import has_task_list_ref
 
 
 def is_tracking_ticket(body: str | None) -> bool:
     """Whether `body` holds a task-list line that is only a reference to an issue or PR."""
-    return bool(_TASK_REF.search(body or ""))
+    return has_task_list_ref(body or "")

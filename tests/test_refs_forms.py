@@ -1,0 +1,168 @@
+"""Properties of the reference parser (`rules.refs.find_refs`) over the forms people write today.
+
+Texts are built from pieces: references in every form the parser reads (`#N`, `!N` and their
+full-width marks, `owner/repo#N`, `PR N` and its kin, issue and PR URLs), each maybe after a closing
+keyword in English (any letter case) or Chinese, maybe inside Markdown (bold, code, a list item, a
+heading, brackets, a link), with ordinary words between them. The parser must find exactly the
+references put in, where they were put, with their kind, repo, number, keyword and form; and none
+in text that holds no reference (numbers, versions, colours, headings, `C#`, `&#123;`...).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from fixlore.rules.refs import (FORM_FULL, FORM_SHORT, FORM_URL, FORM_WORD, KIND_EITHER, KIND_ISSUE, KIND_PULL,
+                                find_refs)
+
+REPO = "home/repo"
+
+_EN = {"close": "closes", "closes": "closes", "closed": "closes", "fix": "fixes", "fixes": "fixes",
+       "fixed": "fixes", "resolve": "resolves", "resolves": "resolves", "resolved": "resolves"}
+_ZH = {"修复": "fixes", "修复了": "fixes", "解决": "resolves", "解决了": "resolves", "关闭": "closes",
+       "关闭了": "closes", "关联": "relates"}
+# Words with no reference in them and no cue the parser reads (no "issue", "PR", "not", "priority"...).
+_WORDS = ("the", "crash", "when", "loading", "model", "on", "NPU", "910B", "报错", "内存", "升级", "after", "graph",
+          "mode", "v2.1", "3.2.1", "at 10:30", "x86_64", "2048MB", "OOM", "`aclnn`", "**bold**", "done.", "ok,")
+_MARKDOWN = ("{}", "**{}**", "`{}`", "({})", "[{}]", "- {}", "* {}", "> {}", "## {}", "{}.", "{},", "{}:", "{};",
+             "{}。", "（{}）", "~~{}~~", "[{}](https://example.com/notes)", "- [ ] {}")
+
+
+@dataclass(frozen=True)
+class Piece:
+    text: str
+    at: int              # where the reference itself starts in `text` (after keyword and Markdown)
+    kind: str
+    repo: str
+    number: int
+    keyword: str
+    form: str
+
+
+_numbers = st.integers(min_value=1, max_value=9_999_999)
+_names = st.from_regex(r"[A-Za-z][A-Za-z0-9_-]{0,7}(?:\.[a-z]{1,3})?", fullmatch=True).filter(
+    lambda n: not n.lower().endswith(".git"))
+_sigils = st.sampled_from(["#", "＃", "!", "！"])
+
+
+def _mixed_case(word: str, flips: list[bool]) -> str:
+    return "".join(c.upper() if f else c.lower() for c, f in zip(word, flips + [False] * len(word)))
+
+
+@st.composite
+def _short(draw):
+    sig, n = draw(_sigils), draw(_numbers)
+    return f"{sig}{n}", (KIND_PULL if sig in "!！" else KIND_EITHER), REPO, n, FORM_SHORT
+
+
+@st.composite
+def _full(draw):
+    owner, name, sig, n = draw(_names), draw(_names), draw(_sigils), draw(_numbers)
+    return f"{owner}/{name}{sig}{n}", (KIND_PULL if sig in "!！" else KIND_EITHER), f"{owner}/{name}", n, FORM_FULL
+
+
+@st.composite
+def _url(draw):
+    owner, name, n = draw(_names), draw(_names), draw(_numbers)
+    host = draw(st.sampled_from(["gitcode.com", "github.com", "gitee.com", "gitcode.net", "www.github.com"]))
+    path = draw(st.sampled_from(["issues", "pull", "pulls", "merge_requests", "-/issues", "-/merge_requests"]))
+    scheme = draw(st.sampled_from(["https", "http"]))
+    kind = KIND_ISSUE if path.endswith("issues") else KIND_PULL
+    return f"{scheme}://{host}/{owner}/{name}/{path}/{n}", kind, f"{owner}/{name}", n, FORM_URL
+
+
+@st.composite
+def _word(draw):
+    word = draw(st.sampled_from(["pr", "prs", "mr", "mrs", "pull request", "merge request", "issue", "issues"]))
+    word = _mixed_case(word, draw(st.lists(st.booleans(), max_size=13)))
+    colon = draw(st.sampled_from(["", ":", "：", "/"]))
+    sig = draw(st.sampled_from(["", "#", "＃", "!", "！"]))
+    space = draw(st.sampled_from(["", " "]))
+    n = draw(_numbers)
+    kind = KIND_ISSUE if word.lower().startswith("issue") and sig not in ("!", "！") else KIND_PULL
+    return f"{word}{space}{colon}{space}{sig}{n}", kind, REPO, n, FORM_WORD
+
+
+@st.composite
+def _keyword(draw):
+    """(as written, normalised) or ("", "")."""
+    which = draw(st.sampled_from(["none", "en", "zh"]))
+    if which == "none":
+        return "", ""
+    if which == "en":
+        word = draw(st.sampled_from(sorted(_EN)))
+        written = _mixed_case(word, draw(st.lists(st.booleans(), max_size=8)))
+        return written + draw(st.sampled_from([" ", ": ", ":", "：", "  "])), _EN[word]
+    word = draw(st.sampled_from(sorted(_ZH)))
+    return word + draw(st.sampled_from(["", " ", "：", ": "])), _ZH[word]
+
+
+@st.composite
+def _piece(draw):
+    ref, kind, repo, n, form = draw(st.one_of(_short(), _full(), _url(), _word()))
+    keyword, normal = draw(_keyword())
+    outer = draw(st.sampled_from(_MARKDOWN))
+    before, _, after = outer.partition("{}")
+    return Piece(before + keyword + ref + after, len(before) + len(keyword), kind, repo, n, normal, form)
+
+
+_filler = st.lists(st.sampled_from(_WORDS), min_size=1, max_size=4).map(" ".join)
+_joint = st.sampled_from([" ", "\n", "\n\n", " \n"])
+
+
+@st.composite
+def _text(draw):
+    pieces = draw(st.lists(_piece(), min_size=1, max_size=5))
+    text, expected = draw(st.one_of(st.just(""), _filler.map(lambda f: f + " "))), []
+    for i, p in enumerate(pieces):
+        if i:
+            text += draw(_joint) + draw(_filler) + draw(_joint)
+        expected.append((p.kind, p.repo, p.number, p.keyword, p.form, len(text) + p.at))
+        text += p.text
+    text += draw(st.one_of(st.just(""), _filler.map(lambda f: " " + f)))
+    return text, expected
+
+
+@settings(max_examples=400, deadline=None)
+@given(_text())
+def test_finds_exactly_the_references_written(case):
+    text, expected = case
+    found = [(r.kind, r.repo, r.number, r.keyword, r.form, r.span[0]) for r in find_refs(text, REPO)]
+    assert found == expected, text
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.sampled_from(["#", "＃", "!", "！"]), min_size=1, max_size=3), st.integers(1, 9_999_000), st.booleans())
+def test_a_keyword_list_carries_to_each_reference(sigils, n, chinese):
+    """"Fixes #1, #2 and #3" / "修复 #1、#2 和 #3": one keyword for the whole list."""
+    refs = [f"{s}{n + i}" for i, s in enumerate(sigils)]
+    text = ("修复 " + "、".join(refs)) if chinese else ("Fixes " + ", ".join(refs[:-1]) + (" and " if len(refs) > 1 else "")
+                                                      + refs[-1])
+    assert [(r.number, r.keyword) for r in find_refs(text, REPO)] == [(n + i, "fixes") for i in range(len(refs))]
+
+
+_NOT_REFERENCES = ("color: #123456", "background:#fff", "#1 priority", "ab#12", "x!1", "hello!", "C# 12", "#include",
+                   "!important", "&#123;", "## Heading 2", "- [ ] step 3", "a/b", "docs/issue/302",
+                   "https://example.com/o/r/issues/3", "sha deadbeef#", "1.2.3#4", "version 3.2.1", "#0", "!0",
+                   "o/r#0", "#12345678901", "####", "e.g. 2!", "3 issues remain", "the PR was merged")
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.one_of(st.sampled_from(_WORDS), st.sampled_from(_NOT_REFERENCES)), min_size=1, max_size=8),
+       st.lists(_joint, min_size=8, max_size=8))
+def test_no_reference_in_text_without_one(parts, joints):
+    text = "".join(p + j for p, j in zip(parts, joints))
+    assert find_refs(text, REPO) == [], text
+
+
+def test_one_issue_key_reader_for_every_command():
+    from fixlore.rules.refs import issue_key
+
+    assert issue_key("Ascend/msmodeling#390") == ("Ascend/msmodeling", 390)
+    assert issue_key(" a/b # 7 ") == ("a/b", 7)
+    assert issue_key("https://gitcode.com/Ascend/MindSpeed/-/issues/690") == ("Ascend/MindSpeed", 690)
+    for text in ("", "a/b", "msmodeling#390", "a/b/c#1", "a/b#x", "a/b!3", "https://gitcode.com/a/b/merge_requests/3"):
+        assert issue_key(text) is None, text
