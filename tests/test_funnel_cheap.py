@@ -74,7 +74,7 @@ def test_distinct_titles_from_prolific_author_are_not_a_flood():
 
 
 def test_github_pull_items_are_skipped():
-    pr_item = issue(7, closed=t(18), raw={"pull_request": {"url": "x"}})
+    pr_item = issue(7, closed=t(18), is_pull=True)
     assert cheap_funnel([pr_item], SINCE) == {}
 
 

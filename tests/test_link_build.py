@@ -213,7 +213,7 @@ def test_github_quirks_pr_items_state_reason_commit_close_cross_ref():
         platform="github",
         issues=[issue(1, "parser crash on empty input", closed=t(18, 10), repo=gh),
                 issue(2, "feature idea", closed=t(18), repo=gh, state_reason=REASON_NOT_PLANNED),
-                issue(3, "the PR itself", closed=t(18), repo=gh, raw={"pull_request": {}}),
+                issue(3, "the PR itself", closed=t(18), repo=gh, is_pull=True),
                 issue(4, "slow import", closed=t(18, 11), repo=gh)],
         pulls=[pull(3, "handle empty input", repo=gh, merged=t(18, 10), merge_commit_sha="abc1234def"),
                pull(5, "lazy import of heavy deps", repo=gh, merged=t(18, 11), body="speeds up import")],

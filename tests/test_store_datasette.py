@@ -139,7 +139,7 @@ def test_the_migration_rewrites_a_store_written_before_it(tmp_path):
         assert db.execute("SELECT closed_at, labels FROM issues").fetchone() == ("2026-09-17T02:02:11.500000Z",
                                                                                '["缺陷"]')
         assert db.execute("SELECT raw FROM repos").fetchone() == ('{"description": "昇腾"}',)
-        assert db.execute("SELECT version_num FROM alembic_version").fetchone() == ("0005_item_failures",)
+        assert db.execute("SELECT version_num FROM alembic_version").fetchone() == ("0006_item_facts",)
 
 
 def test_the_migration_unfolds_cases_stored_as_json_and_goes_back(tmp_path):
@@ -271,5 +271,32 @@ def test_the_metadata_describes_columns_that_exist(tmp_path):
             columns = {c["name"] for c in inspector.get_columns(name)}
             described = set(meta.get("columns", {})) | set(meta.get("units", {}))
             assert described <= columns, f"{name}: described but absent: {described - columns}"
+    finally:
+        store.close()
+
+
+def test_the_migration_fills_the_item_facts_from_the_kept_payloads(tmp_path):
+    """A store at 0005 gets issues.is_pull and pulls.head_sha at 0006 from each row's payload
+    (what the sources now normalise), so stages read the fields without a new harvest."""
+    url = f"sqlite:///{tmp_path / 'old.db'}"
+    engine = sa.create_engine(url)
+    cfg = Config(str(ROOT / "src" / "fixlore" / "store" / "alembic.ini"))
+    cfg.set_main_option("script_location", str(ROOT / "src" / "fixlore" / "store" / "migrations"))
+    with engine.begin() as conn:
+        cfg.attributes["connection"] = conn
+        command.upgrade(cfg, "0005_item_failures")
+        conn.execute(sa.text("INSERT INTO repos (full_name, platform, owner, name) VALUES ('o/r', 'github', 'o', 'r')"))
+        for number, raw in ((1, {"number": 1}), (2, {"number": 2, "pull_request": {"url": "x"}})):
+            conn.execute(sa.text("INSERT INTO issues (repo, number, raw) VALUES ('o/r', :n, :raw)"),
+                         {"n": number, "raw": json.dumps(raw)})
+        for number, raw in ((3, {"head": {"sha": "abc1234"}}), (4, {"head": None})):
+            conn.execute(sa.text("INSERT INTO pulls (repo, number, raw) VALUES ('o/r', :n, :raw)"),
+                         {"n": number, "raw": json.dumps(raw)})
+    engine.dispose()
+    store = Store.open(url)
+    try:
+        assert [(i.number, i.is_pull, i.platform) for i in store.issues()] == [(1, False, "github"),
+                                                                               (2, True, "github")]
+        assert [(p.number, p.head_sha) for p in store.load_corpus().pulls] == [(3, "abc1234"), (4, "")]
     finally:
         store.close()

@@ -24,6 +24,7 @@ from fixlore.compose.guide import guide
 from fixlore.compose.themes import themes
 from fixlore.compose.wording import capital as _capital, date as _date, j as _j, t as _t
 from fixlore.core.model import Case
+from fixlore.core.enums import FunnelStage
 
 
 def answer_in(case: Case, lang: str) -> str:
@@ -88,7 +89,7 @@ def digest_links(cases: list[Case], ref: Refs) -> dict[str, str]:
     out: dict[str, str] = {}
     seen: dict[str, set[str]] = defaultdict(set)
     for c in cases:
-        if c.funnel not in ("selected", "analysis"):
+        if c.funnel not in (FunnelStage.SELECTED, FunnelStage.ANALYSIS):
             continue
         if safe_url(c.url):
             out[ref(c)] = safe_url(c.url)
@@ -120,7 +121,7 @@ def build_digest(cases: list[Case], run: dict | None = None, lang: str = "zh", f
     run = run or {}
     fig = figures or compute_figures(cases, run)
     ref = Refs(cases)
-    kept = [c for c in cases if c.funnel == "selected"]
+    kept = [c for c in cases if c.funnel == FunnelStage.SELECTED]
     per_repo: dict[str, list[Case]] = defaultdict(list)
     for c in kept:
         per_repo[c.repo].append(c)

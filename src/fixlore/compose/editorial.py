@@ -101,8 +101,8 @@ def _pending(c: Case) -> bool:
 def insight(cs: list[Case], ref: Refs, lang: str) -> str:
     """The one thing the group's cases show together, from their structure, as a clause."""
     n = len(cs)
-    prs = Counter(f"{ref.repo(f.repo)}" * (f.repo != c.repo) + (f"!{f.number}" if "merge_requests" in (f.url or "")
-                  else f"PR#{f.number}") for c in cs for f in c.fix if merged(f) and f.role == "fix")
+    prs = Counter(f.label(c.repo, prose=True, name=ref.repo)
+                  for c in cs for f in c.fix if merged(f) and f.role == "fix")
     shared = [p for p, k in prs.items() if k > 1]
     pending = [c for c in cs if _pending(c)]
     stale = [c for c in cs if c.timing == Timing.STALE]

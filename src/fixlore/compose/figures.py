@@ -7,9 +7,9 @@ import re
 from collections import Counter, defaultdict
 from typing import Any
 
-from fixlore.core.enums import EvidenceKind, Timing, Trap
+from fixlore.core.enums import EvidenceKind, FunnelStage, Timing, Trap
 from fixlore.wording.facts import landed
-from fixlore.core.model import FUNNEL_STAGES, MERGED_CLOSED, Case, merge_variant, pr_sigil
+from fixlore.core.model import FUNNEL_STAGES, MERGED_CLOSED, Case, FixRef, merge_variant, pr_sigil
 from fixlore.rules.unread import ISSUE, fix_unknown, unjudged
 from fixlore.core.timeutil import lag_seconds
 
@@ -53,7 +53,7 @@ def window_of(cases: list[Case], run: dict[str, Any]) -> dict[str, str]:
     win = run.get("window") if isinstance(run.get("window"), dict) else {}
     since = win.get("since") or run.get("since") or ""
     until = win.get("until") or run.get("until") or run.get("snapshot_at") or ""
-    closes = sorted(c.closed_at for c in cases if c.closed_at and c.funnel != "window")
+    closes = sorted(c.closed_at for c in cases if c.closed_at and c.funnel != FunnelStage.WINDOW)
     return {"since": str(since), "until": str(until),
             "first_close": closes[0].isoformat() if closes else "",
             "last_close": closes[-1].isoformat() if closes else ""}
@@ -62,19 +62,20 @@ def window_of(cases: list[Case], run: dict[str, Any]) -> dict[str, str]:
 def funnel_figures(cases: list[Case]) -> dict[str, Any]:
     by = Counter(c.funnel for c in cases)
     stages = {s: by.get(s, 0) for s in FUNNEL_STAGES}
+    pool = by[FunnelStage.RANK] + by[FunnelStage.ANALYSIS] + by[FunnelStage.SELECTED]
     return {
         "considered": len(cases),
         "by_stage": stages,
-        "closed_in_window": len(cases) - stages["window"],
-        "unresolved": stages["unresolved"], "internal": stages["internal"], "cve": stages["cve"],
-        "empty_title": stages["empty_title"],
-        "resolved_user_side": stages["noise"] + stages["rank"] + stages["analysis"] + stages["selected"],
-        "noise": stages["noise"],
-        "pool": stages["rank"] + stages["analysis"] + stages["selected"],
-        "analysed": stages["analysis"] + stages["selected"],
-        "kept": stages["selected"], "dropped": stages["analysis"], "backlog": stages["rank"],
+        "closed_in_window": len(cases) - by[FunnelStage.WINDOW],
+        "unresolved": by[FunnelStage.UNRESOLVED], "internal": by[FunnelStage.INTERNAL], "cve": by[FunnelStage.CVE],
+        "empty_title": by[FunnelStage.EMPTY_TITLE],
+        "resolved_user_side": by[FunnelStage.NOISE] + pool,
+        "noise": by[FunnelStage.NOISE],
+        "pool": pool,
+        "analysed": by[FunnelStage.ANALYSIS] + by[FunnelStage.SELECTED],
+        "kept": by[FunnelStage.SELECTED], "dropped": by[FunnelStage.ANALYSIS], "backlog": by[FunnelStage.RANK],
         "repos": len({c.repo for c in cases}),
-        "repos_with_kept": len({c.repo for c in cases if c.funnel == "selected"}),
+        "repos_with_kept": len({c.repo for c in cases if c.funnel == FunnelStage.SELECTED}),
     }
 
 
@@ -106,9 +107,8 @@ def carrier_figures(analysed: list[Case], ref: Refs) -> dict[str, list[dict[str,
     return out
 
 
-def _pr(f, case: Case, ref: Refs) -> str:
-    mark = f"!{f.number}" if "merge_requests" in (f.url or "") else f"PR#{f.number}"
-    return mark if f.repo == case.repo else f"{ref.repo(f.repo)}{mark}"
+def _pr(f: FixRef, case: Case, ref: Refs) -> str:
+    return f.label(case.repo, prose=True, name=ref.repo)
 
 
 def evidence_figures(kept: list[Case], all_cases: list[Case], ref: Refs) -> dict[str, Any]:
@@ -122,7 +122,7 @@ def evidence_figures(kept: list[Case], all_cases: list[Case], ref: Refs) -> dict
                 users[(f.repo, f.number)].append(c)
     many = []
     for (repo, number), cs in sorted(users.items()):
-        if len(cs) >= 2 and any(c.funnel == "selected" for c in cs):
+        if len(cs) >= 2 and any(c.funnel == FunnelStage.SELECTED for c in cs):
             f = next(f for f in cs[0].fix if (f.repo, f.number) == (repo, number))
             many.append({"pr": _pr(f, cs[0], ref), "repo": ref.repo(repo), "cases": [ref(c) for c in cs]})
     backports = []
@@ -219,14 +219,14 @@ def timing_figures(analysed: list[Case], ref: Refs, run: dict[str, Any]) -> dict
 
 
 def drop_figures(analysed: list[Case], ref: Refs) -> dict[str, Any]:
-    dropped = [c for c in analysed if c.funnel == "analysis"]
+    dropped = [c for c in analysed if c.funnel == FunnelStage.ANALYSIS]
     return {"count": len(dropped), "by_reason": dict(sorted(Counter(c.drop_reason or "unspecified" for c in dropped).items())),
             "cases": [{"case": ref(c), "reason": c.drop_reason or "unspecified",
                        "what": c.problem or c.title} for c in sorted(dropped, key=lambda c: (c.repo, c.number))]}
 
 
 def backlog_figures(cases: list[Case], ref: Refs, top: int = 5) -> dict[str, Any]:
-    rank = sorted((c for c in cases if c.funnel == "rank"), key=lambda c: (-c.value, c.repo, c.number))
+    rank = sorted((c for c in cases if c.funnel == FunnelStage.RANK), key=lambda c: (-c.value, c.repo, c.number))
     per_repo = Counter(ref.repo(c.repo) for c in rank)
     return {"count": len(rank), "per_repo": dict(per_repo.most_common()),
             "top": [{"case": ref(c), "title": c.title, "value": round(c.value, 3)} for c in rank[:top]]}
@@ -299,8 +299,8 @@ def _pr_path(path: str, sigil: str) -> str:
 def compute_figures(cases: list[Case], run: dict[str, Any] | None = None) -> dict[str, Any]:
     run = run or {}
     ref = Refs(cases)
-    kept = sorted((c for c in cases if c.funnel == "selected"), key=lambda c: (c.repo, c.number))
-    analysed = sorted((c for c in cases if c.funnel in ("selected", "analysis")), key=lambda c: (c.repo, c.number))
+    kept = sorted((c for c in cases if c.funnel == FunnelStage.SELECTED), key=lambda c: (c.repo, c.number))
+    analysed = sorted((c for c in cases if c.funnel in (FunnelStage.SELECTED, FunnelStage.ANALYSIS)), key=lambda c: (c.repo, c.number))
     harvest = stage_summary(run, "harvest")
     return {
         "window": window_of(cases, run),

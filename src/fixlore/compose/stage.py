@@ -12,6 +12,7 @@ from fixlore.compose.write import write_digests
 from fixlore.edges.caseexport import write_cases_jsonl
 from fixlore.settings.runcontext import RunContext
 from fixlore.core.timeutil import cases_in_zone
+from fixlore.core.enums import FunnelStage
 
 
 class ComposeSummary(TypedDict, total=False):
@@ -31,7 +32,7 @@ def run(ctx: RunContext) -> ComposeSummary:
     export = ctx.out_dir / "cases.jsonl"
     write_cases_jsonl(cases, export)
     try:   # the repos' own descriptions position them in the overview
-        kept = [c for c in cases if c.funnel == "selected"]
+        kept = [c for c in cases if c.funnel == FunnelStage.SELECTED]
         cited = {doc_parts(k.doc)[0] for c in kept for k in c.kb_refs} - {""}
         wanted = {c.repo for c in kept} | cited
         repos = [r for r in ctx.corpus().repos if r.full_name in wanted]
@@ -48,4 +49,4 @@ def run(ctx: RunContext) -> ComposeSummary:
     ctx.info["formats"] = {"run.json": formats.RUN, export.name: formats.CASES,
                            **{p.name: formats.DIGEST for p in paths.values()}}
     return ComposeSummary(cases=str(export), files={k: str(p) for k, p in paths.items()},
-                          kept=sum(1 for c in cases if c.funnel == "selected"))
+                          kept=sum(1 for c in cases if c.funnel == FunnelStage.SELECTED))

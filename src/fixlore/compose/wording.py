@@ -33,7 +33,6 @@ def gist(answer: str) -> str:
 def fix_labels(c: Case, ref: Refs) -> list[str]:
     out = []
     for f in c.fix:
-        mark = f"!{f.number}" if "merge_requests" in (f.url or "") else f"PR#{f.number}"
-        mark = mark if f.repo == c.repo else f"{ref.repo(f.repo)}{mark}"
+        mark = f.label(c.repo, prose=True, name=ref.repo)
         out.append(mark + ("" if merged(f) else "(open)" if f.state == "open" else f"({f.state or '?'})"))
     return out

@@ -12,6 +12,7 @@ from fixlore.compose.render import html, markdown, to_json
 from fixlore.core.errors import ConfigError
 from fixlore.core.model import Case
 from fixlore.core.textclean import rendered  # the digests are read: bidi controls shown, never obeyed
+from fixlore.core.enums import FunnelStage
 
 LANGS = ("zh", "en")
 
@@ -45,7 +46,8 @@ def write_digests(cases: list[Case], run_summary: dict[str, Any] | None, out_dir
     p = out / "digest.html"
     write_atomic(p, rendered(html([digests[lg] for lg in langs])))
     paths["html"] = p
-    kept = [c.to_export() for c in sorted(cases, key=lambda c: (c.repo, c.number)) if c.funnel in ("selected", "analysis")]
+    kept = [c.to_export() for c in sorted(cases, key=lambda c: (c.repo, c.number))
+            if c.funnel in (FunnelStage.SELECTED, FunnelStage.ANALYSIS)]
     p = out / "digest.json"
     write_atomic(p, rendered(to_json(digests, figures, kept)))
     paths["json"] = p

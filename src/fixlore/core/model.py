@@ -3,17 +3,23 @@
 Every source (GitCode, GitHub, a replayed world) normalises its payloads into these
 objects; every later stage (funnel, link, kb, analyse, compose) reads only these.
 Times are timezone-aware ``datetime`` values (``None`` when the platform left them
-unset: ``""``, null or a missing key). ``raw`` keeps the platform's own JSON.
-It is over 400 lines because every domain object lives here, one dataclass each, so that
-the ground floor is one import; none of them is long.
+unset: ``""``, null or a missing key). ``raw`` keeps the platform's own JSON for the store;
+no stage reads it (tests/test_architecture_facts.py).
+Facts a stage needs are fields or properties of the objects (platform, `is_pull`, `head_sha`,
+`forge_host`, `web_url`, `label`), derived once here: `pull_label` is the one PR-label rule.
+It is over 400 lines because every domain object lives here, one dataclass each, with the few
+functions their derived facts share, so that the ground floor is one import; none of them is long.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field, fields
 from datetime import datetime
 from operator import attrgetter
-from typing import Any
+from enum import StrEnum
+from typing import Any, TypedDict
+from urllib.parse import urlsplit
 
 from fixlore.core.enums import DropReason, EvidenceKind, FunnelStage, Platform, Timing, Trap
 
@@ -36,21 +42,61 @@ EV_LABELED = "labeled"
 EV_OTHER = "other"
 
 # How a platform writes a pull request's number: `!N` for a GitCode merge request, `#N` for a
-# GitHub pull request (GitHub writes issues `#N` as well).
+# GitHub pull request (GitHub writes issues `#N` as well). In prose a bare `#N` reads as an issue,
+# so a sentence names a GitHub PR `PR#N` (and any PR whose platform is unknown: `PROSE_SIGILS`).
 PR_SIGILS = {Platform.GITCODE.value: "!", Platform.GITHUB.value: "#"}
+PROSE_SIGILS = {Platform.GITCODE.value: "!", Platform.GITHUB.value: "PR#"}
+
+# Where each platform's web pages live (an item's own html_url says otherwise for a replayed or
+# self-hosted forge), and the path of a PR's page under its repo.
+FORGE_HOSTS = {Platform.GITCODE.value: "gitcode.com", Platform.GITHUB.value: "github.com"}
+PULL_PATHS = {Platform.GITCODE.value: "merge_requests", Platform.GITHUB.value: "pull"}
 
 
-def pr_sigil(platform: str) -> str:
-    """The PR sigil of `platform` ("gitcode" | "github"); GitCode's for any other name."""
+def pr_sigil(platform: str, prose: bool = False) -> str:
+    """The PR sigil of `platform` ("gitcode" | "github"): GitCode's for any other name, and in
+    prose (`prose=True`) GitHub's `PR#` for any name but GitCode."""
+    if prose:
+        return PROSE_SIGILS.get(platform, PROSE_SIGILS[Platform.GITHUB.value])
     return PR_SIGILS.get(platform, "!")
 
 
-def pull_label(key: tuple[str, int], issue_repo: str, platform: str) -> str:
-    """A PR as its platform writes it, seen from `issue_repo`: `!N` / `#N`, with the repo in
-    front when the PR lives elsewhere than the issue (`owner/repo!N`)."""
+def pull_label(key: tuple[str, int], issue_repo: str, platform: str, *, prose: bool = False,
+               name: Callable[[str], str] | None = None) -> str:
+    """A PR as its platform writes it, seen from `issue_repo`: `!N` / `#N` (`PR#N` in prose), with
+    the repo in front when the PR lives elsewhere than the issue (`owner/repo!N`, or however
+    `name` names that repo). The one place a PR's label is made."""
     repo, number = key
-    sigil = pr_sigil(platform)
-    return f"{sigil}{number}" if repo == issue_repo else f"{repo}{sigil}{number}"
+    mark = f"{pr_sigil(platform, prose)}{number}"
+    if repo == issue_repo:
+        return mark
+    return f"{name(repo) if name else repo}{mark}"
+
+
+def forge_host(html_url: str, platform: str) -> str:
+    """The web host an item lives on: its own page's host, else its platform's (`FORGE_HOSTS`;
+    GitCode's for an unknown platform)."""
+    host = urlsplit(html_url).netloc if html_url else ""
+    return host or FORGE_HOSTS.get(platform, FORGE_HOSTS[Platform.GITCODE.value])
+
+
+def web_url(html_url: str, platform: str, repo: str, kind: str, number: int) -> str:
+    """The page of an issue (`kind` "issue") or PR (`kind` "pull"): the platform's own html_url,
+    else built on the forge host (`/issues/N`; `/merge_requests/N` or `/pull/N`)."""
+    if html_url:
+        return html_url
+    path = "issues" if kind == "issue" else PULL_PATHS.get(platform, PULL_PATHS[Platform.GITCODE.value])
+    return f"https://{forge_host('', platform)}/{repo}/{path}/{number}"
+
+
+def platform_of_url(url: str) -> str:
+    """The platform a PR's page belongs to, from its path (`/merge_requests/` GitCode, `/pull/`
+    GitHub; the host does not say: a forge may be replayed or self-hosted anywhere), or ""."""
+    if "/merge_requests/" in url:
+        return Platform.GITCODE
+    if "/pull/" in url:
+        return Platform.GITHUB
+    return ""
 
 
 @dataclass(slots=True)
@@ -85,11 +131,21 @@ class Issue:
     comments_count: int = 0
     html_url: str = ""
     closed_by: str = ""                 # from the issue (GitHub) or its events
+    platform: str = ""                  # "gitcode" | "github" (the source that normalised it)
+    is_pull: bool = False               # a PR item of GitHub's issue list, not an issue
     raw: dict[str, Any] = field(default_factory=dict, repr=False)
 
     @property
     def key(self) -> str:
         return f"{self.repo}#{self.number}"
+
+    @property
+    def forge_host(self) -> str:
+        return forge_host(self.html_url, self.platform)
+
+    @property
+    def web_url(self) -> str:
+        return web_url(self.html_url, self.platform, self.repo, "issue", self.number)
 
 
 MERGED_STATE = "merged"                 # the seed's rule: state merged with merged_at set
@@ -133,7 +189,21 @@ class Pull:
     merge_commit_sha: str = ""
     html_url: str = ""
     labels: list[str] = field(default_factory=list)
+    head_sha: str = ""       # the source branch's last commit
+    platform: str = ""       # "gitcode" | "github" (the source that normalised it)
     raw: dict[str, Any] = field(default_factory=dict, repr=False)
+
+    @property
+    def forge_host(self) -> str:
+        return forge_host(self.html_url, self.platform)
+
+    @property
+    def web_url(self) -> str:
+        return web_url(self.html_url, self.platform, self.repo, "pull", self.number)
+
+    def label(self, issue_repo: str = "") -> str:
+        """`!N` / `#N` as seen from `issue_repo` (`pull_label`)."""
+        return pull_label((self.repo, self.number), issue_repo, self.platform)
 
     @property
     def merged(self) -> bool:
@@ -269,6 +339,16 @@ class FixRef:
     def merged(self) -> bool:
         return is_merged(self.state, self.merged_at)
 
+    @property
+    def platform(self) -> str:
+        """From the PR's page (`platform_of_url`): the export keeps a fix's URL, not its platform."""
+        return platform_of_url(self.url or "")
+
+    def label(self, issue_repo: str = "", *, prose: bool = False, name: Callable[[str], str] | None = None) -> str:
+        """The PR as `pull_label` writes it; with no repo on either side, the mark alone."""
+        return pull_label((self.repo, self.number), issue_repo if issue_repo and self.repo else self.repo,
+                          self.platform, prose=prose, name=name)
+
     def to_export(self) -> dict[str, Any]:
         return {"repo": self.repo, "number": self.number, "role": self.role, "state": self.state,
                 "merged_at": self.merged_at.isoformat() if self.merged_at else "", "url": self.url,
@@ -286,7 +366,7 @@ class FixRef:
 @pickled_as_arguments
 @dataclass(slots=True)
 class Evidence:
-    kind: str                # EVIDENCE_KINDS
+    kind: EvidenceKind
     detail: str              # what was seen, quoted briefly
     source: str              # where: "pulls/795", "issues/390/comments/12", ...
 
@@ -304,7 +384,38 @@ class KbRef:
         return {"doc": self.doc, "chunk": self.chunk, "score": round(self.score, 3)}
 
 
-@pickled_as_arguments
+class SignalRow(TypedDict):
+    """One signal a candidate PR showed, as the case export writes it (`link.candidates.Signal`)."""
+    kind: str
+    detail: str
+    source: str
+    claim: str
+
+
+class CandidateRow(TypedDict):
+    """One PR the linker considered for a case, as the case export writes it, keys in this order
+    (`link.conclude.candidate_row`)."""
+    repo: str
+    number: int
+    verdict: str
+    state: str
+    merged_at: str
+    base_ref: str
+    title: str
+    unrelated: str
+    set_aside: str
+    signals: list[SignalRow]
+
+
+def _member(enum: type[StrEnum], value: Any) -> Any:
+    """`value` as a member of `enum`; a value the enum does not name (an export written by
+    another version) is kept as its string rather than refusing the whole file."""
+    try:
+        return enum(value)
+    except ValueError:
+        return str(value)
+
+
 @pickled_as_arguments
 @dataclass(slots=True)
 class Written:
@@ -355,13 +466,13 @@ class Case:
     title: str = ""
     url: str = ""
     closed_at: datetime | None = None
-    funnel: str = "window"
-    drop_reason: str = ""
+    funnel: FunnelStage = FunnelStage.WINDOW
+    drop_reason: DropReason | str = ""   # "" while the case is not dropped
     fix: list[FixRef] = field(default_factory=list)
     evidence: list[Evidence] = field(default_factory=list)
-    timing: str = "no_fix"
+    timing: Timing = Timing.NO_FIX
     lag_s: int | None = None
-    traps: list[str] = field(default_factory=list)
+    traps: list[Trap] = field(default_factory=list)
     trap_notes: dict[str, str] = field(default_factory=dict)   # trap -> what shows it
     kb_refs: list[KbRef] = field(default_factory=list)
     theme: str = ""
@@ -377,7 +488,7 @@ class Case:
     closed_by: str = ""          # who closed the issue (issue field or close event)
     timing_note: str = ""        # what the timing class rests on: times, actor, which PR
     pending_fix: list[FixRef] = field(default_factory=list)   # fix candidates that did not land before the close
-    candidates: list[dict[str, Any]] = field(default_factory=list)  # every PR considered, signals and verdict
+    candidates: list[CandidateRow] = field(default_factory=list)  # every PR considered, signals and verdict
     audit: dict[str, Any] = field(default_factory=dict)       # timing re-check against the source, if sampled
     # parts of the issue and its candidate PRs that could not be read ("issues/104/comments";
     # fixlore.rules.unread says what they leave open); exported only when there are some
@@ -389,12 +500,12 @@ class Case:
 
     @property
     def platform(self) -> str:
-        """The platform the case lives on, as a case export shows it: from its PRs' URLs
-        (`/merge_requests/` on GitCode, `/pull/` on GitHub), else from the issue's URL."""
-        urls = [f.url or "" for f in [*self.fix, *self.pending_fix]]
-        if any("/merge_requests/" in u for u in urls):
+        """The platform the case lives on, as a case export shows it: from its PRs' pages
+        (`FixRef.platform`: any GitCode one decides), else from the issue's URL."""
+        seen = {f.platform for f in [*self.fix, *self.pending_fix]}
+        if Platform.GITCODE in seen:
             return Platform.GITCODE
-        github = any("/pull/" in u for u in urls) or "github" in (self.url or "").lower()
+        github = Platform.GITHUB in seen or "github" in (self.url or "").lower()
         return Platform.GITHUB if github else Platform.GITCODE
 
     def to_export(self) -> dict[str, Any]:
@@ -423,13 +534,15 @@ class Case:
         return cls(
             repo=row["repo"], number=int(row["number"]), title=row.get("title", ""),
             url=row.get("url", ""), closed_at=parse_time(row.get("closed_at")),
-            funnel=row.get("funnel", "window"), drop_reason=row.get("drop_reason", ""),
+            funnel=_member(FunnelStage, row.get("funnel", "window")),
+            drop_reason=_member(DropReason, row["drop_reason"]) if row.get("drop_reason") else "",
             fix=[FixRef.from_export(f) for f in row.get("fix", [])],
-            evidence=[Evidence(kind=e["kind"], detail=e.get("detail", ""), source=e.get("source", ""))
-                      if isinstance(e, dict) else Evidence(kind=str(e), detail="", source="")
+            evidence=[Evidence(kind=_member(EvidenceKind, e["kind"]), detail=e.get("detail", ""),
+                               source=e.get("source", ""))
+                      if isinstance(e, dict) else Evidence(kind=_member(EvidenceKind, e), detail="", source="")
                       for e in row.get("evidence", [])],
-            timing=row.get("timing", "no_fix"), lag_s=row.get("lag_s"),
-            traps=list(row.get("traps", [])), trap_notes=dict(row.get("trap_notes", {})),
+            timing=_member(Timing, row.get("timing", "no_fix")), lag_s=row.get("lag_s"),
+            traps=[_member(Trap, t) for t in row.get("traps", [])], trap_notes=dict(row.get("trap_notes", {})),
             kb_refs=[KbRef(doc=k["doc"], chunk=k.get("chunk", ""), score=float(k.get("score", 0)))
                      if isinstance(k, dict) else KbRef(doc=str(k), chunk="", score=0.0)
                      for k in row.get("kb_refs", [])],

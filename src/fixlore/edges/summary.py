@@ -6,19 +6,22 @@ from __future__ import annotations
 from typing import Any
 
 import typer
+from fixlore.core.enums import FunnelStage
 
 # The funnel's steps in order: (count left after the step, the drops that step made).
 _FUNNEL_STEPS = (
-    ("closed_in_window", "closed in the window", ("window",)),
-    ("after_filters", "resolved by users", ("unresolved", "internal", "cve", "empty_title")),
-    ("pool", "pool (floods removed)", ("noise",)),
-    ("analysis_candidates", "sent to analysis", ("rank",)),
+    ("closed_in_window", "closed in the window", (FunnelStage.WINDOW,)),
+    ("after_filters", "resolved by users",
+     (FunnelStage.UNRESOLVED, FunnelStage.INTERNAL, FunnelStage.CVE, FunnelStage.EMPTY_TITLE)),
+    ("pool", "pool (floods removed)", (FunnelStage.NOISE,)),
+    ("analysis_candidates", "sent to analysis", (FunnelStage.RANK,)),
 )
 
 
-_DROP_NAMES = {"window": "closed outside it", "unresolved": "not resolved", "internal": "internal tasks",
-               "cve": "CVE reports", "empty_title": "empty titles", "noise": "template floods",
-               "rank": "below the top K"}
+_DROP_NAMES = {FunnelStage.WINDOW: "closed outside it", FunnelStage.UNRESOLVED: "not resolved",
+               FunnelStage.INTERNAL: "internal tasks", FunnelStage.CVE: "CVE reports",
+               FunnelStage.EMPTY_TITLE: "empty titles", FunnelStage.NOISE: "template floods",
+               FunnelStage.RANK: "below the top K"}
 
 
 def _stage(info: dict[str, Any], name: str) -> dict[str, Any]:

@@ -13,6 +13,7 @@ from rich.table import Table
 
 from fixlore.core.errors import ConfigError
 from fixlore.kb.cli import IndexOpt, OutOpt, _index, kb_app
+from fixlore.core.enums import FunnelStage
 
 
 def register(app: typer.Typer) -> None:
@@ -138,7 +139,7 @@ def print_score(console: Console, report: dict[str, Any], show: int = 15) -> Non
     counts.add_column("truth", justify="right")
     counts.add_column("export", justify="right")
     t, e = report["funnel_counts"]["truth"], report["funnel_counts"]["export"]
-    for stage in ("window", "unresolved", "internal", "cve", "empty_title", "noise", "rank", "analysis", "selected"):
+    for stage in FunnelStage:
         counts.add_row(stage, str(t.get(stage, 0)), str(e.get(stage, 0)))
     console.print(counts)
     if report["mismatches"] and show:

@@ -16,6 +16,7 @@ from fixlore.core.errors import ConfigError
 from fixlore.retrieval.base import KbQuery
 from fixlore.kb.enrich import CorpusLookup, case_query
 from fixlore.core.model import Case, Corpus, FixRef
+from fixlore.core.enums import FunnelStage
 
 
 @dataclass(slots=True)
@@ -32,7 +33,7 @@ def read_truth(world: str | Path) -> dict:
     return yaml.safe_load(path.read_text("utf-8")) or {}
 
 
-def truth_cases(truth: dict, funnel: str | None = "selected") -> list[tuple[Case, list[str]]]:
+def truth_cases(truth: dict, funnel: str | None = FunnelStage.SELECTED) -> list[tuple[Case, list[str]]]:
     """(case skeleton, expected docs) for the truth entries of one funnel stage (all when None)."""
     out: list[tuple[Case, list[str]]] = []
     for entry in truth.get("issues") or []:
@@ -46,7 +47,7 @@ def truth_cases(truth: dict, funnel: str | None = "selected") -> list[tuple[Case
     return out
 
 
-def labelled_cases(world: str | Path, corpus: Corpus | None = None, funnel: str | None = "selected") -> list[LabelledCase]:
+def labelled_cases(world: str | Path, corpus: Corpus | None = None, funnel: str | None = FunnelStage.SELECTED) -> list[LabelledCase]:
     if corpus is None:
         from fixlore.sources.offline import load_world
 

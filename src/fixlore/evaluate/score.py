@@ -20,6 +20,7 @@ from typing import Any
 from fixlore.core.errors import ConfigError
 from fixlore.edges.inputs import load_yaml_mapping
 from fixlore.core.model import Case
+from fixlore.core.enums import FunnelStage
 
 
 @dataclass(slots=True)
@@ -115,7 +116,7 @@ def split_truth(truth: dict[str, dict[str, Any]], split: str | None) -> dict[str
 
 
 def _coarse(stage: str) -> str:
-    return "selected" if stage == "analysis" else stage
+    return FunnelStage.SELECTED if stage == FunnelStage.ANALYSIS else stage
 
 
 def _adjusted_rand(a: list[str], b: list[str]) -> float:
@@ -142,8 +143,8 @@ def score(truth: dict[str, dict[str, Any]], cases: list[Case]) -> ScoreReport:
     for key, want in truth.items():
         got = by_key.get(key)
         rep.keys += 1
-        t_funnel = want.get("funnel", "window")
-        e_funnel = got.funnel if got else "window"
+        t_funnel = want.get("funnel", FunnelStage.WINDOW)
+        e_funnel = got.funnel if got else FunnelStage.WINDOW
         rep.funnel_counts_truth[t_funnel] += 1
         rep.funnel_counts_export[e_funnel] += 1
         problems: list[str] = []
@@ -170,7 +171,7 @@ def score(truth: dict[str, dict[str, Any]], cases: list[Case]) -> ScoreReport:
         if got_ev != want_ev:
             problems.append(f"evidence {sorted(want_ev)} != {sorted(got_ev)}")
 
-        if t_funnel != "window":
+        if t_funnel != FunnelStage.WINDOW:
             rep.timing_total += 1
             e_timing = got.timing if got else "no_fix"
             if want.get("timing", "no_fix") == e_timing:

@@ -12,8 +12,9 @@ from __future__ import annotations
 from collections import Counter
 from typing import TypedDict
 
-from fixlore.rules.funnel.cheap import cheap_funnel
+from fixlore.rules.funnel.cheap import POOL, cheap_funnel
 from fixlore.settings.runcontext import RunContext
+from fixlore.core.enums import FunnelStage
 
 
 class FunnelSummary(TypedDict):
@@ -34,11 +35,11 @@ def run(ctx: RunContext) -> FunnelSummary:
         ctx.funnel = _work_out(ctx)
     verdict = ctx.funnel
     counts = Counter(verdict.values())
-    return FunnelSummary(considered=len(verdict), closed_in_window=len(verdict) - counts.get("window", 0),
-                         window=counts.get("window", 0), unresolved=counts.get("unresolved", 0),
-                         internal=counts.get("internal", 0), cve=counts.get("cve", 0),
-                         empty_title=counts.get("empty_title", 0), noise=counts.get("noise", 0),
-                         pool=counts.get("pool", 0))
+    return FunnelSummary(considered=len(verdict), closed_in_window=len(verdict) - counts[FunnelStage.WINDOW],
+                         window=counts[FunnelStage.WINDOW], unresolved=counts[FunnelStage.UNRESOLVED],
+                         internal=counts[FunnelStage.INTERNAL], cve=counts[FunnelStage.CVE],
+                         empty_title=counts[FunnelStage.EMPTY_TITLE], noise=counts[FunnelStage.NOISE],
+                         pool=counts[POOL])
 
 
 def _work_out(ctx: RunContext) -> dict[str, str]:

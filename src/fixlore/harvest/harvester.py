@@ -180,7 +180,7 @@ def select_candidates(pool: list[m.Issue], listed_pulls: list[m.Pull], links: li
             cands.add((link.pull_repo, link.pull_number), "linked")
     by_sha: dict[str, tuple[str, int]] = {}
     for pull in listed_pulls:
-        for sha in (pull.merge_commit_sha, str((pull.raw.get("head") or {}).get("sha") or "")):
+        for sha in (pull.merge_commit_sha, pull.head_sha):
             if sha:
                 by_sha[sha] = (pull.repo, pull.number)
     for event in events:

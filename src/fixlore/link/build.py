@@ -19,7 +19,7 @@ from functools import partial
 from datetime import datetime
 from typing import Any, Callable
 
-from fixlore.rules.funnel import POOL, FunnelConfig, cheap_funnel, own_change_ticket, template_lines
+from fixlore.rules.funnel import CHEAP_STAGES, POOL, FunnelConfig, cheap_funnel, own_change_ticket, template_lines
 from fixlore.rules.funnel.rank import CAUSE, ValueInputs, is_acknowledgement, top_keys, value_score
 from fixlore.link.closes import Close, close_storms
 from fixlore.link.conclude import TRAP_ORDER, answer_finder, candidate_row, conclude
@@ -138,13 +138,13 @@ def _build_cases(corpus: Corpus, since: datetime, config: Any, until: datetime |
         note = storms.get(key)
         # The value reads the evidence kinds only: unless the storm took timing evidence away,
         # the value worked out while linking stands.
-        if note and _apply_storm(case, note) and stage == "pool":
+        if note and _apply_storm(case, note) and stage == POOL:
             issue = idx.issues[(case.repo, case.number)]
             case.value = value_score(_value_inputs(issue, case, fix_strong, idx,
                                                    answer_finder(issue, idx, cfg, canned)))
     clock("close storms")
 
-    pool = [(c, k) for c, k, stage in zip(cases, case_keys, case_stages) if stage == "pool"]
+    pool = [(c, k) for c, k, stage in zip(cases, case_keys, case_stages) if stage == POOL]
     comments = idx.issue_comments
     items = [(k, c.value, len(comments.get((c.repo, c.number), ())), c.closed_at.timestamp() if c.closed_at else 0.0)
              for c, k in pool]
@@ -167,7 +167,7 @@ def _build_cases(corpus: Corpus, since: datetime, config: Any, until: datetime |
 
     counts = FunnelCounts(considered=len(cases), top_k=cfg.funnel.rank_top_k)
     for stage, n in Counter(case_stages).items():
-        if stage in ("window", "unresolved", "internal", "cve", "empty_title", "noise"):
+        if stage in CHEAP_STAGES:
             setattr(counts, stage, getattr(counts, stage) + n)
     counts.closed_in_window = counts.considered - counts.window
     counts.after_filters = counts.closed_in_window - counts.unresolved - counts.internal - counts.cve - counts.empty_title
@@ -222,7 +222,7 @@ def _link_one(sh: _Shared, key: Key) -> tuple[Case | None, Close | None, bool]:
     """One issue: its verdict and conclusions (without the corpus-wide close-storm pass)."""
     idx, cfg = sh.idx, sh.cfg
     issue = idx.issues[key]
-    stage = sh.stages.get(issue.key, "window")
+    stage = sh.stages.get(issue.key, FunnelStage.WINDOW)
     considered = _considered(issue, sh.since)
     closed = issue.state == "closed" and issue.closed_at is not None
     v: FixVerdict | None = None
@@ -231,12 +231,12 @@ def _link_one(sh: _Shared, key: Key) -> tuple[Case | None, Close | None, bool]:
     actor = ""
     if closed:
         actor = idx.close_actor(issue)
-        if stage != "window" or considered:
-            v = decide(issue, idx, cfg, stage != "unresolved")
-            if stage == "pool" and v.fix and own_change_ticket(
+        if stage != FunnelStage.WINDOW or considered:
+            v = decide(issue, idx, cfg, stage != FunnelStage.UNRESOLVED)
+            if stage == POOL and v.fix and own_change_ticket(
                     issue, [p for p, _ in v.fix], _template_lines(sh, issue.repo)) is not None:
                 # Found only now: the rule needs the fix's author and opening time (rules.funnel.bookkeeping).
-                stage, own_change = "internal", True
+                stage, own_change = FunnelStage.INTERNAL, True
             explained = v.lag_s is not None and -cfg.clock_slack_s <= v.lag_s <= cfg.auto_close_s
         else:
             # Older closes only tell a close storm whether a linked fix merged just before them.
@@ -245,16 +245,16 @@ def _link_one(sh: _Shared, key: Key) -> tuple[Case | None, Close | None, bool]:
     if not considered:
         return None, close, False
     case = Case(repo=issue.repo, number=issue.number, title=issue.title,
-                url=issue.html_url or f"https://gitcode.com/{issue.repo}/issues/{issue.number}",
-                closed_at=issue.closed_at, funnel=stage if stage != POOL else FunnelStage.RANK)
+                url=issue.web_url,
+                closed_at=issue.closed_at, funnel=FunnelStage(stage) if stage != POOL else FunnelStage.RANK)
     fix_strong = bool(v and v.fix_strong)
     best_answer = answer_finder(issue, idx, cfg, sh.canned)
     if v is not None:
         case.closed_by = actor
         case.candidates = [candidate_row(c) for c in v.candidates.values()]
-        if stage != "window":
-            conclude(case, issue, v, idx, cfg, best_answer, resolved=stage != "unresolved")
-            if own_change or (stage == "internal" and not issue.issue_type and (case.fix or case.pending_fix)):
+        if stage != FunnelStage.WINDOW:
+            conclude(case, issue, v, idx, cfg, best_answer, resolved=stage != FunnelStage.UNRESOLVED)
+            if own_change or (stage == FunnelStage.INTERNAL and not issue.issue_type and (case.fix or case.pending_fix)):
                 # The ticket is the PR's own record, or the project's plan that only its text marks
                 # (an RFC, a task list, a process tag or label on a tracker without issue types),
                 # not a problem the PR fixes: no fix claim (the PR stays in the candidates, the
@@ -262,7 +262,7 @@ def _link_one(sh: _Shared, key: Key) -> tuple[Case | None, Close | None, bool]:
                 # seed digest links, so its claims stay.
                 _strip_conclusions(case)
     _name_gaps(case, idx, v)
-    if stage == "pool":
+    if stage == POOL:
         case.value = value_score(_value_inputs(issue, case, fix_strong, idx, best_answer))
     return case, close, fix_strong
 

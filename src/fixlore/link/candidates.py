@@ -141,7 +141,7 @@ def gather(issue: Issue, idx: CorpusIndex) -> dict[Key, Candidate]:
                                           f"its commit {str((ev.detail or {}).get('commit_id') or '')[:10]}",
                                 f"issues/{n}/timeline"))
         elif ev.action == EV_CLOSED:
-            sha = str((ev.detail or {}).get("commit_id") or (ev.raw or {}).get("commit_id") or "")[:10]
+            sha = str((ev.detail or {}).get("commit_id") or "")[:10]
             cand(pk).add(Signal("commit_close", f"issue closed by commit {sha} of the PR", f"issues/{n}/timeline"))
         else:
             cand(pk).add(Signal("cross_ref", f"timeline {ev.action} from the PR", f"issues/{n}/timeline"))

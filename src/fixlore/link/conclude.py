@@ -29,7 +29,7 @@ def _merge_note(pull: Pull) -> str:
 
 def fixref(pull: Pull, role: str) -> FixRef:
     return FixRef(repo=pull.repo, number=pull.number, role=role, state=pull.state, merged_at=pull.merged_at,
-                  url=pull.html_url or f"https://gitcode.com/{pull.repo}/merge_requests/{pull.number}",
+                  url=pull.web_url,
                   base_ref=pull.base_ref)
 
 

@@ -17,7 +17,7 @@ from typing import Any
 from fixlore.link.forked import ChunkPool, can_fork, chunked
 from fixlore.link.shapes import backport_shape
 from fixlore.core.model import (EV_CLOSED, EV_CROSS_REF, EV_LINKED, EV_REFERENCED, Comment, Commit, Corpus, Event,
-                           FileChange, Issue, Link, Pull, pull_label)
+                           FileChange, Issue, Pull, pull_label)
 from fixlore.rules.refs import (KIND_EITHER, KIND_ISSUE, KIND_PULL, Ref, find_refs, log_number_at_end,
                                 refs_from_branch, settle_background)
 
@@ -43,15 +43,8 @@ def _pull_key_of_event(ev: Event, default_repo: str) -> Key | None:
     d = ev.detail or {}
     number = d.get("pull", d.get("pull_number", d.get("source_number")))
     repo = d.get("pull_repo", d.get("source_repo")) or default_repo
-    if number is None:
-        raw = ev.raw or {}
-        source = (raw.get("source") or {}).get("issue") if isinstance(raw.get("source"), dict) else None
-        if isinstance(source, dict) and "pull_request" in source:
-            number = source.get("number")
-            full = ((source.get("repository") or {}).get("full_name")) or ""
-            repo = full or repo
-        elif ev.action == EV_LINKED:
-            number = log_number_at_end(str(raw.get("content", "")))
+    if number is None and ev.action == EV_LINKED:
+        number = log_number_at_end(str(d.get("content", "")))
     try:
         return (str(repo), int(str(number))) if number is not None else None
     except ValueError:
@@ -63,7 +56,7 @@ def _issue_key_of_pull_event(ev: Event) -> Key | None:
     number = d.get("issue", d.get("issue_number"))
     repo = d.get("issue_repo") or ev.repo
     if number is None:
-        number = log_number_at_end(str((ev.raw or {}).get("content", "")))
+        number = log_number_at_end(str(d.get("content", "")))
     try:
         return (str(repo), int(str(number))) if number is not None else None
     except ValueError:
@@ -80,7 +73,7 @@ def issue_map(corpus: Corpus) -> dict[Key, Issue]:
     one issue wins)."""
     issues: dict[Key, Issue] = {}
     for i in corpus.issues:
-        if not (isinstance(i.raw, dict) and "pull_request" in i.raw):
+        if not i.is_pull:
             issues[(i.repo, i.number)] = i
     return issues
 
@@ -301,11 +294,10 @@ class CorpusIndex:
 
     def connected(self, key: Key) -> bool:
         """GitHub: the issue was connected to a PR by hand (the event does not name the PR)."""
-        return any((e.detail or {}).get("event") == "connected" or (e.raw or {}).get("event") == "connected"
-                   for e in self.issue_events.get(key, []))
+        return any((e.detail or {}).get("event") == "connected" for e in self.issue_events.get(key, []))
 
     def pull_of_commit(self, ev: Event) -> Key | None:
-        sha = str((ev.detail or {}).get("commit_id") or (ev.raw or {}).get("commit_id") or "")
+        sha = str((ev.detail or {}).get("commit_id") or "")
         if not sha:
             return None
         if sha in self.sha_to_pull:

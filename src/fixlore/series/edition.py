@@ -15,6 +15,7 @@ from fixlore.compose.render import html, markdown, safe_url, to_json
 from fixlore.core.model import Case
 from fixlore.series.model import Series, zh_number
 from fixlore.series.plan import change_text, next_edition_line
+from fixlore.core.enums import FunnelStage
 
 LANGS = ("zh", "en")
 FILES = ("digest.zh.md", "digest.en.md", "digest.html", "digest.json")
@@ -70,12 +71,13 @@ def counts_of(rows: list[dict[str, Any]], inputs: dict[str, Any]) -> dict[str, i
         "rows_new": n("new", published=True), "rows_backlog": n("backlog", published=True),
         "rows_update": n("update", published=True),
         "backlog_in": int(prior.get("count", 0)),
-        "backlog_in_selected": n("backlog", "selected"), "backlog_in_dropped": n("backlog", "analysis"),
-        "backlog_in_waiting": n("backlog", "rank"),
+        "backlog_in_selected": n("backlog", FunnelStage.SELECTED),
+        "backlog_in_dropped": n("backlog", FunnelStage.ANALYSIS),
+        "backlog_in_waiting": n("backlog", FunnelStage.RANK),
         "backlog_in_left_pool": len(prior.get("left_pool", [])),
         "backlog_in_taken_elsewhere": len(prior.get("taken_elsewhere", [])),
         "backlog_in_outside": len(prior.get("outside", [])),
-        "new_pool": n("new"), "new_waiting": n("new", "rank"),
+        "new_pool": n("new"), "new_waiting": n("new", FunnelStage.RANK),
         "backlog_out": len(inputs.get("backlog") or []),
     }
 
@@ -158,7 +160,8 @@ def build_files(inputs: dict[str, Any], rows: list[dict[str, Any]]) -> dict[str,
     for lg in LANGS:
         files[f"digest.{lg}.md"] = markdown(digests[lg])       # the templates frame it: tagline, footer
     files["digest.html"] = html([digests[lg] for lg in LANGS])
-    kept = [c.to_export() for c in sorted(cases, key=lambda c: (c.repo, c.number)) if c.funnel in ("selected", "analysis")]
+    kept = [c.to_export() for c in sorted(cases, key=lambda c: (c.repo, c.number))
+            if c.funnel in (FunnelStage.SELECTED, FunnelStage.ANALYSIS)]
     doc = json.loads(to_json(digests, figures or {}, kept))
     doc["edition"] = {"series": series.name, **edition, "counts": counts,
                       "updates": [{"case": ref(c), "change": ch} for c, ch in updates],

@@ -7,6 +7,7 @@ from datetime import datetime
 from fixlore.series.plan import LedgerView
 from fixlore.store import Store
 from fixlore.store.ledger import Ledger
+from fixlore.core.enums import FunnelStage
 
 
 def ledger_view(ledger: Ledger, series: str, before: int | None = None) -> LedgerView:
@@ -23,7 +24,7 @@ def ledger_view(ledger: Ledger, series: str, before: int | None = None) -> Ledge
             view.published[key] = r["row"]
             view.published_in.setdefault(key, []).append(r["edition"])
             view.published_until[key] = until[r["edition"]]
-        elif (r["row"] or {}).get("funnel") == "analysis":
+        elif (r["row"] or {}).get("funnel") == FunnelStage.ANALYSIS:
             view.dropped.add(key)
     if editions:
         view.backlog = [f"{b['repo']}#{b['number']}" for b in editions[-1]["backlog"] or []]

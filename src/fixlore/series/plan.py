@@ -19,8 +19,9 @@ from typing import Any, Callable, Iterable
 
 from fixlore.rules.funnel.rank import top_keys
 from fixlore.core.model import Case
+from fixlore.core.enums import FunnelStage
 
-POOL_STAGES = ("selected", "analysis", "rank")
+POOL_STAGES = (FunnelStage.SELECTED, FunnelStage.ANALYSIS, FunnelStage.RANK)
 
 
 @dataclass

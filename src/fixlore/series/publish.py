@@ -29,6 +29,7 @@ from fixlore.series.plan import EditionPlan
 from fixlore.store import Store
 from fixlore.store.ledger import Ledger
 from fixlore.core.timeutil import cases_in_zone, parse_time
+from fixlore.core.enums import FunnelStage
 
 SERIES_STAGES = ["harvest", "funnel", "link", "series", "kb", "analyse", "serve"]
 
@@ -139,22 +140,23 @@ def publish_edition(name: str, *, out: Path, world: Path | None = None, db: str 
         rows: list[dict[str, Any]] = []
         for key in plan.considered:
             c = by_key[key]
-            rows.append({"role": "new" if key in plan.new else "considered", "published": c.funnel == "selected",
+            rows.append({"role": "new" if key in plan.new else "considered",
+                         "published": c.funnel == FunnelStage.SELECTED,
                          "row": c.to_export()})
         for key in plan.carried:
             c = by_key[key]
-            rows.append({"role": "backlog", "published": c.funnel == "selected", "row": c.to_export()})
+            rows.append({"role": "backlog", "published": c.funnel == FunnelStage.SELECTED, "row": c.to_export()})
         for key, change in plan.updates.items():
             published = prior.published[key]
             current = by_key.get(key)
             row = current.to_export() if current else dict(published)
             for field in ("problem", "answer", "symptom", "first_action", "theme", "analysed_by"):
                 row[field] = published.get(field, "")           # the analysis as published; the change is the news
-            row["funnel"] = "selected"
+            row["funnel"] = FunnelStage.SELECTED
             rows.append({"role": "update", "published": True, "row": row, "change": change})
         rows = ordered_rows(json.loads(json.dumps(rows, ensure_ascii=False, default=str)))
         waiting = [by_key[r["row"]["repo"] + "#" + str(r["row"]["number"])] for r in rows
-                   if r["role"] in ("new", "backlog") and r["row"]["funnel"] == "rank"]
+                   if r["role"] in ("new", "backlog") and r["row"]["funnel"] == FunnelStage.RANK]
         backlog = [_backlog_entry(c) for c in sorted(waiting, key=lambda c: (c.repo, c.number))]
         backlog += [prior_backlog[k] for k in plan.outside if k in prior_backlog]
         backlog.sort(key=lambda b: (b["repo"], int(b["number"])))

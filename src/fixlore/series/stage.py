@@ -16,6 +16,7 @@ from fixlore.series.model import Series
 from fixlore.series.plan import Focus, plan_edition
 from fixlore.store.ledger import Ledger
 from fixlore.core.timeutil import parse_time
+from fixlore.core.enums import FunnelStage
 
 
 class SeriesSummary(TypedDict, total=False):
@@ -42,11 +43,11 @@ def run(ctx: RunContext) -> SeriesSummary:
     chosen, waiting = set(plan.analyse), set(plan.new) | set(plan.carried)
     for c in cases:
         if c.key in chosen:
-            c.funnel, c.provisional = "selected", True
+            c.funnel, c.provisional = FunnelStage.SELECTED, True
         else:
             c.provisional = False
-            if c.key in waiting or c.funnel == "selected":
-                c.funnel = "rank"
+            if c.key in waiting or c.funnel == FunnelStage.SELECTED:
+                c.funnel = FunnelStage.RANK
     ctx.store.save_cases(cases, ctx.run_id)
     edition["plan"] = plan.to_dict()
     return SeriesSummary(new=len(plan.new), carried=len(plan.carried), analyse=len(plan.analyse),

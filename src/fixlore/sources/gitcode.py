@@ -115,7 +115,7 @@ def normalize_issue(raw: dict[str, Any], repo: str) -> m.Issue:
         workflow_state=as_str(raw.get("issue_state") or sub(raw, "issue_state_detail", "title")),
         issue_type=as_str(raw.get("issue_type") or sub(raw, "issue_type_detail", "title")),
         labels=labels, comments_count=as_int(raw.get("comments")), html_url=as_str(raw.get("html_url")),
-        closed_by=login_of(raw.get("closed_by")), raw=raw)
+        closed_by=login_of(raw.get("closed_by")), platform=PLATFORM, raw=raw)
 
 
 def normalize_pull(raw: dict[str, Any], repo: str = "") -> m.Pull:
@@ -134,7 +134,7 @@ def normalize_pull(raw: dict[str, Any], repo: str = "") -> m.Pull:
         base_ref=as_str(sub(raw, "base", "ref") or raw.get("target_branch")),
         merge_commit_sha=as_str(raw.get("merge_commit_sha")),
         html_url=as_str(raw.get("html_url") or raw.get("web_url")), labels=label_names(raw.get("labels")),
-        raw=raw)
+        head_sha=as_str(sub(raw, "head", "sha")), platform=PLATFORM, raw=raw)
 
 
 def normalize_comment(raw: dict[str, Any], repo: str, parent_kind: str, number: int | None = None) -> m.Comment:
@@ -207,6 +207,8 @@ def normalize_issue_log(raw: dict[str, Any], repo: str, number: int,
     """One operation-log entry of an issue; ``closed_at`` (the issue's finished_at) helps tell its close."""
     action, signal = _log_action(raw, closed_at)
     detail: dict[str, Any] = {"action_type": as_str(raw.get("action_type")), "content": as_str(raw.get("content"))}
+    if raw.get("commit_id"):
+        detail["commit_id"] = as_str(raw["commit_id"])
     if signal and signal != "action_type":
         detail["close_signal"] = signal      # a close recognised by its text or its time, not its name
     link = None

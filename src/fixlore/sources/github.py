@@ -57,7 +57,8 @@ def normalize_issue(raw: dict[str, Any], repo: str) -> m.Issue:
                    created_at=parse_time(raw.get("created_at")), updated_at=parse_time(raw.get("updated_at")),
                    closed_at=parse_time(raw.get("closed_at")), author=login_of(raw.get("user")),
                    state_reason=reason, labels=labels, comments_count=as_int(raw.get("comments")),
-                   html_url=as_str(raw.get("html_url")), closed_by=login_of(raw.get("closed_by")), raw=raw)
+                   html_url=as_str(raw.get("html_url")), closed_by=login_of(raw.get("closed_by")),
+                   platform=PLATFORM, is_pull=is_pull_item(raw), raw=raw)
 
 
 def normalize_pull(raw: dict[str, Any], repo: str = "") -> m.Pull:
@@ -72,7 +73,8 @@ def normalize_pull(raw: dict[str, Any], repo: str = "") -> m.Pull:
                   closed_at=parse_time(raw.get("closed_at")), author=login_of(raw.get("user")),
                   head_ref=as_str(sub(raw, "head", "ref")), head_repo=as_str(sub(raw, "head", "repo", "full_name")),
                   base_ref=as_str(sub(raw, "base", "ref")), merge_commit_sha=as_str(raw.get("merge_commit_sha")),
-                  html_url=as_str(raw.get("html_url")), labels=label_names(raw.get("labels")), raw=raw)
+                  html_url=as_str(raw.get("html_url")), labels=label_names(raw.get("labels")),
+                  head_sha=as_str(sub(raw, "head", "sha")), platform=PLATFORM, raw=raw)
 
 
 def normalize_comment(raw: dict[str, Any], repo: str, parent_kind: str, number: int) -> m.Comment:

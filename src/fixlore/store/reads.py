@@ -13,6 +13,11 @@ from fixlore.store import schema as t
 from fixlore.store.rows import _issue_of, _pull_of
 
 
+def _platforms(conn: sa.Connection) -> dict[str, str]:
+    """repo full name -> its platform: an issue or PR row is on its repo's platform."""
+    return {r.full_name: r.platform for r in conn.execute(sa.select(t.repos.c.full_name, t.repos.c.platform))}
+
+
 class CorpusReads:
     """`Store`'s reads of the harvest (a mixin: it needs ``self.engine``)."""
 
@@ -30,7 +35,9 @@ class CorpusReads:
         if updated_since is not None:
             query = query.where(t.issues.c.updated_at >= updated_since)
         with self.engine.connect() as conn:
-            return [_issue_of(r) for r in conn.execute(query.order_by(t.issues.c.repo, t.issues.c.number))]
+            platform = _platforms(conn)
+            return [_issue_of(r, platform.get(r.repo, ""))
+                    for r in conn.execute(query.order_by(t.issues.c.repo, t.issues.c.number))]
 
     def issue_bookkeeping(self, repo: str) -> dict[int, dict[str, Any]]:
         """number -> {updated_at, details_for, funnel_stage} for one repo."""
@@ -45,7 +52,9 @@ class CorpusReads:
         if repo is not None:
             query = query.where(t.pulls.c.repo == repo)
         with self.engine.connect() as conn:
-            return [_pull_of(r) for r in conn.execute(query.order_by(t.pulls.c.repo, t.pulls.c.number))]
+            platform = _platforms(conn)
+            return [_pull_of(r, platform.get(r.repo, ""))
+                    for r in conn.execute(query.order_by(t.pulls.c.repo, t.pulls.c.number))]
 
     def pull_details_for(self, keys: Iterable[tuple[str, int]]) -> dict[tuple[str, int], datetime | None]:
         keys = list(keys)
@@ -99,8 +108,9 @@ class CorpusReads:
                                            raw=r.raw or {}))
             if corpus.repos:
                 corpus.platform = corpus.repos[0].platform
-            corpus.issues = [_issue_of(r) for r in rows(t.issues, "repo", "repo", "number")]
-            corpus.pulls = [_pull_of(r) for r in rows(t.pulls, "repo", "repo", "number")]
+            platform = {r.full_name: r.platform for r in corpus.repos}
+            corpus.issues = [_issue_of(r, platform.get(r.repo, "")) for r in rows(t.issues, "repo", "repo", "number")]
+            corpus.pulls = [_pull_of(r, platform.get(r.repo, "")) for r in rows(t.pulls, "repo", "repo", "number")]
             corpus.comments = [m.Comment(repo=r.repo, parent_kind=r.parent_kind, parent_number=r.parent_number,
                                          id=r.id, author=r.author, body=r.body, created_at=r.created_at,
                                          raw=r.raw or {})

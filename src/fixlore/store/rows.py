@@ -65,30 +65,31 @@ def issue_row(issue: m.Issue) -> dict[str, Any]:
             "issue_type": issue.issue_type, "author": issue.author, "closed_by": issue.closed_by,
             "labels": list(issue.labels), "comments_count": issue.comments_count, "html_url": issue.html_url,
             "created_at": issue.created_at, "updated_at": issue.updated_at, "closed_at": issue.closed_at,
-            "raw": _jsonable(issue.raw)}
+            "is_pull": issue.is_pull, "raw": _jsonable(issue.raw)}
 
 
 def pull_row(pull: m.Pull) -> dict[str, Any]:
     return {"repo": pull.repo, "number": pull.number, "title": pull.title, "body": pull.body, "state": pull.state,
             "merged": pull.merged, "author": pull.author, "head_ref": pull.head_ref, "head_repo": pull.head_repo,
             "base_ref": pull.base_ref, "merge_commit_sha": pull.merge_commit_sha, "html_url": pull.html_url,
-            "labels": list(pull.labels), "created_at": pull.created_at, "updated_at": pull.updated_at,
+            "labels": list(pull.labels), "head_sha": pull.head_sha, "created_at": pull.created_at, "updated_at": pull.updated_at,
             "merged_at": pull.merged_at, "closed_at": pull.closed_at, "raw": _jsonable(pull.raw)}
 
 
-def _issue_of(row: Any) -> m.Issue:
+def _issue_of(row: Any, platform: str = "") -> m.Issue:
     return m.Issue(repo=row.repo, number=row.number, title=row.title, body=row.body, state=row.state,
                    created_at=row.created_at, updated_at=row.updated_at, closed_at=row.closed_at,
                    author=row.author, state_reason=row.state_reason, workflow_state=row.workflow_state,
                    issue_type=row.issue_type, labels=list(row.labels or []), comments_count=row.comments_count,
-                   html_url=row.html_url, closed_by=row.closed_by, raw=row.raw or {})
+                   html_url=row.html_url, closed_by=row.closed_by, platform=platform, is_pull=bool(row.is_pull),
+                   raw=row.raw or {})
 
 
-def _pull_of(row: Any) -> m.Pull:
+def _pull_of(row: Any, platform: str = "") -> m.Pull:
     return m.Pull(repo=row.repo, number=row.number, title=row.title, body=row.body, state=row.state,
                   created_at=row.created_at, updated_at=row.updated_at, merged_at=row.merged_at,
                   closed_at=row.closed_at, author=row.author, head_ref=row.head_ref, head_repo=row.head_repo,
                   base_ref=row.base_ref, merge_commit_sha=row.merge_commit_sha, html_url=row.html_url,
-                  labels=list(row.labels or []), raw=row.raw or {})
+                  labels=list(row.labels or []), head_sha=row.head_sha, platform=platform, raw=row.raw or {})
 
 

@@ -89,6 +89,7 @@ issues = sa.Table(
     sa.Column("updated_at", UTCDateTime),
     sa.Column("closed_at", UTCDateTime),
     sa.Column("funnel_stage", sa.String(40), nullable=False, server_default=""),   # cheap funnel verdict
+    sa.Column("is_pull", sa.Boolean, nullable=False, server_default=sa.false()),  # a PR item of GitHub's issue list
     sa.Column("details_for", UTCDateTime),        # the updated_at whose details are stored (null: none)
     sa.Column("raw", sa.JSON),
 )
@@ -109,6 +110,7 @@ pulls = sa.Table(
     sa.Column("merge_commit_sha", sa.String(80), nullable=False, server_default=""),
     sa.Column("html_url", sa.Text, nullable=False, server_default=""),
     sa.Column("labels", sa.JSON),
+    sa.Column("head_sha", sa.String(80), nullable=False, server_default=""),
     sa.Column("created_at", UTCDateTime),
     sa.Column("updated_at", UTCDateTime),
     sa.Column("merged_at", UTCDateTime),

@@ -6,17 +6,18 @@ from __future__ import annotations
 import re
 
 from fixlore.core.enums import Timing, Trap
-from fixlore.core.model import Case, FixRef
+from fixlore.core.model import Case, FixRef, pull_label
 
 
 def pr_label(f: FixRef, case_repo: str = "") -> str:
-    """The label prose gives a fix: `!795` for a merge request (GitCode), `PR#795` otherwise (a
-    bare `#795` in a sentence reads as an issue); foreign repos are named by their last part.
-    Tables and notes use the platform's own form, `model.pull_label`."""
-    mark = f"!{f.number}" if "merge_requests" in (f.url or "") else f"PR#{f.number}"
-    if case_repo and f.repo and f.repo != case_repo:
-        return f"{f.repo.split('/')[-1]}{mark}"
-    return mark
+    """The label prose gives a fix (`model.pull_label` with `prose`: `!795` on GitCode, `PR#795`
+    otherwise, since a bare `#795` in a sentence reads as an issue); foreign repos are named by
+    their last part. Tables and notes use the platform's own form."""
+    return f.label(case_repo, prose=True, name=_last_part)
+
+
+def _last_part(repo: str) -> str:
+    return repo.split("/")[-1]
 
 
 def is_merged(f: FixRef) -> bool:
@@ -140,12 +141,11 @@ def _linked_but_not_the_fix(case: Case, zh: bool) -> list[str]:
     the fix. Said only when no linked_unrelated trap already says it."""
     if Trap.LINKED_UNRELATED in case.traps:
         return []
-    sigil = "!" if case.platform == "gitcode" else "PR#"
     out = []
     for cand in case.candidates:
         if cand.get("verdict") != "unrelated" or not any(s.get("kind") == "linked" for s in cand.get("signals", [])):
             continue
-        label = f"{sigil}{cand.get('number')}"
+        label = pull_label((cand["repo"], cand["number"]), case.repo, case.platform, prose=True, name=_last_part)
         if zh:
             others = [f"#{n}" for n in dict.fromkeys(_ISSUE_REF.findall(cand.get("unrelated", ""))) if int(n) != case.number]
             out.append(f"页面关联的 {label} 不是本单修复" + (f"（它修 {'、'.join(others)}）" if others else ""))

@@ -16,9 +16,12 @@ from fixlore.rules.funnel.floods import flood_keys
 from fixlore.rules.funnel.planned import is_tracking_ticket
 from fixlore.rules.funnel.vocabulary import fold, folded
 from fixlore.core.model import REASON_DUPLICATE, REASON_NOT_PLANNED, REASON_REJECTED, Issue
+from fixlore.core.enums import FunnelStage
 
+# Not a stage: the verdict of an issue no cheap stage drops (it goes on to `rank`, `analysis`, `selected`).
 POOL = "pool"
-CHEAP_STAGES = ("window", "unresolved", "internal", "cve", "empty_title", "noise")
+CHEAP_STAGES = (FunnelStage.WINDOW, FunnelStage.UNRESOLVED, FunnelStage.INTERNAL, FunnelStage.CVE,
+                FunnelStage.EMPTY_TITLE, FunnelStage.NOISE)
 
 _CVE = re.compile(r"\bCVE-\d{4}-\d{3,}\b", re.IGNORECASE)
 # A title with no letter, digit or CJK character says nothing ("...", "？？", "[]").
@@ -26,8 +29,8 @@ _MEANINGFUL = re.compile(r"[^\W_]", re.UNICODE)
 
 
 def is_pull_item(issue: Issue) -> bool:
-    """GitHub's issue list also carries PRs (a `pull_request` key); they are not issues."""
-    return isinstance(issue.raw, dict) and "pull_request" in issue.raw
+    """GitHub's issue list also carries PRs (the source marks them `Issue.is_pull`); they are not issues."""
+    return issue.is_pull
 
 
 def closed_in_window(issue: Issue, since: datetime, until: datetime | None = None) -> bool:
@@ -136,23 +139,23 @@ def cheap_funnel(issues: list[Issue], since: datetime, config: FunnelConfig | No
         if is_pull_item(issue):
             continue
         if not closed_in_window(issue, since, until):
-            verdict[issue.key] = "window"
+            verdict[issue.key] = FunnelStage.WINDOW
         elif is_unresolved(issue, cfg):
-            verdict[issue.key] = "unresolved"
+            verdict[issue.key] = FunnelStage.UNRESOLVED
         elif is_cve(issue, cfg):
-            verdict[issue.key] = "cve"
+            verdict[issue.key] = FunnelStage.CVE
         elif is_empty_title(issue):
-            verdict[issue.key] = "empty_title"
+            verdict[issue.key] = FunnelStage.EMPTY_TITLE
         elif is_template(issue, cfg):
-            verdict[issue.key] = "noise"
+            verdict[issue.key] = FunnelStage.NOISE
         else:
             survivors.append(issue)
     flooded = flood_keys(survivors, cfg.flood_min_size, cfg.flood_similarity, cfg.flood_min_title_len)
     for issue in survivors:
         if issue.key in flooded:
-            verdict[issue.key] = "noise"
+            verdict[issue.key] = FunnelStage.NOISE
         elif is_internal(issue, cfg):
-            verdict[issue.key] = "internal"
+            verdict[issue.key] = FunnelStage.INTERNAL
         else:
             verdict[issue.key] = POOL
     return verdict
