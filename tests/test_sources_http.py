@@ -4,7 +4,7 @@ import httpx2
 import pytest
 
 from fixlore.core.errors import SourceError
-from fixlore.sources.http import ApiClient, MemoryCache, RateLimiter, TokenBucket, parse_link_header
+from fixlore.sources.http import ApiClient, ApiResponse, MemoryCache, RateLimiter, TokenBucket
 
 TOKEN = "tok-SECRET-123456"
 
@@ -223,7 +223,32 @@ def test_github_link_paging():
 
     c = client(handler, platform="github")
     assert [i["id"] for p in c.paginate("/x", per_page=2, style="link") for i in p] == [10, 11, 99]
-    assert parse_link_header('<u1>; rel="next", <u2>; rel="last"') == {"next": "u1", "last": "u2"}
+    assert ApiResponse(200, [], {"link": '<u1>; rel="next", <u2>; rel="last"'}, "").links == {"next": "u1", "last": "u2"}
+
+
+@pytest.mark.parametrize("link, follows", [
+    ("garbage", False), ("<>", False), ("<u1>", False), ("<u1>; rel=", False), ('rel="next"', False),
+    ("<u1>; rel=a=b; x", False), (";;;,,<", False), ("\x00<\x00>;rel=\x00", False),
+    ('<u1>; rel="next"; <u2', True), ('"<u1>; rel=next"', True)])
+def test_a_malformed_link_header_does_not_crash_the_paging(link, follows):
+    def handler(request):
+        if request.url.params.get("page") == "1":
+            return ok([{"id": 1}], Link=link)
+        return ok([{"id": 99}])
+
+    c = client(handler, platform="github")
+    got = [i["id"] for p in c.paginate("/x", per_page=1, style="link") for i in p]
+    assert got == ([1, 99] if follows else [1])     # a readable rel="next" is followed, nothing else
+
+
+def test_a_link_header_survives_a_304_from_the_cache():
+    link = '<https://api.example.test/api/v5/x?page=2>; rel="next"'
+    script = Script(httpx2.Response(200, json=[1], headers={"ETag": '"e1"', "Link": link}),
+                    httpx2.Response(304, headers={"ETag": '"e1"'}))
+    c = client(script, cache=MemoryCache())
+    c.get("/x")
+    again = c.get("/x")
+    assert again.from_cache and again.links == {"next": "https://api.example.test/api/v5/x?page=2"}
 
 
 def test_github_remaining_low_sleeps_until_reset():

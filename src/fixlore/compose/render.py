@@ -2,17 +2,19 @@
 
 Issue text is hostile input. In Markdown it is escaped so that no HTML and no link syntax
 survives; in HTML it passes through nh3 with no tags allowed and jinja2 autoescaping, and only
-http(s) URLs become links. Two things are made of it on purpose: a `code span` (its content
-escaped, shown as code) and a PR label the pipeline itself traced for the case (a link to that
+http(s) URLs become links. Two things are made of it on purpose: a `code span` (read by
+markdown-it-py with only its backtick rule on, its content escaped, shown as code) and a PR label the pipeline itself traced for the case (a link to that
 PR's page, the URL from the linker, never from the text)."""
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from typing import Any
 
-from jinja2 import Environment
+from jinja2 import Environment, PackageLoader
+from markdown_it import MarkdownIt
 from markupsafe import Markup, escape
 
 from fixlore.core import formats
@@ -20,7 +22,7 @@ from fixlore.compose.charts import svg
 from fixlore.wording.htmlsafe import clean, lag_words, safe_env, safe_url
 
 _MD_SPECIAL = re.compile(r"([\\`*\[\]<>|])")
-_CODE_SPAN = re.compile(r"`([^`\n]{1,400})`")
+_INLINE = MarkdownIt("zero").enable("backticks")
 _MD_URL = re.compile(r"^https?://[^\s()<>]+$")
 
 
@@ -34,16 +36,16 @@ def md_text(text: Any) -> str:
 
 
 def _segments(text: Any) -> list[tuple[bool, str]]:
-    """(is_code, piece) in order: single-backtick code spans apart from the prose around them."""
+    """(is_code, piece) in order: code spans, as markdown-it-py reads them (CommonMark backtick
+    runs; no other inline syntax is enabled), apart from the prose around them."""
     s = re.sub(r"\s+", " ", str(text or "")).strip()
-    out, at = [], 0
-    for m in _CODE_SPAN.finditer(s):
-        if m.start() > at:
-            out.append((False, s[at:m.start()]))
-        out.append((True, m.group(1)))
-        at = m.end()
-    if at < len(s):
-        out.append((False, s[at:]))
+    out: list[tuple[bool, str]] = []
+    for tok in (_INLINE.parseInline(s)[0].children or []) if s else []:
+        code = tok.type == "code_inline"
+        if not code and out and not out[-1][0]:
+            out[-1] = (False, out[-1][1] + tok.content)
+        elif code or tok.content:
+            out.append((code, tok.content))
     return out
 
 
@@ -55,6 +57,13 @@ def _label_pattern(links: dict[str, str] | None) -> re.Pattern | None:
     return re.compile(r"(?<![A-Za-z0-9_!#/])(" + "|".join(re.escape(lb) for lb in labels) + r")(?![A-Za-z0-9_])")
 
 
+def _code_span(piece: str) -> str:
+    """A code span holding `piece`: its backtick runs are one longer than any inside it."""
+    fence = "`" * (max((len(r) for r in re.findall(r"`+", piece)), default=0) + 1)
+    pad = " " if piece.startswith("`") or piece.endswith("`") else ""
+    return f"{fence}{pad}{piece}{pad}{fence}"
+
+
 def md_rich(text: Any, links: dict[str, str] | None = None, in_table: bool = True) -> str:
     """md_text that keeps code spans as code spans and links the case's own PR labels."""
     links = {lb: url for lb, url in (links or {}).items() if _MD_URL.match(url or "")}
@@ -64,7 +73,7 @@ def md_rich(text: Any, links: dict[str, str] | None = None, in_table: bool = Tru
         # inside a code span nothing is markup, but a pipe would still end a table cell; a span
         # holding < or > stays escaped text, so that no tag-like text ever reaches the file raw
         if code and not re.search(r"[<>]", piece):
-            out.append("`" + (piece.replace("|", "\\|") if in_table else piece) + "`")
+            out.append(_code_span(piece.replace("|", "\\|") if in_table else piece))
             continue
         piece = _md_escape(f"`{piece}`" if code else piece)
         if pat:
@@ -77,51 +86,18 @@ def md_link(label: str, url: str) -> str:
     return f"[{md_text(label)}]({url})" if _MD_URL.match(url or "") else md_text(label)
 
 
-def md_answer(row: dict[str, Any], lang: str) -> str:
-    """A table row's answer: prose with code spans and PR links, then the cited document as a link
-    (its chunk id and score stay in digest.json)."""
-    text = md_rich(row.get("prose", row["answer"]), row.get("links"))
-    docs = [md_link(k["name"], k["url"]) for k in row.get("kb") or []]
-    if docs:
-        text += ("KB：" if lang == "zh" else " KB: ") + ", ".join(docs)
-    return text
-
-
 def markdown(d: dict[str, Any]) -> str:
-    h = d["headings"]
-    out = [f"<!-- {formats.DIGEST} -->", f"# {md_text(d['title'])}", ""]
-    series = d.get("series") or {}
-    if series.get("header"):             # a series edition's tagline, under the title
-        out += [f"> {md_text(series['header'])}", ""]
-    if h.get("quotes"):
-        out += [f"*{md_text(h['quotes'])}*", ""]
-    out += [f"## {h['overview']}", ""]
-    out += ["| " + " | ".join(h["overview_cols"]) + " |", "|---|---|---:|"]
-    for r in d["overview"]:
-        out.append(f"| {md_text(r['repo'])} | {md_text(r['positioning'])} | {r['count']} |")
-    for repo in d["repos"]:
-        out += ["", f"## {md_text(repo['heading'])}", "", md_text(repo["subtitle"]), ""]
-        out += ["| " + " | ".join(h["table_cols"]) + " |", "|---|---|---|"]
-        for row in repo["rows"]:
-            out.append(f"| {md_link(row['ref'], row['url'])} | {md_text(row['problem'])} | {md_answer(row, d['lang'])} |")
-    out += ["", f"## {h['themes']}", ""]
-    for t in d["themes"]:
-        out += [f"### {md_text(t['headline'])}", "", md_rich(t["paragraph"], d.get("links"), in_table=False), ""]
-        for b in t["bullets"]:
-            sep = "：" if d["lang"] == "zh" else ": "
-            out.append(f"- {md_link(b['ref'], b['url'])} {md_text(b['problem'])}{sep}{md_rich(b['text'], b.get('links'), in_table=False)}")
-        out.append("")
-    out += [f"## {h['guide']}", "", "| " + " | ".join(h["guide_cols"]) + " |", "|---|---|---|"]
-    for g in d["guide"]:
-        refs = ("、" if d["lang"] == "zh" else ", ").join(md_link(c["ref"], c["url"]) for c in g["cases"])
-        out.append(f"| {md_text(g['symptom'])} | {md_text(g['first_action'])} | {refs} |")
-    out += ["", f"## {h['disclosure']}", ""]
-    for item in d["disclosure"]:
-        sep = "：" if d["lang"] == "zh" else ": "
-        out.append(f"- **{md_text(item['label'])}**{sep}{md_rich(item['text'], d.get('links'), in_table=False)}")
-    if series:                           # a series edition's footer, after a rule
-        out += ["", "---", "", "\n\n".join(md_text(line) for line in series.get("footer") or [])]
-    return "\n".join(out) + "\n"
+    """One language's digest in Markdown: templates/digest.md.j2 over the digest dict that
+    digest.html.j2 renders too (no autoescape: the template's md_* filters escape issue text)."""
+    return _md_env().get_template("digest.md.j2").render(d=d, format=formats.DIGEST)
+
+
+@functools.cache
+def _md_env() -> Environment:
+    env = Environment(loader=PackageLoader("fixlore.compose", "templates"), autoescape=False,
+                      trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True)
+    env.filters.update(md_text=md_text, md_rich=md_rich, md_link=md_link)
+    return env
 
 
 def rich(text: Any, links: dict[str, str] | None = None) -> Markup:

@@ -18,6 +18,8 @@ import re
 from collections import defaultdict
 from typing import Iterable
 
+from markdown_it import MarkdownIt
+
 from fixlore.retrieval.base import KbQuery, KnowledgeBase
 from fixlore.retrieval.search import refs_above
 from fixlore.core.model import Case, Comment, Corpus, Issue, Pull
@@ -31,7 +33,9 @@ _HTML_COMMENT = re.compile(r"<!--.*?-->", re.S)
 _IMAGE = re.compile(r"!\[[^\]]*\]\([^)]*\)")
 _LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")
 _URL = re.compile(r"https?://\S+")
-_FENCE = re.compile(r"```.*?(```|$)", re.S)
+_MD = MarkdownIt("commonmark")
+_NEWLINE = re.compile(r"(\r\n?|\n)")          # markdown-it's own line ends, so its line numbers fit
+FENCE_LINES = 5
 _BOT = re.compile(r"(bot|robot|ci|jenkins)$|^(ascend-robot|openeuler-ci-bot|i-robot)", re.I)
 _COMMAND = re.compile(r"^\s*/\w+")
 
@@ -44,11 +48,31 @@ def clean_text(text: str, limit: int) -> str:
     text = _IMAGE.sub(" ", text)
     text = _LINK.sub(r"\1", text)
     text = _URL.sub(" ", text)
-    # A fenced block keeps its first lines (the error message), not the whole log.
-    text = _FENCE.sub(lambda m: "\n".join(m.group(0).split("\n")[1:6]), text)
+    text = _shorten_fences(text)
     text = re.sub(r"[ \t]+", " ", text)
     text = re.sub(r"\n\s*\n+", "\n", text)
     return text.strip()[:limit]
+
+
+def _shorten_fences(text: str) -> str:
+    """A fenced block (as markdown-it finds it: ``` or ~~~, never a run of backticks in a sentence)
+    keeps its first lines, the error message, not the whole log; what stood before its opening
+    marker on that line stays, and so does its closing line when the block is that short."""
+    spans = [(tok.map, tok.markup) for tok in _MD.parse(text) if tok.type == "fence" and tok.map]
+    if not spans:
+        return text
+    parts = _NEWLINE.split(text)
+    lines, ends = parts[0::2], parts[1::2] + [""]
+    out: list[str] = []
+    at = 0
+    for (begin, end), marker in spans:
+        out += [ln + nl for ln, nl in zip(lines[at:begin], ends[at:begin])]
+        kept = [ln + nl for ln, nl in zip(lines[begin + 1:end], ends[begin + 1:end])][:FENCE_LINES]
+        lead = lines[begin][:lines[begin].find(marker)]
+        out += [lead + (kept[0] if kept else "")] + kept[1:]
+        at = end
+    out += [ln + nl for ln, nl in zip(lines[at:], ends[at:])]
+    return "".join(out)
 
 
 def _is_answer_comment(comment: Comment, reporter: str) -> bool:

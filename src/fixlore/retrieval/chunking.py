@@ -7,6 +7,11 @@ between consecutive passages of the same section. Code is cut at top-level defin
 Each passage carries its heading path ("Install > Docker"; for code the file and the
 definition). Ids are positional, ``part0000``, ``part0001`` ..., so the same text always
 gives the same ids.
+
+Markdown is read by markdown-it-py (CommonMark): a heading is what the parser calls a top-level
+heading (never a line inside a code fence or an HTML block), a fenced block is one paragraph
+however many blank lines it holds, and a heading's text is its inline content as plain text.
+Only the structure is taken from the parser: a passage keeps the document's own lines.
 """
 
 from __future__ import annotations
@@ -15,6 +20,9 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import PurePosixPath
+
+from markdown_it import MarkdownIt
+from markdown_it.token import Token
 
 MAX_CHARS = 1200
 OVERLAP_CHARS = 160
@@ -58,16 +66,18 @@ def chunk_document(text: str, fmt: str, path: str = "", *, max_chars: int = MAX_
     text = text.replace("\r\n", "\n").replace("\r", "\n")
     if fmt == "md":
         sections = _markdown_sections(text)
-    elif fmt == "rst":
-        sections = _rst_sections(text)
-    elif fmt == "txt":
-        sections = [((), text)]
     else:
-        sections = _code_sections(text, fmt, path)
+        if fmt == "rst":
+            cut = _rst_sections(text)
+        elif fmt == "txt":
+            cut = [((), text)]
+        else:
+            cut = _code_sections(text, fmt, path)
+        split = _paragraphs if fmt in ("rst", "txt") else _code_blocks
+        sections = [(heading_path, split(body)) for heading_path, body in cut]
     pieces: list[tuple[str, str]] = []
-    for heading_path, body in sections:
+    for heading_path, blocks in sections:
         heading = " > ".join(h for h in heading_path if h)
-        blocks = _paragraphs(body) if fmt in ("md", "rst", "txt") else _code_blocks(body)
         for packed in _pack(blocks, max_chars, overlap):
             pieces.append((heading, packed))
     pieces = [(h, t) for h, t in pieces if len(t.strip()) >= MIN_CHARS or (h and t.strip())]
@@ -79,51 +89,78 @@ def chunk_document(text: str, fmt: str, path: str = "", *, max_chars: int = MAX_
 # ---------------------------------------------------------------------------
 # sections
 
-_FENCE = re.compile(r"^\s*(```|~~~)")
-_ATX = re.compile(r"^(#{1,6})\s+(.+?)\s*#*\s*$")
+_FENCE = re.compile(r"^\s*(```|~~~)")       # rst, plain text and code: a Markdown fence met in passing
+_MD = MarkdownIt("commonmark").enable("table")
 
 
-def _markdown_sections(text: str) -> list[tuple[tuple[str, ...], str]]:
-    lines = text.split("\n")
-    sections: list[tuple[tuple[str, ...], str]] = []
-    stack: list[tuple[int, str]] = []
-    body: list[str] = []
-    in_fence = False
-    i = 0
-    if lines and lines[0].strip() == "---":      # YAML front matter
+def _front_matter_end(lines: list[str]) -> int:
+    """The first line after a YAML front matter block ("---" ... "---" or "..."), else 0."""
+    if lines and lines[0].strip() == "---":
         for j in range(1, min(len(lines), 60)):
             if lines[j].strip() in ("---", "..."):
-                i = j + 1
-                break
+                return j + 1
+    return 0
+
+
+def _plain(inline: Token) -> str:
+    """A heading's inline content as the reader sees it: link and emphasis marks gone, code kept."""
+    parts: list[str] = []
+    for child in inline.children or []:
+        if child.type in ("text", "code_inline"):
+            parts.append(child.content)
+        elif child.type in ("softbreak", "hardbreak"):
+            parts.append(" ")
+        elif child.type == "image":
+            parts.append(_plain(child))
+    return " ".join("".join(parts).split())[:120]
+
+
+def _markdown_sections(text: str) -> list[tuple[tuple[str, ...], list[str]]]:
+    """(heading path, paragraphs) per section, from markdown-it's block tokens: each top-level
+    heading opens a section; the lines between headings are cut at blank lines outside fences."""
+    lines = text.split("\n")
+    first = _front_matter_end(lines)
+    tokens = _MD.parse("\n".join(lines[first:]))
+    headings: dict[int, tuple[int, int, str]] = {}        # first line -> (line after it, level, title)
+    fenced: set[int] = set()
+    for i, tok in enumerate(tokens):
+        if tok.map is None:
+            continue
+        begin, end = tok.map[0] + first, tok.map[1] + first
+        if tok.type == "heading_open" and tok.level == 0:
+            headings[begin] = (end, int(tok.tag[1:]), _plain(tokens[i + 1]))
+        elif tok.type == "fence":
+            fenced.update(range(begin, end))
+    sections: list[tuple[tuple[str, ...], list[str]]] = []
+    stack: list[tuple[int, str]] = []
+    blocks: list[str] = []
+    cur: list[str] = []
+
+    def cut() -> None:
+        if cur:
+            blocks.append("\n".join(cur))
+            cur.clear()
 
     def flush() -> None:
-        if any(ln.strip() for ln in body):
-            sections.append((tuple(h for _, h in stack), "\n".join(body).strip("\n")))
-        body.clear()
+        cut()
+        if blocks:
+            sections.append((tuple(h for _, h in stack), blocks.copy()))
+        blocks.clear()
 
+    i = first
     while i < len(lines):
-        line = lines[i]
-        if _FENCE.match(line):
-            in_fence = not in_fence
-            body.append(line)
-            i += 1
-            continue
-        level, title = 0, ""
-        if not in_fence:
-            m = _ATX.match(line)
-            if m:
-                level, title = len(m.group(1)), m.group(2)
-            elif (i + 1 < len(lines) and line.strip() and not line.startswith((" ", "\t", "|", "-", "*", ">"))
-                  and re.fullmatch(r"=+\s*|-{3,}\s*", lines[i + 1])):
-                level, title = (1 if lines[i + 1].startswith("=") else 2), line.strip()
-                i += 1
-        if level:
+        if i in headings:
+            end, level, title = headings[i]
             flush()
             while stack and stack[-1][0] >= level:
                 stack.pop()
-            stack.append((level, _clean_heading(title)))
+            stack.append((level, title))
+            i = end
+            continue
+        if lines[i].strip() or i in fenced:
+            cur.append(lines[i])
         else:
-            body.append(line)
+            cut()
         i += 1
     flush()
     return sections

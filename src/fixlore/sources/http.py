@@ -40,12 +40,12 @@ from fixlore.sources.paging import PagingMixin
 from fixlore.sources.policy import policy_for
 from fixlore.sources.ratelimit import RateLimiter, SlidingWindow, TokenBucket
 from fixlore.sources.responses import (KEPT_HEADERS, REASONS, ApiError, ApiResponse, HostDown, NotFound,
-                                       TokenRefused, error_message, item_key, parse_link_header, parse_retry_after,
+                                       TokenRefused, error_message, item_key, parse_retry_after,
                                        repo_pages, try_json)
 
 __all__ = ["Accounting", "ApiClient", "ApiError", "ApiResponse", "HostDown", "HttpCache", "MemoryCache", "NotFound",
            "RETRY_STATUSES", "RateLimiter", "SlidingWindow", "TokenBucket", "TokenRefused", "error_message",
-           "item_key", "parse_link_header", "parse_retry_after", "repo_pages"]
+           "item_key", "parse_retry_after", "repo_pages"]
 
 log = logging.getLogger(__name__)
 

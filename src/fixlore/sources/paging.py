@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Iterator
 
-from fixlore.sources.responses import ApiError, int_header, item_key, list_in, parse_link_header
+from fixlore.sources.responses import ApiError, int_header, item_key, list_in
 
 
 class PagingMixin:
@@ -111,7 +111,7 @@ class PagingMixin:
                 size = len(items)          # the server's own page size, longer than asked
                 trust_pages = False
             if style == "link":
-                next_url = parse_link_header(resp.headers.get("link")).get("next")
+                next_url = resp.links.get("next")
                 if not next_url:
                     return
                 page += 1

@@ -51,8 +51,11 @@ class SlidingWindow:
         self.spent: deque[float] = deque()
 
     def wait_time(self) -> float:
+        # One expression decides both "expired" and "how long": `now - spent[0] < period` and
+        # `spent[0] + period - now` round differently, and a wait of 0.0 on a full window let a
+        # caller on a clock that only moves when it sleeps send unlimited requests at one instant.
         now = self.clock()
-        while self.spent and now - self.spent[0] >= self.period:
+        while self.spent and self.spent[0] + self.period <= now:
             self.spent.popleft()
         if len(self.spent) < self.limit:
             return 0.0

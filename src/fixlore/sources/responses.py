@@ -5,10 +5,11 @@ from __future__ import annotations
 import email.utils
 import hashlib
 import json
-import re
 import time
 from dataclasses import dataclass
 from typing import Any, Iterator
+
+import httpx2
 
 from fixlore.core.errors import SourceError
 
@@ -28,6 +29,14 @@ class ApiResponse:
     headers: dict[str, str]
     url: str
     from_cache: bool = False
+
+    @property
+    def links(self) -> dict[str, str]:
+        """rel -> URL of the Link header, as httpx reads it (`Response.links`). The headers are the
+        kept ones, so an answer served from the ETag cache after a 304 still knows its next page;
+        a link without a rel or a URL is no link."""
+        read = httpx2.Response(200, headers={k: v for k, v in self.headers.items() if k.lower() == "link"}).links
+        return {str(rel): link["url"] for rel, link in read.items() if rel and link.get("rel") and link.get("url")}
 
 
 class NotFound(Exception):
@@ -114,13 +123,6 @@ def parse_retry_after(value: str | None, now: float | None = None) -> float | No
     except (TypeError, ValueError):
         return None
     return max(0.0, when.timestamp() - (now if now is not None else time.time()))
-
-
-_LINK_RE = re.compile(r'<([^>]+)>\s*;\s*rel="?([a-z]+)"?')
-
-
-def parse_link_header(value: str | None) -> dict[str, str]:
-    return {rel: url for url, rel in _LINK_RE.findall(value or "")}
 
 
 def item_key(item: Any) -> Any:
