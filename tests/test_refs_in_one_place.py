@@ -166,11 +166,11 @@ def test_no_reference_regex_outside_rules_refs():
 
 def test_readers_that_cannot_reach_rules_refs_are_known():
     """A module on a floor below `fixlore.rules` cannot call `rules.refs` (import-linter forbids it), so
-    the test above passes it by; it is named here instead. `facts` reads `#N` and `!N` back out of the
-    linker's own notes to word them: the fix belongs to the notes carrying their numbers (issue #25's
-    typed evidence), or to `rules.refs` moving below the wording floor."""
+    the test above passes it by; none may read references. (`wording.facts` did, reading `#N` and `!N`
+    out of the linker's notes, until `rules` moved below the wording floor and the notes were read by
+    `rules.refs.note_issue_numbers` / `note_pull_labels`.)"""
     below = sorted({_module_of(k) for k in _readers() if not _can_import_rules(k)})
-    assert below == ["fixlore.wording.facts"], below
+    assert below == [], below
 
 
 def test_rules_refs_reads_every_sample():

@@ -324,6 +324,20 @@ def pull_numbers(text: str) -> list[int]:
     return [int(n) for n in _TITLE_PULL.findall(text)]
 
 
+_NOTE_ISSUE = re.compile(r"(?<![\w!])#(\d+)")
+_NOTE_PULL = re.compile(r"![0-9]+")
+
+
+def note_issue_numbers(note: str) -> list[int]:
+    """The issues a linker note names as `#N` (not `!#N`, not inside a word), first mention first."""
+    return [int(n) for n in dict.fromkeys(_NOTE_ISSUE.findall(note or ""))]
+
+
+def note_pull_labels(note: str) -> list[str]:
+    """The GitCode PR labels (`!N`) a linker note cites, as written, first mention first."""
+    return list(dict.fromkeys(_NOTE_PULL.findall(note or "")))
+
+
 _MERGED_INTO = re.compile(
     r"(?:重复|合并到|并入|合入到|转至|移至|跟踪于|统一在|duplicate of|tracked in|merged into|moved to)\s*"
     r"(?:issue\s*)?#\s*\d+", re.I)

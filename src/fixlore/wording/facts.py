@@ -3,10 +3,10 @@ which PRs fixed the case and where they landed, and how the close relates to the
 
 from __future__ import annotations
 
-import re
 
 from fixlore.core.enums import Timing, Trap
 from fixlore.core.model import Case, FixRef, pull_label
+from fixlore.rules.refs import note_issue_numbers, note_pull_labels
 
 
 def pr_label(f: FixRef, case_repo: str = "") -> str:
@@ -132,9 +132,6 @@ def close_sentence(case: Case, zh: bool) -> str:
     return sep.join([s] + extra)
 
 
-_ISSUE_REF = re.compile(r"(?<![\w!])#(\d+)")
-
-
 def _linked_but_not_the_fix(case: Case, zh: bool) -> list[str]:
     """A PR the issue page links that the linker judged not to be the fix (it names the issue as
     background, it fixes another issue): a reader sees the link on the page and would take it for
@@ -147,14 +144,11 @@ def _linked_but_not_the_fix(case: Case, zh: bool) -> list[str]:
             continue
         label = pull_label((cand["repo"], cand["number"]), case.repo, case.platform, prose=True, name=_last_part)
         if zh:
-            others = [f"#{n}" for n in dict.fromkeys(_ISSUE_REF.findall(cand.get("unrelated", ""))) if int(n) != case.number]
+            others = [f"#{n}" for n in note_issue_numbers(cand.get("unrelated", "")) if n != case.number]
             out.append(f"页面关联的 {label} 不是本单修复" + (f"（它修 {'、'.join(others)}）" if others else ""))
         else:
             out.append(f"the linked {label} is not this issue's fix" + note_in(cand.get("unrelated", ""), False))
     return out
-
-
-_NOTE_PR = re.compile(r"![0-9]+")
 
 
 def note_in(note: str, zh: bool) -> str:
@@ -164,7 +158,7 @@ def note_in(note: str, zh: bool) -> str:
         return ""
     if not zh:
         return f" ({note})"
-    prs = list(dict.fromkeys(_NOTE_PR.findall(note)))
+    prs = note_pull_labels(note)
     return f"（{'、'.join(prs)}）" if prs else ""
 
 
