@@ -290,7 +290,8 @@ def register(app: typer.Typer) -> None:
             result = publish_edition(series, out=out, world=world, db=db, config=config,
                                      as_of=when, since=parse_since(overrides.pop("since"), "--since") if since else None,
                                      overrides=overrides, quiet=quiet)
-            typer.echo(json_text(result, indent=2))
+            if not quiet:
+                typer.echo(json_text(result, indent=2))
             return
         show = not quiet and not as_json
         with StageProgress(enabled=show) as bar:

@@ -19,7 +19,7 @@ from fixlore.edges.atomicfile import write_atomic
 from fixlore.core.errors import ConfigError, FixloreError, NotFoundError
 from fixlore.edges.inputs import check_db_url, redact_url
 from fixlore.core.model import Case
-from fixlore.series.edition import build_files, counts_of, ordered_rows
+from fixlore.series.edition import METHODS_OWN, build_files, counts_of, ordered_rows
 from fixlore.series.ledgerview import ledger_view
 from fixlore.series.model import Series
 from fixlore.series.plan import EditionPlan
@@ -94,8 +94,13 @@ def _backlog_entry(c: Case) -> dict[str, Any]:
 def publish_edition(name: str, *, out: Path, world: Path | None = None, db: str | None = None,
                     as_of: datetime | None = None, since: datetime | None = None,
                     focus: dict[str, list[str]] | None = None, config: Path | None = None,
-                    overrides: dict[str, Any] | None = None, quiet: bool = True) -> dict[str, Any]:
-    """Make and record the next edition of series `name`; return its ledger entry plus the folder written."""
+                    overrides: dict[str, Any] | None = None, quiet: bool = True, dry_run: bool = False,
+                    allow_empty: bool = False) -> dict[str, Any]:
+    """Make and record the next edition of series `name`; return its ledger entry plus the folder written.
+
+    An edition with no row in its tables, or a focus naming a repo the store does not know, is
+    refused (nothing written, no number used) unless `allow_empty`. `dry_run` stops before the
+    edition's files and its ledger record and returns what the edition would hold."""
     from fixlore.cli.run import run_pipeline
 
     out = Path(out)
@@ -112,8 +117,11 @@ def publish_edition(name: str, *, out: Path, world: Path | None = None, db: str 
         prior = ledger_view(ledger, name)
         prior_backlog = {b["repo"] + "#" + str(b["number"]): b for b in
                          ((ledger.editions(name) or [{}])[-1].get("backlog") or [])}
+        known_before = set(store.repo_pages())
     finally:
         store.close()
+    if known_before and not allow_empty:
+        check_focus(plan_in["focus"], known_before)
     top_k = series.top_k
     run_over = {k: v for k, v in (overrides or {}).items() if v is not None}
     run_over.update({"db": db, "since": plan_in["span_since"]})
@@ -140,6 +148,8 @@ def publish_edition(name: str, *, out: Path, world: Path | None = None, db: str 
     store = Store.open(db)
     try:
         ledger = Ledger(store)
+        if not allow_empty:
+            check_focus(plan_in["focus"], set(store.repo_pages()))
         by_key = {c.key: c for c in store.load_cases()}
         cases_in_zone(list(by_key.values()), plan_in["since"].tzinfo)
         rows: list[dict[str, Any]] = []
@@ -150,6 +160,9 @@ def publish_edition(name: str, *, out: Path, world: Path | None = None, db: str 
         for key in plan.carried:
             c = by_key[key]
             rows.append({"role": "backlog", "published": c.funnel == "selected", "row": c.to_export()})
+        for key, why in plan.returned.items():
+            c = by_key[key]
+            rows.append({"role": "returned", "published": c.funnel == "selected", "row": c.to_export(), "change": why})
         for key, change in plan.updates.items():
             published = prior.published[key]
             current = by_key.get(key)
@@ -160,7 +173,7 @@ def publish_edition(name: str, *, out: Path, world: Path | None = None, db: str 
             rows.append({"role": "update", "published": True, "row": row, "change": change})
         rows = ordered_rows(json.loads(json.dumps(rows, ensure_ascii=False, default=str)))
         waiting = [by_key[r["row"]["repo"] + "#" + str(r["row"]["number"])] for r in rows
-                   if r["role"] in ("new", "backlog") and r["row"]["funnel"] == "rank"]
+                   if r["role"] in ("new", "backlog", "returned") and r["row"]["funnel"] == "rank"]
         backlog = [_backlog_entry(c) for c in sorted(waiting, key=lambda c: (c.repo, c.number))]
         backlog += [prior_backlog[k] for k in plan.outside if k in prior_backlog]
         backlog.sort(key=lambda b: (b["repo"], int(b["number"])))
@@ -172,8 +185,15 @@ def publish_edition(name: str, *, out: Path, world: Path | None = None, db: str 
             "prior_backlog": {"count": len(prior_backlog), "left_pool": plan.left_pool,
                               "taken_elsewhere": plan.taken_elsewhere, "outside": plan.outside},
             "backlog": backlog,
+            "methods": METHODS_OWN,
         }
         inputs = json.loads(json.dumps(inputs, ensure_ascii=False, default=str))
+        counts = counts_of(rows, inputs)
+        if dry_run:
+            return would_hold(name, plan_in, rows, counts, backlog, refused=_empty(counts, allow_empty, name, plan_in))
+        refused = _empty(counts, allow_empty, name, plan_in)
+        if refused:
+            raise FixloreError(refused)
         files = build_files(inputs, rows)
 
         # the files first, the ledger's record last: a run stopped in between left no edition
@@ -182,13 +202,44 @@ def publish_edition(name: str, *, out: Path, world: Path | None = None, db: str 
         ledger.record_edition(name, plan_in["number"], kind=plan_in["kind"], focus=plan_in["focus"] or None,
                               window_since=plan_in["since"], window_until=until,
                               scope={k: series.to_dict()[k] for k in ("orgs", "orgs_out", "repos", "repos_out")},
-                              counts=counts_of(rows, inputs), backlog=backlog, inputs=inputs, rows=rows, files=files)
+                              counts=counts, backlog=backlog, inputs=inputs, rows=rows, files=files)
         entry = ledger.edition(name, plan_in["number"]) or {}
     finally:
         store.close()
     return {"series": name, "number": plan_in["number"], "kind": plan_in["kind"], "folder": str(folder),
             "counts": entry.get("counts"), "window": {"since": edition_info["since"], "until": edition_info["until"]},
             "files": sorted(files)}
+
+
+def check_focus(focus: dict[str, list[str]], known: set[str]) -> None:
+    """A special edition's repos must be repos the store knows (a misspelt one would give an empty 专刊)."""
+    low = {k.lower() for k in known}
+    unknown = [r for r in focus.get("repos", []) if r.lower() not in low]
+    if unknown:
+        raise ConfigError(f"--repo {unknown[0]}: no such repository in this series' harvest "
+                          f"({len(known)} known); check the spelling, or give --allow-empty")
+
+
+def _empty(counts: dict[str, int], allow_empty: bool, name: str, plan_in: dict[str, Any]) -> str:
+    """The refusal of an edition with no row in its tables, or "" when it may be published."""
+    if counts["rows"] or allow_empty:
+        return ""
+    return (f"edition {plan_in['number']} of '{name}' would have no rows (window {plan_in['since'].isoformat()} .. "
+            f"{plan_in['until'].isoformat()}): not published, the number stays free; "
+            "give --allow-empty to publish it anyway, --dry-run to see what it would hold")
+
+
+def would_hold(name: str, plan_in: dict[str, Any], rows: list[dict[str, Any]], counts: dict[str, int],
+               backlog: list[dict[str, Any]], refused: str) -> dict[str, Any]:
+    """What a dry run shows: the edition as it would be published, nothing written."""
+    def keys(role: str) -> list[str]:
+        return [f"{r['row']['repo']}#{r['row']['number']}" for r in rows if r["role"] == role and r["published"]]
+    return {"series": name, "number": plan_in["number"], "kind": plan_in["kind"], "dry_run": True,
+            "window": {"since": plan_in["since"].isoformat(), "until": plan_in["until"].isoformat()},
+            "focus": plan_in["focus"], "counts": counts,
+            "rows": {role: keys(role) for role in ("new", "backlog", "returned", "update")},
+            "returned": {f"{r['row']['repo']}#{r['row']['number']}": r["change"] for r in rows if r["role"] == "returned"},
+            "backlog": len(backlog), **({"refused": refused} if refused else {})}
 
 
 def write_files(folder: Path, files: dict[str, bytes]) -> Path:
