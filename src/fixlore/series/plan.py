@@ -6,8 +6,9 @@ taken yet (published or dropped by analysis), plus the backlog the last edition 
 compete on value for the analysis slots, exactly as one run's pool does. A case already
 published comes back only as an update row, when something happened to it since: a fix or a
 backport merged that was not merged then (the fix of a ``fix_not_landed`` case landed), or
-the issue was reopened. A special edition takes the same candidates, restricted to its repos
-or themes.
+the issue was reopened. A case an earlier edition dropped by analysis is a candidate again
+only when it changed since (closed again, a new fix merged, a new answer): ``returned``, with
+the reason. A special edition takes the same candidates, restricted to its repos or themes.
 """
 
 from __future__ import annotations
