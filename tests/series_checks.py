@@ -50,7 +50,7 @@ def check_backlog_adds_up(eds: list[dict]) -> None:
     for e in eds:
         c = e["counts"]
         rows = e["rows"]
-        waiting = {key(r) for r in rows if r["role"] in ("new", "backlog") and r["row"]["funnel"] == "rank"}
+        waiting = {key(r) for r in rows if r["role"] in ("new", "backlog", "returned") and r["row"]["funnel"] == "rank"}
         outside = set()
         if previous is not None:
             assert c["backlog_in"] == len(previous["backlog"])
@@ -63,7 +63,8 @@ def check_backlog_adds_up(eds: list[dict]) -> None:
         assert c["backlog_in"] == (c["backlog_in_selected"] + c["backlog_in_dropped"] + c["backlog_in_waiting"]
                                    + c["backlog_in_left_pool"] + c["backlog_in_taken_elsewhere"] + c["backlog_in_outside"])
         left = {f"{b['repo']}#{b['number']}" for b in e["backlog"]}
-        assert len(left) == c["backlog_out"] == c["new_waiting"] + c["backlog_in_waiting"] + c["backlog_in_outside"]
+        assert len(left) == c["backlog_out"] == (c["new_waiting"] + c["backlog_in_waiting"] + c["backlog_in_outside"]
+                                                 + c.get("returned_waiting", 0))
         assert waiting <= left
         if e["kind"] == "regular":
             assert left == waiting
@@ -80,7 +81,7 @@ def check_disclosure_is_its_own(out: Path, name: str, eds: list[dict]) -> None:
         own = [r for r in rows if r["role"] != "update"]
         funnel = doc["figures"]["funnel"]
         assert funnel["kept"] == sum(1 for r in own if r["row"]["funnel"] == "selected")
-        assert funnel["pool"] == sum(1 for r in own if r["role"] in ("new", "backlog"))
+        assert funnel["pool"] == sum(1 for r in own if r["role"] in ("new", "backlog", "returned"))
         assert funnel["considered"] == len(own)
         n_rows = sum(1 for r in rows if r["published"])
         table_rows = sum(len(repo["rows"]) for repo in doc["digests"]["zh"]["repos"])

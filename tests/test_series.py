@@ -184,12 +184,12 @@ def demo_series(tmp_path_factory):
     fixlore("series", "create", "demo", "--title", "演示仓精选", "--tagline", "一句话让 Agent 懂演示仓。",
             "--agent-pointer", "mcp", "--since", "2026-09-17T00:00:00+08:00", "--top-k", "5", "--out", str(out))
     first = json.loads(fixlore("series", "publish", "demo", "--world", str(DEMO), "--as-of",
-                               "2026-09-18T15:00:00+08:00", "--out", str(out), "-q"))
+                               "2026-09-18T15:00:00+08:00", "--out", str(out)))
     copies = {p.name: p.read_bytes() for p in Path(first["folder"]).iterdir()}
     second = json.loads(fixlore("run", "--series", "demo", "--world", str(DEMO), "--as-of",
-                                "2026-09-20T00:00:00+08:00", "--out", str(out), "-q"))
+                                "2026-09-20T00:00:00+08:00", "--out", str(out)))
     special = json.loads(fixlore("series", "publish", "demo", "--world", str(DEMO), "--repo", "demo-ai/infer-serve",
-                                 "--repo", "demo-infra/cluster-agent", "--out", str(out), "-q"))
+                                 "--repo", "demo-infra/cluster-agent", "--out", str(out)))
     return {"out": out, "first": first, "second": second, "special": special, "edition1_bytes": copies}
 
 

@@ -43,11 +43,11 @@ def series(tmp_path_factory):
             "--agent-pointer", "https://gitcode.com/agent0/kg-tools", "--org", "cann", "--org", "Ascend",
             "--org-out", "mindspore", "--since", "2026-09-17T00:00:00+08:00", "--first-number", "16", "--out", str(out))
     first = fixlore("series", "publish", "ascend", "--world", str(WORLD), "--as-of", "2026-09-19T00:00:00+08:00",
-                    "--out", str(out), "-q")
+                    "--out", str(out))
     special = fixlore("series", "publish", "ascend", "--world", str(WORLD), "--as-of", "2026-09-20T00:00:00+08:00",
-                      "--repo", FOCUS[0], "--repo", FOCUS[1], "--out", str(out), "-q")
+                      "--repo", FOCUS[0], "--repo", FOCUS[1], "--out", str(out))
     last = fixlore("run", "--series", "ascend", "--world", str(WORLD), "--as-of", "2026-09-21T00:00:00+08:00",
-                   "--out", str(out), "-q")
+                   "--out", str(out))
     store = Store.open(f"sqlite:///{out / 'fixlore.db'}")
     try:
         eds = editions(store, "ascend")

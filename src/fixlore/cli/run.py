@@ -59,6 +59,8 @@ def register(app: typer.Typer) -> None:
                                             "this ISO time (later events hidden); the window ends there."),
         series: Optional[str] = typer.Option(None, "--series", help="Make the next edition of this series "
                                              "(same as `fixlore series publish NAME`; --since overrides its window start)."),
+        allow_empty: bool = typer.Option(False, "--allow-empty", help="With --series: publish even an edition with no rows."),
+        dry_run: bool = typer.Option(False, "--dry-run", help="With --series: show what the edition would hold; record nothing."),
         strict: bool = typer.Option(False, "--strict", help="With --world: the replay plays the platform's "
                                     "documented and observed quirks (see `fixlore replay --help`)."),
         quirks: Optional[str] = typer.Option(None, "--quirks", help="With --world: a named quirk set "
@@ -94,13 +96,17 @@ def register(app: typer.Typer) -> None:
         if as_of is not None and world is None:
             raise ConfigError("--as-of needs --world (a live site cannot be asked about the past)")
         when = parse_since(as_of, "--as-of") if as_of is not None else None
+        if (allow_empty or dry_run) and not series:
+            raise ConfigError("--allow-empty and --dry-run go with --series (a series edition)")
         if series:
             from fixlore.series.publish import publish_edition
 
             result = publish_edition(series, out=out, world=world, db=db, config=config, as_of=when,
                                      since=parse_since(since, "--since") if since else None,
-                                     flags=replace(flags, since=None), quiet=quiet)
-            typer.echo(json_text(result, indent=2))
+                                     flags=replace(flags, since=None), quiet=quiet, allow_empty=allow_empty,
+                                     dry_run=dry_run)
+            if not quiet or dry_run:
+                typer.echo(json_text(result, indent=2))
             return
         from fixlore.pipeline import RunRequest, run_pipeline, unread_items, unreadable_repos
 

@@ -1,4 +1,4 @@
-"""`fixlore series create|show|list|publish|rebuild`: thin calls of fixlore.series."""
+"""`fixlore series create|update|show|list|publish|rebuild`: thin calls of fixlore.series."""
 
 from __future__ import annotations
 
@@ -38,48 +38,124 @@ def _echo(data: Any) -> None:
     typer.echo(json_text(data, indent=2))
 
 
+_FRAMING_HELP = {
+    "title": "The series' title, before the edition number.",
+    "tagline": "One line under the title of every edition.",
+    "agent_pointer": "An http(s) URL, or 'mcp' for our own `fixlore serve mcp`.",
+    "agent_label": "The words before the pointer.",
+}
+
+
+def _given(**fields: Any) -> dict[str, Any]:
+    """The settings named on the command line: an option left out is None (a list option: [])
+    and changes nothing, so updating one field never resets another."""
+    return {k: (list(v) if isinstance(v, (list, tuple)) else v) for k, v in fields.items()
+            if v is not None and not (isinstance(v, (list, tuple)) and not v)}
+
+
+def _save(found: list[Any], db: Optional[str], out: Optional[Path], *, create: bool, merge: dict[str, Any] | None) -> None:
+    """Save each series; with `merge`, an existing series keeps every field not given."""
+    from fixlore.core.errors import NotFoundError
+    from fixlore.series.model import Series
+    from fixlore.store.ledger import Ledger
+
+    store = _store(db, out, create=create)
+    try:
+        ledger = Ledger(store)
+        for s in found:
+            before = ledger.series(s.name)
+            if before is None and not create:
+                raise NotFoundError(f"no series '{s.name}' in this store; create it with `fixlore series create`")
+            if before is not None and merge is not None:
+                s = Series.from_dict({**before, **merge, "name": s.name}).check()
+            changed = sorted(k for k, v in s.to_dict().items() if (before or {}).get(k) != v)
+            ledger.save_series(s.to_dict())
+            typer.echo(f"series {s.name}: " + ("saved" if before is None else
+                                              "updated: " + (", ".join(changed) if changed else "nothing changed")))
+    finally:
+        store.close()
+
+
 @series_app.command("create")
 def create_cmd(
     name: Optional[str] = typer.Argument(None, help="Series name (letters, digits, . _ -)."),
-    title: Optional[str] = typer.Option(None, "--title", help="The series' title, before the edition number."),
-    tagline: str = typer.Option("", "--tagline", help="One line under the title of every edition."),
-    agent_pointer: str = typer.Option("", "--agent-pointer", help="An http(s) URL, or 'mcp' for our own `fixlore serve mcp`."),
-    agent_label: str = typer.Option("", "--agent-label", help="The words before the pointer."),
+    title: Optional[str] = typer.Option(None, "--title", help=_FRAMING_HELP["title"]),
+    tagline: Optional[str] = typer.Option(None, "--tagline", help=_FRAMING_HELP["tagline"]),
+    agent_pointer: Optional[str] = typer.Option(None, "--agent-pointer", help=_FRAMING_HELP["agent_pointer"]),
+    agent_label: Optional[str] = typer.Option(None, "--agent-label", help=_FRAMING_HELP["agent_label"]),
     org: list[str] = typer.Option([], "--org", help="Organisation in scope (repeatable)."),
     org_out: list[str] = typer.Option([], "--org-out", help="Organisation left out (repeatable)."),
     repo: list[str] = typer.Option([], "--repo", help="owner/repo in scope (repeatable; default: every repo of the orgs)."),
     repo_out: list[str] = typer.Option([], "--repo-out", help="owner/repo left out (repeatable)."),
     since: Optional[str] = typer.Option(None, "--since", help="Where the first edition's window starts (ISO)."),
     top_k: Optional[int] = typer.Option(None, "--top-k", help="Cases analysed per edition."),
-    first_number: int = typer.Option(1, "--first-number", help="Number of the first edition recorded here."),
+    first_number: Optional[int] = typer.Option(None, "--first-number", help="Number of the first edition recorded here (default 1)."),
     config: Optional[Path] = typer.Option(None, "--config", help="TOML/YAML holding the series (or [series.NAME] tables)."),
     db: Optional[str] = typer.Option(None, "--db", help="The store holding the ledger (URL; default OUT/fixlore.db)."),
     out: Optional[Path] = typer.Option(None, "--out", help="Run folder whose fixlore.db keeps the ledger."),
 ) -> None:
-    """Set a series (or update its framing) in the store's ledger."""
+    """Set a series in the store's ledger. On a series that exists, only the settings given change
+    (as `series update`): leaving an option out never empties it."""
     from fixlore.series.model import Series, series_from_file
-    from fixlore.store.ledger import Ledger
 
+    given = _given(title=title, tagline=tagline, agent_pointer=agent_pointer, agent_label=agent_label, orgs=org,
+                   orgs_out=org_out, repos=repo, repos_out=repo_out, since=since, top_k=top_k, first_number=first_number)
     if config:
         found = series_from_file(str(config))
         if name:
             found = [s for s in found if s.name == name] or [Series.from_dict({"name": name, "title": ""})]
         for s in found:
             s.check()
-    else:
-        if not name or not title:
-            raise ConfigError("give NAME and --title (or --config FILE)")
-        found = [Series.from_dict({"name": name, "title": title, "tagline": tagline, "agent_pointer": agent_pointer,
-                                   "agent_label": agent_label, "orgs": list(org), "orgs_out": list(org_out),
-                                   "repos": list(repo), "repos_out": list(repo_out), "since": since or "",
-                                   "top_k": top_k, "first_number": first_number}).check()]
-    store = _store(db, out, create=True)
+        _save(found, db, out, create=True, merge=None)          # a file states the whole series
+        return
+    if not name:
+        raise ConfigError("give NAME and --title (or --config FILE)")
+    store_has = _existing(name, db, out)
+    if not store_has and not title:
+        raise ConfigError("give NAME and --title (or --config FILE)")
+    found = [Series.from_dict({"name": name, "title": title or store_has.get("title", ""), **given}).check()]
+    _save(found, db, out, create=True, merge=given)
+
+
+def _existing(name: str, db: Optional[str], out: Optional[Path]) -> dict[str, Any]:
+    """The series as the store has it, or {} (no store yet, or no such series)."""
+    from fixlore.series.publish import default_db
+
+    url = db or (default_db(out) if out is not None else None)
+    if not url or (url.startswith("sqlite:///") and not Path(url[len("sqlite:///"):].split("?", 1)[0]).is_file()):
+        return {}
+    from fixlore.store.ledger import Ledger
+
+    store = _store(db, out)
     try:
-        for s in found:
-            Ledger(store).save_series(s.to_dict())
-            typer.echo(f"series {s.name}: saved")
+        return Ledger(store).series(name) or {}
     finally:
         store.close()
+
+
+@series_app.command("update")
+def update_cmd(
+    name: str = typer.Argument(..., help="Series name."),
+    title: Optional[str] = typer.Option(None, "--title", help=_FRAMING_HELP["title"]),
+    tagline: Optional[str] = typer.Option(None, "--tagline", help=_FRAMING_HELP["tagline"] + " '' empties it."),
+    agent_pointer: Optional[str] = typer.Option(None, "--agent-pointer", help=_FRAMING_HELP["agent_pointer"] + " '' removes it."),
+    agent_label: Optional[str] = typer.Option(None, "--agent-label", help=_FRAMING_HELP["agent_label"]),
+    org: list[str] = typer.Option([], "--org", help="Organisations in scope (repeatable; replaces the list)."),
+    org_out: list[str] = typer.Option([], "--org-out", help="Organisations left out (repeatable; replaces the list)."),
+    repo: list[str] = typer.Option([], "--repo", help="owner/repo in scope (repeatable; replaces the list)."),
+    repo_out: list[str] = typer.Option([], "--repo-out", help="owner/repo left out (repeatable; replaces the list)."),
+    top_k: Optional[int] = typer.Option(None, "--top-k", help="Cases analysed per edition."),
+    db: Optional[str] = typer.Option(None, "--db", help="The store holding the ledger (URL; default OUT/fixlore.db)."),
+    out: Optional[Path] = typer.Option(None, "--out", help="Run folder whose fixlore.db keeps the ledger."),
+) -> None:
+    """Change a series' framing field by field: only the options given change, the rest stays."""
+    from fixlore.series.model import Series
+
+    given = _given(title=title, tagline=tagline, agent_pointer=agent_pointer, agent_label=agent_label, orgs=org,
+                   orgs_out=org_out, repos=repo, repos_out=repo_out, top_k=top_k)
+    if not given:
+        raise ConfigError("give at least one setting to change (see `fixlore series update --help`)")
+    _save([Series(name=name, title="-")], db, out, create=False, merge=given)
 
 
 @series_app.command("show")
@@ -131,7 +207,9 @@ def publish_cmd(
     db: Optional[str] = typer.Option(None, "--db", help="The store holding the ledger (URL; default OUT/fixlore.db)."),
     config: Optional[Path] = typer.Option(None, "--config", help="Run settings (TOML/YAML), as for `fixlore run`."),
     platform: Optional[str] = typer.Option(None, "--platform", help="gitcode or github (default: the config's or the world's)."),
-    quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress and no summary."),
+    dry_run: bool = typer.Option(False, "--dry-run", help="Show what the edition would hold; write no files, record nothing, use no number."),
+    allow_empty: bool = typer.Option(False, "--allow-empty", help="Publish even an edition with no rows, or a focus on repos the harvest does not know."),
+    quiet: bool = typer.Option(False, "--quiet", "-q", help="Print nothing on success (no JSON)."),
 ) -> None:
     """Make the next edition of series NAME: harvest, choose its cases (new closes, the backlog, update rows), analyse, write OUT/editions/NAME-NNN/ and record it in the ledger."""
     from fixlore.series.publish import publish_edition
@@ -144,8 +222,10 @@ def publish_cmd(
     start = parse_since(since, "--since") if since is not None else None
     result = publish_edition(name, out=out, world=world, db=db, config=config, as_of=when, since=start,
                              focus={"repos": list(repo), "themes": list(theme)},
-                             flags=SettingFlags(platform=platform), quiet=quiet)
-    _echo(result)
+                             flags=SettingFlags(platform=platform), quiet=quiet, dry_run=dry_run,
+                             allow_empty=allow_empty)
+    if not quiet or dry_run:
+        _echo(result)
 
 
 @series_app.command("rebuild")

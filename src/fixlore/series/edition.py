@@ -52,7 +52,7 @@ def _footer(series: Series, backlog: list[dict[str, Any]], lang: str, ref: Refs)
     return lines
 
 
-_ROLE_ORDER = {"new": 0, "considered": 0, "backlog": 1, "update": 2}
+_ROLE_ORDER = {"new": 0, "considered": 0, "backlog": 1, "returned": 1, "update": 2}
 
 
 def ordered_rows(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -79,6 +79,8 @@ def counts_of(rows: list[dict[str, Any]], inputs: dict[str, Any]) -> dict[str, i
         "backlog_in_outside": len(prior.get("outside", [])),
         "new_pool": n("new"), "new_waiting": n("new", FunnelStage.RANK),
         "backlog_out": len(inputs.get("backlog") or []),
+        "returned": n("returned"), "rows_returned": n("returned", published=True),
+        "returned_waiting": n("returned", "rank"),
     }
 
 
@@ -92,8 +94,10 @@ def _series_item(series: Series, edition: dict[str, Any], c: dict[str, int], lan
                 f"上期余量 {c['backlog_in']} 条：本期入选 {c['backlog_in_selected']}、深析弃 {c['backlog_in_dropped']}、"
                 f"仍待续 {c['backlog_in_waiting']}、已出池 {c['backlog_in_left_pool']}、已由他期收录 {c['backlog_in_taken_elsewhere']}"
                 + (f"、不在本专刊范围 {c['backlog_in_outside']}" if focus else "") + "；"
-                f"本期余量 {c['backlog_out']} 条（本期新入池未深析 {c['new_waiting']} + 往期仍待续 {c['backlog_in_waiting']}"
-                + (f" + 专刊范围外 {c['backlog_in_outside']}" if focus else "") + "）。")
+                + (f"往期深析弃而后有变、重回候选 {c['returned']} 条（入选 {c['rows_returned']}）；" if c.get("returned") else "")
+                + f"本期余量 {c['backlog_out']} 条（本期新入池未深析 {c['new_waiting']} + 往期仍待续 {c['backlog_in_waiting']}"
+                + (f" + 专刊范围外 {c['backlog_in_outside']}" if focus else "")
+                + (f" + 重回候选未深析 {c['returned_waiting']}" if c.get("returned_waiting") else "") + "）。")
         if focus:
             text += "专刊范围：" + "、".join(list(focus.get("repos", [])) + list(focus.get("themes", []))) + "。"
         if series.orgs_out:
@@ -105,8 +109,11 @@ def _series_item(series: Series, edition: dict[str, Any], c: dict[str, int], lan
             f"{c['backlog_in_selected']} kept here, {c['backlog_in_dropped']} dropped by analysis, {c['backlog_in_waiting']} still "
             f"waiting, {c['backlog_in_left_pool']} left the pool, {c['backlog_in_taken_elsewhere']} taken by another edition"
             + (f", {c['backlog_in_outside']} outside this special edition" if focus else "") + "; "
-            f"the backlog now holds {c['backlog_out']} ({c['new_waiting']} new pool cases not analysed + "
-            f"{c['backlog_in_waiting']} still waiting" + (f" + {c['backlog_in_outside']} outside the focus" if focus else "") + ").")
+            + (f"{c['returned']} cases dropped before are candidates again because they changed ({c['rows_returned']} kept); "
+               if c.get("returned") else "")
+            + f"the backlog now holds {c['backlog_out']} ({c['new_waiting']} new pool cases not analysed + "
+            f"{c['backlog_in_waiting']} still waiting" + (f" + {c['backlog_in_outside']} outside the focus" if focus else "")
+            + (f" + {c['returned_waiting']} returned, not analysed" if c.get("returned_waiting") else "") + ").")
     if focus:
         text += " Focus: " + ", ".join(list(focus.get("repos", [])) + list(focus.get("themes", []))) + "."
     if series.orgs_out:
@@ -135,6 +142,45 @@ def _add_updates(d: dict[str, Any], updates: list[tuple[Case, dict[str, Any]]], 
                 o["count"] += 1
 
 
+# Editions published since issue #24 say so in their inputs: their methods section counts over
+# the edition's own window and scope. Earlier editions rebuild as they were published.
+METHODS_OWN = "edition-window"
+
+
+def own_run(run: dict[str, Any], edition: dict[str, Any]) -> dict[str, Any]:
+    """The run summary as the edition's methods section reads it: the edition's window (not the
+    series' span the pipeline ran over), and for a special edition on repos, those repos only."""
+    run = dict(run)
+    run["window"] = {"since": edition.get("since") or "", "until": edition.get("until") or ""}
+    repos = [r.lower() for r in (edition.get("focus") or {}).get("repos", [])]
+    if repos:
+        stages = []
+        for st in run.get("stages") or []:
+            st = copy.deepcopy(st)
+            if st.get("name") == "harvest" and isinstance(st.get("summary"), dict):
+                summ = st["summary"]
+                summ["repos"] = len(repos)
+                for k in ("unreadable", "closing_refs_unread"):
+                    if isinstance(summ.get(k), list):
+                        summ[k] = [u for u in summ[k] if not isinstance(u, dict)
+                                   or str(u.get("repo") or "").lower() in repos]
+            stages.append(st)
+        run["stages"] = stages
+    return run
+
+
+def backlog_of(backlog: list[dict[str, Any]], ref: Refs, top: int = 5) -> dict[str, Any]:
+    """The methods section's "what waits" figure from the edition's own backlog (the cases of its
+    pool not analysed, plus, in a special edition, the earlier backlog outside its focus)."""
+    from collections import Counter
+
+    per_repo = Counter(ref.repo(b["repo"]) for b in backlog)
+    best = sorted(backlog, key=lambda b: (-float(b.get("value") or 0), b["repo"], int(b["number"])))[:top]
+    return {"count": len(backlog), "per_repo": dict(per_repo.most_common()),
+            "top": [{"case": ref.repo(b["repo"]) + "#" + str(b["number"]), "title": b.get("title") or "",
+                     "value": round(float(b.get("value") or 0), 3)} for b in best]}
+
+
 def build_files(inputs: dict[str, Any], rows: list[dict[str, Any]]) -> dict[str, bytes]:
     """The edition's files from the ledger's inputs and rows ({role, published, row, change})."""
     series = Series.from_dict(inputs["series"])
@@ -145,10 +191,15 @@ def build_files(inputs: dict[str, Any], rows: list[dict[str, Any]]) -> dict[str,
     counts = counts_of(rows, inputs)
     digests = {}
     run = copy.deepcopy(inputs.get("run") or {})
+    own = inputs.get("methods") == METHODS_OWN
+    if own:
+        run = own_run(run, edition)
     figures = None
     for lg in LANGS:
         run["title"] = edition_title(series, edition, lg)
         figures = compute_figures(cases, run)
+        if own:
+            figures["backlog"] = backlog_of(inputs.get("backlog") or [], ref)
         d = build_digest(cases, run, lg, figures)
         _add_updates(d, updates, ref, lg)
         d["disclosure"].append(_series_item(series, edition, counts, lg))

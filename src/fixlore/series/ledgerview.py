@@ -26,6 +26,7 @@ def ledger_view(ledger: Ledger, series: str, before: int | None = None) -> Ledge
             view.published_until[key] = until[r["edition"]]
         elif (r["row"] or {}).get("funnel") == FunnelStage.ANALYSIS:
             view.dropped.add(key)
+            view.dropped_rows[key] = r["row"]           # rows come by edition: the last drop wins
     if editions:
         view.backlog = [f"{b['repo']}#{b['number']}" for b in editions[-1]["backlog"] or []]
     return view

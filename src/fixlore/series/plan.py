@@ -6,8 +6,9 @@ taken yet (published or dropped by analysis), plus the backlog the last edition 
 compete on value for the analysis slots, exactly as one run's pool does. A case already
 published comes back only as an update row, when something happened to it since: a fix or a
 backport merged that was not merged then (the fix of a ``fix_not_landed`` case landed), or
-the issue was reopened. A special edition takes the same candidates, restricted to its repos
-or themes.
+the issue was reopened. A case an earlier edition dropped by analysis is a candidate again
+only when it changed since (closed again, a new fix merged, a new answer): ``returned``, with
+the reason. A special edition takes the same candidates, restricted to its repos or themes.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ class LedgerView:
     published_in: dict[str, list[int]] = field(default_factory=dict)    # case key -> editions that carried it
     published_until: dict[str, datetime | None] = field(default_factory=dict)   # case key -> end of that edition's window
     dropped: set[str] = field(default_factory=set)                       # dropped by analysis in some edition
+    dropped_rows: dict[str, dict[str, Any]] = field(default_factory=dict)  # case key -> the row as last dropped
     backlog: list[str] = field(default_factory=list)                     # what the last edition left waiting
 
 
@@ -69,15 +71,20 @@ class EditionPlan:
     analyse: list[str] = field(default_factory=list)       # the candidates that won the analysis slots
     updates: dict[str, dict[str, Any]] = field(default_factory=dict)   # case key -> what changed
     considered: list[str] = field(default_factory=list)    # every case closed in this window (any stage), in scope
+    returned: dict[str, dict[str, Any]] = field(default_factory=dict)  # dropped before, changed since -> why it is back
 
     def to_dict(self) -> dict[str, Any]:
         return {"new": self.new, "carried": self.carried, "left_pool": self.left_pool,
                 "taken_elsewhere": self.taken_elsewhere, "outside": self.outside, "analyse": self.analyse,
-                "updates": self.updates, "considered": self.considered}
+                "updates": self.updates, "considered": self.considered, "returned": self.returned}
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> "EditionPlan":
-        return cls(**{k: d.get(k, {} if k == "updates" else []) for k in cls.__dataclass_fields__})
+        return cls(**{k: d.get(k, {} if k in ("updates", "returned") else []) for k in cls.__dataclass_fields__})
+
+    def candidates(self) -> list[str]:
+        """Every case competing for this edition's analysis slots."""
+        return self.new + self.carried + sorted(self.returned)
 
 
 def _closed_in(case: Case, since: datetime | None, until: datetime | None) -> bool:
@@ -117,7 +124,15 @@ def plan_edition(cases: Iterable[Case], prior: LedgerView, *, since: datetime | 
     waiting = set(plan.carried)            # a backlog case closed inside this window too is still backlog
     plan.new = [k for k in plan.new if k not in waiting]
     plan.considered = [k for k in plan.considered if k not in waiting]
-    candidates = [by_key[k] for k in plan.new + plan.carried]
+    for key, row in sorted(prior.dropped_rows.items()):
+        c = by_key.get(key)
+        if (c is None or key in prior.published or key in waiting or c.funnel not in POOL_STAGES
+                or not in_scope(c.repo) or (focus and not focus.admits(c))):
+            continue
+        back = detect_return(row, c)
+        if back:
+            plan.returned[key] = back
+    candidates = [by_key[k] for k in plan.candidates()]
     items = [(c.key, c.value, 0, c.closed_at.timestamp() if c.closed_at else 0.0) for c in candidates]
     plan.analyse = sorted(top_keys(items, top_k))
     for key, row in sorted(prior.published.items()):
@@ -129,8 +144,36 @@ def plan_edition(cases: Iterable[Case], prior: LedgerView, *, since: datetime | 
             continue
         change = detect_change(row, current, (issue_states or {}).get(key), prior.published_until.get(key))
         if change:
+            if prior.published_in.get(key):
+                change["edition"] = prior.published_in[key][-1]
             plan.updates[key] = change
     return plan
+
+
+def _comment_sources(row: dict[str, Any]) -> set[str]:
+    return {str(e.get("source") or "") for e in row.get("evidence") or [] if isinstance(e, dict)
+            and "/comments/" in str(e.get("source") or "")}
+
+
+def detect_return(dropped: dict[str, Any], current: Case) -> dict[str, Any] | None:
+    """Why a case an edition dropped by analysis is a candidate again: {"items": [...]} or None.
+
+    Items: closed_again (reopened, then closed later than when it was dropped), fix_merged (a PR
+    of its fix set merged that was not merged then), new_answer (a comment the case's evidence
+    rests on that was not there then)."""
+    items: list[dict[str, Any]] = []
+    was = _ts(dropped.get("closed_at") or "")
+    if current.closed_at is not None and was and current.closed_at.timestamp() - was > 1:
+        items.append({"kind": "closed_again", "closed_at": current.closed_at.isoformat()})
+    before = _merged_refs(dropped.get("fix") or [])
+    for f in sorted(current.fix, key=lambda f: (f.repo, f.number)):
+        if f.state == "merged" and f.merged_at is not None and (f.repo, f.number) not in before:
+            items.append({"kind": "fix_merged", "pr": f"{f.repo}!{f.number}", "branch": f.base_ref or "",
+                          "merged_at": f.merged_at.isoformat()})
+    new_sources = sorted(_comment_sources(current.to_export()) - _comment_sources(dropped))
+    if new_sources:
+        items.append({"kind": "new_answer", "sources": new_sources})
+    return {"items": items} if items else None
 
 
 def _merged_refs(fixes: Iterable[dict[str, Any]]) -> set[tuple[str, int]]:
@@ -192,7 +235,13 @@ def change_text(change: dict[str, Any], lang: str) -> str:
             out.append("issue 已重新打开" if zh else "the issue was reopened")
         elif it["kind"] == "closed_again":
             out.append(f"issue 曾重开，{day} 再次关闭" if zh else f"the issue was reopened and closed again on {day}")
-    return ("；" if zh else "; ").join(out)
+        elif it["kind"] == "new_answer":
+            out.append("有了新的回答" if zh else "a new answer was posted")
+    text = ("；" if zh else "; ").join(out)
+    if change.get("edition"):
+        n = int(change["edition"])
+        text = (f"（第 {n} 期）" if zh else f"(No. {n}) ") + text
+    return text
 
 
 def next_edition_line(backlog: list[dict[str, Any]], lang: str, repo_name: Callable[[str], str] = lambda r: r.split("/")[-1],

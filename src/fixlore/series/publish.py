@@ -22,7 +22,7 @@ from fixlore.core.errors import ConfigError, FixloreError, NotFoundError
 from fixlore.edges.inputs import check_db_url, redact_url
 from fixlore.core.model import Case
 from fixlore.pipeline import STAGES, RunRequest, Stage, plan_run, run_pipeline, select_stages
-from fixlore.series.edition import build_files, counts_of, ordered_rows
+from fixlore.series.edition import METHODS_OWN, build_files, counts_of, ordered_rows
 from fixlore.series.ledgerview import ledger_view
 from fixlore.series.model import Series
 from fixlore.series.plan import EditionPlan
@@ -97,10 +97,15 @@ def _backlog_entry(c: Case) -> dict[str, Any]:
 def publish_edition(name: str, *, out: Path, world: Path | None = None, db: str | None = None,
                     as_of: datetime | None = None, since: datetime | None = None,
                     focus: dict[str, list[str]] | None = None, config: Path | None = None,
-                    flags: SettingFlags | None = None, quiet: bool = True) -> dict[str, Any]:
+                    flags: SettingFlags | None = None, quiet: bool = True, dry_run: bool = False,
+                    allow_empty: bool = False) -> dict[str, Any]:
     """Make and record the next edition of series `name`; return its ledger entry plus the folder
     written. ``flags`` are the run settings given as flags (their ``since`` and ``db`` are the
-    edition's: the series' span and the store holding the ledger)."""
+    edition's: the series' span and the store holding the ledger).
+
+    An edition with no row in its tables, or a focus naming a repo the store does not know, is
+    refused (nothing written, no number used) unless `allow_empty`. `dry_run` stops before the
+    edition's files and its ledger record and returns what the edition would hold."""
     out = Path(out)
     db = check_db_url(db or default_db(out), check_folder=False)
     if db.startswith("sqlite:///") and not Path(db[len("sqlite:///"):].split("?", 1)[0]).expanduser().is_file():
@@ -115,8 +120,11 @@ def publish_edition(name: str, *, out: Path, world: Path | None = None, db: str 
         prior = ledger_view(ledger, name)
         prior_backlog = {b["repo"] + "#" + str(b["number"]): b for b in
                          ((ledger.editions(name) or [{}])[-1].get("backlog") or [])}
+        known_before = set(store.repo_pages())
     finally:
         store.close()
+    if known_before and not allow_empty:
+        check_focus(plan_in["focus"], known_before)
     flags = flags or SettingFlags()
     flags = replace(flags, db=db, since=plan_in["span_since"], orgs=flags.orgs or tuple(series.orgs))
     request = RunRequest(out=out, world=world, settings=flags, config=config, as_of=as_of, quiet=quiet)
@@ -135,6 +143,8 @@ def publish_edition(name: str, *, out: Path, world: Path | None = None, db: str 
     store = Store.open(db)
     try:
         ledger = Ledger(store)
+        if not allow_empty:
+            check_focus(plan_in["focus"], set(store.repo_pages()))
         by_key = {c.key: c for c in store.load_cases()}
         cases_in_zone(list(by_key.values()), plan_in["since"].tzinfo)
         rows: list[dict[str, Any]] = []
@@ -146,6 +156,10 @@ def publish_edition(name: str, *, out: Path, world: Path | None = None, db: str 
         for key in plan.carried:
             c = by_key[key]
             rows.append({"role": "backlog", "published": c.funnel == FunnelStage.SELECTED, "row": c.to_export()})
+        for key, why in plan.returned.items():
+            c = by_key[key]
+            rows.append({"role": "returned", "published": c.funnel == FunnelStage.SELECTED, "row": c.to_export(),
+                         "change": why})
         for key, change in plan.updates.items():
             published = prior.published[key]
             current = by_key.get(key)
@@ -156,7 +170,7 @@ def publish_edition(name: str, *, out: Path, world: Path | None = None, db: str 
             rows.append({"role": "update", "published": True, "row": row, "change": change})
         rows = ordered_rows(json.loads(json.dumps(rows, ensure_ascii=False, default=str)))
         waiting = [by_key[r["row"]["repo"] + "#" + str(r["row"]["number"])] for r in rows
-                   if r["role"] in ("new", "backlog") and r["row"]["funnel"] == FunnelStage.RANK]
+                   if r["role"] in ("new", "backlog", "returned") and r["row"]["funnel"] == FunnelStage.RANK]
         backlog = [_backlog_entry(c) for c in sorted(waiting, key=lambda c: (c.repo, c.number))]
         backlog += [prior_backlog[k] for k in plan.outside if k in prior_backlog]
         backlog.sort(key=lambda b: (b["repo"], int(b["number"])))
@@ -168,8 +182,15 @@ def publish_edition(name: str, *, out: Path, world: Path | None = None, db: str 
             "prior_backlog": {"count": len(prior_backlog), "left_pool": plan.left_pool,
                               "taken_elsewhere": plan.taken_elsewhere, "outside": plan.outside},
             "backlog": backlog,
+            "methods": METHODS_OWN,
         }
         inputs = json.loads(json.dumps(inputs, ensure_ascii=False, default=str))
+        counts = counts_of(rows, inputs)
+        if dry_run:
+            return would_hold(name, plan_in, rows, counts, backlog, refused=_empty(counts, allow_empty, name, plan_in))
+        refused = _empty(counts, allow_empty, name, plan_in)
+        if refused:
+            raise FixloreError(refused)
         files = build_files(inputs, rows)
 
         # the files first, the ledger's record last: a run stopped in between left no edition
@@ -178,13 +199,44 @@ def publish_edition(name: str, *, out: Path, world: Path | None = None, db: str 
         ledger.record_edition(name, plan_in["number"], kind=plan_in["kind"], focus=plan_in["focus"] or None,
                               window_since=plan_in["since"], window_until=until,
                               scope={k: series.to_dict()[k] for k in ("orgs", "orgs_out", "repos", "repos_out")},
-                              counts=counts_of(rows, inputs), backlog=backlog, inputs=inputs, rows=rows, files=files)
+                              counts=counts, backlog=backlog, inputs=inputs, rows=rows, files=files)
         entry = ledger.edition(name, plan_in["number"]) or {}
     finally:
         store.close()
     return {"series": name, "number": plan_in["number"], "kind": plan_in["kind"], "folder": str(folder),
             "counts": entry.get("counts"), "window": {"since": edition_info["since"], "until": edition_info["until"]},
             "files": sorted(files)}
+
+
+def check_focus(focus: dict[str, list[str]], known: set[str]) -> None:
+    """A special edition's repos must be repos the store knows (a misspelt one would give an empty 专刊)."""
+    low = {k.lower() for k in known}
+    unknown = [r for r in focus.get("repos", []) if r.lower() not in low]
+    if unknown:
+        raise ConfigError(f"--repo {unknown[0]}: no such repository in this series' harvest "
+                          f"({len(known)} known); check the spelling, or give --allow-empty")
+
+
+def _empty(counts: dict[str, int], allow_empty: bool, name: str, plan_in: dict[str, Any]) -> str:
+    """The refusal of an edition with no row in its tables, or "" when it may be published."""
+    if counts["rows"] or allow_empty:
+        return ""
+    return (f"edition {plan_in['number']} of '{name}' would have no rows (window {plan_in['since'].isoformat()} .. "
+            f"{plan_in['until'].isoformat()}): not published, the number stays free; "
+            "give --allow-empty to publish it anyway, --dry-run to see what it would hold")
+
+
+def would_hold(name: str, plan_in: dict[str, Any], rows: list[dict[str, Any]], counts: dict[str, int],
+               backlog: list[dict[str, Any]], refused: str) -> dict[str, Any]:
+    """What a dry run shows: the edition as it would be published, nothing written."""
+    def keys(role: str) -> list[str]:
+        return [f"{r['row']['repo']}#{r['row']['number']}" for r in rows if r["role"] == role and r["published"]]
+    return {"series": name, "number": plan_in["number"], "kind": plan_in["kind"], "dry_run": True,
+            "window": {"since": plan_in["since"].isoformat(), "until": plan_in["until"].isoformat()},
+            "focus": plan_in["focus"], "counts": counts,
+            "rows": {role: keys(role) for role in ("new", "backlog", "returned", "update")},
+            "returned": {f"{r['row']['repo']}#{r['row']['number']}": r["change"] for r in rows if r["role"] == "returned"},
+            "backlog": len(backlog), **({"refused": refused} if refused else {})}
 
 
 def write_files(folder: Path, files: dict[str, bytes]) -> Path:

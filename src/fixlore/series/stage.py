@@ -26,6 +26,7 @@ class SeriesSummary(TypedDict, total=False):
     analyse: int
     updates: int
     left_pool: int
+    returned: int
 
 
 def run(ctx: RunContext) -> SeriesSummary:
@@ -40,7 +41,7 @@ def run(ctx: RunContext) -> SeriesSummary:
                         top_k=int(edition["top_k"]), in_scope=series.in_scope,
                         focus=Focus(**(edition.get("focus") or {})),
                         issue_states=issue_states(ctx.store, prior.published))
-    chosen, waiting = set(plan.analyse), set(plan.new) | set(plan.carried)
+    chosen, waiting = set(plan.analyse), set(plan.candidates())
     for c in cases:
         if c.key in chosen:
             c.funnel, c.provisional = FunnelStage.SELECTED, True
@@ -51,4 +52,4 @@ def run(ctx: RunContext) -> SeriesSummary:
     ctx.store.save_cases(cases, ctx.run_id)
     edition["plan"] = plan.to_dict()
     return SeriesSummary(new=len(plan.new), carried=len(plan.carried), analyse=len(plan.analyse),
-                         updates=len(plan.updates), left_pool=len(plan.left_pool))
+                         updates=len(plan.updates), left_pool=len(plan.left_pool), returned=len(plan.returned))

@@ -216,6 +216,10 @@ def cases_status(key: str = typer.Argument(..., help="OWNER/REPO#N or the issue'
     console.print(text(f"  timing: {status['timing']}" + (f" — {status['timing_note']}" if status["timing_note"] else "")))
     for trap in status["traps"]:
         console.print(text(f"  ⚠ {trap['name']}: {trap['note']}", style="yellow"))
+    if status.get("editions"):
+        seen = ", ".join(f"{e['series']} No. {e['edition']}" + (f" ({e['role']})" if e["role"] != "new" else "")
+                         for e in status["editions"])
+        console.print(text(f"  editions: {seen}"))
 
 
 @cases_app.command("related")
