@@ -365,6 +365,8 @@ ROWS = [
       ["top_k"]),
     R("series-show-out-typo", ["series", "show", "weekly", "--out", "{tmp}/typo"], 2, ["typo"]),
     R("series-show-unknown", ["series", "show", "nosuch", "--out", "{run}"], 3, ["nosuch"]),
+    R("series-update-unknown", ["series", "update", "nosuch", "--title", "X", "--out", "{run}"], 3, ["nosuch"]),
+    R("series-update-out-typo", ["series", "update", "weekly", "--title", "X", "--out", "{tmp}/typo"], 2, ["typo"]),
     R("series-list-out-typo", ["series", "list", "--out", "{tmp}/typo"], 2, ["typo"]),
     R("series-publish-out-typo", ["series", "publish", "weekly", "--world", DEMO, "--out", "{tmp}/typo"], 3,
       ["weekly"]),
