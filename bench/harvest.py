@@ -35,6 +35,7 @@ from rich.console import Console
 from rich.table import Table
 
 from fixlore.core import model as m
+from fixlore.core.timeutil import parse_time
 from fixlore.harvest import harvest
 from fixlore.link.build import build_cases
 from fixlore.replay.server import ReplayServer
@@ -44,7 +45,6 @@ from fixlore.sources.http import ApiClient
 from fixlore.sources.offline import read_world_meta
 from fixlore.sources.synthetic import WorldShape, write_world
 from fixlore.store import Store
-from fixlore.core.timeutil import parse_time
 
 ROOT = Path(__file__).resolve().parents[1]
 ASCEND = ROOT / "worlds" / "ascend-2026-09"

@@ -55,9 +55,9 @@ import time
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
+from fixlore.core.model import EV_CLOSED, EV_LINKED, Comment, Commit, Corpus, Event, FileChange, Issue, Link, Pull, Repo
 from fixlore.link import LinkConfig, build_cases
 from fixlore.link.export import write_cases_parallel
-from fixlore.core.model import EV_CLOSED, EV_LINKED, Comment, Commit, Corpus, Event, FileChange, Issue, Link, Pull, Repo
 
 TZ = timezone(timedelta(hours=8))
 SINCE = datetime(2026, 9, 17, tzinfo=TZ)

@@ -29,19 +29,19 @@ from typing import Any
 
 from fixlore.core import formats
 
-from fixlore.edges import interrupts, killpoints, logs
 from fixlore.analyse import stage as analyse
-from fixlore.edges.atomicfile import write_atomic
 from fixlore.compose import stage as compose
-from fixlore.settings.config import Settings, SettingFlags, load_settings
 from fixlore.core.errors import ConfigError, FixloreError, Interrupted
+from fixlore.edges import interrupts, killpoints, logs
+from fixlore.edges.atomicfile import write_atomic
+from fixlore.edges.inputs import check_db_url, check_http_url, check_out_dir, redact_url, url_passwords
 from fixlore.funnel import stage as funnel
 from fixlore.harvest import stage as harvest
 from fixlore.kb import stage as kb
 from fixlore.link import stage as link
-from fixlore.edges.inputs import check_db_url, check_http_url, check_out_dir, redact_url, url_passwords
-from fixlore.settings.runcontext import Progress, RunContext, Summary
 from fixlore.serve import stage as serve
+from fixlore.settings.config import Settings, SettingFlags, load_settings
+from fixlore.settings.runcontext import Progress, RunContext, Summary
 
 __all__ = ["STAGES", "STAGE_ORDER", "RunContext", "RunRequest", "Stage", "plan_run", "run_pipeline", "run_stages",
            "select_stages", "unread_items", "unreadable_repos", "utc_now_iso"]
@@ -201,8 +201,8 @@ def run_pipeline(request: RunRequest, *, settings: Settings | None = None, stage
     interrupted (run.json, ``runs``, ``harvest_runs``) and raises :class:`Interrupted` saying
     how many requests were spent.
     """
-    from fixlore.harvest.connect import connect, missing_token_warning
     from fixlore.edges.llmclient import endpoint_setting
+    from fixlore.harvest.connect import connect, missing_token_warning
     from fixlore.sources.listforms import check_probe_platform
     from fixlore.store import Store
 

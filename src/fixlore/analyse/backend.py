@@ -13,10 +13,10 @@ from typing import Any
 from fixlore.analyse.base import Analyst
 from fixlore.analyse.offline import OfflineAnalyst, make_embedder
 from fixlore.analyse.run import Progress, analyse_cases
-from fixlore.edges.circuit import Circuits
 from fixlore.core.errors import ConfigError
-from fixlore.edges.llmclient import endpoint_setting
 from fixlore.core.model import Case, Corpus
+from fixlore.edges.circuit import Circuits
+from fixlore.edges.llmclient import endpoint_setting
 
 # Cases analysed at once (threads): the offline analyst shares the machine's cores with the
 # rest of the run, an LLM backend waits on the endpoint. The result does not depend on it.

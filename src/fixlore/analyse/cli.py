@@ -11,8 +11,8 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from fixlore.analyse.backend import EMBED, THEME_SIZE, WORKERS
-from fixlore.edges.caseexport import read_cases_jsonl, write_cases_jsonl
 from fixlore.core.model import Corpus
+from fixlore.edges.caseexport import read_cases_jsonl, write_cases_jsonl
 
 
 def load_corpus(db: str | None, world: Path | None) -> Corpus:

@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from fixlore.rules.bots import is_bot
 from fixlore.core.model import Case, Comment, Commit, Corpus, FileChange, Issue, Pull
+from fixlore.rules.bots import is_bot
 
 
 def _from_a_person(c: Comment) -> bool:

@@ -24,11 +24,11 @@ from pydantic import BaseModel, ValidationError, field_validator
 from fixlore.analyse.cache import AnswerCache, input_key
 from fixlore.analyse.grounding import ungrounded
 from fixlore.analyse.promptfile import load_prompt
-from fixlore.rules.text import cjk_count
-from fixlore.wording.facts import close_sentence, fix_sentence, pr_label
+from fixlore.core.model import Case
 from fixlore.edges.llmclient import ChatClient
 from fixlore.edges.llmclient import failure_reason as client_failure
-from fixlore.core.model import Case
+from fixlore.rules.text import cjk_count
+from fixlore.wording.facts import close_sentence, fix_sentence, pr_label
 
 
 class Bullet(BaseModel):

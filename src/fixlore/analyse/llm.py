@@ -22,16 +22,16 @@ from pydantic import BaseModel, ValidationError, field_validator, model_validato
 from fixlore.analyse.base import Analysis
 from fixlore.analyse.cache import AnswerCache, input_key
 from fixlore.analyse.context import CaseContext
-from fixlore.wording.facts import close_sentence, fix_sentence, kb_sentence, pr_label
 from fixlore.analyse.grounding import Claim, claims, ungrounded, without_claims
+from fixlore.analyse.keep import language_of
 from fixlore.analyse.offline import OfflineAnalyst
 from fixlore.analyse.promptfile import load_prompt
-from fixlore.rules.text import cjk_count, clean_body, hard_facts, is_cjk, keywords, shorten
-from fixlore.analyse.keep import language_of
+from fixlore.core.model import DROP_REASONS, Case, Written
 from fixlore.edges.circuit import Circuits
 from fixlore.edges.llmclient import ChatClient, endpoint_host
 from fixlore.edges.llmclient import failure_reason as client_failure
-from fixlore.core.model import DROP_REASONS, Case, Written
+from fixlore.rules.text import cjk_count, clean_body, hard_facts, is_cjk, keywords, shorten
+from fixlore.wording.facts import close_sentence, fix_sentence, kb_sentence, pr_label
 
 
 class LlmReply(BaseModel):

@@ -34,20 +34,20 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from fixlore.analyse.base import Analysis
-from fixlore.analyse.context import CaseContext
-from fixlore.wording.facts import close_sentence, fix_sentence, is_merged, pr_label, unlanded
-from fixlore.rules.text import (ACTION_CUES, FIX_CUES, ROOT_CUES, cjk_count, clean_title, clip,
-                                cue_count, fact_count, hard_facts, is_aside, is_cjk, is_language_neutral,
-                                is_status_update, keywords, overlap, sentences, shorten, tokens, without_status)
 from fixlore.analyse.cells import problem_cell, symptom_cell, title_within
+from fixlore.analyse.context import CaseContext
 from fixlore.analyse.keep import keep_or_drop, language_of
 from fixlore.analyse.roles import (OFFICIAL, facts_kept, is_measurement, is_scope, is_workaround, is_log_line,
                                    says_something, states_cause,
                                    states_change, states_reason)
-from fixlore.rules.refs import KIND_ISSUE, find_refs
-from fixlore.rules.topics import topic_words
 from fixlore.core.enums import Trap
 from fixlore.core.model import Case, Written
+from fixlore.rules.refs import KIND_ISSUE, find_refs
+from fixlore.rules.text import (ACTION_CUES, FIX_CUES, ROOT_CUES, cjk_count, clean_title, clip,
+                                cue_count, fact_count, hard_facts, is_aside, is_cjk, is_language_neutral,
+                                is_status_update, keywords, overlap, sentences, shorten, tokens, without_status)
+from fixlore.rules.topics import topic_words
+from fixlore.wording.facts import close_sentence, fix_sentence, is_merged, pr_label, unlanded
 
 # how much a sentence's origin counts: maintainers explain, PRs describe the change,
 # reporters sometimes locate the cause themselves

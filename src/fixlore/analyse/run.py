@@ -9,12 +9,12 @@ from typing import Callable
 from fixlore.analyse.base import Analysis, Analyst
 from fixlore.analyse.context import ContextIndex, fix_users
 from fixlore.analyse.offline import OfflineAnalyst
-from fixlore.rules.text import tokens
 from fixlore.analyse.themes import assign_digest_themes, assign_themes, attach_to_themes
 from fixlore.core.enums import DropReason, FunnelStage
-from fixlore.wording.facts import landed
-from fixlore.rules.unread import fix_unknown
 from fixlore.core.model import Case, Corpus
+from fixlore.rules.text import tokens
+from fixlore.rules.unread import fix_unknown
+from fixlore.wording.facts import landed
 
 CANDIDATE_STAGES = (FunnelStage.SELECTED, FunnelStage.ANALYSIS)
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 from typing import Any, TypedDict
 
 from fixlore.analyse.backend import analyse, choice_from_settings
-from fixlore.settings.runcontext import RunContext
 from fixlore.core.timeutil import cases_in_zone
+from fixlore.settings.runcontext import RunContext
 
 
 class AnalyseSummary(TypedDict, total=False):

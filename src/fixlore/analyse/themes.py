@@ -8,8 +8,8 @@ import math
 import re
 from collections import Counter
 
-from fixlore.rules.topics import prose, topic_words
 from fixlore.core.model import Case
+from fixlore.rules.topics import prose, topic_words
 
 SIMILARITY_FLOOR = 0.18     # below this two groups stay apart
 CROSS_REPO_FACTOR = 0.8    # the same words in another repo are slightly weaker evidence of one mechanism

@@ -9,8 +9,8 @@ from typing import Optional
 
 import typer
 
-from fixlore.settings.config import SettingFlags, parse_since
 from fixlore.core.errors import EXIT_CODES_HELP, ConfigError
+from fixlore.settings.config import SettingFlags, parse_since
 from fixlore.wording.terminal import escape_json, json_text
 
 

@@ -9,7 +9,6 @@ from typing import Any
 import typer
 from rich.console import Console
 
-from fixlore.edges.caseexport import read_cases_jsonl
 from fixlore.core.errors import ConfigError
 from fixlore.edges.caseexport import read_cases_jsonl
 

@@ -10,21 +10,21 @@ import re
 from collections import defaultdict
 from typing import Any
 
-from fixlore.wording.facts import close_sentence, fix_sentence, kb_sentence
-from fixlore.compose.charts import funnel_chart, repo_chart, timing_chart
-from fixlore.compose.figures import Refs, compute_figures
-from fixlore.compose.links import doc_parts, doc_url, pr_links
-from fixlore.compose.language import MARK as QUOTE_MARK
-from fixlore.compose.language import answer_of, facts_in, quote
-from fixlore.compose.render import safe_url
 from fixlore.compose import editorial
+from fixlore.compose.charts import funnel_chart, repo_chart, timing_chart
 from fixlore.compose.disclosure import disclosure
 from fixlore.compose.editorial import Editorial
+from fixlore.compose.figures import Refs, compute_figures
 from fixlore.compose.guide import guide
+from fixlore.compose.language import MARK as QUOTE_MARK
+from fixlore.compose.language import answer_of, facts_in, quote
+from fixlore.compose.links import doc_parts, doc_url, pr_links
+from fixlore.compose.render import safe_url
 from fixlore.compose.themes import themes
 from fixlore.compose.wording import capital as _capital, date as _date, j as _j, t as _t
-from fixlore.core.model import Case
 from fixlore.core.enums import FunnelStage
+from fixlore.core.model import Case
+from fixlore.wording.facts import close_sentence, fix_sentence, kb_sentence
 
 
 def answer_in(case: Case, lang: str) -> str:

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 from collections import defaultdict
 
-from fixlore.core.enums import EvidenceKind
-from fixlore.wording.facts import note_in
 from fixlore.compose.language import mark_runs
-from fixlore.core.units import human_lag
 from fixlore.compose.wording import date as _date, j as _j, t as _t
+from fixlore.core.enums import EvidenceKind
+from fixlore.core.units import human_lag
+from fixlore.wording.facts import note_in
 
 REASON_TEXT = {
     "not_adopted": ("官方不采纳", "officially not adopted"),
@@ -273,8 +273,8 @@ def disclosure(fig: dict, run: dict, lang: str, editorial: str = "") -> list[dic
         lang, f"深析 worker：{ab or '无'}{llm_bits}。", f"Analysis workers: {ab or 'none'}{llm_bits}.")})
     items.append({"label": _t(lang, "编辑与译文", "Editorial and translation"), "text": editorial or _t(
         lang, "主题标题与段落、仓库副标题与定位、排错指引由离线规则从案例共性写成（未配置模型）；英文版未翻译问题原文。",
-        f"Theme headlines and paragraphs, repository subtitles and positioning and the guide were worded offline "
-        f"from what the cases share (no model configured); the English digest leaves issue text untranslated, marked [zh].")})
+        "Theme headlines and paragraphs, repository subtitles and positioning and the guide were worded offline "
+        "from what the cases share (no model configured); the English digest leaves issue text untranslated, marked [zh].")})
     for item in items:
         said: list[str] = []
         item["text"] = mark_runs(item["text"], lang, said)

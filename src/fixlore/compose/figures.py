@@ -8,10 +8,10 @@ from collections import Counter, defaultdict
 from typing import Any
 
 from fixlore.core.enums import EvidenceKind, FunnelStage, Timing, Trap
-from fixlore.wording.facts import landed
 from fixlore.core.model import FUNNEL_STAGES, MERGED_CLOSED, Case, FixRef, merge_variant, pr_sigil
-from fixlore.rules.unread import ISSUE, fix_unknown, unjudged
 from fixlore.core.timeutil import lag_seconds
+from fixlore.rules.unread import ISSUE, fix_unknown, unjudged
+from fixlore.wording.facts import landed
 
 AUTO_CLOSE_TIMINGS = (Timing.SAME_SECOND, Timing.AUTO_CLOSE)
 # Keys of the digest's figures, so plain strings (orjson takes no enum keys).

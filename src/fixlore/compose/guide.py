@@ -20,9 +20,9 @@ from fixlore.compose.figures import Refs, merged
 from fixlore.compose.language import quote
 from fixlore.compose.render import safe_url
 from fixlore.compose.wording import t as _t
-from fixlore.wording.facts import pr_label
 from fixlore.core.model import Case
 from fixlore.rules.refs import find_refs
+from fixlore.wording.facts import pr_label
 
 # an identifier named by more kept cases than this is vocabulary (a product, a common API), not a cause
 SPECIFIC = 3

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import re
 
-from fixlore.wording.facts import close_sentence, fix_sentence
 from fixlore.core.model import Case
+from fixlore.wording.facts import close_sentence, fix_sentence
 
 MARK = "[zh]"
 _HAN = re.compile(r"[\u3400-\u9fff]")

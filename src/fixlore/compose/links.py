@@ -6,8 +6,8 @@ from __future__ import annotations
 from typing import Any
 from urllib.parse import quote
 
-from fixlore.wording.facts import pr_label
 from fixlore.core.model import Case
+from fixlore.wording.facts import pr_label
 
 from fixlore.compose.render import safe_url
 

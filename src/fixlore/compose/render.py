@@ -17,9 +17,9 @@ from jinja2 import Environment, PackageLoader
 from markdown_it import MarkdownIt
 from markupsafe import Markup, escape
 
-from fixlore.core import formats
 from fixlore.compose.charts import svg
-from fixlore.wording.htmlsafe import clean, lag_words, safe_env, safe_url
+from fixlore.core import formats
+from fixlore.wording.htmlsafe import clean, safe_env, safe_url
 
 _MD_SPECIAL = re.compile(r"([\\`*\[\]<>|])")
 _INLINE = MarkdownIt("zero").enable("backticks")

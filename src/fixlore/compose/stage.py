@@ -6,13 +6,13 @@ from __future__ import annotations
 
 from typing import TypedDict
 
-from fixlore.core import formats
 from fixlore.compose.links import doc_parts
 from fixlore.compose.write import write_digests
+from fixlore.core import formats
+from fixlore.core.enums import FunnelStage
+from fixlore.core.timeutil import cases_in_zone
 from fixlore.edges.caseexport import write_cases_jsonl
 from fixlore.settings.runcontext import RunContext
-from fixlore.core.timeutil import cases_in_zone
-from fixlore.core.enums import FunnelStage
 
 
 class ComposeSummary(TypedDict, total=False):

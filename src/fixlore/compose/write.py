@@ -5,14 +5,14 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from fixlore.edges.atomicfile import write_atomic
 from fixlore.compose.digest import build_digest
 from fixlore.compose.figures import compute_figures
 from fixlore.compose.render import html, markdown, to_json
+from fixlore.core.enums import FunnelStage
 from fixlore.core.errors import ConfigError
 from fixlore.core.model import Case
 from fixlore.core.textclean import rendered  # the digests are read: bidi controls shown, never obeyed
-from fixlore.core.enums import FunnelStage
+from fixlore.edges.atomicfile import write_atomic
 
 LANGS = ("zh", "en")
 

@@ -19,9 +19,9 @@ from typing import IO
 import orjson
 
 from fixlore.core import formats
-from fixlore.edges.atomicfile import replacing
 from fixlore.core.errors import ConfigError
 from fixlore.core.model import Case
+from fixlore.edges.atomicfile import replacing
 
 FORMAT = formats.CASES
 

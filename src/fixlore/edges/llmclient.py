@@ -24,8 +24,8 @@ from urllib.parse import urlsplit
 
 import openai
 
-from fixlore.edges.circuit import Breaker, Circuits
 from fixlore.core.errors import ConfigError
+from fixlore.edges.circuit import Breaker, Circuits
 
 log = logging.getLogger(__name__)
 PROBE_TIMEOUT = 10.0          # seconds the endpoint has to answer its first request (GET /models)

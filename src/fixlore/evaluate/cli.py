@@ -11,9 +11,9 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from fixlore.core.enums import FunnelStage
 from fixlore.core.errors import ConfigError
 from fixlore.kb.cli import IndexOpt, OutOpt, _index, kb_app
-from fixlore.core.enums import FunnelStage
 
 
 def register(app: typer.Typer) -> None:
@@ -31,9 +31,9 @@ def register(app: typer.Typer) -> None:
         show: int = typer.Option(15, "--show", min=0, help="How many mismatching keys to list."),
     ) -> None:
         """Compare case exports with truth, key by key, one report per world."""
+        from fixlore.edges.caseexport import read_cases_jsonl
         from fixlore.evaluate.score import load_truth, score, split_truth
         from fixlore.link.cli import load_or_build_cases
-        from fixlore.edges.caseexport import read_cases_jsonl
 
         if cases is None and out is not None and not world:
             cases = Path(out) / "cases.jsonl"
@@ -75,8 +75,8 @@ def register(app: typer.Typer) -> None:
             raise ConfigError(f"{world} is not a world folder with a truth.yaml")
         existing_index(_index(index, out))
         from fixlore.evaluate.kb_truth import labelled_cases
-        from fixlore.retrieval.base import KnowledgeBase
         from fixlore.kb.calibrate import calibrate, cross_validate, evaluate, rank_labelled
+        from fixlore.retrieval.base import KnowledgeBase
 
         index = _index(index, out)
         kb = KnowledgeBase.open(index, create=False)

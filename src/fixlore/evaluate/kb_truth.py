@@ -12,11 +12,11 @@ from pathlib import Path
 
 import yaml
 
-from fixlore.core.errors import ConfigError
-from fixlore.retrieval.base import KbQuery
-from fixlore.kb.enrich import CorpusLookup, case_query
-from fixlore.core.model import Case, Corpus, FixRef
 from fixlore.core.enums import FunnelStage
+from fixlore.core.errors import ConfigError
+from fixlore.core.model import Case, Corpus, FixRef
+from fixlore.kb.enrich import CorpusLookup, case_query
+from fixlore.retrieval.base import KbQuery
 
 
 @dataclass(slots=True)

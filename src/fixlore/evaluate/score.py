@@ -17,10 +17,10 @@ from math import comb
 from pathlib import Path
 from typing import Any
 
-from fixlore.core.errors import ConfigError
-from fixlore.edges.inputs import load_yaml_mapping
-from fixlore.core.model import Case
 from fixlore.core.enums import FunnelStage
+from fixlore.core.errors import ConfigError
+from fixlore.core.model import Case
+from fixlore.edges.inputs import load_yaml_mapping
 
 
 @dataclass(slots=True)

@@ -12,9 +12,9 @@ from __future__ import annotations
 from collections import Counter
 from typing import TypedDict
 
+from fixlore.core.enums import FunnelStage
 from fixlore.rules.funnel.cheap import POOL, cheap_funnel
 from fixlore.settings.runcontext import RunContext
-from fixlore.core.enums import FunnelStage
 
 
 class FunnelSummary(TypedDict):

@@ -8,10 +8,10 @@ from typing import Any, Optional
 
 import typer
 
-from fixlore.settings.config import SettingFlags, load_file, load_settings, parse_since
-from fixlore.edges import interrupts, logs
 from fixlore.core.errors import EXIT_CODES_HELP, ConfigError, Interrupted
+from fixlore.edges import interrupts, logs
 from fixlore.edges.inputs import check_db_url, check_out_dir, url_passwords
+from fixlore.settings.config import SettingFlags, load_file, load_settings, parse_since
 
 
 def register(app: typer.Typer) -> None:

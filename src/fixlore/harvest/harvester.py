@@ -43,8 +43,8 @@ from fixlore.rules.funnel import POOL, FunnelConfig, cheap_funnel
 from fixlore.rules.refs import KIND_EITHER, KIND_ISSUE, KIND_PULL, find_refs, refs_from_branch
 from fixlore.rules.unread import CLOSING_REFS, ISSUE, PULL, PULL_ITSELF, PULL_LIST, REPO
 from fixlore.sources.base import Source
-from fixlore.sources.http import ApiError, HostDown
 from fixlore.sources.github_graphql import closing_refs
+from fixlore.sources.http import ApiError, HostDown
 from fixlore.store import Store
 
 log = logging.getLogger(__name__)

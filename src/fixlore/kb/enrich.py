@@ -20,9 +20,9 @@ from typing import Iterable
 
 from markdown_it import MarkdownIt
 
+from fixlore.core.model import Case, Comment, Corpus, Issue, Pull
 from fixlore.retrieval.base import KbQuery, KnowledgeBase
 from fixlore.retrieval.search import refs_above
-from fixlore.core.model import Case, Comment, Corpus, Issue, Pull
 
 BODY_CHARS = 900
 COMMENT_CHARS = 500

@@ -15,10 +15,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, TypedDict
 
-from fixlore.retrieval.base import KnowledgeBase
 from fixlore.core.enums import FunnelStage
-from fixlore.kb.enrich import enrich
 from fixlore.edges.llmclient import client_from
+from fixlore.kb.enrich import enrich
+from fixlore.retrieval.base import KnowledgeBase
 from fixlore.settings.runcontext import RunContext
 
 

@@ -17,9 +17,9 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Callable
 
+from fixlore.core.model import Case, KbRef
 from fixlore.edges.llmclient import failure_reason
 from fixlore.retrieval.base import KbQuery, Passage
-from fixlore.core.model import Case, KbRef
 
 PROMPT_VERSION = "verify_passage.v1"
 SYSTEM = (

@@ -26,8 +26,8 @@ from typing import Any
 
 from fixlore.core.enums import Timing
 from fixlore.core.model import Case, FixRef
-from fixlore.sources.base import Source
 from fixlore.core.timeutil import parse_time
+from fixlore.sources.base import Source
 
 Fetch = Callable[[str, str, int], Any]
 # what this run's store shows of an issue or PR: its updated_at (None when it is not there)

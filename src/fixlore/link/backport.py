@@ -20,10 +20,10 @@ from datetime import timedelta
 
 from rapidfuzz import fuzz, process
 
+from fixlore.core.model import Pull
 from fixlore.link.config import LinkConfig
 from fixlore.link.index import CorpusIndex, Key
 from fixlore.link.text import tokens
-from fixlore.core.model import Pull
 
 _BACKPORT_WORD = re.compile(r"backport|cherry[- ]?pick|回合|同步", re.IGNORECASE)
 def _specific_title(fix: Pull, shape: str, idx: CorpusIndex, cfg: LinkConfig, window: timedelta) -> bool:

@@ -19,18 +19,18 @@ from functools import partial
 from datetime import datetime
 from typing import Any, Callable
 
-from fixlore.rules.funnel import CHEAP_STAGES, POOL, FunnelConfig, cheap_funnel, own_change_ticket, template_lines
-from fixlore.rules.funnel.rank import CAUSE, ValueInputs, is_acknowledgement, top_keys, value_score
+from fixlore.core.enums import EvidenceKind, FunnelStage, Timing, Trap
+from fixlore.core.model import Case, Comment, Corpus, Issue, pull_label
 from fixlore.link.closes import Close, close_storms
 from fixlore.link.conclude import TRAP_ORDER, answer_finder, candidate_row, conclude
 from fixlore.link.config import LinkConfig
 from fixlore.link.forked import ChunkPool, can_fork, chunked
 from fixlore.link.index import CorpusIndex, Key, issue_map
 from fixlore.link.verdict import FixVerdict, decide
-from fixlore.core.enums import EvidenceKind, FunnelStage, Timing, Trap
-from fixlore.core.model import Case, Comment, Corpus, Issue, pull_label
 from fixlore.rules.answers import canned_replies, squash
 from fixlore.rules.bots import STALE_NOTICE, is_bot
+from fixlore.rules.funnel import CHEAP_STAGES, POOL, FunnelConfig, cheap_funnel, own_change_ticket, template_lines
+from fixlore.rules.funnel.rank import CAUSE, ValueInputs, is_acknowledgement, top_keys, value_score
 from fixlore.rules.unread import ISSUE, PULL, REPO, case_gaps, fix_unknown
 
 __all__ = ["FunnelCounts", "analysis_candidates", "build_cases"]

@@ -18,12 +18,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from fixlore.core.model import EV_CLOSED, Issue, Pull
 from fixlore.link.carried import carried_from, commit_list
 from fixlore.link.credited import credited_fixes
-from fixlore.link.set_aside import called_stopgap, revert_of
 from fixlore.link.index import CorpusIndex, Key
+from fixlore.link.set_aside import called_stopgap, revert_of
 from fixlore.rules.refs import KIND_EITHER, KIND_ISSUE, KIND_PULL, find_refs
-from fixlore.core.model import EV_CLOSED, Issue, Pull
 
 # A comment that says the PR merged / fixed it (what `claimed_unmerged` checks against the PR's state).
 # "修复见 PR#826" points at where the fix is, and says nothing of its state: only a fix said done

@@ -10,7 +10,6 @@ from typing import Any, Optional
 import typer
 from rich.console import Console
 
-from fixlore.core.enums import FunnelStage
 from fixlore.core.errors import ConfigError, NotFoundError
 
 export_app = typer.Typer(help="Export the run's conclusions.", no_args_is_help=True)
@@ -30,8 +29,8 @@ def _since(value: str | None, meta: dict[str, Any]) -> Any:
 def _link_config(meta: dict[str, Any], top_k: int | None, config: Path | None) -> Any:
     """The link settings of a run's settings (`fixlore.settings.config.load_settings`): ``--top-k`` over the
     config file over the world's own ``rank_top_k``."""
-    from fixlore.settings.config import SettingFlags, load_settings
     from fixlore.link.stage import link_config
+    from fixlore.settings.config import SettingFlags, load_settings
 
     world = {"rank_top_k": meta["rank_top_k"]} if meta.get("rank_top_k") is not None else {}
     return link_config(load_settings(config, SettingFlags(rank_top_k=top_k), world))
@@ -42,8 +41,8 @@ def load_or_build_cases(*, db: str | None = None, world: Path | None = None, cas
                         rebuild: bool = False, out: Path | None = None) -> list:
     """Cases from a case export, a store (its cases table, else built from its corpus), a world,
     or a `fixlore run` folder (``out``: its store)."""
-    from fixlore.link import build_cases
     from fixlore.edges.caseexport import read_cases_jsonl
+    from fixlore.link import build_cases
 
     if out is not None and not (db or world or cases):
         if not Path(out).is_dir():

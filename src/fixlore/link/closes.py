@@ -18,9 +18,9 @@ from collections import defaultdict
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 
+from fixlore.core.model import Comment, Issue, pickled_as_arguments
 from fixlore.link.config import LinkConfig
 from fixlore.link.stale_label import stale_label
-from fixlore.core.model import Comment, Issue, pickled_as_arguments
 from fixlore.rules.bots import STALE_NOTICE, is_bot
 
 

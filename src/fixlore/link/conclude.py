@@ -5,14 +5,14 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any, Callable
 
-from fixlore.rules.answers import best_answer as best_reply
+from fixlore.core.enums import EvidenceKind, Timing, Trap
+from fixlore.core.model import MERGED_CLOSED, TRAPS, Case, Comment, Evidence, FixRef, Issue, Pull
 from fixlore.link.candidates import Candidate
 from fixlore.link.closes import stale_note
 from fixlore.link.config import LinkConfig
 from fixlore.link.index import CorpusIndex
 from fixlore.link.verdict import FixVerdict
-from fixlore.core.enums import EvidenceKind, Timing, Trap
-from fixlore.core.model import MERGED_CLOSED, TRAPS, Case, Comment, Evidence, FixRef, Issue, Pull
+from fixlore.rules.answers import best_answer as best_reply
 
 TRAP_ORDER = {t: i for i, t in enumerate(TRAPS)}
 EVIDENCE_OF = {"linked": EvidenceKind.LINKED, "keyword": EvidenceKind.KEYWORD, "mention": EvidenceKind.KEYWORD,

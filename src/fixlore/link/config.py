@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from fixlore.rules.funnel.config import FunnelConfig
 from fixlore.rules.answers import ANSWER_MIN_CHARS
 from fixlore.rules.bursts import STORM_MIN_CLOSES, STORM_WINDOW_S
+from fixlore.rules.funnel.config import FunnelConfig
 
 
 @dataclass(slots=True)

@@ -11,9 +11,9 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import IO
 
+from fixlore.core.model import Case
 from fixlore.edges.caseexport import encode_into, ordered, write_cases_jsonl
 from fixlore.link.forked import ForkedCall, can_fork
-from fixlore.core.model import Case
 
 
 def write_cases_parallel(cases: Iterable[Case], path: str | Path | IO[str] | IO[bytes], workers: int = 1) -> int:

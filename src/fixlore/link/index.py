@@ -14,10 +14,10 @@ from functools import partial
 from datetime import datetime
 from typing import Any
 
-from fixlore.link.forked import ChunkPool, can_fork, chunked
-from fixlore.link.shapes import backport_shape
 from fixlore.core.model import (EV_CLOSED, EV_CROSS_REF, EV_LINKED, EV_REFERENCED, Comment, Commit, Corpus, Event,
                            FileChange, Issue, Pull, pull_label)
+from fixlore.link.forked import ChunkPool, can_fork, chunked
+from fixlore.link.shapes import backport_shape
 from fixlore.rules.refs import (KIND_EITHER, KIND_ISSUE, KIND_PULL, Ref, find_refs, log_number_at_end,
                                 refs_from_branch, settle_background)
 

@@ -15,8 +15,8 @@ from typing import Any, TypedDict
 
 from fixlore.link.audit import audit_timing, corpus_fetcher, corpus_seen, prior_checks, source_fetcher
 from fixlore.link.build import analysis_candidates, build_cases
-from fixlore.settings.config import Settings
 from fixlore.link.config import LinkConfig
+from fixlore.settings.config import Settings
 from fixlore.settings.runcontext import RunContext
 
 AUDIT_SAMPLE = 21      # the seed digest audits 21 timing claims (ascend-2026-09); not a fitted figure

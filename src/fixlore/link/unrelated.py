@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import re
 
+from fixlore.core.model import Issue, Pull
 from fixlore.link.candidates import STRONG, Candidate, _sentence_around
 from fixlore.link.config import LinkConfig
 from fixlore.link.credited import sentences
 from fixlore.link.index import CorpusIndex, Key
 from fixlore.link.text import overlap, path_tokens, tokens
-from fixlore.core.model import Issue, Pull
 from fixlore.rules.answers import DECLINED
 from fixlore.rules.bots import is_bot
 from fixlore.rules.refs import KIND_ISSUE, find_refs

@@ -19,13 +19,13 @@ import re
 from dataclasses import dataclass, field
 from datetime import timedelta
 
+from fixlore.core.model import Issue, Pull
 from fixlore.link.backport import find_twins
 from fixlore.link.candidates import MEDIUM, STRONG, Candidate, Signal, _sentence_around, gather
 from fixlore.link.config import LinkConfig
 from fixlore.link.index import CorpusIndex, Key
 from fixlore.link.text import overlap
 from fixlore.link.unrelated import _LazyTokens, pull_tokens, unrelated_reason
-from fixlore.core.model import Issue, Pull
 from fixlore.rules.refs import KIND_ISSUE, KIND_PULL, find_refs
 from fixlore.rules.unread import PULL, SHOWS_THE_CHANGE
 

@@ -15,6 +15,7 @@ from functools import lru_cache
 from typing import Any, Callable
 from urllib.parse import unquote, urlencode
 
+from fixlore.replay import github_shape as shape
 from fixlore.replay.listing import (
     Answer,
     Query,
@@ -28,7 +29,6 @@ from fixlore.replay.listing import (
     time_key,
     total_pages,
 )
-from fixlore.replay import github_shape as shape
 from fixlore.replay.world import World
 
 PREFIX = ""

@@ -24,8 +24,8 @@ import copy
 from datetime import datetime
 from typing import Any, Iterable
 
-from fixlore.replay.world import World
 from fixlore.core.timeutil import parse_time
+from fixlore.replay.world import World
 
 _CLOSE_ACTIONS = {"closed", "close"}
 _REOPEN_ACTIONS = {"reopened", "reopen"}

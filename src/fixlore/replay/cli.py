@@ -52,8 +52,8 @@ def replay(
 
     check_number(time_scale, "--time-scale", above=0)
     check_number(stall_seconds, "--stall-seconds", low=0)
-    from fixlore.settings.config import parse_since
     from fixlore.replay.faults import parse_spec
+    from fixlore.settings.config import parse_since
 
     parse_spec(faults)
     when = parse_since(as_of, "--as-of") if as_of else None

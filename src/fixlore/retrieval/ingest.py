@@ -13,12 +13,12 @@ from pathlib import Path
 from typing import Callable, Iterable
 
 from fixlore.core.errors import FixloreError
+from fixlore.core.model import Case
 from fixlore.retrieval.cases import case_doc, case_text
 from fixlore.retrieval.chunking import chunk_document, file_format, kind_of
 from fixlore.retrieval.embed import Embedder, embed_text, text_key
 from fixlore.retrieval.schema import IngestStats, Progress, writing
 from fixlore.retrieval.tokens import Tokenizer
-from fixlore.core.model import Case
 
 MAX_FILE_BYTES = 1_000_000
 SKIP_DIRS = {".git", ".hg", ".svn", "node_modules", "__pycache__", ".venv", "venv", ".tox"}

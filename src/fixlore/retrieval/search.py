@@ -11,13 +11,13 @@ from typing import Iterator, Sequence
 
 import numpy as np
 
+from fixlore.core.model import KbRef
 from fixlore.retrieval import scoring, vectors
 from fixlore.retrieval.blas import blas_threads
 from fixlore.retrieval.embed import Embedder
 from fixlore.retrieval.schema import KbQuery, Passage, prefix_range
 from fixlore.retrieval.terms import match_terms
 from fixlore.retrieval.tokens import fts_escape
-from fixlore.core.model import KbRef
 
 CANDIDATES = 50           # hits taken from each ranking before fusion
 QUERY_EMBED_CHARS = 400   # the query's vector is taken from its first characters (see _embed_query)

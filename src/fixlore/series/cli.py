@@ -7,8 +7,8 @@ from typing import Any, Optional
 
 import typer
 
-from fixlore.settings.config import SettingFlags, parse_since
 from fixlore.core.errors import ConfigError
+from fixlore.settings.config import SettingFlags, parse_since
 from fixlore.wording.terminal import json_text, plain
 
 series_app = typer.Typer(help="A digest series: editions, the published ledger, the backlog carried forward.",

@@ -12,10 +12,10 @@ from typing import Any
 from fixlore.compose.digest import build_digest
 from fixlore.compose.figures import Refs, compute_figures
 from fixlore.compose.render import html, markdown, safe_url, to_json
+from fixlore.core.enums import FunnelStage
 from fixlore.core.model import Case
 from fixlore.series.model import Series, zh_number
 from fixlore.series.plan import change_text, next_edition_line
-from fixlore.core.enums import FunnelStage
 
 LANGS = ("zh", "en")
 FILES = ("digest.zh.md", "digest.en.md", "digest.html", "digest.json")

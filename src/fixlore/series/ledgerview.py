@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from fixlore.core.enums import FunnelStage
 from fixlore.series.plan import LedgerView
 from fixlore.store import Store
 from fixlore.store.ledger import Ledger
-from fixlore.core.enums import FunnelStage
 
 
 def ledger_view(ledger: Ledger, series: str, before: int | None = None) -> LedgerView:

@@ -6,8 +6,8 @@ import re
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from fixlore.settings.config import load_file, parse_since
 from fixlore.core.errors import ConfigError
+from fixlore.settings.config import load_file, parse_since
 
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$")
 _REPO = re.compile(r"^[^/\s]+/[^/\s]+$")

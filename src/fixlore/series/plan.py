@@ -18,9 +18,9 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Callable, Iterable
 
-from fixlore.rules.funnel.rank import top_keys
-from fixlore.core.model import Case
 from fixlore.core.enums import FunnelStage
+from fixlore.core.model import Case
+from fixlore.rules.funnel.rank import top_keys
 
 POOL_STAGES = (FunnelStage.SELECTED, FunnelStage.ANALYSIS, FunnelStage.RANK)
 

@@ -16,20 +16,20 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from fixlore.edges.atomicfile import write_atomic
-from fixlore.settings.config import SettingFlags
+from fixlore.core.enums import FunnelStage
 from fixlore.core.errors import ConfigError, FixloreError, NotFoundError
-from fixlore.edges.inputs import check_db_url, redact_url
 from fixlore.core.model import Case
+from fixlore.core.timeutil import cases_in_zone, parse_time
+from fixlore.edges.atomicfile import write_atomic
+from fixlore.edges.inputs import check_db_url, redact_url
 from fixlore.pipeline import STAGES, RunRequest, Stage, plan_run, run_pipeline, select_stages
 from fixlore.series.edition import METHODS_OWN, build_files, counts_of, ordered_rows
 from fixlore.series.ledgerview import ledger_view
 from fixlore.series.model import Series
 from fixlore.series.plan import EditionPlan
+from fixlore.settings.config import SettingFlags
 from fixlore.store import Store
 from fixlore.store.ledger import Ledger
-from fixlore.core.timeutil import cases_in_zone, parse_time
-from fixlore.core.enums import FunnelStage
 
 SERIES_STAGES = ["harvest", "funnel", "link", "series", "kb", "analyse", "serve"]
 

@@ -10,13 +10,13 @@ from __future__ import annotations
 
 from typing import TypedDict
 
-from fixlore.settings.runcontext import RunContext
+from fixlore.core.enums import FunnelStage
+from fixlore.core.timeutil import parse_time
 from fixlore.series.ledgerview import issue_states, ledger_view
 from fixlore.series.model import Series
 from fixlore.series.plan import Focus, plan_edition
+from fixlore.settings.runcontext import RunContext
 from fixlore.store.ledger import Ledger
-from fixlore.core.timeutil import parse_time
-from fixlore.core.enums import FunnelStage
 
 
 class SeriesSummary(TypedDict, total=False):

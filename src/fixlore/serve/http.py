@@ -25,8 +25,8 @@ from fastapi.exceptions import RequestValidationError
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 
-from fixlore.wording.htmlsafe import safe_env
 from fixlore.serve.knowledge import MAX_K, Knowledge, NotFound, package_version
+from fixlore.wording.htmlsafe import safe_env
 
 DIGESTS = {"digest.html": "text/html; charset=utf-8", "digest.zh.md": "text/markdown; charset=utf-8",
            "digest.en.md": "text/markdown; charset=utf-8", "digest.json": "application/json"}

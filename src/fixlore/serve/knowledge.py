@@ -20,8 +20,8 @@ from sqlalchemy.exc import SQLAlchemyError
 
 import fixlore
 from fixlore.core.errors import ConfigError, FixloreError
-from fixlore.retrieval.base import DOC_KINDS, KnowledgeBase
 from fixlore.core.model import Case, IssueText, pull_label
+from fixlore.retrieval.base import DOC_KINDS, KnowledgeBase
 from fixlore.serve import citations, views
 from fixlore.serve.limits import MAX_K, relevant
 

@@ -15,8 +15,8 @@ from pathlib import Path
 from typing import TypedDict
 
 from fixlore.retrieval.tokens import Tokenizer
-from fixlore.settings.runcontext import RunContext
 from fixlore.serve.knowledge import CASE_INDEX, index_cases
+from fixlore.settings.runcontext import RunContext
 from fixlore.store.datasette import write_metadata
 
 

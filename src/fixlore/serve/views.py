@@ -10,12 +10,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from fixlore.rules.text import clean_body, error_lines, shorten
-from fixlore.retrieval.base import case_text
 from fixlore.core.enums import EvidenceKind, FunnelStage, Trap
 from fixlore.core.model import Case, FixRef, IssueText, pull_label
+from fixlore.retrieval.base import case_text
 from fixlore.rules.answers import ANSWER_MIN_CHARS, best_answer
 from fixlore.rules.refs import issue_key
+from fixlore.rules.text import clean_body, error_lines, shorten
 from fixlore.rules.unread import fix_unknown
 
 POOL_STAGES = (FunnelStage.SELECTED, FunnelStage.ANALYSIS, FunnelStage.RANK)     # resolved user-side issues the funnel kept

@@ -31,11 +31,11 @@ from typing import Any
 
 from fixlore.core.enums import Platform
 from fixlore.core.errors import ConfigError
+from fixlore.core.timeutil import has_offset, in_platform_zone, parse_user_time
 from fixlore.edges.inputs import (check_db_url, check_http_url, load_yaml_mapping, read_text, redact_url,
                             without_userinfo)
 from fixlore.rules.funnel.config import FunnelConfig
 from fixlore.sources import DEFAULT_BASE_URLS, DEFAULT_TOKEN_ENV
-from fixlore.core.timeutil import has_offset, in_platform_zone, parse_user_time
 
 PLATFORMS = tuple(p.value for p in Platform)
 log = logging.getLogger(__name__)

@@ -21,11 +21,11 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from fixlore.core.model import Case, Corpus
+from fixlore.core.timeutil import in_zone
 from fixlore.edges.circuit import Circuits
 from fixlore.settings.config import Settings
-from fixlore.core.model import Case, Corpus
 from fixlore.store import Store
-from fixlore.core.timeutil import in_zone
 
 if TYPE_CHECKING:                          # the edges' heavier modules, only for their names
     from fixlore.sources.base import Source

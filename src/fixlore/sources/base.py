@@ -7,8 +7,8 @@ from datetime import datetime
 from typing import Any, Iterator, Protocol
 
 from fixlore.core.model import Comment, Commit, Event, FileChange, Issue, Link, Pull, Repo
-from fixlore.sources.responses import ApiError, HostDown
 from fixlore.core.textclean import clean_text, strip_escapes
+from fixlore.sources.responses import ApiError, HostDown
 
 
 @dataclass

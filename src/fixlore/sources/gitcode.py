@@ -19,6 +19,7 @@ from typing import Any, Iterator
 
 from fixlore.core import model as m
 from fixlore.core.errors import SourceError
+from fixlore.core.timeutil import PLATFORM_ZONES, parse_time
 from fixlore.rules.refs import log_number
 from fixlore.rules.unread import COMMENTS, COMMITS, EVENTS, FILES, LINKS
 from fixlore.sources.base import (IssueDetail, NewestFirst, PullDetail, as_int, as_str, label_names,
@@ -26,7 +27,6 @@ from fixlore.sources.base import (IssueDetail, NewestFirst, PullDetail, as_int, 
 from fixlore.sources.http import ApiClient, NotFound, repo_pages
 from fixlore.sources.listforms import OrderForms, ProbeForms, ordered_pages
 from fixlore.sources.policy import GITCODE_POLICY
-from fixlore.core.timeutil import PLATFORM_ZONES, parse_time
 
 PLATFORM = "gitcode"
 

@@ -14,6 +14,7 @@ from typing import Any, Iterator
 
 from fixlore.core import model as m
 from fixlore.core.errors import SourceError
+from fixlore.core.timeutil import parse_time
 from fixlore.rules.refs import github_repo_in_url
 from fixlore.rules.unread import COMMENTS, COMMITS, EVENTS, FILES
 from fixlore.sources.base import (IssueDetail, NewestFirst, PullDetail, as_int, as_str, label_names, login_of,
@@ -21,7 +22,6 @@ from fixlore.sources.base import (IssueDetail, NewestFirst, PullDetail, as_int, 
 from fixlore.sources.http import ApiClient, NotFound, repo_pages
 from fixlore.sources.listforms import OrderForms, ProbeForms, ordered_pages
 from fixlore.sources.policy import GITHUB_POLICY
-from fixlore.core.timeutil import parse_time
 
 PLATFORM = "github"
 log = logging.getLogger(__name__)

@@ -32,9 +32,9 @@ from urllib.parse import urlencode, urlsplit
 
 import httpx2
 
+from fixlore.core.errors import SourceError
 from fixlore.edges import interrupts
 from fixlore.edges.circuit import Breaker
-from fixlore.core.errors import SourceError
 from fixlore.sources.cache import Accounting, HttpCache, MemoryCache
 from fixlore.sources.paging import PagingMixin
 from fixlore.sources.policy import policy_for

@@ -12,10 +12,10 @@ from pathlib import Path
 from typing import Any
 
 from fixlore.core.errors import ConfigError
-from fixlore.edges.inputs import load_yaml_mapping
 from fixlore.core.model import Corpus
-from fixlore.sources import github as gh
+from fixlore.edges.inputs import load_yaml_mapping
 from fixlore.sources import gitcode as gc
+from fixlore.sources import github as gh
 
 
 def read_world_meta(path: str | Path) -> dict[str, Any]:

@@ -18,9 +18,9 @@ from typing import Any, Callable, Iterable
 import sqlalchemy as sa
 
 from fixlore.core import model as m
+from fixlore.core.timeutil import parse_time
 from fixlore.store import schema as t
 from fixlore.store.rows import _jsonable, _now, upsert
-from fixlore.core.timeutil import parse_time
 
 # the export's per-case text fields copied into columns of `cases` (the rest stays in the JSON only)
 CASE_TEXTS = ("title", "url", "drop_reason", "timing", "timing_note", "closed_by", "theme", "analysed_by",

@@ -20,8 +20,8 @@ import sqlalchemy as sa
 from alembic import command
 from alembic.config import Config
 
-from fixlore.edges import interrupts, killpoints
 from fixlore.core.errors import ConfigError, StoreError
+from fixlore.edges import interrupts, killpoints
 from fixlore.store import schema as t
 from fixlore.store import views as store_views
 from fixlore.store.conclusions import CaseConclusions

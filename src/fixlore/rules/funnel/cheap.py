@@ -11,12 +11,12 @@ import re
 from datetime import datetime
 from functools import lru_cache
 
+from fixlore.core.enums import FunnelStage
+from fixlore.core.model import REASON_DUPLICATE, REASON_NOT_PLANNED, REASON_REJECTED, Issue
 from fixlore.rules.funnel.config import FunnelConfig
 from fixlore.rules.funnel.floods import flood_keys
 from fixlore.rules.funnel.planned import is_tracking_ticket
 from fixlore.rules.funnel.vocabulary import fold, folded
-from fixlore.core.model import REASON_DUPLICATE, REASON_NOT_PLANNED, REASON_REJECTED, Issue
-from fixlore.core.enums import FunnelStage
 
 # Not a stage: the verdict of an issue no cheap stage drops (it goes on to `rank`, `analysis`, `selected`).
 POOL = "pool"

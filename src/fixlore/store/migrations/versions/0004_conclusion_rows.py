@@ -12,10 +12,10 @@ timing, lag_s, ...); `case_conclusions` and `case_pending_fixes` stay as views o
 import sqlalchemy as sa
 from alembic import op
 
-import fixlore.store.schema
 from fixlore.store import conclusions, views
-from fixlore.store.rows import upsert
 from fixlore.store.migrations import json_views
+from fixlore.store.rows import upsert
+import fixlore.store.schema
 
 revision = '0004_conclusion_rows'
 down_revision = '0003_datasette'
