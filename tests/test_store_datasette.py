@@ -114,12 +114,17 @@ def test_json_is_utf8_text_and_times_are_iso_utc_with_z(tmp_path):
     assert merged_at == "2026-09-17T02:00:00.000000Z"
 
 
-def test_the_migration_rewrites_a_store_written_before_it(tmp_path):
-    """A store at revision 0001 (naive UTC times, ASCII-escaped JSON) reads the same after 0003."""
+def _old_store(tmp_path):
+    """An empty SQLite file and the alembic config that migrates it step by step."""
     url = f"sqlite:///{tmp_path / 'old.db'}"
-    engine = sa.create_engine(url)
     cfg = Config(str(ROOT / "src" / "fixlore" / "store" / "alembic.ini"))
     cfg.set_main_option("script_location", str(ROOT / "src" / "fixlore" / "store" / "migrations"))
+    return url, sa.create_engine(url), cfg
+
+
+def test_the_migration_rewrites_a_store_written_before_it(tmp_path):
+    """A store at revision 0001 (naive UTC times, ASCII-escaped JSON) reads the same after 0003."""
+    url, engine, cfg = _old_store(tmp_path)
     with engine.begin() as conn:
         cfg.attributes["connection"] = conn
         command.upgrade(cfg, "0001")
@@ -145,10 +150,7 @@ def test_the_migration_rewrites_a_store_written_before_it(tmp_path):
 def test_the_migration_unfolds_cases_stored_as_json_and_goes_back(tmp_path):
     """A store at 0003 (conclusions only in cases.export, views over the JSON) gets its rows at
     0004; going back to 0003 brings the JSON views back, reading the same items."""
-    url = f"sqlite:///{tmp_path / 'old.db'}"
-    engine = sa.create_engine(url)
-    cfg = Config(str(ROOT / "src" / "fixlore" / "store" / "alembic.ini"))
-    cfg.set_main_option("script_location", str(ROOT / "src" / "fixlore" / "store" / "migrations"))
+    url, engine, cfg = _old_store(tmp_path)
     export = _case().to_export()
     with engine.begin() as conn:
         cfg.attributes["connection"] = conn
@@ -278,10 +280,7 @@ def test_the_metadata_describes_columns_that_exist(tmp_path):
 def test_the_migration_fills_the_item_facts_from_the_kept_payloads(tmp_path):
     """A store at 0005 gets issues.is_pull and pulls.head_sha at 0006 from each row's payload
     (what the sources now normalise), so stages read the fields without a new harvest."""
-    url = f"sqlite:///{tmp_path / 'old.db'}"
-    engine = sa.create_engine(url)
-    cfg = Config(str(ROOT / "src" / "fixlore" / "store" / "alembic.ini"))
-    cfg.set_main_option("script_location", str(ROOT / "src" / "fixlore" / "store" / "migrations"))
+    url, engine, cfg = _old_store(tmp_path)
     with engine.begin() as conn:
         cfg.attributes["connection"] = conn
         command.upgrade(cfg, "0005_item_failures")
