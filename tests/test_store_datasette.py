@@ -370,3 +370,48 @@ def test_the_search_boxes_follow_the_store_writes(tmp_path):
         assert found("偶发超时") == []
     finally:
         store.close()
+
+
+def test_the_migration_gives_stored_rows_their_single_column_keys_and_goes_back(db_url):
+    """A store at 0005 (composite keys only) gets ids, case_id and pull_id for the rows it holds, on
+    both dialects; going back to 0005 restores the composite primary keys, with the rows."""
+    engine = sa.create_engine(db_url)
+    cfg = Config(str(ROOT / "src" / "fixlore" / "store" / "alembic.ini"))
+    cfg.set_main_option("script_location", str(ROOT / "src" / "fixlore" / "store" / "migrations"))
+
+    def migrate(step, revision):
+        with engine.begin() as conn:
+            cfg.attributes["connection"] = conn
+            step(cfg, revision)
+
+    migrate(command.upgrade, "0005_item_failures")
+    with engine.begin() as conn:
+        conn.execute(sa.text("INSERT INTO repos (full_name, platform, owner, name) VALUES ('o/r', 'gitcode', 'o', 'r')"))
+        conn.execute(sa.text("INSERT INTO issues (repo, number, title, body) VALUES ('o/r', 7, '超时', '训练时偶发超时')"))
+        conn.execute(sa.text("INSERT INTO pulls (repo, number, title) VALUES ('o/r', 70, '修复超时')"))
+        conn.execute(sa.text("INSERT INTO cases (repo, number, funnel) VALUES ('o/r', 7, 'selected')"))
+        conn.execute(sa.text("INSERT INTO case_fixes (repo, number, pending, position, pr_repo, pr_number) "
+                             "VALUES ('o/r', 7, false, 0, 'o/r', 70)"))
+        conn.execute(sa.text("INSERT INTO case_traps (repo, number, trap, position) VALUES ('o/r', 7, 'stale_close', 0)"))
+    migrate(command.upgrade, "head")
+    try:
+        with engine.connect() as conn:
+            assert conn.execute(sa.text("SELECT id FROM issues")).scalars().all() == ["o/r#7"]
+            assert conn.execute(sa.text("SELECT id FROM pulls")).scalars().all() == ["o/r#70"]
+            assert conn.execute(sa.text("SELECT id FROM cases")).scalars().all() == ["o/r#7"]
+            assert conn.execute(sa.text("SELECT case_id, pull_id FROM case_fixes")).all() == [("o/r#7", "o/r#70")]
+            assert conn.execute(sa.text("SELECT case_id FROM case_traps")).scalars().all() == ["o/r#7"]
+            inspector = sa.inspect(conn)
+            assert {t: inspector.get_pk_constraint(t)["constrained_columns"] for t in ("issues", "pulls", "cases")} == \
+                {"issues": ["id"], "pulls": ["id"], "cases": ["id"]}
+            if conn.dialect.name == "sqlite":
+                assert conn.execute(sa.text("SELECT rowid FROM issues_fts WHERE issues_fts MATCH '\"偶发超时\"'")).all()
+        migrate(command.downgrade, "0005_item_failures")
+        with engine.connect() as conn:
+            inspector = sa.inspect(conn)
+            assert inspector.get_pk_constraint("issues")["constrained_columns"] == ["repo", "number"]
+            assert "case_id" not in {c["name"] for c in inspector.get_columns("case_fixes")}
+            assert conn.execute(sa.text("SELECT pr_number FROM case_fixes")).scalars().all() == [70]
+        migrate(command.upgrade, "head")
+    finally:
+        engine.dispose()

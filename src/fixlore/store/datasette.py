@@ -81,8 +81,8 @@ TABLES: dict[str, dict[str, Any]] = {
                    "columns": {**CASE_KEY, **POSITION, "pending": "True: did not land before the close (the export's "
                                                                   "pending_fix); false: the fix set",
                                "pr_repo": "The PR's repository", "pr_number": "The PR",
-                               "pull_id": "The PR (PR_REPO#PR_NUMBER): a link to its row of pulls (none when "
-                                          "the PR was not harvested)",
+                               "pull_id": "The PR (PR_REPO#PR_NUMBER): a link to its row of pulls (a PR "
+                                          "not harvested has no row to open)",
                                "role": "fix or backport", "state": "The PR's state (merged, open, closed)",
                                "merged": "True only when state is merged and merged_at is set", "merged_at": TIME,
                                "base_ref": "The branch the PR targets"}},
