@@ -108,9 +108,9 @@ def test_json_is_utf8_text_and_times_are_iso_utc_with_z(tmp_path):
         merged_at = db.execute("SELECT merged_at FROM case_fixes WHERE position = 0 AND NOT pending").fetchone()[0]
     assert "超时阈值过小" in export and "\\u" not in export
     assert datetime.fromisoformat(updated).tzinfo == timezone.utc and updated.endswith("Z") and "T" in updated
-    assert fks == {("issues", "repo"), ("issues", "number"), ("runs", "run_id")}
+    assert fks == {("issues", "repo"), ("issues", "number"), ("runs", "run_id"), ("issues", "id")}
     assert fix_fks == {("cases", "repo", "repo"), ("cases", "number", "number"), ("pulls", "pr_repo", "repo"),
-                       ("pulls", "pr_number", "number")}
+                       ("pulls", "pr_number", "number"), ("cases", "case_id", "id"), ("pulls", "pull_id", "id")}
     assert merged_at == "2026-09-17T02:00:00.000000Z"
 
 
@@ -144,7 +144,7 @@ def test_the_migration_rewrites_a_store_written_before_it(tmp_path):
         assert db.execute("SELECT closed_at, labels FROM issues").fetchone() == ("2026-09-17T02:02:11.500000Z",
                                                                                '["缺陷"]')
         assert db.execute("SELECT raw FROM repos").fetchone() == ('{"description": "昇腾"}',)
-        assert db.execute("SELECT version_num FROM alembic_version").fetchone() == ("0006_item_facts",)
+        assert db.execute("SELECT version_num FROM alembic_version").fetchone() == ("0007_single_keys_search",)
 
 
 def test_the_migration_unfolds_cases_stored_as_json_and_goes_back(tmp_path):
@@ -253,7 +253,8 @@ def test_datasette_reads_each_view_of_the_demo_store(demo_out, datasette):
         # single-column foreign keys become links in Datasette
         outgoing = {name: {(fk["column"], fk["other_table"]) for fk in tables[name]["foreign_keys"]["outgoing"]}
                     for name in ("issues", "pulls", "cases")}
-        assert outgoing == {"issues": {("repo", "repos")}, "pulls": {("repo", "repos")}, "cases": {("run_id", "runs")}}
+        assert outgoing == {"issues": {("repo", "repos")}, "pulls": {("repo", "repos")},
+                            "cases": {("run_id", "runs"), ("id", "issues")}}
         # full-text search over issues and PRs finds a two-character Chinese word of a title
         title = next(x["title"] for x in cases if "超时" in x["title"])
         hits = c.get("/fixlore/fulltext.json", params={"_search": "超时", "_shape": "array"}).json()
@@ -299,3 +300,144 @@ def test_the_migration_fills_the_item_facts_from_the_kept_payloads(tmp_path):
         assert [(p.number, p.head_sha) for p in store.load_corpus().pulls] == [(3, "abc1234"), (4, "")]
     finally:
         store.close()
+
+
+# ---------------------------------------------------------------- Datasette in-process: links and search boxes
+
+def _in_process(out: Path):
+    """The store of a run opened in Datasette in this process (its ASGI client: no port, no network)."""
+    datasette_app = pytest.importorskip("datasette.app")
+    meta = json.loads((out / "metadata.json").read_text(encoding="utf-8"))
+    return datasette_app.Datasette([str(out / "fixlore.db")], metadata=meta)
+
+
+def test_datasette_follows_a_fix_to_its_pr_and_finds_chinese_typed_without_spaces(demo_out):
+    """Issue #26: a case's fix row links to its PR (a single-column foreign key Datasette draws),
+    and the issues' search box finds 偶发超时 and 多卡部署 inside longer runs of Chinese (the demo's
+    demo-ai/infer-serve#30 is titled 多卡部署时 /health 接口偶发超时)."""
+    import asyncio
+    import re
+    from urllib.parse import quote, unquote
+
+    cases = [json.loads(line) for line in (demo_out / "cases.jsonl").read_text(encoding="utf-8").splitlines()]
+    case = next(x for x in cases if x["fix"])
+    fix = case["fix"][0]
+    case_id = f"{case['repo']}#{case['number']}"
+    ds = _in_process(demo_out)
+
+    async def walk() -> dict:
+        await ds.invoke_startup()
+        get = ds.client.get
+        seen: dict = {}
+        # the case's fix rows, by the case's single-column key: the PR column is an expanded link
+        rows = (await get(f"/fixlore/case_fixes.json?case_id={quote(case_id)}&pending=0&_labels=on"
+                          "&_shape=array")).json()
+        seen["labels"] = [r["pull_id"] for r in rows]
+        seen["case_links"] = [r["case_id"] for r in rows]
+        html = (await get(f"/fixlore/case_fixes?case_id={quote(case_id)}&pending=0")).text
+        seen["hrefs"] = re.findall(r'href="(/fixlore/pulls/[^"?#]+)"', html)
+        seen["pr"] = [(await get(href + ".json?_shape=array")).json() for href in seen["hrefs"]]
+        search = {}
+        for q in ("偶发超时", "多卡部署", "超时"):
+            search[q] = (await get(f"/fixlore/issues.json?_search={quote(q)}&_shape=array&_size=max")).json()
+        seen["search"] = search
+        seen["form"] = (await get("/fixlore/issues")).text
+        seen["pulls_search"] = (await get(f"/fixlore/pulls.json?_search={quote('fix-zero')}&_shape=array")).json()
+        seen["fulltext"] = (await get(f"/fixlore/fulltext.json?_search={quote('超时')}&_shape=array")).json()
+        return seen
+
+    seen = asyncio.run(walk())
+    pull_id = f"{fix['repo']}#{fix['number']}"
+    assert seen["labels"] and seen["labels"][0]["value"] == pull_id and seen["labels"][0]["label"] != pull_id
+    assert seen["case_links"][0]["value"] == case_id
+    assert unquote(seen["hrefs"][0].replace("~", "%")) == f"/fixlore/pulls/{pull_id}"
+    pr = seen["pr"][0]
+    assert [(p["repo"], p["number"]) for p in pr] == [(fix["repo"], fix["number"])]
+    assert pr[0]["title"] == seen["labels"][0]["label"]
+
+    found = {q: {(r["repo"], r["number"]) for r in rows} for q, rows in seen["search"].items()}
+    assert ("demo-ai/infer-serve", 30) in found["偶发超时"] and ("demo-ai/infer-serve", 30) in found["多卡部署"]
+    assert all("偶发超时" in r["title"] + r["body"] for r in seen["search"]["偶发超时"])
+    assert 'name="_search"' in seen["form"]
+    # two characters are below the trigram index's reach: the box finds nothing (its description
+    # says so), and the jieba-segmented fulltext table finds the word
+    assert found["超时"] == set() and seen["fulltext"]
+    assert [p["head_ref"] for p in seen["pulls_search"]] == ["fix-zero-channel-scale"]
+
+
+def test_the_search_boxes_follow_the_store_writes(tmp_path):
+    """The trigram index changes with the rows, inside the writer's transaction."""
+    from fixlore.core.model import Issue, Repo
+
+    store = Store.open(f"sqlite:///{tmp_path / 'fixlore.db'}")
+    t = datetime(2026, 9, 17, tzinfo=timezone.utc)
+    issue = Issue(repo="o/r", number=1, title="多卡训练", body="训练时偶发超时，多卡部署后 HCCL 报错", state="closed",
+                  created_at=t, updated_at=t, closed_at=t)
+
+    def found(q: str) -> list[str]:
+        with store.engine.connect() as conn:
+            return [r[0] for r in conn.execute(sa.text(
+                "SELECT id FROM issues WHERE rowid IN (SELECT rowid FROM issues_fts WHERE issues_fts MATCH :q)"),
+                {"q": f'"{q}"'})]
+    try:
+        with store.writer() as w:
+            w.upsert_repos([Repo(full_name="o/r", platform="gitcode", owner="o", name="r")])
+            w.upsert_issues([issue])
+        assert found("偶发超时") == ["o/r#1"] and found("多卡部署") == ["o/r#1"]
+        issue.body = "安装 CANN 失败"
+        with store.writer() as w:
+            w.upsert_issues([issue])
+        assert found("偶发超时") == [] and found("安装 CANN") == ["o/r#1"]
+        with pytest.raises(RuntimeError):
+            with store.writer() as w:
+                w.upsert_issues([Issue(repo="o/r", number=2, title="偶发超时", body="", state="open",
+                                       created_at=t, updated_at=t, closed_at=None)])
+                raise RuntimeError("the run stops before the commit")
+        assert found("偶发超时") == []
+    finally:
+        store.close()
+
+
+def test_the_migration_gives_stored_rows_their_single_column_keys_and_goes_back(db_url):
+    """A store at 0005 (composite keys only) gets ids, case_id and pull_id for the rows it holds, on
+    both dialects; going back to 0005 restores the composite primary keys, with the rows."""
+    engine = sa.create_engine(db_url)
+    cfg = Config(str(ROOT / "src" / "fixlore" / "store" / "alembic.ini"))
+    cfg.set_main_option("script_location", str(ROOT / "src" / "fixlore" / "store" / "migrations"))
+
+    def migrate(step, revision):
+        with engine.begin() as conn:
+            cfg.attributes["connection"] = conn
+            step(cfg, revision)
+
+    migrate(command.upgrade, "0005_item_failures")
+    with engine.begin() as conn:
+        conn.execute(sa.text("INSERT INTO repos (full_name, platform, owner, name) VALUES ('o/r', 'gitcode', 'o', 'r')"))
+        conn.execute(sa.text("INSERT INTO issues (repo, number, title, body) VALUES ('o/r', 7, '超时', '训练时偶发超时')"))
+        conn.execute(sa.text("INSERT INTO pulls (repo, number, title) VALUES ('o/r', 70, '修复超时')"))
+        conn.execute(sa.text("INSERT INTO cases (repo, number, funnel) VALUES ('o/r', 7, 'selected')"))
+        conn.execute(sa.text("INSERT INTO case_fixes (repo, number, pending, position, pr_repo, pr_number) "
+                             "VALUES ('o/r', 7, false, 0, 'o/r', 70)"))
+        conn.execute(sa.text("INSERT INTO case_traps (repo, number, trap, position) VALUES ('o/r', 7, 'stale_close', 0)"))
+    migrate(command.upgrade, "head")
+    try:
+        with engine.connect() as conn:
+            assert conn.execute(sa.text("SELECT id FROM issues")).scalars().all() == ["o/r#7"]
+            assert conn.execute(sa.text("SELECT id FROM pulls")).scalars().all() == ["o/r#70"]
+            assert conn.execute(sa.text("SELECT id FROM cases")).scalars().all() == ["o/r#7"]
+            assert conn.execute(sa.text("SELECT case_id, pull_id FROM case_fixes")).all() == [("o/r#7", "o/r#70")]
+            assert conn.execute(sa.text("SELECT case_id FROM case_traps")).scalars().all() == ["o/r#7"]
+            inspector = sa.inspect(conn)
+            assert {t: inspector.get_pk_constraint(t)["constrained_columns"] for t in ("issues", "pulls", "cases")} == \
+                {"issues": ["id"], "pulls": ["id"], "cases": ["id"]}
+            if conn.dialect.name == "sqlite":
+                assert conn.execute(sa.text("SELECT rowid FROM issues_fts WHERE issues_fts MATCH '\"偶发超时\"'")).all()
+        migrate(command.downgrade, "0005_item_failures")
+        with engine.connect() as conn:
+            inspector = sa.inspect(conn)
+            assert inspector.get_pk_constraint("issues")["constrained_columns"] == ["repo", "number"]
+            assert "case_id" not in {c["name"] for c in inspector.get_columns("case_fixes")}
+            assert conn.execute(sa.text("SELECT pr_number FROM case_fixes")).scalars().all() == [70]
+        migrate(command.upgrade, "head")
+    finally:
+        engine.dispose()

@@ -4,7 +4,8 @@ what the stages read back) and as rows a reader can query with SQL.
 Every row is derived from the case export (`Case.to_export`), so rows and ``cases.jsonl`` say
 the same thing: the export's per-case fields are columns of ``cases`` (`case_columns`), each
 item of its lists a row of ``case_fixes`` (``fix`` and ``pending_fix``), ``case_traps`` (with
-the trap's note), ``case_evidence`` and ``case_kb_refs`` (`conclusion_rows`). The stage that
+the trap's note), ``case_evidence`` and ``case_kb_refs`` (`conclusion_rows`), each row
+pointing at its case by ``case_id`` and a fix at its PR by ``pull_id`` (`rows.item_id`). The stage that
 decides a list writes its rows: the link stage writes a case whole (`save_linked_cases`; a
 case it builds cites no document yet), the kb stage its documents (`save_kb_refs`); the other
 stages change only per-case fields (`save_cases`). A case's rows are replaced, never added to,
@@ -20,7 +21,7 @@ import sqlalchemy as sa
 from fixlore.core import model as m
 from fixlore.core.timeutil import parse_time
 from fixlore.store import schema as t
-from fixlore.store.rows import _jsonable, _now, upsert
+from fixlore.store.rows import _jsonable, _now, item_id, upsert
 
 # the export's per-case text fields copied into columns of `cases` (the rest stays in the JSON only)
 CASE_TEXTS = ("title", "url", "drop_reason", "timing", "timing_note", "closed_by", "theme", "analysed_by",
@@ -30,7 +31,8 @@ CASE_TEXTS = ("title", "url", "drop_reason", "timing", "timing_note", "closed_by
 def case_columns(export: dict[str, Any]) -> dict[str, Any]:
     """The `cases` row of one case export: its key, funnel and per-case fields."""
     lag = export.get("lag_s")
-    return {"repo": export["repo"], "number": int(export["number"]), "funnel": export.get("funnel") or "",
+    return {"id": item_id(export["repo"], export["number"]), "repo": export["repo"], "number": int(export["number"]),
+            "funnel": export.get("funnel") or "",
             **{name: export.get(name) or "" for name in CASE_TEXTS},
             "closed_at": parse_time(export.get("closed_at") or None), "lag_s": int(lag) if lag is not None else None,
             "provisional": bool(export.get("provisional")), "value": float(export.get("value") or 0.0)}
@@ -42,6 +44,7 @@ def _fix_rows(export: dict[str, Any]) -> list[dict[str, Any]]:
         for i, fix in enumerate(items):
             merged_at = parse_time(fix.get("merged_at") or None)
             rows.append({"pending": pending, "position": i, "pr_repo": fix["repo"], "pr_number": int(fix["number"]),
+                         "pull_id": item_id(fix["repo"], fix["number"]),
                          "role": fix.get("role", "fix"), "state": fix.get("state", ""),
                          "merged": m.is_merged(fix.get("state", ""), merged_at), "merged_at": merged_at,
                          "base_ref": fix.get("base_ref", ""), "url": fix.get("url", "")})
@@ -73,7 +76,7 @@ CITED = (t.case_kb_refs,)
 
 def conclusion_rows(export: dict[str, Any], table: sa.Table) -> list[dict[str, Any]]:
     """The rows of `table` for one case export, with the case's key."""
-    key = {"repo": export["repo"], "number": int(export["number"])}
+    key = {"repo": export["repo"], "number": int(export["number"]), "case_id": item_id(export["repo"], export["number"])}
     return [{**key, **row} for row in ROWS_OF[table](export)]
 
 

@@ -17,7 +17,12 @@ from typing import Any
 from fixlore.core.enums import Timing
 
 TIME = "ISO 8601 UTC, ending in Z (the platform's own string, with its offset, is in raw)"
-CASE_KEY = {"repo": "The issue's repository, OWNER/REPO", "number": "The issue's number"}
+VIEW_KEY = {"repo": "The issue's repository, OWNER/REPO", "number": "The issue's number"}
+CASE_KEY = {**VIEW_KEY, "case_id": "The case (OWNER/REPO#NUMBER): a link to its row of cases"}
+ID = {"id": "OWNER/REPO#NUMBER: the row's key, which links point at (repo and number are unique too)"}
+SEARCH = ("The search box finds any run of three or more characters in {cols}, Chinese typed without spaces "
+          "included (偶发超时). A shorter query (超时) finds nothing here: search it in fulltext, or filter "
+          "with body contains.")
 POSITION = {"position": "Order within the case's list, from 0"}
 CONCLUSIONS = {"timing": f"How the close relates to the fix's merge ({', '.join(Timing)})",
                "lag_s": "Seconds from the fix's merge to the close",
@@ -28,13 +33,17 @@ CONCLUSIONS = {"timing": f"How the close relates to the fix's merge ({', '.join(
 TABLES: dict[str, dict[str, Any]] = {
     "repos": {"description": "The repositories harvested.",
               "columns": {"full_name": "OWNER/REPO", "updated_at": TIME, "raw": "The platform's repository object"}},
-    "issues": {"description": "Issues as the platform gave them (one row per issue; PRs are in pulls).",
-               "columns": {"funnel_stage": "The cheap funnel's verdict (empty: kept)", "labels": "Label names",
+    "issues": {"description": "Issues as the platform gave them (one row per issue; PRs are in pulls). "
+                              + SEARCH.format(cols="the title and body"),
+               "label_column": "title", "fts_table": "issues_fts", "fts_pk": "rowid",
+               "columns": {**ID, "funnel_stage": "The cheap funnel's verdict (empty: kept)", "labels": "Label names",
                            "created_at": TIME, "updated_at": TIME, "closed_at": TIME,
                            "details_for": "The updated_at whose comments and events are stored (" + TIME + ")",
                            "comments_count": "Comments the platform counted", "raw": "The platform's issue object"}},
-    "pulls": {"description": "Pull (merge) requests as the platform gave them.",
-              "columns": {"merged": "True only when state is merged and merged_at is set", "created_at": TIME,
+    "pulls": {"description": "Pull (merge) requests as the platform gave them. "
+                             + SEARCH.format(cols="the title, body and branch names"),
+              "label_column": "title", "fts_table": "pulls_fts", "fts_pk": "rowid",
+              "columns": {**ID, "merged": "True only when state is merged and merged_at is set", "created_at": TIME,
                           "updated_at": TIME, "merged_at": TIME, "closed_at": TIME,
                           "base_ref": "The branch the PR targets", "raw": "The platform's PR object"}},
     "comments": {"description": "Comments on issues (parent_kind issue) and PRs (parent_kind pull).",
@@ -56,26 +65,30 @@ TABLES: dict[str, dict[str, Any]] = {
     "runs": {"description": "Each `fixlore run`, with its run.json as info."},
     "cases": {"description": "Every harvested issue's conclusions: the case export's per-case fields as columns, "
                              "the whole case as one JSON document (export); its lists are the case_* tables.",
-              "columns": {**CASE_KEY, "export": "The case as in cases.jsonl", "funnel": "Where the funnel left the issue",
+              "label_column": "title",
+              "columns": {**VIEW_KEY, "id": "Its issue's key, OWNER/REPO#NUMBER: a link to the issue",
+                          "export": "The case as in cases.jsonl", "funnel": "Where the funnel left the issue",
                           "drop_reason": "Why a candidate was dropped (empty: kept or not a candidate)",
                           "provisional": "True: selected by the value score, awaiting deep analysis",
                           "closed_at": TIME, "updated_at": TIME, **CONCLUSIONS},
               "units": {"lag_s": "s"}},
     "case_conclusions": {"description": "One row per case: what the linker and the analysis concluded (the cases "
                                         "table without its JSON).",
-                         "columns": {**CASE_KEY, "closed_at": TIME, **CONCLUSIONS},
+                         "columns": {**VIEW_KEY, "closed_at": TIME, **CONCLUSIONS},
                          "units": {"lag_s": "s"}},
     "case_fixes": {"description": "One row per fix PR (or backport) of a case, and per candidate that did not land "
                                   "before the close (pending).",
                    "columns": {**CASE_KEY, **POSITION, "pending": "True: did not land before the close (the export's "
                                                                   "pending_fix); false: the fix set",
                                "pr_repo": "The PR's repository", "pr_number": "The PR",
+                               "pull_id": "The PR (PR_REPO#PR_NUMBER): a link to its row of pulls (a PR "
+                                          "not harvested has no row to open)",
                                "role": "fix or backport", "state": "The PR's state (merged, open, closed)",
                                "merged": "True only when state is merged and merged_at is set", "merged_at": TIME,
                                "base_ref": "The branch the PR targets"}},
     "case_pending_fixes": {"description": "One row per fix PR that did not land before the close (case_fixes "
                                           "where pending).",
-                           "columns": {**CASE_KEY, **POSITION}},
+                           "columns": {**VIEW_KEY, **POSITION}},
     "case_traps": {"description": "One row per trap of a case (stale-bot close, close storm...), with what "
                                   "shows it.", "columns": {**CASE_KEY, **POSITION, "note": "What shows the trap"}},
     "case_evidence": {"description": "One row per piece of evidence the fix rests on.",
@@ -100,7 +113,8 @@ def metadata(title: str = "fixlore store") -> dict[str, Any]:
     """Datasette metadata for a store file named fixlore.db (database `fixlore`)."""
     return {"title": title,
             "description": "Closed issues harvested from the trackers, traced to the changes that fixed them. "
-                           "Start with case_conclusions, case_fixes and case_traps; search in fulltext.",
+                           "Start with case_conclusions, case_fixes and case_traps; search issues and pulls (or fulltext, by "
+                           "words).",
             "databases": {"fixlore": {"tables": TABLES}}}
 
 

@@ -24,6 +24,13 @@ def _jsonable(value: Any) -> Any:
     return json.loads(json.dumps(value, default=str)) if value is not None else None
 
 
+def item_id(repo: str, number: int) -> str:
+    """The single-column key of an issue, PR or case: ``OWNER/REPO#NUMBER``, as people write one.
+    Derived from the composite key, so a writer needs no lookup and a fix may name a PR the store
+    lacks; migration 0006 fills it with the same rule in SQL (``repo || '#' || number``)."""
+    return f"{repo}#{int(number)}"
+
+
 def upsert(conn: sa.Connection, table: sa.Table, rows: list[dict[str, Any]], keys: Iterable[str] | None = None,
            update: Iterable[str] | None = None) -> None:
     """INSERT ... ON CONFLICT (keys) DO UPDATE, in the dialect's own syntax."""
@@ -60,7 +67,8 @@ def repo_row(repo: m.Repo, org: str = "") -> dict[str, Any]:
 
 
 def issue_row(issue: m.Issue) -> dict[str, Any]:
-    return {"repo": issue.repo, "number": issue.number, "title": issue.title, "body": issue.body,
+    return {"id": item_id(issue.repo, issue.number), "repo": issue.repo, "number": issue.number,
+            "title": issue.title, "body": issue.body,
             "state": issue.state, "state_reason": issue.state_reason, "workflow_state": issue.workflow_state,
             "issue_type": issue.issue_type, "author": issue.author, "closed_by": issue.closed_by,
             "labels": list(issue.labels), "comments_count": issue.comments_count, "html_url": issue.html_url,
@@ -69,7 +77,8 @@ def issue_row(issue: m.Issue) -> dict[str, Any]:
 
 
 def pull_row(pull: m.Pull) -> dict[str, Any]:
-    return {"repo": pull.repo, "number": pull.number, "title": pull.title, "body": pull.body, "state": pull.state,
+    return {"id": item_id(pull.repo, pull.number), "repo": pull.repo, "number": pull.number,
+            "title": pull.title, "body": pull.body, "state": pull.state,
             "merged": pull.merged, "author": pull.author, "head_ref": pull.head_ref, "head_repo": pull.head_repo,
             "base_ref": pull.base_ref, "merge_commit_sha": pull.merge_commit_sha, "html_url": pull.html_url,
             "labels": list(pull.labels), "head_sha": pull.head_sha, "created_at": pull.created_at, "updated_at": pull.updated_at,

@@ -9,7 +9,12 @@ store never turns ``PRAGMA foreign_keys`` on) and PostgreSQL does not get them, 
 store does not promise referential integrity: a copy of the cases may outlive its issues,
 and a link may name a PR of a repository outside the harvest. The migrations in
 ``store/migrations`` create exactly these tables; ``store/views.py`` adds two views over
-them (``case_conclusions``, ``case_pending_fixes``) and the full-text index.
+them (``case_conclusions``, ``case_pending_fixes``) and the full-text indexes.
+
+Issues, PRs and cases have a one-column primary key ``id``, ``OWNER/REPO#NUMBER`` (`rows.item_id`);
+conclusion rows point at their case by ``case_id``, fixes at their PR by ``pull_id``: Datasette
+links only one-column foreign keys to a primary key. Text, not an integer: derived from (repo,
+number), writers need no lookup, a fix may name a PR not stored, a reader sees ``o/r#390``.
 """
 
 from __future__ import annotations
@@ -72,8 +77,9 @@ repos = sa.Table(
 
 issues = sa.Table(
     "issues", metadata,
-    sa.Column("repo", sa.String(300), sa.ForeignKey("repos.full_name"), primary_key=True),
-    sa.Column("number", sa.Integer, primary_key=True, autoincrement=False),
+    sa.Column("id", sa.String(320), primary_key=True),
+    sa.Column("repo", sa.String(300), sa.ForeignKey("repos.full_name"), nullable=False),
+    sa.Column("number", sa.Integer, nullable=False, autoincrement=False),
     sa.Column("title", sa.Text, nullable=False, server_default=""),
     sa.Column("body", sa.Text, nullable=False, server_default=""),
     sa.Column("state", sa.String(20), nullable=False, server_default=""),
@@ -92,13 +98,15 @@ issues = sa.Table(
     sa.Column("is_pull", sa.Boolean, nullable=False, server_default=sa.false()),  # a PR item of GitHub's issue list
     sa.Column("details_for", UTCDateTime),        # the updated_at whose details are stored (null: none)
     sa.Column("raw", sa.JSON),
+    sa.UniqueConstraint("repo", "number", name="uq_issues_repo_number"),
 )
 sa.Index("ix_issues_updated_at", issues.c.updated_at)
 
 pulls = sa.Table(
     "pulls", metadata,
-    sa.Column("repo", sa.String(300), sa.ForeignKey("repos.full_name"), primary_key=True),
-    sa.Column("number", sa.Integer, primary_key=True, autoincrement=False),
+    sa.Column("id", sa.String(320), primary_key=True),
+    sa.Column("repo", sa.String(300), sa.ForeignKey("repos.full_name"), nullable=False),
+    sa.Column("number", sa.Integer, nullable=False, autoincrement=False),
     sa.Column("title", sa.Text, nullable=False, server_default=""),
     sa.Column("body", sa.Text, nullable=False, server_default=""),
     sa.Column("state", sa.String(20), nullable=False, server_default=""),
@@ -117,6 +125,7 @@ pulls = sa.Table(
     sa.Column("closed_at", UTCDateTime),
     sa.Column("details_for", UTCDateTime),
     sa.Column("raw", sa.JSON),
+    sa.UniqueConstraint("repo", "number", name="uq_pulls_repo_number"),
 )
 
 comments = sa.Table(
@@ -254,8 +263,9 @@ runs = sa.Table(
 
 cases = sa.Table(
     "cases", metadata,
-    sa.Column("repo", sa.String(300), primary_key=True),
-    sa.Column("number", sa.Integer, primary_key=True, autoincrement=False),
+    sa.Column("id", sa.String(320), sa.ForeignKey("issues.id"), primary_key=True),   # its issue's id
+    sa.Column("repo", sa.String(300), nullable=False),
+    sa.Column("number", sa.Integer, nullable=False, autoincrement=False),
     sa.Column("funnel", sa.String(40), nullable=False, server_default=""),
     sa.Column("export", sa.JSON),                   # Case.to_export()
     sa.Column("run_id", sa.Integer, sa.ForeignKey("runs.id")),
@@ -278,6 +288,7 @@ cases = sa.Table(
     sa.Column("symptom", sa.Text, nullable=False, server_default=""),
     sa.Column("first_action", sa.Text, nullable=False, server_default=""),
     sa.ForeignKeyConstraint(["repo", "number"], ["issues.repo", "issues.number"]),
+    sa.UniqueConstraint("repo", "number", name="uq_cases_repo_number"),
 )
 sa.Index("ix_cases_funnel", cases.c.funnel)
 
@@ -287,10 +298,12 @@ case_fixes = sa.Table(
     "case_fixes", metadata,
     sa.Column("repo", sa.String(300), primary_key=True),
     sa.Column("number", sa.Integer, primary_key=True, autoincrement=False),
+    sa.Column("case_id", sa.String(320), sa.ForeignKey("cases.id"), nullable=False),
     sa.Column("pending", sa.Boolean, primary_key=True),    # True: export's pending_fix (did not land before the close)
     sa.Column("position", sa.Integer, primary_key=True, autoincrement=False),   # order within its list
     sa.Column("pr_repo", sa.String(300), nullable=False),
     sa.Column("pr_number", sa.Integer, nullable=False),
+    sa.Column("pull_id", sa.String(320), sa.ForeignKey("pulls.id"), nullable=False),
     sa.Column("role", sa.String(20), nullable=False, server_default="fix"),      # fix | backport
     sa.Column("state", sa.String(20), nullable=False, server_default=""),
     sa.Column("merged", sa.Boolean, nullable=False, server_default=sa.false()),  # model.is_merged
@@ -301,11 +314,13 @@ case_fixes = sa.Table(
     sa.ForeignKeyConstraint(["pr_repo", "pr_number"], ["pulls.repo", "pulls.number"]),
 )
 sa.Index("ix_case_fixes_pr", case_fixes.c.pr_repo, case_fixes.c.pr_number)
+sa.Index("ix_case_fixes_pull_id", case_fixes.c.pull_id)
 
 case_traps = sa.Table(
     "case_traps", metadata,
     sa.Column("repo", sa.String(300), primary_key=True),
     sa.Column("number", sa.Integer, primary_key=True, autoincrement=False),
+    sa.Column("case_id", sa.String(320), sa.ForeignKey("cases.id"), nullable=False),
     sa.Column("trap", sa.String(40), primary_key=True),
     sa.Column("position", sa.Integer, nullable=False),
     sa.Column("note", sa.Text, nullable=False, server_default=""),
@@ -316,6 +331,7 @@ case_evidence = sa.Table(
     "case_evidence", metadata,
     sa.Column("repo", sa.String(300), primary_key=True),
     sa.Column("number", sa.Integer, primary_key=True, autoincrement=False),
+    sa.Column("case_id", sa.String(320), sa.ForeignKey("cases.id"), nullable=False),
     sa.Column("position", sa.Integer, primary_key=True, autoincrement=False),
     sa.Column("kind", sa.String(40), nullable=False),
     sa.Column("detail", sa.Text, nullable=False, server_default=""),
@@ -327,12 +343,15 @@ case_kb_refs = sa.Table(
     "case_kb_refs", metadata,
     sa.Column("repo", sa.String(300), primary_key=True),
     sa.Column("number", sa.Integer, primary_key=True, autoincrement=False),
+    sa.Column("case_id", sa.String(320), sa.ForeignKey("cases.id"), nullable=False),
     sa.Column("position", sa.Integer, primary_key=True, autoincrement=False),
     sa.Column("doc", sa.Text, nullable=False),
     sa.Column("chunk", sa.String(100), nullable=False, server_default=""),
     sa.Column("score", sa.Float, nullable=False, server_default="0"),
     sa.ForeignKeyConstraint(["repo", "number"], ["cases.repo", "cases.number"]),
 )
+for _t in (case_fixes, case_traps, case_evidence, case_kb_refs):
+    sa.Index(f"ix_{_t.name}_case_id", _t.c.case_id)
 
 
 # -- the digest series ledger (fixlore.series): what each edition published, immutable once written

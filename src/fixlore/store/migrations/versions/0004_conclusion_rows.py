@@ -9,6 +9,8 @@ timing, lag_s, ...); `case_conclusions` and `case_pending_fixes` stay as views o
 (store/views.py). The cases already stored are unfolded into the new rows from their exports
 (store/conclusions.py). Foreign keys are declared on SQLite only, as in 0003.
 """
+import json
+
 import sqlalchemy as sa
 from alembic import op
 
@@ -91,14 +93,25 @@ def _create_tables(declare_fk: bool) -> None:
                     sa.PrimaryKeyConstraint('repo', 'number', 'position'))
 
 
+def _as_here(conn: sa.Connection, table: sa.Table, keys: list[str]) -> sa.Table:
+    """`table` (the head's) with only the columns it has at this revision, keyed as here: the
+    head has more (0006 adds the single-column keys)."""
+    names = {c["name"] for c in sa.inspect(conn).get_columns(table.name)}
+    return sa.Table(table.name, sa.MetaData(), *[sa.Column(c.name, c.type) for c in table.columns if c.name in names],
+                    sa.PrimaryKeyConstraint(*keys))
+
+
 def _unfold_stored_cases(conn: sa.Connection) -> None:
-    rows = conn.execute(sa.select(fixlore.store.schema.cases.c.export)
-                        .order_by(fixlore.store.schema.cases.c.repo, fixlore.store.schema.cases.c.number))
-    exports = [r.export for r in rows if r.export]
+    rows = conn.execute(sa.text("SELECT export FROM cases ORDER BY repo, number"))
+    exports = [json.loads(r.export) if isinstance(r.export, str) else r.export for r in rows if r.export]
+    cases = _as_here(conn, fixlore.store.schema.cases, ["repo", "number"])
+    tables = {t: _as_here(conn, t, [c.name for c in t.primary_key.columns]) for t in conclusions.LINKED}
     for i in range(0, len(exports), 500):
         part = exports[i:i + 500]
-        upsert(conn, fixlore.store.schema.cases, [conclusions.case_columns(e) for e in part])
-        conclusions.replace_conclusions(conn, part, conclusions.LINKED)
+        upsert(conn, cases, [{k: v for k, v in conclusions.case_columns(e).items() if k in cases.c} for e in part])
+        for head, here in tables.items():
+            upsert(conn, here, [{k: v for k, v in row.items() if k in here.c}
+                                for e in part for row in conclusions.conclusion_rows(e, head)])
 
 
 def upgrade() -> None:
