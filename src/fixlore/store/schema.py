@@ -1,5 +1,8 @@
 r"""The store's tables, named for someone opening the file in Datasette.
 
+Over 400 lines because every table of the store is declared here, in one place the migrations
+and Datasette's metadata read (splitting it would scatter one schema over several files).
+
 Times are stored in UTC: on SQLite as ISO 8601 text ending in ``Z``, always with six decimals
 (``2026-09-17T02:02:11.000000Z``, so text order is time order), on PostgreSQL as
 ``timestamptz``; the platform's original strings (with their ``+08:00``) stay in the ``raw``
