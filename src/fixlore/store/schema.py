@@ -1,6 +1,6 @@
 r"""The store's tables, named for someone opening the file in Datasette.
 
-Over 400 lines because every table of the store is declared here, in one place the migrations
+This module is over 400 lines because every table of the store is declared here, in one place the migrations
 and Datasette's metadata read (splitting it would scatter one schema over several files).
 
 Times are stored in UTC: on SQLite as ISO 8601 text ending in ``Z``, always with six decimals
