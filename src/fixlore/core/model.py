@@ -113,8 +113,23 @@ class Repo:
     raw: dict[str, Any] = field(default_factory=dict, repr=False)
 
 
+class OnTheForge:
+    """The derived facts of an item that has a page on its forge (an issue, a PR): its host and URL."""
+    __slots__ = ()
+    PAGE_KIND = ""                      # "issue" or "pull": which path `web_url` builds
+
+    @property
+    def forge_host(self) -> str:
+        return forge_host(self.html_url, self.platform)
+
+    @property
+    def web_url(self) -> str:
+        return web_url(self.html_url, self.platform, self.repo, self.PAGE_KIND, self.number)
+
+
 @dataclass(slots=True)
-class Issue:
+class Issue(OnTheForge):
+    PAGE_KIND = "issue"
     repo: str                # Repo.full_name
     number: int
     title: str
@@ -138,14 +153,6 @@ class Issue:
     @property
     def key(self) -> str:
         return f"{self.repo}#{self.number}"
-
-    @property
-    def forge_host(self) -> str:
-        return forge_host(self.html_url, self.platform)
-
-    @property
-    def web_url(self) -> str:
-        return web_url(self.html_url, self.platform, self.repo, "issue", self.number)
 
 
 MERGED_STATE = "merged"                 # the seed's rule: state merged with merged_at set
@@ -172,7 +179,8 @@ def is_merged(state: str, merged_at: datetime | None) -> bool:
 
 
 @dataclass(slots=True)
-class Pull:
+class Pull(OnTheForge):
+    PAGE_KIND = "pull"
     repo: str                # the target (base) repository
     number: int
     title: str
@@ -192,14 +200,6 @@ class Pull:
     head_sha: str = ""       # the source branch's last commit
     platform: str = ""       # "gitcode" | "github" (the source that normalised it)
     raw: dict[str, Any] = field(default_factory=dict, repr=False)
-
-    @property
-    def forge_host(self) -> str:
-        return forge_host(self.html_url, self.platform)
-
-    @property
-    def web_url(self) -> str:
-        return web_url(self.html_url, self.platform, self.repo, "pull", self.number)
 
     def label(self, issue_repo: str = "") -> str:
         """`!N` / `#N` as seen from `issue_repo` (`pull_label`)."""
