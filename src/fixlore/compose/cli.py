@@ -34,6 +34,8 @@ def register(app: typer.Typer) -> None:
         run: Path = typer.Option(None, "--run", help="the run summary (run.json)"),
         out: Path = typer.Option(..., "--out", help="output folder"),
         lang: str = typer.Option("both", "--lang", help="zh | en | both"),
+        on_findings: str = typer.Option("mark", "--on-findings", help="the editorial check on a finding: mark "
+                                        "(the row marked, the finding disclosed) or fail (nothing written, exit 1)"),
     ) -> None:
         """Write the digest (Markdown per language, one HTML page, JSON) from a case export."""
         from fixlore.compose import write_digests
@@ -43,9 +45,12 @@ def register(app: typer.Typer) -> None:
         langs = {"zh": ("zh",), "en": ("en",), "both": ("zh", "en")}.get(lang)
         if langs is None:
             raise ConfigError(f"--lang must be zh, en or both, not '{lang}'")
+        from fixlore.compose.gate import mode_of
+
+        mode = mode_of(on_findings, "mark")
         check_out_dir(out)
         found, summary = read_cases_jsonl(cases), read_run(run)      # both read before the folder is made
-        paths = write_digests(found, summary, out, langs)
+        paths = write_digests(found, summary, out, langs, on_findings=mode)
         console = Console()
         for name, path in paths.items():
             console.print(f"{name:6} {path}", highlight=False, markup=False)
