@@ -177,3 +177,22 @@ def test_a_problem_is_the_issues_words_quoted_as_is_in_chinese_marked_in_english
     _en_row(en, "infer-serve#31")["problem"] = "批量请求中包含空 prompt 时服务进程崩溃"
     _en_row(en, "infer-serve#31")["untranslated"] = []
     assert "language" in _kinds(en, "en infer-serve#31 problem")         # a Chinese quote not marked
+
+
+def _theme(data: dict, refs: list[str], paragraph: str) -> dict:
+    theme = data["digests"]["zh"]["themes"][0]
+    theme["bullets"] = [{"ref": r, "text": "", "problem": ""} for r in refs]
+    theme["headline"], theme["paragraph"] = "1. 同类案例。", paragraph
+    return data
+
+
+@pytest.mark.parametrize("paragraph, wrong", [
+    ("2 案：1 案修复已合入、1 案无代码修复。跨 2 个仓（cluster-agent 1、infer-serve 1）。", False),
+    ("2 案：2 案无代码修复。跨 2 个仓（cluster-agent 1、infer-serve 1）。", True),    # #95's !145 merged
+    ("2 案：1 案修复已合入、1 案修复未落地、1 案无代码修复。", True),                  # one case counted twice
+    ("2 案：1 案修复已合入、1 案无代码修复。跨 2 个仓（cluster-agent 2、infer-serve 1）。", True),
+    ("3 案：1 案修复已合入、2 案无代码修复。", True),                                  # names 2
+])
+def test_a_themes_count_sentence_adds_up_against_the_cases_it_names(digest, paragraph, wrong):
+    data = _theme(_zh_only(digest), ["cluster-agent#95", "infer-serve#35"], paragraph)
+    assert ("arithmetic" in _kinds(data, "zh theme 1")) is wrong

@@ -50,10 +50,18 @@ _LATIN = re.compile(r"[A-Za-z]")
 _CODE = re.compile(r"`[^`]*`|https?://\S+|[\w./-]*[_/.][\w./-]+")      # identifiers and paths are language-free
 _SENTENCE = re.compile(r"[^。！？!?]+[。！？!?]|[^.]+\.(?=\s|$)")
 _SELF_CHECK = re.compile(r"【自检】|\[self-check\]|自检[:：]", re.I)
-_THEME_TOTAL = re.compile(r"本组\s*(\d+)\s*案|(\d+)\s*cases?\b", re.I)
-_THEME_MERGED = re.compile(r"(\d+)\s*(?:案修复已合入|案?合入(?!即)|(?:fixes? )?merged)", re.I)
-_THEME_PENDING = re.compile(r"(\d+)\s*(?:案|条)?\s*(?:修复)?未落地|(\d+)\s*(?:not landed|pending)", re.I)
-_THEME_NOFIX = re.compile(r"(\d+)\s*(?:案|条)?\s*无(?:代码)?修复|(\d+)\s*(?:with )?no (?:code )?fix", re.I)
+_THEME_TOTAL = re.compile(r"本组\s*(\d+)\s*案|^\s*(\d+)\s*案[：:]|(\d+)\s*cases?\b", re.I)
+_THEME_MERGED = re.compile(r"(\d+)\s*(?:案修复已合入|案?合入(?!即)|(?:fixes? )?merged|with a merged fix)", re.I)
+_THEME_PENDING = re.compile(r"(\d+)\s*(?:案|条)?\s*(?:修复)?未落地|(\d+)\s*(?:not landed|pending|whose fix has not landed)",
+                            re.I)
+_THEME_NOFIX = re.compile(r"(\d+)\s*(?:案|条)?\s*(?:为官方答复)?无(?:代码)?修复|(\d+)\s*(?:with |answered )?(?:no|without a) (?:code )?(?:fix|change)",
+                          re.I)
+# the theme's count sentence comes first ("7 案：4 案修复已合入、1 案修复未落地、2 案无代码修复。");
+# the examples after it quote the cases, whose own numbers ("09-17 合入") are not the theme's counts
+_COUNT_SENTENCE = re.compile(r"^[^。]*。|^.*?\.(?=\s|$)", re.S)
+# "跨 2 个仓（mind-cluster 4、MindSpeed-MM 3）" / "From 2 repositories (mind-cluster 4, MindSpeed-MM 3)"
+_PER_REPO = re.compile(r"跨\s*(\d+)\s*个仓[（(]([^）)]*)[）)]|From (\d+) repositories \(([^)]*)\)")
+_REPO_COUNT = re.compile(r"([\w.-]+)\s+(\d+)")
 # The funnel's count of the cases kept for the digest, as the disclosure words it; a bare "N kept"
 # may count something else (a series edition's "0 kept here" of the previous backlog, editors' keeps).
 _KEPT = re.compile(r"留\s*(\d+)\s*条入选|in depth:\s*(\d+)\s*kept\b", re.I)
@@ -142,16 +150,20 @@ def _boilerplate(lang: str, cells: list[tuple[str, str]]) -> list[Finding]:
 
 
 def _arithmetic(where: str, theme: Mapping[str, Any], cases: Mapping[str, Mapping[str, Any]]) -> list[Finding]:
+    paragraph = str(theme.get("paragraph") or "")
     text = " ".join(str(theme.get(k) or "") for k in ("headline", "paragraph"))
     named = list(dict.fromkeys(b.get("ref") for b in theme.get("bullets") or () if b.get("ref")))
     found: list[Finding] = []
-    total = _first(_THEME_TOTAL.search(str(theme.get("paragraph") or "")))
+    head = _COUNT_SENTENCE.search(paragraph)
+    counted = head.group(0) if head else paragraph
+    total = _first(_THEME_TOTAL.search(counted))
     if total is not None and named and total != len(named):
         found.append(Finding(where, "arithmetic", text, f"says {total} cases, names {len(named)}"))
-    parts = [_first(p.search(text)) for p in (_THEME_MERGED, _THEME_PENDING, _THEME_NOFIX)]
+    parts = [_first(p.search(counted)) for p in (_THEME_MERGED, _THEME_PENDING, _THEME_NOFIX)]
     given = [p for p in parts if p is not None]
     basis = total if total is not None else len(named)
-    if len(given) >= 2 and basis and sum(given) != basis:
+    # each case is counted once: the parts a count sentence gives add up to its total
+    if given and (len(given) >= 2 or total is not None) and basis and sum(given) != basis:
         found.append(Finding(where, "arithmetic", text,
                              f"merged/not landed/no fix add to {sum(given)}, not {basis}"))
     known = [cases[r] for r in named if r in cases]
@@ -159,6 +171,20 @@ def _arithmetic(where: str, theme: Mapping[str, Any], cases: Mapping[str, Mappin
         merged = sum(1 for c in known if merged_pulls(c))
         if parts[0] != merged:
             found.append(Finding(where, "arithmetic", text, f"says {parts[0]} merged; {merged} of its cases are"))
+    if parts[2] is not None and len(known) == len(named) and named:
+        none = sum(1 for c in known if not creditable_pulls(c))
+        if parts[2] != none:
+            found.append(Finding(where, "arithmetic", text, f"says {parts[2]} without a code fix; "
+                                 f"{none} of its cases have none (the others' links make a PR their fix)"))
+    if m := _PER_REPO.search(paragraph):
+        repos = int(m.group(1) or m.group(3))
+        pairs = [(r, int(n)) for r, n in _REPO_COUNT.findall(m.group(2) or m.group(4) or "")]
+        mine = Counter(str(r).split("#", 1)[0] for r in named)
+        if len(pairs) != repos or (basis and sum(n for _, n in pairs) != basis):
+            found.append(Finding(where, "arithmetic", text, f"{repos} repositories with "
+                                 f"{sum(n for _, n in pairs)} cases listed, for {basis} cases"))
+        elif named and any(mine.get(r, 0) != n for r, n in pairs):
+            found.append(Finding(where, "arithmetic", text, "the count per repository differs from the cases it names"))
     return found
 
 
