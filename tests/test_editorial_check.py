@@ -43,6 +43,7 @@ def test_the_chinese_demo_rows_pass_as_written(digest):
 
 @pytest.mark.parametrize("answer, kind", [
     ("空 prompt 越界，计划拆成两步校验。修复 !57。", "tense"),
+    ("正式修复 PR 在提交中。修复 !57。", "tense"),
     ("在 API 层增加参数校验，例如。", "cut"),
     ("在 API 层增加参数校验，非法参数返回 400…", "cut"),
     ("参数校验在 API 层完成。修复 !60（master）。", "credit"),

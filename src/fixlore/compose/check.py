@@ -35,7 +35,7 @@ class Finding:
 
 
 # A merged fix told as still to come. Words a Chinese or English reader takes as "not done yet".
-_PLAN = re.compile(r"计划|准备(?:统一|改|拆|修)|修复中|检视中|待合入|评审中|将(?:在|于)|\bplan(?:s|ned)? to\b|"
+_PLAN = re.compile(r"计划|准备(?:统一|改|拆|修)|修复中|检视中|(?:提交|开发)中|待合入|评审中|将(?:在|于)|\bplan(?:s|ned)? to\b|"
                    r"\bwill (?:fix|be fixed|land)\b|\bunder review\b|\bin review\b|\bbeing fixed\b", re.I)
 # An unlanded fix told as landed.
 _DONE = re.compile(r"已合入|已修复|\d\d-\d\d 合入|\bmerged (?:on|in|at)\b|\bhas been fixed\b|\bwas fixed\b", re.I)
