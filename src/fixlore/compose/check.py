@@ -61,7 +61,6 @@ _THEME_NOFIX = re.compile(r"(\d+)\s*(?:案|条)?\s*(?:为官方答复)?无(?:代
 _COUNT_SENTENCE = re.compile(r"^[^。]*。|^.*?\.(?=\s|$)", re.S)
 # "跨 2 个仓（mind-cluster 4、MindSpeed-MM 3）" / "From 2 repositories (mind-cluster 4, MindSpeed-MM 3)"
 _PER_REPO = re.compile(r"跨\s*(\d+)\s*个仓[（(]([^）)]*)[）)]|From (\d+) repositories \(([^)]*)\)")
-_REPO_COUNT = re.compile(r"([\w.-]+)\s+(\d+)")
 # The funnel's count of the cases kept for the digest, as the disclosure words it; a bare "N kept"
 # may count something else (a series edition's "0 kept here" of the previous backlog, editors' keeps).
 _KEPT = re.compile(r"留\s*(\d+)\s*条入选|in depth:\s*(\d+)\s*kept\b", re.I)
@@ -178,7 +177,8 @@ def _arithmetic(where: str, theme: Mapping[str, Any], cases: Mapping[str, Mappin
                                  f"{none} of its cases have none (the others' links make a PR their fix)"))
     if m := _PER_REPO.search(paragraph):
         repos = int(m.group(1) or m.group(3))
-        pairs = [(r, int(n)) for r, n in _REPO_COUNT.findall(m.group(2) or m.group(4) or "")]
+        listed = [p.strip().rsplit(" ", 1) for p in re.split(r"[、,，]", m.group(2) or m.group(4) or "")]
+        pairs = [(p[0], int(p[1])) for p in listed if len(p) == 2 and p[1].isdigit()]
         mine = Counter(str(r).split("#", 1)[0] for r in named)
         if len(pairs) != repos or (basis and sum(n for _, n in pairs) != basis):
             found.append(Finding(where, "arithmetic", text, f"{repos} repositories with "
