@@ -53,8 +53,8 @@ def run(ctx: RunContext) -> ComposeSummary:
     finally:      # run.json discloses the check, also when it stopped the digest
         ctx.info["check"] = checked
     if checked.get("findings"):
-        log.warning("editorial check: %d finding(s) (%s); the rows concerned are marked in the digest, "
-                    "run.json 'check' names them", checked["findings"],
+        log.warning("editorial check: %d finding(s) (%s), disclosed in the digest (flagged rows marked); "
+                    "run.json 'check' names them; `fixlore check OUT` lists them", checked["findings"],
                     ", ".join(f"{k} {n}" for k, n in checked["by_class"].items() if n))
     # the version of each file, for readers of cases.jsonl (whose lines hold cases only)
     ctx.info["formats"] = {"run.json": formats.RUN, export.name: formats.CASES,
