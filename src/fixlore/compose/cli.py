@@ -30,9 +30,9 @@ def read_run(path: Path | None) -> dict[str, Any]:
 def register(app: typer.Typer) -> None:
     @app.command("digest")
     def digest_cmd(
-        cases: Path = typer.Option(..., "--cases", help="the run's case export (jsonl)"),
-        run: Path = typer.Option(None, "--run", help="the run summary (run.json)"),
-        out: Path = typer.Option(..., "--out", help="output folder"),
+        cases: Path = typer.Option(None, "--cases", help="the run's case export (jsonl; default OUT/cases.jsonl)"),
+        run: Path = typer.Option(None, "--run", help="the run summary (run.json; default OUT/run.json when it is there)"),
+        out: Path = typer.Option(..., "--out", envvar="FIXLORE_OUT", help="output folder (env FIXLORE_OUT)."),
         lang: str = typer.Option("both", "--lang", help="zh | en | both"),
     ) -> None:
         """Write the digest (Markdown per language, one HTML page, JSON) from a case export."""
@@ -44,6 +44,13 @@ def register(app: typer.Typer) -> None:
         if langs is None:
             raise ConfigError(f"--lang must be zh, en or both, not '{lang}'")
         check_out_dir(out)
+        # --out may be the run's own folder: its export and summary are then the input
+        if cases is None:
+            cases = out / "cases.jsonl"
+            if not cases.is_file():
+                raise ConfigError(f"give --cases FILE ({out} holds no cases.jsonl)")
+        if run is None and (out / "run.json").is_file():
+            run = out / "run.json"
         found, summary = read_cases_jsonl(cases), read_run(run)      # both read before the folder is made
         paths = write_digests(found, summary, out, langs)
         console = Console()

@@ -63,7 +63,10 @@ def render_case(case: Case) -> Group:
         fixes.add_row(text(pull_label((f.repo, f.number), case.repo, platform)), text(f.role), text(f.state), text(_t(f.merged_at)),
                       text(f.base_ref))
     for f in case.pending_fix:
-        fixes.add_row(text(pull_label((f.repo, f.number), case.repo, platform)), text("not landed", style="yellow"), text(f.state),
+        # A pending fix that merged did land, only after the issue was closed: "not landed" beside
+        # "merged" contradicts itself.
+        role = "merged after the close" if f.merged else "not landed"
+        fixes.add_row(text(pull_label((f.repo, f.number), case.repo, platform)), text(role, style="yellow"), text(f.state),
                       text(_t(f.merged_at)), text(f.base_ref))
     if not case.fix and not case.pending_fix:
         fixes.add_row(text("none"), text(""), text(""), text(""), text(""))
