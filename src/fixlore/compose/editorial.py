@@ -179,6 +179,14 @@ def positioning(cs: list[Case], ref: Refs, lang: str, said: list[str], descripti
     return "; ".join(p for p in (quote(what, lang, said) if what else "", about) if p)
 
 
+def what_it_is(description: str, lang: str, said: list[str]) -> str:
+    """What the repository is: its own description's first clause (quoted in English)."""
+    import re
+
+    what = re.split(r"[，,。；;.(（]", description or "", maxsplit=1)[0].strip()
+    return quote(what, lang, said) if what else ""
+
+
 def subtitle(cs: list[Case], ref: Refs, lang: str) -> str:
     """A repository's subtitle: what its cases show together, as a sentence."""
     return _t(lang, insight(cs, ref, lang) + "。", insight(cs, ref, lang)[:1].upper() + insight(cs, ref, lang)[1:] + ".")
