@@ -13,11 +13,12 @@ import re
 from collections import defaultdict
 from typing import Any
 
+from fixlore.compose import lessons
 from fixlore.compose.figures import Refs, merged
 from fixlore.compose.language import quote
 from fixlore.compose.render import safe_url
 from fixlore.compose.wording import j as _j, t as _t
-from fixlore.core.enums import FunnelStage, Trap
+from fixlore.core.enums import FunnelStage
 from fixlore.core.model import Case
 
 
@@ -82,8 +83,8 @@ def introduction(cs: list[Case], description: str, lang: str, said: list[str]) -
     the case that leads (highest value), in its own words."""
     what = _what(description)
     n = len(cs)
-    landed = sum(1 for c in cs if any(merged(f) for f in c.fix))
-    pending = sum(1 for c in cs if not any(merged(f) for f in c.fix) and (c.fix or Trap.FIX_NOT_LANDED in c.traps))
+    landed = sum(1 for c in cs if lessons.landed(c))
+    pending = sum(1 for c in cs if lessons.pending(c))
     answered = n - landed - pending
     lead = sorted(cs, key=lambda c: (-c.value, c.number))
     # the leading case in a line: the first of the three most valued whose problem is short enough

@@ -39,10 +39,13 @@ def sentences(text: str) -> list[str]:
     return [s.strip() for s in re.split(r"(?<=[。；;！？])|(?<=[.?])\s", text or "") if s.strip()]
 
 
+LABEL = re.compile(r"^(?:定位|根因|原因|方案|确认|结论|评估结论|说明|答复|官方|Root cause|Cause|Fix)\s*[：:]\s*")
+
+
 def fit(text: str, limit: int) -> str:
-    """The first sentence of `text` if it fits `limit`, else its first clause if that fits and says
-    something, else ''. Never a cut."""
-    first = next(iter(sentences(text)), "").rstrip("。；;. ")
+    """The first sentence of `text` (its label "定位：" dropped) if it fits `limit`, else its first
+    clause if that fits and says something, else ''. Never a cut."""
+    first = LABEL.sub("", next(iter(sentences(text)), "")).rstrip("。；;. ")
     if "…" in first or first.endswith("..."):        # cut already: not said again
         return ""
     if len(first) <= limit:
