@@ -129,3 +129,26 @@ def test_the_disclosure_names_categories_in_the_readers_language():
     assert f"入选 {sum(published.values())} 条的时序分布" in zh
     en = " ".join(i["text"] for i in build_digest(cases, run, "en")["disclosure"])
     assert not re.search(r"\d+s (later|early)", en) and "[issues/" not in en and "/comments/" not in en
+
+
+def test_fixlore_digest_numbers_the_title_only_when_asked(tmp_path):
+    import json
+
+    from typer.testing import CliRunner
+
+    from fixlore.cli.commands import app
+
+    cases, run = analysed_world()
+    src = tmp_path / "cases.jsonl"
+    src.write_text("".join(json.dumps(c.to_export(), ensure_ascii=False) + "\n" for c in cases), "utf-8")
+    (tmp_path / "run.json").write_text(json.dumps(run), "utf-8")
+    runner = CliRunner()
+    for extra, title in ((["--number", "5"], "（第 5 期）"), ([], None)):
+        out = tmp_path / f"out{len(extra)}"
+        res = runner.invoke(app, ["digest", "--cases", str(src), "--run", str(tmp_path / "run.json"),
+                                  "--out", str(out), "--lang", "zh", *extra])
+        assert res.exit_code == 0, res.output
+        first = (out / "digest.zh.md").read_text("utf-8").splitlines()[1]
+        assert (title in first) if title else ("期" not in first), first
+        assert "fixlore serve mcp" in (out / "digest.zh.md").read_text("utf-8")
+    assert runner.invoke(app, ["digest", "--cases", str(src), "--out", str(tmp_path / "x"), "--number", "0"]).exit_code != 0

@@ -76,7 +76,7 @@ def _paragraph(cs: list[Case], ref: Refs, lang: str, said: list[str]) -> str:
     for c in sorted(cs, key=lambda c: (-c.value, c.repo, c.number)):
         cause = _cause(c, 80)
         if cause and c.repo not in seen:
-            shown.append(f"{ref(c)}：{cause}" if lang == "zh" else f"{ref(c)}: {quote(cause, lang, said)}")
+            shown.append(f"{ref(c)}：{cause}" if lang == "zh" else f"{ref(c)}: {cause}")   # mark_runs marks it
             seen.add(c.repo)
         if len(shown) == 2:
             break
