@@ -27,6 +27,15 @@ def read_run(path: Path | None) -> dict[str, Any]:
     return data
 
 
+def frame_options(run: dict[str, Any], number: int | None, tagline: str | None,
+                  agent_pointer: str | None) -> dict[str, Any]:
+    """The run's frame (compose/frame.py) with the options given on the command line over it."""
+    frame = dict(run.get("frame") or {}) if isinstance(run.get("frame"), dict) else {}
+    given = {"number": number, "tagline": tagline, "agent_pointer": agent_pointer}
+    frame.update({k: v for k, v in given.items() if v is not None})
+    return frame
+
+
 def register(app: typer.Typer) -> None:
     @app.command("digest")
     def digest_cmd(
@@ -34,6 +43,10 @@ def register(app: typer.Typer) -> None:
         run: Path = typer.Option(None, "--run", help="the run summary (run.json; default OUT/run.json when it is there)"),
         out: Path = typer.Option(..., "--out", envvar="FIXLORE_OUT", help="output folder (env FIXLORE_OUT)."),
         lang: str = typer.Option("both", "--lang", help="zh | en | both"),
+        number: int = typer.Option(None, "--number", min=1, help="The digest's number, shown in its title."),
+        tagline: str = typer.Option(None, "--tagline", help="The line under the title (default: what this number holds)."),
+        agent_pointer: str = typer.Option(None, "--agent-pointer", help="Where agents read these cases: a URL or a "
+                                          "command (default: `fixlore serve mcp|http --out` on the run's folder)."),
     ) -> None:
         """Write the digest (Markdown per language, one HTML page, JSON) from a case export."""
         from fixlore.compose import write_digests
@@ -52,6 +65,7 @@ def register(app: typer.Typer) -> None:
         if run is None and (out / "run.json").is_file():
             run = out / "run.json"
         found, summary = read_cases_jsonl(cases), read_run(run)      # both read before the folder is made
+        summary["frame"] = frame_options(summary, number, tagline, agent_pointer)
         paths = write_digests(found, summary, out, langs)
         console = Console()
         for name, path in paths.items():

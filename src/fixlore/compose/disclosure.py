@@ -25,6 +25,26 @@ REASON_TEXT = {
     "fix_unknown": ("修复未知（材料未能读全）", "fix unknown (part of the thread could not be read)"),
     "unspecified": ("未注明", "unspecified"),
 }
+# the timing classes, PR states and analysis backends as a reader of each language names them
+TIMING_TEXT = {
+    "same_second": ("合入同秒关单", "closed in the merge's second"),
+    "auto_close": ("合入后数分钟内自动关单", "closed automatically within minutes of the merge"),
+    "minutes": ("合入后一小时内关单", "closed within the hour"),
+    "later": ("合入后人工关单", "closed by hand later"),
+    "stale": ("stale 流程关单", "closed by a stale process"),
+    "before_merge": ("关单早于合入", "closed before the merge"),
+    "no_fix": ("无代码修复", "no code fix"),
+}
+STATE_TEXT = {"closed": ("已关闭", "closed unmerged"), "open": ("仍开启", "still open"),
+              "unknown": ("状态未知", "state unknown")}
+BACKEND_TEXT = {"offline": ("离线规则", "offline rules")}
+
+
+def named(table: dict[str, tuple[str, str]], key: str, lang: str) -> str:
+    pair = table.get(key)
+    return (pair[0] if lang == "zh" else pair[1]) if pair else key
+
+
 CARRIER_TEXT = {
     "fix_not_landed": ("resolved 但修复未落地", "resolved but the fix never landed"),
     "claimed_unmerged": ("评论称已合入的 PR 实为 closed 未合", "a PR cited as merged was closed unmerged"),
@@ -132,6 +152,25 @@ def _endpoint_note(an: dict, lang: str) -> str:
               f"the remaining cases went to the offline analyst without asking it")
 
 
+def _stale_reconciled(tm: dict, lang: str) -> str:
+    """Why the stale closes listed and the stale timing class differ: a stale close whose fix never
+    merged is timed "no code fix", one not published is not in the published distribution."""
+    published = (tm.get("by_timing_published") or tm["by_timing"]).get("stale", 0)
+    other = [s for s in tm["stale"] if s.get("published", True) and s.get("timing", "stale") != "stale"]
+    unpublished = [s for s in tm["stale"] if not s.get("published", True)]
+    bits = [_t(lang, f"{s['case']} 时序记为{named(TIMING_TEXT, s.get('timing', ''), lang)}",
+               f"{s['case']} is timed {named(TIMING_TEXT, s.get('timing', ''), lang)}") for s in other]
+    if unpublished:
+        bits.append(_t(lang, f"{_j(lang, [s['case'] for s in unpublished])} 未入选",
+                       f"{', '.join(s['case'] for s in unpublished)} not published"))
+    if not bits:
+        return _t(lang, f"上述 stale 关单即时序分布中的 stale {published} 条",
+                  f"these stale closes are the {published} of the stale timing class below")
+    return _t(lang, f"上述 stale 关单 {len(tm['stale'])} 条中，{_j(lang, bits)}，故时序分布中 stale 为 {published} 条",
+              f"of the {len(tm['stale'])} stale closes above, {'; '.join(bits)}, so the timing classes below count "
+              f"{published} stale")
+
+
 def disclosure(fig: dict, run: dict, lang: str, editorial: str = "") -> list[dict[str, str]]:
     f, kb, mg, car, ev, tm, dr, bl, an = (fig[k] for k in ("funnel", "kb", "merge", "carriers", "evidence", "timing",
                                                           "drops", "backlog", "analysis"))
@@ -154,13 +193,17 @@ def disclosure(fig: dict, run: dict, lang: str, editorial: str = "") -> list[dic
         + _closing_refs_note(fig["api"], lang)})
     if (partly := _items_note(fig.get("unread") or {}, lang)):
         items.append({"label": _t(lang, "逐条未读全", "Read in part"), "text": partly})
+    scores = [r["score"] for r in kb["cases"]] or [0.0]
+    low, high = min(scores), max(scores)
     kb_list = _j(lang, [f"{r['case']}→{r['doc'].split('/')[-1]}" for r in kb["cases"]])   # scores: digest.json
     items.append({"label": _t(lang, "KB 核实", "Knowledge base"), "text": _t(
         lang,
         f"{kb['rows']} 行中 {kb['with_refs']} 行挂 kb_refs" + (f"（{kb_list}）" if kb_list else "")
-        + f"；{kb['without_refs']} 行无高于阈值的命中，留空未硬凑。",
+        + (f"，所挂文档相似度 {low:.3f}~{high:.3f}" if kb["cases"] else "")
+        + (f"；{kb['without_refs']} 行无高于阈值的命中，留空。" if kb["without_refs"] else "。"),
         f"{kb['with_refs']} of {kb['rows']} rows carry kb_refs" + (f" ({kb_list})" if kb_list else "")
-        + f"; {kb['without_refs']} rows had no passage above the threshold and are left empty, never forced.")
+        + (f", the documents cited scoring {low:.3f} to {high:.3f}" if kb["cases"] else "")
+        + (f"; {kb['without_refs']} rows had no passage above the threshold and are left empty." if kb["without_refs"] else "."))
         + _fallback_note(kb.get("check") or {}, lang, "这些例沿用阈值命中。", "they keep the threshold's references")})
     carriers = []
     for trap, (zh, en) in CARRIER_TEXT.items():
@@ -168,7 +211,7 @@ def disclosure(fig: dict, run: dict, lang: str, editorial: str = "") -> list[dic
             names = _j(lang, [x["case"] + note_in(x["note"], lang == "zh") for x in car[trap]])
             carriers.append(_t(lang, f"{zh} {len(car[trap])} 例：{names}", f"{en}: {len(car[trap])} ({names})"))
     n_carriers = sum(len(v) for v in car.values())
-    nm = _j(lang, [f"{k} {v}" for k, v in mg["not_merged"].items()]) or "0"
+    nm = _j(lang, [f"{named(STATE_TEXT, k, lang)} {v}" for k, v in mg["not_merged"].items()]) or "0"
     audit = tm["audit"]
     audit_txt = ""
     if audit["checked"]:
@@ -223,6 +266,7 @@ def disclosure(fig: dict, run: dict, lang: str, editorial: str = "") -> list[dic
     if tm["stale"]:
         traps.append(_t(lang, f"stale 关单 {len(tm['stale'])} 条，关单晚于真实修复（" + _j(lang, [f"{s['case']} 晚 {human_lag(s['lag_s'], lang)}" if s['lag_s'] is not None else f"{s['case']} 修复未合入" for s in tm["stale"]]) + "），判据回到 PR merged_at",
                         f"stale closes: {len(tm['stale'])}, closed after the real fix (" + _j(lang, [f"{s['case']} {human_lag(s['lag_s'], lang)} late" if s['lag_s'] is not None else f"{s['case']} fix never merged" for s in tm["stale"]]) + "); the PR's merged_at is what counts"))
+        traps.append(_stale_reconciled(tm, lang))
     for st in tm["close_storms"]:
         who = _j(lang, st["actors"]) or (st["notes"][0] if st["notes"] else _t(lang, "同一操作者", "one actor"))
         traps.append(_t(lang, f"关单风暴 {st['start'][:10]} {st['start'][11:19]}~{st['end'][11:19]}（{st['span_s']} 秒内 {st['count']} 单，{who}：{_j(lang, st['cases'])}），关单时刻不说明修复",
@@ -230,8 +274,10 @@ def disclosure(fig: dict, run: dict, lang: str, editorial: str = "") -> list[dic
     if tm["before_merge"]:
         traps.append(_t(lang, "关单早于合入 " + _j(lang, [f"{b['case']}（早 {human_lag(b['lag_s'], lang)}）" for b in tm["before_merge"]]) + "，不倒填",
                         "closed before the merge: " + _j(lang, [f"{b['case']} ({human_lag(b['lag_s'], lang)} early)" for b in tm["before_merge"]]) + ", never back-filled"))
-    dist = _j(lang, [f"{k} {v}" for k, v in tm["by_timing"].items()])
-    traps.append(_t(lang, f"时序分布：{dist}", f"timing classes: {dist}"))
+    published = tm.get("by_timing_published") or tm["by_timing"]
+    dist = _j(lang, [f"{named(TIMING_TEXT, k, lang)} {v}" for k, v in sorted(published.items(), key=lambda kv: (-kv[1], kv[0]))])
+    traps.append(_t(lang, f"入选 {sum(published.values())} 条的时序分布：{dist}",
+                    f"timing of the {sum(published.values())} published cases: {dist}"))
     items.append({"label": _t(lang, "时序陷阱实录", "Timing traps"),
                   "text": ("；" if lang == "zh" else "; ").join(traps) + ("。" if lang == "zh" else ".")})
     by_reason = defaultdict(list)
@@ -242,11 +288,14 @@ def disclosure(fig: dict, run: dict, lang: str, editorial: str = "") -> list[dic
     items.append({"label": _t(lang, "诚实弃收", "Honest drops"), "text": _t(
         lang, f"深析层弃 {dr['count']} 条" + (f"——{drops}" if drops else "") + "。",
         f"{dr['count']} dropped by deep analysis" + (f": {drops}" if drops else "") + ".")})
-    top = _j(lang, [b["title"] or b["case"] for b in bl["top"]])
+    per_repo = list((bl.get("per_repo") or {}).items())
+    shown = _j(lang, [f"{r} {n}" for r, n in per_repo[:8]])
+    rest = sum(n for _, n in per_repo[8:])
+    more = _t(lang, f"，其余 {len(per_repo) - 8} 仓 {rest} 条", f", {rest} in {len(per_repo) - 8} other repositories") if rest else ""
     items.append({"label": _t(lang, "候选统计与余量", "Backlog"), "text": _t(
-        lang, f"有效池 {f['pool']} 条本轮深析 {f['analysed']} 条，余 {bl['count']} 条留待后续" + (f"，价值靠前：{top}" if top else "") + "。",
-        f"Of a pool of {f['pool']}, {f['analysed']} were analysed; {bl['count']} wait for a later digest" + (f"; highest value: {top}" if top else "") + ".")})
-    ab = _j(lang, [f"{k} {v}" for k, v in an["by_backend"].items()])
+        lang, f"有效池 {f['pool']} 条本轮深析 {f['analysed']} 条，余 {bl['count']} 条留待后续" + (f"，按仓：{shown}{more}" if shown else "") + "。",
+        f"Of a pool of {f['pool']}, {f['analysed']} were analysed; {bl['count']} wait for a later digest" + (f", by repository: {shown}{more}" if shown else "") + ".")})
+    ab = _j(lang, [f"{named(BACKEND_TEXT, k, lang)} {v}" for k, v in an["by_backend"].items()])
     llm_bits = ""
     if an["llm_fallbacks"] or an["tokens"]:
         tok = an["tokens"] or {}

@@ -194,7 +194,8 @@ def _reused_checks(summary: Any) -> dict[str, Any]:
 
 
 def timing_figures(analysed: list[Case], ref: Refs, run: dict[str, Any]) -> dict[str, Any]:
-    stale = [{"case": ref(c), "lag_s": c.lag_s, "note": c.trap_notes.get(Trap.STALE_CLOSE, "")}
+    stale = [{"case": ref(c), "lag_s": c.lag_s, "note": c.trap_notes.get(Trap.STALE_CLOSE, ""),
+              "timing": str(c.timing), "published": c.funnel == FunnelStage.SELECTED}
              for c in analysed if c.timing == Timing.STALE or Trap.STALE_CLOSE in c.traps]
     before = [{"case": ref(c), "lag_s": c.lag_s if c.lag_s is not None else _lag_to_later_merge(c),
                "note": c.trap_notes.get(Trap.CLOSED_BEFORE_MERGE, "")}
@@ -211,6 +212,9 @@ def timing_figures(analysed: list[Case], ref: Refs, run: dict[str, Any]) -> dict
         audit.update(reused)
     return {
         "by_timing": dict(sorted(Counter(str(c.timing) for c in analysed).items())),
+        # the same over the published cases: what the methods section speaks of
+        "by_timing_published": dict(sorted(Counter(str(c.timing) for c in analysed
+                                                   if c.funnel == FunnelStage.SELECTED).items())),
         "stale": sorted(stale, key=lambda s: -(s["lag_s"] or 0)),
         "close_storms": _storms(analysed, ref),
         "before_merge": before,

@@ -43,6 +43,9 @@ def run(ctx: RunContext) -> ComposeSummary:
                                          for r in repos if r.html_url})
     except AttributeError:
         pass
+    # the digest's pointer for agents defaults to this run's own `fixlore serve ... --out DIR`
+    frame = ctx.info.get("frame") if isinstance(ctx.info.get("frame"), dict) else {}
+    ctx.info["frame"] = {"serve_out": str(ctx.out_dir), **frame}
     run = dict(ctx.info)
     paths = write_digests(cases, run, ctx.out_dir)
     # the version of each file, for readers of cases.jsonl (whose lines hold cases only)

@@ -3,6 +3,8 @@ which PRs fixed the case and where they landed, and how the close relates to the
 
 from __future__ import annotations
 
+import re
+
 
 from fixlore.core.enums import Timing, Trap
 from fixlore.core.model import Case, FixRef, pull_label
@@ -151,13 +153,28 @@ def _linked_but_not_the_fix(case: Case, zh: bool) -> list[str]:
     return out
 
 
+def readable_note(note: str) -> str:
+    """A linker note as a reader takes it: lags in human units ("10 h later", not "(36300s
+    later)"), times to the minute, without the evidence ids a note keeps for the export
+    ("[issues/41/comments/167110044]", "comment 161988694")."""
+    from fixlore.core.units import human_lag
+
+    text = re.sub(r"\s*\[(?:issues|pulls)/[^\]]*\]", "", note)
+    text = re.sub(r"\bcomment \d{5,}\b", "a comment", text)
+    text = re.sub(r"\((\d+)s (later|earlier|early|late)\)",
+                  lambda m: f"({human_lag(int(m.group(1)), 'en')} {m.group(2)})", text)
+    text = re.sub(r"(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2}):\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2})", r"\1 \2", text)
+    return re.sub(r"\s{2,}", " ", text).strip()
+
+
 def note_in(note: str, zh: bool) -> str:
     """A linker note in brackets. The notes are written in English, so a Chinese text names only
-    the PRs the note cites (the full note stays in the export's trap_notes)."""
+    the PRs the note cites (the full note stays in the export's trap_notes); an English text reads
+    it as `readable_note` words it."""
     if not note:
         return ""
     if not zh:
-        return f" ({note})"
+        return f" ({readable_note(note)})"
     prs = note_pull_labels(note)
     return f"（{'、'.join(prs)}）" if prs else ""
 
