@@ -37,9 +37,11 @@ from fixlore.analyse.base import Analysis
 from fixlore.analyse.cells import problem_cell, symptom_cell, title_within
 from fixlore.analyse.context import CaseContext
 from fixlore.analyse.keep import keep_or_drop, language_of
-from fixlore.analyse.roles import (OFFICIAL, facts_kept, is_measurement, is_scope, is_workaround, is_log_line,
-                                   says_something, states_cause,
+from fixlore.analyse.fit import fit, without_dangling
+from fixlore.analyse.roles import (OFFICIAL, facts_kept, is_measurement, is_scope, is_template_note, is_workaround,
+                                   is_log_line, only_tests, says_something, states_cause,
                                    states_change, states_reason)
+from fixlore.analyse.tense import in_tense
 from fixlore.core.enums import Trap
 from fixlore.core.model import Case, Written
 from fixlore.rules.refs import KIND_ISSUE, find_refs
@@ -151,8 +153,14 @@ class OfflineAnalyst:
             return any((len(words & other) > 0) if mine == 0 else
                        (len(words & other) >= 2 * mine and len(words & other) - mine >= 3) for other in siblings)
 
+        # every sentence in the tense the fix's state allows (analyse/tense.py)
+        landed = any(is_merged(f) for f in case.fix)
+        waiting = not landed and bool(unlanded(case))
         for s, src in raw:
             if dead and _pulls_named(s, case.repo) & dead:
+                continue
+            s = without_dangling(in_tense(s, landed, waiting))
+            if not s:
                 continue
             if siblings and src in ("pull", "commit", "pull_comment") and elsewhere(s):
                 continue
@@ -223,13 +231,16 @@ class OfflineAnalyst:
             pool = [c for c in pool if c.native or foreign_ok]
             if role != "mechanism":     # a change, a scope or advice is worth what it names precisely
                 pool = [replace(c, score=c.score + min(c.facts, 3)) for c in pool]
+            if role == "change":        # the tests a PR adds show the fix works; they are not the fix
+                pool = [replace(c, score=c.score - 3.0) if only_tests(c.text) else c for c in pool]
             for c in self._best(pool, 3):
                 text = c.text.rstrip("。.；; ")
                 if len(text) > left:
-                    cut = clip(text, left)
-                    # whole clauses only; a bound on versions is kept whole or not at all ("需要 A ≥ 1；
-                    # B ≥ 2" cut after the first clause states a wrong requirement); anything else cut
-                    # must still name something (the first mechanism may just explain)
+                    cut = fit(text, left)
+                    # whole clauses only, never an ellipsis (analyse/fit.py); a bound on versions is
+                    # kept whole or not at all ("需要 A ≥ 1；B ≥ 2" cut after the first clause states a
+                    # wrong requirement); anything else cut must still name something (the first
+                    # mechanism may just explain)
                     if (len(cut) < MIN_PIECE or (role == "scope" and not facts_kept(text, cut))
                             or (not first and hard_facts(text) and not hard_facts(cut))):
                         continue
@@ -249,7 +260,8 @@ class OfflineAnalyst:
             return c.source != "body" and (any(min(overlap(toks, b), overlap(b, toks)) > 0.8 for b in report)
                                             or overlap(toks, headline) > 0.8)
 
-        usable = [c for c in cands if says_something(c.text) and not is_log_line(c.text) and not restates(c)]
+        usable = [c for c in cands if says_something(c.text) and not is_log_line(c.text) and not restates(c)
+                  and not is_template_note(c.text)]
         official = [c for c in usable if c.source in OFFICIAL]
         foreign_ok = not any(c.native for c in official)
         take("mechanism", [c for c in usable if c.mechanism], first=True)
