@@ -67,4 +67,11 @@ def fit(text: str, limit: int) -> str:
     return ""
 
 
-__all__ = ["DANGLING", "clause_ends", "dangles", "fit", "without_dangling"]
+def fit_cell(text: str, limit: int, fallback: str = "") -> str:
+    """A short cell (an action): `text` whole or its first whole clauses, without an announcing
+    ending; `fallback` when not even its first clause fits."""
+    text = without_dangling((text or "").strip().rstrip("。. "))
+    return fit(text, limit) or fallback
+
+
+__all__ = ["DANGLING", "clause_ends", "dangles", "fit", "fit_cell", "without_dangling"]
