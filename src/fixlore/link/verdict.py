@@ -24,6 +24,7 @@ from fixlore.link.backport import find_twins
 from fixlore.link.candidates import MEDIUM, STRONG, Candidate, Signal, _sentence_around, gather
 from fixlore.link.config import LinkConfig
 from fixlore.link.index import CorpusIndex, Key
+from fixlore.link.named_files import files_fix
 from fixlore.link.text import overlap
 from fixlore.link.unrelated import _LazyTokens, pull_tokens, unrelated_reason
 from fixlore.rules.refs import KIND_ISSUE, KIND_PULL, find_refs
@@ -71,6 +72,11 @@ def decide(issue: Issue, idx: CorpusIndex, cfg: LinkConfig, resolved: bool = Tru
 
     if close is not None and not any(c.pull is not None for c in cands.values()):
         _timing_only(issue, idx, cfg, cands, itoks)
+    if close is not None and not cands:
+        found = files_fix(issue, idx)
+        if found is not None:
+            p, note = found
+            cands[(p.repo, p.number)] = Candidate((p.repo, p.number), p, [Signal("files", note, f"pulls/{p.number}/files")])
 
     if close is not None:
         timing_from, timing_to = close - timedelta(seconds=cfg.auto_close_s) - slack, close + slack
@@ -105,7 +111,7 @@ def decide(issue: Issue, idx: CorpusIndex, cfg: LinkConfig, resolved: bool = Tru
             c.verdict = "unrelated"
         elif c.set_aside:        # a revert takes a change out, whatever names the issue
             c.verdict = "set_aside"
-        elif strong(c) or len(medium) >= 2 or k == {"timing"} or cited:
+        elif strong(c) or len(medium) >= 2 or k == {"timing"} or k == {"files"} or cited:
             fixlike.append(c)
         else:
             c.verdict = "weak"
