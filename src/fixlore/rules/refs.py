@@ -209,6 +209,14 @@ _ALWAYS_BACKGROUND = re.compile(r"前序|前置|后续|延续|类似|同类|foll
                                 re.IGNORECASE)
 
 
+_FOLLOW_UP = re.compile(r"后续|延续|follow", re.IGNORECASE)
+
+
+def is_follow_up(ref: Ref) -> bool:
+    """Whether the reference names an earlier change the text continues ("follow-up of #12", "!34 的后续")."""
+    return bool(ref.background) and bool(_FOLLOW_UP.search(ref.background))
+
+
 def settle_background(refs: list[Ref]) -> list[Ref]:
     """All the references of one PR (title, body, commits): a soft background cue stands only
     when the PR names some issue with a closing keyword; otherwise the reference is a plain mention."""
