@@ -27,6 +27,26 @@ def read_run(path: Path | None) -> dict[str, Any]:
     return data
 
 
+def _apply_overrides(cases: list, summary: dict, path: Path) -> dict:
+    """The editor's corrections over a case export (no corpus here: a PR the export does not
+    already name is recorded by its number alone); the run record gains what was applied."""
+    import sys
+
+    from fixlore.rules import overrides as ov
+    from fixlore.settings.overrides import load_overrides
+
+    found = load_overrides(path)
+    known = {(f.repo, f.number): f for c in cases for f in [*c.fix, *c.pending_fix]}
+    applied = [*ov.apply_links(cases, found, lambda repo, n: known.get((repo, n))),
+               *ov.apply_keep(cases, found), *ov.apply_themes(cases, found)]
+    unknown = ov.unknown_keys(found, cases)
+    if unknown:
+        print(f"overrides {found.source}: {len(unknown)} entries name no case of this export: "
+              f"{', '.join(unknown[:5])}", file=sys.stderr)
+    return {**summary, "overrides": {"source": found.source, "entries": len(found.cases), "applied": applied,
+                                     "unknown": unknown}}
+
+
 def register(app: typer.Typer) -> None:
     @app.command("digest")
     def digest_cmd(
@@ -34,6 +54,8 @@ def register(app: typer.Typer) -> None:
         run: Path = typer.Option(None, "--run", help="the run summary (run.json)"),
         out: Path = typer.Option(..., "--out", help="output folder"),
         lang: str = typer.Option("both", "--lang", help="zh | en | both"),
+        overrides: Path = typer.Option(None, "--overrides", help="The editor's corrections (YAML, docs/series.md): "
+                                       "keep/drop, fix/not_fix, theme per OWNER/REPO#N, applied before writing."),
     ) -> None:
         """Write the digest (Markdown per language, one HTML page, JSON) from a case export."""
         from fixlore.compose import write_digests
@@ -45,6 +67,8 @@ def register(app: typer.Typer) -> None:
             raise ConfigError(f"--lang must be zh, en or both, not '{lang}'")
         check_out_dir(out)
         found, summary = read_cases_jsonl(cases), read_run(run)      # both read before the folder is made
+        if overrides is not None:
+            summary = _apply_overrides(found, summary, overrides)
         paths = write_digests(found, summary, out, langs)
         console = Console()
         for name, path in paths.items():

@@ -29,6 +29,21 @@ class SeriesSummary(TypedDict, total=False):
     returned: int
 
 
+def _editors(ctx: RunContext, edition: dict) -> dict:
+    """The editors' keep / drop (their overrides file) and the value weights learned from their
+    past decisions (`fixlore.series.weights`, when saved beside the ledger) for the plan."""
+    from fixlore.series.weights import learned_ranker
+
+    extra: dict = {}
+    if ctx.overrides is not None:
+        extra.update(keep=ctx.overrides.keys_of("keep"), drop=ctx.overrides.keys_of("drop"))
+    ranker, about = learned_ranker(ctx.out_dir, edition["name"])
+    if ranker is not None:
+        extra["value"] = ranker
+        ctx.info["value_weights"] = about
+    return extra
+
+
 def run(ctx: RunContext) -> SeriesSummary:
     edition = ctx.info.get("series")
     if not edition:
@@ -40,7 +55,8 @@ def run(ctx: RunContext) -> SeriesSummary:
     plan = plan_edition(cases, prior, since=parse_time(edition["since"]), until=parse_time(edition["until"]),
                         top_k=int(edition["top_k"]), in_scope=series.in_scope,
                         focus=Focus(**(edition.get("focus") or {})),
-                        issue_states=issue_states(ctx.store, prior.published))
+                        issue_states=issue_states(ctx.store, prior.published),
+                        **_editors(ctx, edition))
     chosen, waiting = set(plan.analyse), set(plan.candidates())
     for c in cases:
         if c.key in chosen:
