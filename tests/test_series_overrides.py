@@ -5,6 +5,7 @@ demo world whose overrides file beside the ledger is honoured by the edition tha
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -31,7 +32,9 @@ cases:
 
 
 def run(*args: str, ok: bool = True) -> subprocess.CompletedProcess:
-    proc = subprocess.run([sys.executable, "-m", "fixlore", *args], capture_output=True, text=True, timeout=600)
+    env = {**os.environ, "COLUMNS": "300"}          # explain's table keeps a row on one line
+    proc = subprocess.run([sys.executable, "-m", "fixlore", *args], capture_output=True, text=True, timeout=600,
+                          env=env)
     if ok:
         assert proc.returncode == 0, proc.stderr[-2000:]
     return proc
@@ -158,3 +161,64 @@ def test_score_overrides_measures_a_run_made_without_them(tmp_path):
     assert before["missing"] == ["demo-ai/nowhere#9"] and after["export_applied_overrides"] == 3
     plain_cases = (plain / "cases.jsonl").read_text(encoding="utf-8")
     assert '"overrides"' not in plain_cases                # a run without a file exports as before
+    shown = run("explain", "demo-infra/commlib#12", "--out", str(applied)).stdout
+    assert "override" in shown and "not_fix: #48" in shown and "fix: #47" in shown and "ov.yaml" in shown
+    assert "override" not in run("explain", "demo-infra/commlib#12", "--out", str(plain)).stdout
+
+
+# ---------------------------------------------------------------- learned value weights
+
+def test_the_saved_model_scores_as_scikit_learn_predicts():
+    import random
+
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.preprocessing import StandardScaler
+
+    from fixlore.series.weights import fit, held_out, learned_score
+
+    rng = random.Random(7)
+    labelled = {}
+    for n in range(1, 121):
+        x, noise = rng.random(), rng.random()
+        labelled[f"o/r#{n}"] = ({"taught": x, "value": noise}, int(x + 0.3 * rng.random() > 0.6))
+    saved = fit(labelled)
+    train = [k for k in sorted(labelled) if not held_out(k)]
+    names = saved["features"]
+    rows = [[labelled[k][0][n] for n in names] for k in train]
+    scaler = StandardScaler().fit(rows)
+    model = LogisticRegression(C=1.0, class_weight="balanced", max_iter=1000).fit(
+        scaler.transform(rows), [labelled[k][1] for k in train])
+    for k in sorted(labelled)[:10]:
+        want = model.predict_proba(scaler.transform([[labelled[k][0][n] for n in names]]))[0][1]
+        assert abs(learned_score(labelled[k][0], saved) - want) < 1e-9
+    # the label follows "taught", not the value: the held-out order says so
+    assert saved["heldout"] == len(labelled) - len(train) > 0
+    assert saved["heldout_auc"] > saved["heldout_auc_value"]
+
+
+def test_weights_need_both_kinds_of_decision():
+    from fixlore.series.weights import fit
+
+    with pytest.raises(ConfigError, match="both published and dropped"):
+        fit({f"o/r#{n}": ({"value": n / 10}, 1) for n in range(1, 9)})
+
+
+@pytest.mark.slow
+def test_ascend_weights_learned_from_an_edition_reorder_the_held_out_cases_and_rank_the_next(tmp_path):
+    world = ROOT / "worlds" / "ascend-2026-09"
+    run("series", "create", "ascend", "--title", "T", "--tagline", "t", "--agent-pointer", "mcp", "--org", "cann",
+        "--org", "Ascend", "--org-out", "mindspore", "--since", "2026-09-17T00:00:00+08:00", "--first-number", "16",
+        "--out", str(tmp_path))
+    run("series", "publish", "ascend", "--world", str(world), "--as-of", "2026-09-19T00:00:00+08:00",
+        "--out", str(tmp_path))
+    learned = json.loads(run("series", "weights", "ascend", "--out", str(tmp_path)).stdout)
+    # reported, not tuned (docs/series.md records the figures)
+    assert learned["heldout"] > 0 and learned["heldout_auc"] is not None and learned["heldout_auc_value"] is not None
+    assert learned["heldout_pairs_reordered"] > 0
+    assert (tmp_path / "value-weights-ascend.json").is_file()
+    run("series", "publish", "ascend", "--world", str(world), "--as-of", "2026-09-21T00:00:00+08:00",
+        "--out", str(tmp_path))
+    info = json.loads((tmp_path / "run.json").read_text(encoding="utf-8"))
+    assert info["value_weights"]["decisions"] == learned["decisions"]
+    text = (tmp_path / "editions" / "ascend-017" / "digest.zh.md").read_text(encoding="utf-8")
+    assert f"价值权重学自 {learned['decisions']} 个编辑决定" in text
