@@ -17,7 +17,7 @@ from fixlore.core.errors import ConfigError
 from fixlore.rules.overrides import parse_overrides, split_key
 from fixlore.store import Store
 
-from series_checks import editions, key
+from series_checks import check_rebuilds, editions, key
 
 ROOT = Path(__file__).resolve().parents[1]
 DEMO = ROOT / "worlds" / "demo"
@@ -144,6 +144,15 @@ def test_the_edition_discloses_what_was_applied(series):
     assert "nowhere#9" in series["first"].stderr
 
 
+def test_editions_made_with_overrides_rebuild_from_the_ledger(series):
+    store = Store.open(f"sqlite:///{series['out'] / 'fixlore.db'}")
+    try:
+        for ed in series["eds"]:
+            check_rebuilds(store, series["out"], "demo", ed["number"])
+    finally:
+        store.close()
+
+
 # ---------------------------------------------------------------- score --overrides
 
 def test_score_overrides_measures_a_run_made_without_them(tmp_path):
@@ -164,6 +173,13 @@ def test_score_overrides_measures_a_run_made_without_them(tmp_path):
     shown = run("explain", "demo-infra/commlib#12", "--out", str(applied)).stdout
     assert "override" in shown and "not_fix: #48" in shown and "fix: #47" in shown and "ov.yaml" in shown
     assert "override" not in run("explain", "demo-infra/commlib#12", "--out", str(plain)).stdout
+    # `fixlore digest --overrides` corrects a finished run's export the same way at the analysis' keep
+    digest = tmp_path / "digest"
+    run("digest", "--cases", str(plain / "cases.jsonl"), "--run", str(plain / "run.json"), "--out", str(digest),
+        "--overrides", str(ov))
+    page = (digest / "digest.zh.md").read_text(encoding="utf-8")
+    assert "编辑更正文件 4 条" in page and "剔除 1" in page and "改定主题 1" in page
+    assert "编辑更正" not in (plain / "digest.zh.md").read_text(encoding="utf-8")
 
 
 # ---------------------------------------------------------------- learned value weights
