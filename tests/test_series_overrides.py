@@ -238,3 +238,21 @@ def test_ascend_weights_learned_from_an_edition_reorder_the_held_out_cases_and_r
     assert info["value_weights"]["decisions"] == learned["decisions"]
     text = (tmp_path / "editions" / "ascend-017" / "digest.zh.md").read_text(encoding="utf-8")
     assert f"价值权重学自 {learned['decisions']} 个编辑决定" in text
+
+
+def test_the_plan_analyses_a_kept_candidate_and_frees_a_dropped_ones_slot():
+    from datetime import datetime, timedelta, timezone
+
+    from fixlore.core.model import Case
+    from fixlore.series.plan import LedgerView, plan_edition
+
+    t0 = datetime(2026, 9, 17, tzinfo=timezone(timedelta(hours=8)))
+    cases = [Case(repo="o/a", number=n, title=f"t{n}", closed_at=t0 + timedelta(hours=n), funnel="rank", value=v)
+             for n, v in ((1, 0.9), (2, 0.8), (3, 0.1), (4, 0.05))]
+    args = dict(since=t0, until=t0 + timedelta(days=1), top_k=2)
+    assert plan_edition(cases, LedgerView(), **args).analyse == ["o/a#1", "o/a#2"]
+    edited = plan_edition(cases, LedgerView(), keep={"o/a#4"}, drop={"o/a#1"}, **args)
+    assert edited.analyse == ["o/a#2", "o/a#3", "o/a#4"]          # #3 takes #1's slot; #4 joins
+    assert set(edited.candidates()) == {"o/a#1", "o/a#2", "o/a#3", "o/a#4"}   # a dropped case still waits
+    ranked = plan_edition(cases, LedgerView(), value=lambda c: -c.value, **args)
+    assert ranked.analyse == ["o/a#3", "o/a#4"]                   # a learned ranking replaces the value

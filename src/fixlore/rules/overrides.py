@@ -223,6 +223,22 @@ def apply_themes(cases: Iterable[Case], ov: Overrides) -> list[dict[str, str]]:
     return applied
 
 
+def note_plan(cases: Iterable[Case], ov: Overrides, analysed: Iterable[str],
+              without: Iterable[str]) -> list[dict[str, str]]:
+    """A series' plan honours keep / drop (`fixlore.series.plan`): the cases its choice of
+    ``analysed`` moved against the choice ``without`` the editors carry the record too, once."""
+    chosen, plain = set(analysed), set(without)
+    applied: list[dict[str, str]] = []
+    for case in cases:
+        o = ov.cases.get(case.key)
+        if o is None:
+            continue
+        kind = "keep" if o.keep and case.key in chosen - plain else "drop" if o.drop and case.key in plain - chosen else ""
+        if kind and not any(r["kind"] == kind for r in case.overrides):
+            _record(case, kind, o.keep or o.drop, ov.source, applied)
+    return applied
+
+
 def unknown_keys(ov: Overrides, cases: Iterable[Case]) -> list[str]:
     """The entries whose case the run does not hold."""
     held = {c.key for c in cases}
