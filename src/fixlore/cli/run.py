@@ -73,6 +73,9 @@ def register(app: typer.Typer) -> None:
         tagline: Optional[str] = typer.Option(None, "--tagline", help="The line under the digest's title."),
         agent_pointer: Optional[str] = typer.Option(None, "--agent-pointer", help="Where agents read the cases: a URL "
                                                     "or a command (default: this run's `fixlore serve mcp|http --out`)."),
+        overrides: Optional[Path] = typer.Option(None, "--overrides", help="The editor's corrections (YAML, "
+                                                 "docs/series.md): keep/drop, fix/not_fix, theme per OWNER/REPO#N. "
+                                                 "A series reads OUT/overrides.yaml."),
     ) -> None:
         """Harvest, funnel, link, enrich, analyse, compose and index the cases for serving; write OUT/run.json, OUT/cases.jsonl and the digests.
 
@@ -111,7 +114,7 @@ def register(app: typer.Typer) -> None:
             result = publish_edition(series, out=out, world=world, db=db, config=config, as_of=when,
                                      since=parse_since(since, "--since") if since else None,
                                      flags=replace(flags, since=None), quiet=quiet, allow_empty=allow_empty,
-                                     dry_run=dry_run)
+                                     dry_run=dry_run, overrides=overrides)
             if not quiet or dry_run:
                 typer.echo(json_text(result, indent=2))
             return
@@ -120,7 +123,7 @@ def register(app: typer.Typer) -> None:
         show = not quiet and not as_json
         request = RunRequest(out=out, world=world, settings=flags, config=config, faults=faults,
                              fault_seed=fault_seed, strict=quirks or strict, probe=probe_forms, as_of=when,
-                             stage_names=tuple(stage), naive=naive, quiet=not show)
+                             stage_names=tuple(stage), naive=naive, quiet=not show, overrides=overrides)
         frame = {k: v for k, v in {"number": number, "tagline": tagline, "agent_pointer": agent_pointer}.items()
                  if v is not None}
         with StageProgress(enabled=show) as bar:

@@ -34,6 +34,24 @@ def frame_options(run: dict[str, Any], number: int | None, tagline: str | None,
     given = {"number": number, "tagline": tagline, "agent_pointer": agent_pointer}
     frame.update({k: v for k, v in given.items() if v is not None})
     return frame
+def _apply_overrides(cases: list, summary: dict, path: Path) -> dict:
+    """The editor's corrections over a case export (no corpus here: a PR the export does not
+    already name is recorded by its number alone); the run record gains what was applied."""
+    import sys
+
+    from fixlore.rules import overrides as ov
+    from fixlore.settings.overrides import load_overrides
+
+    found = load_overrides(path)
+    known = {(f.repo, f.number): f for c in cases for f in [*c.fix, *c.pending_fix]}
+    applied = [*ov.apply_links(cases, found, lambda repo, n: known.get((repo, n))),
+               *ov.apply_keep(cases, found), *ov.apply_themes(cases, found)]
+    unknown = ov.unknown_keys(found, cases)
+    if unknown:
+        print(f"overrides {found.source}: {len(unknown)} entries name no case of this export: "
+              f"{', '.join(unknown[:5])}", file=sys.stderr)
+    return {**summary, "overrides": {"source": found.source, "entries": len(found.cases), "applied": applied,
+                                     "unknown": unknown}}
 
 
 def register(app: typer.Typer) -> None:
@@ -47,6 +65,8 @@ def register(app: typer.Typer) -> None:
         tagline: str = typer.Option(None, "--tagline", help="The line under the title (default: what this number holds)."),
         agent_pointer: str = typer.Option(None, "--agent-pointer", help="Where agents read these cases: a URL or a "
                                           "command (default: `fixlore serve mcp|http --out` on the run's folder)."),
+        overrides: Path = typer.Option(None, "--overrides", help="The editor's corrections (YAML, docs/series.md): "
+                                       "keep/drop, fix/not_fix, theme per OWNER/REPO#N, applied before writing."),
     ) -> None:
         """Write the digest (Markdown per language, one HTML page, JSON) from a case export."""
         from fixlore.compose import write_digests
@@ -66,6 +86,8 @@ def register(app: typer.Typer) -> None:
             run = out / "run.json"
         found, summary = read_cases_jsonl(cases), read_run(run)      # both read before the folder is made
         summary["frame"] = frame_options(summary, number, tagline, agent_pointer)
+        if overrides is not None:
+            summary = _apply_overrides(found, summary, overrides)
         paths = write_digests(found, summary, out, langs)
         console = Console()
         for name, path in paths.items():

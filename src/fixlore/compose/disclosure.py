@@ -169,6 +169,31 @@ def _stale_reconciled(tm: dict, lang: str) -> str:
     return _t(lang, f"上述 stale 关单 {len(tm['stale'])} 条中，{_j(lang, bits)}，故时序分布中 stale 为 {published} 条",
               f"of the {len(tm['stale'])} stale closes above, {'; '.join(bits)}, so the timing classes below count "
               f"{published} stale")
+_OVERRIDE_KINDS = {"keep": ("保留", "kept"), "drop": ("剔除", "dropped"), "fix": ("改定修复 PR", "fix named"),
+                   "not_fix": ("否认修复 PR", "fix rejected"), "theme": ("改定主题", "theme set")}
+
+
+def _editors_note(run: dict, lang: str) -> str:
+    """The editors' corrections the run applied, by kind, and the value weights learned from
+    their decisions (a series edition), from run.json; "" when neither."""
+    parts = []
+    ov = run.get("overrides") or {}
+    if ov:
+        n: dict[str, int] = {}
+        for a in ov.get("applied") or []:
+            n[a["kind"]] = n.get(a["kind"], 0) + 1
+        kinds = [f"{_OVERRIDE_KINDS[k][0 if lang == 'zh' else 1]} {v}" for k, v in n.items() if k in _OVERRIDE_KINDS]
+        unknown = len(ov.get("unknown") or [])
+        parts.append(_t(lang, f"编辑更正文件 {ov.get('entries', 0)} 条，本期施用 {sum(n.values())} 处"
+                        + (f"（{'，'.join(kinds)}）" if kinds else "") + (f"；{unknown} 条所指案例不在本期运行中" if unknown else "") + "。",
+                        f"The editors' overrides file holds {ov.get('entries', 0)} entries; {sum(n.values())} changes applied"
+                        + (f" ({', '.join(kinds)})" if kinds else "") + (f"; {unknown} name no case of this run" if unknown else "") + "."))
+    learned = run.get("value_weights") or {}
+    if learned.get("decisions"):
+        parts.append(_t(lang, f"价值权重学自 {learned['decisions']} 个编辑决定（逻辑回归，留出集 AUC {learned.get('heldout_auc', '—')}）。",
+                        f"Value weights learned from {learned['decisions']} editors' decisions (logistic regression, "
+                        f"held-out AUC {learned.get('heldout_auc', '—')})."))
+    return "".join(parts) if lang == "zh" else " ".join(parts)
 
 
 def disclosure(fig: dict, run: dict, lang: str, editorial: str = "") -> list[dict[str, str]]:
@@ -324,6 +349,8 @@ def disclosure(fig: dict, run: dict, lang: str, editorial: str = "") -> list[dic
         lang, "主题标题与段落、仓库副标题与定位、排错指引由离线规则从案例共性写成（未配置模型）；英文版未翻译问题原文。",
         "Theme headlines and paragraphs, repository subtitles and positioning and the guide were worded offline "
         "from what the cases share (no model configured); the English digest leaves issue text untranslated, marked [zh].")})
+    if (editors := _editors_note(run, lang)):
+        items.append({"label": _t(lang, "编辑更正", "Editors' corrections"), "text": editors})
     for item in items:
         said: list[str] = []
         item["text"] = mark_runs(item["text"], lang, said)

@@ -29,6 +29,11 @@ def run(ctx: RunContext) -> ComposeSummary:
     since = ctx.since
     # every time in the window's own offset (the store keeps UTC): GitCode users read +08:00
     cases_in_zone(cases, since.tzinfo if since else None)
+    if ctx.overrides is not None:          # the editor's themes (fixlore.rules.overrides)
+        from fixlore.rules.overrides import apply_themes
+
+        ctx.record_overrides(apply_themes(cases, ctx.overrides), "compose")
+        ctx.store.save_cases(cases, ctx.run_id)
     export = ctx.out_dir / "cases.jsonl"
     write_cases_jsonl(cases, export)
     try:   # the repos' own descriptions position them in the overview

@@ -493,6 +493,9 @@ class Case:
     # parts of the issue and its candidate PRs that could not be read ("issues/104/comments";
     # fixlore.rules.unread says what they leave open); exported only when there are some
     unread: list[str] = field(default_factory=list)
+    # the editor's corrections this run applied ({kind, what, source}: fixlore.rules.overrides);
+    # exported only when there are some
+    overrides: list[dict[str, str]] = field(default_factory=list)
 
     @property
     def key(self) -> str:
@@ -525,6 +528,7 @@ class Case:
             "pending_fix": [f.to_export() for f in self.pending_fix],
             "candidates": [dict(c) for c in self.candidates], "audit": dict(self.audit),
             **({"unread": list(self.unread)} if self.unread else {}),
+            **({"overrides": [dict(o) for o in self.overrides]} if self.overrides else {}),
         }
 
     @classmethod
@@ -555,4 +559,5 @@ class Case:
             pending_fix=[FixRef.from_export(f) for f in row.get("pending_fix", [])],
             candidates=[dict(c) for c in row.get("candidates", [])], audit=dict(row.get("audit", {})),
             unread=[str(u) for u in row.get("unread", [])],
+            overrides=[dict(o) for o in row.get("overrides", [])],
         )

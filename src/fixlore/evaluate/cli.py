@@ -29,9 +29,26 @@ def register(app: typer.Typer) -> None:
                                                                   "(e.g. tune, tune2, heldout2)."),
         as_json: bool = typer.Option(False, "--json", help="Print the full report as JSON."),
         show: int = typer.Option(15, "--show", min=0, help="How many mismatching keys to list."),
+        overrides: Optional[Path] = typer.Option(None, "--overrides", help="Score --cases / --out against the "
+                                                 "editors' corrections (an overrides file) instead of a truth.yaml."),
     ) -> None:
         """Compare case exports with truth, key by key, one report per world."""
         from fixlore.edges.caseexport import read_cases_jsonl
+
+        if overrides is not None:
+            from fixlore.evaluate.editors import score_overrides
+            from fixlore.settings.overrides import load_overrides
+
+            if truth is not None or world:
+                raise ConfigError("--overrides scores a case export (--cases or --out), not with --truth or --world")
+            path = cases if cases is not None else Path(out) / "cases.jsonl" if out is not None else None
+            if path is None:
+                raise ConfigError("give --cases FILE or --out DIR with --overrides")
+            report = score_overrides(load_overrides(overrides), read_cases_jsonl(path))
+            if not as_json:
+                report = {**report, "mismatches": report["mismatches"][:show]}
+            typer.echo(json.dumps(report, ensure_ascii=False, indent=2))
+            return
         from fixlore.evaluate.score import load_truth, score, split_truth
         from fixlore.link.cli import load_or_build_cases
 

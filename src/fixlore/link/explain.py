@@ -55,6 +55,8 @@ def render_case(case: Case) -> Group:
         held = case.audit.get("held")
         facts.add_row("audit", text(("held" if held else "FAILED" if held is False else "error") + ": "
                                     + "; ".join(case.audit.get("checks", [])) + (case.audit.get("error") or "")))
+    for o in case.overrides:            # the editor's corrections that changed this case
+        facts.add_row("override", text(f"{o.get('kind', '')}: {o.get('what', '')}  (from {o.get('source', '')})"))
     parts: list = [Panel(Group(head, text(""), facts), title="case", title_align="left")]
 
     fixes = Table(title="fix", title_justify="left", expand=True)
