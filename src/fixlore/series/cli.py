@@ -182,8 +182,8 @@ def show_cmd(name: str = typer.Argument(..., help="Series name."), db: Optional[
 
 @series_app.command("weights")
 def weights_cmd(name: str = typer.Argument(..., help="Series name."),
-                out: Path = typer.Option(..., "--out", help="Series folder (its fixlore.db keeps the ledger; the weights are saved there)."),
-                db: Optional[str] = typer.Option(None, "--db", help="The store holding the ledger (URL; default OUT/fixlore.db)."),
+                out: Path = typer.Option(..., "--out", envvar="FIXLORE_OUT", help="Series folder (its fixlore.db keeps the ledger; the weights are saved there) (env FIXLORE_OUT)."),
+                db: Optional[str] = typer.Option(None, "--db", envvar="FIXLORE_DB", help="The store holding the ledger (URL; default OUT/fixlore.db) (env FIXLORE_DB)."),
                 overrides: Optional[Path] = typer.Option(None, "--overrides", help="The editors' file (default OUT/overrides.yaml)."),
                 show_only: bool = typer.Option(False, "--dry-run", help="Fit and print the figures; save nothing.")) -> None:
     """Learn the value weights from the editors' past decisions (published / dropped cases and
