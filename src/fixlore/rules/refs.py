@@ -488,3 +488,14 @@ def with_numbers(words_before: str, words_after: str, flags: int = 0) -> re.Patt
     """One pattern for `words_before`, a number with or without a reference mark (`PR #12`, `!12`,
     `12`), then `words_after`, tried in that order at each place (bookkeeping a sentence may drop)."""
     return re.compile(rf"{words_before}|(?:PR|MR)?\s*[#!]?\d+|{words_after}", flags)
+
+
+# A PR written as the case's fix: "修复 !57", "fixed by !57", "fix: !57", "修复 PR#57". A PR named
+# beside another word ("!60 无关", "不同于 !47") is mentioned, not credited.
+_CREDITED_PULL = re.compile(r"(?:修复|fix(?:ed)?(?:\s+by)?|fixes)\s*[:：]?\s*(?:!|！|PR\s*#?\s*|MR\s*!?\s*)(\d{1,7})(?!\d)",
+                            re.IGNORECASE)
+
+
+def credited_pulls(text: str) -> list[int]:
+    """PR numbers a written cell credits as the fix, in order of appearance."""
+    return [int(m.group(1)) for m in _CREDITED_PULL.finditer(text or "")]
