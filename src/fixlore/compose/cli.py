@@ -92,3 +92,40 @@ def register(app: typer.Typer) -> None:
         console = Console()
         for name, path in paths.items():
             console.print(f"{name:6} {path}", highlight=False, markup=False)
+
+    @app.command("check")
+    def check_cmd(
+        digest: Path = typer.Argument(..., help="a digest.json, or a run folder holding one"),
+        as_json: bool = typer.Option(False, "--json", help="print the findings as JSON"),
+    ) -> None:
+        """Run the editorial check on a digest: exit 0 clean, 1 findings, 2 bad input."""
+        from fixlore.compose.check import by_class, check_digest
+        from fixlore.edges.inputs import read_text
+
+        path = digest / "digest.json" if digest.is_dir() else digest
+        try:
+            data = json.loads(read_text(path, "digest"))
+        except json.JSONDecodeError as exc:
+            raise ConfigError(f"{path} is not JSON: {exc.msg} (line {exc.lineno})") from None
+        if not isinstance(data, dict):
+            raise ConfigError(f"{path} must hold a JSON object (a fixlore-digest/1 digest)")
+        try:
+            findings = check_digest(data)
+        except ValueError as exc:
+            raise ConfigError(f"{path}: {exc}") from None
+        if as_json:
+            typer.echo(json.dumps({"digest": str(path), "by_class": by_class(findings),
+                                   "findings": [f.to_dict() for f in findings]}, ensure_ascii=False, indent=2))
+        else:
+            from rich.table import Table
+
+            console = Console()
+            if findings:
+                table = Table("where", "class", "why", "text", title=f"{len(findings)} findings in {path}")
+                for f in findings:
+                    table.add_row(f.where, f.kind, f.why, f.text[:120])
+                console.print(table)
+            else:
+                console.print(f"clean: {path}", highlight=False, markup=False)
+        if findings:
+            raise typer.Exit(1)

@@ -173,6 +173,12 @@ _OVERRIDE_KINDS = {"keep": ("保留", "kept"), "drop": ("剔除", "dropped"), "f
                    "not_fix": ("否认修复 PR", "fix rejected"), "theme": ("改定主题", "theme set")}
 
 
+def _removed_zh(claim: str) -> str:
+    """"!1008: credited as the fix, not this issue's" in the Chinese disclosure's words."""
+    what, _, why = claim.partition(": ")
+    return f"{what}（" + ("被写成修复，但链接不认其为本 issue 的修复" if why.startswith("credited") else "材料中没有") + "）"
+
+
 def _editors_note(run: dict, lang: str) -> str:
     """The editors' corrections the run applied, by kind, and the value weights learned from
     their decisions (a series edition), from run.json; "" when neither."""
@@ -343,6 +349,11 @@ def disclosure(fig: dict, run: dict, lang: str, editorial: str = "") -> list[dic
                       f"删去无据陈述 {gr['claims_dropped']} 条",
                 f"; grounding checked {gr['checked']} rows (identifiers, numbers, versions and PRs must appear in the "
                 f"material given): {gr['repaired']} passed after one repair, {gr['claims_dropped']} had unfounded claims removed")
+        removed = an.get("removed") or []
+        if removed:     # what each row no longer says, so a reader can tell a short row from a cut one
+            llm_bits += _t(lang, "（删去：" + "；".join(f"{r['case']} " + "、".join(_removed_zh(x) for x in r["claims"])
+                                                     for r in removed) + "）",
+                           " (removed: " + "; ".join(f"{r['case']} " + ", ".join(r["claims"]) for r in removed) + ")")
     items.append({"label": _t(lang, "分析方式", "Analysis"), "text": _t(
         lang, f"深析 worker：{ab or '无'}{llm_bits}。", f"Analysis workers: {ab or 'none'}{llm_bits}.")})
     items.append({"label": _t(lang, "编辑与译文", "Editorial and translation"), "text": editorial or _t(

@@ -236,7 +236,7 @@ def backlog_figures(cases: list[Case], ref: Refs, top: int = 5) -> dict[str, Any
             "top": [{"case": ref(c), "title": c.title, "value": round(c.value, 3)} for c in rank[:top]]}
 
 
-def analysis_figures(analysed: list[Case], run: dict[str, Any]) -> dict[str, Any]:
+def analysis_figures(analysed: list[Case], run: dict[str, Any], ref: Refs) -> dict[str, Any]:
     st = stage_summary(run, "analyse")
     by_backend = Counter((c.analysed_by or "unknown").split(" (")[0] for c in analysed)
     fallbacks = [c for c in analysed if "llm failed" in (c.analysed_by or "")]
@@ -249,7 +249,10 @@ def analysis_figures(analysed: list[Case], run: dict[str, Any]) -> dict[str, Any
             "llm_failures": dict(llm.get("llm_failures", {})), "tokens": llm.get("tokens", {}),
             "cost": llm.get("cost"), "cache_hits": llm.get("cache_hits"), "requests": llm.get("requests"),
             "prompt_version": llm.get("prompt_version", ""),
-            "endpoint_down": _open_circuit(llm.get("circuit"))}
+            "endpoint_down": _open_circuit(llm.get("circuit")),
+            # what the grounding check took out of each row, so the reader is told what a row no longer says
+            "removed": [{"case": ref(c), "claims": list(c.written.removed)}
+                        for c in analysed if c.written.removed]}
 
 
 def _open_circuit(circuit: Any) -> dict[str, str]:
@@ -316,7 +319,7 @@ def compute_figures(cases: list[Case], run: dict[str, Any] | None = None) -> dic
         "timing": timing_figures(analysed, ref, run),
         "drops": drop_figures(analysed, ref),
         "backlog": backlog_figures(cases, ref),
-        "analysis": analysis_figures(analysed, run),
+        "analysis": analysis_figures(analysed, run, ref),
         "api": {k: harvest[k] for k in ("requests", "repos", "orgs", "api_requests", "unreadable",
                                         "closing_refs_unread")
                 if harvest.get(k) not in (None, [])},

@@ -347,6 +347,30 @@ def written_refs(text: str) -> list[Ref]:
                 span=m.span(), form=FORM_WRITTEN) for m in _WRITTEN.finditer(text)]
 
 
+# A written sentence crediting a PR as the fix, in either order: the verb before the PR ("修复 !57",
+# "fixed by !57"; "由 PR 57 修复" reads PR-first) or the PR before the verb ("!1008 修复了 …", "PR 986
+# fixes …"). A bare `#N` names an issue as often as a PR ("fixes #12", "#101 已修复"), so it counts
+# only after "fixed by".
+_PR_MARK = rf"(?:(?<![{_A}])[!！]|(?<![{_A}])(?:PR|MR)\s*[#!]?\s*)"
+_FIX_VERB = r"(?:修复|修正|解决|fix(?:es|ed)?|resolve[sd]?|solve[sd]?)"
+_CREDIT_BEFORE = re.compile(rf"(?:{_FIX_VERB}(?:\s+(?:by|in|via))?\s*[:：]?\s*{_PR_MARK}"
+                            rf"|(?:fixed|resolved|solved)\s+(?:by|in|via)\s+#)(\d{{1,7}})(?![{_A}])", re.I)
+_CREDIT_AFTER = re.compile(rf"{_PR_MARK}(\d{{1,7}})(?![{_A}])\s*(?:已经|已|完成|彻底)?\s*"
+                           rf"{_FIX_VERB}", re.I)
+
+
+def fix_credits(text: str) -> list[int]:
+    """The PR numbers a written sentence credits as the fix ("!1008 修复了 …", "fixed by !57"),
+    each once, in order of appearance. A PR only named ("见 !60", "不同于 !47") is not credited."""
+    found = sorted([(m.start(1), int(m.group(1))) for m in _CREDIT_BEFORE.finditer(text or "")]
+                   + [(m.start(1), int(m.group(1))) for m in _CREDIT_AFTER.finditer(text or "")])
+    out: list[int] = []
+    for _, number in found:
+        if number not in out:
+            out.append(number)
+    return out
+
+
 _HASH_DIGITS = re.compile(r"#(\d+)")
 
 
@@ -488,3 +512,14 @@ def with_numbers(words_before: str, words_after: str, flags: int = 0) -> re.Patt
     """One pattern for `words_before`, a number with or without a reference mark (`PR #12`, `!12`,
     `12`), then `words_after`, tried in that order at each place (bookkeeping a sentence may drop)."""
     return re.compile(rf"{words_before}|(?:PR|MR)?\s*[#!]?\d+|{words_after}", flags)
+
+
+# A PR written as the case's fix: "修复 !57", "fixed by !57", "fix: !57", "修复 PR#57". A PR named
+# beside another word ("!60 无关", "不同于 !47") is mentioned, not credited.
+_CREDITED_PULL = re.compile(r"(?:修复|fix(?:ed)?(?:\s+by)?|fixes)\s*[:：]?\s*(?:!|！|PR\s*#?\s*|MR\s*!?\s*)(\d{1,7})(?!\d)",
+                            re.IGNORECASE)
+
+
+def credited_pulls(text: str) -> list[int]:
+    """PR numbers a written cell credits as the fix, in order of appearance."""
+    return [int(m.group(1)) for m in _CREDITED_PULL.finditer(text or "")]
