@@ -40,7 +40,7 @@ from fixlore.analyse.base import Analysis
 from fixlore.analyse.cells import problem_cell, symptom_cell, title_within
 from fixlore.analyse.context import CaseContext
 from fixlore.analyse.keep import keep_or_drop, language_of
-from fixlore.analyse.fit import fit, fit_cell, without_dangling
+from fixlore.analyse.fit import fit, fit_cell, row_budget, without_dangling
 from fixlore.analyse.roles import (OFFICIAL, facts_kept, is_measurement, is_scope, is_template_note, is_workaround,
                                    is_log_line, only_tests, says_something, states_cause,
                                    states_change, states_reason)
@@ -349,7 +349,7 @@ class OfflineAnalyst:
         root_text = " ".join(c.text for c in self._best([c for c in cands if c.root > 0], self.cause_sentences))
         stated = " ".join(p for p in (fix_sentence(case, zh), close_sentence(case, zh)) if p)
         problem = self.problem(case, ctx)
-        picked = self._explanation(case, cands, EXPLAIN_BUDGET, title, stated)
+        picked = self._explanation(case, cands, row_budget(problem, stated, EXPLAIN_BUDGET), title, stated)
         # who is affected, as the people who own the code stated it: a defect confirmed and bounded
         established = " ".join(t for r, c, t in picked if r == "scope" and c.source in OFFICIAL)
         verdict = keep_or_drop(case, ctx, root_cause=root_text, established=established)
