@@ -65,7 +65,7 @@ def pointer(run: dict[str, Any], lang: str) -> dict[str, Any]:
     where = f" --out {out}" if out else ""
     return {"label": label, "items": [
         {"text": f"fixlore serve mcp{where}", "url": "",
-         "note": _t(lang, "MCP（Agent 启动此命令）", "MCP: an agent starts this command")},
+         "note": _t(lang, "MCP，由 Agent 启动此命令", "MCP: an agent starts this command")},
         {"text": f"fixlore serve http{where}", "url": "", "note": _t(lang, "HTTP 接口", "HTTP API")}]}
 
 
