@@ -152,3 +152,15 @@ def test_fixlore_digest_numbers_the_title_only_when_asked(tmp_path):
         assert (title in first) if title else ("期" not in first), first
         assert "fixlore serve mcp" in (out / "digest.zh.md").read_text("utf-8")
     assert runner.invoke(app, ["digest", "--cases", str(src), "--out", str(tmp_path / "x"), "--number", "0"]).exit_code != 0
+
+
+def test_a_guide_action_is_never_a_clause_cut_inside_brackets():
+    """'修复：拆成 network_bandwidth（带宽类（!4685 已合入）' was cut at the comma inside the brackets."""
+    from fixlore.compose.steps import fit as step_fit
+
+    text = ("拆成 network_bandwidth（带宽类，60s）与 network_link（链路类，600s）两组，光模块 optical 默认周期"
+            "也放宽到 600s；旧 network 组保留一个版本做兼容。")
+    got = step_fit(text, 70)
+    assert got == "拆成 network_bandwidth（带宽类，60s）与 network_link（链路类，600s）两组"
+    assert got.count("（") == got.count("）")
+    assert step_fit(text, 20) == ""          # no whole clause fits: nothing rather than a cut

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 from fixlore.core.model import Case
+from fixlore.rules.clauses import clause_ends, dangles
 
 # an exception's name or a platform's error code: what a user pastes into a search box
 ERROR_NAME = re.compile(r"\b[A-Z][A-Za-z]*(?:Error|Exception)\b|\bCode \d{3}\b")
@@ -50,8 +51,10 @@ def fit(text: str, limit: int) -> str:
         return ""
     if len(first) <= limit:
         return first
-    clause = re.split(r"[，,：:]", first, maxsplit=1)[0].strip()
-    return clause if 6 <= len(clause) <= limit else ""
+    # the first whole clause, never one ending inside brackets ("拆成 network_bandwidth（带宽类")
+    ends = clause_ends(first)
+    clause = first[:ends[0]].rstrip(" ，,、：:；;").strip() if ends else ""
+    return clause if 6 <= len(clause) <= limit and not dangles(clause) else ""
 
 
 def error_name(c: Case) -> str:
