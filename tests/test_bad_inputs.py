@@ -305,6 +305,7 @@ ROWS = [
     R("digest-on-findings", ["digest", "--cases", "{run}/cases.jsonl", "--out", "{tmp}/dg", "--on-findings", "warn"], 2,
       ["--on-findings", "warn"]),
     R("run-on-findings", [*WORLD, "--on-findings", "warn"], 2, ["--on-findings", "warn"]),
+    R("series-weights-out-typo", ["series", "weights", "weekly", "--out", "{tmp}/typo"], 2, ["typo", "not a folder"]),
     R("series-publish-on-findings", ["series", "publish", "weekly", "--world", DEMO, "--out", "{tmp}/s",
                                      "--on-findings", "ignore"], 2, ["--on-findings", "ignore"]),
 
