@@ -302,6 +302,17 @@ ROWS = [
       ["cases_text.jsonl"]),
     R("digest-out-is-file", ["digest", "--cases", "{run}/cases.jsonl", "--out", "{tmp}/afile"], 2, ["afile"]),
     R("digest-out-empty", ["digest", "--cases", "{run}/cases.jsonl", "--out", ""], 2, ["--out", "empty"]),
+    R("digest-on-findings", ["digest", "--cases", "{run}/cases.jsonl", "--out", "{tmp}/dg", "--on-findings", "warn"], 2,
+      ["--on-findings", "warn"]),
+    R("run-on-findings", [*WORLD, "--on-findings", "warn"], 2, ["--on-findings", "warn"]),
+    R("series-weights-out-typo", ["series", "weights", "weekly", "--out", "{tmp}/typo"], 2, ["typo", "not a folder"]),
+    R("series-publish-on-findings", ["series", "publish", "weekly", "--world", DEMO, "--out", "{tmp}/s",
+                                     "--on-findings", "ignore"], 2, ["--on-findings", "ignore"]),
+
+    # -- check (the editorial check on a digest)
+    R("check-missing", ["check", "{tmp}/none.json"], 2, ["none.json"]),
+    R("check-not-json", ["check", "{tmp}/run_text.json"], 2, ["run_text.json", "JSON"]),
+    R("check-not-a-digest", ["check", "{run}/run.json"], 2, ["fixlore-digest/1"]),
 
     # -- kb
     R("kb-build-no-folder", ["kb", "build", "{tmp}/nodocs", "--index", "{tmp}/kbindex"], 2, ["nodocs", "not a folder"]),

@@ -43,6 +43,7 @@ def test_the_chinese_demo_rows_pass_as_written(digest):
 
 @pytest.mark.parametrize("answer, kind", [
     ("空 prompt 越界，计划拆成两步校验。修复 !57。", "tense"),
+    ("正式修复 PR 在提交中。修复 !57。", "tense"),
     ("在 API 层增加参数校验，例如。", "cut"),
     ("在 API 层增加参数校验，非法参数返回 400…", "cut"),
     ("参数校验在 API 层完成。修复 !60（master）。", "credit"),
@@ -113,3 +114,86 @@ def test_a_sentence_cut_inside_the_cell_is_caught(digest):
     data = _zh_only(digest)
     _row(data, "infer-serve#31")["answer"] = "1.4.0 起 agent 默认以非 root…。升级后一直崩溃：。修复 !57。"
     assert "cut" in _kinds(data, "zh infer-serve#31")
+
+
+
+def test_a_marked_quote_is_the_issues_words_an_unmarked_one_is_the_wrong_language(digest):
+    data = copy.deepcopy(digest)
+    data["digests"] = {"en": data["digests"]["en"]}
+    row = next(r for repo in data["digests"]["en"]["repos"] for r in repo["rows"] if r["case"] == "infer-serve#31")
+    quote = "空 prompt 编码后长度为 0，调度器计算 block 数时越界"
+    row["answer"] = f"[zh] {quote}. Fix: !57 (master, merged 09-18)."
+    row["untranslated"] = [quote]
+    assert "language" not in _kinds(data, "en infer-serve#31 answer")
+    row["answer"] = f"{quote}. Fix: !57 (master, merged 09-18)."          # the same words, not marked as a quote
+    assert "language" in _kinds(data, "en infer-serve#31 answer")
+
+
+def test_a_count_of_something_else_is_not_the_rows_count(digest):
+    data = copy.deepcopy(digest)
+    data["digests"] = {"en": data["digests"]["en"]}
+    rows = sum(len(repo["rows"]) for repo in data["digests"]["en"]["repos"])
+    disclosure = data["digests"]["en"]["disclosure"]
+    disclosure.append({"label": "Series", "text": f"The previous backlog held 3: 0 kept here, 3 still waiting."})
+    assert "disclosure" not in _kinds(data, "en disclosure 'Series'")
+    disclosure.append({"label": "Funnel", "text": f"Analysed 12 in depth: {rows + 1} kept, 3 dropped."})
+    assert "disclosure" in _kinds(data, "en disclosure 'Funnel'")
+
+
+def _en_only(data: dict) -> dict:
+    data = copy.deepcopy(data)
+    data["digests"] = {"en": data["digests"]["en"]}
+    return data
+
+
+def _en_row(data: dict, case: str) -> dict:
+    return next(r for repo in data["digests"]["en"]["repos"] for r in repo["rows"] if r["case"] == case)
+
+
+def test_a_sentence_weighs_alike_in_either_language_for_boilerplate(digest):
+    three = ("infer-serve#31", "infer-serve#32", "infer-serve#33")
+    zh, en = _zh_only(digest), _en_only(digest)
+    for case in three:       # the case's own close timing, in both languages: a fact's formula
+        _row(zh, case)["answer"] += "合入当秒自动关单。"
+        _en_row(en, case)["answer"] += " Closed in the same second as the merge."
+    assert not any(f.kind == "boilerplate" for f in check_digest(zh) + check_digest(en))
+    for case in three:       # a note on the method, repeated: what the reader of no. 16 sent back
+        _en_row(en, case)["answer"] += " Part of a batch close storm; the close time does not indicate a fix."
+    assert any(f.kind == "boilerplate" and "close storm" in f.text for f in check_digest(en))
+
+
+def test_a_quoted_sentence_cut_at_its_colon_is_caught_in_the_english_digest(digest):
+    en = _en_only(digest)
+    _en_row(en, "infer-serve#31")["answer"] = "[zh] 升级后 agent 一直 CrashLoopBackOff：. Fix: !57 (master, merged 09-18)."
+    assert "cut" in {f.kind for f in check_digest(en) if f.where.startswith("en infer-serve#31")}
+
+
+def test_a_problem_is_the_issues_words_quoted_as_is_in_chinese_marked_in_english(digest):
+    zh, en = _zh_only(digest), _en_only(digest)
+    title = "Crash at startup when settings.toml is empty (TOMLDecodeError)"
+    _row(zh, "infer-serve#31")["problem"] = title
+    assert "language" not in _kinds(zh, "zh infer-serve#31 problem")
+    _row(zh, "infer-serve#31")["answer"] = "Validate the request at the API layer and return 400 for an empty prompt."
+    assert "language" in _kinds(zh, "zh infer-serve#31 answer")          # our words must be Chinese
+    _en_row(en, "infer-serve#31")["problem"] = "批量请求中包含空 prompt 时服务进程崩溃"
+    _en_row(en, "infer-serve#31")["untranslated"] = []
+    assert "language" in _kinds(en, "en infer-serve#31 problem")         # a Chinese quote not marked
+
+
+def _theme(data: dict, refs: list[str], paragraph: str) -> dict:
+    theme = data["digests"]["zh"]["themes"][0]
+    theme["bullets"] = [{"ref": r, "text": "", "problem": ""} for r in refs]
+    theme["headline"], theme["paragraph"] = "1. 同类案例。", paragraph
+    return data
+
+
+@pytest.mark.parametrize("paragraph, wrong", [
+    ("2 案：1 案修复已合入、1 案无代码修复。跨 2 个仓（cluster-agent 1、infer-serve 1）。", False),
+    ("2 案：2 案无代码修复。跨 2 个仓（cluster-agent 1、infer-serve 1）。", True),    # #95's !145 merged
+    ("2 案：1 案修复已合入、1 案修复未落地、1 案无代码修复。", True),                  # one case counted twice
+    ("2 案：1 案修复已合入、1 案无代码修复。跨 2 个仓（cluster-agent 2、infer-serve 1）。", True),
+    ("3 案：1 案修复已合入、2 案无代码修复。", True),                                  # names 2
+])
+def test_a_themes_count_sentence_adds_up_against_the_cases_it_names(digest, paragraph, wrong):
+    data = _theme(_zh_only(digest), ["cluster-agent#95", "infer-serve#35"], paragraph)
+    assert ("arithmetic" in _kinds(data, "zh theme 1")) is wrong

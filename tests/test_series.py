@@ -186,8 +186,10 @@ def demo_series(tmp_path_factory):
     first = json.loads(fixlore("series", "publish", "demo", "--world", str(DEMO), "--as-of",
                                "2026-09-18T15:00:00+08:00", "--out", str(out)))
     copies = {p.name: p.read_bytes() for p in Path(first["folder"]).iterdir()}
+    # the demo's second edition holds rows the editorial check flags (a cut cell, a theme's count):
+    # published marked, as --on-findings mark does; test_editorial_gate.py sees the refusal
     second = json.loads(fixlore("run", "--series", "demo", "--world", str(DEMO), "--as-of",
-                                "2026-09-20T00:00:00+08:00", "--out", str(out)))
+                                "2026-09-20T00:00:00+08:00", "--out", str(out), "--on-findings", "mark"))
     special = json.loads(fixlore("series", "publish", "demo", "--world", str(DEMO), "--repo", "demo-ai/infer-serve",
                                  "--repo", "demo-infra/cluster-agent", "--out", str(out)))
     return {"out": out, "first": first, "second": second, "special": special, "edition1_bytes": copies}

@@ -42,12 +42,14 @@ def series(tmp_path_factory):
             "--tagline", "一句话让Agent变成昇腾专家，昇腾任务轻松搞定。", "--agent-label", "评测入口：请按这个开源仓接入昇腾图谱",
             "--agent-pointer", "https://gitcode.com/agent0/kg-tools", "--org", "cann", "--org", "Ascend",
             "--org-out", "mindspore", "--since", "2026-09-17T00:00:00+08:00", "--first-number", "16", "--out", str(out))
+    # the Ascend editions hold rows the editorial check flags: published marked (compose/gate.py;
+    # tests/test_editorial_gate.py covers the refusal a publish makes by default)
     first = fixlore("series", "publish", "ascend", "--world", str(WORLD), "--as-of", "2026-09-19T00:00:00+08:00",
-                    "--out", str(out))
+                    "--out", str(out), "--on-findings", "mark")
     special = fixlore("series", "publish", "ascend", "--world", str(WORLD), "--as-of", "2026-09-20T00:00:00+08:00",
-                      "--repo", FOCUS[0], "--repo", FOCUS[1], "--out", str(out))
+                      "--repo", FOCUS[0], "--repo", FOCUS[1], "--out", str(out), "--on-findings", "mark")
     last = fixlore("run", "--series", "ascend", "--world", str(WORLD), "--as-of", "2026-09-21T00:00:00+08:00",
-                   "--out", str(out))
+                   "--out", str(out), "--on-findings", "mark")
     store = Store.open(f"sqlite:///{out / 'fixlore.db'}")
     try:
         eds = editions(store, "ascend")

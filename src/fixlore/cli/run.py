@@ -50,6 +50,10 @@ def register(app: typer.Typer) -> None:
                                                           "(default 30)."),
         max_attempts: Optional[int] = typer.Option(None, "--max-attempts", help="Tries per request before giving up."),
         naive: bool = typer.Option(False, "--naive", help="Fetch every window issue's details (baseline)."),
+        on_findings: Optional[str] = typer.Option(None, "--on-findings", help="What the editorial check does "
+                                                  "with a finding before the digest is written: mark (the row marked, "
+                                                  "the finding disclosed; default of a plain run) or fail (nothing "
+                                                  "written, exit 1; default of a --series edition)."),
         kb_docs: list[str] = typer.Option([], "--kb-docs", help="Documents for the knowledge base: PATH or "
                                           "PATH=docs/<owner>/<repo> for a local clone (repeatable)."),
         stage: list[str] = typer.Option([], "--stage", help="Run only these stages (repeatable)."),
@@ -104,6 +108,9 @@ def register(app: typer.Typer) -> None:
         if as_of is not None and world is None:
             raise ConfigError("--as-of needs --world (a live site cannot be asked about the past)")
         when = parse_since(as_of, "--as-of") if as_of is not None else None
+        from fixlore.compose.gate import mode_of
+
+        mode_of(on_findings, "mark")          # a bad value refused before anything runs
         if (allow_empty or dry_run) and not series:
             raise ConfigError("--allow-empty and --dry-run go with --series (a series edition)")
         if series and number is not None:
@@ -114,7 +121,8 @@ def register(app: typer.Typer) -> None:
             result = publish_edition(series, out=out, world=world, db=db, config=config, as_of=when,
                                      since=parse_since(since, "--since") if since else None,
                                      flags=replace(flags, since=None), quiet=quiet, allow_empty=allow_empty,
-                                     dry_run=dry_run, overrides=overrides)
+                                     dry_run=dry_run, overrides=overrides,
+                                     on_findings=mode_of(on_findings, "fail"))
             if not quiet or dry_run:
                 typer.echo(json_text(result, indent=2))
             return
@@ -123,7 +131,8 @@ def register(app: typer.Typer) -> None:
         show = not quiet and not as_json
         request = RunRequest(out=out, world=world, settings=flags, config=config, faults=faults,
                              fault_seed=fault_seed, strict=quirks or strict, probe=probe_forms, as_of=when,
-                             stage_names=tuple(stage), naive=naive, quiet=not show, overrides=overrides)
+                             stage_names=tuple(stage), naive=naive, quiet=not show, overrides=overrides,
+                             on_findings=mode_of(on_findings, "mark"))
         frame = {k: v for k, v in {"number": number, "tagline": tagline, "agent_pointer": agent_pointer}.items()
                  if v is not None}
         with StageProgress(enabled=show) as bar:

@@ -15,6 +15,7 @@ from collections import Counter
 from dataclasses import asdict, dataclass
 from typing import Any, Mapping
 
+from fixlore.compose.language import MARK as QUOTE_MARK
 from fixlore.rules.credit import creditable_pulls, merged_pulls
 from fixlore.rules.refs import credited_pulls
 
@@ -34,7 +35,7 @@ class Finding:
 
 
 # A merged fix told as still to come. Words a Chinese or English reader takes as "not done yet".
-_PLAN = re.compile(r"计划|准备(?:统一|改|拆|修)|修复中|检视中|待合入|评审中|将(?:在|于)|\bplan(?:s|ned)? to\b|"
+_PLAN = re.compile(r"计划|准备(?:统一|改|拆|修)|修复中|检视中|(?:提交|开发)中|待合入|评审中|将(?:在|于)|\bplan(?:s|ned)? to\b|"
                    r"\bwill (?:fix|be fixed|land)\b|\bunder review\b|\bin review\b|\bbeing fixed\b", re.I)
 # An unlanded fix told as landed.
 _DONE = re.compile(r"已合入|已修复|\d\d-\d\d 合入|\bmerged (?:on|in|at)\b|\bhas been fixed\b|\bwas fixed\b", re.I)
@@ -42,19 +43,34 @@ _NOT_DONE = re.compile(r"未合入|未落地|未合|not (?:yet )?(?:merged|lande
 _CUT_END = re.compile(r"(?:…|\.\.\.|例如[。：:]?|比如[。：:]?|such as\.?|e\.g\.,?|[，,、；;：:（(]|\b(?:and|or|the|of|to|with)\.?)\s*$",
                       re.I)
 # A cut inside the cell: an ellipsis or a colon/comma closed by a full stop, "例如。" with nothing named.
-_CUT_INSIDE = re.compile(r"(?:…|\.\.\.)\s*[。；;]|[：:，,、]\s*[。]|例如\s*[。.]|e\.g\.\s*\.")
+# (In the English digest a quoted Chinese sentence closes with ". ": "CrashLoopBackOff：. Closed ...")
+_CUT_INSIDE = re.compile(r"(?:…|\.\.\.)\s*[。；;]|[：:，,、]\s*[。]|[：，、]\s*\.(?=\s|$)|例如\s*[。.]|e\.g\.\s*\.")
 _CJK = re.compile(r"[\u4e00-\u9fff]")
 _LATIN = re.compile(r"[A-Za-z]")
 _CODE = re.compile(r"`[^`]*`|https?://\S+|[\w./-]*[_/.][\w./-]+")      # identifiers and paths are language-free
 _SENTENCE = re.compile(r"[^。！？!?]+[。！？!?]|[^.]+\.(?=\s|$)")
 _SELF_CHECK = re.compile(r"【自检】|\[self-check\]|自检[:：]", re.I)
-_THEME_TOTAL = re.compile(r"本组\s*(\d+)\s*案|(\d+)\s*cases?\b", re.I)
-_THEME_MERGED = re.compile(r"(\d+)\s*(?:案修复已合入|案?合入(?!即)|(?:fixes? )?merged)", re.I)
-_THEME_PENDING = re.compile(r"(\d+)\s*(?:案|条)?\s*(?:修复)?未落地|(\d+)\s*(?:not landed|pending)", re.I)
-_THEME_NOFIX = re.compile(r"(\d+)\s*(?:案|条)?\s*无(?:代码)?修复|(\d+)\s*(?:with )?no (?:code )?fix", re.I)
-_KEPT = re.compile(r"留\s*(\d+)\s*条入选|(\d+)\s*(?:were )?kept", re.I)
+_THEME_TOTAL = re.compile(r"本组\s*(\d+)\s*案|^\s*(\d+)\s*案[：:]|(\d+)\s*cases?\b", re.I)
+_THEME_MERGED = re.compile(r"(\d+)\s*(?:案修复已合入|案?合入(?!即)|(?:fixes? )?merged|with a merged fix)", re.I)
+_THEME_PENDING = re.compile(r"(\d+)\s*(?:案|条)?\s*(?:修复)?未落地|(\d+)\s*(?:not landed|pending|whose fix has not landed)",
+                            re.I)
+_THEME_NOFIX = re.compile(r"(\d+)\s*(?:案|条)?\s*(?:为官方答复)?无(?:代码)?修复|(\d+)\s*(?:with |answered )?(?:no|without a) (?:code )?(?:fix|change)",
+                          re.I)
+# the theme's count sentence comes first ("7 案：4 案修复已合入、1 案修复未落地、2 案无代码修复。");
+# the examples after it quote the cases, whose own numbers ("09-17 合入") are not the theme's counts
+_COUNT_SENTENCE = re.compile(r"^[^。]*。|^.*?\.(?=\s|$)", re.S)
+# "跨 2 个仓（mind-cluster 4、MindSpeed-MM 3）" / "From 2 repositories (mind-cluster 4, MindSpeed-MM 3)"
+_PER_REPO = re.compile(r"跨\s*(\d+)\s*个仓[（(]([^）)]*)[）)]|From (\d+) repositories \(([^)]*)\)")
+# The funnel's count of the cases kept for the digest, as the disclosure words it; a bare "N kept"
+# may count something else (a series edition's "0 kept here" of the previous backlog, editors' keeps).
+_KEPT = re.compile(r"留\s*(\d+)\s*条入选|in depth:\s*(\d+)\s*kept\b", re.I)
 _ROWS_OF = re.compile(r"(\d+)\s*行中|of (?:the )?(\d+) rows", re.I)
-_BOILER_MIN = 10      # a sentence shorter than this (a date, "已合入。") is a formula, not boilerplate
+# A sentence shorter than this many words (a date, "已合入。", the case's own close timing "合入当秒自动
+#关单。" / "Closed in the same second as the merge.") is a fact's formula, not boilerplate. Counted in
+# words read, a Chinese character or a Latin word each, so that a sentence and its translation weigh
+# alike (the seed no. 16 repeats "merged 与关单秒级一致。" in 3 rows; its readers accept it).
+_BOILER_MIN = 10
+_WORD = re.compile(r"[\u4e00-\u9fff]|[A-Za-z0-9_]+(?:[.'/#!-][A-Za-z0-9_]+)*")
 _BOILER_ROWS = 3      # the same sentence in this many rows reads as a template
 
 
@@ -99,7 +115,12 @@ def _credit(where: str, text: str, case: Mapping[str, Any]) -> list[Finding]:
             for n in dict.fromkeys(credited_pulls(text)) if n not in allowed]
 
 
-def _language(where: str, text: str, lang: str) -> list[Finding]:
+def _language(where: str, text: str, lang: str, quoted: Any = ()) -> list[Finding]:
+    # a quote shown after the "[zh]" mark and listed in the item's `untranslated` is the issue's own
+    # words, disclosed as such (compose/language.py); only what is left is ours and must be in `lang`
+    for q in quoted or ():
+        if isinstance(q, str) and q:
+            text = text.replace(f"{QUOTE_MARK} {q}", " ")
     prose = _CODE.sub(" ", text)
     cjk, latin = len(_CJK.findall(prose)), len(_LATIN.findall(prose))
     if lang == "zh" and cjk == 0 and latin >= 20:
@@ -117,7 +138,7 @@ def _boilerplate(lang: str, cells: list[tuple[str, str]]) -> list[Finding]:
         if m := _SELF_CHECK.search(text):
             found.append(Finding(where, "boilerplate", text, f"self-check noise '{m.group(0)}'"))
         for sentence in {s.strip() for s in _SENTENCE.findall(text)}:
-            if len(sentence) >= _BOILER_MIN:
+            if len(_WORD.findall(sentence)) >= _BOILER_MIN:
                 seen[sentence] += 1
                 first.setdefault(sentence, where)
     for sentence, count in seen.items():
@@ -128,16 +149,20 @@ def _boilerplate(lang: str, cells: list[tuple[str, str]]) -> list[Finding]:
 
 
 def _arithmetic(where: str, theme: Mapping[str, Any], cases: Mapping[str, Mapping[str, Any]]) -> list[Finding]:
+    paragraph = str(theme.get("paragraph") or "")
     text = " ".join(str(theme.get(k) or "") for k in ("headline", "paragraph"))
     named = list(dict.fromkeys(b.get("ref") for b in theme.get("bullets") or () if b.get("ref")))
     found: list[Finding] = []
-    total = _first(_THEME_TOTAL.search(str(theme.get("paragraph") or "")))
+    head = _COUNT_SENTENCE.search(paragraph)
+    counted = head.group(0) if head else paragraph
+    total = _first(_THEME_TOTAL.search(counted))
     if total is not None and named and total != len(named):
         found.append(Finding(where, "arithmetic", text, f"says {total} cases, names {len(named)}"))
-    parts = [_first(p.search(text)) for p in (_THEME_MERGED, _THEME_PENDING, _THEME_NOFIX)]
+    parts = [_first(p.search(counted)) for p in (_THEME_MERGED, _THEME_PENDING, _THEME_NOFIX)]
     given = [p for p in parts if p is not None]
     basis = total if total is not None else len(named)
-    if len(given) >= 2 and basis and sum(given) != basis:
+    # each case is counted once: the parts a count sentence gives add up to its total
+    if given and (len(given) >= 2 or total is not None) and basis and sum(given) != basis:
         found.append(Finding(where, "arithmetic", text,
                              f"merged/not landed/no fix add to {sum(given)}, not {basis}"))
     known = [cases[r] for r in named if r in cases]
@@ -145,6 +170,21 @@ def _arithmetic(where: str, theme: Mapping[str, Any], cases: Mapping[str, Mappin
         merged = sum(1 for c in known if merged_pulls(c))
         if parts[0] != merged:
             found.append(Finding(where, "arithmetic", text, f"says {parts[0]} merged; {merged} of its cases are"))
+    if parts[2] is not None and len(known) == len(named) and named:
+        none = sum(1 for c in known if not creditable_pulls(c))
+        if parts[2] != none:
+            found.append(Finding(where, "arithmetic", text, f"says {parts[2]} without a code fix; "
+                                 f"{none} of its cases have none (the others' links make a PR their fix)"))
+    if m := _PER_REPO.search(paragraph):
+        repos = int(m.group(1) or m.group(3))
+        listed = [p.strip().rsplit(" ", 1) for p in re.split(r"[、,，]", m.group(2) or m.group(4) or "")]
+        pairs = [(p[0], int(p[1])) for p in listed if len(p) == 2 and p[1].isdigit()]
+        mine = Counter(str(r).split("#", 1)[0] for r in named)
+        if len(pairs) != repos or (basis and sum(n for _, n in pairs) != basis):
+            found.append(Finding(where, "arithmetic", text, f"{repos} repositories with "
+                                 f"{sum(n for _, n in pairs)} cases listed, for {basis} cases"))
+        elif named and any(mine.get(r, 0) != n for r, n in pairs):
+            found.append(Finding(where, "arithmetic", text, "the count per repository differs from the cases it names"))
     return found
 
 
@@ -176,7 +216,11 @@ def check_digest(data: Mapping[str, Any]) -> list[Finding]:
                 if not text:
                     continue
                 where = f"{lang} {row.get('case')} {part}"
-                found += _cut(where, text) + _language(where, text, lang)
+                found += _cut(where, text)
+                # the problem is the issue's own words: the Chinese digest quotes English as is
+                # (compose/language.py), the English one marks a Chinese quote "[zh]"
+                if not (lang == "zh" and part == "problem"):
+                    found += _language(where, text, lang, row.get("untranslated"))
                 if part == "answer":
                     cells.append((where, text))
                     if case:
@@ -188,10 +232,12 @@ def check_digest(data: Mapping[str, Any]) -> list[Finding]:
                 found += _cut(f"{where} {bullet.get('ref')}", str(bullet.get("text") or ""))
             found += _cut(where, str(theme.get("headline") or ""))
         for i, step in enumerate(digest.get("guide") or (), 1):
-            found += _language(f"{lang} guide {i} first_action", str(step.get("first_action") or ""), lang)
+            found += _language(f"{lang} guide {i} first_action", str(step.get("first_action") or ""), lang,
+                               step.get("untranslated"))
             found += _cut(f"{lang} guide {i} first_action", str(step.get("first_action") or ""))
         found += _boilerplate(lang, cells)
-        found += _disclosure(lang, digest, len(rows))
+        # an edition's update rows (a case published before, "【更新】") are not this run's selection
+        found += _disclosure(lang, digest, sum(1 for r in rows if r.get("analysed_by") != "update"))
     return found
 
 

@@ -67,6 +67,8 @@ def register(app: typer.Typer) -> None:
                                           "command (default: `fixlore serve mcp|http --out` on the run's folder)."),
         overrides: Path = typer.Option(None, "--overrides", help="The editor's corrections (YAML, docs/series.md): "
                                        "keep/drop, fix/not_fix, theme per OWNER/REPO#N, applied before writing."),
+        on_findings: str = typer.Option("mark", "--on-findings", help="the editorial check on a finding: mark "
+                                        "(the row marked, the finding disclosed) or fail (nothing written, exit 1)"),
     ) -> None:
         """Write the digest (Markdown per language, one HTML page, JSON) from a case export."""
         from fixlore.compose import write_digests
@@ -76,6 +78,9 @@ def register(app: typer.Typer) -> None:
         langs = {"zh": ("zh",), "en": ("en",), "both": ("zh", "en")}.get(lang)
         if langs is None:
             raise ConfigError(f"--lang must be zh, en or both, not '{lang}'")
+        from fixlore.compose.gate import mode_of
+
+        mode = mode_of(on_findings, "mark")
         check_out_dir(out)
         # --out may be the run's own folder: its export and summary are then the input
         if cases is None:
@@ -88,7 +93,7 @@ def register(app: typer.Typer) -> None:
         summary["frame"] = frame_options(summary, number, tagline, agent_pointer)
         if overrides is not None:
             summary = _apply_overrides(found, summary, overrides)
-        paths = write_digests(found, summary, out, langs)
+        paths = write_digests(found, summary, out, langs, on_findings=mode)
         console = Console()
         for name, path in paths.items():
             console.print(f"{name:6} {path}", highlight=False, markup=False)

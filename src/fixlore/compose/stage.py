@@ -4,7 +4,8 @@ case export they are a view of."""
 
 from __future__ import annotations
 
-from typing import TypedDict
+import logging
+from typing import Any, TypedDict
 
 from fixlore.compose.links import doc_parts
 from fixlore.compose.write import write_digests
@@ -13,6 +14,8 @@ from fixlore.core.enums import FunnelStage
 from fixlore.core.timeutil import cases_in_zone
 from fixlore.edges.caseexport import write_cases_jsonl
 from fixlore.settings.runcontext import RunContext
+
+log = logging.getLogger(__name__)
 
 
 class ComposeSummary(TypedDict, total=False):
@@ -52,7 +55,15 @@ def run(ctx: RunContext) -> ComposeSummary:
     frame = ctx.info.get("frame") if isinstance(ctx.info.get("frame"), dict) else {}
     ctx.info["frame"] = {"serve_out": str(ctx.out_dir), **frame}
     run = dict(ctx.info)
-    paths = write_digests(cases, run, ctx.out_dir)
+    checked: dict[str, Any] = {}
+    try:
+        paths = write_digests(cases, run, ctx.out_dir, on_findings=ctx.on_findings, check_out=checked)
+    finally:      # run.json discloses the check, also when it stopped the digest
+        ctx.info["check"] = checked
+    if checked.get("findings"):
+        log.warning("editorial check: %d finding(s) (%s), disclosed in the digest (flagged rows marked); "
+                    "run.json 'check' names them; `fixlore check OUT` lists them", checked["findings"],
+                    ", ".join(f"{k} {n}" for k, n in checked["by_class"].items() if n))
     # the version of each file, for readers of cases.jsonl (whose lines hold cases only)
     ctx.info["formats"] = {"run.json": formats.RUN, export.name: formats.CASES,
                            **{p.name: formats.DIGEST for p in paths.values()}}

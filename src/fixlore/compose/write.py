@@ -5,6 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import json
+
+from fixlore.compose import gate
 from fixlore.compose.digest import build_digest
 from fixlore.compose.figures import compute_figures
 from fixlore.compose.render import html, markdown, to_json
@@ -18,7 +21,8 @@ LANGS = ("zh", "en")
 
 
 def write_digests(cases: list[Case], run_summary: dict[str, Any] | None, out_dir: str | Path,
-                  langs: tuple[str, ...] | list[str] = LANGS) -> dict[str, Path]:
+                  langs: tuple[str, ...] | list[str] = LANGS, on_findings: str = "mark",
+                  check_out: dict[str, Any] | None = None) -> dict[str, Path]:
     """Write digest.<lang>.md for each language, digest.html (all languages, one page) and
     digest.json (figures, the digests and the analysed cases); return {"md_zh", "md_en", "html",
     "json"} -> path.
@@ -36,6 +40,13 @@ def write_digests(cases: list[Case], run_summary: dict[str, Any] | None, out_dir
     run = run_summary or {}
     figures = compute_figures(cases, run)
     digests = {lg: build_digest(cases, run, lg, figures) for lg in langs}
+    kept = [c.to_export() for c in sorted(cases, key=lambda c: (c.repo, c.number))
+            if c.funnel in (FunnelStage.SELECTED, FunnelStage.ANALYSIS)]
+    # the editorial check reads the digest before anything is written (compose/gate.py): in mode
+    # "fail" a finding stops here, in mode "mark" the flagged rows are marked and disclosed
+    findings = gate.gate(json.loads(to_json(digests, figures, kept)), on_findings, check_out)
+    if findings:
+        gate.mark(digests, gate.record(on_findings, findings)["found"])
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     paths: dict[str, Path] = {}
@@ -46,8 +57,6 @@ def write_digests(cases: list[Case], run_summary: dict[str, Any] | None, out_dir
     p = out / "digest.html"
     write_atomic(p, rendered(html([digests[lg] for lg in langs])))
     paths["html"] = p
-    kept = [c.to_export() for c in sorted(cases, key=lambda c: (c.repo, c.number))
-            if c.funnel in (FunnelStage.SELECTED, FunnelStage.ANALYSIS)]
     p = out / "digest.json"
     write_atomic(p, rendered(to_json(digests, figures, kept)))
     paths["json"] = p

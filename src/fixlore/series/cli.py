@@ -245,10 +245,15 @@ def publish_cmd(
     dry_run: bool = typer.Option(False, "--dry-run", help="Show what the edition would hold; write no files, record nothing, use no number."),
     allow_empty: bool = typer.Option(False, "--allow-empty", help="Publish even an edition with no rows, or a focus on repos the harvest does not know."),
     quiet: bool = typer.Option(False, "--quiet", "-q", help="Print nothing on success (no JSON)."),
+    on_findings: str = typer.Option("fail", "--on-findings", help="The editorial check on a finding: fail "
+                                    "(nothing published, no number used, exit 1) or mark (published with the "
+                                    "rows marked and the findings disclosed)."),
 ) -> None:
     """Make the next edition of series NAME: harvest, choose its cases (new closes, the backlog, update rows), analyse, write OUT/editions/NAME-NNN/ and record it in the ledger."""
+    from fixlore.compose.gate import mode_of
     from fixlore.series.publish import publish_edition
 
+    mode_of(on_findings, "fail")
     if world is None and not platform and not config:
         raise ConfigError("give --world PATH, or --platform/--config for the real site")
     if as_of is not None and world is None:
@@ -258,7 +263,7 @@ def publish_cmd(
     result = publish_edition(name, out=out, world=world, db=db, config=config, as_of=when, since=start,
                              focus={"repos": list(repo), "themes": list(theme)},
                              flags=SettingFlags(platform=platform), quiet=quiet, dry_run=dry_run,
-                             allow_empty=allow_empty)
+                             allow_empty=allow_empty, on_findings=mode_of(on_findings, "fail"))
     if not quiet or dry_run:
         _echo(result)
 

@@ -10,6 +10,7 @@ import json
 from typing import Any
 
 from fixlore.compose.digest import build_digest
+from fixlore.compose.gate import mark
 from fixlore.compose.figures import Refs, compute_figures
 from fixlore.compose.render import html, markdown, safe_url, to_json
 from fixlore.core.enums import FunnelStage
@@ -207,6 +208,8 @@ def build_files(inputs: dict[str, Any], rows: list[dict[str, Any]]) -> dict[str,
                        "header": _header(series, lg), "footer": _footer(series, inputs.get("backlog") or [], lg, ref),
                        "counts": counts}
         digests[lg] = d
+    if (inputs.get("check") or {}).get("found"):     # published marked (--on-findings mark)
+        mark(digests, inputs["check"]["found"])
     files: dict[str, str] = {}
     for lg in LANGS:
         files[f"digest.{lg}.md"] = markdown(digests[lg])       # the templates frame it: tagline, footer

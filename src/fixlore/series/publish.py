@@ -16,6 +16,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
+from fixlore.compose.gate import gate
 from fixlore.core.enums import FunnelStage
 from fixlore.core.errors import ConfigError, FixloreError, NotFoundError
 from fixlore.core.model import Case
@@ -98,14 +99,19 @@ def publish_edition(name: str, *, out: Path, world: Path | None = None, db: str 
                     as_of: datetime | None = None, since: datetime | None = None,
                     focus: dict[str, list[str]] | None = None, config: Path | None = None,
                     flags: SettingFlags | None = None, quiet: bool = True, dry_run: bool = False,
-                    allow_empty: bool = False, overrides: Path | None = None) -> dict[str, Any]:
+                    allow_empty: bool = False, overrides: Path | None = None,
+                    on_findings: str = "fail") -> dict[str, Any]:
     """Make and record the next edition of series `name`; return its ledger entry plus the folder
     written. ``flags`` are the run settings given as flags (their ``since`` and ``db`` are the
     edition's: the series' span and the store holding the ledger).
 
     An edition with no row in its tables, or a focus naming a repo the store does not know, is
     refused (nothing written, no number used) unless `allow_empty`. `dry_run` stops before the
-    edition's files and its ledger record and returns what the edition would hold."""
+    edition's files and its ledger record and returns what the edition would hold.
+
+    The editorial check (compose/gate.py) reads the edition before it is written: a finding refuses
+    it (nothing written, no number used) unless `on_findings` is "mark", which publishes it with the
+    rows marked and the findings kept in the ledger's inputs (so a rebuild marks them the same)."""
     out = Path(out)
     db = check_db_url(db or default_db(out), check_folder=False)
     if db.startswith("sqlite:///") and not Path(db[len("sqlite:///"):].split("?", 1)[0]).expanduser().is_file():
@@ -196,6 +202,11 @@ def publish_edition(name: str, *, out: Path, world: Path | None = None, db: str 
         if refused:
             raise FixloreError(refused)
         files = build_files(inputs, rows)
+        checked: dict[str, Any] = {}
+        findings = gate(json.loads(files["digest.json"]), on_findings, checked)
+        if findings:
+            inputs["check"] = checked
+            files = build_files(inputs, rows)
 
         # the files first, the ledger's record last: a run stopped in between left no edition
         # behind, and the same command publishes this number again over the files
