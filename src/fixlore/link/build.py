@@ -30,7 +30,7 @@ from fixlore.link.value import Members, value_inputs
 from fixlore.link.verdict import FixVerdict, decide
 from fixlore.rules.answers import canned_replies
 from fixlore.rules.funnel import CHEAP_STAGES, POOL, FunnelConfig, cheap_funnel, own_change_ticket, template_lines
-from fixlore.rules.funnel.rank import top_keys, value_features, value_score
+from fixlore.rules.funnel.rank import cut, value_features, value_score
 from fixlore.rules.unread import ISSUE, PULL, REPO, case_gaps, fix_unknown
 
 __all__ = ["FunnelCounts", "analysis_candidates", "build_cases"]
@@ -49,11 +49,15 @@ class FunnelCounts:
     noise: int = 0
     pool: int = 0
     top_k: int = 0               # the configured cut
+    value_min: float | None = None   # the cut by value instead (exported only when it is the cut)
     analysis_candidates: int = 0 # pool issues sent to deep analysis
     rank: int = 0                # the backlog for the next digest
 
-    def as_dict(self) -> dict[str, int]:
-        return asdict(self)
+    def as_dict(self) -> dict[str, int | float]:
+        data = asdict(self)
+        if self.value_min is None:
+            del data["value_min"]
+        return data
 
 
 def _config(config: Any) -> LinkConfig:
@@ -148,7 +152,7 @@ def _build_cases(corpus: Corpus, since: datetime, config: Any, until: datetime |
     comments = idx.issue_comments
     items = [(k, c.value, len(comments.get((c.repo, c.number), ())), c.closed_at.timestamp() if c.closed_at else 0.0)
              for c, k in pool]
-    top_set = set(top_keys(items, cfg.funnel.rank_top_k))
+    top_set = set(cut(items, cfg.funnel.rank_top_k, cfg.funnel.value_min))
     for c, k in pool:
         if k in top_set:
             c.funnel, c.provisional = FunnelStage.SELECTED, True
@@ -165,7 +169,7 @@ def _build_cases(corpus: Corpus, since: datetime, config: Any, until: datetime |
     _mark_shared_fixes(cases, idx.platform)
     clock("answers off the trail, shared fixes")
 
-    counts = FunnelCounts(considered=len(cases), top_k=cfg.funnel.rank_top_k)
+    counts = FunnelCounts(considered=len(cases), top_k=cfg.funnel.rank_top_k, value_min=cfg.funnel.value_min)
     for stage, n in Counter(case_stages).items():
         if stage in CHEAP_STAGES:
             setattr(counts, stage, getattr(counts, stage) + n)

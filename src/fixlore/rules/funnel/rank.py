@@ -276,3 +276,12 @@ def top_keys(keys_values: list[tuple[str, float, int, float]], k: int) -> list[s
         return top_k(keys_values, k)[0]
     return [kv[0] for kv in heapq.nsmallest(k, keys_values, key=_rank_key)]
 
+
+def above(keys_values: list[tuple[str, float, int, float]], value_min: float) -> list[str]:
+    """The keys whose value is at least `value_min`, best first (the threshold cut)."""
+    return [kv[0] for kv in sorted(keys_values, key=_rank_key) if kv[1] >= value_min]
+
+
+def cut(keys_values: list[tuple[str, float, int, float]], k: int, value_min: float | None) -> list[str]:
+    """The run's cut: every key of value >= `value_min` when it is set, else the top `k`."""
+    return top_keys(keys_values, k) if value_min is None else above(keys_values, value_min)
