@@ -140,3 +140,12 @@ def test_the_link_stage_reads_the_answerer_the_diff_and_the_fix_text():
     explained = case("maint", ["src/device.py"], "The rank was mapped twice because set_device ran after init")
     assert explained.value_features["cause_stated"] == 1.0 and member.value_features["cause_stated"] == 0.0
     assert explained.value > member.value
+
+
+def test_a_series_learns_over_the_content_features():
+    from fixlore.series.weights import case_features
+
+    feats = value_features(_v(answer_chars=80, answer_text="because x_y failed"))
+    learned = case_features(Case(repo="o/r", number=1, title="t", value=value_score(feats), value_features=feats))
+    assert {f"content_{n}": x for n, x in feats.items()}.items() <= learned.items()
+    assert not any(k.startswith("content_") for k in case_features(Case(repo="o/r", number=2, title="t")))
