@@ -45,6 +45,9 @@ def register(app: typer.Typer) -> None:
         rank_top_k: Optional[int] = typer.Option(None, "--rank-top-k",
                                                  help="Pool cases sent to deep analysis (default: the world's, "
                                                       "else all)."),
+        value_min: Optional[float] = typer.Option(None, "--value-min",
+                                                  help="Instead of the top K: every pool case whose value is at "
+                                                       "least this (0..1) goes to deep analysis."),
         read_timeout: Optional[float] = typer.Option(None, "--read-timeout",
                                                      help="Seconds to wait for a response before retrying "
                                                           "(default 30)."),
@@ -103,7 +106,7 @@ def register(app: typer.Typer) -> None:
             parse_since(since, "--since")           # a bad date is one clear line, before anything starts
         flags = SettingFlags(platform=platform, orgs=tuple(org), since=since or None, db=db, base_url=base_url,
                              token_env=token_env, time_scale=time_scale, lookback_days=lookback_days,
-                             rank_top_k=rank_top_k, read_timeout=read_timeout, rate_limit=rate_limit,
+                             rank_top_k=rank_top_k, value_min=value_min, read_timeout=read_timeout, rate_limit=rate_limit,
                              max_attempts=max_attempts, kb_docs=tuple(kb_docs))
         if as_of is not None and world is None:
             raise ConfigError("--as-of needs --world (a live site cannot be asked about the past)")

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections import defaultdict
 
+from fixlore.compose.figures import stage_summary
 from fixlore.compose.language import mark_runs
 from fixlore.compose.wording import date as _date, j as _j, t as _t
 from fixlore.core.enums import EvidenceKind
@@ -209,17 +210,23 @@ def disclosure(fig: dict, run: dict, lang: str, editorial: str = "") -> list[dic
     since = win["since"] or win["first_close"]
     walked = fig["api"].get("repos") or f["repos"]   # repos walked by the harvest, else repos with cases
     repos = walked - len(unread_repos(fig["api"]))   # a repo whose issue list failed is not counted as read
+    value_min = (stage_summary(run, "link").get("funnel") or {}).get("value_min")
+    if value_min is None:
+        cut_zh, cut_en = f"按价值取头部 {f['analysed']:,} 条", f"the top {f['analysed']:,} by value"
+    else:
+        cut_zh, cut_en = (f"取价值 ≥ {value_min:.2f} 者 {f['analysed']:,} 条",
+                          f"the {f['analysed']:,} of value ≥ {value_min:.2f}")
     items = []
     items.append({"label": _t(lang, "增量口径", "Scope and funnel"), "text": _t(
         lang,
         f"{repos} 仓，窗口起点 {_date(since)}（按关单时间判定，updated_at 近但关单早者不计）：共考察 {f['considered']:,} 条，"
         f"窗口内关单 {f['closed_in_window']:,} 条（窗口外 {f['by_stage']['window']:,} 条）；排除未解决 {f['unresolved']:,}、内部单 {f['internal']:,}、"
         f"CVE {f['cve']:,}、空标题 {f['empty_title']:,} 后，已解决×用户侧 {f['resolved_user_side']:,} 条；再排 {f['noise']:,} 条模板刷屏后有效池 "
-        f"{f['pool']:,} 条；按价值取头部 {f['analysed']:,} 条深析，留 {f['kept']:,} 条入选、弃 {f['dropped']:,} 条。",
+        f"{f['pool']:,} 条；{cut_zh}深析，留 {f['kept']:,} 条入选、弃 {f['dropped']:,} 条。",
         f"{repos} repositories, window from {_date(since)} (by close time, not updated_at): {f['considered']:,} issues considered, "
         f"{f['closed_in_window']:,} closed in the window ({f['by_stage']['window']:,} outside); after removing unresolved {f['unresolved']:,}, "
         f"internal {f['internal']:,}, CVE {f['cve']:,} and empty titles {f['empty_title']:,}, {f['resolved_user_side']:,} resolved user-side issues; "
-        f"{f['noise']:,} template-flood issues removed leaves a pool of {f['pool']:,}; the top {f['analysed']:,} by value were analysed "
+        f"{f['noise']:,} template-flood issues removed leaves a pool of {f['pool']:,}; {cut_en} were analysed "
         f"in depth: {f['kept']:,} kept, {f['dropped']:,} dropped.") + _unreadable_note(fig["api"], walked, lang)
         + _closing_refs_note(fig["api"], lang)})
     if (partly := _items_note(fig.get("unread") or {}, lang)):

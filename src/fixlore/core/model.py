@@ -488,6 +488,8 @@ class Case:
     symptom: str = ""
     first_action: str = ""
     value: float = 0.0
+    # the value's named features, each in [0, 1] (rules.funnel.rank.value_features); pool cases only
+    value_features: dict[str, float] = field(default_factory=dict)
     analysed_by: str = ""    # which analysis backend wrote problem/answer ("offline", "llm:<model>", ...)
     written: Written = field(default_factory=Written)   # the analyst's own words, apart from the pipeline's facts
     # Link-stage extras (the reader's trail; not in truth.yaml):
@@ -530,7 +532,9 @@ class Case:
             "kb_refs": [k.to_export() for k in self.kb_refs],
             "theme": self.theme, "problem": self.problem, "answer": self.answer,
             "symptom": self.symptom, "first_action": self.first_action,
-            "value": round(self.value, 4), "analysed_by": self.analysed_by, "written": self.written.to_export(),
+            "value": round(self.value, 4),
+            **({"value_features": dict(self.value_features)} if self.value_features else {}),
+            "analysed_by": self.analysed_by, "written": self.written.to_export(),
             "provisional": self.provisional, "closed_by": self.closed_by, "timing_note": self.timing_note,
             "pending_fix": [f.to_export() for f in self.pending_fix],
             "candidates": [dict(c) for c in self.candidates], "audit": dict(self.audit),
@@ -559,7 +563,9 @@ class Case:
                      for k in row.get("kb_refs", [])],
             theme=row.get("theme", ""), problem=row.get("problem", ""), answer=row.get("answer", ""),
             symptom=row.get("symptom", ""), first_action=row.get("first_action", ""),
-            value=float(row.get("value", 0.0)), analysed_by=row.get("analysed_by", ""),
+            value=float(row.get("value", 0.0)),
+            value_features={str(k): float(x) for k, x in (row.get("value_features") or {}).items()},
+            analysed_by=row.get("analysed_by", ""),
             written=Written.from_export(row.get("written")),
             provisional=bool(row.get("provisional", False)), closed_by=row.get("closed_by", ""),
             timing_note=row.get("timing_note", ""),

@@ -5,7 +5,7 @@ Passes: (1) cheap funnel; (2) the fix verdict of every closed issue; (3) corpus-
 evidence; (5) value and the top-K cut of the pool.
 
 Per issue, `_link_one` calls `conclude` (`link/conclude.py`: evidence, timing, traps), the
-answer rules (`rules/answers.py`: best answer, canned replies) and `_value_inputs`
+answer rules (`rules/answers.py`: best answer, canned replies) and `value_inputs`
 (`link/value.py`); the corpus-wide passes stay here.
 """
 
@@ -26,11 +26,11 @@ from fixlore.link.conclude import TRAP_ORDER, answer_finder, candidate_row, conc
 from fixlore.link.config import LinkConfig
 from fixlore.link.forked import ChunkPool, can_fork, chunked
 from fixlore.link.index import CorpusIndex, Key, issue_map
+from fixlore.link.value import Members, value_inputs
 from fixlore.link.verdict import FixVerdict, decide
-from fixlore.rules.answers import canned_replies, squash
-from fixlore.rules.bots import STALE_NOTICE, is_bot
+from fixlore.rules.answers import canned_replies
 from fixlore.rules.funnel import CHEAP_STAGES, POOL, FunnelConfig, cheap_funnel, own_change_ticket, template_lines
-from fixlore.rules.funnel.rank import CAUSE, ValueInputs, is_acknowledgement, top_keys, value_score
+from fixlore.rules.funnel.rank import cut, value_features, value_score
 from fixlore.rules.unread import ISSUE, PULL, REPO, case_gaps, fix_unknown
 
 __all__ = ["FunnelCounts", "analysis_candidates", "build_cases"]
@@ -49,11 +49,15 @@ class FunnelCounts:
     noise: int = 0
     pool: int = 0
     top_k: int = 0               # the configured cut
+    value_min: float | None = None   # the cut by value instead (exported only when it is the cut)
     analysis_candidates: int = 0 # pool issues sent to deep analysis
     rank: int = 0                # the backlog for the next digest
 
-    def as_dict(self) -> dict[str, int]:
-        return asdict(self)
+    def as_dict(self) -> dict[str, int | float]:
+        data = asdict(self)
+        if self.value_min is None:
+            del data["value_min"]
+        return data
 
 
 def _config(config: Any) -> LinkConfig:
@@ -140,15 +144,15 @@ def _build_cases(corpus: Corpus, since: datetime, config: Any, until: datetime |
         # the value worked out while linking stands.
         if note and _apply_storm(case, note) and stage == POOL:
             issue = idx.issues[(case.repo, case.number)]
-            case.value = value_score(_value_inputs(issue, case, fix_strong, idx,
-                                                   answer_finder(issue, idx, cfg, canned)))
+            _set_value(case, value_inputs(issue, case, fix_strong, idx, answer_finder(issue, idx, cfg, canned),
+                                          shared.members))
     clock("close storms")
 
     pool = [(c, k) for c, k, stage in zip(cases, case_keys, case_stages) if stage == POOL]
     comments = idx.issue_comments
     items = [(k, c.value, len(comments.get((c.repo, c.number), ())), c.closed_at.timestamp() if c.closed_at else 0.0)
              for c, k in pool]
-    top_set = set(top_keys(items, cfg.funnel.rank_top_k))
+    top_set = set(cut(items, cfg.funnel.rank_top_k, cfg.funnel.value_min))
     for c, k in pool:
         if k in top_set:
             c.funnel, c.provisional = FunnelStage.SELECTED, True
@@ -165,7 +169,7 @@ def _build_cases(corpus: Corpus, since: datetime, config: Any, until: datetime |
     _mark_shared_fixes(cases, idx.platform)
     clock("answers off the trail, shared fixes")
 
-    counts = FunnelCounts(considered=len(cases), top_k=cfg.funnel.rank_top_k)
+    counts = FunnelCounts(considered=len(cases), top_k=cfg.funnel.rank_top_k, value_min=cfg.funnel.value_min)
     for stage, n in Counter(case_stages).items():
         if stage in CHEAP_STAGES:
             setattr(counts, stage, getattr(counts, stage) + n)
@@ -209,6 +213,11 @@ class _Shared:
     canned: set[str]
     since: datetime
     templates: dict[str, frozenset[str]] = field(default_factory=dict)   # repo -> its template lines
+    members: Members | None = None
+
+    def __post_init__(self) -> None:
+        if self.members is None:
+            self.members = Members(self.idx)
 
 
 def _template_lines(sh: _Shared, repo: str) -> frozenset[str]:
@@ -263,8 +272,13 @@ def _link_one(sh: _Shared, key: Key) -> tuple[Case | None, Close | None, bool]:
                 _strip_conclusions(case)
     _name_gaps(case, idx, v)
     if stage == POOL:
-        case.value = value_score(_value_inputs(issue, case, fix_strong, idx, best_answer))
+        _set_value(case, value_inputs(issue, case, fix_strong, idx, best_answer, sh.members))
     return case, close, fix_strong
+
+
+def _set_value(case: Case, inputs) -> None:
+    case.value_features = {k: round(x, 4) for k, x in value_features(inputs).items()}
+    case.value = value_score(case.value_features)
 
 
 def _name_gaps(case: Case, idx: CorpusIndex, v: FixVerdict | None) -> None:
@@ -364,35 +378,3 @@ def _mark_shared_fixes(cases: list[Case], platform: str) -> None:
             if Trap.ONE_PR_MANY_ISSUES not in c.traps:
                 c.traps.append(Trap.ONE_PR_MANY_ISSUES)
                 c.traps.sort(key=TRAP_ORDER.get)
-
-
-def _fix_text_chars(case: Case, idx: CorpusIndex) -> int:
-    """What the fix PRs say about the change: their bodies and the review comments of people
-    (bots' CI reports are not an explanation), without spaces, capped at 4,000 each."""
-    total = 0
-    for f in list(case.fix) + list(case.pending_fix):
-        key = (f.repo, f.number)
-        pull = idx.pulls.get(key)
-        total += min(4000, len(squash(pull.body if pull else "")))
-        for c in idx.pull_comments.get(key, []):
-            if c.author and not is_bot(c.author):
-                total += min(4000, len(squash(c.body)))
-    return total
-
-
-def _value_inputs(issue: Issue, case: Case, fix_strong: bool, idx: CorpusIndex,
-                  best_answer: Callable[[], tuple[int, Comment] | None]) -> ValueInputs:
-    comments = idx.issue_comments.get((issue.repo, issue.number), [])
-    human = [c for c in comments if c.author and not is_bot(c.author) and not STALE_NOTICE.search(c.body or "")]
-    own = [c for c in human if c.author == issue.author]
-    best = best_answer()
-    kinds = {e.kind for e in case.evidence}
-    explained = [len(squash(c.body)) for c in own if CAUSE.search(c.body or "")]
-    return ValueInputs(fix_text_chars=_fix_text_chars(case, idx),
-        title=issue.title, body=issue.body or "", author=issue.author,
-        answer_chars=best[0] if best else 0, self_explained_chars=max(explained, default=0),
-        human_comments=sum(1 for c in human if not is_acknowledgement(c.body)),
-        reporter_last=own[-1].body if own else "",
-        fix_merged=bool(case.fix), fix_strong=fix_strong, fix_pending=bool(case.pending_fix),
-        close_explained=bool(kinds & {EvidenceKind.AUTO_CLOSE, EvidenceKind.MINUTES}),
-        answered=EvidenceKind.ANSWER in kinds)

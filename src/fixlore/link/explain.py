@@ -15,6 +15,7 @@ from fixlore.wording.terminal import plain, text
 
 from fixlore.core.model import Case, pull_label
 from fixlore.link.strength import made_by
+from fixlore.rules.funnel.rank import DEFAULT_WEIGHTS, contributions
 
 
 def _t(value) -> str:
@@ -30,6 +31,21 @@ def _human(seconds: int) -> str:
     if s < 172800:
         return f"{seconds}s ({s / 3600:.1f} h)"
     return f"{seconds}s ({s / 86400:.1f} days)"
+
+
+def value_table(features: dict[str, float], weights: dict[str, float] | None = None) -> Table:
+    """The value's features: each value in [0, 1], its weight and weight x value, largest part first."""
+    w = DEFAULT_WEIGHTS if weights is None else weights
+    parts = contributions(features, w)
+    table = Table(title="value features (score = bias + sum of weight x value, clamped to 0..1)",
+                  title_justify="left", expand=True)
+    for col in ("feature", "value", "weight", "contribution"):
+        table.add_column(col, justify="left" if col == "feature" else "right")
+    for name in sorted(features, key=lambda n: (-abs(parts[n]), n)):
+        table.add_row(text(name), text(f"{features[name]:.3f}"), text(f"{float(w.get(name, 0.0)):+.2f}"),
+                      text(f"{parts[name] + 0.0:+.3f}"))   # + 0.0: a negative weight x 0 is 0, not -0
+    table.add_row(text("bias"), text(""), text(f"{float(w.get('bias', 0.0)):+.2f}"), text(f"{float(w.get('bias', 0.0)):+.3f}"))
+    return table
 
 
 def render_case(case: Case) -> Group:
@@ -58,6 +74,8 @@ def render_case(case: Case) -> Group:
     for o in case.overrides:            # the editor's corrections that changed this case
         facts.add_row("override", text(f"{o.get('kind', '')}: {o.get('what', '')}  (from {o.get('source', '')})"))
     parts: list = [Panel(Group(head, text(""), facts), title="case", title_align="left")]
+    if case.value_features:
+        parts.append(value_table(case.value_features))
 
     fixes = Table(title="fix", title_justify="left", expand=True)
     for col in ("PR", "role", "state", "merged_at", "branch"):

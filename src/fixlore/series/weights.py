@@ -53,6 +53,8 @@ def case_features(case: Case) -> dict[str, float]:
              "title_chars": math.log1p(len(case.title or "")),
              "candidates": math.log1p(len(case.candidates))}
     feats.update({f"evidence_{k.value}": float(k in kinds) for k in EvidenceKind})
+    # what the case teaches, as the value read it (rules.funnel.rank.value_features; pool cases)
+    feats.update({f"content_{k}": float(x) for k, x in case.value_features.items()})
     return feats
 
 

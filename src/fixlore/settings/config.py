@@ -9,7 +9,7 @@ Example ``fixlore.toml``::
     since = "2026-09-17T00:00:00+08:00"
     db = "sqlite:///fixlore.db"
     token_env = "GITCODE_TOKEN"      # the name of the variable, never the token itself
-    rank_top_k = 63
+    rank_top_k = 63                  # or: value_min = 0.5 (every pool issue of value >= 0.5)
     lookback_days = 60
     kb_docs = ["../msmodeling=docs/Ascend/msmodeling"]   # local clones whose docs explain the cases
     link_workers = 2                 # fork the link stage over two cores (large stores; bench/link.py)
@@ -50,6 +50,7 @@ class Settings:
     token_env: str = ""
     db: str = "sqlite:///fixlore.db"
     rank_top_k: int | None = None
+    value_min: float | None = None     # the cut by value instead of top-K (`settings_from` decides)
     lookback_days: int = 60
     rate_limit: bool = True
     time_scale: float = 1.0
@@ -96,8 +97,12 @@ class Settings:
                 raise ConfigError(f"{key} must be a positive number, not {value}")
         for spec in self.kb_docs:
             check_kb_docs(spec)
+        if self.value_min is not None and not 0.0 <= self.value_min <= 1.0:
+            raise ConfigError(f"value_min must be between 0 and 1, not {self.value_min}")
         cut = {} if self.rank_top_k is None else {"rank_top_k": self.rank_top_k}
-        self.funnel_rules = FunnelConfig.from_mapping({**self.funnel, **cut})
+        # the cut settings_from decided (it lifts the mapping's own value_min into value_min)
+        rules = {k: v for k, v in self.funnel.items() if k != "value_min"}
+        self.funnel_rules = FunnelConfig.from_mapping({**rules, **cut, "value_min": self.value_min})
         return self
 
     def token(self) -> str | None:
@@ -165,6 +170,7 @@ class SettingFlags:
     time_scale: float | None = None
     lookback_days: int | None = None
     rank_top_k: int | None = None
+    value_min: float | None = None
     read_timeout: float | None = None
     rate_limit: bool | None = None
     max_attempts: int | None = None
@@ -181,7 +187,7 @@ _ALIASES = {"db_url": "db", "token_env_var": "token_env", "window_since": "since
 
 
 _INTS = ("lookback_days", "max_attempts", "link_workers", "rank_top_k")
-_FLOATS = ("time_scale", "connect_timeout", "read_timeout")
+_FLOATS = ("time_scale", "connect_timeout", "read_timeout", "value_min")
 _LISTS = ("orgs", "kb_docs")
 _ENV_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
@@ -190,7 +196,7 @@ def _coerce(key: str, value: Any) -> Any:
     """A setting's value in its type; what a file could mean two ways (``rate_limit = "no"``) is refused."""
     if key == "since":
         return parse_since(value) if value is not None else None
-    if key == "rank_top_k" and value is None:
+    if key in ("rank_top_k", "value_min") and value is None:
         return None
     if key in _LISTS:
         if isinstance(value, str):
@@ -247,8 +253,11 @@ def settings_from(data: dict[str, Any], flags: SettingFlags | None = None,
     """Settings by one precedence rule: ``flags`` over ``data`` (the config file) over
     ``defaults`` (a world's own settings and the run's) over the built-in defaults.
 
-    The run's top-K cut (``rank_top_k``) is decided here and nowhere else: the flag, else the
-    ``funnel`` mapping's own ``rank_top_k``, else the top-level setting (file, then world).
+    The run's cut is decided here and nowhere else: a value threshold (``value_min``: every pool
+    issue whose value is at least X) or the top K (``rank_top_k``). Each is read as before (the
+    flag, else the ``funnel`` mapping's own, else the top-level setting, file then world); a
+    threshold set anywhere is the cut unless a ``--rank-top-k`` flag asks for top-K. Both flags
+    at once is an error.
     A ``since`` flag without an offset is read in the platform's zone (GitCode +08:00)."""
     given = (flags or SettingFlags()).given()
     merged: dict[str, Any] = {}
@@ -260,6 +269,12 @@ def settings_from(data: dict[str, Any], flags: SettingFlags | None = None,
         setattr(settings, key, _checked(key, value))
     if "rank_top_k" not in given and "rank_top_k" in settings.funnel:
         settings.rank_top_k = _checked("rank_top_k", settings.funnel["rank_top_k"])
+    if "value_min" in given and "rank_top_k" in given:
+        raise ConfigError("give either --rank-top-k (the top K) or --value-min (a value threshold), not both")
+    if "value_min" not in given and "value_min" in settings.funnel:
+        settings.value_min = _checked("value_min", settings.funnel["value_min"])
+    if "rank_top_k" in given:
+        settings.value_min = None
     raw_since = given.get("since")
     if isinstance(raw_since, str) and settings.since is not None and not has_offset(raw_since):
         settings.since = in_platform_zone(settings.since, settings.platform)

@@ -29,6 +29,9 @@ class FunnelConfig:
     # How many pool issues go to deep analysis; the rest is the backlog ("rank"). 63 is the
     # seed digest's own cut (ascend-2026-09), not a fitted figure; each world sets its own.
     rank_top_k: int = 63
+    # Or a value threshold: every pool issue whose value is at least this goes to deep analysis
+    # (the top-K cut is then not used). None: the top-K cut. Settings decide which one a run uses.
+    value_min: float | None = None
     # Vocabularies (funnel/vocabulary.yaml: GitHub's and GitCode's defaults and wordings seen
     # on trackers), compared after funnel.vocabulary.fold. Issue types / labels of internal
     # tickets; security labels (also matched as the prefix before "/" or ":", CVE/FIXED,
@@ -62,7 +65,9 @@ class FunnelConfig:
                 continue
             current = getattr(cfg, key)
             try:
-                if isinstance(current, tuple):
+                if key == "value_min":
+                    value = None if value is None else _value_min(value)
+                elif isinstance(current, tuple):
                     value = tuple(str(v) for v in (value if isinstance(value, (list, tuple)) else [value]))
                 elif isinstance(current, bool):
                     value = bool(value)
@@ -75,4 +80,12 @@ class FunnelConfig:
             setattr(cfg, key, value)
         if cfg.rank_top_k < 0:
             raise ConfigError("funnel setting 'rank_top_k' must be >= 0")
+        if cfg.value_min is not None and not 0.0 <= cfg.value_min <= 1.0:
+            raise ConfigError("funnel setting 'value_min' must be between 0 and 1")
         return cfg
+
+
+def _value_min(value: Any) -> float:
+    if isinstance(value, bool):
+        raise ValueError
+    return float(value)

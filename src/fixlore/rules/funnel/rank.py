@@ -1,41 +1,56 @@
-"""Value of a pool issue for the digest, and the top-K cut.
+"""Value of a pool issue for the digest, and the cut (top K or a value threshold).
 
-A digest case is worth reading for what it teaches: a maintainer's explanation, or a fix
-whose report says enough to learn from. The score (0..1) is
+A digest case is worth reading for what it teaches (issue #23): a mechanism and its fix, a
+clear answer to a question people ask again, a case whose lesson is its trap. A thin issue
+with a generic body ranks below them however busy its thread. So the score reads the
+content, not only the activity: `value_features` turns one case (`ValueInputs`, gathered by
+`link.value`) into named features in [0, 1], and `value_score` is
 
-  0.60 knowledge    max(answer, fix x report size, 0.6 x report for a documented failure)
-                    answer: the longest reply by someone other than the reporter that is not
-                      a bot, a stale notice, a bare closing note or a canned reply (the same
-                      text posted on several issues), saturating at 80 characters; a reporter's
-                      own follow-up that explains a cause counts at 0.8
-                    fix: 1.0 merged with strong evidence (keyword, link, branch, commit),
-                      0.8 merged on weaker evidence, 0.6 a fix that has not landed;
-                      scaled by what the case says (saturating at 150 characters): the longer
-                      of the report and the fix's own explanation (its PR bodies and the
-                      review comments of people, not bots). The mechanism of a case often
-                      sits in the PR, not in a one-line report; a one-line typo fix with a
-                      bare PR still teaches little
-                    documented failure: a report of at least 150 characters that carries
-                      logs, a traceback or code and drew at least two human comments: its
-                      symptom and conditions are what a troubleshooting guide is made of
-  0.20 report       body length (saturating at 300 characters) and the presence of
-                    reproduction steps, logs/tracebacks/code, versions/environment
-  0.10 discussion   human comments that say something (saturating at 3): "thanks", "ok", an
-                    emoji do not count
-  0.10 closure      1.0 when the close is explained by the fix (auto-close / minutes), 0.6 when
-                    there is an answer or a merged fix
-  -0.15             a bare question: body under 80 characters, a question title, no merged
-                    fix and no reply of 60 characters or more
-  -0.15             a thin exchange: the reporter's last comment contains a "thanks / solved /
-                    ok" and there is neither a merged fix nor a reply of 60 characters or more
-                    (replies that only ask for more information never count as answers)
+  clamp(bias + sum of weight x feature, 0, 1)     (DEFAULT_WEIGHTS, or a mapping given)
 
-Ties are broken by more comments, then later close, then key, so the cut is deterministic.
-No term names a product, a repository or one tracker's wording.
+  +0.40 knowledge          max(answer, fix x what the case says, documented failure)
+                           answer: the longest reply by someone other than the reporter that
+                             is not a bot, a stale notice, a bare closing note or a canned
+                             reply, saturating at 80 characters; a reporter's own follow-up
+                             that explains a cause counts at 0.8
+                           fix: 1.0 merged on strong evidence, 0.8 merged on weaker, 0.6 not
+                             landed; scaled by the longer of the report and the fix's own text
+                             (PR bodies, review comments of people), saturating at 150
+                           documented failure: 0.6 x report for a report of 150+ characters
+                             with logs/traceback/code that drew two human comments
+  +0.15 report             body length (saturating at 300) and its cues: reproduction steps,
+                           logs/traceback/code, versions/environment
+  +0.05 discussion         human comments that say something, saturating at 3 (activity)
+  +0.05 closure            the close is explained (auto-close / minutes) 1.0, answered or fixed 0.6
+  +0.10 cause_stated       the answer or the fix PR's text states a cause (because, caused by,
+                           原因, 导致, 根因 ...); the reporter's own follow-up 0.8
+  +0.10 mechanism          distinct identifiers (`code`, a.b paths and files, calls(), --options,
+                           snake_case / ENV_VARS, camelCase) where the case is explained,
+                           saturating at 3; links do not count
+  +0.05 fix_substance      the fix's diff changes code (lines saturating at 20), a third of
+                           that when only docs, tests or configuration changed
+  +0.05 question_answered  a question answered in 60+ characters: 1.0 by a project member (an
+                           author of a merged PR in the repository), 0.6 by anyone else
+  +0.05 trap_lesson        a trap whose lesson is the reader's (`LESSON_TRAPS`)
+  -0.10 generic_body       a body under 150 characters naming no identifier, with no log,
+                           code or reproduction step, in a case whose answer and fix name none
+  -0.15 bare_question      a question title, body under 80 characters, no merged fix, no reply
+                           of 60+ characters
+  -0.15 thin_thanks        the reporter's last word is "thanks / solved / ok" and there is
+                           neither a merged fix nor a reply of 60+ characters
 
-Weights and saturation points (0.60/0.20/0.10/0.10, 80/150/300 characters, -0.15) were set by
-judgement and checked on ascend-2026-09 (the seed's 63 analysis candidates); demo and
-github-mini agree. They were not fitted on any other world.
+The positive weights add up to 1. Ties are broken by more comments, then later close, then
+key, so the cut is deterministic. No term names a product, a repository or one tracker's
+wording; the cue words are how people write reports and explanations in English and Chinese.
+
+Numbers: knowledge, report, discussion, closure, the penalties and their saturation points
+(80/150/300 characters) were set by judgement and checked on ascend-2026-09 (the seed's 63
+analysis candidates) before issue #23. The content features and every weight of this version
+were set by judgement from how explanations are written (a cause word, named identifiers, a
+code diff, a member's answer) before any world was scored with them: none was fitted on a
+world. Measured once after (docs/link.md, section 2): every bundled world is held out for them.
+A series may replace the weights by those learned from its editors' decisions
+(`series.weights`): this module only scores with the mapping it is given.
 """
 
 from __future__ import annotations
@@ -43,6 +58,9 @@ from __future__ import annotations
 import heapq
 import re
 from dataclasses import dataclass
+from typing import Mapping
+
+from fixlore.core.enums import Trap
 
 # Report cues, tested on the lower-cased body: literals as substring tests (one C scan each;
 # an alternation of literals enters the regex engine at every position of a long body).
@@ -103,29 +121,141 @@ class ValueInputs:
     answered: bool                        # "answer" evidence
     self_explained_chars: int = 0         # longest reporter follow-up that explains a cause
     fix_text_chars: int = 0               # the fix PRs' bodies + human review comments (no spaces)
+    # What the explanations say (content, not activity):
+    answer_text: str = ""                 # the best substantive non-reporter reply
+    answer_by_member: bool = False        # its author has a merged PR in the issue's repository
+    fix_text: str = ""                    # the fix PRs' bodies and human review comments
+    self_explained_text: str = ""         # the reporter's follow-up that states a cause
+    code_files: int = 0                   # files of the fix's diff that are code (not docs, not tests)
+    other_files: int = 0                  # docs, tests, configuration
+    changed_lines: int = 0                # additions + deletions over the fix's diff
+    traps: tuple[str, ...] = ()           # the case's traps (core.enums.Trap values)
 
 
-def value_score(v: ValueInputs) -> float:
+# A token that names something in a program or a system: `code`, a dotted path (module, file with
+# an extension), a call, an option, snake_case or an ENV_VAR, camelCase or CamelCase. Prose words do
+# not match. The edges are ASCII (not \b): Chinese writing puts an identifier right against its
+# characters ("设置HCCL_EXEC_TIMEOUT后"), and \b sees no edge between two word characters.
+_IDENTIFIER = re.compile(r"`[^`\n]{2,60}`"
+                         r"|(?<![A-Za-z0-9_.])[A-Za-z_][A-Za-z0-9_]+(?:\.[A-Za-z_][A-Za-z0-9_]*)+"
+                         r"|(?<![A-Za-z0-9_])[A-Za-z_][A-Za-z0-9_]*\(\)"
+                         r"|(?<![A-Za-z0-9_-])--[A-Za-z][A-Za-z0-9_-]+"
+                         r"|(?<![A-Za-z0-9_])[A-Za-z_][A-Za-z0-9]*_[A-Za-z0-9_]+(?![A-Za-z0-9_])"
+                         r"|(?<![A-Za-z0-9_])[a-z]+[A-Z][A-Za-z0-9]*(?![A-Za-z0-9_])"
+                         r"|(?<![A-Za-z0-9_])[A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*(?![A-Za-z0-9_])")
+# A link is where to read more, not what the case explains (its host and path are no identifiers).
+_URL = re.compile(r"https?://\S+|www\.\S+")
+_IDENTIFIERS_FULL = 3
+_EXPLANATION_CHARS = 8000
+# The traps whose lesson is the reader's: a fix that looks done and is not, or is not the fix.
+# A close storm, a stale close or a PR shared by several issues describe the bookkeeping, not the problem.
+LESSON_TRAPS = frozenset({Trap.LINKED_UNRELATED, Trap.CLAIMED_UNMERGED, Trap.FIX_NOT_LANDED, Trap.CLOSED_BEFORE_MERGE})
+_CODE_LINES_FULL = 20
+_MEMBER_ANSWER = 1.0
+_OTHER_ANSWER = 0.6
+_SUBSTANTIVE_ANSWER = 60
+
+
+def identifiers(text: str) -> set[str]:
+    """The distinct identifiers a text names (see `_IDENTIFIER`), lower-cased."""
+    plain = _URL.sub(" ", (text or "")[:_EXPLANATION_CHARS])
+    return {m.group(0).strip("`").removesuffix("()").lower() for m in _IDENTIFIER.finditer(plain)}
+
+
+FEATURES: tuple[str, ...] = ("knowledge", "report", "discussion", "closure", "cause_stated", "mechanism",
+                             "fix_substance", "question_answered", "trap_lesson", "generic_body",
+                             "bare_question", "thin_thanks")
+
+DEFAULT_WEIGHTS: dict[str, float] = {
+    "bias": 0.0,
+    "knowledge": 0.40, "report": 0.15, "discussion": 0.05, "closure": 0.05,
+    "cause_stated": 0.10, "mechanism": 0.10, "fix_substance": 0.05, "question_answered": 0.05,
+    "trap_lesson": 0.05, "generic_body": -0.10, "bare_question": -0.15, "thin_thanks": -0.15,
+}
+
+
+def value_features(v: ValueInputs) -> dict[str, float]:
+    """The named features of a case's value, each in [0, 1] (names are stable: editors' decisions
+    are learnt over exactly this mapping).
+
+    knowledge          max(answer, fix landed x what the case says, documented failure): see the module
+    report             body length (saturating at 300 characters) and its cues: reproduction steps,
+                       logs/traceback/code, versions/environment
+    discussion         human comments that say something, saturating at 3 (activity)
+    closure            1.0 the close is explained by the fix (auto-close / minutes), 0.6 answered or fixed
+    cause_stated       a cause is stated ("because", "caused by", 原因是, 导致, 根因 ...): 1.0 in the
+                       answer of someone other than the reporter or in the fix PR's text, 0.8 in the
+                       reporter's own follow-up
+    mechanism          distinct identifiers (functions, files, options, variables, `code`) named where
+                       the case is explained (answer, fix PR text, reporter's cause), saturating at 3
+    fix_substance      the fix's diff changes code: changed lines saturating at 20 when a code file
+                       changed, a third of that when only docs, tests or configuration did; 0 without a diff
+    question_answered  a question (title or body asks) answered with at least 60 characters: 1.0 by a
+                       project member (someone with a merged PR in the repository), 0.6 by anyone else
+    trap_lesson        1.0 the case carries a trap whose lesson is the reader's (`LESSON_TRAPS`)
+    generic_body       1.0 a short body (under 150 characters) that names no identifier and carries
+                       no log, code or reproduction step, and neither the answer nor the fix names one
+    bare_question      1.0 a question title, body under 80 characters, no merged fix, no reply of 60
+                       characters or more
+    thin_thanks        1.0 the reporter closes with "thanks / solved / ok" and there is neither a
+                       merged fix nor a reply of 60 characters or more
+    """
     body = (v.body or "").strip()[:4000]
     size = min(1.0, max(len(body), v.fix_text_chars) / 150)
     answer = max(min(1.0, v.answer_chars / 80), 0.8 * min(1.0, v.self_explained_chars / 80))
     fix = 1.0 if v.fix_merged and v.fix_strong else 0.8 if v.fix_merged else 0.6 if v.fix_pending else 0.0
     low = body.lower()
     logs = _has_logs(low)
-    cues = (_has_repro(low) + logs + _has_version(low)) / 3
+    repro = _has_repro(low)
+    cues = (repro + logs + _has_version(low)) / 3
     report = 0.5 * min(1.0, len(body) / 300) + 0.5 * cues
     documented_failure = 0.6 * report if logs and len(body) >= 150 and v.human_comments >= 2 else 0.0
-    knowledge = max(answer, fix * size, documented_failure)
+    title = (v.title or "").strip()
 
-    discussion = min(1.0, v.human_comments / 3)
-    closure = 1.0 if v.close_explained else 0.6 if (v.answered or v.fix_merged) else 0.0
+    others = (v.answer_text or "")[:_EXPLANATION_CHARS] + "\n" + (v.fix_text or "")[:_EXPLANATION_CHARS]
+    own = (v.self_explained_text or "")[:_EXPLANATION_CHARS]
+    cause = 1.0 if CAUSE.search(others) else 0.8 if own and CAUSE.search(own) else 0.0
+    named = identifiers(others) | identifiers(own)
+    lines = min(1.0, v.changed_lines / _CODE_LINES_FULL)
+    substance = lines if v.code_files else lines / 3 if v.other_files else 0.0
+    asks = _QUESTION.search(title) is not None or body.rstrip().endswith(("?", "？"))
+    answered = v.answer_chars >= _SUBSTANTIVE_ANSWER
+    question_answered = (_MEMBER_ANSWER if v.answer_by_member else _OTHER_ANSWER) if asks and answered else 0.0
+    # thin: nothing in the report, and nothing where the case is explained, names a mechanism
+    generic = len(body) < 150 and not logs and not repro and not named and not identifiers(body)
+    bare = len(body) < 80 and v.answer_chars < 60 and not v.fix_merged and _QUESTION.search(title) is not None
+    thin = bool(v.reporter_last) and not v.fix_merged and v.answer_chars < 60 and _THANKS.search(v.reporter_last)
+    return {
+        "knowledge": max(answer, fix * size, documented_failure),
+        "report": report,
+        "discussion": min(1.0, v.human_comments / 3),
+        "closure": 1.0 if v.close_explained else 0.6 if (v.answered or v.fix_merged) else 0.0,
+        "cause_stated": cause,
+        "mechanism": min(1.0, len(named) / _IDENTIFIERS_FULL),
+        "fix_substance": substance,
+        "question_answered": question_answered,
+        "trap_lesson": 1.0 if LESSON_TRAPS.intersection(v.traps) else 0.0,
+        "generic_body": 1.0 if generic else 0.0,
+        "bare_question": 1.0 if bare else 0.0,
+        "thin_thanks": 1.0 if thin else 0.0,
+    }
 
-    score = 0.60 * knowledge + 0.20 * report + 0.10 * discussion + 0.10 * closure
-    # The cheap conditions first: the patterns are searched only when they can matter.
-    if len(body) < 80 and v.answer_chars < 60 and not v.fix_merged and _QUESTION.search((v.title or "").strip()):
-        score -= 0.15
-    if v.reporter_last and not v.fix_merged and v.answer_chars < 60 and _THANKS.search(v.reporter_last):
-        score -= 0.15
+
+def contributions(features: Mapping[str, float], weights: Mapping[str, float] | None = None) -> dict[str, float]:
+    """Each feature's weight x value (what `fixlore explain` shows beside the feature)."""
+    w = DEFAULT_WEIGHTS if weights is None else weights
+    return {name: float(w.get(name, 0.0)) * float(x) for name, x in features.items()}
+
+
+def value_score(features: Mapping[str, float] | ValueInputs,
+                weights: Mapping[str, float] | None = None) -> float:
+    """clamp(bias + sum of weight x feature, 0, 1). `features`: `value_features(...)` (a
+    `ValueInputs` is turned into it first); `weights`: name -> float plus "bias" (a feature it
+    does not name weighs 0), `DEFAULT_WEIGHTS` when None."""
+    if isinstance(features, ValueInputs):
+        features = value_features(features)
+    w = DEFAULT_WEIGHTS if weights is None else weights
+    score = float(w.get("bias", 0.0)) + sum(contributions(features, w).values())
     return max(0.0, min(1.0, score))
 
 
@@ -145,3 +275,13 @@ def top_keys(keys_values: list[tuple[str, float, int, float]], k: int) -> list[s
     if k < 0:                       # a slice's meaning, as top_k gives it
         return top_k(keys_values, k)[0]
     return [kv[0] for kv in heapq.nsmallest(k, keys_values, key=_rank_key)]
+
+
+def above(keys_values: list[tuple[str, float, int, float]], value_min: float) -> list[str]:
+    """The keys whose value is at least `value_min`, best first (the threshold cut)."""
+    return [kv[0] for kv in sorted(keys_values, key=_rank_key) if kv[1] >= value_min]
+
+
+def cut(keys_values: list[tuple[str, float, int, float]], k: int, value_min: float | None) -> list[str]:
+    """The run's cut: every key of value >= `value_min` when it is set, else the top `k`."""
+    return top_keys(keys_values, k) if value_min is None else above(keys_values, value_min)
