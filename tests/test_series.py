@@ -21,6 +21,7 @@ from fixlore.series.plan import Focus, LedgerView, change_text, detect_change, n
 from fixlore.store import Store
 from fixlore.store.ledger import Ledger
 
+from conftest import fixlore_here
 from series_checks import (check_backlog_adds_up, check_disclosure_is_its_own, check_no_case_twice,
                            check_rebuilds, editions, key)
 
@@ -173,7 +174,7 @@ def test_ledger_records_an_edition_once(db_url):
 # ---------------------------------------------------------------- the demo world, end to end
 
 def fixlore(*args: str) -> str:
-    proc = subprocess.run([sys.executable, "-m", "fixlore", *args], capture_output=True, text=True, timeout=600)
+    proc = fixlore_here(*args)
     assert proc.returncode == 0, proc.stderr[-2000:]
     return proc.stdout
 

@@ -30,6 +30,7 @@ from fixlore.series.publish import edition_dir
 from fixlore.store import Store
 from fixlore.store.ledger import Ledger
 
+from conftest import fixlore_here
 from series_checks import check_backlog_adds_up, check_disclosure_is_its_own, check_no_case_twice, check_rebuilds, editions, key
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -39,8 +40,13 @@ REOPENED = "demo-ai/modelkit#111"            # the world transform's case
 
 
 def fixlore(*args: str, code: int = 0, env: dict | None = None) -> subprocess.CompletedProcess:
-    proc = subprocess.run([sys.executable, "-m", "fixlore", *args], capture_output=True, text=True, timeout=900,
-                          env={**os.environ, **(env or {})})
+    """The command in this process (fixlore_here), or as its own process when `env` arms a kill
+    point (read at import, and the kill must end a process of its own)."""
+    if env is None:
+        proc = fixlore_here(*args)
+    else:
+        proc = subprocess.run([sys.executable, "-m", "fixlore", *args], capture_output=True, text=True, timeout=900,
+                              env={**os.environ, **env})
     assert proc.returncode == code, (args, proc.returncode, proc.stderr[-2000:])
     return proc
 
