@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import re
 import subprocess
-import sys
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
@@ -304,7 +303,7 @@ def test_edition_files_render_hostile_series_and_issue_text_inert_and_rebuild_th
 
 def test_cli_errors_are_one_line(tmp_path):
     def run(*args: str) -> subprocess.CompletedProcess:
-        return subprocess.run([sys.executable, "-m", "fixlore", *args], capture_output=True, text=True, timeout=120)
+        return fixlore_here(*args)
 
     missing = run("series", "publish", "nope", "--world", str(DEMO), "--out", str(tmp_path))
     assert missing.returncode != 0 and "no series 'nope'" in missing.stderr and "Traceback" not in missing.stderr
