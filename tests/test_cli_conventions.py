@@ -40,8 +40,21 @@ def test_the_run_folder_is_named_out_wherever_a_run_is_read():
         for part in name.split():
             cmd = cmd.commands[part]
         out = [p for p in cmd.params if "--out" in getattr(p, "opts", [])]
-        # export cases keeps --out FILE working too, so it reads no variable that could turn into a file name
-        assert out and (out[0].envvar == "FIXLORE_OUT" or name == "export cases"), name
+        assert out and out[0].envvar == "FIXLORE_OUT", name
+
+
+# probe's --out is the file its findings go to, not a run folder: a run's FIXLORE_OUT must not name it
+_NOT_THE_COMMON_OPTION = {("fixlore probe", "--out")}
+
+
+def test_every_command_reads_the_common_options_from_one_variable():
+    """--out, --db and --config mean the run folder, the store and the settings file on every
+    command that takes them, so each reads the same variable everywhere (issue #26)."""
+    env = {"--out": "FIXLORE_OUT", "--db": "FIXLORE_DB", "--config": "FIXLORE_CONFIG"}
+    wrong = [f"{path} {opt} (env {param.envvar})" for path, param in _params(typer.main.get_command(app), "fixlore")
+             for opt in getattr(param, "opts", []) if opt in env and (path, opt) not in _NOT_THE_COMMON_OPTION
+             and param.envvar != env[opt]]
+    assert not wrong, wrong
 
 
 @pytest.fixture(scope="module")
@@ -97,6 +110,32 @@ def test_commands_read_the_run_folder_from_out(demo_run, capsys):
         captured = capsys.readouterr()
         assert exit_info.value.code == 0, (argv, captured.err)
         assert expected in captured.out, argv
+
+
+def test_commands_take_the_run_folder_from_fixlore_out(demo_run, capsys, monkeypatch, tmp_path):
+    """FIXLORE_OUT alone is enough for the commands that read or write beside a run (issue #26);
+    for export cases and analyse it names a folder, never a file to write."""
+    out, _, _ = demo_run
+    monkeypatch.setenv("FIXLORE_OUT", str(out))
+    analysed = out / "cases.analysed.jsonl"
+    analysed.unlink(missing_ok=True)
+    for argv, expected in ((["export", "cases"], '"repo":"demo-ai/modelkit"'),
+                           (["series", "list"], ""),
+                           (["digest"], "digest.html"),
+                           (["analyse"], "cases.analysed.jsonl")):
+        with pytest.raises(SystemExit) as exit_info:
+            main(argv)
+        captured = capsys.readouterr()
+        assert exit_info.value.code == 0, (argv, captured.err)
+        assert expected in captured.out + captured.err, (argv, captured.out, captured.err)
+    assert analysed.is_file() and analysed.read_text().count("\n") == (out / "cases.jsonl").read_text().count("\n")
+    analysed.unlink()
+    monkeypatch.setenv("FIXLORE_OUT", str(tmp_path / "cases.jsonl"))
+    for argv in (["export", "cases"], ["analyse", "--cases", str(out / "cases.jsonl")]):
+        with pytest.raises(SystemExit) as exit_info:
+            main(argv)
+        assert exit_info.value.code == 2 and "is not a run folder" in capsys.readouterr().err, argv
+    assert not (tmp_path / "cases.jsonl").exists()
 
 
 def test_run_json_prints_run_json(tmp_path, capsys):

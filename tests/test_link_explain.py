@@ -14,3 +14,18 @@ def test_hostile_text_is_printed_not_interpreted():
     text = console.export_text()
     assert "[bold red]pwned[/]" in text and "[blink]Fixes #7[/blink]" in text and "[i]bot[/i]" in text
     assert "!9" in text and "stale_close" in text
+
+
+def test_a_pending_fix_is_named_by_its_state():
+    """A pending fix merged after the close is not "not landed"; an open one is (issue #26)."""
+    from datetime import datetime, timezone
+
+    merged = FixRef("o/r", 145, "fix", state="merged", merged_at=datetime(2026, 9, 18, tzinfo=timezone.utc))
+    case = Case("o/r", 95, title="t", pending_fix=[merged, FixRef("o/r", 146, "fix", state="open")])
+    console = Console(record=True, width=160, color_system=None)
+    console.print(render_case(case))
+    lines = console.export_text().splitlines()
+    row145 = next(line for line in lines if "!145" in line)
+    row146 = next(line for line in lines if "!146" in line)
+    assert "merged after the close" in row145 and "not landed" not in row145
+    assert "not landed" in row146

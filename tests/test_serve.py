@@ -332,6 +332,23 @@ def test_search_page_renders_hostile_issue_text_inert(knowledge, http_base):
     assert "<script>x" not in echoed and "&lt;script&gt;x" in echoed
 
 
+def test_pages_render_code_spans_as_code(knowledge, http_base):
+    """The search and case pages show `x` as code, never the backticks themselves (issue #26);
+    a hostile tag inside a span stays text."""
+    case = knowledge.cases["demo-ai/modelkit#104"]
+    saved = case.problem
+    case.problem = "加载 `lm_head.weight` 失败, 见 `<img src=x>`"
+    try:
+        with httpx.Client(base_url=http_base, timeout=30) as c:
+            search = c.get("/", params={"q": "lm_head.weight KeyError"}).text
+            page = c.get("/case/demo-ai/modelkit/104").text
+    finally:
+        case.problem = saved
+    for body in (search, page):
+        assert "<code>lm_head.weight</code>" in body and "`lm_head.weight`" not in body
+        assert "<code>&lt;img src=x&gt;</code>" in body and "<img" not in body
+
+
 def test_case_page_shows_the_evidence_chain_with_hostile_text_inert(knowledge, http_base):
     case = knowledge.cases["demo-infra/commlib#12"]
     saved = (case.title, list(case.evidence), dict(case.trap_notes))

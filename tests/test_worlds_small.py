@@ -12,10 +12,12 @@ from fixlore.core.timeutil import parse_time
 
 ROOT = Path(__file__).resolve().parents[1]
 WORLDS = {"demo": "worldgen/demo.py", "github-mini": "worldgen/github_mini.py", "npu-threads": "worldgen/npu_threads.py",
-          "seed-twin": "worldgen/seed_twin.py", "seed-twin2": "worldgen/seed_twin2.py"}
+          "seed-twin": "worldgen/seed_twin.py", "seed-twin2": "worldgen/seed_twin2.py",
+          "paddle-threads": "worldgen/paddle_threads.py", "pytest-threads": "worldgen/pytest_threads.py"}
 # Worlds whose truth entries carry provenance after the common keys (real-data worlds).
 PROVENANCE_KEYS = {"npu-threads": ["split", "source", "fix_sources", "why"], "seed-twin": ["split", "why"],
-                   "seed-twin2": ["split", "why"]}
+                   "seed-twin2": ["split", "why"], "paddle-threads": ["split", "source", "fix_sources", "why"],
+                   "pytest-threads": ["split", "source", "fix_sources", "why"]}
 
 FUNNEL = ["window", "unresolved", "internal", "cve", "empty_title", "noise", "rank", "analysis", "selected"]
 DROP_REASONS = {"not_adopted", "no_fix_evidence", "internal_process", "consultation_only", "env_workaround",
@@ -300,3 +302,30 @@ def test_npu_threads_closes_follow_the_labelled_close_kind():
             assert issue["closed_by"]["login"] == "github-actions[bot]" and issue["state_reason"] == "not_planned"
         else:
             assert close[0]["commit_id"] is None and issue["state_reason"] is None
+
+
+# ---------------------------------------------------------------- paddle-threads: real threads, hand labels
+
+def test_paddle_threads_truth_is_the_hand_labels_split_by_the_stated_hash():
+    import hashlib
+
+    import yaml
+
+    threads = yaml.safe_load((ROOT / "worldgen" / "data" / "paddle_threads.yaml").read_text(encoding="utf-8"))["threads"]
+    issues = {t["url"]: t for t in threads if "/issues/" in t["url"]}
+    entries = World(ROOT / "worlds" / "paddle-threads").truth()["issues"]
+    assert 30 <= len(entries) <= 50 and sorted(e["source"] for e in entries) == sorted(issues)
+    for e in entries:
+        label = issues[e["source"]]
+        assert e["source"] == f"https://github.com/{e['repo']}/issues/{e['number']}"
+        assert e["funnel"] == label["truth"]["funnel"] and e["why"] == label["truth"]["why"].strip()
+        assert [[f["number"], f["role"]] for f in e["fix"]] == (label["truth"].get("fix") or [])
+        assert (label["state"] == "open") == (e["funnel"] == "window")
+        first = hashlib.sha1(f"{e['repo']}#{e['number']}".encode("utf-8")).hexdigest()[0]
+        assert e["split"] == ("tune" if first in "01234567" else "heldout")
+    halves = [sum(e["split"] == s for e in entries) for s in ("tune", "heldout")]
+    assert min(halves) >= 0.4 * len(entries)
+    # Both halves hold fix pairs and non-fixes, so each measures fix precision and recall.
+    for s in ("tune", "heldout"):
+        part = [e for e in entries if e["split"] == s]
+        assert sum(bool(e["fix"]) for e in part) >= 3 and sum(not e["fix"] for e in part) >= 10

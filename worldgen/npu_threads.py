@@ -411,6 +411,24 @@ def truth_entries(threads: list[Thread]) -> list[dict]:
 
 def write(out: Path, data_path: Path = DATA, later: dict[str, Path] | None = None) -> None:
     data, threads = load(data_path, later)
+    write_world(out, data, threads, since=SINCE, description=(
+        "Real public issue/PR threads of Ascend-adjacent projects (triton-ascend, LMCache-Ascend, "
+        "InfiniCore, sglang, verl, LlamaFactory, vllm-omni, llama.cpp, ms-swift, gpustack, torch_npu, "
+        "...), labelled by hand; times of day are synthetic."), notes=(
+        "Hand labels of real public threads (worldgen/data/npu_threads*.yaml; guide in worlds/README.md). "
+        "Each entry names its source URL, the fix PR URLs and the evidence (why). split: SHA-1 "
+        "of the issue URL starts with 0-4 -> tune2 (the first held-out split, spent: measured once, then read for "
+        "failure classes), else tune; heldout2 = the second batch, held out; heldout3 = the third batch (with fix "
+        "pairs), held out; heldout4 = the fourth batch (whole PR threads), held out; heldout5 = the fifth batch, "
+        "held out. Times of day, merge and close "
+        "times are synthetic (rules in worldgen/npu_threads.py); lag_s follows from them. rank_top_k is "
+        "{top_k}: every selected and analysis entry."))
+
+
+def write_world(out: Path, data: dict, threads: list[Thread], *, since: str, description: str, notes: str) -> None:
+    """Write a GitHub world of collected threads (any project): objects, org listings, world.yaml and truth.yaml.
+
+    ``notes`` may hold ``{top_k}``, filled with the rank cut (every selected and analysis entry)."""
     world = build(data, threads)
     reset_dir(out)
     truth = truth_entries(threads)
@@ -418,10 +436,8 @@ def write(out: Path, data_path: Path = DATA, later: dict[str, Path] | None = Non
     orgs = sorted({name.split("/")[0] for name in world["repos"]})
     write_yaml(out / "world.yaml", {
         "platform": "github", "snapshot_at": SNAPSHOT, "orgs": orgs,
-        "description": "Real public issue/PR threads of Ascend-adjacent projects (triton-ascend, LMCache-Ascend, "
-                       "InfiniCore, sglang, verl, LlamaFactory, vllm-omni, llama.cpp, ms-swift, gpustack, torch_npu, "
-                       "...), labelled by hand; times of day are synthetic.",
-        "window": {"since": SINCE},
+        "description": description,
+        "window": {"since": since},
         "rank_top_k": top_k,
     })
     for path, value in sorted(world["files"].items()):
@@ -434,15 +450,8 @@ def write(out: Path, data_path: Path = DATA, later: dict[str, Path] | None = Non
     for org, listing in by_org.items():
         write_json(out / "orgs" / f"{org}.json", listing)
     write_yaml(out / "truth.yaml", {
-        "window": {"since": SINCE},
-        "notes": "Hand labels of real public threads (worldgen/data/npu_threads*.yaml; guide in worlds/README.md). "
-                 "Each entry names its source URL, the fix PR URLs and the evidence (why). split: SHA-1 "
-                 "of the issue URL starts with 0-4 -> tune2 (the first held-out split, spent: measured once, then read for "
-                 "failure classes), else tune; heldout2 = the second batch, held out; heldout3 = the third batch (with fix "
-                 "pairs), held out; heldout4 = the fourth batch (whole PR threads), held out; heldout5 = the fifth batch, "
-                 "held out. Times of day, merge and close "
-                 f"times are synthetic (rules in worldgen/npu_threads.py); lag_s follows from them. rank_top_k is "
-                 f"{top_k}: every selected and analysis entry.",
+        "window": {"since": since},
+        "notes": notes.format(top_k=top_k),
         "issues": truth,
     })
 

@@ -32,11 +32,36 @@ def load_corpus(db: str | None, world: Path | None) -> Corpus:
     return Corpus()
 
 
+def _run_folder_defaults(out: Path, cases: Path | None, db: str | None,
+                         world: Path | None) -> tuple[Path, Path, str | None]:
+    """A run folder as --out (or FIXLORE_OUT) stands for its files: the export it holds, its
+    store, and a new file beside them, so the run's own cases.jsonl is never overwritten. A folder
+    that holds no run stays what it was: a wrong --out (check_new_file says so)."""
+    from fixlore.core.errors import ConfigError
+    from fixlore.edges.inputs import from_environment
+
+    if out.is_dir() and any((out / name).is_file() for name in ("cases.jsonl", "fixlore.db", "run.json")):
+        if cases is None:
+            cases = out / "cases.jsonl"
+        if db is None and world is None and (out / "fixlore.db").is_file():
+            db = f"sqlite:///{out / 'fixlore.db'}"
+        out = out / "cases.analysed.jsonl"
+    elif from_environment("out"):
+        raise ConfigError(f"FIXLORE_OUT={out} is not a run folder (give the file to write as --out)")
+    if cases is None:
+        raise ConfigError("give --cases FILE (or a run folder as --out)")
+    return out, cases, db
+
+
 def register(app: typer.Typer) -> None:
     @app.command("analyse")
     def analyse_cmd(
-        cases: Path = typer.Option(..., "--cases", help="case export (jsonl) to analyse"),
-        out: Path = typer.Option(..., "--out", help="where to write the analysed case export (jsonl)"),
+        cases: Path = typer.Option(None, "--cases", help="case export (jsonl) to analyse (default: OUT/cases.jsonl "
+                                                         "when --out is a run folder)"),
+        out: Path = typer.Option(..., "--out", envvar="FIXLORE_OUT",
+                                 help="where to write the analysed case export (jsonl); a `fixlore run` folder "
+                                      "(env FIXLORE_OUT: a folder only) reads its cases.jsonl and store and writes "
+                                      "OUT/cases.analysed.jsonl"),
         db: str = typer.Option(None, "--db", envvar="FIXLORE_DB",
                                help="store URL holding the issue texts (or give --world; env FIXLORE_DB)"),
         world: Path = typer.Option(None, "--world", help="world folder holding the issue texts"),
@@ -76,6 +101,7 @@ def register(app: typer.Typer) -> None:
         logs.hide(os.environ.get(llm_key_env))
         for price, name in ((price_prompt, "--price-prompt"), (price_completion, "--price-completion")):
             check_number(price, name, low=0)
+        out, cases, db = _run_folder_defaults(out, cases, db, world)
         check_new_file(out, "--out")
         if summary_out is not None:
             check_new_file(summary_out, "--summary")

@@ -14,15 +14,13 @@ import re
 from typing import Any
 
 from jinja2 import Environment, PackageLoader
-from markdown_it import MarkdownIt
-from markupsafe import Markup, escape
 
 from fixlore.compose.charts import svg
 from fixlore.core import formats
-from fixlore.wording.htmlsafe import clean, safe_env, safe_url
+# rich and safe_url: the digest's other modules and tests take them from here
+from fixlore.wording.htmlsafe import code_segments as _segments, label_pattern as _label_pattern, rich, safe_env, safe_url  # noqa: F401
 
 _MD_SPECIAL = re.compile(r"([\\`*\[\]<>|])")
-_INLINE = MarkdownIt("zero").enable("backticks")
 _MD_URL = re.compile(r"^https?://[^\s()<>]+$")
 
 
@@ -33,28 +31,6 @@ def _md_escape(s: str) -> str:
 def md_text(text: Any) -> str:
     """One table-cell-safe Markdown line: no raw HTML, no link/emphasis syntax, no pipes or newlines."""
     return _md_escape(re.sub(r"\s+", " ", str(text or "")).strip())
-
-
-def _segments(text: Any) -> list[tuple[bool, str]]:
-    """(is_code, piece) in order: code spans, as markdown-it-py reads them (CommonMark backtick
-    runs; no other inline syntax is enabled), apart from the prose around them."""
-    s = re.sub(r"\s+", " ", str(text or "")).strip()
-    out: list[tuple[bool, str]] = []
-    for tok in (_INLINE.parseInline(s)[0].children or []) if s else []:
-        code = tok.type == "code_inline"
-        if not code and out and not out[-1][0]:
-            out[-1] = (False, out[-1][1] + tok.content)
-        elif code or tok.content:
-            out.append((code, tok.content))
-    return out
-
-
-def _label_pattern(links: dict[str, str] | None) -> re.Pattern | None:
-    labels = sorted((lb for lb, url in (links or {}).items() if lb and safe_url(url)), key=len, reverse=True)
-    if not labels:
-        return None
-    # ASCII neighbours only: a label right after a Chinese word ("合入!57") is still a label
-    return re.compile(r"(?<![A-Za-z0-9_!#/])(" + "|".join(re.escape(lb) for lb in labels) + r")(?![A-Za-z0-9_])")
 
 
 def _code_span(piece: str) -> str:
@@ -100,28 +76,10 @@ def _md_env() -> Environment:
     return env
 
 
-def rich(text: Any, links: dict[str, str] | None = None) -> Markup:
-    """`clean` for prose that may hold code spans and the case's PR labels: each prose piece is
-    made inert by nh3, each code span escaped into <code>, then known labels become links."""
-    pat = _label_pattern(links)
-    out = []
-    for code, piece in _segments(text):
-        if code:
-            out.append(f"<code>{escape(piece)}</code>")
-            continue
-        inert = str(clean(piece))
-        if pat:
-            inert = pat.sub(lambda m: f'<a href="{escape(safe_url(links[m.group(1)]))}" rel="noopener noreferrer nofollow">'
-                                      f"{m.group(1)}</a>", inert)
-        out.append(inert)
-    return Markup("".join(out))
-
-
 def sanitising_env(package: str) -> Environment:
-    """`htmlsafe.safe_env` (autoescape, `clean`, `safe_url`, `human_lag`, `lag_words`) with the
-    digest's own filters: `rich` for prose with code spans and PR links, `svg` for charts."""
+    """`htmlsafe.safe_env` (autoescape, `clean`, `rich`, `safe_url`, `human_lag`, `lag_words`)
+    with the digest's own filter `svg` for charts."""
     env = safe_env(package)
-    env.filters["rich"] = rich
     env.filters["svg"] = svg
     return env
 

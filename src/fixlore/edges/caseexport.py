@@ -1,6 +1,9 @@
 """The case export, `cases.jsonl` (case-export.md): one JSON object a line, the truth keys plus
-the trail, ordered by (repo, number). Its format version is `formats.CASES`, which run.json
-lists under `formats`; the lines themselves stay plain cases so line readers keep working.
+the trail, ordered by (repo, number). Every line ends with its format version (`"format":
+formats.CASES`, also listed in run.json under `formats`): a line read alone, grepped or split
+still says what it is, and a line reader that ignores the key keeps working. A line of another
+format is refused on reading; a line without the key (written before it existed) is read as
+the first format.
 
 The one writer and reader of the file, below every stage: the compose stage writes it, the
 link and compose commands read and write it. (`link.export.write_cases_parallel` spreads the
@@ -32,7 +35,7 @@ def case_line(case: Case) -> bytes:
     """One export line, UTF-8 with its newline. orjson: the stdlib encoder spent more time
     on the 100k-case bench export than building the dicts did; any value the export dict
     holds that JSON has no type for is written as its `str()`."""
-    return orjson.dumps(case.to_export(), default=str, option=_OPTIONS)
+    return orjson.dumps({**case.to_export(), "format": FORMAT}, default=str, option=_OPTIONS)
 
 
 def ordered(cases: Iterable[Case]) -> list[Case]:
@@ -83,7 +86,11 @@ def read_cases_jsonl(path: str | Path) -> list[Case]:
                 if not line.strip():
                     continue
                 try:
-                    cases.append(Case.from_export(json.loads(line)))
+                    row = json.loads(line)
+                    if isinstance(row, dict) and row.get("format", FORMAT) != FORMAT:
+                        raise ConfigError(f"{source}:{lineno}: a {str(row['format'])[:40]!r} line; this fixlore "
+                                          f"reads {FORMAT} (export it again with this version)")
+                    cases.append(Case.from_export(row))
                 except (ValueError, KeyError, TypeError, AttributeError) as exc:
                     raise ConfigError(f"{source}:{lineno}: not a case export line "
                                       f"({type(exc).__name__}: {str(exc)[:120]})") from None

@@ -231,3 +231,14 @@ def check_index(index: Path, marker: str) -> Path:
         raise ConfigError(f"no knowledge base in {index}: build one with `fixlore kb build DOCS_DIR --index {index}` "
                           f"or give the --out of a finished run")
     return Path(index)
+
+
+def from_environment(param: str) -> bool:
+    """Whether the running command's option `param` took its value from its environment variable:
+    a variable names a run folder, never a file to write (a flag given by hand may be either)."""
+    # typer 0.29 carries its own click (typer._click): the context lives there, not in `click`
+    from typer._click.core import ParameterSource
+    from typer._click.globals import get_current_context
+
+    ctx = get_current_context(silent=True)
+    return bool(ctx) and ctx.get_parameter_source(param) is ParameterSource.ENVIRONMENT

@@ -11,6 +11,7 @@ import typer
 from rich.console import Console
 
 from fixlore.core.errors import ConfigError, NotFoundError
+from fixlore.edges.inputs import from_environment
 
 export_app = typer.Typer(help="Export the run's conclusions.", no_args_is_help=True)
 
@@ -82,12 +83,13 @@ def register(app: typer.Typer) -> None:
         db: Optional[str] = typer.Option(None, "--db", envvar="FIXLORE_DB",
                                          help="Store URL (sqlite:///path or postgresql+psycopg://...; env FIXLORE_DB)."),
         world: Optional[Path] = typer.Option(None, "--world", help="Build from a world folder instead of a store."),
-        out: Optional[Path] = typer.Option(None, "--out", help="A `fixlore run` folder to export from (its store); "
-                                           "a path that is not a folder is the output file, as --to."),
+        out: Optional[Path] = typer.Option(None, "--out", envvar="FIXLORE_OUT", help="A `fixlore run` folder to export from (its store; env "
+                                           "FIXLORE_OUT, a folder only); a path given here that is not a folder is the "
+                                           "output file, as --to."),
         to: Optional[Path] = typer.Option(None, "--to", help="Output file (default: stdout)."),
         since: Optional[str] = typer.Option(None, "--since", help="Window start, ISO (default: the world's)."),
         top_k: Optional[int] = typer.Option(None, "--top-k", help="Pool cases sent to deep analysis."),
-        config: Optional[Path] = typer.Option(None, "--config", help="YAML with a `funnel:` section."),
+        config: Optional[Path] = typer.Option(None, "--config", envvar="FIXLORE_CONFIG", help="YAML with a `funnel:` section (env FIXLORE_CONFIG)."),
         rebuild: bool = typer.Option(False, "--rebuild", help="Ignore cases saved in the store; link its corpus again."),
     ) -> None:
         """One JSON object a line for every issue the run considered (case-export.md)."""
@@ -101,6 +103,8 @@ def register(app: typer.Typer) -> None:
         if since is not None:
             _since(since, {})
         run_folder = out if out is not None and out.is_dir() else None
+        if run_folder is None and from_environment("out"):
+            raise ConfigError(f"FIXLORE_OUT={out} is not a run folder (give an output file as --to)")
         if out is not None and run_folder is None:
             if to is not None:
                 raise ConfigError(f"--out {out} is not a run folder; give the output file as --to only")

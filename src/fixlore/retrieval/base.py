@@ -30,6 +30,7 @@ from pathlib import Path
 
 import numpy as np
 
+from fixlore.core import formats
 from fixlore.core.errors import FixloreError
 from fixlore.retrieval.cases import case_doc, case_text
 from fixlore.retrieval.embed import Embedder, UseEmbedder
@@ -74,6 +75,7 @@ class KnowledgeBase(IngestMixin, TermsMixin, MatrixMixin, SearchMixin, Threshold
         self._projection: np.ndarray | None = None
         self._pool: ThreadPoolExecutor | None = None
         self._reset_caches()
+        self._check_format()
         self._check_model()
         if (self.db.execute("SELECT 1 FROM term_df LIMIT 1").fetchone() is None
                 and self.db.execute("SELECT 1 FROM chunks LIMIT 1").fetchone() is not None):
@@ -101,6 +103,17 @@ class KnowledgeBase(IngestMixin, TermsMixin, MatrixMixin, SearchMixin, Threshold
     def __exit__(self, *exc) -> None:
         self.close()
 
+    def _check_format(self) -> None:
+        """The index's format, in its meta table: stamped on a new index and on one written before
+        the stamp existed (that layout is the first format); another format is refused."""
+        row = self.db.execute("SELECT value FROM meta WHERE key='format'").fetchone()
+        if row is None:
+            with writing(self.db):
+                self.db.execute("INSERT INTO meta VALUES ('format', ?)", (formats.INDEX,))
+        elif row[0] != formats.INDEX:
+            raise FixloreError(f"index {self.dir} is {row[0]}; this fixlore reads {formats.INDEX}: "
+                               f"rebuild it in a new directory")
+
     def _check_model(self) -> None:
         row = self.db.execute("SELECT value FROM meta WHERE key='model'").fetchone()
         if row is None:
@@ -124,7 +137,7 @@ class KnowledgeBase(IngestMixin, TermsMixin, MatrixMixin, SearchMixin, Threshold
         return {"index": str(self.dir), "documents": docs, "chunks": by_kind,
                 "total_chunks": sum(by_kind.values()), "vectors_cached": cached,
                 "vector_matrix_bytes": vec_bytes, "db_bytes": (self.dir / DB_NAME).stat().st_size,
-                "model": self.embedder.name, "threshold": self.threshold(),
+                "format": formats.INDEX, "model": self.embedder.name, "threshold": self.threshold(),
                 "threshold_source": "calibrated" if (self.dir / THRESHOLD_NAME).exists() else "default",
                 "user_words": len(self.tokenizer.userdict_path.read_text("utf-8").splitlines())
                 if self.tokenizer.userdict_path.exists() else 0}

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any, Optional
 
@@ -90,9 +91,9 @@ def create_cmd(
     since: Optional[str] = typer.Option(None, "--since", help="Where the first edition's window starts (ISO)."),
     top_k: Optional[int] = typer.Option(None, "--top-k", help="Cases analysed per edition."),
     first_number: Optional[int] = typer.Option(None, "--first-number", help="Number of the first edition recorded here (default 1)."),
-    config: Optional[Path] = typer.Option(None, "--config", help="TOML/YAML holding the series (or [series.NAME] tables)."),
-    db: Optional[str] = typer.Option(None, "--db", help="The store holding the ledger (URL; default OUT/fixlore.db)."),
-    out: Optional[Path] = typer.Option(None, "--out", help="Run folder whose fixlore.db keeps the ledger."),
+    config: Optional[Path] = typer.Option(None, "--config", envvar="FIXLORE_CONFIG", help="TOML/YAML holding the series (or [series.NAME] tables) (env FIXLORE_CONFIG)."),
+    db: Optional[str] = typer.Option(None, "--db", envvar="FIXLORE_DB", help="The store holding the ledger (URL; default OUT/fixlore.db) (env FIXLORE_DB)."),
+    out: Optional[Path] = typer.Option(None, "--out", envvar="FIXLORE_OUT", help="Run folder whose fixlore.db keeps the ledger (env FIXLORE_OUT)."),
 ) -> None:
     """Set a series in the store's ledger. On a series that exists, only the settings given change
     (as `series update`): leaving an option out never empties it."""
@@ -145,8 +146,8 @@ def update_cmd(
     repo: list[str] = typer.Option([], "--repo", help="owner/repo in scope (repeatable; replaces the list)."),
     repo_out: list[str] = typer.Option([], "--repo-out", help="owner/repo left out (repeatable; replaces the list)."),
     top_k: Optional[int] = typer.Option(None, "--top-k", help="Cases analysed per edition."),
-    db: Optional[str] = typer.Option(None, "--db", help="The store holding the ledger (URL; default OUT/fixlore.db)."),
-    out: Optional[Path] = typer.Option(None, "--out", help="Run folder whose fixlore.db keeps the ledger."),
+    db: Optional[str] = typer.Option(None, "--db", envvar="FIXLORE_DB", help="The store holding the ledger (URL; default OUT/fixlore.db) (env FIXLORE_DB)."),
+    out: Optional[Path] = typer.Option(None, "--out", envvar="FIXLORE_OUT", help="Run folder whose fixlore.db keeps the ledger (env FIXLORE_OUT)."),
 ) -> None:
     """Change a series' framing field by field: only the options given change, the rest stays."""
     from fixlore.series.model import Series
@@ -159,8 +160,8 @@ def update_cmd(
 
 
 @series_app.command("show")
-def show_cmd(name: str = typer.Argument(..., help="Series name."), db: Optional[str] = typer.Option(None, "--db", help="The store holding the ledger (URL; default OUT/fixlore.db)."),
-             out: Optional[Path] = typer.Option(None, "--out", help="Run folder whose fixlore.db keeps the ledger.")) -> None:
+def show_cmd(name: str = typer.Argument(..., help="Series name."), db: Optional[str] = typer.Option(None, "--db", envvar="FIXLORE_DB", help="The store holding the ledger (URL; default OUT/fixlore.db) (env FIXLORE_DB)."),
+             out: Optional[Path] = typer.Option(None, "--out", envvar="FIXLORE_OUT", help="Run folder whose fixlore.db keeps the ledger (env FIXLORE_OUT).")) -> None:
     """The series and its editions (window, kind, counts)."""
     from fixlore.store.ledger import Ledger
 
@@ -179,8 +180,42 @@ def show_cmd(name: str = typer.Argument(..., help="Series name."), db: Optional[
         store.close()
 
 
+@series_app.command("weights")
+def weights_cmd(name: str = typer.Argument(..., help="Series name."),
+                out: Path = typer.Option(..., "--out", envvar="FIXLORE_OUT", help="Series folder (its fixlore.db keeps the ledger; the weights are saved there) (env FIXLORE_OUT)."),
+                db: Optional[str] = typer.Option(None, "--db", envvar="FIXLORE_DB", help="The store holding the ledger (URL; default OUT/fixlore.db) (env FIXLORE_DB)."),
+                overrides: Optional[Path] = typer.Option(None, "--overrides", help="The editors' file (default OUT/overrides.yaml)."),
+                show_only: bool = typer.Option(False, "--dry-run", help="Fit and print the figures; save nothing.")) -> None:
+    """Learn the value weights from the editors' past decisions (published / dropped cases and
+    their keep / drop overrides); print the held-out figures; save them beside the ledger, where
+    the next edition's plan uses them."""
+    from fixlore.edges.atomicfile import write_atomic
+    from fixlore.settings.overrides import load_overrides, series_overrides
+    from fixlore.series import weights as w
+    from fixlore.store.ledger import Ledger
+
+    path = overrides or series_overrides(out)
+    found = load_overrides(path) if path is not None else None
+    store = _store(db, out)
+    try:
+        ledger = Ledger(store)
+        if ledger.series(name) is None:
+            from fixlore.core.errors import NotFoundError
+
+            raise NotFoundError(f"no series '{name}' in this store")
+        decided = w.decisions(ledger.rows(name), found.keys_of("keep") if found else (),
+                              found.keys_of("drop") if found else ())
+    finally:
+        store.close()
+    saved = w.fit({k: (w.case_features(c), y) for k, (c, y) in decided.items()})
+    if not show_only:
+        write_atomic(w.weights_file(out, name), json.dumps(saved, ensure_ascii=False, indent=2) + "\n")
+    _echo({k: v for k, v in saved.items() if k not in ("mean", "scale")}
+          | {"saved": None if show_only else str(w.weights_file(out, name))})
+
+
 @series_app.command("list")
-def list_cmd(db: Optional[str] = typer.Option(None, "--db", help="The store holding the ledger (URL; default OUT/fixlore.db)."), out: Optional[Path] = typer.Option(None, "--out", help="Run folder whose fixlore.db keeps the ledger.")) -> None:
+def list_cmd(db: Optional[str] = typer.Option(None, "--db", envvar="FIXLORE_DB", help="The store holding the ledger (URL; default OUT/fixlore.db) (env FIXLORE_DB)."), out: Optional[Path] = typer.Option(None, "--out", envvar="FIXLORE_OUT", help="Run folder whose fixlore.db keeps the ledger (env FIXLORE_OUT).")) -> None:
     """Every series in the store, with its number of editions."""
     from fixlore.store.ledger import Ledger
 
@@ -198,14 +233,14 @@ def list_cmd(db: Optional[str] = typer.Option(None, "--db", help="The store hold
 @series_app.command("publish")
 def publish_cmd(
     name: str = typer.Argument(..., help="Series name."),
-    out: Path = typer.Option(..., "--out", help="Run folder (fixlore.db keeps the ledger; editions/ gets the files)."),
+    out: Path = typer.Option(..., "--out", envvar="FIXLORE_OUT", help="Run folder (fixlore.db keeps the ledger; editions/ gets the files) (env FIXLORE_OUT)."),
     world: Optional[Path] = typer.Option(None, "--world", help="Replay this world folder on loopback."),
     as_of: Optional[str] = typer.Option(None, "--as-of", help="With --world: the world as it stood then; the window ends there."),
     since: Optional[str] = typer.Option(None, "--since", help="Window start (default: where the last edition ended)."),
     repo: list[str] = typer.Option([], "--repo", help="Special edition: only these owner/repo (repeatable)."),
     theme: list[str] = typer.Option([], "--theme", help="Special edition: only cases whose theme contains this (repeatable)."),
-    db: Optional[str] = typer.Option(None, "--db", help="The store holding the ledger (URL; default OUT/fixlore.db)."),
-    config: Optional[Path] = typer.Option(None, "--config", help="Run settings (TOML/YAML), as for `fixlore run`."),
+    db: Optional[str] = typer.Option(None, "--db", envvar="FIXLORE_DB", help="The store holding the ledger (URL; default OUT/fixlore.db) (env FIXLORE_DB)."),
+    config: Optional[Path] = typer.Option(None, "--config", envvar="FIXLORE_CONFIG", help="Run settings (TOML/YAML), as for `fixlore run` (env FIXLORE_CONFIG)."),
     platform: Optional[str] = typer.Option(None, "--platform", help="gitcode or github (default: the config's or the world's)."),
     dry_run: bool = typer.Option(False, "--dry-run", help="Show what the edition would hold; write no files, record nothing, use no number."),
     allow_empty: bool = typer.Option(False, "--allow-empty", help="Publish even an edition with no rows, or a focus on repos the harvest does not know."),
@@ -232,7 +267,7 @@ def publish_cmd(
 def rebuild_cmd(
     name: str = typer.Argument(..., help="Series name."), number: int = typer.Argument(..., help="Edition number."),
     to: Path = typer.Option(..., "--to", help="Folder for the rebuilt files."),
-    db: Optional[str] = typer.Option(None, "--db", help="The store holding the ledger (URL; default OUT/fixlore.db)."), out: Optional[Path] = typer.Option(None, "--out", help="Run folder whose fixlore.db keeps the ledger."),
+    db: Optional[str] = typer.Option(None, "--db", envvar="FIXLORE_DB", help="The store holding the ledger (URL; default OUT/fixlore.db) (env FIXLORE_DB)."), out: Optional[Path] = typer.Option(None, "--out", envvar="FIXLORE_OUT", help="Run folder whose fixlore.db keeps the ledger (env FIXLORE_OUT)."),
 ) -> None:
     """Build edition NUMBER again from the ledger alone; fail unless every file matches its published hash."""
     from fixlore.edges.inputs import check_out_dir

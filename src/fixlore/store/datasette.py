@@ -14,6 +14,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+from fixlore.core import formats
 from fixlore.core.enums import Timing
 
 TIME = "ISO 8601 UTC, ending in Z (the platform's own string, with its offset, is in raw)"
@@ -110,8 +111,9 @@ TABLES: dict[str, dict[str, Any]] = {
 
 
 def metadata(title: str = "fixlore store") -> dict[str, Any]:
-    """Datasette metadata for a store file named fixlore.db (database `fixlore`)."""
-    return {"title": title,
+    """Datasette metadata for a store file named fixlore.db (database `fixlore`); `fixlore_format`
+    versions it as every output is (Datasette passes keys it does not know through)."""
+    return {"fixlore_format": formats.DATASETTE, "title": title,
             "description": "Closed issues harvested from the trackers, traced to the changes that fixed them. "
                            "Start with case_conclusions, case_fixes and case_traps; search issues and pulls (or fulltext, by "
                            "words).",
