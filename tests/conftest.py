@@ -9,6 +9,7 @@ import os
 import shutil
 import socket
 import subprocess
+import sys
 import tempfile
 import threading
 import time
@@ -22,6 +23,43 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
+
+
+# ---------------------------------------------------------------------------
+# Parallel runs (pytest-xdist, `./dev test`): with --dist loadfile a file is one worker's unit;
+# files that read the same session fixture's world run are one unit together, so it is made once.
+
+RUN_TOGETHER = {"tests/test_hostile_terminal.py": "tests/test_hostile_world.py"}
+
+
+# The scheduler hands files out in collection order; a long file handed out last keeps one worker
+# busy while the others idle. These go first (longest first, as measured with --durations=0 on
+# 2 cores); the order of the tests inside a file is kept.
+LONGEST_FIRST = ("tests/test_kill_points.py", "tests/test_series_history.py", "tests/test_harvest_strict.py",
+                 "tests/test_hostile_world.py", "tests/test_hostile_terminal.py", "tests/test_run_cli.py",
+                 "tests/test_series.py", "tests/test_serve.py", "tests/test_acceptance_ascend.py",
+                 "tests/test_digest.py", "tests/test_series_ascend.py", "tests/test_harvest.py")
+
+
+def pytest_collection_modifyitems(config, items):
+    if not hasattr(config, "workerinput"):              # one process: the order as collected
+        return
+    rank = {name: n for n, name in enumerate(LONGEST_FIRST)}
+    items.sort(key=lambda item: rank.get(item.nodeid.split("::", 1)[0], len(rank)))
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config, log):
+    if config.getvalue("dist") != "loadfile":
+        return None
+    from xdist.scheduler import LoadFileScheduling
+
+    class Together(LoadFileScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            scope = super()._split_scope(nodeid)
+            return RUN_TOGETHER.get(scope, scope)
+
+    return Together(config, log)
 
 
 # ---------------------------------------------------------------------------
@@ -156,16 +194,72 @@ DEMO_WORLD = Path(__file__).resolve().parents[1] / "worlds" / "demo"
 def demo_run(tmp_path_factory) -> Path:
     """`fixlore run` of the demo world, once per session: the folder is read, never written, by
     the tests that take it (copy it to add to it)."""
-    import sys
-
     if not DEMO_WORLD.is_dir():
         pytest.skip("demo world missing")
     out = tmp_path_factory.mktemp("demo-run")
-    proc = subprocess.run([sys.executable, "-m", "fixlore", "run", "--world", str(DEMO_WORLD), "--out", str(out)],
-                          capture_output=True, text=True, timeout=600,
-                          env={**os.environ, "NO_COLOR": "1", "COLUMNS": "200"})
+    proc = fixlore_here("run", "--world", str(DEMO_WORLD), "--out", str(out), env={"NO_COLOR": "1", "COLUMNS": "200"})
     assert proc.returncode == 0, proc.stderr[-2000:]
     return out
+
+
+HOSTILE_WORLDGEN = Path(__file__).resolve().parents[1] / "worldgen" / "hostile.py"
+
+
+@pytest.fixture(scope="session")
+def hostile_world(tmp_path_factory) -> Path:
+    """worldgen/hostile.py's world (NUL and control characters, bidi overrides, a 1 MB body,
+    markup, javascript: links), written once a session."""
+    import runpy
+
+    target = tmp_path_factory.mktemp("hostile") / "world"
+    counts = runpy.run_path(str(HOSTILE_WORLDGEN))["write"](target)
+    assert counts["big"] == 1 and counts["issues"] > 5 and counts["pulls"] > 5
+    return target
+
+
+@pytest.fixture(scope="session")
+def hostile_sqlite_run(hostile_world, tmp_path_factory) -> Path:
+    """`fixlore run -q` of the hostile world into SQLite, once a session (test_hostile_world and
+    test_hostile_terminal read it; the scheduler below keeps the two on one worker)."""
+    out = tmp_path_factory.mktemp("hostile-sqlite") / "out"
+    proc = fixlore_here("run", "--world", str(hostile_world), "--out", str(out), "-q")
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    return out
+
+
+def fixlore_here(*args: str, env: dict[str, str | None] | None = None) -> subprocess.CompletedProcess:
+    """`fixlore ARGS` run in this process through the same `main` (its exit codes and one-line
+    errors), stdout and stderr captured as text, `env` set for the call only (None unsets).
+
+    For tests of what a command does, not of its process: a new one spends seconds importing and
+    loading jieba's dictionary and the sentence model before the command starts. A test of a
+    kill, a signal, the environment read at import or the interpreter's start keeps a process."""
+    import logging
+
+    from click.testing import CliRunner
+
+    from fixlore.cli.commands import main
+
+    logger = logging.getLogger("fixlore")           # main configures it to write to the captured stderr
+    kept = (list(logger.handlers), logger.level, logger.propagate)
+    code: int = 0
+    with CliRunner().isolation(env=env) as (out, err, _):
+        try:
+            main(list(args))
+        except SystemExit as exc:
+            code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+        finally:
+            sys.stdout.flush()
+            sys.stderr.flush()
+            for handler in list(logger.handlers):
+                logger.removeHandler(handler)
+                handler.close()
+            for handler in kept[0]:
+                logger.addHandler(handler)
+            logger.setLevel(kept[1])
+            logger.propagate = kept[2]
+        stdout, stderr = out.getvalue().decode("utf-8"), err.getvalue().decode("utf-8", "replace")
+    return subprocess.CompletedProcess(["fixlore", *args], code, stdout, stderr)
 
 
 @contextlib.contextmanager

@@ -7,14 +7,14 @@ One run (about 40 s on 2 cores) is shared by every test of the module.
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from collections import Counter
 from pathlib import Path
 
 import pytest
 
 from fixlore.evaluate.score import load_truth
+
+from conftest import fixlore_here
 
 ROOT = Path(__file__).resolve().parents[1]
 WORLD = ROOT / "worlds" / "ascend-2026-09"
@@ -25,8 +25,7 @@ pytestmark = pytest.mark.skipif(not (WORLD / "truth.yaml").is_file(), reason="as
 @pytest.fixture(scope="module")
 def run(tmp_path_factory):
     out = tmp_path_factory.mktemp("ascend-run")
-    proc = subprocess.run([sys.executable, "-m", "fixlore", "run", "--world", str(WORLD), "--out", str(out), "--quiet"],
-                          capture_output=True, text=True, timeout=600)
+    proc = fixlore_here("run", "--world", str(WORLD), "--out", str(out), "--quiet")
     assert proc.returncode == 0, proc.stderr[-2000:]
     rows = [json.loads(line) for line in (out / "cases.jsonl").read_text("utf-8").splitlines()]
     return {"out": out, "rows": rows, "by_key": {f"{r['repo']}#{r['number']}": r for r in rows},

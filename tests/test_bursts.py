@@ -2,15 +2,14 @@
 the pool, so a storm or a stale close is flagged at any funnel stage (issue #13, class 5)."""
 
 import json
-import os
-import subprocess
-import sys
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 from hypothesis import given, strategies as st
 
 from fixlore.rules.bursts import STORM_MIN_CLOSES, in_bursts
+
+from conftest import fixlore_here
 
 T0 = datetime(2026, 9, 18, 13, 39, 56, tzinfo=timezone(timedelta(hours=8)))
 
@@ -43,8 +42,7 @@ def test_an_unresolved_issue_in_a_bot_sweep_gets_its_traps(tmp_path):
     of them was closed unresolved, outside the pool, and is a stale close in that storm too."""
     world = Path(__file__).resolve().parents[1] / "worlds" / "seed-twin"
     out = tmp_path / "run"
-    proc = subprocess.run([sys.executable, "-m", "fixlore", "run", "--world", str(world), "--out", str(out)],
-                          capture_output=True, text=True, timeout=600, env={**os.environ, "NO_COLOR": "1"})
+    proc = fixlore_here("run", "--world", str(world), "--out", str(out), env={"NO_COLOR": "1"})
     assert proc.returncode == 0, proc.stderr[-2000:]
     cases = {(c["repo"], c["number"]): c for c in map(json.loads, (out / "cases.jsonl").read_text().splitlines())}
     swept = cases[("Ascend/msmodeling", 452)]

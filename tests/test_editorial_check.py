@@ -16,11 +16,9 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 @pytest.fixture(scope="module")
-def digest(tmp_path_factory) -> dict:
-    out = tmp_path_factory.mktemp("demo") / "run"
-    subprocess.run([sys.executable, "-m", "fixlore", "run", "--world", str(ROOT / "worlds" / "demo"),
-                    "--out", str(out), "-q"], check=True, env={"PYTHONPATH": str(ROOT / "src"), "PATH": "/usr/bin:/bin"})
-    return json.loads((out / "digest.json").read_text(encoding="utf-8"))
+def digest(demo_run) -> dict:
+    """The digest of the session's `fixlore run` of the demo world."""
+    return json.loads((demo_run / "digest.json").read_text(encoding="utf-8"))
 
 
 def _zh_only(data: dict) -> dict:

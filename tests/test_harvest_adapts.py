@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import httpx2
@@ -29,6 +28,8 @@ from fixlore.sources.listforms import (COMBINED, NONE, OrderForms, ProbeForms, o
 from fixlore.sources.offline import read_world_meta
 from fixlore.store import Store
 from fixlore.core.timeutil import parse_time
+
+from conftest import fixlore_here
 
 ROOT = Path(__file__).resolve().parents[1]
 DEMO = ROOT / "worlds" / "demo"
@@ -180,17 +181,16 @@ def test_when_every_form_is_refused_the_list_is_walked_unordered(tmp_path):
 
 
 def _cli(*args: str) -> subprocess.CompletedProcess:
-    code = "import sys; from fixlore.cli.commands import main; sys.argv[0] = 'fixlore'; main()"
-    return subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, timeout=300)
+    return fixlore_here(*args)
 
 
-def test_run_with_the_combined_form_refused_stores_every_case_of_a_clean_run(tmp_path):
-    """Before: every repo unreadable, exit 6, nothing harvested. Now: the same cases as a clean run."""
-    clean = _cli("run", "--world", str(DEMO), "--out", str(tmp_path / "clean"), "-q")
+def test_run_with_the_combined_form_refused_stores_every_case_of_a_clean_run(tmp_path, demo_run):
+    """Before: every repo unreadable, exit 6, nothing harvested. Now: the same cases as a clean run
+    (the session's `fixlore run` of the demo world)."""
     refused = _cli("run", "--world", str(DEMO), "--out", str(tmp_path / "refused"), "-q",
                    "--quirks", "sort_combined_400")
-    assert clean.returncode == 0 and refused.returncode == 0, refused.stderr
-    assert (tmp_path / "refused" / "cases.jsonl").read_bytes() == (tmp_path / "clean" / "cases.jsonl").read_bytes()
+    assert refused.returncode == 0, refused.stderr
+    assert (tmp_path / "refused" / "cases.jsonl").read_bytes() == (demo_run / "cases.jsonl").read_bytes()
     info = json.loads((tmp_path / "refused" / "run.json").read_text())
     harvest_summary = next(s["summary"] for s in info["stages"] if s["name"] == "harvest")
     assert harvest_summary["unreadable"] == [] and info["server"]["by_status"]["400"] == 2

@@ -74,14 +74,12 @@ def test_unreadable_repo_is_retried_next_run_and_cleared_once_readable(make_worl
 
 def test_run_with_an_unreadable_repo_exits_3_and_the_digest_says_so(make_world, tmp_path):
     import json
-    import subprocess
-    import sys
+
+    from conftest import fixlore_here
 
     world = make_world(repos=3, closed_in_window=20, other_updated=5, old_issues=5)
     out = tmp_path / "out"
-    code = "import sys; from fixlore.cli.commands import main; sys.argv[0] = 'fixlore'; main()"
-    proc = subprocess.run([sys.executable, "-c", code, "run", "--world", str(world), "--out", str(out),
-                           "--quirks", "closed_module"], capture_output=True, text=True, timeout=300)
+    proc = fixlore_here("run", "--world", str(world), "--out", str(out), "--quirks", "closed_module")
     assert proc.returncode == 6, proc.stderr
     assert "1 repo(s) could not be read" in proc.stderr and "Traceback" not in proc.stderr
     assert "HTTP 403 issue module is closed" in proc.stdout        # the end-of-run summary names it
@@ -223,21 +221,19 @@ def test_github_secondary_limits_are_waited_out_never_retried_early(make_world, 
     assert window_issues(world) <= {(i.repo, i.number) for i in store.load_corpus().issues}
 
 
-def test_a_live_run_stores_in_out_warns_without_token_and_reads_bare_dates_in_the_platform_zone(make_world, tmp_path):
+def test_a_live_run_stores_in_out_warns_without_token_and_reads_bare_dates_in_the_platform_zone(make_world, tmp_path,
+                                                                                               monkeypatch):
     import json
-    import os
-    import subprocess
-    import sys
+
+    from conftest import fixlore_here
 
     world = make_world(repos=2, closed_in_window=10, other_updated=3, old_issues=3)
     out = tmp_path / "live"
-    env = {k: v for k, v in os.environ.items() if k not in ("GITCODE_TOKEN", "GITHUB_TOKEN")}
-    code = "import sys; from fixlore.cli.commands import main; sys.argv[0] = 'fixlore'; main()"
+    monkeypatch.chdir(tmp_path)
     with ReplayServer(world, strict=True) as srv:
-        proc = subprocess.run([sys.executable, "-c", code, "run", "--platform", "gitcode", "--base-url", srv.base_url,
-                               "--org", "acme", "--org", "beta", "--since", "2026-09-17", "--out", str(out),
-                               "--no-rate-limit", "--quiet"],
-                              capture_output=True, text=True, timeout=300, env=env, cwd=tmp_path)
+        proc = fixlore_here("run", "--platform", "gitcode", "--base-url", srv.base_url, "--org", "acme", "--org", "beta",
+                            "--since", "2026-09-17", "--out", str(out), "--no-rate-limit", "--quiet",
+                            env={"GITCODE_TOKEN": None, "GITHUB_TOKEN": None})
         first_request_seen = srv.stats()["total"] > 0
     assert proc.returncode == 6, proc.stderr                  # the strict server refuses one repo's issues
     assert proc.stderr.startswith("warning: no API token ($GITCODE_TOKEN")   # said before anything else

@@ -9,6 +9,7 @@ import json
 import re
 import sys
 import unicodedata
+from pathlib import Path
 
 import pytest
 from hypothesis import example, given
@@ -21,7 +22,6 @@ from fixlore.rules.topics import is_word, prose, topic_words
 from fixlore.wording.terminal import json_text, plain, text
 from fixlore.core.textclean import VISIBLE_MARK, for_terminal, rendered
 
-from test_hostile_world import hostile_world, sqlite_run  # noqa: F401  (module fixtures: the hostile run)
 
 RICH_STYLE = re.compile(r"\x1b\[[0-9;]*m")        # what rich itself writes with FORCE_COLOR
 LAYOUT_TOKENS = ("---", "##", "|", "```", "<td", "<table", "<th", "***")
@@ -154,7 +154,12 @@ def _assert_clean(out: str, where: str) -> None:
     assert "PWNED" not in body and "evil.example" not in body.replace("[link=http://evil.example/]", ""), where
 
 
-def test_explain_and_the_cases_commands_print_no_hostile_character(sqlite_run):  # noqa: F811
+@pytest.fixture(scope="module")
+def sqlite_run(hostile_sqlite_run) -> Path:
+    return hostile_sqlite_run
+
+
+def test_explain_and_the_cases_commands_print_no_hostile_character(sqlite_run):
     key = _hostile_key(sqlite_run)
     out = ["--out", str(sqlite_run)]
     shown = {
@@ -171,7 +176,7 @@ def test_explain_and_the_cases_commands_print_no_hostile_character(sqlite_run): 
         assert VISIBLE_MARK + "gnp.exe" in RICH_STYLE.sub("", shown[where]), where
 
 
-def test_the_json_forms_escape_what_a_terminal_would_obey(sqlite_run):  # noqa: F811
+def test_the_json_forms_escape_what_a_terminal_would_obey(sqlite_run):
     key = _hostile_key(sqlite_run)
     out = ["--out", str(sqlite_run), "--json"]
     for args in (["explain", key], ["cases", "status", key], ["cases", "search", "服务进程崩溃", "-k", "3"]):
@@ -181,7 +186,7 @@ def test_the_json_forms_escape_what_a_terminal_would_obey(sqlite_run):  # noqa: 
         assert "\u202e" in json.dumps(data, ensure_ascii=False), args      # the data itself is whole
 
 
-def test_the_digest_themes_hold_no_markup(sqlite_run):  # noqa: F811
+def test_the_digest_themes_hold_no_markup(sqlite_run):
     digest = json.loads((sqlite_run / "digest.json").read_text(encoding="utf-8"))
     for lang, d in digest["digests"].items():
         assert d["themes"], lang

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import re
-import runpy
 import shutil
 import subprocess
 from html.parser import HTMLParser
@@ -31,14 +30,6 @@ CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f-\x9f]")
 MARKUP_WORDS = {"img", "src", "alert", "onerror", "onload", "script", "svg", "javascript", "iframe", "lt", "gt"}
 
 
-@pytest.fixture(scope="module")
-def hostile_world(tmp_path_factory) -> Path:
-    target = tmp_path_factory.mktemp("hostile") / "world"
-    counts = runpy.run_path(str(ROOT / "worldgen" / "hostile.py"))["write"](target)
-    assert counts["big"] == 1 and counts["issues"] > 5 and counts["pulls"] > 5
-    return target
-
-
 def _run(world: Path, out: Path, db: str | None = None) -> None:
     argv = ["run", "--world", str(world), "--out", str(out), "-q"] + (["--db", db] if db else [])
     with pytest.raises(SystemExit) as exit_info:
@@ -47,10 +38,8 @@ def _run(world: Path, out: Path, db: str | None = None) -> None:
 
 
 @pytest.fixture(scope="module")
-def sqlite_run(hostile_world, tmp_path_factory) -> Path:
-    out = tmp_path_factory.mktemp("hostile-sqlite") / "out"
-    _run(hostile_world, out)
-    return out
+def sqlite_run(hostile_sqlite_run) -> Path:
+    return hostile_sqlite_run
 
 
 def _texts(db: str) -> tuple[list[str], list[str]]:

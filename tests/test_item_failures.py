@@ -6,10 +6,8 @@ the digest's methods section; an issue whose fix the gap leaves open is never "n
 from __future__ import annotations
 
 import json
-import os
-from datetime import datetime, timezone
 import subprocess
-import sys
+from datetime import datetime, timezone
 from pathlib import Path
 
 import httpx2
@@ -20,6 +18,8 @@ from fixlore.core.model import Case
 from fixlore.replay.faults import FaultPlan, parse_spec
 from fixlore.replay.server import ReplayServer
 from fixlore.rules.unread import Unread, case_gaps, fix_unknown, parse_label, unjudged
+
+from conftest import fixlore_here
 
 ROOT = Path(__file__).resolve().parents[1]
 DEMO = ROOT / "worlds" / "demo"
@@ -87,13 +87,13 @@ def test_a_path_fault_only_where_its_kind_applies():
 
 def _run(out: Path, faults: str | None, tmp: Path, world: Path = DEMO) -> subprocess.CompletedProcess:
     config = tmp / "fast.toml"
-    config.write_text("max_attempts = 2\n", encoding="utf-8")      # a failing request gives up in about a second
-    cmd = [sys.executable, "-m", "fixlore", "run", "--world", str(world), "--out", str(out), "--quiet",
-           "--config", str(config)]
+    # a failing request gives up after one retry, its wait compressed tenfold (time_scale: the
+    # replay server's quotas and the client's pauses alike): about a tenth of a second
+    config.write_text("max_attempts = 2\ntime_scale = 10\n", encoding="utf-8")
+    cmd = ["run", "--world", str(world), "--out", str(out), "--quiet", "--config", str(config)]
     if faults:
         cmd += ["--faults", faults]
-    return subprocess.run(cmd, capture_output=True, text=True, timeout=600,
-                          env={**os.environ, "NO_COLOR": "1", "COLUMNS": "200"})
+    return fixlore_here(*cmd, env={"NO_COLOR": "1", "COLUMNS": "200"})
 
 
 def _lines(out: Path) -> dict[tuple[str, int], str]:

@@ -5,9 +5,6 @@ from __future__ import annotations
 
 import copy
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -16,6 +13,8 @@ from jsonschema import Draft202012Validator
 from fixlore.core import formats
 from fixlore.core.enums import Platform
 from fixlore.core.model import DROP_REASONS, EVIDENCE_KINDS, FUNNEL_STAGES, TIMINGS, TRAPS
+
+from conftest import fixlore_here
 
 ROOT = Path(__file__).resolve().parents[1]
 DEMO = ROOT / "worlds" / "demo"
@@ -68,9 +67,8 @@ def test_every_file_the_run_writes_names_its_format(run_dir):
 
 def test_the_case_export_and_run_json_write_the_same_digest_again(run_dir, tmp_path):
     again = tmp_path / "again"
-    proc = subprocess.run([sys.executable, "-m", "fixlore", "digest", "--cases", str(run_dir / "cases.jsonl"),
-                           "--run", str(run_dir / "run.json"), "--out", str(again)],
-                          capture_output=True, text=True, timeout=300, env={**os.environ, "NO_COLOR": "1"})
+    proc = fixlore_here("digest", "--cases", str(run_dir / "cases.jsonl"), "--run", str(run_dir / "run.json"),
+                        "--out", str(again), env={"NO_COLOR": "1"})
     assert proc.returncode == 0, proc.stderr[-2000:]
     for name in ("digest.zh.md", "digest.en.md", "digest.html", "digest.json"):
         assert (again / name).read_bytes() == (run_dir / name).read_bytes(), name

@@ -25,7 +25,7 @@ def _run(srv: ReplayServer, out: Path, db: str, log: Path, *extra: str) -> subpr
     base = srv.base_url.replace("http://", f"http://harvester:{PLANTED}@")
     return subprocess.run([sys.executable, "-c", CODE, "-vv", "--log-file", str(log), "run", "--platform", "gitcode",
                            "--org", "acme", "--org", "beta", "--since", SINCE, "--base-url", base, "--out", str(out),
-                           "--db", db, "--no-rate-limit", *extra],
+                           "--db", db, "--no-rate-limit", "--time-scale", "20", *extra],   # retries wait 1/20
                           capture_output=True, text=True, timeout=600)
 
 

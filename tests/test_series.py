@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import re
 import subprocess
-import sys
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
@@ -21,6 +20,7 @@ from fixlore.series.plan import Focus, LedgerView, change_text, detect_change, n
 from fixlore.store import Store
 from fixlore.store.ledger import Ledger
 
+from conftest import fixlore_here
 from series_checks import (check_backlog_adds_up, check_disclosure_is_its_own, check_no_case_twice,
                            check_rebuilds, editions, key)
 
@@ -173,7 +173,7 @@ def test_ledger_records_an_edition_once(db_url):
 # ---------------------------------------------------------------- the demo world, end to end
 
 def fixlore(*args: str) -> str:
-    proc = subprocess.run([sys.executable, "-m", "fixlore", *args], capture_output=True, text=True, timeout=600)
+    proc = fixlore_here(*args)
     assert proc.returncode == 0, proc.stderr[-2000:]
     return proc.stdout
 
@@ -305,7 +305,7 @@ def test_edition_files_render_hostile_series_and_issue_text_inert_and_rebuild_th
 
 def test_cli_errors_are_one_line(tmp_path):
     def run(*args: str) -> subprocess.CompletedProcess:
-        return subprocess.run([sys.executable, "-m", "fixlore", *args], capture_output=True, text=True, timeout=120)
+        return fixlore_here(*args)
 
     missing = run("series", "publish", "nope", "--world", str(DEMO), "--out", str(tmp_path))
     assert missing.returncode != 0 and "no series 'nope'" in missing.stderr and "Traceback" not in missing.stderr

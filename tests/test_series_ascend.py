@@ -5,14 +5,13 @@ repositories as of 09-20, edition 18 as of 09-21; then edition 16 rebuilt from t
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from fixlore.store import Store
 
+from conftest import fixlore_here
 from series_checks import (check_backlog_adds_up, check_disclosure_is_its_own, check_no_case_twice,
                            check_rebuilds, editions)
 
@@ -30,7 +29,7 @@ def _page(text: str) -> str:
 
 
 def fixlore(*args: str) -> dict:
-    proc = subprocess.run([sys.executable, "-m", "fixlore", *args], capture_output=True, text=True, timeout=900)
+    proc = fixlore_here(*args)
     assert proc.returncode == 0, proc.stderr[-2000:]
     return json.loads(proc.stdout) if proc.stdout.lstrip().startswith("{") else {}
 

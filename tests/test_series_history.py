@@ -17,8 +17,8 @@ import json
 import os
 import random
 import shutil
+import signal
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -30,6 +30,7 @@ from fixlore.series.publish import edition_dir
 from fixlore.store import Store
 from fixlore.store.ledger import Ledger
 
+from conftest import fixlore_here
 from series_checks import check_backlog_adds_up, check_disclosure_is_its_own, check_no_case_twice, check_rebuilds, editions, key
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -42,11 +43,26 @@ REOPENED = "demo-ai/modelkit#111"            # the world transform's case
 MARKED = ["--on-findings", "mark"]
 
 
-def fixlore(*args: str, code: int = 0, env: dict | None = None) -> subprocess.CompletedProcess:
-    proc = subprocess.run([sys.executable, "-m", "fixlore", *args], capture_output=True, text=True, timeout=900,
-                          env={**os.environ, **(env or {})})
+def fixlore(*args: str, code: int = 0) -> subprocess.CompletedProcess:
+    """The command, run in this process (fixlore_here)."""
+    proc = fixlore_here(*args)
     assert proc.returncode == code, (args, proc.returncode, proc.stderr[-2000:])
     return proc
+
+
+def killed_at(stage: str, n: int, *args: str) -> None:
+    """The command in a forked copy of this process, SIGKILLed at the point (nothing of Python
+    runs after it); the copy starts warm, with no seconds spent importing and loading."""
+    pid = os.fork()
+    if pid == 0:                                     # the child: never returns into pytest
+        try:
+            killpoints.disarm()                      # counted from a fresh start, as a new process counts
+            killpoints.arm(stage, n, "kill")
+            fixlore_here(*args)
+        finally:
+            os._exit(3)                              # the point was never reached
+    _, status = os.waitpid(pid, 0)
+    assert os.WIFSIGNALED(status) and os.WTERMSIG(status) == signal.SIGKILL, f"not killed at {stage}:{n}"
 
 
 def ledger_state(out: Path, name: str) -> dict:
@@ -297,8 +313,7 @@ def test_a_publish_killed_anywhere_leaves_the_ledger_before_or_after(demo):
         stage, n, what = trace[i]
         scratch = base / f"kill{i}"
         shutil.copytree(pre, scratch)
-        fixlore("series", "publish", "demo", *demo["last"], "--out", str(scratch), code=-9,
-                env={killpoints.ENV: f"{stage}:{n}:kill"})
+        killed_at(stage, n, "series", "publish", "demo", *demo["last"], "--out", str(scratch))
         state = ledger_state(scratch, "demo")
         assert state in (before, after), f"killed at {stage}:{n} ({what}): the ledger is neither"
         seen.add("after" if state == after else "before")

@@ -5,9 +5,7 @@ demo world whose overrides file beside the ledger is honoured by the edition tha
 from __future__ import annotations
 
 import json
-import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -17,6 +15,7 @@ from fixlore.core.errors import ConfigError
 from fixlore.rules.overrides import parse_overrides, split_key
 from fixlore.store import Store
 
+from conftest import fixlore_here
 from series_checks import check_rebuilds, editions, key
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -32,9 +31,7 @@ cases:
 
 
 def run(*args: str, ok: bool = True) -> subprocess.CompletedProcess:
-    env = {**os.environ, "COLUMNS": "300"}          # explain's table keeps a row on one line
-    proc = subprocess.run([sys.executable, "-m", "fixlore", *args], capture_output=True, text=True, timeout=600,
-                          env=env)
+    proc = fixlore_here(*args, env={"COLUMNS": "300"})     # explain's table keeps a row on one line
     if ok:
         assert proc.returncode == 0, proc.stderr[-2000:]
     return proc

@@ -4,7 +4,6 @@ on a real loopback server, and the MCP tools through the official MCP client."""
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 from datetime import datetime, timezone
@@ -23,16 +22,15 @@ from fixlore.serve.http import create_app
 from fixlore.serve.knowledge import CASE_INDEX, Knowledge, Locations, UnknownCase, UnknownRepo, index_cases
 from fixlore.store import Store
 
-from conftest import free_port, served_process
+from conftest import fixlore_here, free_port, served_process
 
 ROOT = Path(__file__).resolve().parents[1]
 DEMO = ROOT / "worlds" / "demo"
 pytestmark = pytest.mark.skipif(not DEMO.is_dir(), reason="demo world missing")
 
 
-def _fixlore(*args: str, timeout: float = 300) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "fixlore", *args], capture_output=True, text=True, timeout=timeout,
-                          env={**os.environ, "NO_COLOR": "1", "COLUMNS": "200"})
+def _fixlore(*args: str) -> subprocess.CompletedProcess:
+    return fixlore_here(*args, env={"NO_COLOR": "1", "COLUMNS": "200"})
 
 
 @pytest.fixture(scope="module")

@@ -6,14 +6,14 @@ per-case fields as columns of `cases` (read with plain SQL, not through the Stor
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 import sqlalchemy as sa
 
 from fixlore.core.timeutil import parse_time
+
+from conftest import fixlore_here
 
 ROOT = Path(__file__).resolve().parents[1]
 DEMO = ROOT / "worlds" / "demo"
@@ -22,8 +22,7 @@ CASE_FIELDS = ("title", "url", "funnel", "drop_reason", "timing", "lag_s", "timi
 
 
 def _run(world: Path, out: Path, db: str) -> list[dict]:
-    proc = subprocess.run([sys.executable, "-m", "fixlore", "run", "--world", str(world), "--out", str(out),
-                           "--db", db, "--quiet"], capture_output=True, text=True, timeout=900)
+    proc = fixlore_here("run", "--world", str(world), "--out", str(out), "--db", db, "--quiet")
     assert proc.returncode == 0, proc.stderr[-2000:]
     return [json.loads(line) for line in (out / "cases.jsonl").read_text(encoding="utf-8").splitlines()]
 

@@ -15,14 +15,13 @@ from __future__ import annotations
 
 import logging
 import os
+import sys
 import threading
 import time
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
-
-import openai
 
 from fixlore.core.errors import ConfigError
 from fixlore.edges.circuit import Breaker, Circuits
@@ -40,7 +39,18 @@ class EndpointDown(Exception):
         self.reason = reason
 
 
+# The openai package is imported by the first client made: it is a third of the command line's
+# start-up, and a run without a model endpoint never needs it. Until then no error is one of its.
+def _openai():
+    import openai
+
+    return openai
+
+
 def retryable(exc: BaseException) -> bool:
+    openai = sys.modules.get("openai")
+    if openai is None:
+        return False
     if isinstance(exc, (openai.RateLimitError, openai.APITimeoutError, openai.APIConnectionError,
                         openai.InternalServerError)):
         return True
@@ -51,6 +61,9 @@ def failure_reason(exc: BaseException) -> str:
     """A short, secret-free reason for summaries and `analysed_by`."""
     if isinstance(exc, EndpointDown):
         return f"endpoint down: {exc.reason}"
+    openai = sys.modules.get("openai")
+    if openai is None:
+        return type(exc).__name__
     if isinstance(exc, openai.RateLimitError):
         return "429 rate limited"
     if isinstance(exc, openai.APITimeoutError):
@@ -80,7 +93,7 @@ class ChatClient:
         self.probe_timeout = min(probe_timeout, timeout)
         key = api_key if api_key is not None else os.environ.get(key_env, "")
         # local servers (vLLM, Ollama) accept any key; the client insists on a non-empty one
-        self._client = openai.OpenAI(base_url=base_url, api_key=key or "unused", timeout=timeout, max_retries=0)
+        self._client = _openai().OpenAI(base_url=base_url, api_key=key or "unused", timeout=timeout, max_retries=0)
         self.model = model
         self.attempts = max(1, attempts)
         self.backoff_base, self.backoff_max = backoff_base, backoff_max
@@ -92,6 +105,7 @@ class ChatClient:
     def ask(self, messages: list[dict], schema: dict | None = None, schema_name: str = "reply") -> ChatReply:
         """The model's reply to `messages`; with `schema`, JSON against it is asked for. Raises the
         client's error when the attempts run out (the caller decides what falls back)."""
+        openai = _openai()
         try:
             resp = self._ask_once(messages, self.json_mode, schema, schema_name)
         except openai.BadRequestError as exc:
@@ -124,6 +138,7 @@ class ChatClient:
         """Once per endpoint and run, before its first request: does anything answer HTTP there?
         Any status will do (a server without /models answers 404); silence or a refused
         connection opens the breaker."""
+        openai = _openai()
         with self.breaker.probe_lock:
             if self.breaker.probed:
                 return
@@ -143,6 +158,7 @@ class ChatClient:
                         "falls back to the offline rules and the digest says so", self.host, self.breaker.reason)
 
     def _ask_once(self, messages: list[dict], json_mode: bool, schema: dict | None, schema_name: str):
+        openai = _openai()
         kwargs: dict[str, Any] = {"model": self.model, "messages": messages, "temperature": self.temperature}
         if json_mode and schema is not None:
             kwargs["response_format"] = {"type": "json_schema",

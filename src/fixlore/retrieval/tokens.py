@@ -88,25 +88,41 @@ def technical_tokens(text: str) -> Counter:
 # ~1.5 s without one); every Tokenizer then adds its own user words to a copy (~20 ms).
 _MAIN: tuple[dict[str, int], int] | None = None
 _MAIN_LOCK = threading.Lock()
+# The table as a cache file holds it, made once per process: a run writes it into two new
+# index folders, and marshalling the 350k entries costs more than the write (~0.2 s each).
+_MAIN_FILE: bytes | None = None
 
 
 def _main_dictionary(home: Path) -> tuple[dict[str, int], int]:
     """jieba's prefix table: from `home`'s cache file when it has a good one, else built."""
-    global _MAIN
+    global _MAIN, _MAIN_FILE
     with _MAIN_LOCK:
         if _MAIN is None:
-            loaded = None
+            loaded, data = None, None
             cache = home / CACHE_NAME
             if cache.is_file():
                 try:
-                    loaded = marshal.loads(cache.read_bytes())
+                    data = cache.read_bytes()
+                    loaded = marshal.loads(data)
                 except (ValueError, EOFError, TypeError):
                     loaded = None            # a damaged cache is built again, as jieba does
-            if not (isinstance(loaded, tuple) and len(loaded) == 2 and isinstance(loaded[0], dict)):
+            if isinstance(loaded, tuple) and len(loaded) == 2 and isinstance(loaded[0], dict):
+                _MAIN_FILE = data
+            else:
                 builder = jieba.Tokenizer()
                 loaded = builder.gen_pfdict(builder.get_dict_file())
             _MAIN = (loaded[0], loaded[1])
         return _MAIN
+
+
+def _main_dictionary_file() -> bytes:
+    """The cache file's bytes for the table `_main_dictionary` holds."""
+    global _MAIN_FILE
+    with _MAIN_LOCK:
+        if _MAIN_FILE is None:
+            assert _MAIN is not None, "the table is read before its file is written"
+            _MAIN_FILE = marshal.dumps(_MAIN)
+        return _MAIN_FILE
 
 
 class Tokenizer:
@@ -139,7 +155,7 @@ class Tokenizer:
         self._jieba.FREQ, self._jieba.total = dict(freq), total      # its own copy: user words go in
         cache = self.home / CACHE_NAME
         if not cache.exists():          # the folder carries its cache, for the next process that opens it
-            write_atomic(cache, marshal.dumps((freq, total)))
+            write_atomic(cache, _main_dictionary_file())
         self._jieba.initialized = True
         self._ready = True
         if self.userdict_path.exists():
