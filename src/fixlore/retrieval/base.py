@@ -125,6 +125,7 @@ class KnowledgeBase(IngestMixin, TermsMixin, MatrixMixin, SearchMixin, Threshold
 
     def _reset_caches(self) -> None:
         self._n_chunks: int | None = None
+        self._kind_counts: dict[str, int] = {}      # passages by kind, counted with _n_chunks
         self._df_cache: dict[str, int] = {}
 
     # ------------------------------------------------------------------ stats
