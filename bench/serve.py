@@ -222,6 +222,25 @@ def _http_calls(out: Path) -> list[tuple[str, dict]]:
     return calls
 
 
+def _cpu_seconds(pid: int) -> float:
+    """User + system CPU of a process and its living descendants (Linux /proc; -1 elsewhere)."""
+    import os
+
+    tick = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+    total = 0.0
+    todo = [pid]
+    try:
+        while todo:
+            p = todo.pop()
+            fields = Path(f"/proc/{p}/stat").read_text().rsplit(")", 1)[1].split()
+            total += (int(fields[11]) + int(fields[12])) / tick
+            for task in Path(f"/proc/{p}/task").iterdir():
+                todo += [int(c) for c in (task / "children").read_text().split()]
+    except OSError:
+        return -1.0
+    return total
+
+
 def _kind(path: str) -> str:
     return "search" if path.endswith("/search") else "related" if path.endswith("/related") else "lookup"
 
@@ -277,9 +296,10 @@ def http_bench(calls: list[tuple[str, dict]], location: list[str], concurrency: 
                         latencies.append((_kind(path), time.perf_counter() - t))
                         errors += response.status_code != 200
 
-                t0 = time.perf_counter()
+                t0, cpu0, client0 = time.perf_counter(), _cpu_seconds(server.pid), time.process_time()
                 await asyncio.gather(*(worker() for _ in range(concurrency)))
-                return latencies, errors, time.perf_counter() - t0
+                cpu = (_cpu_seconds(server.pid) - cpu0, time.process_time() - client0)
+                return latencies, errors, time.perf_counter() - t0, cpu
 
             def named(path: str, params: dict) -> tuple:
                 return path, tuple(sorted(params.items()))
@@ -288,11 +308,15 @@ def http_bench(calls: list[tuple[str, dict]], location: list[str], concurrency: 
             distinct = list({named(*c): c for c in calls if named(*c) not in asked}.values())
             for label, result in (("first pass (each distinct call once)", await load(distinct, 0)),
                                   (f"steady state ({seconds:.0f}s, cycling)", await load(None, time.monotonic() + seconds))):
-                latencies, errors, elapsed = result
+                latencies, errors, elapsed, (server_cpu, client_cpu) = result
                 ms = [v * 1000 for _, v in latencies]
                 print(f"{label}: {len(ms)} requests in {elapsed:.1f}s at {concurrency} concurrent: "
                       f"{len(ms) / elapsed:.1f} requests/s, p50 {statistics.median(ms):.1f} ms, "
                       f"p95 {_pct(ms, 0.95):.1f} ms, p99 {_pct(ms, 0.99):.1f} ms, errors {errors}")
+                if server_cpu >= 0:
+                    print(f"    CPU per request: server {server_cpu / len(ms) * 1000:.2f} ms, "
+                          f"load generator {client_cpu / len(ms) * 1000:.2f} ms (what a shared machine's load "
+                          f"does not change much)")
                 for kind in ("search", "related", "lookup"):
                     part = [v * 1000 for k, v in latencies if k == kind]
                     if part:

@@ -7,8 +7,19 @@ and scores.
 
 from __future__ import annotations
 
+import contextlib
+import json
+import os
 import random
+import subprocess
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from urllib.parse import quote
 
+import httpx2 as httpx
+import orjson
 import pytest
 
 from fixlore.core.model import Case
@@ -68,3 +79,73 @@ def test_the_same_ranking_as_with_the_kind_filter(case_index, monkeypatch):
     # a phantom kind makes kind='case' a real filter again: the SQL of before
     monkeypatch.setattr(case_index, "_kind_counts", {**case_index._kind_counts, "doc": 0})
     assert [_ranking(case_index, q, kind="case") for q in questions] == fast
+
+
+# ---------------------------------------------------------------- several serving processes
+
+def _children(pid: int) -> list[int]:
+    return [int(c) for task in Path(f"/proc/{pid}/task").iterdir() for c in (task / "children").read_text().split()]
+
+
+def _gone(pid: int, within: float) -> bool:
+    deadline = time.monotonic() + within
+    while time.monotonic() < deadline:
+        stat = Path(f"/proc/{pid}/stat")
+        if not stat.exists() or stat.read_text().rsplit(")", 1)[1].split()[0] == "Z":
+            return True
+        time.sleep(0.1)
+    return False
+
+
+@contextlib.contextmanager
+def _forked_server(out: Path, workers: int):
+    from conftest import free_port
+
+    port = free_port()
+    proc = subprocess.Popen([sys.executable, "-m", "fixlore", "serve", "http", "--out", str(out), "--port", str(port),
+                             "--workers", str(workers)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        deadline = time.monotonic() + 120
+        while True:
+            assert proc.poll() is None, proc.stderr.read().decode(errors="replace")[-2000:]
+            try:
+                if httpx.get(f"http://127.0.0.1:{port}/api/stats", timeout=2).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            assert time.monotonic() < deadline, "the server did not start"
+            time.sleep(0.2)
+        yield proc, f"http://127.0.0.1:{port}"
+    finally:
+        if proc.poll() is None:
+            proc.terminate()
+        proc.wait(30)
+
+
+@pytest.mark.skipif(not hasattr(os, "fork") or not Path("/proc/self/task").is_dir(), reason="fork and /proc needed")
+def test_forked_processes_answer_as_one_process_does_and_stop_with_their_parent(demo_run):
+    from fixlore.serve.knowledge import Knowledge, Locations
+
+    with Knowledge.open(Locations.of(out=demo_run)) as k:
+        questions = [c.title for c in k.cases.values() if c.funnel in ("selected", "analysis") and c.title][:12]
+        keys = [c.key for c in k.cases.values() if c.funnel in ("selected", "analysis")][:6]
+        expected = [k.search_cases(q, k=5) for q in questions] + [k.related_cases(key, k=5) for key in keys]
+    assert len(questions) >= 6 and any(expected)
+    with _forked_server(demo_run, 2) as (proc, base):
+        children = _children(proc.pid)
+        assert len(children) == 1
+        with ThreadPoolExecutor(4) as pool:       # at once, so both processes take some
+            got = list(pool.map(lambda path_params: httpx.get(base + path_params[0], params=path_params[1],
+                                                               timeout=60).json(),
+                                [("/api/cases/search", {"q": q, "k": 5}) for q in questions] +
+                                [(f"/api/cases/{quote(key.split('#')[0])}/{key.split('#')[1]}/related", {"k": 5})
+                                 for key in keys]))
+        assert got == json.loads(orjson.dumps(expected))
+        proc.terminate()                           # SIGTERM: the parent stops its children first
+        proc.wait(30)
+        assert _gone(children[0], 5)
+    with _forked_server(demo_run, 2) as (proc, base):
+        children = _children(proc.pid)
+        proc.kill()                                # killed outright: the orphan stops itself
+        proc.wait(30)
+        assert _gone(children[0], 10)
