@@ -149,3 +149,25 @@ def test_forked_processes_answer_as_one_process_does_and_stop_with_their_parent(
         proc.kill()                                # killed outright: the orphan stops itself
         proc.wait(30)
         assert _gone(children[0], 10)
+
+
+def test_memoised_bm25_rankings_are_the_rankings_fts5_gives(case_index, monkeypatch):
+    """An expression of common terms has its BM25 list memoised (other questions share it):
+    a memo hit gives what FTS5 gives, and an ingest empties the memo."""
+    from fixlore.retrieval import search
+
+    questions = _questions(40)
+    monkeypatch.setattr(search, "BM25_MEMO_ROWS", 10**9)        # nothing memoised
+    case_index._reset_caches()
+    computed = [_ranking(case_index, q, kind="case") for q in questions]
+    assert not case_index._bm25_memo
+    monkeypatch.setattr(search, "BM25_MEMO_ROWS", 1)            # everything memoised
+    case_index._reset_caches()
+    first = [_ranking(case_index, q, kind="case") for q in questions]
+    assert case_index._bm25_memo and case_index._bm25_memo_hits < len(questions)
+    again = [_ranking(case_index, q, kind="case") for q in reversed(questions)][::-1]
+    assert case_index._bm25_memo_hits >= len(questions)
+    assert computed == first == again
+    case_index.ingest_cases([Case(repo="org/new", number=1, funnel="selected", title="kernel deadlock 集群")])
+    assert not case_index._bm25_memo
+    assert any(p.doc == "cases/org/new/1" and p.bm25_rank for p in case_index.search("kernel deadlock 集群", k=50))

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import sqlite3
 import threading
+from collections import OrderedDict
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -145,6 +146,8 @@ class KnowledgeBase(IngestMixin, TermsMixin, MatrixMixin, SearchMixin, Threshold
     def _reset_caches(self) -> None:
         self._n_chunks: int | None = None
         self._kind_counts: dict[str, int] = {}      # passages by kind, counted with _n_chunks
+        self._bm25_memo: OrderedDict[tuple, tuple[int, ...]] = OrderedDict()   # see search._bm25
+        self._bm25_memo_hits = 0
         self._df_cache: dict[str, int] = {}
 
     # ------------------------------------------------------------------ stats

@@ -6,7 +6,7 @@ knowledge base again in each process would cost its load time (seconds at 35k ca
 memory each time; instead it is opened and warmed once (`Knowledge.warm`: vectors, model,
 tokenizer dictionary), the listening socket bound, and the process forked: every child takes
 its own SQLite connections and locks (`Knowledge.after_fork`) and shares the rest with the
-parent, copy-on-write; all accept on the one socket. The parent serves too and stops the
+parent, copy-on-write; each listens on its own socket of the one port (SO_REUSEPORT). The parent serves too and stops the
 children when it stops; a child whose parent died stops itself.
 
 One process is the default: each process memoises its own answers, so with two a repeated
@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import os
 import signal
+import socket
 import threading
 import time
 import traceback
@@ -33,7 +34,7 @@ def serve(knowledge: Any, app: Any, host: str, port: int, workers: int, log_leve
     if workers <= 1 or not hasattr(os, "fork"):
         uvicorn.Server(config).run()
         return
-    sock = config.bind_socket()
+    sockets = _listening(host, port, workers) or [config.bind_socket()] * workers
     knowledge.warm()
     children: list[int] = []
     default_term = signal.getsignal(signal.SIGTERM)
@@ -45,17 +46,43 @@ def serve(knowledge: Any, app: Any, host: str, port: int, workers: int, log_leve
         signal.raise_signal(sig)
 
     try:
-        for _ in range(workers - 1):
+        for sock in sockets[1:]:
             pid = os.fork()
             if pid == 0:
                 _child(knowledge, config, sock)        # never returns
             children.append(pid)
         signal.signal(signal.SIGTERM, on_term)
-        uvicorn.Server(config).run(sockets=[sock])
+        uvicorn.Server(config).run(sockets=[sockets[0]])
     finally:
         signal.signal(signal.SIGTERM, default_term)
         _stop(children)
-        sock.close()
+        for sock in sockets:
+            sock.close()
+
+
+def _listening(host: str, port: int, n: int) -> list[socket.socket]:
+    """`n` sockets listening on one port (SO_REUSEPORT), one per process: the kernel spreads
+    new connections over them. With a single shared socket, whichever process is awake
+    accepts, and one process can end up holding every kept-alive connection. Empty where
+    SO_REUSEPORT is missing (the caller shares one socket)."""
+    if not hasattr(socket, "SO_REUSEPORT"):
+        return []
+    family, kind, proto, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
+    out: list[socket.socket] = []
+    try:
+        for _ in range(n):
+            sock = socket.socket(family, kind, proto)
+            out.append(sock)
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+            sock.bind(address)
+            sock.listen(2048)
+            sock.set_inheritable(True)
+    except OSError:
+        for sock in out:
+            sock.close()
+        raise
+    return out
 
 
 def _stop(children: list[int]) -> None:
