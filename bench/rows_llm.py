@@ -261,9 +261,11 @@ def caught_claims(requests: list[dict], first: dict[str, dict]) -> dict[str, lis
         if not m or m.group(1) not in first or m.group(1) in out or len(messages) != 2:
             continue
         known = frozenset([int(m.group(1).rpartition("#")[2])] + fix_numbers(user))
-        bad = _unfounded(LlmReply.model_validate(first[m.group(1)]), "\n".join(x["content"] for x in messages), known)
-        if bad:
-            out[m.group(1)] = [str(c) for c in bad]
+        # the PRs the prompt gives as the fix are the ones this row may credit
+        bad = _unfounded(LlmReply.model_validate(first[m.group(1)]), "\n".join(x["content"] for x in messages), known,
+                         known)
+        if bad:     # a PR both absent and credited as the fix is one claim to show
+            out[m.group(1)] = list(dict.fromkeys(str(c) for c in bad))
     return out
 
 

@@ -280,8 +280,45 @@ def test_a_reply_with_nothing_founded_left_falls_back_offline(tmp_path):
     with FakeOpenAI(script={marker(case.key): [Ok(invented)]}) as fake:
         analyst = make(fake, tmp_path / "c.sqlite")
         analyse_cases([case], w.corpus, analyst)
-    assert case.analysed_by.startswith("offline (llm failed: malformed reply")
+    # its real cause, not "malformed reply" (issue #22), and what was removed is kept on the case
+    assert case.analysed_by.startswith("offline (llm failed: nothing grounded")
     assert "7999" not in case.answer and "3.7" not in case.answer
+    assert "!7999: not in the material" in case.written.removed
+
+
+def test_a_pr_the_material_names_for_another_issue_is_not_credited_as_this_ones_fix(tmp_path):
+    """#631's row said "!1008 修复了 cpu_blocks 虚高" because !1008 was in its material, as the fix of
+    #647: being in the material is not the relation. Here #102's thread names !795, #101's fix."""
+    from fixlore.core.model import Comment
+
+    w = build_world()
+    case = pick(w, [102])[0]
+    w.corpus.comments.append(Comment(repo=case.repo, parent_kind="issue", parent_number=102, id="9102",
+                                     author="maintainer-a", body="#101 的 topk 问题由 !795 修复，与本 issue 同源。",
+                                     created_at=case.closed_at))
+    wrong = v2_reply(mechanism="路由统计在切分前进行", fix="!795 修复了路由统计的切分顺序", symptom="通信量估计失真")
+    with FakeOpenAI(script={marker(case.key): [Ok(wrong)]}) as fake:
+        analyst = make(fake, tmp_path / "c.sqlite")
+        analyse_cases([case], w.corpus, analyst)
+        repair = fake.requests[1]["body"]["messages"][-1]["content"]
+    assert "!795" in fake.requests[0]["body"]["messages"][1]["content"]     # the PR is in the material
+    assert "not this issue's fix" in repair and "!795" in repair
+    assert "795" not in case.answer and "路由统计在切分前进行" in case.answer and "!796" in case.answer
+    assert case.written.removed == ["!795: credited as the fix, not this issue's"]
+    assert "claims dropped" in case.analysed_by
+
+
+def test_its_own_fix_credited_passes_and_an_english_step_leaves_a_chinese_guide(tmp_path):
+    w = build_world()
+    case = pick(w, [101])[0]
+    reply = v2_reply(mechanism=GROUNDED, fix="!795 修复了路由计算的顺序", first_action="Upgrade to the release with the fix")
+    with FakeOpenAI(script={marker(case.key): [Ok(reply)]}) as fake:
+        analyst = make(fake, tmp_path / "c.sqlite")
+        analyse_cases([case], w.corpus, analyst)
+    assert analyst.stats()["grounding"] == {"checked": 1, "repaired": 0, "dropped": 0}
+    assert "!795 修复了路由计算的顺序" in case.answer and not case.written.removed
+    assert case.first_action and "Upgrade" not in case.first_action
+    assert sum(1 for ch in case.first_action if "\u4e00" <= ch <= "\u9fff") >= 2
 
 
 def test_grounding_and_failures_end_to_end_are_disclosed_in_the_digest(tmp_path):
@@ -315,3 +352,6 @@ def test_grounding_and_failures_end_to_end_are_disclosed_in_the_digest(tmp_path)
     en = {i["label"]: i["text"] for i in build_digest(w.cases, run, "en")["disclosure"]}["Analysis"]
     assert "LLM 失败回退离线 2 条" in zh and "返修后通过 1 条" in zh and "删去无据陈述 1 条" in zh
     assert "2 fell back to offline" in en and "1 passed after one repair" in en and "1 had unfounded claims removed" in en
+    # and what the removal took out of #102's row, by case
+    assert "删去：" in zh and "!7999（材料中没有）" in zh
+    assert "removed: " in en and "!7999: not in the material" in en

@@ -50,7 +50,11 @@ def test_the_invented_number_and_the_wrong_pr_never_reach_the_rows(scripted):
     rows = rows_llm.rows_text(digest)
     number, pr = scripted.invented["number"], scripted.invented["pr"]
     assert number.rstrip("%") not in rows and pr.lstrip("!") not in rows
-    exported = (scripted.llm_dir / "cases.jsonl").read_text("utf-8")
+    # the export names what the check removed (written.removed, issue #22) and nothing else says it
+    lines = [json.loads(line) for line in (scripted.llm_dir / "cases.jsonl").read_text("utf-8").splitlines()]
+    removed = {f"{c['repo']}#{c['number']}": c["written"].pop("removed") for c in lines if "removed" in c["written"]}
+    assert removed == {scripted.wrong["pr"]: [f"{pr}: not in the material"]}
+    exported = json.dumps(lines, ensure_ascii=False)
     assert number.rstrip("%") not in exported and pr.lstrip("!") not in exported
     cases = by_key(digest)
     assert cases[scripted.wrong["number"]]["analysed_by"] == f"llm:{rows_llm.MODEL}"       # repaired in one round

@@ -60,3 +60,14 @@ def test_separators_and_case_never_change_the_verdict(term, seps, upper):
         spelled = spelled[:1] + sep + spelled[1:]
     spelled = spelled.upper() if upper else spelled
     assert _stage(issue(1, closed=t(18), labels=[spelled])) == "unresolved"
+
+
+def test_close_reasons_and_labels_in_other_spellings_and_languages_are_unresolved():
+    """Issue #23: GraphQL's NOT_PLANNED, a reason written out, and other trackers' verdict labels."""
+    for n, reason in enumerate(("NOT_PLANNED", "not planned", "Won't Fix", "Duplicate", "invalid", "不修复"), start=1):
+        assert _stage(issue(n, closed=t(18), state_reason=reason)) == "unresolved", reason
+    for n, label in enumerate(("not a bug", "Works-as-intended", "cannot reproduce", "不修复", "非问题", "无法复现",
+                               "重复问题"), start=10):
+        assert _stage(issue(n, closed=t(18), labels=[label])) == "unresolved", label
+    assert _stage(issue(30, closed=t(18), state_reason="completed")) == "pool"
+    assert _stage(issue(31, closed=t(18), labels=["bug", "fixed in main"])) == "pool"

@@ -21,9 +21,15 @@ from fixlore.rules.refs import (FORM_FULL, FORM_SHORT, FORM_URL, FORM_WORD, KIND
 REPO = "home/repo"
 
 _EN = {"close": "closes", "closes": "closes", "closed": "closes", "fix": "fixes", "fixes": "fixes",
-       "fixed": "fixes", "resolve": "resolves", "resolves": "resolves", "resolved": "resolves"}
+       "fixed": "fixes", "resolve": "resolves", "resolves": "resolves", "resolved": "resolves",
+       # GitLab's default closing pattern's -ing forms, and "solves" as people write it (issue #23)
+       "closing": "closes", "fixing": "fixes", "resolving": "resolves", "solve": "resolves", "solves": "resolves",
+       "solved": "resolves"}
 _ZH = {"修复": "fixes", "修复了": "fixes", "解决": "resolves", "解决了": "resolves", "关闭": "closes",
-       "关闭了": "closes", "关联": "relates"}
+       "关闭了": "closes", "关联": "relates", "修正": "fixes", "修正了": "fixes"}
+# Cues that only point at a ticket (issue #23): the reference is found, with no keyword.
+_POINTERS = ("reported in", "Reported at", "as described in", "see", "See", "addresses", "Addresses", "mentioned in",
+             "discussed in", "re", "cf.", "详见", "见", "来自")   # 参见 is a soft background cue (test_link_background)
 # Words with no reference in them and no cue the parser reads (no "issue", "PR", "not", "priority"...).
 _WORDS = ("the", "crash", "when", "loading", "model", "on", "NPU", "910B", "报错", "内存", "升级", "after", "graph",
           "mode", "v2.1", "3.2.1", "at 10:30", "x86_64", "2048MB", "OOM", "`aclnn`", "**bold**", "done.", "ok,")
@@ -46,6 +52,12 @@ _numbers = st.integers(min_value=1, max_value=9_999_999)
 _names = st.from_regex(r"[A-Za-z][A-Za-z0-9_-]{0,7}(?:\.[a-z]{1,3})?", fullmatch=True).filter(
     lambda n: not n.lower().endswith(".git"))
 _sigils = st.sampled_from(["#", "＃", "!", "！"])
+_WIDE = str.maketrans("0123456789", "０１２３４５６７８９")
+
+
+def _written(n: int, wide: bool) -> str:
+    """The number as typed: ASCII digits, or full-width ones (a Chinese input method's ＃１２)."""
+    return str(n).translate(_WIDE) if wide else str(n)
 
 
 def _mixed_case(word: str, flips: list[bool]) -> str:
@@ -55,7 +67,8 @@ def _mixed_case(word: str, flips: list[bool]) -> str:
 @st.composite
 def _short(draw):
     sig, n = draw(_sigils), draw(_numbers)
-    return f"{sig}{n}", (KIND_PULL if sig in "!！" else KIND_EITHER), REPO, n, FORM_SHORT
+    digits = _written(n, sig in "＃！" and draw(st.booleans()))
+    return f"{sig}{digits}", (KIND_PULL if sig in "!！" else KIND_EITHER), REPO, n, FORM_SHORT
 
 
 @st.composite
@@ -95,9 +108,9 @@ def _keyword(draw):
     if which == "en":
         word = draw(st.sampled_from(sorted(_EN)))
         written = _mixed_case(word, draw(st.lists(st.booleans(), max_size=8)))
-        return written + draw(st.sampled_from([" ", ": ", ":", "：", "  "])), _EN[word]
+        return written + draw(st.sampled_from([" ", ": ", ":", "：", "  ", " (", " （"])), _EN[word]
     word = draw(st.sampled_from(sorted(_ZH)))
-    return word + draw(st.sampled_from(["", " ", "：", ": "])), _ZH[word]
+    return word + draw(st.sampled_from(["", " ", "：", ": ", "（", "：（"])), _ZH[word]
 
 
 @st.composite
@@ -166,3 +179,21 @@ def test_one_issue_key_reader_for_every_command():
     assert issue_key("https://gitcode.com/Ascend/MindSpeed/-/issues/690") == ("Ascend/MindSpeed", 690)
     for text in ("", "a/b", "msmodeling#390", "a/b/c#1", "a/b#x", "a/b!3", "https://gitcode.com/a/b/merge_requests/3"):
         assert issue_key(text) is None, text
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sampled_from(_POINTERS), st.one_of(_short(), _full(), _url(), _word()), st.sampled_from(["", " ", "：", ": "]))
+def test_a_pointer_names_the_ticket_without_closing_it(cue, ref, gap):
+    """"reported in …/issues/12", "see issue #4", "详见 #3": found, in its form, with no keyword and the
+    pointer cue named (the linker reads it as a mention, never as a closing claim)."""
+    written, kind, repo, n, form = ref
+    text = f"{cue}{gap or ' '}{written}"
+    found = find_refs(text, REPO)
+    assert [(r.kind, r.repo, r.number, r.keyword, r.form) for r in found] == [(kind, repo, n, "", form)], text
+    assert found[0].pointer == " ".join(cue.split()).lower(), text
+
+
+def test_a_closing_keyword_is_never_a_pointer_and_a_negated_one_is_none():
+    assert [(r.keyword, r.pointer) for r in find_refs("Solves #5; see #6, #7", REPO)] == [
+        ("resolves", ""), ("", "see"), ("", "see")]
+    assert [r.keyword for r in find_refs("does not solve #5, 未修正 #6", REPO)] == ["", ""]

@@ -13,10 +13,11 @@ from fixlore.core.timeutil import parse_time
 ROOT = Path(__file__).resolve().parents[1]
 WORLDS = {"demo": "worldgen/demo.py", "github-mini": "worldgen/github_mini.py", "npu-threads": "worldgen/npu_threads.py",
           "seed-twin": "worldgen/seed_twin.py", "seed-twin2": "worldgen/seed_twin2.py",
-          "paddle-threads": "worldgen/paddle_threads.py"}
+          "paddle-threads": "worldgen/paddle_threads.py", "pytest-threads": "worldgen/pytest_threads.py"}
 # Worlds whose truth entries carry provenance after the common keys (real-data worlds).
 PROVENANCE_KEYS = {"npu-threads": ["split", "source", "fix_sources", "why"], "seed-twin": ["split", "why"],
-                   "seed-twin2": ["split", "why"], "paddle-threads": ["split", "source", "fix_sources", "why"]}
+                   "seed-twin2": ["split", "why"], "paddle-threads": ["split", "source", "fix_sources", "why"],
+                   "pytest-threads": ["split", "source", "fix_sources", "why"]}
 
 FUNNEL = ["window", "unresolved", "internal", "cve", "empty_title", "noise", "rank", "analysis", "selected"]
 DROP_REASONS = {"not_adopted", "no_fix_evidence", "internal_process", "consultation_only", "env_workaround",

@@ -135,6 +135,7 @@ class RunRequest:
     stage_names: tuple[str, ...] = ()
     naive: bool = False
     quiet: bool = True
+    overrides: Path | None = None        # the editor's corrections (fixlore.rules.overrides)
 
     @property
     def server_rate_limit(self) -> bool:
@@ -187,6 +188,10 @@ def plan_run(request: RunRequest, *, check_stages: bool = True) -> Settings:
         from fixlore.replay.strict import Quirks
 
         Quirks.of(request.strict, settings.platform)
+    if request.overrides is not None:
+        from fixlore.settings.overrides import load_overrides
+
+        load_overrides(request.overrides)          # a bad file: one line, exit 2, nothing created
     return settings
 
 
@@ -214,6 +219,11 @@ def run_pipeline(request: RunRequest, *, settings: Settings | None = None, stage
     logs.hide(settings.token(), *url_passwords(settings.base_url, settings.db),
               os.environ.get(endpoint_setting(settings, "llm_key_env") or "OPENAI_API_KEY"))
     chosen, absent = select_stages(request.stage_names or None, STAGES if stages is None else stages)
+    overrides = None
+    if request.overrides is not None:
+        from fixlore.settings.overrides import load_overrides
+
+        overrides = load_overrides(request.overrides)
     info: dict[str, Any] = {
         "format": formats.RUN, "started_at": utc_now_iso(), "status": "running", "world": str(world) if world else None,
         "platform": settings.platform, "orgs": settings.orgs, "window": {"since": settings.since.isoformat(), **(
@@ -249,7 +259,7 @@ def run_pipeline(request: RunRequest, *, settings: Settings | None = None, stage
                  settings.since.isoformat(), redact_url(base_url), info["settings"]["db"], out)
         ctx = RunContext(store=store, settings=settings, out_dir=out, since=settings.since, world=world,
                          client=client, source=source, quiet=request.quiet, naive=request.naive, info=info,
-                         progress=progress)
+                         progress=progress, overrides=overrides)
         ctx.run_id = store.start_run(json.loads(logs.redact(client.redact(json.dumps(info, default=str)))))
         interrupted = False
         try:

@@ -6,8 +6,9 @@ from __future__ import annotations
 import re
 
 from fixlore.analyse.context import CaseContext
+from fixlore.analyse.fit import fit
 from fixlore.core.model import Case
-from fixlore.rules.text import PROBLEM_CUES, cjk_count, clean_title, clip, error_lines, hard_facts, has_cue, sentences, shorten
+from fixlore.rules.text import PROBLEM_CUES, cjk_count, clean_title, error_lines, hard_facts, has_cue, sentences
 
 # the guide's symptom cell: an error line or a title a reader takes in at a glance (the limit the cell
 # had before; not fitted to any world)
@@ -22,6 +23,13 @@ _TAGS = re.compile(r"^\s*(?:[\[【][^\]】]{1,20}[\]】]\s*)+[:：]?\s*")
 _SEGMENT = re.compile(r"\s+[-–—|]\s+")
 
 
+def _whole(text: str, limit: int) -> str:
+    """A cell within `limit` by whole clauses (analyse/fit.py), never with an ellipsis; a text
+    with no clause that fits stays whole: a whole title beats a cut one (issue #22)."""
+    text = re.sub(r"\s+", " ", text or "").strip()
+    return fit(text, limit) or text
+
+
 def title_within(title: str, limit: int) -> str:
     """A long title without its label tags ("[NPU]:") and, segment by segment from the front,
     without the parts that name nothing ("Nightly / CI failed - … - ImportError: … 'X'" keeps
@@ -33,7 +41,7 @@ def title_within(title: str, limit: int) -> str:
         if bare is None:
             break
         del parts[bare]
-    return shorten(" - ".join(parts), limit)
+    return _whole(" - ".join(parts), limit)
 
 def names_only(title: str) -> bool:
     """A title that only names the thing ("Qwen3-TTS-12Hz-1.7B-Base", "example_gemm.py"): it
@@ -49,12 +57,12 @@ def problem_cell(case: Case, ctx: CaseContext) -> str:
     bare = names_only(title)
     errs = [e for e in (_LOG_PREFIX.sub("", line) for line in error_lines(ctx.body)) if len(e) <= 160]
     if len(title) >= 8 and bare and errs:
-        return shorten(f"{title_within(title, 40)}：{errs[0]}", 110)
+        return _whole(f"{title_within(title, 40)}：{errs[0]}", 110)
     if len(title) >= 8:
         return _with_exception(title_within(title, 90), errs, 90)
     body = sentences(ctx.body)
     lead = body[0] if body else ""
-    return shorten(f"{title}：{lead}" if title and lead else (title or lead), 90)
+    return _whole(f"{title}：{lead}" if title and lead else (title or lead), 90)
 
 _EXCEPTION = re.compile(r"\b([A-Z][A-Za-z0-9]*(?:Error|Exception))\b")
 
@@ -80,8 +88,8 @@ def symptom_cell(case: Case, ctx: CaseContext) -> str:
     title = clean_title(case.title)
     title = _TAGS.sub("", title).strip() or title
     if errs and names_only(title):      # "example_gemm.py" says where, the error says what
-        return clip(errs[0], SYMPTOM)
-    cut = clip(title, SYMPTOM)
+        return _whole(errs[0], SYMPTOM)
+    cut = fit(title, SYMPTOM)
     # a clause that only names the thing ("example_gemm.py:precision error at …" cut at its colon)
-    # lost what went wrong: then the title cut after a word instead
-    return shorten(title, SYMPTOM) if names_only(cut) and not names_only(title) else cut
+    # lost what went wrong: then the title whole, as a reader would search for it
+    return title if not cut or (names_only(cut) and not names_only(title)) else cut

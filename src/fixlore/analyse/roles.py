@@ -114,9 +114,29 @@ def is_measurement(sentence: str) -> bool:
     return bool(_MEASURE.search(sentence))
 
 
+# a PR template's self-check field ("【自检】main.go 修改，无 UT/ST 需求"): the author's checklist
+# for the reviewer, nothing a reader of the row learns about the problem
+SELF_CHECK = ("自检", "自测", "自验证", "checklist", "self-check", "self check", "ut/st", "ut、st")
+# what tests a change adds: evidence that it works, not what it changes
+TESTS = ("单测", "单元测试", "回归测试", "测试用例", "用例", "断言", "ut ", "unit test", "regression test",
+         "test case", "tests", "assertion", "assert ")
+
+
+def is_template_note(sentence: str) -> bool:
+    """A self-check line of a PR template: a bracketed label ("【自检】") or a checklist answer."""
+    text = sentence.strip()
+    return has_cue(text, SELF_CHECK) or bool(re.match(r"^[【\[]\s*(?:自检|自测|checklist|self[- ]check)", text, re.I))
+
+
+def only_tests(sentence: str) -> bool:
+    """Says what tests a change adds and nothing it changes in the code: "新增 tp=2/4 下 dispatch
+    字节数断言" is how the fix was checked, not the fix."""
+    return has_cue(sentence, TESTS) and not states_change(sentence)
+
+
 def facts_kept(whole: str, part: str) -> bool:
     """Whether `part` (a clipped `whole`) still states every hard fact of `whole`."""
     return hard_facts(whole) <= hard_facts(part)
 
 
-__all__ = ["OFFICIAL", "facts_kept", "is_log_line", "states_cause", "says_something", "is_measurement", "is_scope", "is_workaround", "states_change", "states_reason"]
+__all__ = ["OFFICIAL", "facts_kept", "is_template_note", "only_tests", "is_log_line", "states_cause", "says_something", "is_measurement", "is_scope", "is_workaround", "states_change", "states_reason"]

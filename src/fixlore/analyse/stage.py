@@ -27,6 +27,7 @@ class AnalyseSummary(TypedDict, total=False):
     llm_failed: int
     decisions: dict[str, dict[str, Any]]
     llm: dict[str, Any]
+    editor_overrides: int
 
 
 def run(ctx: RunContext) -> AnalyseSummary:
@@ -40,5 +41,12 @@ def run(ctx: RunContext) -> AnalyseSummary:
     summary = analyse(cases, ctx.corpus(), choice_from_settings(ctx.settings),
                       progress=(lambda done, total: report("cases", done, total)) if report else None,
                       circuits=ctx.circuits)
+    if ctx.overrides is not None:          # the editor's keep / drop over the analyst's (fixlore.rules.overrides)
+        from fixlore.rules.overrides import apply_keep, apply_themes
+
+        applied = apply_keep(cases, ctx.overrides) + apply_themes(cases, ctx.overrides)   # a series has no compose
+        ctx.record_overrides(applied, "analyse")
+        if applied:
+            summary["editor_overrides"] = len(applied)
     ctx.store.save_cases(cases, ctx.run_id)
     return summary  # type: ignore[return-value]

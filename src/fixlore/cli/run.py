@@ -68,6 +68,14 @@ def register(app: typer.Typer) -> None:
         probe: Optional[Path] = typer.Option(None, "--probe", help="A `fixlore probe` report (JSON): ask the "
                                              "lists in the ordering forms it saw work (default: the documented "
                                              "order, docs/harvest.md)."),
+        number: Optional[int] = typer.Option(None, "--number", min=1, help="The digest's number, shown in its title "
+                                             "(a series edition has its own)."),
+        tagline: Optional[str] = typer.Option(None, "--tagline", help="The line under the digest's title."),
+        agent_pointer: Optional[str] = typer.Option(None, "--agent-pointer", help="Where agents read the cases: a URL "
+                                                    "or a command (default: this run's `fixlore serve mcp|http --out`)."),
+        overrides: Optional[Path] = typer.Option(None, "--overrides", help="The editor's corrections (YAML, "
+                                                 "docs/series.md): keep/drop, fix/not_fix, theme per OWNER/REPO#N. "
+                                                 "A series reads OUT/overrides.yaml."),
     ) -> None:
         """Harvest, funnel, link, enrich, analyse, compose and index the cases for serving; write OUT/run.json, OUT/cases.jsonl and the digests.
 
@@ -98,13 +106,15 @@ def register(app: typer.Typer) -> None:
         when = parse_since(as_of, "--as-of") if as_of is not None else None
         if (allow_empty or dry_run) and not series:
             raise ConfigError("--allow-empty and --dry-run go with --series (a series edition)")
+        if series and number is not None:
+            raise ConfigError("--number goes with a plain run (a series edition takes its number from the series)")
         if series:
             from fixlore.series.publish import publish_edition
 
             result = publish_edition(series, out=out, world=world, db=db, config=config, as_of=when,
                                      since=parse_since(since, "--since") if since else None,
                                      flags=replace(flags, since=None), quiet=quiet, allow_empty=allow_empty,
-                                     dry_run=dry_run)
+                                     dry_run=dry_run, overrides=overrides)
             if not quiet or dry_run:
                 typer.echo(json_text(result, indent=2))
             return
@@ -113,9 +123,12 @@ def register(app: typer.Typer) -> None:
         show = not quiet and not as_json
         request = RunRequest(out=out, world=world, settings=flags, config=config, faults=faults,
                              fault_seed=fault_seed, strict=quirks or strict, probe=probe_forms, as_of=when,
-                             stage_names=tuple(stage), naive=naive, quiet=not show)
+                             stage_names=tuple(stage), naive=naive, quiet=not show, overrides=overrides)
+        frame = {k: v for k, v in {"number": number, "tagline": tagline, "agent_pointer": agent_pointer}.items()
+                 if v is not None}
         with StageProgress(enabled=show) as bar:
-            info = run_pipeline(request, progress=bar.update if show else None)
+            info = run_pipeline(request, progress=bar.update if show else None,
+                                extra_info={"frame": frame} if frame else None)
         if as_json:
             typer.echo(escape_json((out / "run.json").read_text(encoding="utf-8")), nl=False)
         elif show:

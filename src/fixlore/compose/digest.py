@@ -15,6 +15,7 @@ from fixlore.compose.charts import funnel_chart, repo_chart, timing_chart
 from fixlore.compose.disclosure import disclosure
 from fixlore.compose.editorial import Editorial
 from fixlore.compose.figures import Refs, compute_figures
+from fixlore.compose.frame import backlog_by_repo, backlog_rest, frame_of, introduction, numbered, pointer, tagline
 from fixlore.compose.guide import guide
 from fixlore.compose.language import MARK as QUOTE_MARK
 from fixlore.compose.language import answer_of, facts_in, quote
@@ -69,6 +70,8 @@ def kb_cites(case: Case, repo_web: dict[str, Any]) -> list[dict[str, Any]]:
 
 # ---------------------------------------------------------------------------------------------
 def _title(cases: list[Case], run: dict, fig: dict, lang: str) -> str:
+    """The run's own title (a series edition's carries its number), else the orgs and the window,
+    numbered when the run was given one (`frame.number`)."""
     if run.get("title"):
         return str(run["title"])
     orgs = run.get("orgs") or sorted({c.repo.split("/")[0] for c in cases if "/" in c.repo})
@@ -77,8 +80,9 @@ def _title(cases: list[Case], run: dict, fig: dict, lang: str) -> str:
     until = _date(win["until"]) or _date(win["last_close"])
     span = f"{since} ~ {until}" if since and until and since != until else (since or until)
     tail = f" · {span}" if span else ""
-    return _t(lang, f"{_j(lang, orgs)} 开源仓 Issue 分析解答{tail}".strip(),
-              f"{_j(lang, orgs)} resolved issues digest{tail}".strip())
+    number = frame_of(run).get("number")
+    return _t(lang, numbered(f"{_j(lang, orgs)} 开源仓 Issue 分析解答", number, lang) + tail,
+              numbered(f"{_j(lang, orgs)} resolved issues digest", number, lang) + tail).strip()
 
 
 def digest_links(cases: list[Case], ref: Refs) -> dict[str, str]:
@@ -135,13 +139,15 @@ def build_digest(cases: list[Case], run: dict | None = None, lang: str = "zh", f
         cs = sorted(per_repo[repo], key=lambda c: c.number)
         said: list[str] = []
         mine = ed.repo(repo, lang)
-        positioning = (mine.get("positioning") or "").strip() or editorial.positioning(
-            cs, ref, lang, said, descriptions.get(repo) or "")
+        what = editorial.what_it_is(descriptions.get(repo) or "", lang, said)
+        positioning = (mine.get("positioning") or "").strip() or introduction(
+            cs, descriptions.get(repo) or "", lang, said)
         overview.append({"repo": ref.repo(repo), "full_name": repo, "positioning": positioning, "count": len(cs),
                          "untranslated": said})
         subtitle = (mine.get("subtitle") or "").strip() or editorial.subtitle(cs, ref, lang)
+        heading = ref.repo(repo) + ((f"（{what}）" if lang == "zh" else f" ({what})") if what else "")
         repos.append({"repo": ref.repo(repo), "full_name": repo, "untranslated": list(said),
-                      "heading": f"{ref.repo(repo)}（{positioning}）" if lang == "zh" else f"{ref.repo(repo)} ({positioning})",
+                      "heading": heading,
                       "subtitle": subtitle,
                       "rows": [_row(c, ref, lang, ed) | {
                                 "links": pr_links(c), "kb": kb_cites(c, repo_web),
@@ -150,6 +156,11 @@ def build_digest(cases: list[Case], run: dict | None = None, lang: str = "zh", f
     return {
         "lang": lang,
         "title": _title(cases, run, fig, lang),
+        "frame": {"tagline": tagline(kept, len(per_repo), run, lang), "pointer": pointer(run, lang),
+                  "backlog": (waiting := backlog_by_repo(cases, ref, lang, waiting_said := [])),
+                  "untranslated": waiting_said,
+                  "backlog_rest": backlog_rest(cases, waiting, lang),
+                  "backlog_heading": _t(lang, "候选余量（按仓）", "Backlog by repository")},
         "headings": {
             "overview": _t(lang, "总览", "Overview"),
             "overview_cols": [_t(lang, "仓库", "Repository"), _t(lang, "定位", "Positioning"), _t(lang, "收录条数", "Cases")],

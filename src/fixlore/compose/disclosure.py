@@ -25,6 +25,26 @@ REASON_TEXT = {
     "fix_unknown": ("修复未知（材料未能读全）", "fix unknown (part of the thread could not be read)"),
     "unspecified": ("未注明", "unspecified"),
 }
+# the timing classes, PR states and analysis backends as a reader of each language names them
+TIMING_TEXT = {
+    "same_second": ("合入同秒关单", "closed in the merge's second"),
+    "auto_close": ("合入后数分钟内自动关单", "closed automatically within minutes of the merge"),
+    "minutes": ("合入后一小时内关单", "closed within the hour"),
+    "later": ("合入后人工关单", "closed by hand later"),
+    "stale": ("stale 流程关单", "closed by a stale process"),
+    "before_merge": ("关单早于合入", "closed before the merge"),
+    "no_fix": ("无代码修复", "no code fix"),
+}
+STATE_TEXT = {"closed": ("已关闭", "closed unmerged"), "open": ("仍开启", "still open"),
+              "unknown": ("状态未知", "state unknown")}
+BACKEND_TEXT = {"offline": ("离线规则", "offline rules")}
+
+
+def named(table: dict[str, tuple[str, str]], key: str, lang: str) -> str:
+    pair = table.get(key)
+    return (pair[0] if lang == "zh" else pair[1]) if pair else key
+
+
 CARRIER_TEXT = {
     "fix_not_landed": ("resolved 但修复未落地", "resolved but the fix never landed"),
     "claimed_unmerged": ("评论称已合入的 PR 实为 closed 未合", "a PR cited as merged was closed unmerged"),
@@ -132,6 +152,56 @@ def _endpoint_note(an: dict, lang: str) -> str:
               f"the remaining cases went to the offline analyst without asking it")
 
 
+def _stale_reconciled(tm: dict, lang: str) -> str:
+    """Why the stale closes listed and the stale timing class differ: a stale close whose fix never
+    merged is timed "no code fix", one not published is not in the published distribution."""
+    published = (tm.get("by_timing_published") or tm["by_timing"]).get("stale", 0)
+    other = [s for s in tm["stale"] if s.get("published", True) and s.get("timing", "stale") != "stale"]
+    unpublished = [s for s in tm["stale"] if not s.get("published", True)]
+    bits = [_t(lang, f"{s['case']} 时序记为{named(TIMING_TEXT, s.get('timing', ''), lang)}",
+               f"{s['case']} is timed {named(TIMING_TEXT, s.get('timing', ''), lang)}") for s in other]
+    if unpublished:
+        bits.append(_t(lang, f"{_j(lang, [s['case'] for s in unpublished])} 未入选",
+                       f"{', '.join(s['case'] for s in unpublished)} not published"))
+    if not bits:
+        return _t(lang, f"上述 stale 关单即时序分布中的 stale {published} 条",
+                  f"these stale closes are the {published} of the stale timing class below")
+    return _t(lang, f"上述 stale 关单 {len(tm['stale'])} 条中，{_j(lang, bits)}，故时序分布中 stale 为 {published} 条",
+              f"of the {len(tm['stale'])} stale closes above, {'; '.join(bits)}, so the timing classes below count "
+              f"{published} stale")
+_OVERRIDE_KINDS = {"keep": ("保留", "kept"), "drop": ("剔除", "dropped"), "fix": ("改定修复 PR", "fix named"),
+                   "not_fix": ("否认修复 PR", "fix rejected"), "theme": ("改定主题", "theme set")}
+
+
+def _removed_zh(claim: str) -> str:
+    """"!1008: credited as the fix, not this issue's" in the Chinese disclosure's words."""
+    what, _, why = claim.partition(": ")
+    return f"{what}（" + ("被写成修复，但链接不认其为本 issue 的修复" if why.startswith("credited") else "材料中没有") + "）"
+
+
+def _editors_note(run: dict, lang: str) -> str:
+    """The editors' corrections the run applied, by kind, and the value weights learned from
+    their decisions (a series edition), from run.json; "" when neither."""
+    parts = []
+    ov = run.get("overrides") or {}
+    if ov:
+        n: dict[str, int] = {}
+        for a in ov.get("applied") or []:
+            n[a["kind"]] = n.get(a["kind"], 0) + 1
+        kinds = [f"{_OVERRIDE_KINDS[k][0 if lang == 'zh' else 1]} {v}" for k, v in n.items() if k in _OVERRIDE_KINDS]
+        unknown = len(ov.get("unknown") or [])
+        parts.append(_t(lang, f"编辑更正文件 {ov.get('entries', 0)} 条，本期施用 {sum(n.values())} 处"
+                        + (f"（{'，'.join(kinds)}）" if kinds else "") + (f"；{unknown} 条所指案例不在本期运行中" if unknown else "") + "。",
+                        f"The editors' overrides file holds {ov.get('entries', 0)} entries; {sum(n.values())} changes applied"
+                        + (f" ({', '.join(kinds)})" if kinds else "") + (f"; {unknown} name no case of this run" if unknown else "") + "."))
+    learned = run.get("value_weights") or {}
+    if learned.get("decisions"):
+        parts.append(_t(lang, f"价值权重学自 {learned['decisions']} 个编辑决定（逻辑回归，留出集 AUC {learned.get('heldout_auc', '—')}）。",
+                        f"Value weights learned from {learned['decisions']} editors' decisions (logistic regression, "
+                        f"held-out AUC {learned.get('heldout_auc', '—')})."))
+    return "".join(parts) if lang == "zh" else " ".join(parts)
+
+
 def disclosure(fig: dict, run: dict, lang: str, editorial: str = "") -> list[dict[str, str]]:
     f, kb, mg, car, ev, tm, dr, bl, an = (fig[k] for k in ("funnel", "kb", "merge", "carriers", "evidence", "timing",
                                                           "drops", "backlog", "analysis"))
@@ -154,13 +224,17 @@ def disclosure(fig: dict, run: dict, lang: str, editorial: str = "") -> list[dic
         + _closing_refs_note(fig["api"], lang)})
     if (partly := _items_note(fig.get("unread") or {}, lang)):
         items.append({"label": _t(lang, "逐条未读全", "Read in part"), "text": partly})
+    scores = [r["score"] for r in kb["cases"]] or [0.0]
+    low, high = min(scores), max(scores)
     kb_list = _j(lang, [f"{r['case']}→{r['doc'].split('/')[-1]}" for r in kb["cases"]])   # scores: digest.json
     items.append({"label": _t(lang, "KB 核实", "Knowledge base"), "text": _t(
         lang,
         f"{kb['rows']} 行中 {kb['with_refs']} 行挂 kb_refs" + (f"（{kb_list}）" if kb_list else "")
-        + f"；{kb['without_refs']} 行无高于阈值的命中，留空未硬凑。",
+        + (f"，所挂文档相似度 {low:.3f}~{high:.3f}" if kb["cases"] else "")
+        + (f"；{kb['without_refs']} 行无高于阈值的命中，留空。" if kb["without_refs"] else "。"),
         f"{kb['with_refs']} of {kb['rows']} rows carry kb_refs" + (f" ({kb_list})" if kb_list else "")
-        + f"; {kb['without_refs']} rows had no passage above the threshold and are left empty, never forced.")
+        + (f", the documents cited scoring {low:.3f} to {high:.3f}" if kb["cases"] else "")
+        + (f"; {kb['without_refs']} rows had no passage above the threshold and are left empty." if kb["without_refs"] else "."))
         + _fallback_note(kb.get("check") or {}, lang, "这些例沿用阈值命中。", "they keep the threshold's references")})
     carriers = []
     for trap, (zh, en) in CARRIER_TEXT.items():
@@ -168,7 +242,7 @@ def disclosure(fig: dict, run: dict, lang: str, editorial: str = "") -> list[dic
             names = _j(lang, [x["case"] + note_in(x["note"], lang == "zh") for x in car[trap]])
             carriers.append(_t(lang, f"{zh} {len(car[trap])} 例：{names}", f"{en}: {len(car[trap])} ({names})"))
     n_carriers = sum(len(v) for v in car.values())
-    nm = _j(lang, [f"{k} {v}" for k, v in mg["not_merged"].items()]) or "0"
+    nm = _j(lang, [f"{named(STATE_TEXT, k, lang)} {v}" for k, v in mg["not_merged"].items()]) or "0"
     audit = tm["audit"]
     audit_txt = ""
     if audit["checked"]:
@@ -223,6 +297,7 @@ def disclosure(fig: dict, run: dict, lang: str, editorial: str = "") -> list[dic
     if tm["stale"]:
         traps.append(_t(lang, f"stale 关单 {len(tm['stale'])} 条，关单晚于真实修复（" + _j(lang, [f"{s['case']} 晚 {human_lag(s['lag_s'], lang)}" if s['lag_s'] is not None else f"{s['case']} 修复未合入" for s in tm["stale"]]) + "），判据回到 PR merged_at",
                         f"stale closes: {len(tm['stale'])}, closed after the real fix (" + _j(lang, [f"{s['case']} {human_lag(s['lag_s'], lang)} late" if s['lag_s'] is not None else f"{s['case']} fix never merged" for s in tm["stale"]]) + "); the PR's merged_at is what counts"))
+        traps.append(_stale_reconciled(tm, lang))
     for st in tm["close_storms"]:
         who = _j(lang, st["actors"]) or (st["notes"][0] if st["notes"] else _t(lang, "同一操作者", "one actor"))
         traps.append(_t(lang, f"关单风暴 {st['start'][:10]} {st['start'][11:19]}~{st['end'][11:19]}（{st['span_s']} 秒内 {st['count']} 单，{who}：{_j(lang, st['cases'])}），关单时刻不说明修复",
@@ -230,8 +305,10 @@ def disclosure(fig: dict, run: dict, lang: str, editorial: str = "") -> list[dic
     if tm["before_merge"]:
         traps.append(_t(lang, "关单早于合入 " + _j(lang, [f"{b['case']}（早 {human_lag(b['lag_s'], lang)}）" for b in tm["before_merge"]]) + "，不倒填",
                         "closed before the merge: " + _j(lang, [f"{b['case']} ({human_lag(b['lag_s'], lang)} early)" for b in tm["before_merge"]]) + ", never back-filled"))
-    dist = _j(lang, [f"{k} {v}" for k, v in tm["by_timing"].items()])
-    traps.append(_t(lang, f"时序分布：{dist}", f"timing classes: {dist}"))
+    published = tm.get("by_timing_published") or tm["by_timing"]
+    dist = _j(lang, [f"{named(TIMING_TEXT, k, lang)} {v}" for k, v in sorted(published.items(), key=lambda kv: (-kv[1], kv[0]))])
+    traps.append(_t(lang, f"入选 {sum(published.values())} 条的时序分布：{dist}",
+                    f"timing of the {sum(published.values())} published cases: {dist}"))
     items.append({"label": _t(lang, "时序陷阱实录", "Timing traps"),
                   "text": ("；" if lang == "zh" else "; ").join(traps) + ("。" if lang == "zh" else ".")})
     by_reason = defaultdict(list)
@@ -242,11 +319,14 @@ def disclosure(fig: dict, run: dict, lang: str, editorial: str = "") -> list[dic
     items.append({"label": _t(lang, "诚实弃收", "Honest drops"), "text": _t(
         lang, f"深析层弃 {dr['count']} 条" + (f"——{drops}" if drops else "") + "。",
         f"{dr['count']} dropped by deep analysis" + (f": {drops}" if drops else "") + ".")})
-    top = _j(lang, [b["title"] or b["case"] for b in bl["top"]])
+    per_repo = list((bl.get("per_repo") or {}).items())
+    shown = _j(lang, [f"{r} {n}" for r, n in per_repo[:8]])
+    rest = sum(n for _, n in per_repo[8:])
+    more = _t(lang, f"，其余 {len(per_repo) - 8} 仓 {rest} 条", f", {rest} in {len(per_repo) - 8} other repositories") if rest else ""
     items.append({"label": _t(lang, "候选统计与余量", "Backlog"), "text": _t(
-        lang, f"有效池 {f['pool']} 条本轮深析 {f['analysed']} 条，余 {bl['count']} 条留待后续" + (f"，价值靠前：{top}" if top else "") + "。",
-        f"Of a pool of {f['pool']}, {f['analysed']} were analysed; {bl['count']} wait for a later digest" + (f"; highest value: {top}" if top else "") + ".")})
-    ab = _j(lang, [f"{k} {v}" for k, v in an["by_backend"].items()])
+        lang, f"有效池 {f['pool']} 条本轮深析 {f['analysed']} 条，余 {bl['count']} 条留待后续" + (f"，按仓：{shown}{more}" if shown else "") + "。",
+        f"Of a pool of {f['pool']}, {f['analysed']} were analysed; {bl['count']} wait for a later digest" + (f", by repository: {shown}{more}" if shown else "") + ".")})
+    ab = _j(lang, [f"{named(BACKEND_TEXT, k, lang)} {v}" for k, v in an["by_backend"].items()])
     llm_bits = ""
     if an["llm_fallbacks"] or an["tokens"]:
         tok = an["tokens"] or {}
@@ -269,12 +349,19 @@ def disclosure(fig: dict, run: dict, lang: str, editorial: str = "") -> list[dic
                       f"删去无据陈述 {gr['claims_dropped']} 条",
                 f"; grounding checked {gr['checked']} rows (identifiers, numbers, versions and PRs must appear in the "
                 f"material given): {gr['repaired']} passed after one repair, {gr['claims_dropped']} had unfounded claims removed")
+        removed = an.get("removed") or []
+        if removed:     # what each row no longer says, so a reader can tell a short row from a cut one
+            llm_bits += _t(lang, "（删去：" + "；".join(f"{r['case']} " + "、".join(_removed_zh(x) for x in r["claims"])
+                                                     for r in removed) + "）",
+                           " (removed: " + "; ".join(f"{r['case']} " + ", ".join(r["claims"]) for r in removed) + ")")
     items.append({"label": _t(lang, "分析方式", "Analysis"), "text": _t(
         lang, f"深析 worker：{ab or '无'}{llm_bits}。", f"Analysis workers: {ab or 'none'}{llm_bits}.")})
     items.append({"label": _t(lang, "编辑与译文", "Editorial and translation"), "text": editorial or _t(
         lang, "主题标题与段落、仓库副标题与定位、排错指引由离线规则从案例共性写成（未配置模型）；英文版未翻译问题原文。",
         "Theme headlines and paragraphs, repository subtitles and positioning and the guide were worded offline "
         "from what the cases share (no model configured); the English digest leaves issue text untranslated, marked [zh].")})
+    if (editors := _editors_note(run, lang)):
+        items.append({"label": _t(lang, "编辑更正", "Editors' corrections"), "text": editors})
     for item in items:
         said: list[str] = []
         item["text"] = mark_runs(item["text"], lang, said)

@@ -138,15 +138,12 @@ def headline(i: int, cs: list[Case], ref: Refs, lang: str, said: list[str]) -> s
     """A theme's headline as a sentence: where, what the cases share, and what they show."""
     repos = sorted({ref.repo(c.repo) for c in cs})
     where = "/".join(repos) if len(repos) <= 3 else _t(lang, f"{len(repos)} 个小仓", f"{len(repos)} small repos")
-    words = shared_words(cs)
     what = insight(cs, ref, lang)
     n = len(cs)
+    # what the cases show, not the keywords they share ("7 案都涉及 fsdp2、dcp" teaches nothing)
     if lang == "zh":
-        about = f"都涉及 {'、'.join(words)}" if words else ""
-        return f"{i}. {where} {n} 案{about}：{what}。"
-    latin = [w for w in words if not cjk_count(w)]      # a Chinese keyword would only be a quote here
-    about = (" share " + ", ".join(latin)) if latin else ""
-    return f"{i}. {n} case{'s' if n > 1 else ''} in {where}{about}: {what}."
+        return f"{i}. {where} {n} 案：{what}。"
+    return f"{i}. {n} case{'s' if n > 1 else ''} in {where}: {what}."
 
 
 def repo_topics(cs: list[Case], ref: Refs, k: int = 3) -> list[str]:
@@ -177,6 +174,14 @@ def positioning(cs: list[Case], ref: Refs, lang: str, said: list[str], descripti
     latin = [w for w in topics if not cjk_count(w)]
     about = "here: " + ", ".join(latin) if latin else ""
     return "; ".join(p for p in (quote(what, lang, said) if what else "", about) if p)
+
+
+def what_it_is(description: str, lang: str, said: list[str]) -> str:
+    """What the repository is: its own description's first clause (quoted in English)."""
+    import re
+
+    what = re.split(r"[，,。；;.(（]", description or "", maxsplit=1)[0].strip()
+    return quote(what, lang, said) if what else ""
 
 
 def subtitle(cs: list[Case], ref: Refs, lang: str) -> str:

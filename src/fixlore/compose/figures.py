@@ -194,7 +194,8 @@ def _reused_checks(summary: Any) -> dict[str, Any]:
 
 
 def timing_figures(analysed: list[Case], ref: Refs, run: dict[str, Any]) -> dict[str, Any]:
-    stale = [{"case": ref(c), "lag_s": c.lag_s, "note": c.trap_notes.get(Trap.STALE_CLOSE, "")}
+    stale = [{"case": ref(c), "lag_s": c.lag_s, "note": c.trap_notes.get(Trap.STALE_CLOSE, ""),
+              "timing": str(c.timing), "published": c.funnel == FunnelStage.SELECTED}
              for c in analysed if c.timing == Timing.STALE or Trap.STALE_CLOSE in c.traps]
     before = [{"case": ref(c), "lag_s": c.lag_s if c.lag_s is not None else _lag_to_later_merge(c),
                "note": c.trap_notes.get(Trap.CLOSED_BEFORE_MERGE, "")}
@@ -211,6 +212,9 @@ def timing_figures(analysed: list[Case], ref: Refs, run: dict[str, Any]) -> dict
         audit.update(reused)
     return {
         "by_timing": dict(sorted(Counter(str(c.timing) for c in analysed).items())),
+        # the same over the published cases: what the methods section speaks of
+        "by_timing_published": dict(sorted(Counter(str(c.timing) for c in analysed
+                                                   if c.funnel == FunnelStage.SELECTED).items())),
         "stale": sorted(stale, key=lambda s: -(s["lag_s"] or 0)),
         "close_storms": _storms(analysed, ref),
         "before_merge": before,
@@ -232,7 +236,7 @@ def backlog_figures(cases: list[Case], ref: Refs, top: int = 5) -> dict[str, Any
             "top": [{"case": ref(c), "title": c.title, "value": round(c.value, 3)} for c in rank[:top]]}
 
 
-def analysis_figures(analysed: list[Case], run: dict[str, Any]) -> dict[str, Any]:
+def analysis_figures(analysed: list[Case], run: dict[str, Any], ref: Refs) -> dict[str, Any]:
     st = stage_summary(run, "analyse")
     by_backend = Counter((c.analysed_by or "unknown").split(" (")[0] for c in analysed)
     fallbacks = [c for c in analysed if "llm failed" in (c.analysed_by or "")]
@@ -245,7 +249,10 @@ def analysis_figures(analysed: list[Case], run: dict[str, Any]) -> dict[str, Any
             "llm_failures": dict(llm.get("llm_failures", {})), "tokens": llm.get("tokens", {}),
             "cost": llm.get("cost"), "cache_hits": llm.get("cache_hits"), "requests": llm.get("requests"),
             "prompt_version": llm.get("prompt_version", ""),
-            "endpoint_down": _open_circuit(llm.get("circuit"))}
+            "endpoint_down": _open_circuit(llm.get("circuit")),
+            # what the grounding check took out of each row, so the reader is told what a row no longer says
+            "removed": [{"case": ref(c), "claims": list(c.written.removed)}
+                        for c in analysed if c.written.removed]}
 
 
 def _open_circuit(circuit: Any) -> dict[str, str]:
@@ -312,7 +319,7 @@ def compute_figures(cases: list[Case], run: dict[str, Any] | None = None) -> dic
         "timing": timing_figures(analysed, ref, run),
         "drops": drop_figures(analysed, ref),
         "backlog": backlog_figures(cases, ref),
-        "analysis": analysis_figures(analysed, run),
+        "analysis": analysis_figures(analysed, run, ref),
         "api": {k: harvest[k] for k in ("requests", "repos", "orgs", "api_requests", "unreadable",
                                         "closing_refs_unread")
                 if harvest.get(k) not in (None, [])},

@@ -19,6 +19,7 @@ from fixlore.compose.editorial import Editorial
 from fixlore.compose.figures import Refs, merged
 from fixlore.compose.language import quote
 from fixlore.compose.render import safe_url
+from fixlore.compose.steps import PIPELINE_STEP, PLANNED, fit, identifiers, imperative, searchable
 from fixlore.compose.wording import t as _t
 from fixlore.core.model import Case
 from fixlore.rules.refs import find_refs
@@ -85,35 +86,64 @@ def _names(text: str, label: str, repo: str) -> bool:
     return any(r.number == number for r in find_refs(text, repo))
 
 
+def _check(cs: list[Case], labels: list[str], lang: str, said: list[str], ed: Editorial) -> tuple[str, Case | None]:
+    """The first thing to check: an analyst's imperative step, else the identifiers the cause
+    names, else (a fix with nothing else to go on) whether the reader's build has it."""
+    for c in cs:
+        text = c.written.action or ("" if c.fix else c.first_action)
+        if imperative(text):
+            return ed.case_text(c, "action", lang) or quote(fit(text, 90) or text.strip().rstrip("。. "), lang, said), c
+    names = list(dict.fromkeys(n for c in cs for n in identifiers(c)))[:2]
+    if names:
+        return _t(lang, f"先核对 {'、'.join(names)}", f"Check {' and '.join(names)} first"), None
+    if labels:
+        return _t(lang, f"先确认所用版本是否含 {'、'.join(labels)}",
+                  f"Check whether your build includes {', '.join(labels)}"), None
+    return "", None
+
+
+def _change(cs: list[Case], used: Case | None, lang: str, said: list[str], ed: Editorial) -> str:
+    """What the fix or the answer does, in one sentence or clause that fits (never cut); a plan is
+    not said of a fix that merged, nor the pipeline's own step."""
+    for c in cs:
+        if c is used:
+            continue
+        landed = any(merged(f) for f in c.fix)
+        for text in (c.written.action, c.written.change, c.written.workaround, "" if c.fix else c.first_action):
+            if not text or imperative(text) or text.strip().lower().startswith(PIPELINE_STEP):
+                continue
+            if landed and any(w in text.lower() for w in PLANNED):
+                continue
+            if shown := fit(text, 70):
+                return ed.case_text(c, "action", lang) if text == c.written.action and ed.case_text(c, "action", lang) \
+                    else quote(shown, lang, said)
+    return ""
+
+
 def _action(cs: list[Case], lang: str, said: list[str], ed: Editorial) -> str:
-    """The row's first action: take the landed fixes (or watch the open ones), then the first
-    analyst action of its cases, unless that action already names the PR."""
+    """The row's first action: what to check first, then what the fix changes, with the landed
+    PRs (or the open ones to watch) in brackets unless the text names them already."""
     labels = list(dict.fromkeys(pr_label(f, c.repo) for c in cs for f in c.fix if merged(f) and f.role == "fix"))
     labels = labels or list(dict.fromkeys(pr_label(f, c.repo) for c in cs for f in c.fix if merged(f)))
     pending = list(dict.fromkeys(pr_label(f, c.repo) for c in cs for f in c.fix + c.pending_fix
                                  if not merged(f) and f.state == "open"))
-    own, of = "", None
-    for c in cs:
-        text = c.written.action or ("" if c.fix or pending else c.first_action)
-        if text.strip():
-            own, of = text.strip().rstrip("。. "), c
-            break
-    own_text = ""
-    if own and of is not None:
-        own_text = ed.case_text(of, "action", lang) or quote(own, lang, said)
-    # what to do or what the fix changed comes first; the PR that carries it follows in brackets
-    # (a column of "upgrade to a build with !N" says nothing until the reader opens every PR)
-    if labels and not any(_names(own, lb, cs[0].repo) for lb in labels):
+    check, used = _check(cs, labels, lang, said, ed)
+    change = _change(cs, used, lang, said, ed)
+    if check.startswith(("先确认所用版本是否含", "Check whether your build")) and \
+            any(_names(change, lb, cs[0].repo) for lb in labels):
+        check = ""        # the change names the fix already: asking for it again says nothing
+    fixed = any(c.fix for c in cs)
+    lead = _t(lang, "；修复：" if fixed else "；答复：", "; the fix: " if fixed else "; the answer: ")
+    text = check + (lead + change if check and change else change)
+    raw = " ".join(c.written.action or "" for c in cs) + " " + text
+    if labels and not any(_names(raw, lb, cs[0].repo) for lb in labels):
         landed = "、".join(labels) if lang == "zh" else ", ".join(labels)
-        if own_text:
-            return own_text + _t(lang, f"（{landed} 已合入）", f" (landed in {landed})")
-        return _t(lang, f"升级到含 {landed} 的版本", f"Upgrade to a build with {landed}")
-    if pending and not any(_names(own, lb, cs[0].repo) for lb in pending):
+        return text + _t(lang, f"（{landed} 已合入）", f" (landed in {landed})")
+    if pending and not any(_names(raw, lb, cs[0].repo) for lb in pending):
         waiting = "、".join(pending) if lang == "zh" else ", ".join(pending)
-        if own_text:
-            return own_text + _t(lang, f"（{waiting} 未合入，关注）", f" ({waiting} not merged yet: watch it)")
-        return _t(lang, f"关注 {waiting} 合入", f"Watch {waiting} until it merges")
-    return own_text
+        return (text or _t(lang, "先按官方答复规避", "Work around it as the maintainers advise")) + _t(
+            lang, f"（{waiting} 未合入，关注）", f" ({waiting} not merged yet: watch it)")
+    return text
 
 
 def guide(kept: list[Case], ref: Refs, repo_order: list[str], lang: str, ed: Editorial | None = None) -> list[dict[str, Any]]:
@@ -124,7 +154,7 @@ def guide(kept: list[Case], ref: Refs, repo_order: list[str], lang: str, ed: Edi
         said: list[str] = []
         symptoms: list[str] = []
         for c in cs:
-            s = (c.symptom or c.problem or c.title).strip()
+            s = searchable(c)
             shown = ed.case_text(c, "symptom", lang) or quote(s, lang, said)
             if s and shown not in symptoms:
                 symptoms.append(shown)

@@ -29,6 +29,11 @@ def run(ctx: RunContext) -> ComposeSummary:
     since = ctx.since
     # every time in the window's own offset (the store keeps UTC): GitCode users read +08:00
     cases_in_zone(cases, since.tzinfo if since else None)
+    if ctx.overrides is not None:          # the editor's themes (fixlore.rules.overrides)
+        from fixlore.rules.overrides import apply_themes
+
+        ctx.record_overrides(apply_themes(cases, ctx.overrides), "compose")
+        ctx.store.save_cases(cases, ctx.run_id)
     export = ctx.out_dir / "cases.jsonl"
     write_cases_jsonl(cases, export)
     try:   # the repos' own descriptions position them in the overview
@@ -43,6 +48,9 @@ def run(ctx: RunContext) -> ComposeSummary:
                                          for r in repos if r.html_url})
     except AttributeError:
         pass
+    # the digest's pointer for agents defaults to this run's own `fixlore serve ... --out DIR`
+    frame = ctx.info.get("frame") if isinstance(ctx.info.get("frame"), dict) else {}
+    ctx.info["frame"] = {"serve_out": str(ctx.out_dir), **frame}
     run = dict(ctx.info)
     paths = write_digests(cases, run, ctx.out_dir)
     # the version of each file, for readers of cases.jsonl (whose lines hold cases only)

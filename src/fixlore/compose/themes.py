@@ -1,20 +1,23 @@
-"""The digest's themes section (组合解读): the kept cases grouped by the analysts' theme (cases
-without a sibling one group per repository, after the real themes), each with a headline that
-states what its cases show as a sentence, a paragraph, and one bullet per case. The editorial
-pass's words are used where it wrote them (`Editorial`), the offline wording elsewhere."""
+"""The digest's themes section (组合解读). Offline, the kept cases are grouped by failure mode
+across repositories (`lessons.partition`): each theme's headline is the lesson, its paragraph the
+arithmetic computed once from the cases it names (landed + not landed + no code fix = cases), the
+repositories they come from and two of their causes; one bullet per case, a sentence or clause
+chosen to fit, never cut. When the editorial pass (a model) wrote themes, the analysts' themes are
+kept as it grouped them and its words used (`Editorial`), the offline wording where it wrote none."""
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import Counter, defaultdict
 from typing import Any
 
-from fixlore.compose.editorial import Editorial, headline, shared_words
-from fixlore.compose.figures import AUTO_CLOSE_TIMINGS, Refs, merged
+from fixlore.compose.editorial import Editorial, headline
+from fixlore.compose import lessons
+from fixlore.compose.figures import Refs, merged
 from fixlore.compose.language import mark_runs, quote
 from fixlore.compose.links import pr_links
 from fixlore.compose.render import safe_url
-from fixlore.compose.wording import fix_labels, gist, j as _j, t as _t
-from fixlore.core.enums import Timing, Trap
+from fixlore.compose.steps import fit
+from fixlore.compose.wording import fix_labels, j as _j, t as _t
 from fixlore.core.model import Case
 
 
@@ -39,38 +42,50 @@ def groups(kept: list[Case], ref: Refs) -> list[tuple[str, list[Case]]]:
     return sorted(out, key=order) + sorted(rest, key=order)
 
 
+def counts(cs: list[Case]) -> dict[str, int]:
+    """Each case once: landed, not landed, or without a code fix."""
+    landed = sum(1 for c in cs if lessons.landed(c))
+    pending = sum(1 for c in cs if lessons.pending(c))
+    return {"cases": len(cs), "landed": landed, "pending": pending, "no_fix": len(cs) - landed - pending}
+
+
+def _cause(c: Case, limit: int = 60) -> str:
+    for text in (c.written.mechanism, c.written.change, c.written.workaround, c.answer):
+        shown = fit(text, limit)
+        if shown:
+            return shown
+    return ""
+
+
 def _paragraph(cs: list[Case], ref: Refs, lang: str, said: list[str]) -> str:
-    n = len(cs)
-    landed = [c for c in cs if any(merged(f) for f in c.fix)]
-    chains = [c for c in cs if c.timing in AUTO_CLOSE_TIMINGS]
-    pending = [c for c in cs if Trap.FIX_NOT_LANDED in c.traps or (c.fix and not any(merged(f) for f in c.fix))]
-    answered = [c for c in cs if not c.fix]
-    stale = [c for c in cs if c.timing == Timing.STALE]
+    k = counts(cs)
+    bits = [p for n, p in ((k["landed"], _t(lang, f"{k['landed']} 案修复已合入", f"{k['landed']} with a merged fix")),
+                           (k["pending"], _t(lang, f"{k['pending']} 案修复未落地", f"{k['pending']} whose fix has not landed")),
+                           (k["no_fix"], _t(lang, f"{k['no_fix']} 案无代码修复", f"{k['no_fix']} without a code fix"))) if n]
+    para = [_t(lang, f"{k['cases']} 案：{_j(lang, bits)}。", f"{k['cases']} case{'s' if k['cases'] > 1 else ''}: {_j(lang, bits)}.")]
+    per_repo = Counter(ref.repo(c.repo) for c in cs)
+    if len(per_repo) > 1:
+        where = _j(lang, [f"{r} {n}" for r, n in sorted(per_repo.items(), key=lambda kv: (-kv[1], kv[0]))])
+        para.append(_t(lang, f"跨 {len(per_repo)} 个仓（{where}）。", f"From {len(per_repo)} repositories ({where})."))
+    else:
+        only = next(iter(per_repo))
+        para.append(_t(lang, f"仅见于 {only}：本批其他仓没有同类案例。",
+                       f"Only in {only}: no other repository has a case of this kind in this batch."))
+    # two causes from two repositories, as the cases tell them: what the reader learns the lesson from
+    shown, seen = [], set()
+    for c in sorted(cs, key=lambda c: (-c.value, c.repo, c.number)):
+        cause = _cause(c, 80)
+        if cause and c.repo not in seen:
+            shown.append(f"{ref(c)}：{cause}" if lang == "zh" else f"{ref(c)}: {cause}")   # mark_runs marks it
+            seen.add(c.repo)
+        if len(shown) == 2:
+            break
+    if shown:
+        para.append(_t(lang, f"如 {'；'.join(shown)}。", f"For example {'; '.join(shown)}."))
     dates = sorted(f.merged_at for c in cs for f in c.fix if merged(f))
-    bits = []
-    if landed:
-        bits.append(_t(lang, f"{len(landed)} 案修复已合入", f"{len(landed)} with a merged fix"))
-    if chains:
-        bits.append(_t(lang, f"{len(chains)} 条合入即关单", f"{len(chains)} closed by the merge"))
-    if pending:
-        bits.append(_t(lang, f"{len(pending)} 案修复未落地", f"{len(pending)} whose fix has not landed"))
-    if answered:
-        bits.append(_t(lang, f"{len(answered)} 案为官方答复无代码修复", f"{len(answered)} answered without a code change"))
-    para = [_t(lang, f"本组 {n} 案：{_j(lang, bits) or '均无修复'}。",
-               f"{n} case{'s' if n > 1 else ''}: {_j(lang, bits) or 'none with a fix'}.")]
-    common = shared_words(cs, 4)
-    if common:
-        para.append(_t(lang, f"共同线索：{_j(lang, common)}。",
-                       "common threads: " + ", ".join(quote(w, lang, said) for w in common) + "."))
     if dates:
         span = dates[0].strftime("%m-%d") + ("" if dates[0].date() == dates[-1].date() else "~" + dates[-1].strftime("%m-%d"))
-        para.append(_t(lang, f"修复合入时间 {span}。", f"fixes merged {span}."))
-    if stale:
-        para.append(_t(lang, f"{_j(lang, [ref(c) for c in stale])} 为 stale 关单，以 merged_at 为准。",
-                       f"{_j(lang, [ref(c) for c in stale])} closed by a stale process: the merge time counts."))
-    docs = sorted({k.doc.split("/")[-1] for c in cs for k in c.kb_refs})
-    if docs:
-        para.append(_t(lang, f"KB 佐证：{_j(lang, docs)}。", f"KB: {_j(lang, docs)}."))
+        para.append(_t(lang, f"修复合入 {span}。", f"Fixes merged {span}."))
     return mark_runs(" ".join(para) if lang == "en" else "".join(para), lang, said)
 
 
@@ -78,34 +93,42 @@ def _bullet(c: Case, ref: Refs, lang: str, ed: Editorial, written: str | None) -
     labels = fix_labels(c, ref)
     said: list[str] = []
     text = written or ed.case_text(c, "answer", lang)
-    if text:
-        shown = gist(text)
-    else:
-        shown = quote(gist(c.written.text() if c.written else c.answer), lang, said)
+    shown = (fit(text, 90) or text) if text else quote(_cause(c, 90), lang, said)
     tail = "" if not labels or all(lb.split("(")[0] in shown for lb in labels) else _t(lang, f"（{_j(lang, labels)}）", f" ({_j(lang, labels)})")
     problem = ed.case_text(c, "problem", lang) or quote(c.problem or c.title, lang, said)
     return {"ref": ref(c), "url": safe_url(c.url), "problem": problem, "text": shown + tail, "links": pr_links(c),
             "untranslated": said}
 
 
+def _section(i: int, head: str, paragraph: str, cs: list[Case], ref: Refs, lang: str, ed: Editorial,
+             notes: dict[str, str], said: list[str], by: str) -> dict[str, Any]:
+    return {"headline": f"{i}. {head}", "untranslated": said, "paragraph": paragraph,
+            "bullets": [_bullet(c, ref, lang, ed, notes.get(c.key)) for c in cs], "counts": counts(cs),
+            "themes": sorted({c.theme for c in cs}), "repos": sorted({c.repo for c in cs}), "written_by": by}
+
+
 def themes(kept: list[Case], ref: Refs, lang: str, ed: Editorial | None = None) -> list[dict[str, Any]]:
     ed = ed or Editorial()
+    order = lambda c: (ref.repo(c.repo), c.number)  # noqa: E731
     out = []
+    if not ed.record.get("themes"):        # offline: failure modes across repositories
+        for i, (mode, cs) in enumerate(lessons.partition(kept), 1):
+            cs = sorted(cs, key=order)
+            said: list[str] = []
+            lesson = mode.zh if lang == "zh" else mode.en[:1].upper() + mode.en[1:]
+            out.append(_section(i, lesson + _t(lang, "。", "."), _paragraph(cs, ref, lang, said), cs, ref, lang, ed,
+                                {}, said, "offline"))
+        return out
     for i, (theme, cs) in enumerate(groups(kept, ref), 1):
-        cs = sorted(cs, key=lambda c: (ref.repo(c.repo), c.number))
-        said: list[str] = []
+        cs = sorted(cs, key=order)
+        said = []
         llm = ed.theme(theme, lang) if theme else {}
         head = (llm.get("headline") or "").strip()
         if head:
-            head = f"{i}. {head}"
             paragraph = (llm.get("paragraph") or "").strip() or _paragraph(cs, ref, lang, said)
         else:
-            head = headline(i, cs, ref, lang, said)
+            head = headline(i, cs, ref, lang, said).split(". ", 1)[1]
             paragraph = _paragraph(cs, ref, lang, said)
-        notes = llm.get("bullets") or {}
-        out.append({"headline": head, "untranslated": said, "paragraph": paragraph,
-                    "bullets": [_bullet(c, ref, lang, ed, notes.get(c.key)) for c in cs],
-                    "themes": sorted({c.theme for c in cs}), "repos": sorted({c.repo for c in cs}),
-                    "written_by": "llm" if llm.get("headline") else "offline"})
+        out.append(_section(i, head, paragraph, cs, ref, lang, ed, llm.get("bullets") or {}, said,
+                            "llm" if llm.get("headline") else "offline"))
     return out
-

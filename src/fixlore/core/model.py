@@ -431,6 +431,9 @@ class Written:
     # the first thing a reader with the symptom should do, in the analyst's words, without the
     # pipeline's own step (take the landed fix, watch the open one): the digest words that per language
     action: str = ""
+    # what the grounding check removed from a model's reply, each "claim: why" ("!1008: credited as the
+    # fix, not this issue's"), so the reader is told what the row no longer says
+    removed: list[str] = field(default_factory=list)
 
     FIELDS = ("mechanism", "change", "workaround", "scope")
 
@@ -447,16 +450,20 @@ class Written:
     def to_export(self) -> dict[str, Any]:
         if not self and not self.action.strip():
             return {}
-        return {"lang": self.lang, "mechanism": self.mechanism, "change": self.change,
-                "workaround": self.workaround, "scope": self.scope, "numbers": list(self.numbers),
-                "action": self.action}
+        out = {"lang": self.lang, "mechanism": self.mechanism, "change": self.change,
+               "workaround": self.workaround, "scope": self.scope, "numbers": list(self.numbers),
+               "action": self.action}
+        if self.removed:
+            out["removed"] = list(self.removed)
+        return out
 
     @classmethod
     def from_export(cls, row: dict[str, Any] | None) -> "Written":
         row = row or {}
         return cls(lang=row.get("lang", ""), mechanism=row.get("mechanism", ""), change=row.get("change", ""),
                    workaround=row.get("workaround", ""), scope=row.get("scope", ""),
-                   numbers=[str(n) for n in row.get("numbers", [])], action=row.get("action", ""))
+                   numbers=[str(n) for n in row.get("numbers", [])], action=row.get("action", ""),
+                   removed=[str(r) for r in row.get("removed", [])])
 
 
 @dataclass(slots=True)
@@ -493,6 +500,9 @@ class Case:
     # parts of the issue and its candidate PRs that could not be read ("issues/104/comments";
     # fixlore.rules.unread says what they leave open); exported only when there are some
     unread: list[str] = field(default_factory=list)
+    # the editor's corrections this run applied ({kind, what, source}: fixlore.rules.overrides);
+    # exported only when there are some
+    overrides: list[dict[str, str]] = field(default_factory=list)
 
     @property
     def key(self) -> str:
@@ -525,6 +535,7 @@ class Case:
             "pending_fix": [f.to_export() for f in self.pending_fix],
             "candidates": [dict(c) for c in self.candidates], "audit": dict(self.audit),
             **({"unread": list(self.unread)} if self.unread else {}),
+            **({"overrides": [dict(o) for o in self.overrides]} if self.overrides else {}),
         }
 
     @classmethod
@@ -555,4 +566,5 @@ class Case:
             pending_fix=[FixRef.from_export(f) for f in row.get("pending_fix", [])],
             candidates=[dict(c) for c in row.get("candidates", [])], audit=dict(row.get("audit", {})),
             unread=[str(u) for u in row.get("unread", [])],
+            overrides=[dict(o) for o in row.get("overrides", [])],
         )

@@ -29,12 +29,48 @@ def register(app: typer.Typer) -> None:
                                                                   "(e.g. tune, tune2, heldout2)."),
         as_json: bool = typer.Option(False, "--json", help="Print the full report as JSON."),
         show: int = typer.Option(15, "--show", min=0, help="How many mismatching keys to list."),
+        overrides: Optional[Path] = typer.Option(None, "--overrides", help="Score --cases / --out against the "
+                                                 "editors' corrections (an overrides file) instead of a truth.yaml."),
+        splits: bool = typer.Option(False, "--splits", help="With --world: one row per world and truth split, each "
+                                                           "beside the keyword baseline (closing keywords only)."),
+        all_worlds: Optional[Path] = typer.Option(None, "--all-worlds", help="Every world folder with a truth.yaml "
+                                                                             "under this folder (e.g. worlds); "
+                                                                             "implies --splits."),
     ) -> None:
         """Compare case exports with truth, key by key, one report per world."""
         from fixlore.edges.caseexport import read_cases_jsonl
+
+        if overrides is not None:
+            from fixlore.evaluate.editors import score_overrides
+            from fixlore.settings.overrides import load_overrides
+
+            if truth is not None or world:
+                raise ConfigError("--overrides scores a case export (--cases or --out), not with --truth or --world")
+            path = cases if cases is not None else Path(out) / "cases.jsonl" if out is not None else None
+            if path is None:
+                raise ConfigError("give --cases FILE or --out DIR with --overrides")
+            report = score_overrides(load_overrides(overrides), read_cases_jsonl(path))
+            if not as_json:
+                report = {**report, "mismatches": report["mismatches"][:show]}
+            typer.echo(json.dumps(report, ensure_ascii=False, indent=2))
+            return
         from fixlore.evaluate.score import load_truth, score, split_truth
         from fixlore.link.cli import load_or_build_cases
 
+        if all_worlds is not None:
+            if not all_worlds.is_dir():
+                raise ConfigError(f"--all-worlds {all_worlds} is not a folder")
+            world = world + sorted(p for p in all_worlds.iterdir() if (p / "truth.yaml").is_file())
+            splits = True
+        if splits:
+            if not world:
+                raise ConfigError("--splits needs --world (repeatable) or --all-worlds")
+            rows = split_rows(world)
+            if as_json:
+                typer.echo(json.dumps(rows, ensure_ascii=False, indent=2))
+            else:
+                print_split_rows(Console(), rows)
+            return
         if cases is None and out is not None and not world:
             cases = Path(out) / "cases.jsonl"
         if world and (truth is not None or cases is not None):
@@ -92,6 +128,43 @@ def register(app: typer.Typer) -> None:
                       f"{fitted['none_when_none']}/{fitted['without_doc']} none when none", highlight=False)
         console.print(f"{folds}-fold held-out (mean of {cv['repeats']} shuffles): {cv['right_doc_first']}/{cv['with_doc']} "
                       f"right doc first, {cv['none_when_none']}/{cv['without_doc']} none when none", highlight=False)
+
+
+def split_rows(worlds: list[Path]) -> list[dict[str, Any]]:
+    """One row per (world, split, linker): the linker as `fixlore run` links, and the keyword baseline."""
+    from fixlore.evaluate.baseline import keyword_cases
+    from fixlore.evaluate.score import load_truth, score, selection_agreement, split_truth, splits_of
+    from fixlore.link.cli import load_or_build_cases
+    from fixlore.sources.offline import load_world
+
+    rows = []
+    for w in worlds:
+        if not (w / "world.yaml").is_file() or not (w / "truth.yaml").is_file():
+            raise ConfigError(f"--world {w} is not a world folder with a truth.yaml")
+        truth = load_truth(w / "truth.yaml")
+        linked = load_or_build_cases(world=w)
+        runs = {"fixlore": linked, "keyword": keyword_cases(load_world(w), linked)}
+        for split in splits_of(truth):
+            part = split_truth(truth, split)
+            for linker, found in runs.items():
+                r = score(part, found).as_dict()
+                rows.append({"world": w.name, "split": split or "all", "linker": linker, "keys": r["keys"],
+                             "fix": r["fix"]["repo_number_role"], "traps": r["traps"],
+                             "timing": r["timing_accuracy"], "timing_total": r["timing_total"],
+                             "selection": round(selection_agreement(part, found, coarse=True), 4)})
+    return rows
+
+
+def print_split_rows(console: Console, rows: list[dict[str, Any]]) -> None:
+    table = Table(title="per world and split (keyword = closing keywords only; selection before deep analysis, "
+                        "analysis≡selected)", title_justify="left")
+    for col in ("world", "split", "linker", "keys", "fix P", "fix R", "traps P", "traps R", "timing", "selection"):
+        table.add_column(col, justify="left" if col in ("world", "split", "linker") else "right")
+    for r in rows:
+        table.add_row(r["world"], r["split"], r["linker"], str(r["keys"]), f"{r['fix']['precision']:.3f}",
+                      f"{r['fix']['recall']:.3f}", f"{r['traps']['precision']:.3f}", f"{r['traps']['recall']:.3f}",
+                      f"{r['timing']:.3f}", f"{r['selection']:.3f}")
+    console.print(table)
 
 
 def print_worlds(console: Console, reports: dict[str, dict[str, Any]], split: str | None = None) -> None:

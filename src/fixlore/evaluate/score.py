@@ -204,3 +204,24 @@ def score(truth: dict[str, dict[str, Any]], cases: list[Case]) -> ScoreReport:
         rep.theme_pair_agreement = agree / len(pairs)
     rep.theme_ari = _adjusted_rand(themes_t, themes_e)
     return rep
+
+
+def selection_agreement(truth: dict[str, dict[str, Any]], cases: list[Case], coarse: bool = False) -> float:
+    """The share of truth keys on which the export agrees with truth about one thing: selected or not.
+
+    ``coarse`` counts "analysis" as selected on both sides, for cases built before deep analysis (a
+    link-only run marks its pool "selected", provisionally)."""
+    by_key = {c.key: c for c in cases}
+    if not truth:
+        return 1.0
+    picked = _coarse if coarse else str
+    agree = sum((picked(row.get("funnel", "")) == FunnelStage.SELECTED)
+                == (picked(by_key[k].funnel) == FunnelStage.SELECTED if k in by_key else False)
+                for k, row in truth.items())
+    return agree / len(truth)
+
+
+def splits_of(truth: dict[str, dict[str, Any]]) -> list[str | None]:
+    """The splits a truth names, in sorted order; ``[None]`` (the whole truth) when it names none."""
+    names = sorted({str(row["split"]) for row in truth.values() if row.get("split")})
+    return names or [None]

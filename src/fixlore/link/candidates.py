@@ -126,9 +126,12 @@ def gather(issue: Issue, idx: CorpusIndex) -> dict[Key, Candidate]:
                 cand(pk).add(Signal("comment", f"PR #{m.pull[1]} names #{n} and credits the fix to #{pk[1]}: "
                                                f"'{quote}'", f"pulls/{m.pull[1]}", claim=True, cite=True))
             continue
-        strong = bool(m.ref.keyword) or m.ref.kind == KIND_ISSUE
+        # An issue URL or "issue #N" names the ticket as what the PR is about, unless a pointer
+        # stands before it ("reported in …/issues/12", "see issue #4"): that only says where to read.
+        strong = bool(m.ref.keyword) or (m.ref.kind == KIND_ISSUE and not m.ref.pointer)
         kind = "keyword" if strong else "mention"
-        how = f"'{m.ref.keyword}'" if m.ref.keyword else ("issue URL/name" if m.ref.kind == KIND_ISSUE else "bare #N")
+        how = (f"'{m.ref.keyword}'" if m.ref.keyword else f"pointer '{m.ref.pointer}'" if m.ref.pointer
+               else "issue URL/name" if m.ref.kind == KIND_ISSUE else "bare #N")
         cand(m.pull).add(Signal(kind, f"PR {m.where} names #{n} ({how}): {m.quote}", f"pulls/{m.pull[1]}"))
     for pk in idx.branch_refs.get(key, []):
         pull = idx.pulls.get(pk)

@@ -14,6 +14,7 @@ from rich.text import Text
 from fixlore.wording.terminal import plain, text
 
 from fixlore.core.model import Case, pull_label
+from fixlore.link.strength import made_by
 
 
 def _t(value) -> str:
@@ -54,6 +55,8 @@ def render_case(case: Case) -> Group:
         held = case.audit.get("held")
         facts.add_row("audit", text(("held" if held else "FAILED" if held is False else "error") + ": "
                                     + "; ".join(case.audit.get("checks", [])) + (case.audit.get("error") or "")))
+    for o in case.overrides:            # the editor's corrections that changed this case
+        facts.add_row("override", text(f"{o.get('kind', '')}: {o.get('what', '')}  (from {o.get('source', '')})"))
     parts: list = [Panel(Group(head, text(""), facts), title="case", title_align="left")]
 
     fixes = Table(title="fix", title_justify="left", expand=True)
@@ -92,15 +95,16 @@ def render_case(case: Case) -> Group:
 
     if case.candidates:
         cands = Table(title="candidates considered", title_justify="left", expand=True)
-        for col in ("PR", "verdict", "state", "signals"):
+        for col in ("PR", "verdict", "made by", "state", "signals"):
             cands.add_column(col)
         for c in case.candidates:
             sig = "\n".join(f"{s['kind']}{' (claims fix)' if s.get('claim') else ''}: {s['detail']}"
                             for s in c.get("signals", []))
             if c.get("unrelated"):
                 sig += f"\nunrelated: {c['unrelated']}"
-            cands.add_row(text(pull_label((c["repo"], c["number"]), case.repo, platform)), text(c.get("verdict", "")), text(c.get("state", "")),
-                          text(sig))
+            strength, kinds = made_by(c)
+            cands.add_row(text(pull_label((c["repo"], c["number"]), case.repo, platform)), text(c.get("verdict", "")),
+                          text(f"{strength}: {kinds}"), text(c.get("state", "")), text(sig))
         parts.append(cands)
 
     if case.problem or case.answer:

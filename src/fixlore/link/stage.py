@@ -35,9 +35,37 @@ class LinkSummary(TypedDict):
     audit: dict[str, Any]             # AuditResult.as_dict() (``reused``: checks of an earlier run) and ``via``
 
 
+def _apply_overrides(ctx: RunContext, cases: list, corpus: Any, counts: Any) -> None:
+    """The editor's fix / not-fix corrections, then keep / drop at the cut (fixlore.rules.overrides);
+    the cut's counts follow what the editor moved."""
+    import sys
+
+    from fixlore.core.enums import FunnelStage
+    from fixlore.link.conclude import fixref
+    from fixlore.rules import overrides as ov
+
+    pulls = {(p.repo, p.number): p for p in corpus.pulls}
+
+    def pull(repo: str, number: int):
+        p = pulls.get((repo, number))
+        return fixref(p, "fix") if p is not None else None
+
+    ctx.record_overrides(ov.apply_links(cases, ctx.overrides, pull), "link")
+    ctx.record_overrides(ov.apply_cut(cases, ctx.overrides), "cut")
+    counts.analysis_candidates = sum(1 for c in cases if c.funnel == FunnelStage.SELECTED and c.provisional)
+    counts.rank = counts.pool - counts.analysis_candidates
+    unknown = ov.unknown_keys(ctx.overrides, cases)
+    ctx.info["overrides"]["unknown"] = unknown
+    if unknown:
+        print(f"overrides {ctx.overrides.source}: {len(unknown)} of its entries name no "
+              f"case of this run: {', '.join(unknown[:5])}" + (" ..." if len(unknown) > 5 else ""), file=sys.stderr)
+
+
 def run(ctx: RunContext) -> LinkSummary:
     corpus = ctx.corpus()                 # in the window's own offset, as the notes show times
     cases, counts = build_cases(corpus, ctx.since, link_config(ctx.settings), funnel=ctx.funnel)
+    if ctx.overrides is not None:
+        _apply_overrides(ctx, cases, corpus, counts)
     prior, seen, resumed = {}, None, set()
     if ctx.source is not None:
         fetch, mode = source_fetcher(ctx.source), "source"

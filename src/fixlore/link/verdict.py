@@ -24,9 +24,10 @@ from fixlore.link.backport import find_twins
 from fixlore.link.candidates import MEDIUM, STRONG, Candidate, Signal, _sentence_around, gather
 from fixlore.link.config import LinkConfig
 from fixlore.link.index import CorpusIndex, Key
+from fixlore.link.named_files import files_fix
 from fixlore.link.text import overlap
 from fixlore.link.unrelated import _LazyTokens, pull_tokens, unrelated_reason
-from fixlore.rules.refs import KIND_ISSUE, KIND_PULL, find_refs
+from fixlore.rules.refs import KIND_ISSUE, KIND_PULL, find_refs, is_follow_up
 from fixlore.rules.unread import PULL, SHOWS_THE_CHANGE
 
 
@@ -71,6 +72,11 @@ def decide(issue: Issue, idx: CorpusIndex, cfg: LinkConfig, resolved: bool = Tru
 
     if close is not None and not any(c.pull is not None for c in cands.values()):
         _timing_only(issue, idx, cfg, cands, itoks)
+    if close is not None and not cands:
+        found = files_fix(issue, idx)
+        if found is not None:
+            p, note = found
+            cands[(p.repo, p.number)] = Candidate((p.repo, p.number), p, [Signal("files", note, f"pulls/{p.number}/files")])
 
     if close is not None:
         timing_from, timing_to = close - timedelta(seconds=cfg.auto_close_s) - slack, close + slack
@@ -105,7 +111,7 @@ def decide(issue: Issue, idx: CorpusIndex, cfg: LinkConfig, resolved: bool = Tru
             c.verdict = "unrelated"
         elif c.set_aside:        # a revert takes a change out, whatever names the issue
             c.verdict = "set_aside"
-        elif strong(c) or len(medium) >= 2 or k == {"timing"} or cited:
+        elif strong(c) or len(medium) >= 2 or k == {"timing"} or k == {"files"} or cited:
             fixlike.append(c)
         else:
             c.verdict = "weak"
@@ -168,6 +174,8 @@ def decide(issue: Issue, idx: CorpusIndex, cfg: LinkConfig, resolved: bool = Tru
                 verdict.backport_notes[(p.repo, p.number)] = f"targets {p.base_ref} and names the issue itself"
                 c.verdict = "backport"
 
+    _follow_ups(verdict, cands)
+
     if resolved and close is not None and not verdict.fix and not verdict.after_close and not verdict.pending:
         _deferred_fix(issue, idx, cfg, verdict)
 
@@ -177,6 +185,25 @@ def decide(issue: Issue, idx: CorpusIndex, cfg: LinkConfig, resolved: bool = Tru
             verdict.last_fix = max(merged_before, key=lambda p: p.merged_at)
             verdict.lag_s = int(round((close - verdict.last_fix.merged_at).total_seconds()))
     return verdict
+
+
+def _follow_ups(verdict: FixVerdict, cands: dict[Key, Candidate]) -> None:
+    """A candidate that is not itself a fix and calls itself the follow-up of one of this issue's
+    fixes ("Follow-up of #101", "!101 的后续") lists that fix as done: its role is `follow_up`, named
+    in the explain trail, never in the fix set."""
+    fixes = {(p.repo, p.number) for p, _ in verdict.fix}
+    if not fixes:
+        return
+    for c in cands.values():
+        if c.pull is None or c.verdict not in ("weak", "unrelated") or c.key in fixes:
+            continue
+        p = c.pull
+        for ref in find_refs(f"{p.title or ''}\n{p.body or ''}", p.repo):
+            if ref.kind != KIND_ISSUE and (ref.repo, ref.number) in fixes and is_follow_up(ref):
+                c.verdict = "follow_up"
+                c.add(Signal("follow_up", f"the PR calls itself the follow-up ('{ref.background}') of "
+                                          f"#{ref.number}, a fix of this issue", f"pulls/{p.number}"))
+                break
 
 
 _DUPLICATE = re.compile(r"重复|duplicate|dup of|same as|同一(?:个)?问题|已有|已存在", re.IGNORECASE)

@@ -51,6 +51,7 @@ class Ref:
     span: tuple[int, int] = (0, 0)
     background: str = ""     # the cue when the text names it as background ("前序", "see also", …), else ""
     form: str = ""           # FORM_*: how it was written
+    pointer: str = ""        # a cue that only points at the ticket ("reported in", "see", "addresses", "详见"), else ""
 
 
 _MAX_NUMBER = 10_000_000     # issue/PR ordinals; longer digit runs are ids, hashes or timestamps
@@ -75,7 +76,7 @@ _WORD_RE = re.compile(
 # sigil): a pattern that starts with a character class lets the engine skip ahead to the
 # next sigil instead of trying every position.
 _SHORT_RE = re.compile(
-    rf"(?P<short>(?P<s_sig>{_HASH}|{_BANG})(?<![A-Za-z0-9_&/#＃!！][#＃!！])(?P<s_num>[1-9]\d*)"
+    rf"(?P<short>(?P<s_sig>{_HASH}|{_BANG})(?<![A-Za-z0-9_&/#＃!！][#＃!！])(?P<s_num>[1-9１-９]\d*)"
     rf"(?![A-Za-z0-9_]|[.:]\d))")
 
 
@@ -150,10 +151,18 @@ def _matches(text: str) -> list[tuple[_Form, re.Match[str]]]:
 
 # The closing keywords, as written (any letter case) -> as normalised. A new keyword is a new
 # entry; the pattern below is built from these tables.
-_EN_NORMAL = {"close": "closes", "closes": "closes", "closed": "closes", "fix": "fixes", "fixes": "fixes",
-              "fixed": "fixes", "resolve": "resolves", "resolves": "resolves", "resolved": "resolves"}
-_ZH_NORMAL = {"修复": "fixes", "修复了": "fixes", "解决": "resolves", "解决了": "resolves",
-              "关闭": "closes", "关闭了": "closes", "关联": "relates"}
+# English: GitHub's documented keywords (docs.github.com, "Linking a pull request to an issue":
+# close/closes/closed, fix/fixes/fixed, resolve/resolves/resolved), the -ing forms of GitLab's
+# default `issue_closing_pattern` (closing, fixing, resolving; GitCode runs GitLab's conventions)
+# and "solve(s/d)", which people write for "resolves" though no platform acts on it. "Implements"
+# (GitLab since 10.x) is left out: it names a feature ticket's plan as often as a fix.
+# Chinese: the verbs GitCode threads use for a fix (修复, 修正, 解决, 关闭), with 了.
+_EN_NORMAL = {"close": "closes", "closes": "closes", "closed": "closes", "closing": "closes",
+              "fix": "fixes", "fixes": "fixes", "fixed": "fixes", "fixing": "fixes",
+              "resolve": "resolves", "resolves": "resolves", "resolved": "resolves", "resolving": "resolves",
+              "solve": "resolves", "solves": "resolves", "solved": "resolves"}
+_ZH_NORMAL = {"修复": "fixes", "修复了": "fixes", "修正": "fixes", "修正了": "fixes", "解决": "resolves",
+              "解决了": "resolves", "关闭": "closes", "关闭了": "closes", "关联": "relates"}
 
 
 def _one_of(words: dict[str, str]) -> str:
@@ -166,7 +175,7 @@ _KEYWORD_BEFORE = re.compile(
         (?<![A-Za-z])(?<!not\ )(?<!n't\ )(?P<en>{_one_of(_EN_NORMAL)})
       | (?<![未没不无])(?P<zh>{_one_of(_ZH_NORMAL)})
     )
-    \s*(?:(?:the|this|that)\s+)?(?:issues?|bugs?|问题|缺陷|单)?\s*[:：]?\s*$""",
+    \s*(?:(?:the|this|that)\s+)?(?:issues?|bugs?|问题|缺陷|单)?\s*[:：]?\s*[(（]?\s*$""",
     re.VERBOSE | re.IGNORECASE,
 )
 # Text allowed between two references of one keyword list: "Fixes #1, #2 and #3".
@@ -200,6 +209,14 @@ _ALWAYS_BACKGROUND = re.compile(r"前序|前置|后续|延续|类似|同类|foll
                                 re.IGNORECASE)
 
 
+_FOLLOW_UP = re.compile(r"后续|延续|follow", re.IGNORECASE)
+
+
+def is_follow_up(ref: Ref) -> bool:
+    """Whether the reference names an earlier change the text continues ("follow-up of #12", "!34 的后续")."""
+    return bool(ref.background) and bool(_FOLLOW_UP.search(ref.background))
+
+
 def settle_background(refs: list[Ref]) -> list[Ref]:
     """All the references of one PR (title, body, commits): a soft background cue stands only
     when the PR names some issue with a closing keyword; otherwise the reference is a plain mention."""
@@ -208,6 +225,26 @@ def settle_background(refs: list[Ref]) -> list[Ref]:
         return refs
     return [replace(r, background="") if r.background and not _ALWAYS_BACKGROUND.search(r.background) else r
             for r in refs]
+
+
+# A reference that points at a ticket without claiming to close it: where the problem was
+# reported or described, a pointer to read ("see #12", "详见 …/issues/3"), or Trac's
+# "addresses" / "re" (Trac's commit-ticket keywords list them as "link to a changeset", not as
+# closing; GitHub and GitLab act on none of them: python-discord/bot#2160 notes "as described
+# in #2128" linked nothing). Such a reference is a mention, never a closing claim, whatever its form:
+# an issue URL after "reported in" is no keyword.
+_POINTER_BEFORE = re.compile(
+    r"""(?P<cue>(?<![A-Za-z])(?:(?:as\s+)?(?:reported|described|mentioned|discussed|raised|found|seen|noted)
+                  \s+(?:in|at|by|on)|see|addresse[sd]|address(?:ing)?|re|cf\.?)
+        |详见|参见|见|来自|源自|出自|反馈于|报告于)
+    \s*(?:the\s+)?(?:issues?|prs?|问题)?\s*[:：]?\s*[(（]?\s*$""",
+    re.VERBOSE | re.IGNORECASE,
+)
+
+
+def _pointer_cue(text: str, start: int) -> str:
+    m = _POINTER_BEFORE.search(text[max(0, start - _KEYWORD_WINDOW):start])
+    return " ".join(m.group("cue").split()).lower() if m else ""
 
 
 def _background_cue(text: str, start: int, end: int) -> str:
@@ -233,7 +270,7 @@ def find_refs(text: str | None, repo: str) -> list[Ref]:
         return []
     refs: list[Ref] = []
     prev_end = -1
-    prev_keyword = prev_background = ""
+    prev_keyword = prev_background = prev_pointer = ""
     for form, m in _matches(text):
         ref = form.read(m, text, repo)
         if ref is None:
@@ -246,8 +283,10 @@ def find_refs(text: str | None, repo: str) -> list[Ref]:
             continue
         background = "" if keyword else (_background_cue(text, m.start(), m.end())
                                          or (prev_background if listed else ""))
-        refs.append(Ref(ref[0], ref[1], ref[2], keyword, (m.start(), m.end()), background, form.name))
-        prev_end, prev_keyword, prev_background = m.end(), keyword, background
+        pointer = "" if keyword or background else (_pointer_cue(text, m.start())
+                                                    or (prev_pointer if listed else ""))
+        refs.append(Ref(ref[0], ref[1], ref[2], keyword, (m.start(), m.end()), background, form.name, pointer))
+        prev_end, prev_keyword, prev_background, prev_pointer = m.end(), keyword, background, pointer
     return refs
 
 
@@ -306,6 +345,30 @@ def written_refs(text: str) -> list[Ref]:
     `text`: repo "" (a written answer names no repo), kind "either" for `#N`, "pull" otherwise."""
     return [Ref(KIND_EITHER if m.group(0).startswith("#") else KIND_PULL, "", int(m.group(1)),
                 span=m.span(), form=FORM_WRITTEN) for m in _WRITTEN.finditer(text)]
+
+
+# A written sentence crediting a PR as the fix, in either order: the verb before the PR ("修复 !57",
+# "fixed by !57"; "由 PR 57 修复" reads PR-first) or the PR before the verb ("!1008 修复了 …", "PR 986
+# fixes …"). A bare `#N` names an issue as often as a PR ("fixes #12", "#101 已修复"), so it counts
+# only after "fixed by".
+_PR_MARK = rf"(?:(?<![{_A}])[!！]|(?<![{_A}])(?:PR|MR)\s*[#!]?\s*)"
+_FIX_VERB = r"(?:修复|修正|解决|fix(?:es|ed)?|resolve[sd]?|solve[sd]?)"
+_CREDIT_BEFORE = re.compile(rf"(?:{_FIX_VERB}(?:\s+(?:by|in|via))?\s*[:：]?\s*{_PR_MARK}"
+                            rf"|(?:fixed|resolved|solved)\s+(?:by|in|via)\s+#)(\d{{1,7}})(?![{_A}])", re.I)
+_CREDIT_AFTER = re.compile(rf"{_PR_MARK}(\d{{1,7}})(?![{_A}])\s*(?:已经|已|完成|彻底)?\s*"
+                           rf"{_FIX_VERB}", re.I)
+
+
+def fix_credits(text: str) -> list[int]:
+    """The PR numbers a written sentence credits as the fix ("!1008 修复了 …", "fixed by !57"),
+    each once, in order of appearance. A PR only named ("见 !60", "不同于 !47") is not credited."""
+    found = sorted([(m.start(1), int(m.group(1))) for m in _CREDIT_BEFORE.finditer(text or "")]
+                   + [(m.start(1), int(m.group(1))) for m in _CREDIT_AFTER.finditer(text or "")])
+    out: list[int] = []
+    for _, number in found:
+        if number not in out:
+            out.append(number)
+    return out
 
 
 _HASH_DIGITS = re.compile(r"#(\d+)")
@@ -449,3 +512,14 @@ def with_numbers(words_before: str, words_after: str, flags: int = 0) -> re.Patt
     """One pattern for `words_before`, a number with or without a reference mark (`PR #12`, `!12`,
     `12`), then `words_after`, tried in that order at each place (bookkeeping a sentence may drop)."""
     return re.compile(rf"{words_before}|(?:PR|MR)?\s*[#!]?\d+|{words_after}", flags)
+
+
+# A PR written as the case's fix: "修复 !57", "fixed by !57", "fix: !57", "修复 PR#57". A PR named
+# beside another word ("!60 无关", "不同于 !47") is mentioned, not credited.
+_CREDITED_PULL = re.compile(r"(?:修复|fix(?:ed)?(?:\s+by)?|fixes)\s*[:：]?\s*(?:!|！|PR\s*#?\s*|MR\s*!?\s*)(\d{1,7})(?!\d)",
+                            re.IGNORECASE)
+
+
+def credited_pulls(text: str) -> list[int]:
+    """PR numbers a written cell credits as the fix, in order of appearance."""
+    return [int(m.group(1)) for m in _CREDITED_PULL.finditer(text or "")]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any, Optional
 
@@ -177,6 +178,40 @@ def show_cmd(name: str = typer.Argument(..., help="Series name."), db: Optional[
         _echo({"series": data, "editions": editions})
     finally:
         store.close()
+
+
+@series_app.command("weights")
+def weights_cmd(name: str = typer.Argument(..., help="Series name."),
+                out: Path = typer.Option(..., "--out", envvar="FIXLORE_OUT", help="Series folder (its fixlore.db keeps the ledger; the weights are saved there) (env FIXLORE_OUT)."),
+                db: Optional[str] = typer.Option(None, "--db", envvar="FIXLORE_DB", help="The store holding the ledger (URL; default OUT/fixlore.db) (env FIXLORE_DB)."),
+                overrides: Optional[Path] = typer.Option(None, "--overrides", help="The editors' file (default OUT/overrides.yaml)."),
+                show_only: bool = typer.Option(False, "--dry-run", help="Fit and print the figures; save nothing.")) -> None:
+    """Learn the value weights from the editors' past decisions (published / dropped cases and
+    their keep / drop overrides); print the held-out figures; save them beside the ledger, where
+    the next edition's plan uses them."""
+    from fixlore.edges.atomicfile import write_atomic
+    from fixlore.settings.overrides import load_overrides, series_overrides
+    from fixlore.series import weights as w
+    from fixlore.store.ledger import Ledger
+
+    path = overrides or series_overrides(out)
+    found = load_overrides(path) if path is not None else None
+    store = _store(db, out)
+    try:
+        ledger = Ledger(store)
+        if ledger.series(name) is None:
+            from fixlore.core.errors import NotFoundError
+
+            raise NotFoundError(f"no series '{name}' in this store")
+        decided = w.decisions(ledger.rows(name), found.keys_of("keep") if found else (),
+                              found.keys_of("drop") if found else ())
+    finally:
+        store.close()
+    saved = w.fit({k: (w.case_features(c), y) for k, (c, y) in decided.items()})
+    if not show_only:
+        write_atomic(w.weights_file(out, name), json.dumps(saved, ensure_ascii=False, indent=2) + "\n")
+    _echo({k: v for k, v in saved.items() if k not in ("mean", "scale")}
+          | {"saved": None if show_only else str(w.weights_file(out, name))})
 
 
 @series_app.command("list")

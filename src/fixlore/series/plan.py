@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Collection, Iterable
 
 from fixlore.core.enums import FunnelStage
 from fixlore.core.model import Case
@@ -95,9 +95,14 @@ def _closed_in(case: Case, since: datetime | None, until: datetime | None) -> bo
 
 def plan_edition(cases: Iterable[Case], prior: LedgerView, *, since: datetime | None, until: datetime | None,
                  top_k: int, in_scope: Callable[[str], bool] = lambda repo: True, focus: Focus | None = None,
-                 issue_states: dict[str, tuple[str, datetime | None]] | None = None) -> EditionPlan:
+                 issue_states: dict[str, tuple[str, datetime | None]] | None = None,
+                 keep: Collection[str] = (), drop: Collection[str] = (),
+                 value: Callable[[Case], float] | None = None) -> EditionPlan:
     """The plan of the next edition. `issue_states` (case key -> (state, closed_at) now) lets a
-    reopened issue that no case describes any more be seen."""
+    reopened issue that no case describes any more be seen. `keep` / `drop` are the editors'
+    (fixlore.rules.overrides): a kept candidate is analysed whatever its value, a dropped one
+    is not; `value` ranks the candidates (default the pipeline's value; a series with learned
+    weights, `fixlore.series.weights`, ranks by those)."""
     focus = focus or Focus()
     by_key = {c.key: c for c in cases}
     plan = EditionPlan()
@@ -133,8 +138,11 @@ def plan_edition(cases: Iterable[Case], prior: LedgerView, *, since: datetime | 
         if back:
             plan.returned[key] = back
     candidates = [by_key[k] for k in plan.candidates()]
-    items = [(c.key, c.value, 0, c.closed_at.timestamp() if c.closed_at else 0.0) for c in candidates]
-    plan.analyse = sorted(top_keys(items, top_k))
+    rank = value or (lambda c: c.value)
+    items = [(c.key, rank(c), 0, c.closed_at.timestamp() if c.closed_at else 0.0) for c in candidates
+             if c.key not in drop]
+    # as at a run's cut: a kept case joins the analysed ones, a dropped one frees its slot
+    plan.analyse = sorted(set(top_keys(items, top_k)) | {c.key for c in candidates if c.key in keep})
     for key, row in sorted(prior.published.items()):
         repo = row.get("repo", key.rsplit("#", 1)[0])
         if not in_scope(repo):

@@ -42,7 +42,7 @@ def series_stages() -> list[Any]:
     return select_stages(SERIES_STAGES, [*STAGES, Stage("series", series.run)])[0]
 
 # What the digest reads from a run summary (compose.write_digests); the rest of run.json is not an input.
-_RUN_KEYS = ("orgs", "window", "repo_descriptions", "stages")
+_RUN_KEYS = ("orgs", "window", "repo_descriptions", "stages", "overrides", "value_weights")
 _STAGE_KEYS = ("harvest", "link", "analyse")
 
 
@@ -98,7 +98,7 @@ def publish_edition(name: str, *, out: Path, world: Path | None = None, db: str 
                     as_of: datetime | None = None, since: datetime | None = None,
                     focus: dict[str, list[str]] | None = None, config: Path | None = None,
                     flags: SettingFlags | None = None, quiet: bool = True, dry_run: bool = False,
-                    allow_empty: bool = False) -> dict[str, Any]:
+                    allow_empty: bool = False, overrides: Path | None = None) -> dict[str, Any]:
     """Make and record the next edition of series `name`; return its ledger entry plus the folder
     written. ``flags`` are the run settings given as flags (their ``since`` and ``db`` are the
     edition's: the series' span and the store holding the ledger).
@@ -127,7 +127,11 @@ def publish_edition(name: str, *, out: Path, world: Path | None = None, db: str 
         check_focus(plan_in["focus"], known_before)
     flags = flags or SettingFlags()
     flags = replace(flags, db=db, since=plan_in["span_since"], orgs=flags.orgs or tuple(series.orgs))
-    request = RunRequest(out=out, world=world, settings=flags, config=config, as_of=as_of, quiet=quiet)
+    from fixlore.settings.overrides import series_overrides
+
+    overrides = overrides or series_overrides(out)       # the editors' file beside the ledger
+    request = RunRequest(out=out, world=world, settings=flags, config=config, as_of=as_of, quiet=quiet,
+                         overrides=overrides)
     settings = plan_run(request, check_stages=False)
     until = plan_in["until"]
     edition_info = {"name": name, "number": plan_in["number"], "since": plan_in["since"].isoformat(),

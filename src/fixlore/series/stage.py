@@ -29,6 +29,21 @@ class SeriesSummary(TypedDict, total=False):
     returned: int
 
 
+def _editors(ctx: RunContext, edition: dict) -> dict:
+    """The editors' keep / drop (their overrides file) and the value weights learned from their
+    past decisions (`fixlore.series.weights`, when saved beside the ledger) for the plan."""
+    from fixlore.series.weights import learned_ranker
+
+    extra: dict = {}
+    if ctx.overrides is not None:
+        extra.update(keep=ctx.overrides.keys_of("keep"), drop=ctx.overrides.keys_of("drop"))
+    ranker, about = learned_ranker(ctx.out_dir, edition["name"])
+    if ranker is not None:
+        extra["value"] = ranker
+        ctx.info["value_weights"] = about
+    return extra
+
+
 def run(ctx: RunContext) -> SeriesSummary:
     edition = ctx.info.get("series")
     if not edition:
@@ -37,10 +52,17 @@ def run(ctx: RunContext) -> SeriesSummary:
     series = Series.from_dict(ledger.series(edition["name"]) or {})
     cases = ctx.cases()
     prior = ledger_view(ledger, series.name)
-    plan = plan_edition(cases, prior, since=parse_time(edition["since"]), until=parse_time(edition["until"]),
-                        top_k=int(edition["top_k"]), in_scope=series.in_scope,
-                        focus=Focus(**(edition.get("focus") or {})),
-                        issue_states=issue_states(ctx.store, prior.published))
+    states = issue_states(ctx.store, prior.published)
+    editors = _editors(ctx, edition)
+
+    def planned(**extra):
+        return plan_edition(cases, prior, since=parse_time(edition["since"]), until=parse_time(edition["until"]),
+                            top_k=int(edition["top_k"]), in_scope=series.in_scope,
+                            focus=Focus(**(edition.get("focus") or {})), issue_states=states, **extra)
+
+    plan = planned(**editors)
+    # what the editors' keep / drop moved: the same plan without them (the plan is pure and cheap)
+    without = planned(**{k: v for k, v in editors.items() if k == "value"}).analyse if ctx.overrides else []
     chosen, waiting = set(plan.analyse), set(plan.candidates())
     for c in cases:
         if c.key in chosen:
@@ -49,6 +71,10 @@ def run(ctx: RunContext) -> SeriesSummary:
             c.provisional = False
             if c.key in waiting or c.funnel == FunnelStage.SELECTED:
                 c.funnel = FunnelStage.RANK
+    if ctx.overrides is not None:
+        from fixlore.rules.overrides import note_plan
+
+        ctx.record_overrides(note_plan(cases, ctx.overrides, plan.analyse, without), "series")
     ctx.store.save_cases(cases, ctx.run_id)
     edition["plan"] = plan.to_dict()
     return SeriesSummary(new=len(plan.new), carried=len(plan.carried), analyse=len(plan.analyse),

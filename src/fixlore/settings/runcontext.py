@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 from fixlore.core.model import Case, Corpus
 from fixlore.core.timeutil import in_zone
 from fixlore.edges.circuit import Circuits
+from fixlore.rules.overrides import Overrides
 from fixlore.settings.config import Settings
 from fixlore.store import Store
 
@@ -57,6 +58,7 @@ class RunContext:
     circuits: Circuits = field(default_factory=Circuits)
     # Issue.key -> cheap funnel stage, for every issue updated in the window (None: not yet worked out)
     funnel: dict[str, str] | None = None
+    overrides: Overrides | None = None      # the editor's corrections (`--overrides`, a series' file)
     _corpus: Corpus | None = field(default=None, repr=False)
     _cases: list[Case] | None = field(default=None, repr=False)
 
@@ -70,6 +72,14 @@ class RunContext:
                 in_zone(objects, tz)
             self._corpus = corpus
         return self._corpus
+
+    def record_overrides(self, applied: list[dict[str, str]], stage: str) -> None:
+        """The corrections a stage applied, kept in run.json under ``overrides.applied``."""
+        if self.overrides is None:
+            return
+        rec = self.info.setdefault("overrides", {"source": self.overrides.source, "entries": len(self.overrides.cases),
+                                                 "applied": [], "unknown": []})
+        rec["applied"].extend({**a, "stage": stage} for a in applied)
 
     def forget_corpus(self) -> None:
         """After a stage that writes the corpus (the harvest): the next reader loads it afresh."""

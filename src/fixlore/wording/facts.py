@@ -3,6 +3,8 @@ which PRs fixed the case and where they landed, and how the close relates to the
 
 from __future__ import annotations
 
+import re
+
 
 from fixlore.core.enums import Timing, Trap
 from fixlore.core.model import Case, FixRef, pull_label
@@ -50,15 +52,24 @@ def format_lag(seconds: int | None, zh: bool) -> str:
     return f"{d} 天" if zh else f"{d} days"
 
 
+# the branches a fix lands on by default: naming one tells a reader nothing a release branch would
+DEFAULT_BRANCHES = ("master", "main")
+
+
 def _where(f: FixRef, zh: bool) -> str:
-    branch = f.base_ref or ("" if f.role == "fix" else ("backport"))
+    """Where and when the PR landed: its branch when it is not the default one (a backport's
+    release branch is news, "master" is not), then the merge date; for a PR that did not land, its
+    state and "待合入" (open) or "未合入" (closed), never a date."""
+    branch = f.base_ref if f.base_ref not in DEFAULT_BRANCHES else ""
     parts = [p for p in (branch,) if p]
     if is_merged(f):
         date = f.merged_at.strftime("%m-%d")
         parts.append(f"{date} 合入" if zh else f"merged {date}")
     else:
         state = f.state or ("未知" if zh else "unknown")
-        parts.append(f"{state}，未合入" if zh else f"{state}, not merged")
+        waiting = state == "open"
+        parts.append((f"{state}，待合入" if waiting else f"{state}，未合入") if zh else
+                     (f"{state}, not merged yet" if waiting else f"{state}, not merged"))
     return ("，" if zh else ", ").join(parts)
 
 
@@ -97,8 +108,7 @@ def close_sentence(case: Case, zh: bool) -> str:
     elif t == Timing.LATER:
         s = f"合入 {lag}后手动关单" if zh else f"closed by hand {lag} after the merge"
     elif t == Timing.STALE:
-        s = (f"stale 流程关单，比修复合入晚 {lag}，以 merged_at 为准" if zh
-             else f"stale close {lag} after the fix merged; the merge time is what counts")
+        s = (f"stale 关单，晚于合入 {lag}" if zh else f"stale close {lag} after the fix merged")
     elif t == Timing.BEFORE_MERGE:
         later = [f for f in getattr(case, "pending_fix", []) or [] if is_merged(f)]
         if later:
@@ -109,15 +119,14 @@ def close_sentence(case: Case, zh: bool) -> str:
             s = (f"关单早于修复合入{(' ' + lag) if lag else ''}，不倒填" if zh
                  else f"closed before the fix merged{(' (' + lag + ')') if lag else ''}; not back-filled")
     else:
-        pending = [pr_label(f, case.repo) for f in unlanded(case)]
-        if pending:
-            s = (f"修复 {'、'.join(pending)} 未合入，关单≠落地" if zh
-                 else f"fix {', '.join(pending)} not merged: closed is not landed")
+        # the fix sentence names the PRs and their state; the close says what that means
+        if unlanded(case):
+            s = "关单时修复未落地" if zh else "closed before any fix landed"
         else:
             s = "无代码修复" if zh else "no code change"
+    # a close storm is said once, in the disclosure, with its span: the same note in every row of
+    # the storm is boilerplate (issue #22)
     extra = []
-    if Trap.CLOSE_STORM in case.traps:
-        extra.append("属批量关单簇，关单时刻不说明修复" if zh else "part of a close storm: the close time says nothing")
     if Trap.CLAIMED_UNMERGED in case.traps:
         note = case.trap_notes.get(Trap.CLAIMED_UNMERGED, "")
         extra.append(("评论所称已合入的 PR 实为未合" if zh else "a PR cited as merged was closed unmerged")
@@ -151,13 +160,28 @@ def _linked_but_not_the_fix(case: Case, zh: bool) -> list[str]:
     return out
 
 
+def readable_note(note: str) -> str:
+    """A linker note as a reader takes it: lags in human units ("10 h later", not "(36300s
+    later)"), times to the minute, without the evidence ids a note keeps for the export
+    ("[issues/41/comments/167110044]", "comment 161988694")."""
+    from fixlore.core.units import human_lag
+
+    text = re.sub(r"\s*\[(?:issues|pulls)/[^\]]*\]", "", note)
+    text = re.sub(r"\bcomment \d{5,}\b", "a comment", text)
+    text = re.sub(r"\((\d+)s (later|earlier|early|late)\)",
+                  lambda m: f"({human_lag(int(m.group(1)), 'en')} {m.group(2)})", text)
+    text = re.sub(r"(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2}):\d{2}(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2})", r"\1 \2", text)
+    return re.sub(r"\s{2,}", " ", text).strip()
+
+
 def note_in(note: str, zh: bool) -> str:
     """A linker note in brackets. The notes are written in English, so a Chinese text names only
-    the PRs the note cites (the full note stays in the export's trap_notes)."""
+    the PRs the note cites (the full note stays in the export's trap_notes); an English text reads
+    it as `readable_note` words it."""
     if not note:
         return ""
     if not zh:
-        return f" ({note})"
+        return f" ({readable_note(note)})"
     prs = note_pull_labels(note)
     return f"（{'、'.join(prs)}）" if prs else ""
 

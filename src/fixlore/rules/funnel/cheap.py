@@ -41,10 +41,18 @@ def closed_in_window(issue: Issue, since: datetime, until: datetime | None = Non
     return until is None or issue.closed_at <= until
 
 
+_REASONS = folded((REASON_NOT_PLANNED, REASON_DUPLICATE, REASON_REJECTED))
+
+
 def is_unresolved(issue: Issue, cfg: FunnelConfig) -> bool:
     if issue.state_reason in (REASON_NOT_PLANNED, REASON_DUPLICATE, REASON_REJECTED):
         return True
-    if issue.workflow_state and fold(issue.workflow_state) in folded(tuple(cfg.unresolved_states)):
+    states = folded(tuple(cfg.unresolved_states))
+    # a close reason in another spelling ("NOT_PLANNED" from GraphQL, "not planned", "won't fix")
+    # reads like a workflow state
+    if issue.state_reason and fold(issue.state_reason) in states | _REASONS:
+        return True
+    if issue.workflow_state and fold(issue.workflow_state) in states:
         return True
     labels = folded(tuple(cfg.unresolved_labels))
     return any(fold(label) in labels for label in issue.labels)

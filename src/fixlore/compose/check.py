@@ -1,0 +1,200 @@
+"""The editorial check: read a digest (digest.json, `fixlore-digest/1`) as its reader would and name
+what that reader would reject. Pure logic: `check_digest(data)` takes the parsed JSON and returns
+findings; the compose stage gates on them and `fixlore check` prints them.
+
+Classes (issue #22): tense (a landed fix told as a plan or in review, an unlanded one told as done),
+cut (a cell that stops mid-fact), arithmetic (a theme's counts that do not add up against the rows it
+names), credit (a PR credited as the fix that the case's links do not make its fix; rules.credit),
+language (a row in the other language), boilerplate (a sentence repeated across rows, self-check
+noise), disclosure (a disclosure figure that differs from the rows)."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import asdict, dataclass
+from typing import Any, Mapping
+
+from fixlore.rules.credit import creditable_pulls, merged_pulls
+from fixlore.rules.refs import credited_pulls
+
+CLASSES = ("tense", "cut", "arithmetic", "credit", "language", "boilerplate", "disclosure")
+FORMAT = "fixlore-digest/1"
+
+
+@dataclass(frozen=True)
+class Finding:
+    where: str          # "zh infer-serve#31 answer", "zh theme 2", "en disclosure"
+    kind: str           # one of CLASSES
+    text: str
+    why: str
+
+    def to_dict(self) -> dict[str, str]:
+        return asdict(self)
+
+
+# A merged fix told as still to come. Words a Chinese or English reader takes as "not done yet".
+_PLAN = re.compile(r"计划|准备(?:统一|改|拆|修)|修复中|检视中|待合入|评审中|将(?:在|于)|\bplan(?:s|ned)? to\b|"
+                   r"\bwill (?:fix|be fixed|land)\b|\bunder review\b|\bin review\b|\bbeing fixed\b", re.I)
+# An unlanded fix told as landed.
+_DONE = re.compile(r"已合入|已修复|\d\d-\d\d 合入|\bmerged (?:on|in|at)\b|\bhas been fixed\b|\bwas fixed\b", re.I)
+_NOT_DONE = re.compile(r"未合入|未落地|未合|not (?:yet )?(?:merged|landed)|\bopen\b|unmerged", re.I)
+_CUT_END = re.compile(r"(?:…|\.\.\.|例如[。：:]?|比如[。：:]?|such as\.?|e\.g\.,?|[，,、；;：:（(]|\b(?:and|or|the|of|to|with)\.?)\s*$",
+                      re.I)
+# A cut inside the cell: an ellipsis or a colon/comma closed by a full stop, "例如。" with nothing named.
+_CUT_INSIDE = re.compile(r"(?:…|\.\.\.)\s*[。；;]|[：:，,、]\s*[。]|例如\s*[。.]|e\.g\.\s*\.")
+_CJK = re.compile(r"[\u4e00-\u9fff]")
+_LATIN = re.compile(r"[A-Za-z]")
+_CODE = re.compile(r"`[^`]*`|https?://\S+|[\w./-]*[_/.][\w./-]+")      # identifiers and paths are language-free
+_SENTENCE = re.compile(r"[^。！？!?]+[。！？!?]|[^.]+\.(?=\s|$)")
+_SELF_CHECK = re.compile(r"【自检】|\[self-check\]|自检[:：]", re.I)
+_THEME_TOTAL = re.compile(r"本组\s*(\d+)\s*案|(\d+)\s*cases?\b", re.I)
+_THEME_MERGED = re.compile(r"(\d+)\s*(?:案修复已合入|案?合入(?!即)|(?:fixes? )?merged)", re.I)
+_THEME_PENDING = re.compile(r"(\d+)\s*(?:案|条)?\s*(?:修复)?未落地|(\d+)\s*(?:not landed|pending)", re.I)
+_THEME_NOFIX = re.compile(r"(\d+)\s*(?:案|条)?\s*无(?:代码)?修复|(\d+)\s*(?:with )?no (?:code )?fix", re.I)
+_KEPT = re.compile(r"留\s*(\d+)\s*条入选|(\d+)\s*(?:were )?kept", re.I)
+_ROWS_OF = re.compile(r"(\d+)\s*行中|of (?:the )?(\d+) rows", re.I)
+_BOILER_MIN = 10      # a sentence shorter than this (a date, "已合入。") is a formula, not boilerplate
+_BOILER_ROWS = 3      # the same sentence in this many rows reads as a template
+
+
+def case_key(case: Mapping[str, Any]) -> str:
+    return f"{str(case.get('repo', '')).rsplit('/', 1)[-1]}#{case.get('number')}"
+
+
+def _first(match: re.Match | None) -> int | None:
+    if match is None:
+        return None
+    return int(next(g for g in match.groups() if g is not None))
+
+
+def _rows(digest: Mapping[str, Any]):
+    for repo in digest.get("repos") or ():
+        for row in repo.get("rows") or ():
+            yield row
+
+
+def _tense(where: str, text: str, case: Mapping[str, Any]) -> list[Finding]:
+    merged = merged_pulls(case)
+    if merged and (m := _PLAN.search(text)):
+        return [Finding(where, "tense", text, f"'{m.group(0)}' for a fix merged (!{min(merged)})")]
+    if not merged and (m := _DONE.search(text)) and not _NOT_DONE.search(text):
+        return [Finding(where, "tense", text, f"'{m.group(0)}' but no fix of this case landed")]
+    return []
+
+
+def _cut(where: str, text: str) -> list[Finding]:
+    stripped = text.strip()
+    if stripped and (m := _CUT_END.search(stripped)):
+        return [Finding(where, "cut", text, f"the cell stops at '{m.group(0).strip()}'")]
+    if m := _CUT_INSIDE.search(stripped):
+        return [Finding(where, "cut", text, f"a sentence cut at '{m.group(0).strip()}'")]
+    return []
+
+
+def _credit(where: str, text: str, case: Mapping[str, Any]) -> list[Finding]:
+    allowed = creditable_pulls(case)
+    return [Finding(where, "credit", text, f"!{n} is credited as the fix; the case's links make "
+                    + (", ".join(f"!{a}" for a in sorted(allowed)) or "no PR") + " its fix")
+            for n in dict.fromkeys(credited_pulls(text)) if n not in allowed]
+
+
+def _language(where: str, text: str, lang: str) -> list[Finding]:
+    prose = _CODE.sub(" ", text)
+    cjk, latin = len(_CJK.findall(prose)), len(_LATIN.findall(prose))
+    if lang == "zh" and cjk == 0 and latin >= 20:
+        return [Finding(where, "language", text, "an English cell in the Chinese digest")]
+    if lang == "en" and cjk >= 4 and cjk * 2 >= latin:
+        return [Finding(where, "language", text, "a Chinese cell in the English digest")]
+    return []
+
+
+def _boilerplate(lang: str, cells: list[tuple[str, str]]) -> list[Finding]:
+    found: list[Finding] = []
+    seen: Counter[str] = Counter()
+    first: dict[str, str] = {}
+    for where, text in cells:
+        if m := _SELF_CHECK.search(text):
+            found.append(Finding(where, "boilerplate", text, f"self-check noise '{m.group(0)}'"))
+        for sentence in {s.strip() for s in _SENTENCE.findall(text)}:
+            if len(sentence) >= _BOILER_MIN:
+                seen[sentence] += 1
+                first.setdefault(sentence, where)
+    for sentence, count in seen.items():
+        if count >= _BOILER_ROWS:
+            found.append(Finding(f"{lang} rows", "boilerplate", sentence,
+                                 f"the same sentence in {count} rows (first {first[sentence]})"))
+    return found
+
+
+def _arithmetic(where: str, theme: Mapping[str, Any], cases: Mapping[str, Mapping[str, Any]]) -> list[Finding]:
+    text = " ".join(str(theme.get(k) or "") for k in ("headline", "paragraph"))
+    named = list(dict.fromkeys(b.get("ref") for b in theme.get("bullets") or () if b.get("ref")))
+    found: list[Finding] = []
+    total = _first(_THEME_TOTAL.search(str(theme.get("paragraph") or "")))
+    if total is not None and named and total != len(named):
+        found.append(Finding(where, "arithmetic", text, f"says {total} cases, names {len(named)}"))
+    parts = [_first(p.search(text)) for p in (_THEME_MERGED, _THEME_PENDING, _THEME_NOFIX)]
+    given = [p for p in parts if p is not None]
+    basis = total if total is not None else len(named)
+    if len(given) >= 2 and basis and sum(given) != basis:
+        found.append(Finding(where, "arithmetic", text,
+                             f"merged/not landed/no fix add to {sum(given)}, not {basis}"))
+    known = [cases[r] for r in named if r in cases]
+    if parts[0] is not None and len(known) == len(named) and named:
+        merged = sum(1 for c in known if merged_pulls(c))
+        if parts[0] != merged:
+            found.append(Finding(where, "arithmetic", text, f"says {parts[0]} merged; {merged} of its cases are"))
+    return found
+
+
+def _disclosure(lang: str, digest: Mapping[str, Any], published: int) -> list[Finding]:
+    found: list[Finding] = []
+    for item in digest.get("disclosure") or ():
+        text = str(item.get("text") or "")
+        where = f"{lang} disclosure '{item.get('label', '')}'"
+        for pattern in (_KEPT, _ROWS_OF):
+            said = _first(pattern.search(text))
+            if said is not None and said != published:
+                found.append(Finding(where, "disclosure", text, f"says {said}; the digest publishes {published} rows"))
+    return found
+
+
+def check_digest(data: Mapping[str, Any]) -> list[Finding]:
+    """Every finding on one digest.json; [] when a reader would accept it."""
+    if data.get("format") != FORMAT:
+        raise ValueError(f"not a {FORMAT} digest (format {data.get('format')!r})")
+    cases = {case_key(c): c for c in data.get("cases") or () if isinstance(c, Mapping)}
+    found: list[Finding] = []
+    for lang, digest in (data.get("digests") or {}).items():
+        cells: list[tuple[str, str]] = []
+        rows = list(_rows(digest))
+        for row in rows:
+            case = cases.get(str(row.get("case") or ""), {})
+            for part in ("problem", "answer"):
+                text = str(row.get(part) or "")
+                if not text:
+                    continue
+                where = f"{lang} {row.get('case')} {part}"
+                found += _cut(where, text) + _language(where, text, lang)
+                if part == "answer":
+                    cells.append((where, text))
+                    if case:
+                        found += _tense(where, text, case) + _credit(where, text, case)
+        for i, theme in enumerate(digest.get("themes") or (), 1):
+            where = f"{lang} theme {i}"
+            found += _arithmetic(where, theme, cases)
+            for bullet in theme.get("bullets") or ():
+                found += _cut(f"{where} {bullet.get('ref')}", str(bullet.get("text") or ""))
+            found += _cut(where, str(theme.get("headline") or ""))
+        for i, step in enumerate(digest.get("guide") or (), 1):
+            found += _language(f"{lang} guide {i} first_action", str(step.get("first_action") or ""), lang)
+            found += _cut(f"{lang} guide {i} first_action", str(step.get("first_action") or ""))
+        found += _boilerplate(lang, cells)
+        found += _disclosure(lang, digest, len(rows))
+    return found
+
+
+def by_class(findings: list[Finding]) -> dict[str, int]:
+    counts = Counter(f.kind for f in findings)
+    return {k: counts[k] for k in CLASSES}

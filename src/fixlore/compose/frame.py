@@ -1,0 +1,131 @@
+"""The digest's frame: the title with its number, a tagline, the pointer for agents, a one-line
+introduction per repository and the backlog grouped by repository.
+
+A plain `fixlore run` or `fixlore digest` reads its framing from the run summary's `frame`
+({number, tagline, agent_pointer, agent_label, serve_out}, all optional); a series edition
+passes its own title (with the edition number) and header. Without a number the title has none.
+The default pointer is the run's own knowledge base: `fixlore serve mcp --out DIR` and
+`fixlore serve http --out DIR` on the folder the run wrote. Every count is read from the cases."""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from typing import Any
+
+from fixlore.compose import lessons
+from fixlore.compose.figures import Refs, merged
+from fixlore.compose.language import quote
+from fixlore.compose.render import safe_url
+from fixlore.compose.wording import j as _j, t as _t
+from fixlore.core.enums import FunnelStage
+from fixlore.core.model import Case
+
+
+def frame_of(run: dict[str, Any]) -> dict[str, Any]:
+    fr = run.get("frame")
+    return fr if isinstance(fr, dict) else {}
+
+
+def numbered(title: str, number: Any, lang: str) -> str:
+    """`title` with the edition number `number` (a positive int), or as it is without one."""
+    try:
+        n = int(number)
+    except (TypeError, ValueError):
+        return title
+    if n < 1:
+        return title
+    return _t(lang, f"{title}（第 {n} 期）", f"{title} — No. {n}")
+
+
+def tagline(kept: list[Case], repos: int, run: dict[str, Any], lang: str) -> str:
+    """The line under the title: the run's own (`frame.tagline`), else what this number holds."""
+    own = str(frame_of(run).get("tagline") or "").strip()
+    if own:
+        return own
+    if not kept:
+        return _t(lang, "本期没有入选案例。", "No case was kept in this number.")
+    landed = sum(1 for c in kept if any(merged(f) for f in c.fix))
+    return _t(lang, f"{len(kept)} 个已关单问题、{repos} 个仓：每条写明根因、修复所在的 PR 与合入时间（{landed} 条已合入），"
+                    f"附排错指引，供人查阅，也供 Agent 检索。",
+              f"{len(kept)} closed issues from {repos} repositories: each with its cause, the PR that carries the fix "
+              f"and when it merged ({landed} merged), and a troubleshooting guide, for people and for agents.")
+
+
+def pointer(run: dict[str, Any], lang: str) -> dict[str, Any]:
+    """Where an agent reads this digest's cases: the configured pointer (`frame.agent_pointer`, a URL
+    or a command) or this run's own `fixlore serve mcp` / `fixlore serve http` commands."""
+    fr = frame_of(run)
+    label = str(fr.get("agent_label") or "").strip() or _t(lang, "接入 Agent", "For agents")
+    own = str(fr.get("agent_pointer") or "").strip()
+    if own:
+        url = safe_url(own) if own.startswith(("http://", "https://")) else ""
+        return {"label": label, "items": [{"text": own, "url": url}]}
+    out = str(fr.get("serve_out") or "").strip()
+    where = f" --out {out}" if out else ""
+    return {"label": label, "items": [
+        {"text": f"fixlore serve mcp{where}", "url": "",
+         "note": _t(lang, "MCP，由 Agent 启动此命令", "MCP: an agent starts this command")},
+        {"text": f"fixlore serve http{where}", "url": "", "note": _t(lang, "HTTP 接口", "HTTP API")}]}
+
+
+def _what(description: str) -> str:
+    return re.split(r"[，,。；;.(（]", description or "", maxsplit=1)[0].strip()
+
+
+def _short(c: Case) -> str:
+    return (c.problem or c.title or "").strip().rstrip("。.？?")
+
+
+def introduction(cs: list[Case], description: str, lang: str, said: list[str]) -> str:
+    """One line: what the repository is (its own description's first clause) and what this batch of
+    its cases is about, told from the cases: how many landed a fix, how many were answered, and
+    the case that leads (highest value), in its own words."""
+    what = _what(description)
+    n = len(cs)
+    landed = sum(1 for c in cs if lessons.landed(c))
+    pending = sum(1 for c in cs if lessons.pending(c))
+    answered = n - landed - pending
+    lead = sorted(cs, key=lambda c: (-c.value, c.number))
+    # the leading case in a line: the first of the three most valued whose problem is short enough
+    shown = next((c for c in lead[:3] if len(_short(c)) <= 48), None)
+    parts = []
+    if landed:
+        parts.append(_t(lang, f"{landed} 条修复已合入", f"{landed} with a merged fix"))
+    if pending:
+        parts.append(_t(lang, f"{pending} 条修复未落地", f"{pending} whose fix has not landed"))
+    if answered:
+        parts.append(_t(lang, f"{answered} 条以答复收口", f"{answered} settled by an answer"))
+    batch = _t(lang, f"本批 {n} 条（{_j(lang, parts)}）", f"{n} here ({', '.join(parts)})")
+    if shown is not None:
+        batch += _t(lang, f"，为首的是“{_short(shown)}”", f", led by “{quote(_short(shown), lang, said)}”")
+    if lang == "zh":
+        return (f"{what}。" if what else "") + batch + "。"
+    head = quote(what, lang, said) + ". " if what else ""
+    return head + batch[:1].upper() + batch[1:] + "."
+
+
+def backlog_by_repo(cases: list[Case], ref: Refs, lang: str, said: list[str], per_repo: int = 3,
+                    repos: int = 8) -> list[dict[str, Any]]:
+    """The cases of the pool not analysed this time (funnel `rank`), by repository (most waiting
+    first, the first `repos` of them), each with its most valued titles."""
+    groups: dict[str, list[Case]] = defaultdict(list)
+    for c in cases:
+        if c.funnel == FunnelStage.RANK:
+            groups[c.repo].append(c)
+    out = []
+    for repo, cs in sorted(groups.items(), key=lambda kv: (-len(kv[1]), kv[0])):
+        best = sorted(cs, key=lambda c: (-c.value, c.number))[:per_repo]
+        out.append({"repo": ref.repo(repo), "full_name": repo, "count": len(cs),
+                    "top": [{"case": ref(c), "title": quote(c.title, lang, said), "url": safe_url(c.url)} for c in best]})
+    return out[:repos]
+
+
+def backlog_rest(cases: list[Case], shown: list[dict[str, Any]], lang: str) -> str:
+    """What waits in the repositories `backlog_by_repo` did not show, as one line ('' when none)."""
+    names = {b["full_name"] for b in shown}
+    rest = [c for c in cases if c.funnel == FunnelStage.RANK and c.repo not in names]
+    if not rest:
+        return ""
+    n_repos = len({c.repo for c in rest})
+    return _t(lang, f"其余 {n_repos} 个仓共 {len(rest)} 条。", f"{len(rest)} more in {n_repos} other repositories.")

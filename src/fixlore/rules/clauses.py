@@ -1,0 +1,71 @@
+"""Clauses: where a sentence may end short without cutting a fact in half.
+
+A row is read at a glance: a sentence either fits whole, or the reader gets its first whole
+clauses, never a clause cut mid-way and never an ellipsis ("…派生，例如。", "!699 已把 GMM+…" were
+both rejected by readers of the seed digest). A clause ends at Chinese clause punctuation
+(，；：、) or at ASCII `, ; :` followed by a space (so `ip:port`, `a,b` and `std::x` stay whole), and
+never inside brackets or quotes (`input_ids[i, mask[i]]`). A part that ends on a word that announces
+what follows ("例如", "如下", "包括", "e.g.") promises something the row no longer has, so it is not
+a place to stop. Pure functions over text; the analyst (analyse/fit.py) and the composer's guide
+(compose/steps.py) both fit text by them."""
+
+from __future__ import annotations
+
+import re
+
+# Chinese clause marks always end a clause; ASCII ones only before a space
+_END = re.compile(r"[，；：、](?=.)|[,;:](?=\s)")
+_OPEN, _CLOSE = "([{（【“「《", ")]}）】”」》"
+_PAIRED = "\"`"
+# words that announce what follows: a part ending on one is a promise without its content
+DANGLING = ("例如", "比如", "譬如", "如下", "包括", "包含", "即", "也就是", "分别是", "分别为", "主要有",
+            "e.g", "eg", "i.e", "for example", "for instance", "such as", "including", "namely", "as follows")
+
+
+def _outside(text: str, at: int) -> bool:
+    depth = 0
+    for ch in text[:at]:
+        depth += ch in _OPEN
+        depth -= ch in _CLOSE and depth > 0
+    head = text[:at]
+    return depth == 0 and all(head.count(q) % 2 == 0 for q in _PAIRED)
+
+
+def clause_ends(text: str) -> list[int]:
+    """Offsets just after each clause mark of `text` that ends a clause (outside brackets/quotes)."""
+    return [m.end() for m in _END.finditer(text) if _outside(text, m.start())]
+
+
+def dangles(part: str) -> bool:
+    """`part` ends on a word that announces what follows ("…按 8/DP 派生，例如")."""
+    tail = part.rstrip(" ，,、：:；;。.").lower()
+    return any(tail.endswith(w) and (len(tail) == len(w) or not tail[-len(w) - 1].isascii() or
+                                     not tail[-len(w) - 1].isalnum())
+               for w in DANGLING)
+
+
+def without_dangling(text: str) -> str:
+    """`text` without a last clause that announces what the thread showed next ("…按 8/DP 派生，
+    例如" before a code block the row does not carry); "" when every clause dangles."""
+    text = (text or "").strip()
+    while text and dangles(text):
+        ends = [e for e in clause_ends(text) if e < len(text.rstrip(" ，,、：:；;。."))]
+        text = text[:ends[-1]].rstrip(" ，,、：:；;") if ends else ""
+    return text
+
+
+def fit(text: str, limit: int) -> str:
+    """`text` whole when it fits in `limit` characters, else its longest run of first whole clauses
+    that fits and does not end on an announcing word, without the closing mark; "" when not even the
+    first clause fits. Never adds an ellipsis, never splits an identifier, a number or a version."""
+    text = re.sub(r"\s+", " ", text or "").strip()
+    if len(text) <= limit:
+        return text
+    for end in reversed(clause_ends(text)):
+        part = text[:end].rstrip(" ，,、：:；;")
+        if part and len(part) <= limit and not dangles(part):
+            return part
+    return ""
+
+
+__all__ = ["DANGLING", "clause_ends", "dangles", "fit", "without_dangling"]

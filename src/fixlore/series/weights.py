@@ -1,0 +1,153 @@
+"""Value weights a series learns from its editors' past decisions (docs/series.md "Learned
+weights").
+
+Labels: every case an edition analysed is a decision, published (1) or dropped (0), as the
+ledger recorded it; the editors' keep / drop overrides (OUT/overrides.yaml) win over the
+ledger's verdict for their cases. Features: a plain mapping name -> float per case
+(`case_features`: the pipeline's value and what the link stage found, read from the case as
+the edition used it), so the learner works with whatever features a case offers.
+
+The model: scikit-learn's LogisticRegression over standardised features, L2 (C = 1),
+class_weight "balanced" (drops outnumber keeps or the reverse, depending on the series). The
+decisions are split by a hash of the case key: one in four is held out, never seen by the
+fit; the held-out figure is its AUC, beside the AUC of the plain value on the same cases, and
+the share of held-out pairs the learned order puts the other way round from the value's. No
+setting here was chosen by looking at a figure.
+
+Saved beside the ledger as OUT/value-weights-NAME.json (means, scales, coefficients): the next
+edition's plan ranks its candidates by the learned probability when that file exists
+(`learned_ranker`; scikit-learn is needed to fit, not to apply).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+from collections.abc import Callable, Iterable, Mapping
+from pathlib import Path
+from typing import Any
+
+from fixlore.core.enums import EvidenceKind, FunnelStage, Timing
+from fixlore.core.errors import ConfigError
+from fixlore.core.model import Case
+
+MODEL = "logistic regression (scikit-learn), standardised features, L2 C=1, class_weight balanced"
+HOLD_OUT_EVERY = 4                       # one decision in four, by key hash
+
+
+def weights_file(out: Path, series: str) -> Path:
+    return Path(out) / f"value-weights-{series}.json"
+
+
+def case_features(case: Case) -> dict[str, float]:
+    """What the link stage knows of a case, as numbers (the analysis' own words are not used:
+    the plan ranks before the analysis)."""
+    kinds = {e.kind for e in case.evidence}
+    feats = {"value": float(case.value),
+             "fix_merged": float(any(f.merged for f in case.fix)),
+             "fix_prs": float(len(case.fix)),
+             "fix_pending": float(bool(case.pending_fix)),
+             "traps": float(len(case.traps)),
+             "no_fix": float(case.timing == Timing.NO_FIX),
+             "title_chars": math.log1p(len(case.title or "")),
+             "candidates": math.log1p(len(case.candidates))}
+    feats.update({f"evidence_{k.value}": float(k in kinds) for k in EvidenceKind})
+    return feats
+
+
+def held_out(key: str) -> bool:
+    return int(hashlib.sha256(key.encode()).hexdigest(), 16) % HOLD_OUT_EVERY == 0
+
+
+def decisions(rows: Iterable[Mapping[str, Any]], keep: Iterable[str] = (), drop: Iterable[str] = ()) -> dict[str, tuple[Case, int]]:
+    """Case key -> (the case as last decided, 1 published / 0 dropped) from ledger rows
+    (`Ledger.rows`), the editors' keep / drop winning."""
+    out: dict[str, tuple[Case, int]] = {}
+    for r in rows:
+        row = r.get("row") or {}
+        if r.get("role") == "update" or not row:
+            continue
+        if r.get("published"):
+            out[f"{r['repo']}#{r['number']}"] = (Case.from_export(row), 1)
+        elif row.get("funnel") == FunnelStage.ANALYSIS:
+            out[f"{r['repo']}#{r['number']}"] = (Case.from_export(row), 0)
+    keep, drop = set(keep), set(drop)
+    return {k: (c, 1 if k in keep else 0 if k in drop else y) for k, (c, y) in out.items()}
+
+
+def auc(scores: list[float], labels: list[int]) -> float | None:
+    """Probability that a published case outscores a dropped one (ties count half)."""
+    pos = [s for s, y in zip(scores, labels) if y]
+    neg = [s for s, y in zip(scores, labels) if not y]
+    if not pos or not neg:
+        return None
+    wins = sum(1.0 if p > n else 0.5 if p == n else 0.0 for p in pos for n in neg)
+    return round(wins / (len(pos) * len(neg)), 4)
+
+
+def reordered(a: list[float], b: list[float]) -> float | None:
+    """Share of pairs that two scorings put in opposite order (pairs tied in either skipped)."""
+    pairs = flips = 0
+    for i in range(len(a)):
+        for j in range(i + 1, len(a)):
+            da, db = a[i] - a[j], b[i] - b[j]
+            if da and db:
+                pairs += 1
+                flips += (da > 0) != (db > 0)
+    return round(flips / pairs, 4) if pairs else None
+
+
+def fit(labelled: Mapping[str, tuple[Mapping[str, float], int]]) -> dict[str, Any]:
+    """Fit on the training keys, report on the held-out ones; the saved model (a JSON mapping)."""
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.preprocessing import StandardScaler
+
+    names = sorted({n for f, _ in labelled.values() for n in f})
+    train = [k for k in sorted(labelled) if not held_out(k)]
+    test = [k for k in sorted(labelled) if held_out(k)]
+    ys = [labelled[k][1] for k in train]
+    if len(set(ys)) < 2:
+        raise ConfigError(f"{len(labelled)} decisions, {len(train)} to learn from: both published and dropped "
+                          "cases are needed to learn value weights")
+
+    def matrix(keys: list[str]) -> list[list[float]]:
+        return [[float(labelled[k][0].get(n, 0.0)) for n in names] for k in keys]
+
+    scaler = StandardScaler().fit(matrix(train))
+    model = LogisticRegression(C=1.0, class_weight="balanced", max_iter=1000).fit(scaler.transform(matrix(train)), ys)
+    saved = {"model": MODEL, "features": names, "mean": [float(m) for m in scaler.mean_],
+             "scale": [float(s) if s else 1.0 for s in scaler.scale_],
+             "coef": [float(c) for c in model.coef_[0]], "intercept": float(model.intercept_[0]),
+             "decisions": len(labelled), "train": len(train), "heldout": len(test)}
+    if test:
+        learned = [learned_score(labelled[k][0], saved) for k in test]
+        plain = [float(labelled[k][0].get("value", 0.0)) for k in test]
+        labels = [labelled[k][1] for k in test]
+        saved.update(heldout_auc=auc(learned, labels), heldout_auc_value=auc(plain, labels),
+                     heldout_pairs_reordered=reordered(learned, plain),
+                     heldout_published=sum(labels))
+    return saved
+
+
+def learned_score(features: Mapping[str, float], saved: Mapping[str, Any]) -> float:
+    """The learned probability that the editors publish a case with these features."""
+    z = saved["intercept"] + sum(c * (float(features.get(n, 0.0)) - m) / s for n, m, s, c in
+                                 zip(saved["features"], saved["mean"], saved["scale"], saved["coef"]))
+    return 1.0 / (1.0 + math.exp(-max(-60.0, min(60.0, z))))
+
+
+def learned_ranker(out: Path, series: str) -> tuple[Callable[[Case], float] | None, dict[str, Any]]:
+    """The ranking the next edition's plan uses, when weights were saved beside the ledger."""
+    path = weights_file(out, series)
+    if not path.is_file():
+        return None, {}
+    try:
+        saved = json.loads(path.read_text(encoding="utf-8"))
+        saved["features"], saved["coef"]                      # noqa: B018 (a file without them is not weights)
+    except (ValueError, KeyError, TypeError) as exc:
+        raise ConfigError(f"value weights {path} cannot be read ({exc}); learn them again with "
+                          f"`fixlore series weights {series}`") from None
+    about = {k: saved.get(k) for k in ("decisions", "heldout", "heldout_auc", "heldout_auc_value",
+                                       "heldout_pairs_reordered")} | {"file": path.name}
+    return (lambda c: round(learned_score(case_features(c), saved), 6)), about
