@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import sqlite3
 import threading
+from collections import OrderedDict
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -91,6 +92,25 @@ class KnowledgeBase(IngestMixin, TermsMixin, MatrixMixin, SearchMixin, Threshold
                                f"{index_dir}`")
         return cls(Path(index_dir), embedder)
 
+    def warm(self) -> None:
+        """Load what every search needs (vectors, the embedding model, the tokenizer's
+        dictionary, the passage counts) without starting a thread, so that processes forked
+        after this share it instead of each loading its own (`fixlore.serve.forked`)."""
+        with self._lock:
+            self._load_vectors()
+            self.embedder.encode(["warm"])
+            self.tokenizer.tokens("warm", for_query=True)
+            self._kind_counts = dict(self.db.execute("SELECT kind, count(*) FROM chunks GROUP BY kind").fetchall())
+            self._n_chunks = sum(self._kind_counts.values())
+
+    def after_fork(self) -> None:
+        """In a forked child: a connection of its own (SQLite's cannot cross a fork), a fresh
+        lock, and no worker thread (the parent's did not come along)."""
+        self._inherited = self.db      # kept, never closed here: its file handles are the parent's too
+        self.db = sqlite3.connect(self.dir / DB_NAME, check_same_thread=False)
+        self._lock = threading.RLock()
+        self._pool = None
+
     def close(self) -> None:
         if self._pool is not None:
             self._pool.shutdown(wait=True)
@@ -125,6 +145,9 @@ class KnowledgeBase(IngestMixin, TermsMixin, MatrixMixin, SearchMixin, Threshold
 
     def _reset_caches(self) -> None:
         self._n_chunks: int | None = None
+        self._kind_counts: dict[str, int] = {}      # passages by kind, counted with _n_chunks
+        self._bm25_memo: OrderedDict[tuple, tuple[int, ...]] = OrderedDict()   # see search._bm25
+        self._bm25_memo_hits = 0
         self._df_cache: dict[str, int] = {}
 
     # ------------------------------------------------------------------ stats

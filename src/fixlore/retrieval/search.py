@@ -6,6 +6,7 @@ import os
 import re
 import sqlite3
 import threading
+from collections import OrderedDict
 from concurrent.futures import ThreadPoolExecutor
 from typing import Iterator, Sequence
 
@@ -20,6 +21,8 @@ from fixlore.retrieval.terms import match_terms
 from fixlore.retrieval.tokens import fts_escape
 
 CANDIDATES = 50           # hits taken from each ranking before fusion
+BM25_MEMO_ROWS = 2000     # an FTS5 expression matching at least this many passages has its ranking memoised
+BM25_MEMO_SIZE = 1024     # expressions kept (the most recent)
 QUERY_EMBED_CHARS = 400   # the query's vector is taken from its first characters (see _embed_query)
 DOC_KINDS = ("doc", "code")
 PREFER_BONUS = 0.02       # ordering bonus of the case's own repository (never counts for the threshold)
@@ -42,6 +45,9 @@ class SearchMixin:
     _projection: np.ndarray | None
     _pool: ThreadPoolExecutor | None
     _n_chunks: int | None
+    _kind_counts: dict[str, int]
+    _bm25_memo: OrderedDict[tuple, tuple[int, ...]]
+    _bm25_memo_hits: int
 
     def search(self, query: str | KbQuery, k: int = 10, kind: str | Sequence[str] | None = None,
                doc_prefix: str | None = None) -> list[Passage]:
@@ -67,7 +73,8 @@ class SearchMixin:
         q = query if isinstance(query, KbQuery) else KbQuery(text=query)
         kinds = (kind,) if isinstance(kind, str) else (tuple(kind) if kind else None)
         if self._n_chunks is None:
-            self._n_chunks = self.db.execute("SELECT count(*) FROM chunks").fetchone()[0]
+            self._kind_counts = dict(self.db.execute("SELECT kind, count(*) FROM chunks GROUP BY kind").fetchall())
+            self._n_chunks = sum(self._kind_counts.values())
         n_docs = self._n_chunks
         if n_docs == 0:
             return []
@@ -112,10 +119,31 @@ class SearchMixin:
               n_docs: int, doc_prefix: str | None = None) -> list[int]:
         if not weights:
             return []
-        expr = " OR ".join(fts_escape(t) for t in match_terms(weights, dfs, n_docs))
+        terms = match_terms(weights, dfs, n_docs)
+        expr = " OR ".join(fts_escape(t) for t in terms)
+        # FTS5 computes bm25 for every passage an OR matches, so an expression of common terms
+        # costs in proportion to their passages; its ranking depends on the expression, the
+        # filters and the index only (not on the rest of the question), and common terms come
+        # back in question after question: such rankings are memoised until the index changes.
+        memo_key = (expr, kinds, doc_prefix) if sum(dfs.get(t, 0) for t in terms) >= BM25_MEMO_ROWS else None
+        if memo_key is not None and memo_key in self._bm25_memo:
+            self._bm25_memo.move_to_end(memo_key)
+            self._bm25_memo_hits += 1
+            return list(self._bm25_memo[memo_key])
+        ids = self._bm25_query(expr, kinds, doc_prefix)
+        if memo_key is not None:
+            self._bm25_memo[memo_key] = tuple(ids)
+            if len(self._bm25_memo) > BM25_MEMO_SIZE:
+                self._bm25_memo.popitem(last=False)
+        return ids
+
+    def _bm25_query(self, expr: str, kinds: tuple[str, ...] | None, doc_prefix: str | None) -> list[int]:
         sql = "SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ?"
         args: list = [expr]
-        if kinds:
+        # `kind` is an UNINDEXED column: testing it reads every matched row's stored tokens, which
+        # cost more than the ranking itself (a case index holds cases only). A filter every
+        # passage passes keeps the same rows in the same order, so it is left out.
+        if kinds and not set(self._kind_counts) <= set(kinds):
             sql += f" AND kind IN ({','.join('?' * len(kinds))})"
             args.extend(kinds)
         if doc_prefix:

@@ -98,20 +98,22 @@ def serve_http(out: Optional[Path] = OutOpt, db: Optional[str] = DbOpt, index: O
                case_index: Optional[Path] = CaseIdxOpt,
                host: str = typer.Option("127.0.0.1", help="Address to listen on (loopback by default)."),
                port: int = typer.Option(8765, min=1, max=65535, help="Port (1-65535)."),
+               workers: int = typer.Option(1, min=1, max=64,
+                                           help="Serving processes, forked once the knowledge base is open; each "
+                                                "memoises its own answers (docs/serve.md)."),
                ) -> None:
     """JSON API under /api (OpenAPI at /api/openapi.json) and a search page at /."""
-    import uvicorn
-
+    from fixlore.serve import forked
     from fixlore.serve.http import LOOPBACK_HOSTS, create_app
 
     console = Console(stderr=True)
     loopback = _loopback_check(host, console)
     knowledge = _open(out, db, index, case_index)
-    console.print(Text(f"serving {knowledge.stats()['searchable_cases']} cases on http://{host}:{port}/"),
-                  highlight=False)
+    console.print(Text(f"serving {knowledge.stats()['searchable_cases']} cases on http://{host}:{port}/ "
+                       f"({workers} process{'es' if workers > 1 else ''})"), highlight=False)
     try:
         app = create_app(knowledge, allowed_hosts=LOOPBACK_HOSTS if loopback else None)
-        uvicorn.run(app, host=host, port=port, log_level="warning")
+        forked.serve(knowledge, app, host, port, workers)
     finally:
         knowledge.close()
 

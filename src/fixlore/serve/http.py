@@ -97,8 +97,11 @@ def create_app(knowledge: Knowledge, allowed_hosts: list[str] | None = LOOPBACK_
     async def _bad(_: Request, exc: ValueError) -> JSONResponse:
         return JSONResponse({"error": str(exc)}, status_code=400)
 
+    # Lookups (a dict read and a view built, tens of microseconds) are answered on the event
+    # loop; a search blocks for milliseconds and runs in the thread pool. A lookup queued in
+    # the pool behind searches waited for them (bench/serve.py --http: lookups p50 3-10 ms).
     @app.get("/api/stats")
-    def stats() -> Response:
+    async def stats() -> Response:
         return _json(knowledge.stats())
 
     @app.get("/api/cases/search")
@@ -109,11 +112,11 @@ def create_app(knowledge: Knowledge, allowed_hosts: list[str] | None = LOOPBACK_
         return _json(knowledge.search_cases(q, k=k, repo=repo))
 
     @app.get("/api/cases/{owner}/{repo}/{number}")
-    def get_case(owner: str, repo: str, number: int) -> Response:
+    async def get_case(owner: str, repo: str, number: int) -> Response:
         return _json(knowledge.get_case(f"{owner}/{repo}#{number}"))
 
     @app.get("/api/cases/{owner}/{repo}/{number}/fix")
-    def fix_status(owner: str, repo: str, number: int) -> Response:
+    async def fix_status(owner: str, repo: str, number: int) -> Response:
         return _json(knowledge.fix_status(f"{owner}/{repo}#{number}"))
 
     @app.get("/api/cases/{owner}/{repo}/{number}/related")

@@ -165,6 +165,21 @@ class Knowledge:
         """Drop the memoised index answers (benchmarks time the searches themselves)."""
         self._memo = _Memo()
 
+    def warm(self) -> None:
+        """Load the indexes' shared parts now (before forking server processes)."""
+        for index in (self.case_index, self.doc_index):
+            if index is not None:
+                index.warm()
+        self.stats()
+
+    def after_fork(self) -> None:
+        """In a forked server process: connections and locks of its own."""
+        for index in (self.case_index, self.doc_index):
+            if index is not None:
+                index.after_fork()
+        self._lock = threading.Lock()
+        self._memo = _Memo()
+
     def close(self) -> None:
         self.case_index.close()
         if self.doc_index is not None:

@@ -1,0 +1,125 @@
+"""The HTTP API served by several processes: the knowledge base opened once, then forked.
+
+A search holds its index's lock (one SQLite connection, one matrix pass at a time), so one
+process answers one new question at a time, whatever the number of clients. Opening the
+knowledge base again in each process would cost its load time (seconds at 35k cases) and its
+memory each time; instead it is opened and warmed once (`Knowledge.warm`: vectors, model,
+tokenizer dictionary), the listening socket bound, and the process forked: every child takes
+its own SQLite connections and locks (`Knowledge.after_fork`) and shares the rest with the
+parent, copy-on-write; each listens on its own socket of the one port (SO_REUSEPORT). The parent serves too and stops the
+children when it stops; a child whose parent died stops itself.
+
+One process is the default: each process memoises its own answers, so with two a repeated
+question is answered from the memo only when it reaches the process that answered it before
+(on this shared 2-core machine two processes answered first-time questions no faster and
+repeated ones at half the rate: bench/serve.py --http, docs/serve.md). More processes pay
+where cores are idle and questions rarely repeat.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import threading
+import time
+import traceback
+from typing import Any
+
+
+def serve(knowledge: Any, app: Any, host: str, port: int, workers: int, log_level: str = "warning") -> None:
+    import uvicorn
+
+    config = uvicorn.Config(app, host=host, port=port, log_level=log_level)
+    if workers <= 1 or not hasattr(os, "fork"):
+        uvicorn.Server(config).run()
+        return
+    sockets = _listening(host, port, workers) or [config.bind_socket()] * workers
+    knowledge.warm()
+    children: list[int] = []
+    default_term = signal.getsignal(signal.SIGTERM)
+
+    def on_term(sig: int, frame: Any) -> None:
+        # uvicorn stops gracefully, then raises the signal again: the children go first
+        _stop(children)
+        signal.signal(sig, default_term)
+        signal.raise_signal(sig)
+
+    try:
+        for sock in sockets[1:]:
+            pid = os.fork()
+            if pid == 0:
+                _child(knowledge, config, sock)        # never returns
+            children.append(pid)
+        signal.signal(signal.SIGTERM, on_term)
+        uvicorn.Server(config).run(sockets=[sockets[0]])
+    finally:
+        signal.signal(signal.SIGTERM, default_term)
+        _stop(children)
+        for sock in sockets:
+            sock.close()
+
+
+def _listening(host: str, port: int, n: int) -> list[socket.socket]:
+    """`n` sockets listening on one port (SO_REUSEPORT), one per process: the kernel spreads
+    new connections over them. With a single shared socket, whichever process is awake
+    accepts, and one process can end up holding every kept-alive connection. Empty where
+    SO_REUSEPORT is missing (the caller shares one socket)."""
+    if not hasattr(socket, "SO_REUSEPORT"):
+        return []
+    family, kind, proto, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
+    out: list[socket.socket] = []
+    try:
+        for _ in range(n):
+            sock = socket.socket(family, kind, proto)
+            out.append(sock)
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+            sock.bind(address)
+            sock.listen(2048)
+            sock.set_inheritable(True)
+    except OSError:
+        for sock in out:
+            sock.close()
+        raise
+    return out
+
+
+def _stop(children: list[int]) -> None:
+    for pid in children:
+        try:
+            os.kill(pid, signal.SIGTERM)
+        except ProcessLookupError:
+            pass
+    for pid in children:
+        try:
+            os.waitpid(pid, 0)
+        except ChildProcessError:
+            pass
+    children.clear()
+
+
+def _child(knowledge: Any, config: Any, sock: Any) -> None:
+    import uvicorn
+
+    code = 0
+    try:
+        knowledge.after_fork()
+        parent = os.getppid()
+        threading.Thread(target=_orphan_watch, args=(parent,), daemon=True, name="parent-watch").start()
+        uvicorn.Server(config).run(sockets=[sock])
+    except BaseException:           # a child never returns into the parent's code
+        traceback.print_exc()
+        code = 1
+    finally:
+        try:
+            knowledge.close()
+        finally:
+            os._exit(code)
+
+
+def _orphan_watch(parent: int) -> None:
+    """Stop this child when its parent is gone (killed without the chance to stop it)."""
+    while os.getppid() == parent:
+        time.sleep(1.0)
+    os.kill(os.getpid(), signal.SIGTERM)

@@ -1,0 +1,173 @@
+"""Serving first-time questions faster gives the same answers (issue #26).
+
+Each shortcut of the search path is checked against the path it replaces, on a real case index
+(SQLite FTS5 file, bundled embedder): the same passages, in the same order, with the same ranks
+and scores.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import random
+import subprocess
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from urllib.parse import quote
+
+import httpx2 as httpx
+import orjson
+import pytest
+
+from fixlore.core.model import Case
+from fixlore.retrieval.base import KnowledgeBase
+from fixlore.retrieval.embed import UseEmbedder
+
+WORDS = ("npu memory kernel operator graph compile quantization scheduler device timeout deadlock tensor shape "
+         "dtype overflow gradient checkpoint resume optimizer pipeline attention cache driver firmware mount "
+         "量化 算子 显存 精度 调度 编译 内存 通信 超时 报错 训练 推理 模型 接口 配置 日志 节点 集群").split()
+
+
+def _sentence(rng: random.Random, low: int, high: int) -> str:
+    return " ".join(rng.choice(WORDS) for _ in range(rng.randint(low, high)))
+
+
+@pytest.fixture(scope="module")
+def case_index(tmp_path_factory):
+    rng = random.Random(26)
+    cases = [Case(repo=f"org/r{i % 7}", number=i, funnel="selected", title=_sentence(rng, 4, 12),
+                  problem=_sentence(rng, 0, 20)) for i in range(1, 401)]
+    kb = KnowledgeBase.open(tmp_path_factory.mktemp("fast") / "cases-index", embedder=UseEmbedder())
+    kb.ingest_cases(cases)
+    yield kb
+    kb.close()
+
+
+def _questions(n: int) -> list[str]:
+    rng = random.Random(7)
+    return [_sentence(rng, 2, 14) + (" RuntimeError" if i % 4 == 0 else "") for i in range(n)]
+
+
+def _ranking(kb: KnowledgeBase, q: str, **kw) -> list[tuple]:
+    return [(p.doc, p.chunk, p.bm25_rank, p.vector_rank, p.score, p.cosine, p.coverage)
+            for p in kb.search(q, k=100, **kw)]
+
+
+def test_a_kind_filter_every_passage_passes_is_not_sent_to_fts5(case_index):
+    """`kind` is an UNINDEXED FTS5 column: testing it reads each matched row; a case index holds
+    cases only, so kind='case' is no filter at all and is left out; another kind still filters."""
+    sent: list[str] = []
+    case_index.db.set_trace_callback(sent.append)
+    try:
+        assert case_index.search("npu memory timeout", k=5, kind="case")
+        fts = [s for s in sent if "chunks_fts MATCH" in s]
+        assert fts and not any("kind IN" in s for s in fts)
+        sent.clear()
+        assert case_index.search("npu memory timeout", k=5, kind=("doc", "code")) == []
+        assert any("chunks_fts MATCH" in s and "kind IN" in s for s in sent)
+    finally:
+        case_index.db.set_trace_callback(None)
+
+
+def test_the_same_ranking_as_with_the_kind_filter(case_index, monkeypatch):
+    questions = _questions(60)
+    fast = [_ranking(case_index, q, kind="case") for q in questions]
+    assert sum(1 for r in fast if r) >= 55 and any(r[0][2] is not None for r in fast if r)
+    # a phantom kind makes kind='case' a real filter again: the SQL of before
+    monkeypatch.setattr(case_index, "_kind_counts", {**case_index._kind_counts, "doc": 0})
+    assert [_ranking(case_index, q, kind="case") for q in questions] == fast
+
+
+# ---------------------------------------------------------------- several serving processes
+
+def _children(pid: int) -> list[int]:
+    return [int(c) for task in Path(f"/proc/{pid}/task").iterdir() for c in (task / "children").read_text().split()]
+
+
+def _gone(pid: int, within: float) -> bool:
+    deadline = time.monotonic() + within
+    while time.monotonic() < deadline:
+        stat = Path(f"/proc/{pid}/stat")
+        if not stat.exists() or stat.read_text().rsplit(")", 1)[1].split()[0] == "Z":
+            return True
+        time.sleep(0.1)
+    return False
+
+
+@contextlib.contextmanager
+def _forked_server(out: Path, workers: int):
+    from conftest import free_port
+
+    port = free_port()
+    proc = subprocess.Popen([sys.executable, "-m", "fixlore", "serve", "http", "--out", str(out), "--port", str(port),
+                             "--workers", str(workers)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        deadline = time.monotonic() + 120
+        while True:
+            assert proc.poll() is None, proc.stderr.read().decode(errors="replace")[-2000:]
+            try:
+                if httpx.get(f"http://127.0.0.1:{port}/api/stats", timeout=2).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            assert time.monotonic() < deadline, "the server did not start"
+            time.sleep(0.2)
+        yield proc, f"http://127.0.0.1:{port}"
+    finally:
+        if proc.poll() is None:
+            proc.terminate()
+        proc.wait(30)
+
+
+@pytest.mark.skipif(not hasattr(os, "fork") or not Path("/proc/self/task").is_dir(), reason="fork and /proc needed")
+def test_forked_processes_answer_as_one_process_does_and_stop_with_their_parent(demo_run):
+    from fixlore.serve.knowledge import Knowledge, Locations
+
+    with Knowledge.open(Locations.of(out=demo_run)) as k:
+        questions = [c.title for c in k.cases.values() if c.funnel in ("selected", "analysis") and c.title][:12]
+        keys = [c.key for c in k.cases.values() if c.funnel in ("selected", "analysis")][:6]
+        expected = [k.search_cases(q, k=5) for q in questions] + [k.related_cases(key, k=5) for key in keys]
+    assert len(questions) >= 6 and any(expected)
+    with _forked_server(demo_run, 2) as (proc, base):
+        children = _children(proc.pid)
+        assert len(children) == 1
+        with ThreadPoolExecutor(4) as pool:       # at once, so both processes take some
+            got = list(pool.map(lambda path_params: httpx.get(base + path_params[0], params=path_params[1],
+                                                               timeout=60).json(),
+                                [("/api/cases/search", {"q": q, "k": 5}) for q in questions] +
+                                [(f"/api/cases/{quote(key.split('#')[0])}/{key.split('#')[1]}/related", {"k": 5})
+                                 for key in keys]))
+        assert got == json.loads(orjson.dumps(expected))
+        proc.terminate()                           # SIGTERM: the parent stops its children first
+        proc.wait(30)
+        assert _gone(children[0], 5)
+    with _forked_server(demo_run, 2) as (proc, base):
+        children = _children(proc.pid)
+        proc.kill()                                # killed outright: the orphan stops itself
+        proc.wait(30)
+        assert _gone(children[0], 10)
+
+
+def test_memoised_bm25_rankings_are_the_rankings_fts5_gives(case_index, monkeypatch):
+    """An expression of common terms has its BM25 list memoised (other questions share it):
+    a memo hit gives what FTS5 gives, and an ingest empties the memo."""
+    from fixlore.retrieval import search
+
+    questions = _questions(40)
+    monkeypatch.setattr(search, "BM25_MEMO_ROWS", 10**9)        # nothing memoised
+    case_index._reset_caches()
+    computed = [_ranking(case_index, q, kind="case") for q in questions]
+    assert not case_index._bm25_memo
+    monkeypatch.setattr(search, "BM25_MEMO_ROWS", 1)            # everything memoised
+    case_index._reset_caches()
+    first = [_ranking(case_index, q, kind="case") for q in questions]
+    assert case_index._bm25_memo and case_index._bm25_memo_hits < len(questions)
+    again = [_ranking(case_index, q, kind="case") for q in reversed(questions)][::-1]
+    assert case_index._bm25_memo_hits >= len(questions)
+    assert computed == first == again
+    case_index.ingest_cases([Case(repo="org/new", number=1, funnel="selected", title="kernel deadlock 集群")])
+    assert not case_index._bm25_memo
+    assert any(p.doc == "cases/org/new/1" and p.bm25_rank for p in case_index.search("kernel deadlock 集群", k=50))
