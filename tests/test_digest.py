@@ -32,6 +32,7 @@ def analysed_world(hostile: bool = False):
         c = next(c for c in w.cases if c.repo == SIM and c.number == 101)
         c.title = c.problem = c.symptom = HOSTILE_TITLE
         c.answer = c.first_action = c.written.action = HOSTILE_ANSWER
+        c.written.mechanism = HOSTILE_ANSWER    # rows are worded from the written fields: the text must reach them
         c.url = "javascript:alert(1)"
     return w.cases, {"analyse": summary, "window": {"since": "2026-09-01T00:00:00+08:00"}}
 
