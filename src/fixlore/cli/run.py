@@ -79,7 +79,7 @@ def register(app: typer.Typer) -> None:
                                              "(a series edition has its own)."),
         tagline: Optional[str] = typer.Option(None, "--tagline", help="The line under the digest's title."),
         agent_pointer: Optional[str] = typer.Option(None, "--agent-pointer", help="Where agents read the cases: a URL "
-                                                    "or a command (default: this run's `fixlore serve mcp|http --out`)."),
+                                                    "or a command (default: `fixlore serve mcp|http`)."),
         overrides: Optional[Path] = typer.Option(None, "--overrides", help="The editor's corrections (YAML, "
                                                  "docs/series.md): keep/drop, fix/not_fix, theme per OWNER/REPO#N. "
                                                  "A series reads OUT/overrides.yaml."),

@@ -51,9 +51,11 @@ def run(ctx: RunContext) -> ComposeSummary:
                                          for r in repos if r.html_url})
     except AttributeError:
         pass
-    # the digest's pointer for agents defaults to this run's own `fixlore serve ... --out DIR`
+    # the digest's pointer for agents defaults to `fixlore serve mcp|http` without this run's folder:
+    # a local path means nothing to a reader elsewhere, and a digest must not depend on where it
+    # was written (a rerun into another folder, or after a kill, writes the same bytes)
     frame = ctx.info.get("frame") if isinstance(ctx.info.get("frame"), dict) else {}
-    ctx.info["frame"] = {"serve_out": str(ctx.out_dir), **frame}
+    ctx.info["frame"] = dict(frame)
     run = dict(ctx.info)
     checked: dict[str, Any] = {}
     try:
