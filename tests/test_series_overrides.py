@@ -222,15 +222,17 @@ def test_ascend_weights_learned_from_an_edition_reorder_the_held_out_cases_and_r
     run("series", "create", "ascend", "--title", "T", "--tagline", "t", "--agent-pointer", "mcp", "--org", "cann",
         "--org", "Ascend", "--org-out", "mindspore", "--since", "2026-09-17T00:00:00+08:00", "--first-number", "16",
         "--out", str(tmp_path))
+    # the Ascend editions hold a real editorial finding (theme arithmetic, disclosed): marked, not refused
     run("series", "publish", "ascend", "--world", str(world), "--as-of", "2026-09-19T00:00:00+08:00",
-        "--out", str(tmp_path))
+        "--out", str(tmp_path), "--on-findings", "mark")
     learned = json.loads(run("series", "weights", "ascend", "--out", str(tmp_path)).stdout)
     # reported, not tuned (docs/series.md records the figures)
     assert learned["heldout"] > 0 and learned["heldout_auc"] is not None and learned["heldout_auc_value"] is not None
     assert learned["heldout_pairs_reordered"] > 0
     assert (tmp_path / "value-weights-ascend.json").is_file()
+    # the Ascend editions hold a real editorial finding (theme arithmetic, disclosed): marked, not refused
     run("series", "publish", "ascend", "--world", str(world), "--as-of", "2026-09-21T00:00:00+08:00",
-        "--out", str(tmp_path))
+        "--out", str(tmp_path), "--on-findings", "mark")
     info = json.loads((tmp_path / "run.json").read_text(encoding="utf-8"))
     assert info["value_weights"]["decisions"] == learned["decisions"]
     text = (tmp_path / "editions" / "ascend-017" / "digest.zh.md").read_text(encoding="utf-8")
