@@ -153,11 +153,11 @@ def _build_cases(corpus: Corpus, since: datetime, config: Any, until: datetime |
     # A case whose own thread was read in part is analysed, never left in the backlog: its value cannot be read from what
     # was not read, so it keeps one of the K slots rather than losing it to a case behind it (the
     # analysis then names the gap: fix_unknown). The other cases are cut as before.
-    partial = {k for c, k in pool if any(u.startswith("issues/") for u in c.unread)}
-    k_left = cfg.funnel.rank_top_k - len(partial) if cfg.funnel.rank_top_k >= 0 else cfg.funnel.rank_top_k
+    read_in_part = {k for c, k in pool if any(u.startswith("issues/") for u in c.unread)}
+    k_left = cfg.funnel.rank_top_k - len(read_in_part) if cfg.funnel.rank_top_k >= 0 else cfg.funnel.rank_top_k
     items = [(k, c.value, len(comments.get((c.repo, c.number), ())), c.closed_at.timestamp() if c.closed_at else 0.0)
-             for c, k in pool if k not in partial]
-    top_set = set(cut(items, max(k_left, 0), cfg.funnel.value_min)) | partial
+             for c, k in pool if k not in read_in_part]
+    top_set = set(cut(items, max(k_left, 0), cfg.funnel.value_min)) | read_in_part
     for c, k in pool:
         if k in top_set:
             c.funnel, c.provisional = FunnelStage.SELECTED, True
