@@ -13,27 +13,18 @@ from __future__ import annotations
 
 import re
 
+from fixlore.rules.text import outside_brackets
+
 # Chinese clause marks always end a clause; ASCII ones only before a space
 _END = re.compile(r"[，；：、](?=.)|[,;:](?=\s)")
-_OPEN, _CLOSE = "([{（【“「《", ")]}）】”」》"
-_PAIRED = "\"`"
 # words that announce what follows: a part ending on one is a promise without its content
 DANGLING = ("例如", "比如", "譬如", "如下", "包括", "包含", "即", "也就是", "分别是", "分别为", "主要有",
             "e.g", "eg", "i.e", "for example", "for instance", "such as", "including", "namely", "as follows")
 
 
-def _outside(text: str, at: int) -> bool:
-    depth = 0
-    for ch in text[:at]:
-        depth += ch in _OPEN
-        depth -= ch in _CLOSE and depth > 0
-    head = text[:at]
-    return depth == 0 and all(head.count(q) % 2 == 0 for q in _PAIRED)
-
-
 def clause_ends(text: str) -> list[int]:
     """Offsets just after each clause mark of `text` that ends a clause (outside brackets/quotes)."""
-    return [m.end() for m in _END.finditer(text) if _outside(text, m.start())]
+    return [m.end() for m in _END.finditer(text) if outside_brackets(text, m.start())]
 
 
 def dangles(part: str) -> bool:

@@ -311,12 +311,12 @@ def shorten(text: str, limit: int) -> str:
 _CLAUSE_END = re.compile(r"[；;，,、：:]")
 
 
-_OPEN, _CLOSE = "([{（【“「", ")]}）】”」"
+_OPEN, _CLOSE = "([{（【“「《", ")]}）】”」》"
 # quotes that open and close with the same mark: inside while an odd number of them came before
 _PAIRED = "\"`"
 
 
-def _outside_brackets(text: str, at: int) -> bool:
+def outside_brackets(text: str, at: int) -> bool:
     """A comma inside brackets ("input_ids[i, mask[i]]", "（自身、父进程）") or quotes
     ('fails with "Check failed: it->second"') ends no clause."""
     depth = 0
@@ -334,7 +334,7 @@ def clip(text: str, limit: int) -> str:
     text = re.sub(r"\s+", " ", text or "").strip()
     if len(text) <= limit:
         return text
-    ends = [m.end() for m in _CLAUSE_END.finditer(text, 0, limit) if _outside_brackets(text, m.start())]
+    ends = [m.end() for m in _CLAUSE_END.finditer(text, 0, limit) if outside_brackets(text, m.start())]
     if ends and ends[-1] >= limit // 2:
         return text[: ends[-1]].rstrip("，,、：:；; ")
     space = text.rfind(" ", 0, limit)   # Latin text: at least end on a whole word
