@@ -119,6 +119,8 @@ def _piece(draw):
     keyword, normal = draw(_keyword())
     outer = draw(st.sampled_from(_MARKDOWN))
     before, _, after = outer.partition("{}")
+    if kind == KIND_PULL and keyword.rstrip().endswith(("(", "（")):
+        normal = ""      # "the fix (!41)": a change in brackets names the change itself, no closing claim
     return Piece(before + keyword + ref + after, len(before) + len(keyword), kind, repo, n, normal, form)
 
 

@@ -255,9 +255,16 @@ def _background_cue(text: str, start: int, end: int) -> str:
     return m.group("cue") if m else ""
 
 
-def _keyword_before(text: str, start: int) -> str:
+_OPEN_BRACKET_AT_END = re.compile(r"[(（]\s*$")
+
+
+def _keyword_before(text: str, start: int, kind: str) -> str:
     m = _KEYWORD_BEFORE.search(text[max(0, start - _KEYWORD_WINDOW):start])
     if not m:
+        return ""
+    # "the merged alignment fix (!41)": a change in brackets after the word names the change
+    # itself (an apposition), not what it closes; an issue in brackets ("Fixes (#12)") is a claim.
+    if kind == KIND_PULL and _OPEN_BRACKET_AT_END.search(m.group(0)):
         return ""
     if m.group("en"):
         return _EN_NORMAL[m.group("en").lower()]
@@ -275,7 +282,7 @@ def find_refs(text: str | None, repo: str) -> list[Ref]:
         ref = form.read(m, text, repo)
         if ref is None:
             continue
-        keyword = _keyword_before(text, m.start())
+        keyword = _keyword_before(text, m.start(), ref[0])
         listed = bool(prev_end >= 0 and _LIST_GAP.match(text[prev_end:m.start()]))
         if not keyword and prev_keyword and listed:
             keyword = prev_keyword
