@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 from fixlore.rules.clauses import DANGLING, clause_ends, dangles, fit, without_dangling
+from fixlore.rules.text import hard_facts, overlap, tokens
+
+# a clause whose words a clause already in the row holds this much of says it again
+RESTATED = 0.8
 
 
 def fit_cell(text: str, limit: int, fallback: str = "") -> str:
@@ -25,4 +29,25 @@ def row_budget(problem: str, stated: str, least: int) -> int:
     return max(least, ROW_CHARS - len(problem or "") - len(stated or "") - 2)
 
 
-__all__ = ["DANGLING", "ROW_CHARS", "clause_ends", "dangles", "fit", "fit_cell", "row_budget", "without_dangling"]
+def without_restated(text: str, said: list[str]) -> str:
+    """`text` without the clauses that say again what a clause of `said` (the row so far) says:
+    nearly all their words there and no hard fact (a number, a name, a version) of their own. People
+    lead a PR's sentence with the cause the reply already gave ("交换机等嵌入式设备认证响应慢：协议
+    阶段超时放宽至 30s" after "交换机这类嵌入式设备认证响应慢，…"); the row says the cause once."""
+    before = [(set(tokens(c)), hard_facts(c)) for s in said for c in _clauses(s)]
+    kept = []
+    for clause in _clauses(text):
+        words = tokens(clause)
+        again = len(words) >= 3 and any(overlap(words, list(w)) >= RESTATED and hard_facts(clause) <= f
+                                        for w, f in before)
+        if not again:
+            kept.append(clause)
+    return "".join(kept).strip().rstrip("，,、；;：:").strip()
+
+
+def _clauses(text: str) -> list[str]:
+    cuts = [0] + clause_ends(text) + [len(text)]
+    return [text[a:b] for a, b in zip(cuts, cuts[1:]) if text[a:b].strip()]
+
+
+__all__ = ["DANGLING", "ROW_CHARS", "clause_ends", "dangles", "fit", "fit_cell", "row_budget", "without_dangling", "without_restated"]

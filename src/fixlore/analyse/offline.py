@@ -40,7 +40,7 @@ from fixlore.analyse.base import Analysis
 from fixlore.analyse.cells import problem_cell, symptom_cell, title_within
 from fixlore.analyse.context import CaseContext
 from fixlore.analyse.keep import keep_or_drop, language_of
-from fixlore.analyse.fit import fit, fit_cell, row_budget, without_dangling
+from fixlore.analyse.fit import fit, fit_cell, row_budget, without_dangling, without_restated
 from fixlore.analyse.roles import (OFFICIAL, facts_kept, is_measurement, is_scope, is_template_note, is_workaround,
                                    is_log_line, only_tests, says_something, states_cause,
                                    states_change, states_reason)
@@ -52,7 +52,7 @@ from fixlore.rules.text import (ACTION_CUES, FIX_CUES, ROOT_CUES, cjk_count, cle
                                 cue_count, fact_count, hard_facts, is_aside, is_cjk, is_language_neutral,
                                 is_status_update, keywords, overlap, sentences, tokens, without_status)
 from fixlore.rules.topics import topic_words
-from fixlore.wording.facts import close_sentence, fix_sentence, is_merged, pr_label, unlanded
+from fixlore.wording.facts import any_fix_merged, close_sentence, fix_sentence, is_merged, pr_label, unlanded
 
 # how much a sentence's origin counts: maintainers explain, PRs describe the change,
 # reporters sometimes locate the cause themselves
@@ -155,8 +155,9 @@ class OfflineAnalyst:
             return any((len(words & other) > 0) if mine == 0 else
                        (len(words & other) >= 2 * mine and len(words & other) - mine >= 3) for other in siblings)
 
-        # every sentence in the tense the fix's state allows (analyse/tense.py)
-        landed = any(is_merged(f) for f in case.fix)
+        # every sentence in the tense the fix's state allows (analyse/tense.py); a fix that merged
+        # after an early close (pending_fix, not back-filled) has landed all the same
+        landed = any_fix_merged(case)
         waiting = not landed and bool(unlanded(case))
         for s, src in raw:
             if dead and _pulls_named(s, case.repo) & dead:
@@ -243,7 +244,10 @@ class OfflineAnalyst:
             if role == "change":        # the tests a PR adds show the fix works; they are not the fix
                 pool = [replace(c, score=c.score - 3.0) if only_tests(c.text) else c for c in pool]
             for c in self._best(pool, 3):
-                text = c.text.rstrip("。.；; ")
+                # a clause the row already says (the cause again at the head of the PR's sentence) goes
+                text = without_restated(c.text.rstrip("。.；; "), [t for _, _, t in taken])
+                if not text:
+                    continue
                 if len(text) > left:
                     cut = fit(text, left)
                     # whole clauses only, never an ellipsis (analyse/fit.py); a bound on versions is

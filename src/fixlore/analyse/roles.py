@@ -66,9 +66,23 @@ _BOOKKEEPING = with_numbers(
     re.I)
 
 
+# a courtesy that opens a reply ("Thanks for your feedback", "感谢反馈"): alone it tells nothing
+_COURTESY = re.compile(r"^\s*(?:thanks?|thank you|many thanks|感谢|谢谢|多谢)(?:\s*(?:for|a lot|so much)?\s*(?:your|the)?\s*"
+                       r"(?:feedback|report(?:ing)?|反馈|您的反馈|你的反馈|提单|报告)?)?[\s!！.。]*$", re.I)
+
+
+def asks(sentence: str) -> bool:
+    """A question ("Could you let us know whether it has been fixed?", "请问这是什么原因呢？"): it asks
+    the reporter for something, it tells the reader nothing established (neither a cause nor a fix)."""
+    return sentence.rstrip(" )）\"'").endswith(("?", "？"))
+
+
 def says_something(sentence: str) -> bool:
     """False for bookkeeping ("修复已合入，今晚 nightly 观察", "已给出迁移指引，关闭", "Fixed by #12"):
-    it reports that something happened, not what."""
+    it reports that something happened, not what; for a question (`asks`) and for a bare courtesy
+    ("Thanks for your feedback")."""
+    if asks(sentence) or _COURTESY.match(sentence):
+        return False
     if any(re.search(r"[A-Za-z]", f) for f in hard_facts(sentence)):   # it names code
         return True
     rest = re.sub(r"[\W_]+", "", _BOOKKEEPING.sub("", _VERSION.sub("", sentence)))
@@ -139,4 +153,4 @@ def facts_kept(whole: str, part: str) -> bool:
     return hard_facts(whole) <= hard_facts(part)
 
 
-__all__ = ["OFFICIAL", "facts_kept", "is_template_note", "only_tests", "is_log_line", "states_cause", "says_something", "is_measurement", "is_scope", "is_workaround", "states_change", "states_reason"]
+__all__ = ["OFFICIAL", "asks", "facts_kept", "is_template_note", "only_tests", "is_log_line", "states_cause", "says_something", "is_measurement", "is_scope", "is_workaround", "states_change", "states_reason"]

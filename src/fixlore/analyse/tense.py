@@ -4,7 +4,9 @@ People write while the work is under way: "计划拆成 A 与 B", "准备统一�
 "PR#810 检视中", "PR 合入后请按新格式迁移配置". A reader of the digest reads them after the fact,
 beside the fix's state: once the PR merged, the plan is what the change did (the plan word goes,
 "拆成 A 与 B" stays), the progress note is stale (the clause goes), a condition on the merge is met
-(the condition goes, the advice stays). While no fix landed, a clause saying it merged or was fixed
+(the condition goes, the advice stays), and so is a note that a PR is up ("我提了 PR#810"), a
+to-do the change did ("资料也需要补") and a request to backport ("cherry-pick !870 到 release/26.2.0":
+the fix sentence names a backport that merged). While no fix landed, a clause saying it merged or was fixed
 is false beside "待合入" and goes. Clause by clause (analyse/fit.clause_ends), so the mechanism in
 the same sentence stays ("check_model_type_transformers 校验和权重转换流程冲突，修复中" keeps its
 cause). The word lists are how maintainers on GitCode and GitHub report progress (read in the
@@ -16,12 +18,20 @@ from fixlore.analyse.fit import clause_ends
 from fixlore.rules.text import has_cue
 
 # a clause that only reports work in progress
-IN_PROGRESS = ("修复中", "检视中", "评审中", "审核中", "开发中", "处理中", "跟进中", "定位中", "排查中", "验证中",
+IN_PROGRESS = ("修复中", "检视中", "评审中", "审核中", "开发中", "提交中", "处理中", "跟进中", "定位中", "排查中", "验证中",
                "待合入", "待检视", "待评审", "under review", "in review", "in progress", "work in progress",
                "wip", "pending review", "being fixed", "working on")
 # a plan word at the start of a clause ("计划拆成…", "准备统一成…")
 PLAN_LEADS = ("后续会", "后续将", "下一步会", "下一步将", "我们计划", "我们准备", "我们会", "计划", "准备", "打算", "拟")
 PLAN_EN = ("we plan to", "we will", "we'll", "i will", "i'll", "plan to", "going to")
+# a note that a PR is up ("我提了 PR#810", "opened a PR"): news while it was under review
+PR_UP = ("提了 pr", "提了pr", "提了一个 pr", "提交了 pr", "提交了pr", "已提 pr", "已提pr", "submitted a pr",
+         "opened a pr", "raised a pr", "pr is up", "pr submitted", "pr opened")
+# what was still to do ("资料也需要补", "needs to be fixed"): the merged change did it, or says what it did
+TO_DO = ("需要补", "需补", "需要修复", "需要修改", "需要更新", "需要完善", "需要补充", "待补", "待修复", "待完善",
+         "needs to be fixed", "needs a fix", "needs to be updated", "should be fixed", "should be updated")
+# asking for a backport ("cherry-pick !870 到 release/26.2.0"): the fix sentence names a backport that merged
+BACKPORT_ASK = ("cherry-pick", "cherry pick", "backport to", "回合到", "回合至")
 # a condition on the merge that the merge has met ("PR 合入后请…", "once merged, …")
 ON_MERGE = ("合入后", "合并后", "合入以后", "合并以后", "once merged", "after it merges", "after merging", "when merged")
 # a clause saying the fix landed
@@ -46,9 +56,9 @@ def _landed(clause: str) -> str:
     """`clause` read after the merge: "" for a progress note, without its plan word or its
     condition on the merge otherwise."""
     body, mark = _mark(clause)
-    if has_cue(body, IN_PROGRESS):
-        return ""
     low = body.lower()
+    if has_cue(body, IN_PROGRESS) or any(w in low for w in PR_UP + TO_DO) or low.lstrip().startswith(BACKPORT_ASK):
+        return ""
     for cue in ON_MERGE:
         at = low.find(cue)
         if at >= 0:
@@ -83,4 +93,4 @@ def in_tense(sentence: str, merged: bool, pending: bool) -> str:
     return out
 
 
-__all__ = ["DONE", "IN_PROGRESS", "ON_MERGE", "PLAN_LEADS", "in_tense"]
+__all__ = ["BACKPORT_ASK", "DONE", "IN_PROGRESS", "ON_MERGE", "PLAN_LEADS", "PR_UP", "TO_DO", "in_tense"]

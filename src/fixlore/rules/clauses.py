@@ -35,28 +35,45 @@ def dangles(part: str) -> bool:
                for w in DANGLING)
 
 
+def announces(part: str) -> bool:
+    """`part` ends on a colon: it introduces what followed it in the thread (a list, a log, a link),
+    which the row does not carry ("docker guidance doc: <link>", "…一直 CrashLoopBackOff：<log>")."""
+    return part.rstrip(" ，,、；;").endswith((":", "："))
+
+
+# where a text may also stop: after a sentence's full stop inside it ("…the image. docker guidance doc:")
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=\S)|(?<=[。！？])(?=\S)")
+
+
 def without_dangling(text: str) -> str:
     """`text` without a last clause that announces what the thread showed next ("…按 8/DP 派生，
-    例如" before a code block the row does not carry); "" when every clause dangles."""
+    例如" before a code block the row does not carry, "guidance doc:" before a link the row drops);
+    a clause mark left at the end by what was dropped after it (a link after "adaptation，") goes
+    with it, the clause before it is whole. "" when every clause dangles."""
     text = (text or "").strip()
-    while text and dangles(text):
-        ends = [e for e in clause_ends(text) if e < len(text.rstrip(" ，,、：:；;。."))]
-        text = text[:ends[-1]].rstrip(" ，,、：:；;") if ends else ""
+    while text:
+        text = text.rstrip(" ，,、；;")
+        if not (announces(text) or dangles(text)):
+            return text
+        body = len(text.rstrip(" ，,、：:；;。."))
+        ends = [e for e in clause_ends(text) + [m.start() for m in _SENTENCE_END.finditer(text)] if e < body]
+        text = text[:max(ends)].rstrip() if ends else ""
     return text
 
 
 def fit(text: str, limit: int) -> str:
     """`text` whole when it fits in `limit` characters, else its longest run of first whole clauses
-    that fits and does not end on an announcing word, without the closing mark; "" when not even the
+    that fits and does not end on an announcing word or a colon, without the closing mark; "" when not even the
     first clause fits. Never adds an ellipsis, never splits an identifier, a number or a version."""
     text = re.sub(r"\s+", " ", text or "").strip()
     if len(text) <= limit:
         return text
     for end in reversed(clause_ends(text)):
         part = text[:end].rstrip(" ，,、：:；;")
-        if part and len(part) <= limit and not dangles(part):
+        # a part that stops at a colon announces what the row no longer has ("please upgrade to: …")
+        if part and len(part) <= limit and not dangles(part) and not announces(text[:end]):
             return part
     return ""
 
 
-__all__ = ["DANGLING", "clause_ends", "dangles", "fit", "without_dangling"]
+__all__ = ["DANGLING", "announces", "clause_ends", "dangles", "fit", "without_dangling"]

@@ -56,10 +56,12 @@ def format_lag(seconds: int | None, zh: bool) -> str:
 DEFAULT_BRANCHES = ("master", "main")
 
 
-def _where(f: FixRef, zh: bool) -> str:
+def _where(f: FixRef, zh: bool, beside_landed: bool = False) -> str:
     """Where and when the PR landed: its branch when it is not the default one (a backport's
     release branch is news, "master" is not), then the merge date; for a PR that did not land, its
-    state and "待合入" (open) or "未合入" (closed), never a date."""
+    state and "待合入" (open) or "未合入" (closed), never a date. An open PR beside a fix that landed
+    (`beside_landed`: a follow-up, another issue's PR the page links) is "未合入": "待合入" beside
+    "09-18 合入" reads as if the case's fix still waited."""
     branch = f.base_ref if f.base_ref not in DEFAULT_BRANCHES else ""
     parts = [p for p in (branch,) if p]
     if is_merged(f):
@@ -68,7 +70,7 @@ def _where(f: FixRef, zh: bool) -> str:
     else:
         state = f.state or ("未知" if zh else "unknown")
         waiting = state == "open"
-        parts.append((f"{state}，待合入" if waiting else f"{state}，未合入") if zh else
+        parts.append((f"{state}，待合入" if waiting and not beside_landed else f"{state}，未合入") if zh else
                      (f"{state}, not merged yet" if waiting else f"{state}, not merged"))
     return ("，" if zh else ", ").join(parts)
 
@@ -89,10 +91,12 @@ def fix_sentence(case: Case, zh: bool) -> str:
     if not shown:
         return ""
     parts = []
+    merged = any(is_merged(f) for f in shown)
     for f in shown:
         role = ("backport " if f.role == "backport" else "") if zh else ("backport " if f.role == "backport" else "")
         label = pr_label(f, case.repo)
-        parts.append(f"{role}{label}（{_where(f, zh)}）" if zh else f"{role}{label} ({_where(f, zh)})")
+        where = _where(f, zh, merged)
+        parts.append(f"{role}{label}（{where}）" if zh else f"{role}{label} ({where})")
     head = "修复 " if zh else "Fix: "
     return head + ("；".join(parts) if zh else "; ".join(parts))
 
@@ -106,7 +110,9 @@ def close_sentence(case: Case, zh: bool) -> str:
     elif t in (Timing.AUTO_CLOSE, Timing.MINUTES):
         s = f"合入 {lag}后关单" if zh else f"closed {lag} after the merge"
     elif t == Timing.LATER:
-        s = f"合入 {lag}后手动关单" if zh else f"closed by hand {lag} after the merge"
+        # the lag is the fact; who closed is not (a bot that closes a day after the merge closes
+        # late too: three npu-threads rows closed 24 h after their merges by one account)
+        s = f"合入 {lag}后关单" if zh else f"closed {lag} after the merge"
     elif t == Timing.STALE:
         s = (f"stale 关单，晚于合入 {lag}" if zh else f"stale close {lag} after the fix merged")
     elif t == Timing.BEFORE_MERGE:
@@ -135,10 +141,25 @@ def close_sentence(case: Case, zh: bool) -> str:
         note = case.trap_notes.get(Trap.LINKED_UNRELATED, "")
         extra.append(("页面关联的 PR 与本单无关" if zh else "the linked PR is unrelated") + note_in(note, zh))
     if Trap.ONE_PR_MANY_ISSUES in case.traps:
-        extra.append("一 PR 修多单" if zh else "one PR fixed several issues")
+        # which other issues: the same bare "一 PR 修多单" in every row the PR fixed is boilerplate
+        others = shared_with(case.trap_notes.get(Trap.ONE_PR_MANY_ISSUES, ""))
+        if others:
+            extra.append(f"同一 PR 还修 {'、'.join(others)}" if zh else f"the same PR also fixed {', '.join(others)}")
+        else:
+            extra.append("一 PR 修多单" if zh else "one PR fixed several issues")
     extra += _linked_but_not_the_fix(case, zh)
     sep = "；" if zh else "; "
     return sep.join([s] + extra)
+
+
+def shared_with(note: str) -> list[str]:
+    """The other issues a one-PR-many-issues note names ("!57 also fixes #32, org/repo#7"), as written."""
+    out: list[str] = []
+    for part in (note or "").split(";"):
+        _, sep, rest = part.partition(" also fixes ")
+        if sep:
+            out += [x.strip() for x in rest.split(",") if x.strip()]
+    return list(dict.fromkeys(out))
 
 
 def _linked_but_not_the_fix(case: Case, zh: bool) -> list[str]:
@@ -197,3 +218,10 @@ def kb_sentence(case: Case, zh: bool) -> str:
 
 def landed(case: Case) -> bool:
     return any(is_merged(f) for f in case.fix)
+
+
+def any_fix_merged(case: Case) -> bool:
+    """A fix of the case merged, before the close or after it: a fix that merged after an early
+    close stays in `pending_fix` (the close is not back-filled), yet a reader reads the thread after
+    the merge, so "PR 在提交中" is as stale as for a fix that closed the issue."""
+    return landed(case) or any(is_merged(f) for f in getattr(case, "pending_fix", []) or [])
