@@ -195,3 +195,14 @@ def _theme(data: dict, refs: list[str], paragraph: str) -> dict:
 def test_a_themes_count_sentence_adds_up_against_the_cases_it_names(digest, paragraph, wrong):
     data = _theme(_zh_only(digest), ["cluster-agent#95", "infer-serve#35"], paragraph)
     assert ("arithmetic" in _kinds(data, "zh theme 1")) is wrong
+
+
+def test_a_chinese_guide_step_quotes_english_only_as_terms(digest):
+    data = _zh_only(digest)
+    step = data["digests"]["zh"]["guide"][0]
+    step["first_action"] = "先核对 `CacheBlend`；答复：This is a fix for the vllm CacheBlend layer-wise adaptation"
+    assert "language" in _kinds(data, "zh guide 1 first_action")        # an English clause, not a term
+    step["first_action"] = "报 `RuntimeError` 时先核对 `torch.ops._C_ascend.moe_gating_top_k`（PR#4300 已合入）"
+    assert "language" not in _kinds(data, "zh guide 1 first_action")    # terms in backticks are quoted
+    step["first_action"] = "先确认所用 vLLM Ascend 版本是否含 PR#4300"
+    assert "language" not in _kinds(data, "zh guide 1 first_action")    # a product's name is not a clause

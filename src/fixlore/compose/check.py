@@ -15,7 +15,7 @@ from collections import Counter
 from dataclasses import asdict, dataclass
 from typing import Any, Mapping
 
-from fixlore.compose.language import MARK as QUOTE_MARK
+from fixlore.compose.language import MARK as QUOTE_MARK, foreign_prose
 from fixlore.rules.credit import creditable_pulls, merged_pulls
 from fixlore.rules.refs import credited_pulls
 
@@ -232,8 +232,14 @@ def check_digest(data: Mapping[str, Any]) -> list[Finding]:
                 found += _cut(f"{where} {bullet.get('ref')}", str(bullet.get("text") or ""))
             found += _cut(where, str(theme.get("headline") or ""))
         for i, step in enumerate(digest.get("guide") or (), 1):
-            found += _language(f"{lang} guide {i} first_action", str(step.get("first_action") or ""), lang,
-                               step.get("untranslated"))
+            action = str(step.get("first_action") or "")
+            said = _language(f"{lang} guide {i} first_action", action, lang, step.get("untranslated"))
+            # a step is our own words: the Chinese digest writes it in Chinese, quoting the thread's
+            # English only as a term (compose/language.TERM), never a clause of it
+            if not said and (run := foreign_prose(action, lang)):
+                said = [Finding(f"{lang} guide {i} first_action", "language", action,
+                                f"English words outside a quoted term: '{run}'")]
+            found += said
             found += _cut(f"{lang} guide {i} first_action", str(step.get("first_action") or ""))
         found += _boilerplate(lang, cells)
         # an edition's update rows (a case published before, "【更新】") are not this run's selection

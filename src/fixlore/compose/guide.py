@@ -3,11 +3,14 @@
 Cases share a row when the same merged PR fixed them, when symptom and action are the same, or
 when they share a cause: in one repository, both titles name the same specific identifier (a
 config key, a file, a function that at most `SPECIFIC` kept cases name), or their problems and
-mechanisms share two. The first
-action is the analyst's action (`Written.action`: what to do, or what the fix changed) as written,
-quoted in the other language or translated by the editorial pass when one ran, with the fix PRs
-that carry it in brackets; with no action written, the pipeline's own step in the digest's
-language (upgrade to the build with the landed fix, watch the open one)."""
+mechanisms share two. The first action is a step for the reader, then what the fix changed or the
+answer said, with the fix PRs that carry it in brackets. The step is the analyst's imperative
+(`Written.action`, unless it is what the change did), else whether the cause the case found holds
+for the reader (a clause of the mechanism, compose/steps.cause_check), else the code the cause
+names as quoted terms, else whether the reader's build has the fix. The Chinese digest's cells are
+Chinese: the thread's English appears only as a quoted term (compose/language.TERM, the same spans
+the editorial check leaves out), never as a clause; the English digest marks a Chinese quote.
+The change is the analyst's sentence that speaks most to the problem, never a measured result."""
 
 from __future__ import annotations
 
@@ -19,7 +22,8 @@ from fixlore.compose.editorial import Editorial
 from fixlore.compose.figures import Refs, merged
 from fixlore.compose.language import quote
 from fixlore.compose.render import safe_url
-from fixlore.compose.steps import PIPELINE_STEP, PLANNED, fit, identifiers, imperative, searchable
+from fixlore.compose.steps import (PIPELINE_STEP, PLANNED, RESULT, cause_check, closest, fit, identifiers, imperative,
+                                   ours, searchable, sentences, terms_check)
 from fixlore.compose.wording import t as _t
 from fixlore.core.model import Case
 from fixlore.rules.refs import find_refs
@@ -86,16 +90,33 @@ def _names(text: str, label: str, repo: str) -> bool:
     return any(r.number == number for r in find_refs(text, repo))
 
 
+def _own_step(c: Case, lang: str) -> str:
+    """The analyst's imperative step, when it tells the reader what to do: with a fix, not when the
+    row's change states it (then it is what the change did: "删除 docs 中旧参数示例"); in the Chinese
+    digest only when written in Chinese."""
+    text = c.written.action or ("" if c.fix else c.first_action)
+    if not imperative(text) or not ours(text, lang):
+        return ""
+    if c.fix and text.strip().rstrip("。. ") in (c.written.change or ""):
+        return ""
+    return text
+
+
 def _check(cs: list[Case], labels: list[str], lang: str, said: list[str], ed: Editorial) -> tuple[str, Case | None]:
-    """The first thing to check: an analyst's imperative step, else the identifiers the cause
-    names, else (a fix with nothing else to go on) whether the reader's build has it."""
+    """The first thing to check: an analyst's imperative step, else whether the cause the case
+    found holds for the reader, else the code the cause names (quoted terms), else (a fix with
+    nothing else to go on) whether the reader's build has it."""
     for c in cs:
-        text = c.written.action or ("" if c.fix else c.first_action)
-        if imperative(text):
-            return ed.case_text(c, "action", lang) or quote(fit(text, 90) or text.strip().rstrip("。. "), lang, said), c
+        if text := ed.case_text(c, "action", lang) if imperative(c.written.action) else "":
+            return text, c
+        if text := _own_step(c, lang):
+            return quote(fit(text, 90) or text.strip().rstrip("。. "), lang, said), c
+    for c in cs:
+        if step := cause_check(c, lang):
+            return step, None
     names = list(dict.fromkeys(n for c in cs for n in identifiers(c)))[:2]
-    if names:
-        return _t(lang, f"先核对 {'、'.join(names)}", f"Check {' and '.join(names)} first"), None
+    if names and (step := terms_check(cs[0], names, lang)):
+        return step, None
     if labels:
         return _t(lang, f"先确认所用版本是否含 {'、'.join(labels)}",
                   f"Check whether your build includes {', '.join(labels)}"), None
@@ -103,20 +124,29 @@ def _check(cs: list[Case], labels: list[str], lang: str, said: list[str], ed: Ed
 
 
 def _change(cs: list[Case], used: Case | None, lang: str, said: list[str], ed: Editorial) -> str:
-    """What the fix or the answer does, in one sentence or clause that fits (never cut); a plan is
-    not said of a fix that merged, nor the pipeline's own step."""
+    """What the fix or the answer does, in one sentence or clause that fits (never cut): of what
+    the analyst wrote, the one that speaks most to the problem (the change that fixes what the
+    reader sees, not a side change of the same PR), never a measured result; a plan is not said of
+    a fix that merged, nor the pipeline's own step; in the Chinese digest only Chinese."""
     for c in cs:
         if c is used:
             continue
         landed = any(merged(f) for f in c.fix)
-        for text in (c.written.action, c.written.change, c.written.workaround, "" if c.fix else c.first_action):
-            if not text or imperative(text) or text.strip().lower().startswith(PIPELINE_STEP):
+        texts = [c.written.action] + sentences(c.written.change) + [c.written.workaround,
+                                                                      "" if c.fix else c.first_action]
+        shown = []
+        for text in dict.fromkeys(t for t in texts if t):
+            if imperative(text) or text.strip().lower().startswith(PIPELINE_STEP) or RESULT.search(text):
                 continue
             if landed and any(w in text.lower() for w in PLANNED):
                 continue
-            if shown := fit(text, 70):
-                return ed.case_text(c, "action", lang) if text == c.written.action and ed.case_text(c, "action", lang) \
-                    else quote(shown, lang, said)
+            if (fitted := fit(text, 70)) and ours(fitted, lang):
+                shown.append(fitted)
+        if shown:
+            best = closest(shown, f"{c.title} {c.problem}")[0]
+            if ed.case_text(c, "action", lang) and c.written.action and fit(c.written.action, 70) == best:
+                return ed.case_text(c, "action", lang)
+            return quote(best, lang, said)
     return ""
 
 

@@ -18,6 +18,34 @@ from fixlore.wording.facts import close_sentence, fix_sentence
 MARK = "[zh]"
 _HAN = re.compile(r"[\u3400-\u9fff]")
 
+# A quoted term: what a cell of our own words (a guide step) takes from a thread in the other
+# language without translating it: an identifier, a file, a config key and value, an error name, a
+# version or a short log excerpt, in backticks, at most TERM_CHARS long, as Chinese technical writing
+# quotes them. A sentence is never a term. The writer wraps terms with `term`; the editorial check
+# (compose/check.py) takes out exactly these spans and the code-like tokens before it reads the
+# cell's language, so both agree on what is quoted and what is ours.
+TERM_CHARS = 60
+TERM = re.compile(r"`[^`\n]{1,%d}`" % TERM_CHARS)
+# four Latin words in a row outside a term: a clause in English, not a name (Chinese technical prose
+# names things in ones to threes: "vLLM Ascend", "Image Generation DiT")
+LATIN_RUN = re.compile(r"(?<![\w`])[A-Za-z][A-Za-z'’-]*(?:[ \t]+[A-Za-z][A-Za-z'’-]*){3,}(?![\w`])")
+_CODE_TOKEN = re.compile(r"https?://\S+|[\w./-]*[_/.][\w./-]+")
+
+
+def term(text: str) -> str:
+    """`text` quoted as a term, or '' when it is too long to be one."""
+    text = (text or "").strip().strip("`")
+    return f"`{text}`" if text and len(text) <= TERM_CHARS and "`" not in text else ""
+
+
+def foreign_prose(text: str, lang: str) -> str:
+    """The first run of English prose in a Chinese cell, outside its quoted terms and code-like
+    tokens ('' when there is none, and always for an English cell)."""
+    if lang != "zh":
+        return ""
+    m = LATIN_RUN.search(_CODE_TOKEN.sub(" ", TERM.sub(" ", text or "")))
+    return m.group(0) if m else ""
+
 
 def cjk_count(text: str) -> int:
     return len(_HAN.findall(text or ""))

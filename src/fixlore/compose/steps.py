@@ -1,7 +1,8 @@
-"""What a guide row says, from a case's facts: the symptom as a user would search it (the error
-text, else the clause of the problem that tells what goes wrong, never a raw log line), the first
-check (the analyst's imperative step, else the identifiers the cause names), and texts fitted to a
-length by choosing a sentence or clause that fits, never by cutting one.
+"""What a guide row says, from a case's facts: the symptom as a user would search it (the clause
+of the problem that tells what goes wrong, cut to its outcome when long, with the names and the
+error it gives in brackets; never a raw error line), the first check (the analyst's imperative
+step, else whether the cause the case found holds, else the code the cause names as quoted terms),
+and texts fitted to a length by choosing a sentence or clause that fits, never by cutting one.
 
 The failure words and imperative openings are how people write issue reports and maintainers'
 advice on GitCode and GitHub (Chinese and English); they are not fitted to a bundled world."""
@@ -10,18 +11,19 @@ from __future__ import annotations
 
 import re
 
+from fixlore.compose.language import cjk_count, foreign_prose, term
 from fixlore.core.model import Case
-from fixlore.rules.clauses import clause_ends, dangles
+from fixlore.rules.clauses import announces, clause_ends, dangles
+from fixlore.rules.text import overlap, tokens
 
 # an exception's name or a platform's error code: what a user pastes into a search box
 ERROR_NAME = re.compile(r"\b[A-Z][A-Za-z]*(?:Error|Exception)\b|\bCode \d{3}\b")
-ERROR_TEXT = re.compile(r"^[A-Z][A-Za-z]*(?:Error|Exception): \S")
 # code identifiers: snake_case, camelCase, CamelCase with an inner capital, dotted names
 IDENT = re.compile(r"(?<![A-Za-z0-9_./-])(?:[A-Za-z_][A-Za-z0-9_]*_[A-Za-z0-9_]+|[a-z]+[A-Z][A-Za-z0-9_]*"
                    r"|[A-Z][a-z]+[A-Z][A-Za-z0-9_]*|[A-Za-z_][A-Za-z0-9_]*\.[A-Za-z_][A-Za-z0-9_.]*)")
 FAILURE = ("报错", "失败", "失效", "超时", "越界", "溢出", "oom", "虚高", "高估", "泄漏", "发散", "重复", "不一致",
            "矛盾", "无法", "不能", "不支持", "缺少", "缺", "误判", "误报", "残留", "飙", "卡住", "杀掉", "污染",
-           "读不出", "冲突", "不符", "错误", "异常", "崩溃", "挂死", "失真", "退化", "pending", "error", "fail",
+           "读不出", "冲突", "不符", "不匹配", "错误", "异常", "崩溃", "挂死", "失真", "退化", "pending", "error", "fail",
            "crash", "timeout", "hang", "leak", "wrong", "missing", "cannot", "broken")
 IMPERATIVE = ("请", "先", "查", "确认", "检查", "核对", "设", "去掉", "删除", "升级", "按", "在宿主机", "换", "改用",
               "避免", "关闭", "开启", "打开", "补充", "参考", "重装", "使用", "不要", "勿", "等待", "以镜像",
@@ -32,7 +34,6 @@ CONNECTIVES = ("与", "和", "且", "并", "导致", "致", "无法", "不能", 
 # words that describe a change still to come: not said of a fix that merged
 PLANNED = ("计划", "准备", "修复中", "检视中", "后续会", "will ", "plan to", "going to")
 PIPELINE_STEP = ("关注 ", "升级到含", "watch ", "upgrade to")
-LOG_LINE = re.compile(r"^\s*\[|\d{5,}|\bpid\b|total-vm", re.I)
 
 
 def sentences(text: str) -> list[str]:
@@ -54,7 +55,7 @@ def fit(text: str, limit: int) -> str:
     # the first whole clause, never one ending inside brackets ("拆成 network_bandwidth（带宽类")
     ends = clause_ends(first)
     clause = first[:ends[0]].rstrip(" ，,、：:；;").strip() if ends else ""
-    return clause if 6 <= len(clause) <= limit and not dangles(clause) else ""
+    return clause if 6 <= len(clause) <= limit and not dangles(clause) and not announces(first[:ends[0]]) else ""
 
 
 def error_name(c: Case) -> str:
@@ -70,8 +71,6 @@ def searchable(c: Case) -> str:
     not a log line), else the clause of the problem that tells what goes wrong, with the error's
     name when the case names one."""
     raw = (c.symptom or "").strip()
-    if ERROR_TEXT.match(raw) and len(raw) <= 70 and not LOG_LINE.search(raw):
-        return raw
     title = (c.problem or c.title or raw).strip().rstrip("。.？?")
     clauses = [x.strip() for x in re.split(r"[，,；;：:]", title) if x.strip()]
     failing = [i for i, x in enumerate(clauses) if any(w in x.lower() for w in FAILURE)]
@@ -83,10 +82,32 @@ def searchable(c: Case) -> str:
         # a clause that leans on the one before ("与内存中…不一致", "无法…") keeps it
         if i and (len(behaviour) < 14 or behaviour.startswith(CONNECTIVES)):
             behaviour = f"{clauses[i - 1]}，{behaviour}"
+    behaviour, names = outcome(behaviour)
     token = error_name(c)
-    if token and token not in behaviour:
-        behaviour += f"（{token}）"
-    return behaviour
+    names += [token] if token and token not in behaviour and token not in names else []
+    return behaviour + (f"（{'、'.join(names)}）" if names else "")
+
+
+# where a report's condition ends and what went wrong begins ("…改成 X 后建链信息解析失效", "扫描时…超时")
+_CONDITION_END = re.compile(r"(?:之后|以后|期间|(?<![然最落滞延前])后|(?<![超实同及临暂定按小准计])时)(?=\s*\S)")
+_NAME = re.compile(IDENT.pattern + r"|(?<![\w.-])[A-Za-z][A-Za-z0-9.]*-[A-Za-z0-9.-]*[A-Za-z0-9](?![\w-])")
+OUTCOME_AT = 24         # a clause longer than a glance (characters) is cut to its outcome
+OUTCOME_LEAST = 8       # an outcome shorter than this ("把自己杀掉了") no longer says what was doing it
+
+
+def outcome(behaviour: str) -> tuple[str, list[str]]:
+    """A long clause as a user searches it: what went wrong after its condition ("hccl 建链日志关键字
+    改成 DetectRankTableImpl 后建链信息解析失效" -> "建链信息解析失效"), with the names the condition
+    gave (["DetectRankTableImpl"]); the clause whole when it is short or has no such split."""
+    if len(behaviour) <= OUTCOME_AT:
+        return behaviour, []
+    for mark in reversed(list(_CONDITION_END.finditer(behaviour))):
+        rest = behaviour[mark.end():].strip(" ，,")
+        if len(rest) >= OUTCOME_LEAST and any(w in rest.lower() for w in FAILURE):
+            names = list(dict.fromkeys(m.group(0) for m in _NAME.finditer(behaviour[:mark.start()])
+                                       if m.group(0) not in rest))
+            return rest, names[:2]
+    return behaviour, []
 
 
 def imperative(text: str) -> bool:
@@ -109,3 +130,92 @@ def identifiers(c: Case, k: int = 2) -> list[str]:
                 out.append(name)
     # names with an underscore or a dot are the code's own; a CamelCase word may be a product name
     return sorted(out, key=lambda n: not re.search(r"[_.]", n))[:k]
+
+
+# how a stated cause opens ("原因是…", "根因：…"): the check asks about the cause itself
+CAUSE_LEAD = re.compile(r"^(?:根因|原因|问题)(?:是|在于|出在)?\s*[：:]?\s*|^(?:因为|由于|是因为)\s*")
+# a measured result ("误差 0.25%，性能 1.3×bf16"): what the fix achieved, not what to check or change
+RESULT = re.compile(r"\d(?:\.\d+)?\s?(?:%|×|x\b|倍)")
+CHECK_CLAUSE = 50       # a check is read at a glance: a clause of the cause, not its paragraph
+# a clause that leans on the one before it ("而 topk_ids 仍为 N×k", "它与…叠加后超限", "导致…"): not a
+# check on its own
+LEANS = ("而", "但", "它", "其", "则", "所以", "因此", "导致", "致使", "并", "且", "和", "与", "以及", "从而",
+         "and ", "but ", "so ", "which ", "it ", "this ", "then ")
+# a clause that tells what the change does ("新增…", "改为…", "避免…", "no longer …"): the fix, not the cause
+CHANGE_WORDS = ("改为", "改成", "改回", "新增", "增加", "不再", "修复", "统一", "避免", "删除", "删掉", "去掉", "适配",
+                "放宽", "精简", "生成", "扩到", "扩为", "接入", "详见", "参见", "added", "see ", "adds", "now ", "no longer", "changed", "fixed", "removes", "removed")
+# a sentence labelled as the plan or the change ("方案：…", "Fix: …")
+CHANGE_LABEL = re.compile(r"^(?:方案|修复|修改|改动|Fix)\s*[：:]", re.I)
+_REF = re.compile(r"(?:PR\s*)?[#!]\d+", re.I)
+
+
+def ours(text: str, lang: str) -> bool:
+    """May `text` stand in a `lang` guide cell as it is? The Chinese digest's steps are Chinese
+    (the thread's English only as a quoted term, compose/language.TERM); the English digest marks a
+    Chinese quote instead (compose/language.quote), so any text may stand there."""
+    return lang != "zh" or (cjk_count(text) >= 2 and not foreign_prose(text, lang))
+
+
+# a sentence that states a cause or what goes wrong: only its clauses are checks
+CAUSE_CUES = ("根因", "原因", "定位", "问题在于", "问题出在", "导致", "因为", "由于", "引起", "造成", "所致", "毁",
+              "覆盖", "误判", "静默", "阻塞", "短路", "未对齐", "不对称", "没释放", "未释放", "because", "caused", "due to", "root cause")
+
+
+def _clauses(text: str) -> list[tuple[str, bool]]:
+    """The clauses of `text`'s sentences, each with whether its sentence states a cause or a failure;
+    a sentence labelled as the plan or the change gives none."""
+    out = []
+    for sentence in sentences(text):
+        if CHANGE_LABEL.match(sentence.strip()):
+            continue
+        causal = any(w in sentence.lower() for w in CAUSE_CUES + FAILURE)
+        body = LABEL.sub("", sentence).rstrip("。；;. ")
+        cuts = [0] + clause_ends(body) + [len(body)]
+        out += [(body[a:b].strip(" ，,、：:；;"), causal) for a, b in zip(cuts, cuts[1:])]
+    return [(c, k) for c, k in out if c]
+
+
+def cause_check(c: Case, lang: str) -> str:
+    """The first check drawn from the case's stated cause: does the cause hold for the reader
+    ("先确认是否 Init 配置里把标签写成了下划线")? The clause of the mechanism that names what goes wrong
+    and the code it is in, else one of the two, in the digest's language and short; '' when the
+    mechanism has none (a measured result is not a cause)."""
+    best: tuple[int, str] | None = None
+    for clause, causal in _clauses(c.written.mechanism):
+        clause = CAUSE_LEAD.sub("", clause).strip()
+        low = clause.lower()
+        if not 6 <= len(clause) <= CHECK_CLAUSE or RESULT.search(clause) or dangles(clause) or _REF.search(clause):
+            continue
+        if low.startswith(LEANS) or any(w in low for w in CHANGE_WORDS):
+            continue
+        if (lang == "zh" and not ours(clause, lang)) or (lang != "zh" and cjk_count(clause)):
+            continue
+        failing, named = any(w in low for w in FAILURE), bool(IDENT.search(clause))
+        rank = 2 * failing + named
+        if (failing or (named and causal)) and (best is None or rank > best[0]):
+            best = (rank, clause)
+    if best is None:
+        return ""
+    clause = best[1]
+    if lang == "zh":
+        return "先确认是否" + (" " if clause[:1].isascii() else "") + clause
+    return "Check whether " + (clause[:1].lower() + clause[1:] if not clause[:2].isupper() else clause)
+
+
+def terms_check(c: Case, names: list[str], lang: str) -> str:
+    """The first check when the cause is not in the digest's language: the code it names, quoted as
+    terms, and the error the reader sees when the case names one."""
+    quoted = [q for q in (term(n) for n in names) if q]
+    if not quoted:
+        return ""
+    err = term(error_name(c))
+    if lang == "zh":
+        return (f"报 {err} 时" if err else "") + f"先核对 {'、'.join(quoted)}"
+    return (f"On {err}, check " if err else "Check ") + " and ".join(quoted) + ("" if err else " first")
+
+
+def closest(texts: list[str], problem: str) -> list[str]:
+    """`texts` by how much of the problem they speak to (the change that fixes what the reader
+    sees before a side change of the same PR), first said first on a tie."""
+    words = tokens(problem)
+    return [t for _, _, t in sorted((-overlap(words, tokens(t)), i, t) for i, t in enumerate(texts))]

@@ -1,0 +1,85 @@
+"""Guide cells a reader would not send back (issue #22, guide): the Chinese guide writes its steps
+in Chinese, quoting the thread's English only as terms (compose/language.TERM); a step is the cause
+to check, not a measured result or what the change did; the change named is the one that fixes what
+the reader sees; the symptom is the outcome a user searches, not a raw error line."""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime, timedelta, timezone
+
+from fixlore.compose.figures import Refs
+from fixlore.compose.guide import guide
+from fixlore.compose.language import TERM, foreign_prose
+from fixlore.compose.steps import searchable
+from fixlore.core.model import Case, FixRef, Written
+
+TZ = timezone(timedelta(hours=8))
+REPO = "o/cluster"
+
+
+def at(day: int, hh: int = 10) -> datetime:
+    return datetime(2026, 9, day, hh, tzinfo=TZ)
+
+
+def _pr(number: int, state: str = "merged", day: int = 15) -> FixRef:
+    return FixRef(repo=REPO, number=number, role="fix", state=state, merged_at=at(day) if state == "merged" else None,
+                  url=f"https://gitcode.com/{REPO}/merge_requests/{number}", base_ref="master")
+
+
+
+def _english_case() -> Case:
+    return Case(repo=REPO, number=29, title="Ignore numa_node being returned as -1 for NPUs not attached to CPUs",
+                problem="Ignore numa_node being returned as -1 for NPUs not attached to CPUs", funnel="selected",
+                url=f"https://gitcode.com/{REPO}/issues/29", fix=[_pr(34)],
+                written=Written(lang="en", mechanism="read_numa_node returns -1 when the NPU is not attached to a CPU",
+                                change="Treat a numa_node of -1 as unknown and fall back to node 0",
+                                action="Treat a numa_node of -1 as unknown and fall back to node 0"))
+
+
+def test_a_chinese_guide_step_for_an_english_thread_is_chinese_with_quoted_terms():
+    c = _english_case()
+    zh = guide([c], Refs([c]), [REPO], "zh")[0]["first_action"]
+    assert re.search(r"[\u4e00-\u9fff]", zh) and not foreign_prose(zh, "zh"), zh
+    assert TERM.search(zh) and "!34" in zh, zh
+    en = guide([c], Refs([c]), [REPO], "en")[0]["first_action"]
+    assert "numa_node" in en and "!34" in en
+
+
+def test_a_guide_step_is_the_cause_to_check_not_a_result_or_what_the_change_did():
+    mm716 = Case(repo=REPO, number=716, title="请求支持 mxfp8 训练", problem="请求支持 mxfp8 训练", funnel="selected",
+                 url="u716", fix=[_pr(3158)],
+                 written=Written(lang="zh", mechanism="qwen3.5-27B：误差 0.25%，性能 1.3×bf16",
+                                 change="qwen3.5-27B：误差 0.25%，性能 1.3×bf16。fsdp_turbo 接入 mxfp8 线性层"))
+    row = guide([mm716], Refs([mm716]), [REPO], "zh")[0]["first_action"]
+    assert "0.25%" not in row and "fsdp_turbo 接入 mxfp8 线性层" in row, row
+    slim536 = Case(repo=REPO, number=536, title="帮助参数未对齐，文档残留旧参数", problem="帮助参数未对齐，文档残留旧参数",
+                   funnel="selected", url="u536", fix=[_pr(983)],
+                   written=Written(lang="zh", change="删除 docs 中 --model_type 旧参数示例。analyze 子命令增加 ana 别名",
+                                   action="删除 docs 中 --model_type 旧参数示例"))
+    row = guide([slim536], Refs([slim536]), [REPO], "zh")[0]["first_action"]
+    assert not row.startswith("删除"), row                      # what the PR did is not the reader's step
+    mm621 = Case(repo=REPO, number=621, title="resume 时 optimizer 存取标志不对称，训练发散", funnel="selected",
+                 problem="resume 时 optimizer 存取标志不对称，训练发散", url="u621", fix=[_pr(2983)],
+                 written=Written(lang="zh", mechanism="resume 时 DCP `allow_partial_load` 会静默跳过缺失分片，AdamW 冷启动没有任何提示"))
+    row = guide([mm621], Refs([mm621]), [REPO], "zh")[0]["first_action"]
+    assert row.startswith("先确认是否") and "allow_partial_load" in row, row
+
+
+def test_the_change_a_guide_row_names_is_the_one_that_fixes_what_the_reader_sees():
+    c = Case(repo=REPO, number=631, title="kv-conductor 续查未按 instance/dp 对齐，cpu_blocks 虚高", funnel="selected",
+             problem="kv-conductor 续查未按 instance/dp 对齐，cpu_blocks 虚高", url="u631", fix=[_pr(986)],
+             written=Written(lang="zh", change="亲和调度支持阈值配置。续查按 instance/dp 对齐，cpu_blocks 不再跨 dp 累加",
+                             action="亲和调度支持阈值配置"))
+    row = guide([c], Refs([c]), [REPO], "zh")[0]["first_action"]
+    assert "续查按 instance/dp 对齐" in row and "阈值" not in row, row
+
+
+def test_a_symptom_is_the_outcome_a_user_searches_not_the_raw_error_line():
+    c = Case(repo=REPO, number=412, title="DeepSeek PD ratio 用例编译失败：FX 图中 pow_2 在定义前被使用",
+             problem="DeepSeek PD ratio 用例编译失败：FX 图中 pow_2 在定义前被使用", url="u",
+             symptom="RuntimeError: Node pow_2 used before it is defined")
+    assert searchable(c) == "DeepSeek PD ratio 用例编译失败（RuntimeError）"
+    d = Case(repo=REPO, number=1162, title="hccl 建链日志关键字改成 DetectRankTableImpl 后建链信息解析失效",
+             problem="hccl 建链日志关键字改成 DetectRankTableImpl 后建链信息解析失效", url="u")
+    assert searchable(d) == "建链信息解析失效（DetectRankTableImpl）"
