@@ -117,3 +117,15 @@ def test_the_demo_digest_passes_the_editorial_check(demo_run):
     data = json.loads((demo_run / "digest.json").read_text(encoding="utf-8"))
     found = [f for f in check_digest(data) if f.kind in ("tense", "cut", "language", "boilerplate")]
     assert found == [], [(f.where, f.why) for f in found]
+
+
+def test_a_merge_note_the_fact_sentence_states_is_not_said_twice():
+    case = Case(repo=REPO, number=577, url="u", fix=[_pr(3109)])
+    stated = fix_sentence(case, True)
+    strip = OfflineAnalyst._without_bookkeeping
+    assert strip("!3109 已合入：`lora_save_only=true` 只存 LoRA 权重", case, stated) == "`lora_save_only=true` 只存 LoRA 权重"
+    assert strip("异常由 IR 图 FakeQuantLinear 前向错误引起，PR#3109 修复", case, stated) == "异常由 IR 图 FakeQuantLinear 前向错误引起"
+    assert strip("已合入，nightly 62 个模型 verify 全部通过", case, stated) == "nightly 62 个模型 verify 全部通过"
+    # a PR the row does not state, or a clause that says what, stays
+    assert strip("PR#983（帮助旧参数）已合入", case, stated) == "PR#983（帮助旧参数）已合入"
+    assert strip("补齐 EP、MoE aux loss、LoRA 章节", case, stated) == "补齐 EP、MoE aux loss、LoRA 章节"

@@ -34,9 +34,9 @@ def without_restated(text: str, said: list[str]) -> str:
     nearly all their words there and no hard fact (a number, a name, a version) of their own. People
     lead a PR's sentence with the cause the reply already gave ("交换机等嵌入式设备认证响应慢：协议
     阶段超时放宽至 30s" after "交换机这类嵌入式设备认证响应慢，…"); the row says the cause once."""
-    before = [(set(tokens(c)), hard_facts(c)) for s in said for c in _clauses(s)]
+    before = [(set(tokens(c)), hard_facts(c)) for s in said for c in clauses(s)]
     kept = []
-    for clause in _clauses(text):
+    for clause in clauses(text):
         words = tokens(clause)
         again = len(words) >= 3 and any(overlap(words, list(w)) >= RESTATED and hard_facts(clause) <= f
                                         for w, f in before)
@@ -45,9 +45,10 @@ def without_restated(text: str, said: list[str]) -> str:
     return "".join(kept).strip().rstrip("，,、；;：:").strip()
 
 
-def _clauses(text: str) -> list[str]:
+def clauses(text: str) -> list[str]:
+    """The clauses of `text`, each with its closing mark."""
     cuts = [0] + clause_ends(text) + [len(text)]
     return [text[a:b] for a, b in zip(cuts, cuts[1:]) if text[a:b].strip()]
 
 
-__all__ = ["DANGLING", "ROW_CHARS", "clause_ends", "dangles", "fit", "fit_cell", "row_budget", "without_dangling", "without_restated"]
+__all__ = ["DANGLING", "ROW_CHARS", "clause_ends", "dangles", "fit", "fit_cell", "clauses", "row_budget", "without_dangling", "without_restated"]

@@ -40,7 +40,7 @@ from fixlore.analyse.base import Analysis
 from fixlore.analyse.cells import problem_cell, symptom_cell, title_within
 from fixlore.analyse.context import CaseContext
 from fixlore.analyse.keep import keep_or_drop, language_of
-from fixlore.analyse.fit import fit, fit_cell, row_budget, without_dangling, without_restated
+from fixlore.analyse.fit import clauses, fit, fit_cell, row_budget, without_dangling, without_restated
 from fixlore.analyse.roles import (OFFICIAL, facts_kept, is_measurement, is_scope, is_template_note, is_workaround,
                                    is_log_line, only_tests, says_something, states_cause,
                                    states_change, states_reason)
@@ -62,6 +62,8 @@ SOURCE_WEIGHT = {"maintainer": 1.0, "pull": 0.9, "pull_comment": 0.7, "commit": 
 # where it landed, the close: ~30-40 more) are the composer's to word and do not shorten it
 EXPLAIN_BUDGET = 150
 MIN_PIECE = 24      # a sentence cut to fewer characters than this says too little to keep
+# words that report a merge: the fact sentence says it once, with the date
+MERGE_NEWS = ("已合入", "合入", "已合并", "merged", "has landed")
 @dataclass(slots=True)
 class Scored:
     text: str
@@ -212,6 +214,20 @@ class OfflineAnalyst:
                 break
         return out
 
+    @staticmethod
+    def _without_bookkeeping(text: str, case: Case, stated: str) -> str:
+        """`text` without its clauses of bookkeeping about PRs the pipeline's fact sentence states
+        ("!3109 已合入：…", "…引起，PR#964 修复", "已合入，nightly …"): the row says the merge once,
+        with its date."""
+        told = _pulls_named(stated, case.repo)
+
+        def merge_news(c: str) -> bool:
+            named = _pulls_named(c, case.repo)
+            about = named <= told if named else any(w in c.lower() for w in MERGE_NEWS)
+            return bool(about) and not says_something(c) and not (hard_facts(c) - hard_facts(stated))
+
+        return "".join(c for c in clauses(text) if not merge_news(c)).strip().rstrip("，,、；;：:").strip()
+
     def _explanation(self, case: Case, cands: list[Scored], budget: int,
                      title: str = "", stated: str = "") -> list[tuple[str, Scored, str]]:
         """(role, sentence, text) picked by role in the order a reader needs them when room is short:
@@ -246,6 +262,7 @@ class OfflineAnalyst:
             for c in self._best(pool, 3):
                 # a clause the row already says (the cause again at the head of the PR's sentence) goes
                 text = without_restated(c.text.rstrip("。.；; "), [t for _, _, t in taken])
+                text = self._without_bookkeeping(text, case, stated)
                 if not text:
                     continue
                 if len(text) > left:
