@@ -83,3 +83,16 @@ def test_a_symptom_is_the_outcome_a_user_searches_not_the_raw_error_line():
     d = Case(repo=REPO, number=1162, title="hccl 建链日志关键字改成 DetectRankTableImpl 后建链信息解析失效",
              problem="hccl 建链日志关键字改成 DetectRankTableImpl 后建链信息解析失效", url="u")
     assert searchable(d) == "建链信息解析失效（DetectRankTableImpl）"
+
+
+def test_with_nothing_chinese_to_go_on_the_step_names_the_versions_or_where_the_answer_is():
+    upgrade = Case(repo=REPO, number=4133, title="Qwen3-TTS-12Hz-1.7B-Base RuntimeError", funnel="selected", url="u4133",
+                   first_action="please upgrade to: cann 9.0.0, vllm v0.22.0",
+                   written=Written(lang="en", workaround="please upgrade to: cann 9.0.0, vllm v0.22.0"))
+    step = guide([upgrade], Refs([upgrade]), [REPO], "zh")[0]["first_action"]
+    assert step == "先核对所用版本（`cann 9.0.0`、`vllm v0.22.0`）", step
+    bare = Case(repo=REPO, number=294, title="the ascend example fails to compile", funnel="selected", url="u294",
+                first_action="It is recommended that you use the new version",
+                written=Written(lang="en", workaround="It is recommended that you use the new version"))
+    step = guide([bare], Refs([bare]), [REPO], "zh")[0]["first_action"]
+    assert step and "#294" in step and not foreign_prose(step, "zh"), step

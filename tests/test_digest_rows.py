@@ -129,3 +129,9 @@ def test_a_merge_note_the_fact_sentence_states_is_not_said_twice():
     # a PR the row does not state, or a clause that says what, stays
     assert strip("PR#983（帮助旧参数）已合入", case, stated) == "PR#983（帮助旧参数）已合入"
     assert strip("补齐 EP、MoE aux loss、LoRA 章节", case, stated) == "补齐 EP、MoE aux loss、LoRA 章节"
+
+
+def test_a_list_cut_after_its_first_number_and_a_question_without_its_mark_are_not_kept():
+    assert without_dangling("910b NPU 支持目前不在主线规划上，主要原因是：1") == "910b NPU 支持目前不在主线规划上"
+    assert without_dangling("版本 1:1 对齐") == "版本 1:1 对齐"
+    assert not says_something("最新的VLM模型可以在NPU上运行吗")

@@ -74,7 +74,8 @@ _COURTESY = re.compile(r"^\s*(?:thanks?|thank you|many thanks|感谢|谢谢|多�
 def asks(sentence: str) -> bool:
     """A question ("Could you let us know whether it has been fixed?", "请问这是什么原因呢？"): it asks
     the reporter for something, it tells the reader nothing established (neither a cause nor a fix)."""
-    return sentence.rstrip(" )）\"'").endswith(("?", "？"))
+    body = sentence.rstrip(" )）\"'")
+    return body.endswith(("?", "？")) or (body.endswith(("吗", "呢")) and len(body) > 2)
 
 
 def says_something(sentence: str) -> bool:

@@ -23,7 +23,7 @@ from fixlore.compose.figures import Refs, merged
 from fixlore.compose.language import quote
 from fixlore.compose.render import safe_url
 from fixlore.compose.steps import (PIPELINE_STEP, PLANNED, RESULT, cause_check, closest, fit, identifiers, imperative,
-                                   ours, searchable, sentences, terms_check)
+                                   ours, searchable, sentences, terms_check, version_check)
 from fixlore.compose.wording import t as _t
 from fixlore.core.model import Case
 from fixlore.rules.refs import find_refs
@@ -150,7 +150,7 @@ def _change(cs: list[Case], used: Case | None, lang: str, said: list[str], ed: E
     return ""
 
 
-def _action(cs: list[Case], lang: str, said: list[str], ed: Editorial) -> str:
+def _action(cs: list[Case], lang: str, said: list[str], ed: Editorial, ref: Refs) -> str:
     """The row's first action: what to check first, then what the fix changes, with the landed
     PRs (or the open ones to watch) in brackets unless the text names them already."""
     labels = list(dict.fromkeys(pr_label(f, c.repo) for c in cs for f in c.fix if merged(f) and f.role == "fix"))
@@ -165,6 +165,11 @@ def _action(cs: list[Case], lang: str, said: list[str], ed: Editorial) -> str:
     fixed = any(c.fix for c in cs)
     lead = _t(lang, "；修复：" if fixed else "；答复：", "; the fix: " if fixed else "; the answer: ")
     text = check + (lead + change if check and change else change)
+    if not text and not labels and not pending:
+        # nothing in the digest's language to go on: the versions the answer names, else the answer
+        # itself, where the reader finds it
+        text = version_check(cs[0], lang) or _t(lang, f"先对照 {ref(cs[0])} 的维护者答复排查",
+                                                f"Read the maintainers' answer in {ref(cs[0])} first")
     raw = " ".join(c.written.action or "" for c in cs) + " " + text
     if labels and not any(_names(raw, lb, cs[0].repo) for lb in labels):
         landed = "、".join(labels) if lang == "zh" else ", ".join(labels)
@@ -188,6 +193,6 @@ def guide(kept: list[Case], ref: Refs, repo_order: list[str], lang: str, ed: Edi
             shown = ed.case_text(c, "symptom", lang) or quote(s, lang, said)
             if s and shown not in symptoms:
                 symptoms.append(shown)
-        rows.append({"symptom": " / ".join(symptoms), "first_action": _action(cs, lang, said, ed),
+        rows.append({"symptom": " / ".join(symptoms), "first_action": _action(cs, lang, said, ed, ref),
                      "cases": [{"ref": ref(c), "url": safe_url(c.url)} for c in cs], "untranslated": said})
     return rows

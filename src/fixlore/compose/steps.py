@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 
 from fixlore.compose.language import cjk_count, foreign_prose, term
+from fixlore.compose.wording import t as _t
 from fixlore.core.model import Case
 from fixlore.rules.clauses import announces, clause_ends, dangles
 from fixlore.rules.text import overlap, tokens
@@ -139,8 +140,8 @@ RESULT = re.compile(r"\d(?:\.\d+)?\s?(?:%|×|x\b|倍)")
 CHECK_CLAUSE = 50       # a check is read at a glance: a clause of the cause, not its paragraph
 # a clause that leans on the one before it ("而 topk_ids 仍为 N×k", "它与…叠加后超限", "导致…"): not a
 # check on its own
-LEANS = ("而", "但", "它", "其", "则", "所以", "因此", "导致", "致使", "并", "且", "和", "与", "以及", "从而",
-         "and ", "but ", "so ", "which ", "it ", "this ", "then ")
+LEANS = ("而", "但", "它", "其", "则", "所以", "因此", "导致", "致使", "并", "且", "和", "与", "以及", "从而", "或",
+         "and ", "but ", "so ", "which ", "it ", "this ", "then ", "or ")
 # a clause that tells what the change does ("新增…", "改为…", "避免…", "no longer …"): the fix, not the cause
 CHANGE_WORDS = ("改为", "改成", "改回", "新增", "增加", "不再", "修复", "统一", "避免", "删除", "删掉", "去掉", "适配",
                 "放宽", "精简", "生成", "扩到", "扩为", "接入", "详见", "参见", "added", "see ", "adds", "now ", "no longer", "changed", "fixed", "removes", "removed")
@@ -219,3 +220,17 @@ def closest(texts: list[str], problem: str) -> list[str]:
     sees before a side change of the same PR), first said first on a tie."""
     words = tokens(problem)
     return [t for _, _, t in sorted((-overlap(words, tokens(t)), i, t) for i, t in enumerate(texts))]
+
+
+# a product and its version as an answer names them ("cann 9.0.0", "vllm v0.22.0", "torch_npu 2.5.1")
+_VERSIONED = re.compile(r"(?<![\w.])([A-Za-z][\w.+-]*)[ \t]+(v?\d+(?:\.\d+){1,3}(?:\.?rc\d+|\.post\d+)?)(?![\w.])", re.I)
+
+
+def version_check(c: Case, lang: str) -> str:
+    """A check of the versions the answer names, quoted as terms ('' when it names none)."""
+    text = " ".join((c.written.mechanism, c.written.workaround, c.written.scope, c.written.change,
+                     "" if c.fix else c.first_action))
+    pairs = [q for q in dict.fromkeys(term(f"{m.group(1)} {m.group(2)}") for m in _VERSIONED.finditer(text)) if q][:2]
+    if not pairs:
+        return ""
+    return _t(lang, f"先核对所用版本（{'、'.join(pairs)}）", f"Check your versions first ({', '.join(pairs)})")

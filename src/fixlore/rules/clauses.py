@@ -35,10 +35,15 @@ def dangles(part: str) -> bool:
                for w in DANGLING)
 
 
+_LIST_CUT = re.compile(r"[:：]\s*(?:\d{1,2}|[a-z])[.)、）]?$")
+
+
 def announces(part: str) -> bool:
     """`part` ends on a colon: it introduces what followed it in the thread (a list, a log, a link),
     which the row does not carry ("docker guidance doc: <link>", "…一直 CrashLoopBackOff：<log>")."""
-    return part.rstrip(" ，,、；;").endswith((":", "："))
+    part = part.rstrip(" ，,、；;")
+    # "主要原因是：1" is the same colon, its list cut after the first number
+    return part.endswith((":", "：")) or bool(_LIST_CUT.search(part))
 
 
 # where a text may also stop: after a sentence's full stop inside it ("…the image. docker guidance doc:")
