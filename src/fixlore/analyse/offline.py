@@ -164,7 +164,9 @@ class OfflineAnalyst:
         for s, src in raw:
             if dead and _pulls_named(s, case.repo) & dead:
                 continue
-            s = without_dangling(in_tense(s, landed, waiting))
+            # an announcing ending first (in_tense drops a clause's closing mark, the colon too), then
+            # whatever a clause in the wrong tense left dangling
+            s = without_dangling(in_tense(without_dangling(s), landed, waiting))
             if not s:
                 continue
             if siblings and src in ("pull", "commit", "pull_comment") and elsewhere(s):
