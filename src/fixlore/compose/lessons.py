@@ -76,8 +76,9 @@ CONFIG = Mode("config", "配置与约定不符就跑不起来：标签写法、�
               ("配置", "参数", "标签", "yaml", "示例", "sample", "config", "挂载", "mount", "只读", "read-only",
                "下划线", "中横线", "环境变量", "权限", "permission", "label", "option", "设置", "叠加"))
 SCOPE = Mode("scope", "问“支不支持”，答案是一条边界：新能力随 PR 落地，迁走或日落的不再跟进，先查所用版本是否含对应 PR，再看官方支持范围",
-             "'is it supported' is answered with a boundary: new capabilities land with a PR, what moved elsewhere or "
-             "was sunset is no longer followed; check that your build has the PR, then what is officially supported",
+             "asking whether something is supported gets a boundary for an answer: new capabilities land with a PR, "
+             "what moved elsewhere or was sunset is no longer followed; check that your build has the PR, then what is "
+             "officially supported",
              "能力边界", "what is supported",
              # the report asks for a capability; "支持 Python 3.8" in a fix is no question of scope
              ("支持", "support", "请求", "希望", "能否", "是否支持", "什么时候", "何时", "迁移至", "feature", "request",

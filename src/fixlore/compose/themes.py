@@ -120,7 +120,8 @@ def _paragraph(cs: list[Case], ref: Refs, lang: str, said: list[str], others: li
         para.append(waiting)
     dates = sorted(f.merged_at for c in cs for f in c.landed_fixes)
     if dates:
-        span = dates[0].strftime("%m-%d") + ("" if dates[0].date() == dates[-1].date() else "~" + dates[-1].strftime("%m-%d"))
+        day = "%m-%d" if dates[0].year == dates[-1].year else "%Y-%m-%d"     # a span across a new year names it
+        span = dates[0].strftime(day) + ("" if dates[0].date() == dates[-1].date() else "~" + dates[-1].strftime(day))
         para.append(_t(lang, f"修复合入 {span}。", f"Fixes merged {span}."))
     return mark_runs(" ".join(para) if lang == "en" else "".join(para), lang, said)
 
