@@ -55,7 +55,6 @@ CARRIER_TEXT = {
 }
 
 
-
 ISSUE_LIST = "/repos/{owner}/{repo}/issues"      # the endpoint whose failure leaves a repo unread
 
 
@@ -252,11 +251,9 @@ def disclosure(fig: dict, run: dict, lang: str, editorial: str = "") -> list[dic
             carriers.append(_t(lang, f"{zh} {len(shown)} 例：{names}", f"{en}: {len(shown)} ({names})"))
         elsewhere += [(x["case"], zh, en) for x in car[trap] if x.get("funnel", "selected") != "selected"]
     n_carriers = sum(1 for v in car.values() for x in v if x.get("funnel", "selected") == "selected")
-    unpublished = ""
-    if elsewhere:
-        unpublished = _t(lang, "未入选的深析案例另有 " + _j(lang, [f"{c}（{zh}）" for c, zh, _ in elsewhere]) + "，见“诚实弃收”。",
-                         " Among the analysed cases not published: " + "; ".join(f"{c} ({en})" for c, _, en in elsewhere)
-                         + " (see the drops).")
+    unpublished = "" if not elsewhere else _t(
+        lang, "未入选的深析案例另有 " + _j(lang, [f"{c}（{zh}）" for c, zh, _ in elsewhere]) + "，见“诚实弃收”。",
+        " Among the analysed cases not published: " + "; ".join(f"{c} ({en})" for c, _, en in elsewhere) + " (see the drops).")
     mg = fig.get("merge_published") or mg
     nm = _j(lang, [f"{named(STATE_TEXT, k, lang)} {v}" for k, v in mg["not_merged"].items()]) or "0"
     audit = tm["audit"]
