@@ -15,7 +15,7 @@ from fixlore.compose.charts import funnel_chart, repo_chart, timing_chart
 from fixlore.compose.disclosure import disclosure
 from fixlore.compose.editorial import Editorial
 from fixlore.compose.figures import Refs, compute_figures
-from fixlore.compose.frame import backlog_by_repo, backlog_rest, frame_of, introduction, numbered, pointer, tagline
+from fixlore.compose.frame import backlog_by_repo, backlog_rest, frame_of, holdings, introduction, numbered, pointer, tagline
 from fixlore.compose.guide import guide
 from fixlore.compose.language import MARK as QUOTE_MARK
 from fixlore.compose.language import answer_of, facts_in, quote
@@ -144,7 +144,7 @@ def build_digest(cases: list[Case], run: dict | None = None, lang: str = "zh", f
             cs, descriptions.get(repo) or "", lang, said)
         overview.append({"repo": ref.repo(repo), "full_name": repo, "positioning": positioning, "count": len(cs),
                          "untranslated": said})
-        subtitle = (mine.get("subtitle") or "").strip() or editorial.subtitle(cs, ref, lang)
+        subtitle = (mine.get("subtitle") or "").strip() or holdings(cs, sections, ref, lang)
         heading = ref.repo(repo) + ((f"（{what}）" if lang == "zh" else f" ({what})") if what else "")
         repos.append({"repo": ref.repo(repo), "full_name": repo, "untranslated": list(said),
                       "heading": heading,

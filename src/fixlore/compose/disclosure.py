@@ -35,6 +35,7 @@ TIMING_TEXT = {
     "stale": ("stale 流程关单", "closed by a stale process"),
     "before_merge": ("关单早于合入", "closed before the merge"),
     "no_fix": ("无代码修复", "no code fix"),
+    "not_landed": ("关单时修复未落地", "closed before the fix landed"),      # figures.timing_class
 }
 STATE_TEXT = {"closed": ("已关闭", "closed unmerged"), "open": ("仍开启", "still open"),
               "unknown": ("状态未知", "state unknown")}
@@ -47,12 +48,11 @@ def named(table: dict[str, tuple[str, str]], key: str, lang: str) -> str:
 
 
 CARRIER_TEXT = {
-    "fix_not_landed": ("resolved 但修复未落地", "resolved but the fix never landed"),
-    "claimed_unmerged": ("评论称已合入的 PR 实为 closed 未合", "a PR cited as merged was closed unmerged"),
-    "linked_unrelated": ("页面关联的 merged PR 与本单无关", "a linked merged PR is unrelated"),
+    "fix_not_landed": ("已解决关单但修复未落地", "resolved but the fix never landed"),
+    "claimed_unmerged": ("评论称已合入的 PR 实为关闭未合入", "a PR cited as merged was closed unmerged"),
+    "linked_unrelated": ("页面关联的已合入 PR 与本单无关", "a linked merged PR is unrelated"),
     "closed_before_merge": ("关单早于修复合入，不倒填", "closed before the fix merged, not back-filled"),
 }
-
 
 
 ISSUE_LIST = "/repos/{owner}/{repo}/issues"      # the endpoint whose failure leaves a repo unread
@@ -219,7 +219,7 @@ def disclosure(fig: dict, run: dict, lang: str, editorial: str = "") -> list[dic
     items = []
     items.append({"label": _t(lang, "增量口径", "Scope and funnel"), "text": _t(
         lang,
-        f"{repos} 仓，窗口起点 {_date(since)}（按关单时间判定，updated_at 近但关单早者不计）：共考察 {f['considered']:,} 条，"
+        f"{repos} 仓，窗口起点 {_date(since)}（按关单时间判定，近期有更新但关单更早者不计）：共考察 {f['considered']:,} 条，"
         f"窗口内关单 {f['closed_in_window']:,} 条（窗口外 {f['by_stage']['window']:,} 条）；排除未解决 {f['unresolved']:,}、内部单 {f['internal']:,}、"
         f"CVE {f['cve']:,}、空标题 {f['empty_title']:,} 后，已解决×用户侧 {f['resolved_user_side']:,} 条；再排 {f['noise']:,} 条模板刷屏后有效池 "
         f"{f['pool']:,} 条；{cut_zh}深析，留 {f['kept']:,} 条入选、弃 {f['dropped']:,} 条。",
@@ -236,19 +236,25 @@ def disclosure(fig: dict, run: dict, lang: str, editorial: str = "") -> list[dic
     kb_list = _j(lang, [f"{r['case']}→{r['doc'].split('/')[-1]}" for r in kb["cases"]])   # scores: digest.json
     items.append({"label": _t(lang, "KB 核实", "Knowledge base"), "text": _t(
         lang,
-        f"{kb['rows']} 行中 {kb['with_refs']} 行挂 kb_refs" + (f"（{kb_list}）" if kb_list else "")
+        f"{kb['rows']} 行中 {kb['with_refs']} 行挂知识库文档" + (f"（{kb_list}）" if kb_list else "")
         + (f"，所挂文档相似度 {low:.3f}~{high:.3f}" if kb["cases"] else "")
         + (f"；{kb['without_refs']} 行无高于阈值的命中，留空。" if kb["without_refs"] else "。"),
         f"{kb['with_refs']} of {kb['rows']} rows carry kb_refs" + (f" ({kb_list})" if kb_list else "")
         + (f", the documents cited scoring {low:.3f} to {high:.3f}" if kb["cases"] else "")
         + (f"; {kb['without_refs']} rows had no passage above the threshold and are left empty." if kb["without_refs"] else "."))
         + _fallback_note(kb.get("check") or {}, lang, "这些例沿用阈值命中。", "they keep the threshold's references")})
-    carriers = []
+    carriers, elsewhere = [], []
     for trap, (zh, en) in CARRIER_TEXT.items():
-        if car[trap]:
-            names = _j(lang, [x["case"] + note_in(x["note"], lang == "zh") for x in car[trap]])
-            carriers.append(_t(lang, f"{zh} {len(car[trap])} 例：{names}", f"{en}: {len(car[trap])} ({names})"))
-    n_carriers = sum(len(v) for v in car.values())
+        shown = [x for x in car[trap] if x.get("funnel", "selected") == "selected"]
+        if shown:
+            names = _j(lang, [x["case"] + note_in(x["note"], lang == "zh") for x in shown])
+            carriers.append(_t(lang, f"{zh} {len(shown)} 例：{names}", f"{en}: {len(shown)} ({names})"))
+        elsewhere += [(x["case"], zh, en) for x in car[trap] if x.get("funnel", "selected") != "selected"]
+    n_carriers = sum(1 for v in car.values() for x in v if x.get("funnel", "selected") == "selected")
+    unpublished = "" if not elsewhere else _t(
+        lang, "未入选的深析案例另有 " + _j(lang, [f"{c}（{zh}）" for c, zh, _ in elsewhere]) + "，见“诚实弃收”。",
+        " Among the analysed cases not published: " + "; ".join(f"{c} ({en})" for c, _, en in elsewhere) + " (see the drops).")
+    mg = fig.get("merge_published") or mg
     nm = _j(lang, [f"{named(STATE_TEXT, k, lang)} {v}" for k, v in mg["not_merged"].items()]) or "0"
     audit = tm["audit"]
     audit_txt = ""
@@ -256,23 +262,26 @@ def disclosure(fig: dict, run: dict, lang: str, editorial: str = "") -> list[dic
         reused, since = audit.get("reused", 0), audit.get("reused_since", "")
         audit_txt = _t(lang, f"抽 {audit['checked']} 条时序断言对 API 复核，通过 {audit['passed']} 条"
                        + (f"（未通过：{_j(lang, audit['failed'])}）" if audit["failed"] else "")
+                       + (f"（其中 {audit['unpublished']} 条未入选）" if audit.get("unpublished") else "")
                        + (f"（其中 {reused} 条沿用前次运行{' ' + since + ' ' if since else ''}的复核：本次列表显示其 issue 与 PR 此后未更新）"
                           if reused else "") + "。",
                        f" {audit['checked']} timing claims re-checked against the API, {audit['passed']} confirmed"
                        + (f" (failed: {_j(lang, audit['failed'])})" if audit["failed"] else "")
+                       + (f" ({audit['unpublished']} of them not published)" if audit.get("unpublished") else "")
                        + (f" ({reused} of them checked by an earlier run{' on ' + since if since else ''}: this run's "
                           f"listing shows their issue and PR not updated since)" if reused else "") + ".")
     items.append({"label": _t(lang, "PR 合并判定", "Merge rule"), "text": _t(
         lang,
-        f"一律以 state == merged 且 merged_at 非空判定（平台 merged 字段不可用）。深析案例共引用修复 PR {mg['fix_refs']} 个："
+        f"PR 是否合入，一律以其状态为已合并且记有合入时间为准（平台的 merged 字段不可用）。入选 {f['kept']} 条共引用修复 PR {mg['fix_refs']} 个："
         f"合入 {mg['merged']}，未合入 {nm}。"
-        + (f"其中 {mg['closed_with_merged_at']} 个状态为 closed 但 merged_at 非空（自动合入后标记关闭），按合入计。"
-           if mg.get("closed_with_merged_at") else "") + f"特殊载体 {n_carriers} 例" + (f"——{'；'.join(carriers)}" if carriers else "") + "。" + audit_txt,
+        + (f"其中 {mg['closed_with_merged_at']} 个状态为已关闭但记有合入时间（自动合入后标记关闭），按合入计。"
+           if mg.get("closed_with_merged_at") else "") + f"特殊载体 {n_carriers} 例" + (f"——{'；'.join(carriers)}" if carriers else "") + "。"
+        + unpublished + audit_txt,
         f"A PR counts as merged only when state == merged and merged_at is set (the platform's merged field is not used). "
-        f"The analysed cases cite {mg['fix_refs']} fix PRs: {mg['merged']} merged, not merged: {nm}. "
+        f"The {f['kept']} published cases cite {mg['fix_refs']} fix PRs: {mg['merged']} merged, not merged: {nm}. "
         + (f"{mg['closed_with_merged_at']} of the merged read closed with merged_at set (auto-merged MRs marked "
            f"closed) and count as merged. " if mg.get("closed_with_merged_at") else "")
-        + f"Special carriers: {n_carriers}" + (f" — {'; '.join(carriers)}" if carriers else "") + "." + audit_txt)})
+        + f"Special carriers: {n_carriers}" + (f" — {'; '.join(carriers)}" if carriers else "") + "." + unpublished + audit_txt)})
     ch = ev["auto_close_chains"]
     tiers = []
     if ch["count"]:
@@ -282,13 +291,18 @@ def disclosure(fig: dict, run: dict, lang: str, editorial: str = "") -> list[dic
         tiers.append(_t(lang, f"分钟级 {len(ev['minutes'])} 条（{_j(lang, [m['case'] + ' ' + human_lag(m['lag_s'], lang) for m in ev['minutes']])}）",
                         f"within the hour: {len(ev['minutes'])} ({_j(lang, [m['case'] + ' ' + human_lag(m['lag_s'], lang) for m in ev['minutes']])})"))
     if ev["one_pr_many_issues"]:
-        tiers.append(_t(lang, "一 PR 多单 " + _j(lang, [f"{m['pr']} 修 {_j(lang, m['cases'])}" for m in ev["one_pr_many_issues"]]),
-                        "one PR, many issues: " + _j(lang, [f"{m['pr']} fixed {' and '.join(m['cases'])}" for m in ev["one_pr_many_issues"]])))
+        tiers.append(_t(lang, "一 PR 多单 " + _j(lang, [f"{m['pr']} 修 {_j(lang, m['cases'])}"
+                                                  + (f"（{_j(lang, m['unpublished'])} 未入选）" if m.get("unpublished") else "")
+                                                  for m in ev["one_pr_many_issues"]]),
+                        "one PR, many issues: " + _j(lang, [f"{m['pr']} fixed {' and '.join(m['cases'])}"
+                                                            + (f" ({', '.join(m['unpublished'])} not published)" if m.get("unpublished") else "")
+                                                            for m in ev["one_pr_many_issues"]])))
     if ev["backports"]:
         tiers.append(_t(lang, f"backport {len(ev['backports'])} 例（" + _j(lang, [f"{b['case']} {b['pr']}→{b['branch'] or '?'}" for b in ev["backports"]]) + "）",
                         f"backports: {len(ev['backports'])} (" + _j(lang, [f"{b['case']} {b['pr']}→{b['branch'] or '?'}" for b in ev["backports"]]) + ")"))
     if ev["branch_names"]:
-        tiers.append(_t(lang, "分支名实锤 " + _j(lang, [f"{b['case']}（{b['detail']}）" for b in ev["branch_names"]]),
+        tiers.append(_t(lang, "分支名实锤 " + _j(lang, [f"{b['case']}（{(b['pr'] + ' 的') if b.get('pr') else ''}源分支 {b['branch']} 含 #{b['issue']}）"
+                                                     if b.get("branch") else f"{b['case']}（{b['detail']}）" for b in ev["branch_names"]]),
                         "branch names: " + _j(lang, [f"{b['case']} ({b['detail']})" for b in ev["branch_names"]])))
     for kind, zh, en in ((EvidenceKind.KEYWORD, "PR/提交显式关键字", "closing keywords"),
                          (EvidenceKind.LINKED, "平台关联核对", "platform links checked"),
@@ -302,16 +316,21 @@ def disclosure(fig: dict, run: dict, lang: str, editorial: str = "") -> list[dic
                   else _t(lang, "入选案例无关联证据。", "No kept case carries link evidence.")})
     traps = []
     if tm["stale"]:
-        traps.append(_t(lang, f"stale 关单 {len(tm['stale'])} 条，关单晚于真实修复（" + _j(lang, [f"{s['case']} 晚 {human_lag(s['lag_s'], lang)}" if s['lag_s'] is not None else f"{s['case']} 修复未合入" for s in tm["stale"]]) + "），判据回到 PR merged_at",
+        traps.append(_t(lang, f"stale 关单 {len(tm['stale'])} 条，关单晚于真实修复（" + _j(lang, [f"{s['case']} 晚 {human_lag(s['lag_s'], lang)}" if s['lag_s'] is not None else f"{s['case']} 修复未合入" for s in tm["stale"]]) + "），判据回到 PR 的合入时间",
                         f"stale closes: {len(tm['stale'])}, closed after the real fix (" + _j(lang, [f"{s['case']} {human_lag(s['lag_s'], lang)} late" if s['lag_s'] is not None else f"{s['case']} fix never merged" for s in tm["stale"]]) + "); the PR's merged_at is what counts"))
         traps.append(_stale_reconciled(tm, lang))
     for st in tm["close_storms"]:
         who = _j(lang, st["actors"]) or (st["notes"][0] if st["notes"] else _t(lang, "同一操作者", "one actor"))
-        traps.append(_t(lang, f"关单风暴 {st['start'][:10]} {st['start'][11:19]}~{st['end'][11:19]}（{st['span_s']} 秒内 {st['count']} 单，{who}：{_j(lang, st['cases'])}），关单时刻不说明修复",
-                        f"close storm {st['start'][:10]} {st['start'][11:19]}–{st['end'][11:19]} ({st['count']} issues in {st['span_s']} s, {who}: {', '.join(st['cases'])}): the close time says nothing about a fix"))
+        off = st.get("unpublished") or []
+        traps.append(_t(lang, f"关单风暴 {st['start'][:10]} {st['start'][11:19]}~{st['end'][11:19]}（{st['span_s']} 秒内 {st['count']} 单，{who}：{_j(lang, st['cases'])}"
+                              + (f"，其中 {_j(lang, off)} 未入选" if off else "") + "），关单时刻不说明修复",
+                        f"close storm {st['start'][:10]} {st['start'][11:19]}–{st['end'][11:19]} ({st['count']} issues in {st['span_s']} s, {who}: {', '.join(st['cases'])}"
+                        + (f"; {', '.join(off)} not published" if off else "") + "): the close time says nothing about a fix"))
     if tm["before_merge"]:
-        traps.append(_t(lang, "关单早于合入 " + _j(lang, [f"{b['case']}（早 {human_lag(b['lag_s'], lang)}）" for b in tm["before_merge"]]) + "，不倒填",
-                        "closed before the merge: " + _j(lang, [f"{b['case']} ({human_lag(b['lag_s'], lang)} early)" for b in tm["before_merge"]]) + ", never back-filled"))
+        traps.append(_t(lang, "关单早于合入 " + _j(lang, [f"{b['case']}（早 {human_lag(b['lag_s'], lang)}" + ("，未入选" if not b.get("published", True) else "") + "）"
+                                                       for b in tm["before_merge"]]) + "，不倒填",
+                        "closed before the merge: " + _j(lang, [f"{b['case']} ({human_lag(b['lag_s'], lang)} early" + (", not published" if not b.get("published", True) else "") + ")"
+                                                                for b in tm["before_merge"]]) + ", never back-filled"))
     published = tm.get("by_timing_published") or tm["by_timing"]
     dist = _j(lang, [f"{named(TIMING_TEXT, k, lang)} {v}" for k, v in sorted(published.items(), key=lambda kv: (-kv[1], kv[0]))])
     traps.append(_t(lang, f"入选 {sum(published.values())} 条的时序分布：{dist}",
@@ -362,7 +381,9 @@ def disclosure(fig: dict, run: dict, lang: str, editorial: str = "") -> list[dic
                                                      for r in removed) + "）",
                            " (removed: " + "; ".join(f"{r['case']} " + ", ".join(r["claims"]) for r in removed) + ")")
     items.append({"label": _t(lang, "分析方式", "Analysis"), "text": _t(
-        lang, f"深析 worker：{ab or '无'}{llm_bits}。", f"Analysis workers: {ab or 'none'}{llm_bits}.")})
+        lang, f"深析 worker：{ab or '无'}{llm_bits}；以上计的是深析的 {f['analysed']} 条（入选 {f['kept']}、弃 {f['dropped']}）。",
+        f"Analysis workers: {ab or 'none'}{llm_bits}; counted over the {f['analysed']} analysed cases "
+        f"({f['kept']} published, {f['dropped']} dropped).")})
     items.append({"label": _t(lang, "编辑与译文", "Editorial and translation"), "text": editorial or _t(
         lang, "主题标题与段落、仓库副标题与定位、排错指引由离线规则从案例共性写成（未配置模型）；英文版未翻译问题原文。",
         "Theme headlines and paragraphs, repository subtitles and positioning and the guide were worded offline "

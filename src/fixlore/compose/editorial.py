@@ -16,7 +16,7 @@ from typing import Any
 from fixlore.compose.figures import AUTO_CLOSE_TIMINGS, Refs, merged, stage_summary
 from fixlore.compose.language import cjk_count, quote
 from fixlore.compose.wording import j as _j, t as _t
-from fixlore.core.enums import Timing, Trap
+from fixlore.core.enums import FixState, Timing
 from fixlore.core.model import Case
 
 
@@ -95,7 +95,7 @@ def shared_words(cs: list[Case], k: int = 3) -> list[str]:
 
 
 def _pending(c: Case) -> bool:
-    return Trap.FIX_NOT_LANDED in c.traps or bool(c.fix and not any(merged(f) for f in c.fix))
+    return c.fix_state == FixState.NOT_LANDED
 
 
 def insight(cs: list[Case], ref: Refs, lang: str) -> str:
@@ -107,8 +107,8 @@ def insight(cs: list[Case], ref: Refs, lang: str) -> str:
     pending = [c for c in cs if _pending(c)]
     stale = [c for c in cs if c.timing == Timing.STALE]
     chains = [c for c in cs if c.timing in AUTO_CLOSE_TIMINGS]
-    answered = [c for c in cs if not c.fix]
-    landed = [c for c in cs if any(merged(f) for f in c.fix)]
+    answered = [c for c in cs if c.fix_state == FixState.NO_FIX]
+    landed = [c for c in cs if c.fix_state == FixState.LANDED]
     if shared:
         return _t(lang, f"{_j(lang, shared)} 一个改动同修多单", f"{', '.join(shared)} fixed several of them with one change")
     if pending:
@@ -182,8 +182,3 @@ def what_it_is(description: str, lang: str, said: list[str]) -> str:
 
     what = re.split(r"[，,。；;.(（]", description or "", maxsplit=1)[0].strip()
     return quote(what, lang, said) if what else ""
-
-
-def subtitle(cs: list[Case], ref: Refs, lang: str) -> str:
-    """A repository's subtitle: what its cases show together, as a sentence."""
-    return _t(lang, insight(cs, ref, lang) + "。", insight(cs, ref, lang)[:1].upper() + insight(cs, ref, lang)[1:] + ".")

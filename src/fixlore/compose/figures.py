@@ -7,7 +7,7 @@ import re
 from collections import Counter, defaultdict
 from typing import Any
 
-from fixlore.core.enums import EvidenceKind, FunnelStage, Timing, Trap
+from fixlore.core.enums import EvidenceKind, FixState, FunnelStage, Timing, Trap
 from fixlore.core.model import FUNNEL_STAGES, MERGED_CLOSED, Case, FixRef, merge_variant, pr_sigil
 from fixlore.core.timeutil import lag_seconds
 from fixlore.rules.unread import ISSUE, fix_unknown, unjudged
@@ -111,6 +111,18 @@ def _pr(f: FixRef, case: Case, ref: Refs) -> str:
     return f.label(case.repo, prose=True, name=ref.repo)
 
 
+# the linker's words for a branch-name signal (link/candidates.py, prefixed with the PR by link/conclude.py):
+# "!1309: source branch 'fix/ha-472-etcd-dual-master' names #472"
+_BRANCH_DETAIL = re.compile(r"^(?:(?P<pr>\S+): )?source branch '(?P<branch>[^']*)' names #(?P<issue>\d+)")
+
+
+def branch_parts(detail: str) -> dict[str, str]:
+    """{pr, branch, issue} of a branch-name signal's detail, so each digest words it in its own
+    language; {} for a detail in another shape (it is then shown as written)."""
+    m = _BRANCH_DETAIL.match(detail or "")
+    return {k: v or "" for k, v in m.groupdict().items()} if m else {}
+
+
 def evidence_figures(kept: list[Case], all_cases: list[Case], ref: Refs) -> dict[str, Any]:
     chains = [c for c in kept if c.timing in AUTO_CLOSE_TIMINGS]
     lags = [abs(c.lag_s) for c in chains if c.lag_s is not None]
@@ -124,7 +136,9 @@ def evidence_figures(kept: list[Case], all_cases: list[Case], ref: Refs) -> dict
     for (repo, number), cs in sorted(users.items()):
         if len(cs) >= 2 and any(c.funnel == FunnelStage.SELECTED for c in cs):
             f = next(f for f in cs[0].fix if (f.repo, f.number) == (repo, number))
-            many.append({"pr": _pr(f, cs[0], ref), "repo": ref.repo(repo), "cases": [ref(c) for c in cs]})
+            off = [ref(c) for c in cs if c.funnel != FunnelStage.SELECTED]
+            many.append({"pr": _pr(f, cs[0], ref), "repo": ref.repo(repo), "cases": [ref(c) for c in cs]}
+                        | ({"unpublished": off} if off else {}))
     backports = []
     for c in kept:
         for f in c.fix:
@@ -138,7 +152,7 @@ def evidence_figures(kept: list[Case], all_cases: list[Case], ref: Refs) -> dict
             kinds[str(k)].append(ref(c))
         for e in c.evidence:
             if e.kind == EvidenceKind.BRANCH_NAME:
-                details["branch_name"].append({"case": ref(c), "detail": e.detail})
+                details["branch_name"].append({"case": ref(c), "detail": e.detail} | branch_parts(e.detail))
     return {
         "auto_close_chains": {"count": len(chains), "same_second": sum(1 for c in chains if c.timing == Timing.SAME_SECOND),
                               "max_lag_s": max(lags) if lags else None,
@@ -166,7 +180,8 @@ def _storms(cases: list[Case], ref: Refs) -> list[dict[str, Any]]:
         out.append({"start": g[0].closed_at.isoformat(), "end": g[-1].closed_at.isoformat(),
                     "span_s": int((g[-1].closed_at - g[0].closed_at).total_seconds()),
                     "count": len(g), "actors": actors, "cases": [ref(c) for c in g],
-                    "notes": sorted({c.trap_notes.get(Trap.CLOSE_STORM, "") for c in g} - {""})})
+                    "notes": sorted({c.trap_notes.get(Trap.CLOSE_STORM, "") for c in g} - {""})}
+                   | ({"unpublished": off} if (off := [ref(c) for c in g if c.funnel != FunnelStage.SELECTED]) else {}))
     return out
 
 
@@ -193,16 +208,27 @@ def _reused_checks(summary: Any) -> dict[str, Any]:
     return {"reused": int(summary["reused"]), "reused_since": next((d for d in days if d), "")}
 
 
+def timing_class(c: Case) -> str:
+    """The case's timing class as the disclosure counts it: the linker's timing, except that a case
+    without a merged fix is told by `Case.fix_state` (a fix that did not land is not "no code fix"),
+    so the distribution's "no code fix" is the themes' and the tagline's number."""
+    if c.timing == Timing.NO_FIX and c.fix_state == FixState.NOT_LANDED:
+        return FixState.NOT_LANDED.value
+    return str(c.timing)
+
+
 def timing_figures(analysed: list[Case], ref: Refs, run: dict[str, Any]) -> dict[str, Any]:
     stale = [{"case": ref(c), "lag_s": c.lag_s, "note": c.trap_notes.get(Trap.STALE_CLOSE, ""),
-              "timing": str(c.timing), "published": c.funnel == FunnelStage.SELECTED}
+              "timing": timing_class(c), "published": c.funnel == FunnelStage.SELECTED}
              for c in analysed if c.timing == Timing.STALE or Trap.STALE_CLOSE in c.traps]
     before = [{"case": ref(c), "lag_s": c.lag_s if c.lag_s is not None else _lag_to_later_merge(c),
-               "note": c.trap_notes.get(Trap.CLOSED_BEFORE_MERGE, "")}
+               "note": c.trap_notes.get(Trap.CLOSED_BEFORE_MERGE, "")} | ({} if c.funnel == FunnelStage.SELECTED else {"published": False})
               for c in analysed if c.timing == Timing.BEFORE_MERGE or Trap.CLOSED_BEFORE_MERGE in c.traps]
     audited = [c for c in analysed if getattr(c, "audit", None)]
     audit = {"checked": len(audited), "passed": sum(1 for c in audited if _audit_ok(c.audit)),
              "failed": [ref(c) for c in audited if not _audit_ok(c.audit)]}
+    if (off := sum(1 for c in audited if c.funnel != FunnelStage.SELECTED)):
+        audit["unpublished"] = off
     link = stage_summary(run, "link")
     if not audited and isinstance(link.get("audit"), dict):
         audit = {"checked": int(link["audit"].get("checked", 0)), "passed": int(link["audit"].get("passed", 0)),
@@ -213,7 +239,7 @@ def timing_figures(analysed: list[Case], ref: Refs, run: dict[str, Any]) -> dict
     return {
         "by_timing": dict(sorted(Counter(str(c.timing) for c in analysed).items())),
         # the same over the published cases: what the methods section speaks of
-        "by_timing_published": dict(sorted(Counter(str(c.timing) for c in analysed
+        "by_timing_published": dict(sorted(Counter(timing_class(c) for c in analysed
                                                    if c.funnel == FunnelStage.SELECTED).items())),
         "stale": sorted(stale, key=lambda s: -(s["lag_s"] or 0)),
         "close_storms": _storms(analysed, ref),
@@ -314,6 +340,8 @@ def compute_figures(cases: list[Case], run: dict[str, Any] | None = None) -> dic
         "funnel": funnel_figures(cases),
         "kb": kb_figures(kept, ref) | {"check": kb_check_figures(run)},
         "merge": merge_figures(analysed),
+        # the same over the published cases: what the disclosure speaks of
+        "merge_published": merge_figures(kept),
         "carriers": carrier_figures(analysed, ref),
         "evidence": evidence_figures(kept, cases, ref),
         "timing": timing_figures(analysed, ref, run),

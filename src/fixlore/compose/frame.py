@@ -14,7 +14,7 @@ from collections import defaultdict
 from typing import Any
 
 from fixlore.compose import lessons
-from fixlore.compose.figures import Refs, merged
+from fixlore.compose.figures import Refs
 from fixlore.compose.language import quote
 from fixlore.compose.render import safe_url
 from fixlore.compose.wording import j as _j, t as _t
@@ -39,17 +39,24 @@ def numbered(title: str, number: Any, lang: str) -> str:
 
 
 def tagline(kept: list[Case], repos: int, run: dict[str, Any], lang: str) -> str:
-    """The line under the title: the run's own (`frame.tagline`), else what this number holds."""
+    """The line under the title: the run's own (`frame.tagline`), else what this number holds, each
+    claim one the cases support: how many landed a fix (whose PR and merge date the rows give), how
+    many closed before their fix landed, how many without a code fix (`Case.fix_state`)."""
     own = str(frame_of(run).get("tagline") or "").strip()
     if own:
         return own
     if not kept:
         return _t(lang, "本期没有入选案例。", "No case was kept in this number.")
-    landed = sum(1 for c in kept if any(merged(f) for f in c.fix))
-    return _t(lang, f"{len(kept)} 个已关单问题、{repos} 个仓：每条写明根因、修复所在的 PR 与合入时间（{landed} 条已合入），"
-                    f"附排错指引，供人查阅，也供 Agent 检索。",
-              f"{len(kept)} closed issues from {repos} repositories: each with its cause, the PR that carries the fix "
-              f"and when it merged ({landed} merged), and a troubleshooting guide, for people and for agents.")
+    landed = sum(1 for c in kept if lessons.landed(c))
+    pending = sum(1 for c in kept if lessons.pending(c))
+    none = len(kept) - landed - pending
+    parts = [p for n, p in (
+        (landed, _t(lang, f"{landed} 条修复已合入（写明 PR 与合入时间）", f"{landed} with a merged fix (its PR and merge date given)")),
+        (pending, _t(lang, f"{pending} 条关单时修复未落地", f"{pending} closed before the fix landed")),
+        (none, _t(lang, f"{none} 条无代码修复", f"{none} without a code fix"))) if n]
+    return _t(lang, f"{len(kept)} 个已关单问题、{repos} 个仓：{_j(lang, parts)}；附排错指引，供人查阅，也供 Agent 检索。",
+              f"{len(kept)} closed issues from {repos} repositories: {', '.join(parts)}; with a troubleshooting "
+              f"guide, for people and for agents.")
 
 
 def pointer(run: dict[str, Any], lang: str) -> dict[str, Any]:
@@ -95,7 +102,7 @@ def introduction(cs: list[Case], description: str, lang: str, said: list[str]) -
     if pending:
         parts.append(_t(lang, f"{pending} 条修复未落地", f"{pending} whose fix has not landed"))
     if answered:
-        parts.append(_t(lang, f"{answered} 条以答复收口", f"{answered} settled by an answer"))
+        parts.append(_t(lang, f"{answered} 条无代码修复", f"{answered} without a code fix"))
     batch = _t(lang, f"本批 {n} 条（{_j(lang, parts)}）", f"{n} here ({', '.join(parts)})")
     if shown is not None:
         batch += _t(lang, f"，为首的是“{_short(shown)}”", f", led by “{quote(_short(shown), lang, said)}”")
@@ -103,6 +110,26 @@ def introduction(cs: list[Case], description: str, lang: str, said: list[str]) -
         return (f"{what}。" if what else "") + batch + "。"
     head = quote(what, lang, said) + ". " if what else ""
     return head + batch[:1].upper() + batch[1:] + "."
+
+
+def holdings(cs: list[Case], sections: list[dict[str, Any]], ref: Refs, lang: str) -> str:
+    """What this number holds for one repository, under its heading: how many of its cases and the
+    themes they fall in (the theme's short name, its number, how many of the repository's cases),
+    read from the themes section, so no two repositories get the same process note."""
+    mine = {ref(c) for c in cs}
+    found = []
+    for i, t in enumerate(sections, 1):
+        n = sum(1 for b in t.get("bullets") or () if b.get("ref") in mine)
+        if n:
+            found.append((n, i, str(t.get("short") or "")))
+    found.sort(key=lambda p: (-p[0], p[1]))
+    head = _t(lang, f"本期 {len(cs)} 条", f"{len(cs)} case{'s' if len(cs) > 1 else ''} in this number")
+    if not found:
+        return head + _t(lang, "。", ".")
+    named = [(_t(lang, f"{short} {n}（主题 {i}）", f"{short} {n} (theme {i})") if short
+              else _t(lang, f"主题 {i} {n} 条", f"theme {i}: {n}")) for n, i, short in found]
+    return _t(lang, f"{head}，分在 {len(found)} 个主题：{_j(lang, named)}。",
+              f"{head}, in {len(found)} theme{'s' if len(found) > 1 else ''}: {', '.join(named)}.")
 
 
 def backlog_by_repo(cases: list[Case], ref: Refs, lang: str, said: list[str], per_repo: int = 3,

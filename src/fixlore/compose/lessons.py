@@ -1,24 +1,29 @@
-"""Themes across repositories: each kept case is put under one failure mode (what went wrong, read
-from its facts: an earlier PR its cause names, a fix that never landed, wrong numbers without an
-error, distributed state and timeouts, documents behind the code, an answer without a code change,
-a capability added), and each failure mode carries the sentence a reader learns from it.
+"""Themes across repositories: each kept case is put under the failure mode its facts share with
+other cases (what went wrong and where: an earlier change it followed, wrong numbers without an
+error, distributed state and timeouts, the observations themselves, documents behind the code,
+configuration against a convention, the edge of what is supported, a loud error), and each mode
+carries the sentence a reader learns from it.
 
-The modes and their words are how maintainers and reporters describe these failures in issue
-threads (GitCode, GitHub, Chinese and English), written before measuring on any bundled world; a
-mode with a single case folds into the general one of its state, so a theme names at least two.
-The order of `ORDER` is the order of the questions: a fix that did not land first, then what the
-report tells (a regression, silent wrong numbers, distributed state, documents, a loud error), then
-the state alone (answered without a change, a capability added)."""
+A theme is what cases share, never their fix status: whether a fix landed is said inside each
+theme (its count sentence, and the cases closed before their fix landed by name), from the one
+rule `Case.fix_state`. The modes and their words are how maintainers and reporters describe these
+failures in issue threads (GitCode, GitHub, Chinese and English), written from how people report
+them; their reading was judged on the Ascend world (ascend-2026-09), the fitted world. A case
+matching no mode, or left alone in its mode, joins the theme whose cases it shares the most words
+with (`rules.topics`), so every theme names at least two cases. The order of `ORDER` is the order
+of the questions: what the report tells first (a regression, silent wrong numbers, distributed
+state, the observations), then where the fault sits (documents, configuration, the support
+boundary), then a loud error."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from fixlore.compose.figures import merged
 from fixlore.compose.steps import ERROR_NAME
-from fixlore.core.enums import Trap
+from fixlore.core.enums import FixState
 from fixlore.core.model import Case
 from fixlore.rules.refs import find_refs
+from fixlore.rules.topics import topic_words
 
 
 @dataclass(frozen=True)
@@ -26,60 +31,86 @@ class Mode:
     key: str
     zh: str          # the lesson, one sentence
     en: str
+    short_zh: str    # the mode's name in a line that lists themes ("观测与采集 4")
+    short_en: str
     words: tuple[str, ...] = ()
+    told_only: bool = False     # the words count in the report (title, problem) only, not in the fix
+    answer_words: tuple[str, ...] = ()     # words that count anywhere, the answer included, for a told_only mode
 
 
-REGRESSION = Mode("regression", "上一个改动埋的雷由下一个修复收：前一个 PR 改了路径、断言或数据结构，下游没跟上，回归测试最先发现",
-                  "one change's leftovers are the next fix's work: an earlier PR changed a path, an assertion or a data "
-                  "layout the code downstream did not follow, and the regression tests caught it first",
-                  ("回归", "regression", "nightly", "沿用"))
+REGRESSION = Mode("regression", "上一个改动埋的雷由下一个修复收：前一个改动改了路径、关键字、断言或数据结构，下游没跟上，回归测试或解析最先发现",
+                  "one change's leftovers are the next fix's work: an earlier change moved a path, a keyword, an "
+                  "assertion or a data layout the code downstream did not follow, and a regression test or a parser "
+                  "caught it first", "回归与上游改动", "regressions after a change",
+                  ("回归", "regression", "nightly", "沿用", "改成", "改为", "升级后", "之后", "后失效", "不再生效",
+                   "after upgrad", "no longer work", "since upgrad", "broke"), told_only=True)
 # words that say the earlier PR named in a cause brought the fault in
 BROUGHT_IN = ("引入", "之后", "使 ", "导致", "introduced", "since ", "after ")
-NOT_LANDED = Mode("not_landed", "关单不等于修好：修复 PR 未合入就关了单，能不能用只看 PR 的合入状态",
-                  "closed is not fixed: these issues were closed before their fix merged, so only the PR's merge "
-                  "state says whether the fix is there")
 SILENT = Mode("silent", "数值错了却不报错：计数、掩码、标志位或维度的语义对不上时程序照常跑完，只有对账、指标或 loss 曲线能发现",
               "wrong numbers raise no error: when a count, a mask, a flag or a dimension means something else on one "
               "side, the program runs to the end and only a cross-check, a metric or the loss curve shows it",
+              "静默的数值错误", "silent wrong numbers",
               ("虚高", "高估", "失真", "发散", "重复回答", "loss 飙", "grad_norm", "不对称", "静默", "泄漏",
                "inflated", "overestimat", "diverg", "silently", "wrong result"))
 DISTRIBUTED = Mode("distributed", "分布式组件的身份、锁与超时要两边一致：谁是主、用哪个 key、等多久，一处定义不同就误判或卡死",
                    "distributed parts must agree on identity, locks and timeouts: who leads, which key, how long to "
                    "wait; where two places define it differently, a healthy peer is judged dead or a lock hangs",
+                   "分布式一致性", "distributed agreement",
                    ("心跳", "heartbeat", "超时", "timeout", "双主", "leader", "主节点", "bind", "etcd", "抢锁", "endpoint",
                     "ssh", "端口", "split brain"))
+OBSERVE = Mode("observe", "观测数据本身也会出错：指标口径随版本变化、日志关键字一改解析就失效、采集范围或探针会混进别的数据，先确认看到的数是怎么来的",
+               "the observations themselves go wrong: a metric's meaning changes with the version, a parser fails "
+               "when a log keyword changes, a collector or a probe mixes in other data; first ask how the number "
+               "you see was made", "观测与采集", "metrics, logs and collection",
+               ("指标", "metric", "日志", "采集", "监控", "monitor", "exporter", "探针", "probe", "观测", "plog",
+                "telemetry", "污染测量", "profiling"))
 DOCS = Mode("docs", "文档与配套落后于代码：README、支持矩阵和版本号常与镜像实际配套不符，以镜像与发布说明为准",
             "documents lag behind the code: READMEs, support matrices and version numbers often disagree with what "
-            "the image ships, so the image and the release notes are what count",
+            "the image ships, so the image and the release notes are what count", "文档与配套", "documents and versions",
             ("readme", "文档", "资料", "支持矩阵", "指南", "docs", "版本不一致", "前后矛盾", "前后冲突", "拼写",
-             "typo", "documentation"))
+             "typo", "documentation"), told_only=True)
+CONFIG = Mode("config", "配置与约定不符就跑不起来：标签写法、示例模板、默认挂载与叠加的参数都带着没写出来的约定，先对照官方示例和默认值核对配置",
+              "configuration against a convention fails: label spelling, sample templates, default mounts and stacked "
+              "options carry conventions nobody wrote down; compare yours with the official sample and defaults first",
+              "配置与约定", "configuration and conventions",
+              ("配置", "参数", "标签", "yaml", "示例", "sample", "config", "挂载", "mount", "只读", "read-only",
+               "下划线", "中横线", "环境变量", "权限", "permission", "label", "option", "设置", "叠加"))
+SCOPE = Mode("scope", "问“支不支持”，答案是一条边界：新能力随 PR 落地，迁走或日落的不再跟进，先查所用版本是否含对应 PR，再看官方支持范围",
+             "asking whether something is supported gets a boundary for an answer: new capabilities land with a PR, "
+             "what moved elsewhere or was sunset is no longer followed; check that your build has the PR, then what is "
+             "officially supported",
+             "能力边界", "what is supported",
+             # the report asks for a capability; "支持 Python 3.8" in a fix is no question of scope
+             ("支持", "support", "请求", "希望", "能否", "是否支持", "什么时候", "何时", "迁移至", "feature", "request",
+              "when will", "roadmap"), told_only=True,
+             answer_words=("迁移到", "日落", "不再跟进", "不再投入", "不再维护", "sunset", "deprecat", "no longer maintained",
+                           "moved to"))
 LOUD = Mode("loud", "会报错的故障反而好修：异常名和报错文本直指出错的调用，照报错文本搜同类案例，修复多是一处类型、参数或边界",
             "failures that raise an error are the easy ones: the exception and its text point at the failing call, "
             "a search on that text finds the kin, and the fix is mostly one type, argument or bound",
-            ("报错", "失败", "越界", "溢出", "oom", "崩溃", "异常", "error", "exception", "crash", "failed"))
-ANSWERED = Mode("answered", "没有代码改动的案子，答案在配置与用法里：先对照官方答复核对参数、标签和示例，再怀疑代码",
-                "cases settled without a code change have their answer in configuration and usage: check the "
-                "parameters, labels and samples against the maintainers' answer before suspecting the code")
-ADDED = Mode("added", "其余修复补的是能力缺口与工程细节：新参数、新指标、新平台支持，用前先确认所用版本含对应 PR",
-             "the other fixes fill capability gaps and engineering details (new options, metrics, platforms): "
-             "check that your build has the PR before relying on it")
+            "报错直指调用", "loud errors",
+            ("报错", "失败", "越界", "溢出", "oom", "崩溃", "异常", "error", "exception", "crash", "failed"), told_only=True)
 
-ORDER = (NOT_LANDED, REGRESSION, SILENT, DISTRIBUTED, DOCS, LOUD, ANSWERED, ADDED)
+ORDER = (REGRESSION, SILENT, DISTRIBUTED, OBSERVE, DOCS, CONFIG, SCOPE, LOUD)
 
 
 def landed(c: Case) -> bool:
-    return any(merged(f) for f in c.fix)
+    return c.fix_state == FixState.LANDED
 
 
 def pending(c: Case) -> bool:
-    """Not landed, with a fix that did not merge (or the trap saying so): each case is landed,
-    pending or without a code fix, exactly one of the three."""
-    unmerged = [f for f in [*c.fix, *c.pending_fix] if not merged(f)]
-    return not landed(c) and bool(unmerged or Trap.FIX_NOT_LANDED in c.traps)
+    """A fix that did not land (or the trap saying so): each case is landed, pending or without a
+    code fix, exactly one of the three (`Case.fix_state`)."""
+    return c.fix_state == FixState.NOT_LANDED
+
+
+def _told(c: Case) -> str:
+    return f"{c.title} {c.problem}".lower()
 
 
 def _text(c: Case) -> str:
-    return " ".join((c.title, c.problem, c.written.mechanism, c.written.change)).lower()
+    w = c.written
+    return " ".join((c.title, c.problem, w.mechanism, w.change, w.workaround)).lower()
 
 
 def _names_an_earlier_pr(c: Case) -> bool:
@@ -92,34 +123,69 @@ def _names_an_earlier_pr(c: Case) -> bool:
     return named and any(w in cause.lower() for w in BROUGHT_IN)
 
 
-def mode_of(c: Case) -> Mode:
-    if pending(c):
-        return NOT_LANDED
-    text = _text(c)
-    # a regression is told by the report ("回归失败"), not by a fix that added a regression test
-    told = f"{c.title} {c.problem}".lower()
-    if landed(c) and (_names_an_earlier_pr(c) or any(w in told for w in REGRESSION.words)):
-        return REGRESSION
-    for mode in (SILENT, DISTRIBUTED):
-        if any(w in text for w in mode.words):
-            return mode
-    # a document's fault is told by the report itself, not by a fix that also touched the docs
-    if any(w in told for w in DOCS.words):
-        return DOCS
-    if landed(c) and (any(w in told for w in LOUD.words) or ERROR_NAME.search(f"{c.title} {c.problem} {c.symptom}")):
-        return LOUD
-    return ADDED if landed(c) else ANSWERED
+def matches(mode: Mode, c: Case) -> bool:
+    """The case shows this mode: its report (or, for a mode that is not `told_only`, its analysis
+    too) uses the mode's words; a regression is one a fix followed, a loud error one whose report
+    names it."""
+    if mode is REGRESSION:
+        return landed(c) and (_names_an_earlier_pr(c) or any(w in _told(c) for w in mode.words))
+    if mode is LOUD:
+        return any(w in _told(c) for w in mode.words) or bool(ERROR_NAME.search(f"{c.title} {c.problem} {c.symptom}"))
+    text = _told(c) if mode.told_only else _text(c)
+    return any(w in text for w in mode.words) or any(w in _text(c) for w in mode.answer_words)
+
+
+def modes_of(c: Case) -> list[Mode]:
+    """Every mode the case shows, in `ORDER`."""
+    return [m for m in ORDER if matches(m, c)]
+
+
+def _words(c: Case) -> set[str]:
+    return set(topic_words(f"{c.title} {c.problem} {c.written.mechanism}", 12))
 
 
 def partition(kept: list[Case]) -> list[tuple[Mode, list[Case]]]:
-    """The kept cases by failure mode, every case once; a mode with one case folds into the general
-    mode of its state (added when its fix landed, answered otherwise); largest first."""
+    """The kept cases by failure mode, every case once, every theme at least two cases (when there
+    are two): a case goes to the first mode it shows; a mode left with one case gives it to the next
+    mode it shows that has others; a case with no such mode joins the theme it shares the most
+    words with. Largest first."""
+    shown = {c.key: modes_of(c) for c in kept}
     by: dict[str, list[Case]] = {}
     for c in kept:
-        by.setdefault(mode_of(c).key, []).append(c)
+        if shown[c.key]:
+            by.setdefault(shown[c.key][0].key, []).append(c)
+    homeless = [c for c in kept if not shown[c.key]]
+    # a lone case moves to a later mode it shows that holds others; smallest modes give way first
+    changed = True
+    while changed:
+        changed = False
+        for key in sorted((k for k, cs in by.items() if len(cs) == 1), key=lambda k: [m.key for m in ORDER].index(k)):
+            if key not in by or len(by[key]) != 1:
+                continue
+            c = by[key][0]
+            other = next((m for m in shown[c.key] if m.key != key and len(by.get(m.key, ())) >= 1), None)
+            if other is not None:
+                del by[key]
+                by[other.key].append(c)
+                changed = True
+    for key in [k for k, cs in by.items() if len(cs) == 1]:
+        homeless.append(by.pop(key)[0])
     modes = {m.key: m for m in ORDER}
-    for key in [k for k, cs in by.items() if len(cs) == 1 and k not in (ADDED.key, ANSWERED.key)]:
-        c = by.pop(key)[0]
-        by.setdefault((ADDED if landed(c) else ANSWERED).key, []).append(c)
+    if not by and homeless:      # nothing shared a mode: the first mode any case shows holds them all
+        first = next((m for c in homeless for m in shown[c.key]), LOUD)
+        return [(first, homeless)]
+    for c in sorted(homeless, key=lambda c: c.key):
+        mine = _words(c)
+        best = max(by, key=lambda k: (sum(len(mine & _words(o)) for o in by[k]) / len(by[k]),
+                                      any(m.key == k for m in shown[c.key]), -[m.key for m in ORDER].index(k)))
+        by[best].append(c)
     order = {m.key: i for i, m in enumerate(ORDER)}
     return sorted(((modes[k], cs) for k, cs in by.items()), key=lambda g: (-len(g[1]), order[g[0].key]))
+
+
+def others_of(mode: Mode, cs: list[Case], kept: list[Case]) -> list[Case]:
+    """Kept cases outside the theme, from a repository the theme does not hold, that show its mode:
+    what makes a claim "only in this repository" false."""
+    inside = {c.key for c in cs}
+    repos = {c.repo for c in cs}
+    return [c for c in kept if c.key not in inside and c.repo not in repos and matches(mode, c)]

@@ -1,9 +1,12 @@
-"""The digest's themes section (组合解读). Offline, the kept cases are grouped by failure mode
-across repositories (`lessons.partition`): each theme's headline is the lesson, its paragraph the
-arithmetic computed once from the cases it names (landed + not landed + no code fix = cases), the
-repositories they come from and two of their causes; one bullet per case, a sentence or clause
-chosen to fit, never cut. When the editorial pass (a model) wrote themes, the analysts' themes are
-kept as it grouped them and its words used (`Editorial`), the offline wording where it wrote none."""
+"""The digest's themes section (组合解读). Offline, the kept cases are grouped by what they share
+across repositories (`lessons.partition`: mechanism, component, failure mode; never fix status):
+each theme's headline is the lesson, its paragraph the arithmetic computed once from the cases it
+names by `Case.fix_state` (landed + not landed + no code fix = cases), the repositories they come
+from (a theme of one repository says so only when no other repository's case shows its mode, and
+names those that do otherwise), the cases closed before their fix landed, and two of their causes;
+one bullet per case, whole clauses chosen to fit (`rules.clauses.whole_clauses`), never cut. When
+the editorial pass (a model) wrote themes, the analysts' themes are kept as it grouped them and its
+words used (`Editorial`), the offline wording where it wrote none."""
 
 from __future__ import annotations
 
@@ -12,13 +15,14 @@ from typing import Any
 
 from fixlore.compose.editorial import Editorial, headline
 from fixlore.compose import lessons
-from fixlore.compose.figures import Refs, merged
+from fixlore.compose.figures import Refs
 from fixlore.compose.language import mark_runs, quote
 from fixlore.compose.links import pr_links
 from fixlore.compose.render import safe_url
-from fixlore.compose.steps import fit
+from fixlore.compose.steps import LABEL, sentences
 from fixlore.compose.wording import fix_labels, j as _j, t as _t
 from fixlore.core.model import Case
+from fixlore.rules.clauses import whole_clauses
 
 
 def groups(kept: list[Case], ref: Refs) -> list[tuple[str, list[Case]]]:
@@ -49,28 +53,58 @@ def counts(cs: list[Case]) -> dict[str, int]:
     return {"cases": len(cs), "landed": landed, "pending": pending, "no_fix": len(cs) - landed - pending}
 
 
+def told(text: str, limit: int) -> str:
+    """The first sentence of `text` (its label "定位：" dropped), or its first whole clauses that fit
+    `limit`; '' when none ends a clause (a text the analyst already cut is not said again)."""
+    first = LABEL.sub("", next(iter(sentences(text)), "")).rstrip("。；;. ")
+    return whole_clauses(first, limit)
+
+
 def _cause(c: Case, limit: int = 60) -> str:
     for text in (c.written.mechanism, c.written.change, c.written.workaround, c.answer):
-        shown = fit(text, limit)
+        shown = told(text, limit)
         if shown:
             return shown
     return ""
 
 
-def _paragraph(cs: list[Case], ref: Refs, lang: str, said: list[str]) -> str:
+def _pending_note(cs: list[Case], ref: Refs, lang: str) -> str:
+    """The theme's cases closed before their fix landed, by name: closed is not fixed."""
+    waiting = [c for c in cs if lessons.pending(c)]
+    if not waiting:
+        return ""
+    names = _j(lang, [ref(c) for c in waiting])
+    return _t(lang, f"其中 {names} 关单时修复未落地：关单不等于修好，能不能用只看 PR 的合入状态。",
+              f"Of these, {names} closed before the fix landed: closed is not fixed, only the PR's merge state says "
+              f"whether the fix is there.")
+
+
+def _where(cs: list[Case], ref: Refs, lang: str, others: list[Case], theme_of: dict[str, int]) -> str:
+    """The repositories the theme's cases come from; for one repository, whether any other
+    repository's case shows the same mode (computed, `lessons.others_of`), named with its theme."""
+    per_repo = Counter(ref.repo(c.repo) for c in cs)
+    if len(per_repo) > 1:
+        where = _j(lang, [f"{r} {n}" for r, n in sorted(per_repo.items(), key=lambda kv: (-kv[1], kv[0]))])
+        return _t(lang, f"跨 {len(per_repo)} 个仓（{where}）。", f"From {len(per_repo)} repositories ({where}).")
+    only = next(iter(per_repo))
+    if not others:
+        return _t(lang, f"仅见于 {only}：本批其他仓没有同类案例。",
+                  f"Only in {only}: no other repository has a case of this kind in this batch.")
+    kin = _j(lang, [(f"{ref(c)}（主题 {theme_of[c.key]}）" if lang == "zh" else f"{ref(c)} (theme {theme_of[c.key]})")
+                    if c.key in theme_of else ref(c) for c in others])
+    return _t(lang, f"本组案例仅见于 {only}；其他仓也有同类迹象：{kin}，各归在更贴近的主题。",
+              f"Only in {only} within this theme; other repositories show signs of the same kind: {kin}, each "
+              f"placed in the theme closer to it.")
+
+
+def _paragraph(cs: list[Case], ref: Refs, lang: str, said: list[str], others: list[Case] = (),
+               theme_of: dict[str, int] | None = None) -> str:
     k = counts(cs)
     bits = [p for n, p in ((k["landed"], _t(lang, f"{k['landed']} 案修复已合入", f"{k['landed']} with a merged fix")),
                            (k["pending"], _t(lang, f"{k['pending']} 案修复未落地", f"{k['pending']} whose fix has not landed")),
                            (k["no_fix"], _t(lang, f"{k['no_fix']} 案无代码修复", f"{k['no_fix']} without a code fix"))) if n]
     para = [_t(lang, f"{k['cases']} 案：{_j(lang, bits)}。", f"{k['cases']} case{'s' if k['cases'] > 1 else ''}: {_j(lang, bits)}.")]
-    per_repo = Counter(ref.repo(c.repo) for c in cs)
-    if len(per_repo) > 1:
-        where = _j(lang, [f"{r} {n}" for r, n in sorted(per_repo.items(), key=lambda kv: (-kv[1], kv[0]))])
-        para.append(_t(lang, f"跨 {len(per_repo)} 个仓（{where}）。", f"From {len(per_repo)} repositories ({where})."))
-    else:
-        only = next(iter(per_repo))
-        para.append(_t(lang, f"仅见于 {only}：本批其他仓没有同类案例。",
-                       f"Only in {only}: no other repository has a case of this kind in this batch."))
+    para.append(_where(cs, ref, lang, list(others), theme_of or {}))
     # two causes from two repositories, as the cases tell them: what the reader learns the lesson from
     shown, seen = [], set()
     for c in sorted(cs, key=lambda c: (-c.value, c.repo, c.number)):
@@ -82,9 +116,12 @@ def _paragraph(cs: list[Case], ref: Refs, lang: str, said: list[str]) -> str:
             break
     if shown:
         para.append(_t(lang, f"如 {'；'.join(shown)}。", f"For example {'; '.join(shown)}."))
-    dates = sorted(f.merged_at for c in cs for f in c.fix if merged(f))
+    if (waiting := _pending_note(cs, ref, lang)):
+        para.append(waiting)
+    dates = sorted(f.merged_at for c in cs for f in c.landed_fixes)
     if dates:
-        span = dates[0].strftime("%m-%d") + ("" if dates[0].date() == dates[-1].date() else "~" + dates[-1].strftime("%m-%d"))
+        day = "%m-%d" if dates[0].year == dates[-1].year else "%Y-%m-%d"     # a span across a new year names it
+        span = dates[0].strftime(day) + ("" if dates[0].date() == dates[-1].date() else "~" + dates[-1].strftime(day))
         para.append(_t(lang, f"修复合入 {span}。", f"Fixes merged {span}."))
     return mark_runs(" ".join(para) if lang == "en" else "".join(para), lang, said)
 
@@ -93,7 +130,8 @@ def _bullet(c: Case, ref: Refs, lang: str, ed: Editorial, written: str | None) -
     labels = fix_labels(c, ref)
     said: list[str] = []
     text = written or ed.case_text(c, "answer", lang)
-    shown = (fit(text, 90) or text) if text else quote(_cause(c, 90), lang, said)
+    shown = told(text, 90) if text else ""
+    shown = shown or quote(_cause(c, 90), lang, said)
     tail = "" if not labels or all(lb.split("(")[0] in shown for lb in labels) else _t(lang, f"（{_j(lang, labels)}）", f" ({_j(lang, labels)})")
     problem = ed.case_text(c, "problem", lang) or quote(c.problem or c.title, lang, said)
     return {"ref": ref(c), "url": safe_url(c.url), "problem": problem, "text": shown + tail, "links": pr_links(c),
@@ -112,12 +150,15 @@ def themes(kept: list[Case], ref: Refs, lang: str, ed: Editorial | None = None) 
     order = lambda c: (ref.repo(c.repo), c.number)  # noqa: E731
     out = []
     if not ed.record.get("themes"):        # offline: failure modes across repositories
-        for i, (mode, cs) in enumerate(lessons.partition(kept), 1):
-            cs = sorted(cs, key=order)
+        parts = [(mode, sorted(cs, key=order)) for mode, cs in lessons.partition(kept)]
+        theme_of = {c.key: i for i, (_, cs) in enumerate(parts, 1) for c in cs}
+        for i, (mode, cs) in enumerate(parts, 1):
             said: list[str] = []
             lesson = mode.zh if lang == "zh" else mode.en[:1].upper() + mode.en[1:]
-            out.append(_section(i, lesson + _t(lang, "。", "."), _paragraph(cs, ref, lang, said), cs, ref, lang, ed,
-                                {}, said, "offline"))
+            others = lessons.others_of(mode, cs, kept) if len({c.repo for c in cs}) == 1 else []
+            out.append(_section(i, lesson + _t(lang, "。", "."), _paragraph(cs, ref, lang, said, others, theme_of),
+                                cs, ref, lang, ed, {}, said, "offline")
+                       | {"short": mode.short_zh if lang == "zh" else mode.short_en})
         return out
     for i, (theme, cs) in enumerate(groups(kept, ref), 1):
         cs = sorted(cs, key=order)

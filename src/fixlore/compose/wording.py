@@ -31,8 +31,10 @@ def gist(answer: str) -> str:
 
 
 def fix_labels(c: Case, ref: Refs) -> list[str]:
+    """The case's fix PRs as a theme bullet names them: its fix set, and a fix that merged after the
+    issue was closed (`Case.landed_fixes`: it counts as the landed fix, so the bullet names it)."""
     out = []
-    for f in c.fix:
+    for f in [*c.fix, *(f for f in c.pending_fix if f.merged and f not in c.fix)]:
         mark = f.label(c.repo, prose=True, name=ref.repo)
         out.append(mark + ("" if merged(f) else "(open)" if f.state == "open" else f"({f.state or '?'})"))
     return out

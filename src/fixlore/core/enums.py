@@ -73,6 +73,14 @@ class Trap(StrEnum):
     CLOSED_BEFORE_MERGE = "closed_before_merge"
 
 
+class FixState(StrEnum):
+    """Where a case's fix stands, exactly one of three (`Case.fix_state`): a PR the links make its
+    fix merged (before the close or after it), a fix PR that did not merge, or no code fix."""
+    LANDED = "landed"
+    NOT_LANDED = "not_landed"
+    NO_FIX = "no_fix"
+
+
 class Platform(StrEnum):
     GITCODE = "gitcode"
     GITHUB = "github"

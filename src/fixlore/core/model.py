@@ -21,7 +21,7 @@ from enum import StrEnum
 from typing import Any, TypedDict
 from urllib.parse import urlsplit
 
-from fixlore.core.enums import DropReason, EvidenceKind, FunnelStage, Platform, Timing, Trap
+from fixlore.core.enums import DropReason, EvidenceKind, FixState, FunnelStage, Platform, Timing, Trap
 
 # Normalised issue close reasons (GitHub state_reason, GitCode issue_state / labels).
 REASON_COMPLETED = "completed"
@@ -509,6 +509,24 @@ class Case:
     @property
     def key(self) -> str:
         return f"{self.repo}#{self.number}"
+
+    @property
+    def landed_fixes(self) -> list[FixRef]:
+        """The PRs the links make this case's fix (or a backport of it) that merged. The linker keeps
+        a fix merged after the issue was closed in `pending_fix` (the close is not back-filled), and
+        it is still the fix (issue #23): a reader asking "is it fixed" counts it."""
+        return [f for f in [*self.fix, *self.pending_fix] if f.merged]
+
+    @property
+    def fix_state(self) -> FixState:
+        """The one rule every count of "merged / not landed / no code fix" reads (themes, repo
+        lines, tagline, disclosure): landed when a fix PR merged, not landed when a fix PR exists
+        but none merged (or the linker's trap says so), else no code fix."""
+        if self.landed_fixes:
+            return FixState.LANDED
+        if self.fix or self.pending_fix or Trap.FIX_NOT_LANDED in self.traps:
+            return FixState.NOT_LANDED
+        return FixState.NO_FIX
 
     @property
     def platform(self) -> str:

@@ -81,4 +81,47 @@ def fit(text: str, limit: int) -> str:
     return ""
 
 
-__all__ = ["DANGLING", "announces", "clause_ends", "dangles", "fit", "without_dangling"]
+# words a clause cannot end on: each needs what follows it (a preposition's object, an article's
+# noun, a conjunction's second half); "please upgrade to" was cut before what to upgrade to
+NEEDS_MORE = ("to", "the", "a", "an", "of", "with", "and", "or", "for", "from", "by", "into", "than", "via",
+              "的", "和", "与", "及", "或", "把", "将", "被", "在")
+_OPEN_WORD = re.compile(r"(?:^|[^A-Za-z0-9_])(" + "|".join(w for w in NEEDS_MORE if w.isascii()) + r")$", re.I)
+_CUT_MARK = re.compile(r"(?:…|\.\.\.)")
+
+
+def is_open(part: str) -> bool:
+    """`part` does not end a clause: it stops at a clause mark with nothing after it ("…adaptation，",
+    "guidance:"), on a word that announces or needs what follows, or holds an ellipsis (cut already)."""
+    text = (part or "").strip()
+    if not text or _CUT_MARK.search(text):
+        return True
+    if text[-1] in "，,、：:；;（(":
+        return True
+    bare = text.rstrip("。.！!？?")
+    if dangles(bare) or _OPEN_WORD.search(bare):
+        return True
+    return any(bare.endswith(w) for w in NEEDS_MORE if not w.isascii())
+
+
+def whole_clauses(text: str, limit: int) -> str:
+    """The longest run of `text`'s first whole clauses that fits `limit` and ends a clause (not
+    `is_open`), without its closing mark; `text` whole when it fits and ends a clause; "" when no
+    run does. A text an analyst already cut ("This is a fix for …adaptation，") yields the clauses
+    before the cut, never the cut itself."""
+    text = re.sub(r"\s+", " ", text or "").strip()
+    # a text that stops at a comma or a semicolon ends its last clause there; at a colon it does not
+    text = text.rstrip(" ，,、；;") if text[-1:] in "，,、；;" else text
+    if len(text) <= limit and not is_open(text):
+        return text.rstrip("。.")
+    for end in reversed(clause_ends(text)):
+        # a clause closed by a colon announces what follows it ("dockerfile build guidance:")
+        if text[end - 1] in "：:":
+            continue
+        part = text[:end].rstrip(" ，,、：:；;")
+        if part and len(part) <= limit and not is_open(part):
+            return part
+    return ""
+
+
+__all__ = ["DANGLING", "NEEDS_MORE", "announces", "clause_ends", "dangles", "fit", "is_open", "whole_clauses",
+           "without_dangling"]

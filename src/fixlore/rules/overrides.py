@@ -175,9 +175,23 @@ def apply_links(cases: Iterable[Case], ov: Overrides, pull: Callable[[str, int],
             case.fix = [f for f in named if f.merged] + keep_backports
             case.pending_fix = [f for f in named if not f.merged]
             _record(case, "fix", ", ".join(_pr(r, case.repo) for r in o.fix), ov.source, applied)
+        _agree(case, set(o.not_fix), {(f.repo, f.number): f.merged for f in [*case.fix, *case.pending_fix]
+                                      if (f.repo, f.number) in set(o.fix)})
         if not case.fix and not case.pending_fix:
             case.timing, case.lag_s = Timing.NO_FIX, None
     return applied
+
+
+def _agree(case: Case, gone: set[tuple[str, int]], fixes: dict[tuple[str, int], bool]) -> None:
+    """The case's candidate rows say what the corrected fix set says: a PR the editors set aside is
+    no longer a `fix` candidate (rules.credit reads the rows: the editorial check would otherwise
+    count it merged), a PR they named is the fix, or the pending fix when it did not merge."""
+    for cand in case.candidates:
+        key = (cand.get("repo"), cand.get("number"))
+        if key in gone:
+            cand["verdict"], cand["set_aside"] = "set_aside", "the editors' correction: not this issue's fix"
+        elif key in fixes:
+            cand["verdict"] = "fix" if fixes[key] else "pending"
 
 
 def apply_cut(cases: Iterable[Case], ov: Overrides) -> list[dict[str, str]]:
