@@ -12,7 +12,7 @@ from datetime import datetime, timedelta, timezone
 from fixlore.analyse.context import CaseContext
 from fixlore.analyse.fit import without_dangling, without_restated
 from fixlore.analyse.offline import OfflineAnalyst
-from fixlore.analyse.roles import says_something
+from fixlore.analyse.roles import says_something, without_merge_news
 from fixlore.analyse.tense import in_tense
 from fixlore.compose.check import check_digest
 from fixlore.core.enums import Timing, Trap
@@ -122,13 +122,16 @@ def test_the_demo_digest_passes_the_editorial_check(demo_run):
 def test_a_merge_note_the_fact_sentence_states_is_not_said_twice():
     case = Case(repo=REPO, number=577, url="u", fix=[_pr(3109)])
     stated = fix_sentence(case, True)
-    strip = OfflineAnalyst._without_bookkeeping
-    assert strip("!3109 已合入：`lora_save_only=true` 只存 LoRA 权重", case, stated) == "`lora_save_only=true` 只存 LoRA 权重"
-    assert strip("异常由 IR 图 FakeQuantLinear 前向错误引起，PR#3109 修复", case, stated) == "异常由 IR 图 FakeQuantLinear 前向错误引起"
-    assert strip("已合入，nightly 62 个模型 verify 全部通过", case, stated) == "nightly 62 个模型 verify 全部通过"
+
+    def strip_news(text: str, case: Case, stated: str) -> str:
+        return without_merge_news(text, case.repo, stated)
+
+    assert strip_news("!3109 已合入：`lora_save_only=true` 只存 LoRA 权重", case, stated) == "`lora_save_only=true` 只存 LoRA 权重"
+    assert strip_news("异常由 IR 图 FakeQuantLinear 前向错误引起，PR#3109 修复", case, stated) == "异常由 IR 图 FakeQuantLinear 前向错误引起"
+    assert strip_news("已合入，nightly 62 个模型 verify 全部通过", case, stated) == "nightly 62 个模型 verify 全部通过"
     # a PR the row does not state, or a clause that says what, stays
-    assert strip("PR#983（帮助旧参数）已合入", case, stated) == "PR#983（帮助旧参数）已合入"
-    assert strip("补齐 EP、MoE aux loss、LoRA 章节", case, stated) == "补齐 EP、MoE aux loss、LoRA 章节"
+    assert strip_news("PR#983（帮助旧参数）已合入", case, stated) == "PR#983（帮助旧参数）已合入"
+    assert strip_news("补齐 EP、MoE aux loss、LoRA 章节", case, stated) == "补齐 EP、MoE aux loss、LoRA 章节"
 
 
 def test_a_list_cut_after_its_first_number_and_a_question_without_its_mark_are_not_kept():

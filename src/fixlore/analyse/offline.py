@@ -34,16 +34,18 @@ clauses (analyse/fit.py), a PR template's self-check never picked, tests not tak
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from fixlore.analyse.base import Analysis
 from fixlore.analyse.cells import problem_cell, symptom_cell, title_within
 from fixlore.analyse.context import CaseContext
 from fixlore.analyse.keep import keep_or_drop, language_of
-from fixlore.analyse.fit import clauses, fit, fit_cell, row_budget, without_dangling, without_restated
+from fixlore.analyse.fit import fit, fit_cell, row_budget, without_dangling, without_restated
 from fixlore.analyse.roles import (OFFICIAL, facts_kept, is_measurement, is_scope, is_template_note, is_workaround,
                                    is_log_line, only_tests, says_something, states_cause,
-                                   states_change, states_reason)
+                                   states_change, states_reason, without_merge_news)
+from fixlore.analyse.roles import pulls_named as _pulls_named
+from fixlore.analyse.scored import Scored
 from fixlore.analyse.tense import in_tense
 from fixlore.core.enums import Trap
 from fixlore.core.model import Case, Written
@@ -62,50 +64,6 @@ SOURCE_WEIGHT = {"maintainer": 1.0, "pull": 0.9, "pull_comment": 0.7, "commit": 
 # where it landed, the close: ~30-40 more) are the composer's to word and do not shorten it
 EXPLAIN_BUDGET = 150
 MIN_PIECE = 24      # a sentence cut to fewer characters than this says too little to keep
-# words that report a merge: the fact sentence says it once, with the date
-MERGE_NEWS = ("已合入", "合入", "已合并", "merged", "has landed")
-@dataclass(slots=True)
-class Scored:
-    text: str
-    source: str
-    order: int
-    root: int
-    fix: int
-    action: int
-    score: float
-    facts: int = 0
-    aside: bool = False
-    native: bool = True     # in the row's language
-    changed: bool = False   # says what is different after the change ("不再…", "no longer …")
-    workaround: bool = False
-    scope: bool = False
-    measured: bool = False
-    cause: bool = False     # says outright that it states the cause ("根因", "root cause", "because")
-    reason: bool = False    # gives a reason without a cause word ("出于安全考虑", "comes from")
-
-    @property
-    def mechanism(self) -> bool:
-        """States a cause, or (from the people who changed the code) names the code it is about;
-        never a statement of what the change made different, never a commit title."""
-        if self.aside or self.source == "commit":
-            return False
-        if self.cause:
-            return True
-        if self.scope and not self.root:    # a bound on versions says who is affected, not why
-            return False
-        return not self.changed and (self.root > 0 or self.reason or (self.source in OFFICIAL and self.facts >= 2))
-
-    @property
-    def change(self) -> bool:
-        """Describes the change, in the words of the people who made it."""
-        return self.source in OFFICIAL and not self.aside and (self.fix > 0 or self.changed)
-
-
-def _pulls_named(text: str, repo: str) -> set[tuple[str, int]]:
-    """(repo, number) of every reference in `text` that may be a PR (`!N`, `PR 55`, `#N`, URLs)."""
-    return {(r.repo, r.number) for r in find_refs(text, repo) if r.kind != KIND_ISSUE}
-
-
 class OfflineAnalyst:
     name = "offline"
     _title_within = staticmethod(title_within)
@@ -216,20 +174,6 @@ class OfflineAnalyst:
                 break
         return out
 
-    @staticmethod
-    def _without_bookkeeping(text: str, case: Case, stated: str) -> str:
-        """`text` without its clauses of bookkeeping about PRs the pipeline's fact sentence states
-        ("!3109 已合入：…", "…引起，PR#964 修复", "已合入，nightly …"): the row says the merge once,
-        with its date."""
-        told = _pulls_named(stated, case.repo)
-
-        def merge_news(c: str) -> bool:
-            named = _pulls_named(c, case.repo)
-            about = named <= told if named else any(w in c.lower() for w in MERGE_NEWS)
-            return bool(about) and not says_something(c) and not (hard_facts(c) - hard_facts(stated))
-
-        return "".join(c for c in clauses(text) if not merge_news(c)).strip().rstrip("，,、；;：:").strip()
-
     def _explanation(self, case: Case, cands: list[Scored], budget: int,
                      title: str = "", stated: str = "") -> list[tuple[str, Scored, str]]:
         """(role, sentence, text) picked by role in the order a reader needs them when room is short:
@@ -264,7 +208,7 @@ class OfflineAnalyst:
             for c in self._best(pool, 3):
                 # a clause the row already says (the cause again at the head of the PR's sentence) goes
                 text = without_restated(c.text.rstrip("。.；; "), [t for _, _, t in taken])
-                text = self._without_bookkeeping(text, case, stated)
+                text = without_merge_news(text, case.repo, stated)
                 if not text:
                     continue
                 if len(text) > left:

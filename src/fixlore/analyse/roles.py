@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import re
 
-from fixlore.rules.refs import with_numbers
+from fixlore.analyse.fit import clauses
+from fixlore.rules.refs import KIND_ISSUE, find_refs, with_numbers
 from fixlore.rules.text import hard_facts, has_cue
 
 # the people who changed or own the code; commit messages describe a change, never a cause
@@ -154,4 +155,27 @@ def facts_kept(whole: str, part: str) -> bool:
     return hard_facts(whole) <= hard_facts(part)
 
 
-__all__ = ["OFFICIAL", "asks", "facts_kept", "is_template_note", "only_tests", "is_log_line", "states_cause", "says_something", "is_measurement", "is_scope", "is_workaround", "states_change", "states_reason"]
+# words that report a merge: the pipeline's fact sentence says it once, with its date
+MERGE_NEWS = ("已合入", "合入", "已合并", "merged", "has landed")
+
+
+def without_merge_news(text: str, repo: str, stated: str) -> str:
+    """`text` without its clauses of merge news about PRs the pipeline's fact sentence (`stated`)
+    names, or about no PR at all ("!3109 已合入：…", "…引起，PR#964 修复", "已合入，nightly …"): they
+    say nothing but the merge and no fact of their own. The row says the merge once, with its date."""
+    told = pulls_named(stated, repo)
+
+    def merge_news(c: str) -> bool:
+        named = pulls_named(c, repo)
+        about = named <= told if named else any(w in c.lower() for w in MERGE_NEWS)
+        return about and not says_something(c) and not (hard_facts(c) - hard_facts(stated))
+
+    return "".join(c for c in clauses(text) if not merge_news(c)).strip().rstrip("，,、；;：:").strip()
+
+
+def pulls_named(text: str, repo: str) -> set[tuple[str, int]]:
+    """(repo, number) of every reference in `text` that may be a PR (`!N`, `PR 55`, `#N`, URLs)."""
+    return {(r.repo, r.number) for r in find_refs(text, repo) if r.kind != KIND_ISSUE}
+
+
+__all__ = ["OFFICIAL", "MERGE_NEWS", "asks", "pulls_named", "without_merge_news", "facts_kept", "is_template_note", "only_tests", "is_log_line", "states_cause", "says_something", "is_measurement", "is_scope", "is_workaround", "states_change", "states_reason"]

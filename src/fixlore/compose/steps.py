@@ -15,6 +15,7 @@ from fixlore.compose.language import cjk_count, foreign_prose, term
 from fixlore.compose.wording import t as _t
 from fixlore.core.model import Case
 from fixlore.rules.clauses import announces, clause_ends, dangles
+from fixlore.rules.refs import find_refs
 from fixlore.rules.text import overlap, tokens
 
 # an exception's name or a platform's error code: what a user pastes into a search box
@@ -147,7 +148,6 @@ CHANGE_WORDS = ("改为", "改成", "改回", "新增", "增加", "不再", "修
                 "放宽", "精简", "生成", "扩到", "扩为", "接入", "详见", "参见", "added", "see ", "adds", "now ", "no longer", "changed", "fixed", "removes", "removed")
 # a sentence labelled as the plan or the change ("方案：…", "Fix: …")
 CHANGE_LABEL = re.compile(r"^(?:方案|修复|修改|改动|Fix)\s*[：:]", re.I)
-_REF = re.compile(r"(?:PR\s*)?[#!]\d+", re.I)
 
 
 def ours(text: str, lang: str) -> bool:
@@ -185,7 +185,7 @@ def cause_check(c: Case, lang: str) -> str:
     for clause, causal in _clauses(c.written.mechanism):
         clause = CAUSE_LEAD.sub("", clause).strip()
         low = clause.lower()
-        if not 6 <= len(clause) <= CHECK_CLAUSE or RESULT.search(clause) or dangles(clause) or _REF.search(clause):
+        if not 6 <= len(clause) <= CHECK_CLAUSE or RESULT.search(clause) or dangles(clause) or find_refs(clause, c.repo):
             continue
         if low.startswith(LEANS) or any(w in low for w in CHANGE_WORDS):
             continue
