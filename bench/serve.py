@@ -80,6 +80,12 @@ def _synthetic_store(n: int, keep: Path | None) -> tuple[Path, str, "tempfile.Te
     marker = where / "synthetic.txt"
     if marker.is_file() and marker.read_text().strip() == str(n) and (where / "cases-index" / "kb.sqlite").is_file():
         print(f"reusing the synthetic store of {n:,} issues in {where}")
+        store = Store.open(url, migrate=False)
+        started = time.perf_counter()
+        info = index_cases(store, store.load_cases(), where / "cases-index")   # what newer code keeps in it
+        store.close()
+        if info["added"] or info["updated"] or info["removed"] or info["query_vectors"]:
+            print(f"  index brought up to date: {info} in {time.perf_counter() - started:.1f}s")
         return where, url, holder
     corpus = make_corpus(n, n, 100, 1)
     cases, _ = build_cases(corpus, SINCE, LinkConfig(workers=2))
@@ -88,8 +94,8 @@ def _synthetic_store(n: int, keep: Path | None) -> tuple[Path, str, "tempfile.Te
     for label in ("first build", "re-run"):
         started = time.perf_counter()
         info = index_cases(store, cases, where / "cases-index")
-        print(f"{label}: {info['cases']:,} pool cases, {info['added']:,} added, {info['unchanged']:,} unchanged "
-              f"in {time.perf_counter() - started:.1f}s")
+        print(f"{label}: {info['cases']:,} pool cases, {info['added']:,} added, {info['unchanged']:,} unchanged, "
+              f"{info['query_vectors']:,} related-cases query vectors in {time.perf_counter() - started:.1f}s")
     store.close()
     marker.write_text(str(n))
     return where, url, holder

@@ -171,3 +171,35 @@ def test_memoised_bm25_rankings_are_the_rankings_fts5_gives(case_index, monkeypa
     case_index.ingest_cases([Case(repo="org/new", number=1, funnel="selected", title="kernel deadlock 集群")])
     assert not case_index._bm25_memo
     assert any(p.doc == "cases/org/new/1" and p.bm25_rank for p in case_index.search("kernel deadlock 集群", k=50))
+
+
+def test_a_case_s_related_cases_cost_no_embedding_and_give_the_same_answers(demo_run, monkeypatch):
+    """The run keeps each pool case's related-cases query vector in the case index: asking
+    embeds nothing, the kept vector is bit for bit the one computed when asked, and the
+    answers are those of the index without kept vectors."""
+    import numpy as np
+
+    from fixlore.retrieval.schema import KbQuery
+    from fixlore.serve import views
+    from fixlore.serve.knowledge import Knowledge, Locations
+
+    with Knowledge.open(Locations.of(out=demo_run)) as k:
+        index = k.case_index
+        keys = [c.key for c in k.cases.values() if c.funnel in views.POOL_STAGES][:12]
+        assert len(keys) >= 6
+        encoded: list[str] = []
+        encode = index.embedder.encode
+        monkeypatch.setattr(index.embedder, "encode", lambda texts: encoded.extend(texts) or encode(texts))
+        kept = [k.related_cases(key, k=10) for key in keys]
+        assert encoded == [] and any(kept)
+        for key in keys:
+            query = KbQuery(text=views.related_query(k.cases[key], k._gists.get(key, {})))
+            stored = index._stored_query_vector(query)
+            assert stored is not None and np.array_equal(stored, index._embed_query(query))
+        encoded.clear()
+        k.forget()
+        monkeypatch.setattr(index, "_has_query_vecs", False)       # as an index without kept vectors
+        computed = [k.related_cases(key, k=10) for key in keys]
+        assert len(encoded) >= len(keys)
+        assert computed == kept
+

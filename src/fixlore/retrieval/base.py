@@ -149,6 +149,8 @@ class KnowledgeBase(IngestMixin, TermsMixin, MatrixMixin, SearchMixin, Threshold
         self._bm25_memo: OrderedDict[tuple, tuple[int, ...]] = OrderedDict()   # see search._bm25
         self._bm25_memo_hits = 0
         self._df_cache: dict[str, int] = {}
+        # whether any query vector is kept (search.store_query_vectors): no lookup per query when none is
+        self._has_query_vecs = self.db.execute("SELECT 1 FROM query_vecs LIMIT 1").fetchone() is not None
 
     # ------------------------------------------------------------------ stats
 

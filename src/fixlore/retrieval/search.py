@@ -8,15 +8,15 @@ import sqlite3
 import threading
 from collections import OrderedDict
 from concurrent.futures import ThreadPoolExecutor
-from typing import Iterator, Sequence
+from typing import Iterable, Iterator, Sequence
 
 import numpy as np
 
 from fixlore.core.model import KbRef
 from fixlore.retrieval import scoring, vectors
 from fixlore.retrieval.blas import blas_threads
-from fixlore.retrieval.embed import Embedder
-from fixlore.retrieval.schema import KbQuery, Passage, prefix_range
+from fixlore.retrieval.embed import Embedder, text_key
+from fixlore.retrieval.schema import KbQuery, Passage, Progress, prefix_range, writing
 from fixlore.retrieval.terms import match_terms
 from fixlore.retrieval.tokens import fts_escape
 
@@ -48,6 +48,7 @@ class SearchMixin:
     _kind_counts: dict[str, int]
     _bm25_memo: OrderedDict[tuple, tuple[int, ...]]
     _bm25_memo_hits: int
+    _has_query_vecs: bool
 
     def search(self, query: str | KbQuery, k: int = 10, kind: str | Sequence[str] | None = None,
                doc_prefix: str | None = None) -> list[Passage]:
@@ -84,11 +85,12 @@ class SearchMixin:
         self._load_vectors()
         if self._pool is None:
             self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="kb-vector")
-        embed_job = self._pool.submit(self._embed_query, q)
+        stored = self._stored_query_vector(q)
+        embed_job = self._pool.submit(self._embed_query, q) if stored is None else None
         weights, focus_weights, dfs = self._query_terms(q, n_docs)
         floor = scoring.coverage_floor(n_docs)
         bm25_ids = self._bm25(weights, dfs, kinds, n_docs, doc_prefix)
-        qvec = embed_job.result()
+        qvec = stored if embed_job is None else embed_job.result()
         vec_ids, known = self._nearest(qvec, kinds, doc_prefix)
         bm25_rank = {cid: r for r, cid in enumerate(bm25_ids, 1)}
         vec_rank = {cid: r for r, cid in enumerate(vec_ids, 1)}
@@ -157,10 +159,45 @@ class SearchMixin:
         assert self._ids is not None
         if len(self._ids) == 0:
             return None
-        text = q.vector_text or (q.focus + "\n" + q.text if q.focus else q.text)
-        # The embedder's cost grows with the text (about 4 ms per 100 characters here) and
-        # the vector sits on the latency path; a query's first lines carry its meaning.
-        return self.embedder.encode([text[:QUERY_EMBED_CHARS]])[0]
+        return self.embedder.encode([vector_text(q)])[0]
+
+    def _query_key(self, text: str) -> str:
+        return text_key(self.embedder.name, text)
+
+    def _stored_query_vector(self, q: KbQuery) -> np.ndarray | None:
+        """The query's vector when the index keeps it (`store_query_vectors`), else None."""
+        if not self._has_query_vecs or self._ids is None or len(self._ids) == 0:
+            return None
+        row = self.db.execute("SELECT vec FROM query_vecs WHERE key = ?",
+                              (self._query_key(vector_text(q)),)).fetchone()
+        return np.frombuffer(row[0], dtype=np.float32) if row else None
+
+    def store_query_vectors(self, queries: Iterable[str], progress: Progress | None = None) -> int:
+        """Keep the vectors of the queries this index will be asked (a case's related-cases
+        query), so that asking costs no embedding; kept vectors of queries not given are
+        dropped. Returns how many were embedded (a query kept before costs nothing).
+
+        Each query is embedded alone, exactly as `_embed_query` does when asked: a batch of
+        texts rounds differently in the last bits, and an answer must not depend on whether
+        its vector was kept."""
+        wanted: dict[str, str] = {}
+        for query in queries:
+            text = vector_text(KbQuery(text=query))
+            wanted.setdefault(self._query_key(text), text)
+        with self._lock:
+            kept = {r[0] for r in self.db.execute("SELECT key FROM query_vecs")}
+            todo = [(key, text) for key, text in wanted.items() if key not in kept]
+            with writing(self.db):
+                self.db.executemany("DELETE FROM query_vecs WHERE key = ?", [(key,) for key in kept - wanted.keys()])
+            for start in range(0, len(todo), 256):
+                part = todo[start:start + 256]
+                rows = [(key, self.embedder.encode([text])[0].astype(np.float32).tobytes()) for key, text in part]
+                with writing(self.db):
+                    self.db.executemany("INSERT OR REPLACE INTO query_vecs VALUES (?, ?)", rows)
+                if progress:
+                    progress("query vectors", start + len(part), len(todo))
+            self._has_query_vecs = bool(wanted)
+        return len(todo)
 
     def _nearest(self, qvec: np.ndarray | None, kinds: tuple[str, ...] | None, doc_prefix: str | None = None
                  ) -> tuple[list[int], np.ndarray | None]:
@@ -231,6 +268,14 @@ class SearchMixin:
         else:
             ranked = sorted(self._citable(query, kind), key=lambda p: (-p.score, p.doc, p.chunk))
         return refs_above(ranked, t, limit, relative)
+
+
+def vector_text(q: KbQuery) -> str:
+    """The text a query's vector is taken from: its first `QUERY_EMBED_CHARS` characters. The
+    embedder's cost grows with the text and the vector sits on the latency path; a query's
+    first lines carry its meaning."""
+    text = q.vector_text or (q.focus + "\n" + q.text if q.focus else q.text)
+    return text[:QUERY_EMBED_CHARS]
 
 
 def refs_above(ranked: Sequence[Passage], threshold: float, limit: int = 3,

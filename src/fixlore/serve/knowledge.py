@@ -10,6 +10,7 @@ the HTTP API and the MCP tools.
 from __future__ import annotations
 
 import threading
+import time
 from collections import OrderedDict
 from importlib.metadata import PackageNotFoundError, version
 from dataclasses import dataclass, field
@@ -89,11 +90,18 @@ def index_cases(store: Any, cases: list[Case], index_dir: Path, embedder: Any = 
     pool = pool_cases(cases)
     if texts is None:
         texts = store.issue_texts((c.repo, c.number) for c in pool)
+    started = time.monotonic()
     with KnowledgeBase.open(index_dir, embedder=embedder) as kb:
         stats = kb.ingest_cases(pool, progress=progress, prune=True,
                                 text_of=lambda c: views.search_text(c, texts.get((c.repo, c.number))))
+        # A case's related cases are a search with its own words: that query's vector is
+        # computed here, once, instead of on every first ask (issue #26).
+        queries = kb.store_query_vectors(
+            (views.related_query(c, views.report_gist(texts[(c.repo, c.number)]) if (c.repo, c.number) in texts
+                                 else {}) for c in pool), progress=progress)
     return {"index": str(index_dir), "cases": stats.seen, "added": stats.added, "updated": stats.updated,
-            "unchanged": stats.unchanged, "removed": stats.removed, "seconds": round(stats.seconds, 2)}
+            "unchanged": stats.unchanged, "removed": stats.removed, "query_vectors": queries,
+            "seconds": round(time.monotonic() - started, 2)}
 
 
 @dataclass
@@ -248,8 +256,7 @@ class Knowledge:
         cut-off (`limits.relevant`). Within a tie, by score."""
         case = self.case(key)
         k = check_k(k)
-        gist = self._gists.get(case.key, {})
-        text = "\n\n".join(p for p in (views.search_text(case), gist.get("error", ""), gist.get("report", "")) if p)
+        text = views.related_query(case, self._gists.get(case.key, {}))
         similar = dict(self._nearest_cases(text, want=MAX_K)) if text else {}
         tiers: list[list[tuple[str, str, float]]] = [[], [], []]
         seen = {case.key}
