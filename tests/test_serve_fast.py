@@ -81,6 +81,21 @@ def test_the_same_ranking_as_with_the_kind_filter(case_index, monkeypatch):
     assert [_ranking(case_index, q, kind="case") for q in questions] == fast
 
 
+def test_passages_without_their_text_rank_and_score_as_with_it(case_index):
+    """A case search reads only the passages' names and tokens (`best(with_text=False)`):
+    the same passages, ranks and scores as the full read, with text and heading left empty."""
+    def ranked(with_text: bool) -> list[list[tuple]]:
+        return [[(p.doc, p.chunk, p.kind, p.bm25_rank, p.vector_rank, p.score, p.cosine, p.coverage, p.rrf)
+                 for p in case_index.best(q, k=100, kind="case", with_text=with_text)] for q in _questions(60)]
+
+    full = ranked(True)
+    assert sum(1 for r in full if r) >= 55
+    assert ranked(False) == full
+    bare = case_index.best(_questions(1)[0], k=100, kind="case", with_text=False)
+    assert bare and all(p.text == "" and p.heading == "" for p in bare)
+    assert all(p.text for p in case_index.best(_questions(1)[0], k=100, kind="case"))
+
+
 # ---------------------------------------------------------------- several serving processes
 
 def _children(pid: int) -> list[int]:

@@ -41,6 +41,7 @@ class SearchMixin:
     _matrix: np.ndarray | None
     _ids: np.ndarray | None
     _kinds: np.ndarray | None
+    _names: dict[int, tuple[str, str, str]] | None
     _coarse: np.ndarray | None
     _projection: np.ndarray | None
     _pool: ThreadPoolExecutor | None
@@ -58,19 +59,22 @@ class SearchMixin:
         return self._candidates(query, kind, doc_prefix)[:k]
 
     def best(self, query: str | KbQuery, k: int = 10, kind: str | Sequence[str] | None = None,
-             doc_prefix: str | None = None) -> list[Passage]:
+             doc_prefix: str | None = None, with_text: bool = True) -> list[Passage]:
         """The `k` candidates of highest `score` (the 0..1 score shown and thresholded), best
         first: what a reader sees is ranked by the number printed beside it. The candidates
-        are those `search` fuses (either retriever's top passages)."""
-        return sorted(self._candidates(query, kind, doc_prefix), key=lambda p: (-p.score, p.doc, p.chunk))[:k]
+        are those `search` fuses (either retriever's top passages). Without `with_text`, the
+        passages' `text` and `heading` are left empty (a caller that ranks documents by their
+        passages' scores does not read them, and they are most of what a search reads)."""
+        return sorted(self._candidates(query, kind, doc_prefix, with_text),
+                      key=lambda p: (-p.score, p.doc, p.chunk))[:k]
 
     def _candidates(self, query: str | KbQuery, kind: str | Sequence[str] | None,
-                    doc_prefix: str | None = None) -> list[Passage]:
+                    doc_prefix: str | None = None, with_text: bool = True) -> list[Passage]:
         with self._lock:
-            return self._candidates_locked(query, kind, doc_prefix)
+            return self._candidates_locked(query, kind, doc_prefix, with_text)
 
     def _candidates_locked(self, query: str | KbQuery, kind: str | Sequence[str] | None,
-                           doc_prefix: str | None = None) -> list[Passage]:
+                           doc_prefix: str | None = None, with_text: bool = True) -> list[Passage]:
         q = query if isinstance(query, KbQuery) else KbQuery(text=query)
         kinds = (kind,) if isinstance(kind, str) else (tuple(kind) if kind else None)
         if self._n_chunks is None:
@@ -97,8 +101,10 @@ class SearchMixin:
         ids = list(dict.fromkeys(bm25_ids + vec_ids))
         if not ids:
             return []
-        rows = self._chunk_rows(ids)
+        rows = self._chunk_rows(ids) if with_text else self._chunk_tokens(ids)
         cos_of = vectors.cosines(self._matrix, self._ids, qvec, known, ids) if qvec is not None else {}
+        total = scoring.coverage_total(weights, floor)
+        focus_total = scoring.coverage_total(focus_weights, floor)
         out: list[Passage] = []
         for cid in ids:
             row = rows.get(cid)
@@ -107,9 +113,9 @@ class SearchMixin:
             doc, chunk, ckind, heading, text, toks = row
             cos = cos_of.get(cid, 0.0)
             passage_tokens = set(toks.split())
-            cover = scoring.coverage(weights, passage_tokens, floor=floor)
+            cover = scoring.covered(weights, passage_tokens, total)
             focus_cover = cover if focus_weights is weights else \
-                scoring.coverage(focus_weights, passage_tokens, floor=floor)
+                scoring.covered(focus_weights, passage_tokens, focus_total)
             br, vr = bm25_rank.get(cid), vec_rank.get(cid)
             out.append(Passage(doc=doc, chunk=chunk, score=scoring.combined_score(cos, cover, focus_cover), text=text,
                                heading=heading, bm25_rank=br, vector_rank=vr, kind=ckind,
@@ -206,7 +212,8 @@ class SearchMixin:
         assert self._matrix is not None and self._ids is not None and self._kinds is not None
         if qvec is None:
             return [], None
-        mask = self._kind_mask(kinds) if kinds else None
+        # as in _bm25_query: a kind filter every passage passes is no filter
+        mask = self._kind_mask(kinds) if kinds and not set(self._kind_counts) <= set(kinds) else None
         if doc_prefix:
             mask = self._prefix_mask(doc_prefix) if mask is None else mask & self._prefix_mask(doc_prefix)
         # The worker thread is idle now: it takes half of the memory-bound pass (a 100k x 128
@@ -216,6 +223,20 @@ class SearchMixin:
             rows, known = vectors.top_rows(self._matrix, qvec, CANDIDATES, mask, self._coarse, self._projection,
                                            helper=helper)
         return self._ids[rows].tolist(), known
+
+    def _chunk_tokens(self, ids: list[int]) -> dict[int, tuple]:
+        """`_chunk_rows` without heading and text (empty): the names come from memory
+        (`_names`, loaded with the vectors), the tokens from the FTS table alone."""
+        assert self._names is not None
+        out: dict[int, tuple] = {}
+        for i in range(0, len(ids), 400):
+            part = ids[i:i + 400]
+            for cid, toks in self.db.execute(
+                    f"SELECT rowid, tokens FROM chunks_fts WHERE rowid IN ({','.join('?' * len(part))})", part):
+                name = self._names.get(cid)
+                if name is not None:
+                    out[cid] = (*name, "", "", toks)
+        return out
 
     def _chunk_rows(self, ids: list[int]) -> dict[int, tuple]:
         out: dict[int, tuple] = {}

@@ -320,7 +320,8 @@ class Knowledge:
         with `cut`, only passages past the relevance cut-off count."""
         k = min(MAX_K * 4, max(want * 3, 10))
         hits = self._memo.get(("cases", text, k, doc_prefix),
-                              lambda: self._locked(self.case_index.best, text, k=k, kind="case", doc_prefix=doc_prefix))
+                              lambda: self._locked(self.case_index.best, text, k=k, kind="case", doc_prefix=doc_prefix,
+                                                   with_text=False))
         best: dict[str, float] = {}
         for p in hits:
             key = _key_of_doc(p.doc)
