@@ -84,7 +84,7 @@ def _synthetic_store(n: int, keep: Path | None) -> tuple[Path, str, "tempfile.Te
         started = time.perf_counter()
         info = index_cases(store, store.load_cases(), where / "cases-index")   # what newer code keeps in it
         store.close()
-        if info["added"] or info["updated"] or info["removed"] or info["query_vectors"]:
+        if info["added"] or info["updated"] or info["removed"] or info.get("query_vectors"):
             print(f"  index brought up to date: {info} in {time.perf_counter() - started:.1f}s")
         return where, url, holder
     corpus = make_corpus(n, n, 100, 1)
@@ -95,7 +95,7 @@ def _synthetic_store(n: int, keep: Path | None) -> tuple[Path, str, "tempfile.Te
         started = time.perf_counter()
         info = index_cases(store, cases, where / "cases-index")
         print(f"{label}: {info['cases']:,} pool cases, {info['added']:,} added, {info['unchanged']:,} unchanged, "
-              f"{info['query_vectors']:,} related-cases query vectors in {time.perf_counter() - started:.1f}s")
+              f"{info.get('query_vectors', 0):,} related-cases query vectors in {time.perf_counter() - started:.1f}s")
     store.close()
     marker.write_text(str(n))
     return where, url, holder

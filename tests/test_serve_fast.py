@@ -113,12 +113,13 @@ def _gone(pid: int, within: float) -> bool:
 
 
 @contextlib.contextmanager
-def _forked_server(out: Path, workers: int):
+def _forked_server(out: Path, workers: int | None):
     from conftest import free_port
 
     port = free_port()
     proc = subprocess.Popen([sys.executable, "-m", "fixlore", "serve", "http", "--out", str(out), "--port", str(port),
-                             "--workers", str(workers)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+                             *(["--workers", str(workers)] if workers else [])],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     try:
         deadline = time.monotonic() + 120
         while True:
@@ -164,6 +165,28 @@ def test_forked_processes_answer_as_one_process_does_and_stop_with_their_parent(
         proc.kill()                                # killed outright: the orphan stops itself
         proc.wait(30)
         assert _gone(children[0], 10)
+
+
+def test_the_default_is_one_serving_process_per_core_this_process_may_use(monkeypatch):
+    from fixlore.serve import forked
+
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 2, 5}, raising=False)
+    assert forked.default_workers() == 3
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {1}, raising=False)
+    assert forked.default_workers() == 1
+    monkeypatch.delattr(os, "fork")
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 1, 2, 3}, raising=False)
+    assert forked.default_workers() == 1
+
+
+@pytest.mark.skipif(not hasattr(os, "fork") or not Path("/proc/self/task").is_dir()
+                    or len(os.sched_getaffinity(0)) < 2, reason="fork, /proc and two cores needed")
+def test_serve_http_forks_one_process_per_core_unless_told(demo_run):
+    with _forked_server(demo_run, None) as (proc, base):
+        assert len(_children(proc.pid)) == len(os.sched_getaffinity(0)) - 1
+        assert httpx.get(base + "/api/cases/search", params={"q": "npu memory", "k": 3}, timeout=60).status_code == 200
+    with _forked_server(demo_run, 1) as (proc, base):
+        assert _children(proc.pid) == []
 
 
 def test_memoised_bm25_rankings_are_the_rankings_fts5_gives(case_index, monkeypatch):

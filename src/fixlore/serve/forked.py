@@ -9,11 +9,11 @@ its own SQLite connections and locks (`Knowledge.after_fork`) and shares the res
 parent, copy-on-write; each listens on its own socket of the one port (SO_REUSEPORT). The parent serves too and stops the
 children when it stops; a child whose parent died stops itself.
 
-One process is the default: each process memoises its own answers, so with two a repeated
-question is answered from the memo only when it reaches the process that answered it before
-(on this shared 2-core machine two processes answered first-time questions no faster and
-repeated ones at half the rate: bench/serve.py --http, docs/serve.md). More processes pay
-where cores are idle and questions rarely repeat.
+One process per core is the default (`default_workers`): a first-time question costs a search
+of milliseconds of CPU, and one process answers one at a time, so a second core doubles what
+can be answered. Each process memoises its own answers: a repeated question is answered from
+the memo only when it reaches a process that answered it before, so where questions mostly
+repeat, `--workers 1` answers more of them from its memo (bench/serve.py --http, docs/serve.md).
 """
 
 from __future__ import annotations
@@ -25,6 +25,15 @@ import threading
 import time
 import traceback
 from typing import Any
+
+
+def default_workers() -> int:
+    """One serving process per core this process may run on (its CPU affinity); one where
+    processes cannot be forked."""
+    if not hasattr(os, "fork"):
+        return 1
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    return max(1, cores or 1)
 
 
 def serve(knowledge: Any, app: Any, host: str, port: int, workers: int, log_level: str = "warning") -> None:
