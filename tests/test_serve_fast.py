@@ -13,6 +13,7 @@ import os
 import random
 import subprocess
 import sys
+import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -182,11 +183,81 @@ def test_the_default_is_one_serving_process_per_core_this_process_may_use(monkey
 @pytest.mark.skipif(not hasattr(os, "fork") or not Path("/proc/self/task").is_dir()
                     or len(os.sched_getaffinity(0)) < 2, reason="fork, /proc and two cores needed")
 def test_serve_http_forks_one_process_per_core_unless_told(demo_run):
+    from fixlore.serve.shared import PREFIX
+
     with _forked_server(demo_run, None) as (proc, base):
         assert len(_children(proc.pid)) == len(os.sched_getaffinity(0)) - 1
         assert httpx.get(base + "/api/cases/search", params={"q": "npu memory", "k": 3}, timeout=60).status_code == 200
+        shared = [p for where in (Path("/dev/shm"), Path(tempfile.gettempdir())) for p in where.glob(f"{PREFIX}{proc.pid}-*")]
+        assert len(shared) == 1 and (shared[0] / "answers.sqlite").is_file()
+        proc.terminate()
+        proc.wait(30)
+        assert not shared[0].exists()           # the parent removes the shared memo when it stops
     with _forked_server(demo_run, 1) as (proc, base):
         assert _children(proc.pid) == []
+
+
+def test_a_question_one_process_answered_is_answered_from_the_shared_memo_by_another(demo_run, monkeypatch):
+    """The processes of one server share their case rankings (`serve.shared`): a second process
+    answers a question the first one answered without searching, with the same answer."""
+    from fixlore.serve.knowledge import Knowledge, Locations
+    from fixlore.serve.shared import SharedAnswers
+
+    shared = SharedAnswers.create()
+    try:
+        with Knowledge.open(Locations.of(out=demo_run)) as first, Knowledge.open(Locations.of(out=demo_run)) as second:
+            first.share_answers(shared)
+            second.share_answers(SharedAnswers(shared.folder))         # as another process opens it
+            keys = [c.key for c in first.cases.values() if c.funnel in ("selected", "analysis")][:5]
+            questions = [first.cases[key].title for key in keys]
+            answered = [first.search_cases(q, k=5) for q in questions] + [first.related_cases(key, k=5) for key in keys]
+            assert any(answered)
+
+            def no_search(*args, **kw):
+                raise AssertionError("searched again")
+
+            monkeypatch.setattr(second.case_index, "best", no_search)
+            assert [second.search_cases(q, k=5) for q in questions] + \
+                   [second.related_cases(key, k=5) for key in keys] == answered
+            with pytest.raises(AssertionError, match="searched again"):
+                second.search_cases("a question nobody asked before 集群", k=5)
+    finally:
+        shared.remove()
+    assert not shared.folder.exists()
+
+
+def test_a_shared_memo_left_by_a_killed_server_is_removed_by_the_next(tmp_path, monkeypatch):
+    from fixlore.serve import shared as module
+
+    gone = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
+    dead = int(gone.stdout)
+    monkeypatch.setattr(module, "SHM", tmp_path / "no-shm")           # no /dev/shm: the temporary folder
+    monkeypatch.setattr(tempfile, "gettempdir", lambda: str(tmp_path))
+    (tmp_path / f"{module.PREFIX}{dead}-abc").mkdir()
+    (tmp_path / f"{module.PREFIX}{os.getpid()}-live").mkdir()
+    made = module.SharedAnswers.create()
+    assert made.folder.parent == tmp_path and made.folder.name.startswith(f"{module.PREFIX}{os.getpid()}-")
+    assert not (tmp_path / f"{module.PREFIX}{dead}-abc").exists()
+    assert (tmp_path / f"{module.PREFIX}{os.getpid()}-live").exists()
+    made.put(("k",), [("a", 0.5)])
+    assert made.get(("k",)) == [("a", 0.5)]
+    made.remove()
+
+
+def test_a_shared_memo_that_fails_is_a_miss_not_an_error(demo_run):
+    from fixlore.serve.knowledge import Knowledge, Locations
+    from fixlore.serve.shared import MISSING, SharedAnswers
+
+    shared = SharedAnswers.create()
+    with Knowledge.open(Locations.of(out=demo_run)) as k:
+        k.share_answers(shared)
+        title = next(c.title for c in k.cases.values() if c.funnel in ("selected", "analysis"))
+        expected = k.search_cases(title, k=5)
+        shared.remove()                                   # the file is gone under the server
+        k.forget()
+        assert shared.get(("cases", title)) is MISSING
+        assert k.search_cases(title, k=5) == expected
+        assert not shared.folder.exists()                 # nothing written back
 
 
 def test_memoised_bm25_rankings_are_the_rankings_fts5_gives(case_index, monkeypatch):

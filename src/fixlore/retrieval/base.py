@@ -5,7 +5,8 @@ An index directory holds
 - ``kb.sqlite``: ``sources`` (one row per ingested document, with its content hash),
   ``chunks`` (the passages), ``chunks_fts`` (an FTS5 table over the space-joined jieba
   tokens, ranked by bm25), ``vec_cache`` (every passage vector ever computed, keyed by a
-  hash of the embedded text) and ``meta``;
+  hash of the embedded text), ``query_vecs`` (vectors of queries the index will be asked:
+  a case index keeps each case's related-cases query, `search.store_query_vectors`) and ``meta``;
 - ``vectors.npy`` / ``vector_ids.npy``: the L2-normalised float32 matrix of the current
   passages and their chunk ids, searched by brute-force cosine with numpy;
 - ``userdict.txt`` and ``jieba.cache``: jieba's user dictionary and dictionary cache;
