@@ -9,7 +9,9 @@ linked, its cases saved to a temporary SQLite store, and the case index built fr
 again (what `fixlore run`'s serve stage costs on a large store the first time and on a re-run),
 then symptom searches with and without a repo filter, 200 new questions and 200 cases'
 related cases are timed. 100,000 issues give 35,141 searchable (pool) cases: the "35k cases"
-of issue #26. `--keep DIR` builds the store there once and reuses it (the build takes minutes).
+of issue #26. `--keep DIR` builds the store there once and reuses it (the build takes minutes),
+bringing its case index up to date first (what newer code keeps in it, such as the related-cases
+query vectors: minutes the first time, seconds after).
 With `--http` as well, the same served over HTTP (below): for `--cases` pool cases a new
 question (fresh words of the generator's vocabulary, never an indexed text) to
 /api/cases/search, and the case's key to .../fix, the case and .../related (the synthetic
