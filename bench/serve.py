@@ -9,7 +9,9 @@ linked, its cases saved to a temporary SQLite store, and the case index built fr
 again (what `fixlore run`'s serve stage costs on a large store the first time and on a re-run),
 then symptom searches with and without a repo filter, 200 new questions and 200 cases'
 related cases are timed. 100,000 issues give 35,141 searchable (pool) cases: the "35k cases"
-of issue #26. `--keep DIR` builds the store there once and reuses it (the build takes minutes).
+of issue #26. `--keep DIR` builds the store there once and reuses it (the build takes minutes),
+bringing its case index up to date first (what newer code keeps in it, such as the related-cases
+query vectors: minutes the first time, seconds after).
 With `--http` as well, the same served over HTTP (below): for `--cases` pool cases a new
 question (fresh words of the generator's vocabulary, never an indexed text) to
 /api/cases/search, and the case's key to .../fix, the case and .../related (the synthetic
@@ -80,6 +82,12 @@ def _synthetic_store(n: int, keep: Path | None) -> tuple[Path, str, "tempfile.Te
     marker = where / "synthetic.txt"
     if marker.is_file() and marker.read_text().strip() == str(n) and (where / "cases-index" / "kb.sqlite").is_file():
         print(f"reusing the synthetic store of {n:,} issues in {where}")
+        store = Store.open(url, migrate=False)
+        started = time.perf_counter()
+        info = index_cases(store, store.load_cases(), where / "cases-index")   # what newer code keeps in it
+        store.close()
+        if info["added"] or info["updated"] or info["removed"] or info.get("query_vectors"):
+            print(f"  index brought up to date: {info} in {time.perf_counter() - started:.1f}s")
         return where, url, holder
     corpus = make_corpus(n, n, 100, 1)
     cases, _ = build_cases(corpus, SINCE, LinkConfig(workers=2))
@@ -88,8 +96,8 @@ def _synthetic_store(n: int, keep: Path | None) -> tuple[Path, str, "tempfile.Te
     for label in ("first build", "re-run"):
         started = time.perf_counter()
         info = index_cases(store, cases, where / "cases-index")
-        print(f"{label}: {info['cases']:,} pool cases, {info['added']:,} added, {info['unchanged']:,} unchanged "
-              f"in {time.perf_counter() - started:.1f}s")
+        print(f"{label}: {info['cases']:,} pool cases, {info['added']:,} added, {info['unchanged']:,} unchanged, "
+              f"{info.get('query_vectors', 0):,} related-cases query vectors in {time.perf_counter() - started:.1f}s")
     store.close()
     marker.write_text(str(n))
     return where, url, holder

@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 
 import fixlore
 from fixlore.core.model import Case, Evidence, FixRef
+from fixlore.retrieval.base import KnowledgeBase
 from fixlore.serve import views
 from fixlore.serve.http import create_app
 from fixlore.serve.knowledge import CASE_INDEX, Knowledge, Locations, UnknownCase, UnknownRepo, index_cases
@@ -229,6 +230,11 @@ def test_case_index_is_incremental_and_pruned(run_dir, tmp_path):
     assert first["added"] == len(pool) and again["added"] == again["updated"] == 0
     assert again["unchanged"] == len(pool) and again["removed"] == 0
     assert fewer["removed"] == 1 and fewer["unchanged"] == len(pool) - 1
+    # each pool case's related-cases query vector is kept once; a case that left the pool takes its own along
+    assert first["query_vectors"] >= len(pool) - 1 and again["query_vectors"] == fewer["query_vectors"] == 0
+    with KnowledgeBase.open(tmp_path / "idx", create=False) as kb:
+        kept = kb.db.execute("SELECT count(*) FROM query_vecs").fetchone()[0]
+    assert 0 < kept < first["query_vectors"]
 
 
 def test_locations_explain_what_is_missing(tmp_path):

@@ -13,6 +13,7 @@ import os
 import random
 import subprocess
 import sys
+import tempfile
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -81,6 +82,21 @@ def test_the_same_ranking_as_with_the_kind_filter(case_index, monkeypatch):
     assert [_ranking(case_index, q, kind="case") for q in questions] == fast
 
 
+def test_passages_without_their_text_rank_and_score_as_with_it(case_index):
+    """A case search reads only the passages' names and tokens (`best(with_text=False)`):
+    the same passages, ranks and scores as the full read, with text and heading left empty."""
+    def ranked(with_text: bool) -> list[list[tuple]]:
+        return [[(p.doc, p.chunk, p.kind, p.bm25_rank, p.vector_rank, p.score, p.cosine, p.coverage, p.rrf)
+                 for p in case_index.best(q, k=100, kind="case", with_text=with_text)] for q in _questions(60)]
+
+    full = ranked(True)
+    assert sum(1 for r in full if r) >= 55
+    assert ranked(False) == full
+    bare = case_index.best(_questions(1)[0], k=100, kind="case", with_text=False)
+    assert bare and all(p.text == "" and p.heading == "" for p in bare)
+    assert all(p.text for p in case_index.best(_questions(1)[0], k=100, kind="case"))
+
+
 # ---------------------------------------------------------------- several serving processes
 
 def _children(pid: int) -> list[int]:
@@ -98,12 +114,13 @@ def _gone(pid: int, within: float) -> bool:
 
 
 @contextlib.contextmanager
-def _forked_server(out: Path, workers: int):
+def _forked_server(out: Path, workers: int | None):
     from conftest import free_port
 
     port = free_port()
     proc = subprocess.Popen([sys.executable, "-m", "fixlore", "serve", "http", "--out", str(out), "--port", str(port),
-                             "--workers", str(workers)], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+                             *(["--workers", str(workers)] if workers else [])],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     try:
         deadline = time.monotonic() + 120
         while True:
@@ -151,6 +168,98 @@ def test_forked_processes_answer_as_one_process_does_and_stop_with_their_parent(
         assert _gone(children[0], 10)
 
 
+def test_the_default_is_one_serving_process_per_core_this_process_may_use(monkeypatch):
+    from fixlore.serve import forked
+
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 2, 5}, raising=False)
+    assert forked.default_workers() == 3
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {1}, raising=False)
+    assert forked.default_workers() == 1
+    monkeypatch.delattr(os, "fork")
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 1, 2, 3}, raising=False)
+    assert forked.default_workers() == 1
+
+
+@pytest.mark.skipif(not hasattr(os, "fork") or not Path("/proc/self/task").is_dir()
+                    or len(os.sched_getaffinity(0)) < 2, reason="fork, /proc and two cores needed")
+def test_serve_http_forks_one_process_per_core_unless_told(demo_run):
+    from fixlore.serve.shared import PREFIX
+
+    with _forked_server(demo_run, None) as (proc, base):
+        assert len(_children(proc.pid)) == len(os.sched_getaffinity(0)) - 1
+        assert httpx.get(base + "/api/cases/search", params={"q": "npu memory", "k": 3}, timeout=60).status_code == 200
+        shared = [p for where in (Path("/dev/shm"), Path(tempfile.gettempdir())) for p in where.glob(f"{PREFIX}{proc.pid}-*")]
+        assert len(shared) == 1 and (shared[0] / "answers.sqlite").is_file()
+        proc.terminate()
+        proc.wait(30)
+        assert not shared[0].exists()           # the parent removes the shared memo when it stops
+    with _forked_server(demo_run, 1) as (proc, base):
+        assert _children(proc.pid) == []
+
+
+def test_a_question_one_process_answered_is_answered_from_the_shared_memo_by_another(demo_run, monkeypatch):
+    """The processes of one server share their case rankings (`serve.shared`): a second process
+    answers a question the first one answered without searching, with the same answer."""
+    from fixlore.serve.knowledge import Knowledge, Locations
+    from fixlore.serve.shared import SharedAnswers
+
+    shared = SharedAnswers.create()
+    try:
+        with Knowledge.open(Locations.of(out=demo_run)) as first, Knowledge.open(Locations.of(out=demo_run)) as second:
+            first.share_answers(shared)
+            second.share_answers(SharedAnswers(shared.folder))         # as another process opens it
+            keys = [c.key for c in first.cases.values() if c.funnel in ("selected", "analysis")][:5]
+            questions = [first.cases[key].title for key in keys]
+            answered = [first.search_cases(q, k=5) for q in questions] + [first.related_cases(key, k=5) for key in keys]
+            assert any(answered)
+
+            def no_search(*args, **kw):
+                raise AssertionError("searched again")
+
+            monkeypatch.setattr(second.case_index, "best", no_search)
+            assert [second.search_cases(q, k=5) for q in questions] + \
+                   [second.related_cases(key, k=5) for key in keys] == answered
+            with pytest.raises(AssertionError, match="searched again"):
+                second.search_cases("a question nobody asked before 集群", k=5)
+    finally:
+        shared.remove()
+    assert not shared.folder.exists()
+
+
+def test_a_shared_memo_left_by_a_killed_server_is_removed_by_the_next(tmp_path, monkeypatch):
+    from fixlore.serve import shared as module
+
+    gone = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
+    dead = int(gone.stdout)
+    monkeypatch.setattr(module, "SHM", tmp_path / "no-shm")           # no /dev/shm: the temporary folder
+    monkeypatch.setattr(tempfile, "gettempdir", lambda: str(tmp_path))
+    (tmp_path / f"{module.PREFIX}{dead}-abc").mkdir()
+    (tmp_path / f"{module.PREFIX}{os.getpid()}-live").mkdir()
+    made = module.SharedAnswers.create()
+    assert made.folder.parent == tmp_path and made.folder.name.startswith(f"{module.PREFIX}{os.getpid()}-")
+    assert not (tmp_path / f"{module.PREFIX}{dead}-abc").exists()
+    assert (tmp_path / f"{module.PREFIX}{os.getpid()}-live").exists()
+    made.put(("k",), [("a", 0.5)])
+    assert made.get(("k",)) == [("a", 0.5)]
+    made.remove()
+
+
+def test_a_shared_memo_that_fails_is_a_miss_not_an_error(demo_run):
+    from fixlore.serve.knowledge import Knowledge, Locations
+    from fixlore.serve.shared import MISSING, SharedAnswers
+
+    shared = SharedAnswers.create()
+    with Knowledge.open(Locations.of(out=demo_run)) as k:
+        k.share_answers(shared)
+        title = next(c.title for c in k.cases.values() if c.funnel in ("selected", "analysis"))
+        expected = k.search_cases(title, k=5)
+        shared.remove()                                   # the file is gone under the server
+        k.forget()
+        assert shared.get(("cases", title)) is MISSING
+        assert k.search_cases(title, k=5) == expected
+        assert not shared.folder.exists()                 # nothing written back
+
+
 def test_memoised_bm25_rankings_are_the_rankings_fts5_gives(case_index, monkeypatch):
     """An expression of common terms has its BM25 list memoised (other questions share it):
     a memo hit gives what FTS5 gives, and an ingest empties the memo."""
@@ -171,3 +280,35 @@ def test_memoised_bm25_rankings_are_the_rankings_fts5_gives(case_index, monkeypa
     case_index.ingest_cases([Case(repo="org/new", number=1, funnel="selected", title="kernel deadlock 集群")])
     assert not case_index._bm25_memo
     assert any(p.doc == "cases/org/new/1" and p.bm25_rank for p in case_index.search("kernel deadlock 集群", k=50))
+
+
+def test_a_case_s_related_cases_cost_no_embedding_and_give_the_same_answers(demo_run, monkeypatch):
+    """The run keeps each pool case's related-cases query vector in the case index: asking
+    embeds nothing, the kept vector is bit for bit the one computed when asked, and the
+    answers are those of the index without kept vectors."""
+    import numpy as np
+
+    from fixlore.retrieval.schema import KbQuery
+    from fixlore.serve import views
+    from fixlore.serve.knowledge import Knowledge, Locations
+
+    with Knowledge.open(Locations.of(out=demo_run)) as k:
+        index = k.case_index
+        keys = [c.key for c in k.cases.values() if c.funnel in views.POOL_STAGES][:12]
+        assert len(keys) >= 6
+        encoded: list[str] = []
+        encode = index.embedder.encode
+        monkeypatch.setattr(index.embedder, "encode", lambda texts: encoded.extend(texts) or encode(texts))
+        kept = [k.related_cases(key, k=10) for key in keys]
+        assert encoded == [] and any(kept)
+        for key in keys:
+            query = KbQuery(text=views.related_query(k.cases[key], k._gists.get(key, {})))
+            stored = index._stored_query_vector(query)
+            assert stored is not None and np.array_equal(stored, index._embed_query(query))
+        encoded.clear()
+        k.forget()
+        monkeypatch.setattr(index, "_has_query_vecs", False)       # as an index without kept vectors
+        computed = [k.related_cases(key, k=10) for key in keys]
+        assert len(encoded) >= len(keys)
+        assert computed == kept
+

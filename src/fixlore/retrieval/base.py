@@ -5,7 +5,8 @@ An index directory holds
 - ``kb.sqlite``: ``sources`` (one row per ingested document, with its content hash),
   ``chunks`` (the passages), ``chunks_fts`` (an FTS5 table over the space-joined jieba
   tokens, ranked by bm25), ``vec_cache`` (every passage vector ever computed, keyed by a
-  hash of the embedded text) and ``meta``;
+  hash of the embedded text), ``query_vecs`` (vectors of queries the index will be asked:
+  a case index keeps each case's related-cases query, `search.store_query_vectors`) and ``meta``;
 - ``vectors.npy`` / ``vector_ids.npy``: the L2-normalised float32 matrix of the current
   passages and their chunk ids, searched by brute-force cosine with numpy;
 - ``userdict.txt`` and ``jieba.cache``: jieba's user dictionary and dictionary cache;
@@ -71,6 +72,7 @@ class KnowledgeBase(IngestMixin, TermsMixin, MatrixMixin, SearchMixin, Threshold
         self._matrix: np.ndarray | None = None
         self._ids: np.ndarray | None = None
         self._kinds: np.ndarray | None = None
+        self._names: dict[int, tuple[str, str, str]] | None = None
         self._masks: dict[tuple[str, ...], np.ndarray] = {}
         self._coarse: np.ndarray | None = None
         self._projection: np.ndarray | None = None
@@ -149,6 +151,8 @@ class KnowledgeBase(IngestMixin, TermsMixin, MatrixMixin, SearchMixin, Threshold
         self._bm25_memo: OrderedDict[tuple, tuple[int, ...]] = OrderedDict()   # see search._bm25
         self._bm25_memo_hits = 0
         self._df_cache: dict[str, int] = {}
+        # whether any query vector is kept (search.store_query_vectors): no lookup per query when none is
+        self._has_query_vecs = self.db.execute("SELECT 1 FROM query_vecs LIMIT 1").fetchone() is not None
 
     # ------------------------------------------------------------------ stats
 

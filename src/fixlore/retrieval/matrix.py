@@ -25,6 +25,7 @@ class MatrixMixin:
     _matrix: np.ndarray | None
     _ids: np.ndarray | None
     _kinds: np.ndarray | None
+    _names: dict[int, tuple[str, str, str]] | None     # chunk id -> (doc, chunk, kind), loaded with the vectors
     _masks: dict[tuple[str, ...], np.ndarray]
     _coarse: np.ndarray | None
     _projection: np.ndarray | None
@@ -82,7 +83,7 @@ class MatrixMixin:
         for i, (_, blob) in enumerate(rows):
             matrix[i] = np.frombuffer(blob, dtype=np.float32)
         write_matrix(self.dir, matrix, ids)
-        self._matrix = self._ids = self._kinds = None
+        self._matrix = self._ids = self._kinds = self._names = None
         self._reset_caches()
 
     def _load_vectors(self) -> None:
@@ -106,8 +107,9 @@ class MatrixMixin:
             coarse = np.load(cpath)
             if len(coarse) == len(self._ids):
                 self._coarse, self._projection = coarse, np.load(ppath)
-        kind_of_id = dict(self.db.execute("SELECT id, kind FROM chunks").fetchall())
-        self._kinds = np.array([kind_of_id.get(int(i), "") for i in self._ids], dtype=object)
+        self._names = {cid: (doc, chunk, kind) for cid, doc, chunk, kind in
+                       self.db.execute("SELECT id, doc, chunk, kind FROM chunks")}
+        self._kinds = np.array([self._names.get(int(i), ("", "", ""))[2] for i in self._ids], dtype=object)
         self._masks = {}
 
     def _kind_mask(self, kinds: tuple[str, ...]) -> np.ndarray:

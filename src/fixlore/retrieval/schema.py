@@ -51,6 +51,9 @@ CREATE VIRTUAL TABLE IF NOT EXISTS chunks_fts USING fts5(
 CREATE VIRTUAL TABLE IF NOT EXISTS chunks_vocab USING fts5vocab(chunks_fts, row);
 CREATE TABLE IF NOT EXISTS term_df (term TEXT PRIMARY KEY, df INTEGER NOT NULL) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS vec_cache (key TEXT PRIMARY KEY, model TEXT NOT NULL, vec BLOB NOT NULL);
+-- vectors of queries the index will be asked (a case's related-cases query), keyed like vec_cache
+-- by the model and the text the query's vector is taken from (fixlore.retrieval.search)
+CREATE TABLE IF NOT EXISTS query_vecs (key TEXT PRIMARY KEY, vec BLOB NOT NULL) WITHOUT ROWID;
 """
 
 

@@ -64,7 +64,17 @@ def coverage_floor(n_passages: int) -> float:
 
 
 def coverage(weights: Mapping[str, float], passage_tokens: Iterable[str], floor: float = 0.0) -> float:
-    total = max(sum(weights.values()), floor)
+    return covered(weights, passage_tokens, coverage_total(weights, floor))
+
+
+def coverage_total(weights: Mapping[str, float], floor: float = 0.0) -> float:
+    """What `coverage` divides by: the query's key-term weight, at least `floor` (the same for
+    every passage of a query, so a search computes it once)."""
+    return max(sum(weights.values()), floor)
+
+
+def covered(weights: Mapping[str, float], passage_tokens: Iterable[str], total: float) -> float:
+    """`coverage` with its denominator given (`coverage_total`)."""
     if total <= 0:
         return 0.0
     present = passage_tokens if isinstance(passage_tokens, (set, frozenset)) else set(passage_tokens)

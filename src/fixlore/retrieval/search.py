@@ -8,15 +8,15 @@ import sqlite3
 import threading
 from collections import OrderedDict
 from concurrent.futures import ThreadPoolExecutor
-from typing import Iterator, Sequence
+from typing import Iterable, Iterator, Sequence
 
 import numpy as np
 
 from fixlore.core.model import KbRef
 from fixlore.retrieval import scoring, vectors
 from fixlore.retrieval.blas import blas_threads
-from fixlore.retrieval.embed import Embedder
-from fixlore.retrieval.schema import KbQuery, Passage, prefix_range
+from fixlore.retrieval.embed import Embedder, text_key
+from fixlore.retrieval.schema import KbQuery, Passage, Progress, prefix_range, writing
 from fixlore.retrieval.terms import match_terms
 from fixlore.retrieval.tokens import fts_escape
 
@@ -41,6 +41,7 @@ class SearchMixin:
     _matrix: np.ndarray | None
     _ids: np.ndarray | None
     _kinds: np.ndarray | None
+    _names: dict[int, tuple[str, str, str]] | None
     _coarse: np.ndarray | None
     _projection: np.ndarray | None
     _pool: ThreadPoolExecutor | None
@@ -48,6 +49,7 @@ class SearchMixin:
     _kind_counts: dict[str, int]
     _bm25_memo: OrderedDict[tuple, tuple[int, ...]]
     _bm25_memo_hits: int
+    _has_query_vecs: bool
 
     def search(self, query: str | KbQuery, k: int = 10, kind: str | Sequence[str] | None = None,
                doc_prefix: str | None = None) -> list[Passage]:
@@ -57,19 +59,22 @@ class SearchMixin:
         return self._candidates(query, kind, doc_prefix)[:k]
 
     def best(self, query: str | KbQuery, k: int = 10, kind: str | Sequence[str] | None = None,
-             doc_prefix: str | None = None) -> list[Passage]:
+             doc_prefix: str | None = None, with_text: bool = True) -> list[Passage]:
         """The `k` candidates of highest `score` (the 0..1 score shown and thresholded), best
         first: what a reader sees is ranked by the number printed beside it. The candidates
-        are those `search` fuses (either retriever's top passages)."""
-        return sorted(self._candidates(query, kind, doc_prefix), key=lambda p: (-p.score, p.doc, p.chunk))[:k]
+        are those `search` fuses (either retriever's top passages). Without `with_text`, the
+        passages' `text` and `heading` are left empty (a caller that ranks documents by their
+        passages' scores does not read them, and they are most of what a search reads)."""
+        return sorted(self._candidates(query, kind, doc_prefix, with_text),
+                      key=lambda p: (-p.score, p.doc, p.chunk))[:k]
 
     def _candidates(self, query: str | KbQuery, kind: str | Sequence[str] | None,
-                    doc_prefix: str | None = None) -> list[Passage]:
+                    doc_prefix: str | None = None, with_text: bool = True) -> list[Passage]:
         with self._lock:
-            return self._candidates_locked(query, kind, doc_prefix)
+            return self._candidates_locked(query, kind, doc_prefix, with_text)
 
     def _candidates_locked(self, query: str | KbQuery, kind: str | Sequence[str] | None,
-                           doc_prefix: str | None = None) -> list[Passage]:
+                           doc_prefix: str | None = None, with_text: bool = True) -> list[Passage]:
         q = query if isinstance(query, KbQuery) else KbQuery(text=query)
         kinds = (kind,) if isinstance(kind, str) else (tuple(kind) if kind else None)
         if self._n_chunks is None:
@@ -84,19 +89,22 @@ class SearchMixin:
         self._load_vectors()
         if self._pool is None:
             self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="kb-vector")
-        embed_job = self._pool.submit(self._embed_query, q)
+        stored = self._stored_query_vector(q)
+        embed_job = self._pool.submit(self._embed_query, q) if stored is None else None
         weights, focus_weights, dfs = self._query_terms(q, n_docs)
         floor = scoring.coverage_floor(n_docs)
         bm25_ids = self._bm25(weights, dfs, kinds, n_docs, doc_prefix)
-        qvec = embed_job.result()
+        qvec = stored if embed_job is None else embed_job.result()
         vec_ids, known = self._nearest(qvec, kinds, doc_prefix)
         bm25_rank = {cid: r for r, cid in enumerate(bm25_ids, 1)}
         vec_rank = {cid: r for r, cid in enumerate(vec_ids, 1)}
         ids = list(dict.fromkeys(bm25_ids + vec_ids))
         if not ids:
             return []
-        rows = self._chunk_rows(ids)
+        rows = self._chunk_rows(ids) if with_text else self._chunk_tokens(ids)
         cos_of = vectors.cosines(self._matrix, self._ids, qvec, known, ids) if qvec is not None else {}
+        total = scoring.coverage_total(weights, floor)
+        focus_total = scoring.coverage_total(focus_weights, floor)
         out: list[Passage] = []
         for cid in ids:
             row = rows.get(cid)
@@ -105,9 +113,9 @@ class SearchMixin:
             doc, chunk, ckind, heading, text, toks = row
             cos = cos_of.get(cid, 0.0)
             passage_tokens = set(toks.split())
-            cover = scoring.coverage(weights, passage_tokens, floor=floor)
+            cover = scoring.covered(weights, passage_tokens, total)
             focus_cover = cover if focus_weights is weights else \
-                scoring.coverage(focus_weights, passage_tokens, floor=floor)
+                scoring.covered(focus_weights, passage_tokens, focus_total)
             br, vr = bm25_rank.get(cid), vec_rank.get(cid)
             out.append(Passage(doc=doc, chunk=chunk, score=scoring.combined_score(cos, cover, focus_cover), text=text,
                                heading=heading, bm25_rank=br, vector_rank=vr, kind=ckind,
@@ -157,10 +165,45 @@ class SearchMixin:
         assert self._ids is not None
         if len(self._ids) == 0:
             return None
-        text = q.vector_text or (q.focus + "\n" + q.text if q.focus else q.text)
-        # The embedder's cost grows with the text (about 4 ms per 100 characters here) and
-        # the vector sits on the latency path; a query's first lines carry its meaning.
-        return self.embedder.encode([text[:QUERY_EMBED_CHARS]])[0]
+        return self.embedder.encode([vector_text(q)])[0]
+
+    def _query_key(self, text: str) -> str:
+        return text_key(self.embedder.name, text)
+
+    def _stored_query_vector(self, q: KbQuery) -> np.ndarray | None:
+        """The query's vector when the index keeps it (`store_query_vectors`), else None."""
+        if not self._has_query_vecs or self._ids is None or len(self._ids) == 0:
+            return None
+        row = self.db.execute("SELECT vec FROM query_vecs WHERE key = ?",
+                              (self._query_key(vector_text(q)),)).fetchone()
+        return np.frombuffer(row[0], dtype=np.float32) if row else None
+
+    def store_query_vectors(self, queries: Iterable[str], progress: Progress | None = None) -> int:
+        """Keep the vectors of the queries this index will be asked (a case's related-cases
+        query), so that asking costs no embedding; kept vectors of queries not given are
+        dropped. Returns how many were embedded (a query kept before costs nothing).
+
+        Each query is embedded alone, exactly as `_embed_query` does when asked: a batch of
+        texts rounds differently in the last bits, and an answer must not depend on whether
+        its vector was kept."""
+        wanted: dict[str, str] = {}
+        for query in queries:
+            text = vector_text(KbQuery(text=query))
+            wanted.setdefault(self._query_key(text), text)
+        with self._lock:
+            kept = {r[0] for r in self.db.execute("SELECT key FROM query_vecs")}
+            todo = [(key, text) for key, text in wanted.items() if key not in kept]
+            with writing(self.db):
+                self.db.executemany("DELETE FROM query_vecs WHERE key = ?", [(key,) for key in kept - wanted.keys()])
+            for start in range(0, len(todo), 256):
+                part = todo[start:start + 256]
+                rows = [(key, self.embedder.encode([text])[0].astype(np.float32).tobytes()) for key, text in part]
+                with writing(self.db):
+                    self.db.executemany("INSERT OR REPLACE INTO query_vecs VALUES (?, ?)", rows)
+                if progress:
+                    progress("query vectors", start + len(part), len(todo))
+            self._has_query_vecs = bool(wanted)
+        return len(todo)
 
     def _nearest(self, qvec: np.ndarray | None, kinds: tuple[str, ...] | None, doc_prefix: str | None = None
                  ) -> tuple[list[int], np.ndarray | None]:
@@ -169,7 +212,8 @@ class SearchMixin:
         assert self._matrix is not None and self._ids is not None and self._kinds is not None
         if qvec is None:
             return [], None
-        mask = self._kind_mask(kinds) if kinds else None
+        # as in _bm25_query: a kind filter every passage passes is no filter
+        mask = self._kind_mask(kinds) if kinds and not set(self._kind_counts) <= set(kinds) else None
         if doc_prefix:
             mask = self._prefix_mask(doc_prefix) if mask is None else mask & self._prefix_mask(doc_prefix)
         # The worker thread is idle now: it takes half of the memory-bound pass (a 100k x 128
@@ -179,6 +223,20 @@ class SearchMixin:
             rows, known = vectors.top_rows(self._matrix, qvec, CANDIDATES, mask, self._coarse, self._projection,
                                            helper=helper)
         return self._ids[rows].tolist(), known
+
+    def _chunk_tokens(self, ids: list[int]) -> dict[int, tuple]:
+        """`_chunk_rows` without heading and text (empty): the names come from memory
+        (`_names`, loaded with the vectors), the tokens from the FTS table alone."""
+        assert self._names is not None
+        out: dict[int, tuple] = {}
+        for i in range(0, len(ids), 400):
+            part = ids[i:i + 400]
+            for cid, toks in self.db.execute(
+                    f"SELECT rowid, tokens FROM chunks_fts WHERE rowid IN ({','.join('?' * len(part))})", part):
+                name = self._names.get(cid)
+                if name is not None:
+                    out[cid] = (*name, "", "", toks)
+        return out
 
     def _chunk_rows(self, ids: list[int]) -> dict[int, tuple]:
         out: dict[int, tuple] = {}
@@ -231,6 +289,14 @@ class SearchMixin:
         else:
             ranked = sorted(self._citable(query, kind), key=lambda p: (-p.score, p.doc, p.chunk))
         return refs_above(ranked, t, limit, relative)
+
+
+def vector_text(q: KbQuery) -> str:
+    """The text a query's vector is taken from: its first `QUERY_EMBED_CHARS` characters. The
+    embedder's cost grows with the text and the vector sits on the latency path; a query's
+    first lines carry its meaning."""
+    text = q.vector_text or (q.focus + "\n" + q.text if q.focus else q.text)
+    return text[:QUERY_EMBED_CHARS]
 
 
 def refs_above(ranked: Sequence[Passage], threshold: float, limit: int = 3,

@@ -98,14 +98,16 @@ def serve_http(out: Optional[Path] = OutOpt, db: Optional[str] = DbOpt, index: O
                case_index: Optional[Path] = CaseIdxOpt,
                host: str = typer.Option("127.0.0.1", help="Address to listen on (loopback by default)."),
                port: int = typer.Option(8765, min=1, max=65535, help="Port (1-65535)."),
-               workers: int = typer.Option(1, min=1, max=64,
-                                           help="Serving processes, forked once the knowledge base is open; each "
-                                                "memoises its own answers (docs/serve.md)."),
+               workers: Optional[int] = typer.Option(None, min=1, max=64,
+                                                     help="Serving processes, forked once the knowledge base is open "
+                                                          "(default: one per core this process may run on); each "
+                                                          "memoises its own answers (docs/serve.md)."),
                ) -> None:
     """JSON API under /api (OpenAPI at /api/openapi.json) and a search page at /."""
     from fixlore.serve import forked
     from fixlore.serve.http import LOOPBACK_HOSTS, create_app
 
+    workers = workers or forked.default_workers()
     console = Console(stderr=True)
     loopback = _loopback_check(host, console)
     knowledge = _open(out, db, index, case_index)

@@ -9,11 +9,11 @@ its own SQLite connections and locks (`Knowledge.after_fork`) and shares the res
 parent, copy-on-write; each listens on its own socket of the one port (SO_REUSEPORT). The parent serves too and stops the
 children when it stops; a child whose parent died stops itself.
 
-One process is the default: each process memoises its own answers, so with two a repeated
-question is answered from the memo only when it reaches the process that answered it before
-(on this shared 2-core machine two processes answered first-time questions no faster and
-repeated ones at half the rate: bench/serve.py --http, docs/serve.md). More processes pay
-where cores are idle and questions rarely repeat.
+One process per core is the default (`default_workers`): a first-time question costs a search
+of milliseconds of CPU, and one process answers one at a time, so a second core doubles what
+can be answered. Each process memoises the answers it computed, and the case rankings go to a
+file the processes share too (`fixlore.serve.shared`): a repeated question is answered from
+the memo whichever process answered it first (bench/serve.py --http, docs/serve.md).
 """
 
 from __future__ import annotations
@@ -21,10 +21,22 @@ from __future__ import annotations
 import os
 import signal
 import socket
+import sqlite3
 import threading
 import time
 import traceback
 from typing import Any
+
+from fixlore.serve.shared import SharedAnswers
+
+
+def default_workers() -> int:
+    """One serving process per core this process may run on (its CPU affinity); one where
+    processes cannot be forked."""
+    if not hasattr(os, "fork"):
+        return 1
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    return max(1, cores or 1)
 
 
 def serve(knowledge: Any, app: Any, host: str, port: int, workers: int, log_level: str = "warning") -> None:
@@ -36,12 +48,19 @@ def serve(knowledge: Any, app: Any, host: str, port: int, workers: int, log_leve
         return
     sockets = _listening(host, port, workers) or [config.bind_socket()] * workers
     knowledge.warm()
+    try:
+        shared: SharedAnswers | None = SharedAnswers.create()
+        knowledge.share_answers(shared)
+    except (OSError, sqlite3.Error):      # no place for the file: each process keeps its own memo
+        shared = None
     children: list[int] = []
     default_term = signal.getsignal(signal.SIGTERM)
 
     def on_term(sig: int, frame: Any) -> None:
         # uvicorn stops gracefully, then raises the signal again: the children go first
         _stop(children)
+        if shared is not None:
+            shared.remove()
         signal.signal(sig, default_term)
         signal.raise_signal(sig)
 
@@ -58,6 +77,8 @@ def serve(knowledge: Any, app: Any, host: str, port: int, workers: int, log_leve
         _stop(children)
         for sock in sockets:
             sock.close()
+        if shared is not None:
+            shared.remove()
 
 
 def _listening(host: str, port: int, n: int) -> list[socket.socket]:

@@ -10,6 +10,7 @@ the HTTP API and the MCP tools.
 from __future__ import annotations
 
 import threading
+import time
 from collections import OrderedDict
 from importlib.metadata import PackageNotFoundError, version
 from dataclasses import dataclass, field
@@ -24,6 +25,7 @@ from fixlore.core.model import Case, IssueText, pull_label
 from fixlore.retrieval.base import DOC_KINDS, KnowledgeBase
 from fixlore.serve import citations, views
 from fixlore.serve.limits import MAX_K, relevant
+from fixlore.serve.shared import MISSING as _MISSING
 
 CASE_INDEX = "cases-index"
 
@@ -89,11 +91,18 @@ def index_cases(store: Any, cases: list[Case], index_dir: Path, embedder: Any = 
     pool = pool_cases(cases)
     if texts is None:
         texts = store.issue_texts((c.repo, c.number) for c in pool)
+    started = time.monotonic()
     with KnowledgeBase.open(index_dir, embedder=embedder) as kb:
         stats = kb.ingest_cases(pool, progress=progress, prune=True,
                                 text_of=lambda c: views.search_text(c, texts.get((c.repo, c.number))))
+        # A case's related cases are a search with its own words: that query's vector is
+        # computed here, once, instead of on every first ask (issue #26).
+        queries = kb.store_query_vectors(
+            (views.related_query(c, views.report_gist(texts[(c.repo, c.number)]) if (c.repo, c.number) in texts
+                                 else {}) for c in pool), progress=progress)
     return {"index": str(index_dir), "cases": stats.seen, "added": stats.added, "updated": stats.updated,
-            "unchanged": stats.unchanged, "removed": stats.removed, "seconds": round(stats.seconds, 2)}
+            "unchanged": stats.unchanged, "removed": stats.removed, "query_vectors": queries,
+            "seconds": round(time.monotonic() - started, 2)}
 
 
 @dataclass
@@ -113,6 +122,7 @@ class Knowledge:
     look: views.Lookups = field(default_factory=views.Lookups)   # fix PRs' own words, document links
     _lock: threading.Lock = field(default_factory=threading.Lock)
     _memo: "_Memo" = field(default_factory=lambda: _Memo())
+    _shared: Any = None                                          # SharedAnswers of a server's processes
 
     @classmethod
     def open(cls, where: Locations, progress: Callable[[str, int, int], None] | None = None) -> "Knowledge":
@@ -162,8 +172,15 @@ class Knowledge:
         return k
 
     def forget(self) -> None:
-        """Drop the memoised index answers (benchmarks time the searches themselves)."""
-        self._memo = _Memo()
+        """Drop this process's memoised index answers (benchmarks time the searches themselves;
+        answers shared with other processes, `share_answers`, stay shared)."""
+        self._memo = _Memo(shared=self._shared)
+
+    def share_answers(self, shared: Any) -> None:
+        """Memoise case rankings in `shared` too (`fixlore.serve.shared.SharedAnswers`): the
+        processes of one server answer a question any of them answered before from the memo."""
+        self._shared = shared
+        self._memo = _Memo(shared=shared)
 
     def warm(self) -> None:
         """Load the indexes' shared parts now (before forking server processes)."""
@@ -178,7 +195,9 @@ class Knowledge:
             if index is not None:
                 index.after_fork()
         self._lock = threading.Lock()
-        self._memo = _Memo()
+        if self._shared is not None:
+            self._shared.after_fork()
+        self._memo = _Memo(shared=self._shared)
 
     def close(self) -> None:
         self.case_index.close()
@@ -248,8 +267,7 @@ class Knowledge:
         cut-off (`limits.relevant`). Within a tie, by score."""
         case = self.case(key)
         k = check_k(k)
-        gist = self._gists.get(case.key, {})
-        text = "\n\n".join(p for p in (views.search_text(case), gist.get("error", ""), gist.get("report", "")) if p)
+        text = views.related_query(case, self._gists.get(case.key, {}))
         similar = dict(self._nearest_cases(text, want=MAX_K)) if text else {}
         tiers: list[list[tuple[str, str, float]]] = [[], [], []]
         seen = {case.key}
@@ -312,14 +330,17 @@ class Knowledge:
         """Case keys by their best passage's score (a long case has several), best first;
         with `cut`, only passages past the relevance cut-off count."""
         k = min(MAX_K * 4, max(want * 3, 10))
-        hits = self._memo.get(("cases", text, k, doc_prefix),
-                              lambda: self._locked(self.case_index.best, text, k=k, kind="case", doc_prefix=doc_prefix))
-        best: dict[str, float] = {}
-        for p in hits:
-            key = _key_of_doc(p.doc)
-            if key in self.cases and p.score > best.get(key, -1.0) and (not cut or relevant(p.cosine, p.coverage)):
-                best[key] = p.score
-        return sorted(best.items(), key=lambda kv: (-kv[1], kv[0]))
+
+        def ranked() -> list[tuple[str, float]]:
+            hits = self._locked(self.case_index.best, text, k=k, kind="case", doc_prefix=doc_prefix, with_text=False)
+            best: dict[str, float] = {}
+            for p in hits:
+                key = _key_of_doc(p.doc)
+                if key in self.cases and p.score > best.get(key, -1.0) and (not cut or relevant(p.cosine, p.coverage)):
+                    best[key] = p.score
+            return sorted(best.items(), key=lambda kv: (-kv[1], kv[0]))
+
+        return self._memo.get(("cases", text, k, doc_prefix, cut), ranked, shared=True)
 
 
 def _editions_of(store: Any) -> dict[str, list[dict[str, Any]]]:
@@ -335,19 +356,28 @@ def _editions_of(store: Any) -> dict[str, list[dict[str, Any]]]:
 class _Memo:
     """The indexes' answers by question, the `size` most recent kept. The knowledge base is
     read-only while served, so an answer never goes stale; cards are built from the cases on
-    every call, so a memo holds rankings (keys, passages, scores), not what is shown."""
+    every call, so a memo holds rankings (keys, passages, scores), not what is shown. With
+    `shared` (the server's other processes, `fixlore.serve.shared`), a value asked `shared=True`
+    (plain data: lists and tuples of strings and numbers) is looked up there before it is
+    computed, and written there after."""
 
-    def __init__(self, size: int = 4096):
+    def __init__(self, size: int = 4096, shared: Any = None):
         self._items: OrderedDict[Any, Any] = OrderedDict()
         self._size = size
         self._lock = threading.Lock()
+        self._shared = shared
 
-    def get(self, key: Any, compute: Callable[[], Any]) -> Any:
+    def get(self, key: Any, compute: Callable[[], Any], shared: bool = False) -> Any:
         with self._lock:
             if key in self._items:
                 self._items.move_to_end(key)
                 return self._items[key]
-        value = compute()
+        share = shared and self._shared is not None
+        value = self._shared.get(key) if share else _MISSING
+        if value is _MISSING:
+            value = compute()
+            if share:
+                self._shared.put(key, value)
         with self._lock:
             self._items[key] = value
             if len(self._items) > self._size:

@@ -27,6 +27,7 @@ class ServeSummary(TypedDict, total=False):
     updated: int
     unchanged: int
     removed: int
+    query_vectors: int                # related-cases query vectors embedded (kept ones cost nothing)
     seconds: float
     fulltext_indexed: int             # the store's full-text index of issues and PRs
     fulltext_removed: int

@@ -197,3 +197,10 @@ def search_text(case: Case, text: IssueText | None = None, body_chars: int = 150
     report = (text.body[:body_chars].strip() if text else "")
     reply = best_reply(text)[:reply_chars].strip() if text and not case.answer else ""
     return "\n\n".join(p for p in (case_text(case), report, reply) if p)
+
+
+def related_query(case: Case, gist: dict[str, str]) -> str:
+    """What `related_cases` searches with: the case's own words (title, analysis) and its
+    report's first error line and start (`report_gist`). The case index keeps this query's
+    vector (`index_cases`), so asking costs no embedding."""
+    return "\n\n".join(p for p in (search_text(case), gist.get("error", ""), gist.get("report", "")) if p)
