@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import threading
 import time
-from collections import OrderedDict
 from importlib.metadata import PackageNotFoundError, version
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -25,7 +24,7 @@ from fixlore.core.model import Case, IssueText, pull_label
 from fixlore.retrieval.base import DOC_KINDS, KnowledgeBase
 from fixlore.serve import citations, views
 from fixlore.serve.limits import MAX_K, relevant
-from fixlore.serve.shared import MISSING as _MISSING
+from fixlore.serve.shared import Memo
 
 CASE_INDEX = "cases-index"
 
@@ -121,7 +120,7 @@ class Knowledge:
     _gists: dict[str, dict[str, str]] = field(default_factory=dict)   # key -> first error line, report start
     look: views.Lookups = field(default_factory=views.Lookups)   # fix PRs' own words, document links
     _lock: threading.Lock = field(default_factory=threading.Lock)
-    _memo: "_Memo" = field(default_factory=lambda: _Memo())
+    _memo: Memo = field(default_factory=lambda: Memo())
     _shared: Any = None                                          # SharedAnswers of a server's processes
 
     @classmethod
@@ -174,13 +173,13 @@ class Knowledge:
     def forget(self) -> None:
         """Drop this process's memoised index answers (benchmarks time the searches themselves;
         answers shared with other processes, `share_answers`, stay shared)."""
-        self._memo = _Memo(shared=self._shared)
+        self._memo = Memo(shared=self._shared)
 
     def share_answers(self, shared: Any) -> None:
         """Memoise case rankings in `shared` too (`fixlore.serve.shared.SharedAnswers`): the
         processes of one server answer a question any of them answered before from the memo."""
         self._shared = shared
-        self._memo = _Memo(shared=shared)
+        self._memo = Memo(shared=shared)
 
     def warm(self) -> None:
         """Load the indexes' shared parts now (before forking server processes)."""
@@ -197,7 +196,7 @@ class Knowledge:
         self._lock = threading.Lock()
         if self._shared is not None:
             self._shared.after_fork()
-        self._memo = _Memo(shared=self._shared)
+        self._memo = Memo(shared=self._shared)
 
     def close(self) -> None:
         self.case_index.close()
@@ -351,38 +350,6 @@ def _editions_of(store: Any) -> dict[str, list[dict[str, Any]]]:
         return Ledger(store).all_appearances()
     except SQLAlchemyError:
         return {}
-
-
-class _Memo:
-    """The indexes' answers by question, the `size` most recent kept. The knowledge base is
-    read-only while served, so an answer never goes stale; cards are built from the cases on
-    every call, so a memo holds rankings (keys, passages, scores), not what is shown. With
-    `shared` (the server's other processes, `fixlore.serve.shared`), a value asked `shared=True`
-    (plain data: lists and tuples of strings and numbers) is looked up there before it is
-    computed, and written there after."""
-
-    def __init__(self, size: int = 4096, shared: Any = None):
-        self._items: OrderedDict[Any, Any] = OrderedDict()
-        self._size = size
-        self._lock = threading.Lock()
-        self._shared = shared
-
-    def get(self, key: Any, compute: Callable[[], Any], shared: bool = False) -> Any:
-        with self._lock:
-            if key in self._items:
-                self._items.move_to_end(key)
-                return self._items[key]
-        share = shared and self._shared is not None
-        value = self._shared.get(key) if share else _MISSING
-        if value is _MISSING:
-            value = compute()
-            if share:
-                self._shared.put(key, value)
-        with self._lock:
-            self._items[key] = value
-            if len(self._items) > self._size:
-                self._items.popitem(last=False)
-        return value
 
 
 def _key_of_doc(doc: str) -> str:

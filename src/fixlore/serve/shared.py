@@ -1,7 +1,7 @@
 """Rankings shared by the processes of one server: a question one process answered is answered
 from the memo by the others too (`fixlore.serve.forked`).
 
-Each serving process memoises the indexes' answers (`knowledge._Memo`); without this, a repeated
+Each serving process memoises the indexes' answers (`Memo`, below); without this, a repeated
 question reached a process that had not seen it and was searched again, so several processes
 answered repeated questions at half the rate of one. The parent creates a SQLite file in a
 folder of its own (mode 0700, on /dev/shm where there is one) before it forks; every process
@@ -19,8 +19,9 @@ import shutil
 import sqlite3
 import tempfile
 import threading
+from collections import OrderedDict
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 MISSING = object()
 SHM = Path("/dev/shm")        # memory-backed where Linux has it
@@ -112,3 +113,35 @@ def _remove_orphans(where: Path) -> None:
 
 def _digest(key: Any) -> bytes:
     return hashlib.blake2b(marshal.dumps(key), digest_size=20).digest()
+
+
+class Memo:
+    """The indexes' answers by question, the `size` most recent kept. The knowledge base is
+    read-only while served, so an answer never goes stale; cards are built from the cases on
+    every call, so a memo holds rankings (keys, passages, scores), not what is shown. With
+    `shared` (the server's other processes, `fixlore.serve.shared`), a value asked `shared=True`
+    (plain data: lists and tuples of strings and numbers) is looked up there before it is
+    computed, and written there after."""
+
+    def __init__(self, size: int = 4096, shared: Any = None):
+        self._items: OrderedDict[Any, Any] = OrderedDict()
+        self._size = size
+        self._lock = threading.Lock()
+        self._shared = shared
+
+    def get(self, key: Any, compute: Callable[[], Any], shared: bool = False) -> Any:
+        with self._lock:
+            if key in self._items:
+                self._items.move_to_end(key)
+                return self._items[key]
+        share = shared and self._shared is not None
+        value = self._shared.get(key) if share else MISSING
+        if value is MISSING:
+            value = compute()
+            if share:
+                self._shared.put(key, value)
+        with self._lock:
+            self._items[key] = value
+            if len(self._items) > self._size:
+                self._items.popitem(last=False)
+        return value
