@@ -21,12 +21,34 @@ def fit_cell(text: str, limit: int, fallback: str = "") -> str:
 ROW_CHARS = 220
 
 
+def shown_len(text: str) -> int:
+    """The characters a reader sees of `text`: code marks (`` ` ``) render as type, not as text."""
+    return len((text or "").replace("`", ""))
+
+
+def fit_shown(text: str, limit: int) -> str:
+    """`fit` measured in the characters a reader sees (`shown_len`): `text` whole or its first whole
+    clauses within `limit` of them, "" when not even the first clause fits."""
+    marks = len(text or "") - shown_len(text)
+    for room in range(limit + marks, limit - 1, -1):
+        cut = fit(text, room)
+        if shown_len(cut) <= limit:
+            return cut
+    return ""
+
+
 def row_budget(problem: str, stated: str, least: int) -> int:
-    """The characters an analyst may write in a row: what the problem cell and the pipeline's facts
-    (`stated`) leave of ROW_CHARS, never less than `least`. Measured once, 2026-12-06 (bench/rows.py,
-    fixed 150 -> this): ascend-2026-09 (fitted world) recall 0.845 -> 0.849, median row 202 -> 208;
-    held out: seed-twin 0.748 -> 0.756, seed-twin2 0.635 -> 0.643, npu-threads heldout 0.550 -> 0.550."""
-    return max(least, ROW_CHARS - len(problem or "") - len(stated or "") - 2)
+    """The characters an analyst may write in a row: what the problem cell and what the row shows
+    besides (`stated`: the fact sentences as the row states them, the cited document's name) leave of
+    ROW_CHARS, counted as a reader sees them (`shown_len`), never less than `least`. Measured once,
+    2026-12-06 (bench/rows.py, fixed 150 -> this): ascend-2026-09 (fitted world) recall 0.845 -> 0.849,
+    median row 202 -> 208; held out: seed-twin 0.748 -> 0.756, seed-twin2 0.635 -> 0.643, npu-threads
+    heldout 0.550 -> 0.550. Then (issue #22, same day) counting the citation and the row's close
+    (`wording.facts.row_close`) and measuring in shown characters, with offline.worth_room and
+    rules/text.STAGE_LABEL: ascend-2026-09 (fitted) bench/rows.py 0.853 -> 0.861 at median 208 -> 198,
+    bench/facts_reader.py 0.874 -> 0.878 at median visible 225.5 -> 219.0; held out: seed-twin 0.756 ->
+    0.748 / 0.832 -> 0.824, seed-twin2 0.643 -> 0.643 / 0.764 -> 0.764, npu-threads heldout 0.550 -> 0.550."""
+    return max(least, ROW_CHARS - shown_len(problem) - shown_len(stated) - 2)
 
 
 def without_restated(text: str, said: list[str]) -> str:
@@ -51,4 +73,4 @@ def clauses(text: str) -> list[str]:
     return [text[a:b] for a, b in zip(cuts, cuts[1:]) if text[a:b].strip()]
 
 
-__all__ = ["DANGLING", "ROW_CHARS", "clause_ends", "dangles", "fit", "fit_cell", "clauses", "row_budget", "without_dangling", "without_restated"]
+__all__ = ["DANGLING", "ROW_CHARS", "clause_ends", "dangles", "fit", "fit_cell", "fit_shown", "clauses", "row_budget", "shown_len", "without_dangling", "without_restated"]

@@ -40,7 +40,7 @@ from fixlore.analyse.base import Analysis
 from fixlore.analyse.cells import problem_cell, symptom_cell, title_within
 from fixlore.analyse.context import CaseContext
 from fixlore.analyse.keep import keep_or_drop, language_of
-from fixlore.analyse.fit import fit, fit_cell, row_budget, without_dangling, without_restated
+from fixlore.analyse.fit import fit, fit_cell, fit_shown, row_budget, shown_len, without_dangling, without_restated
 from fixlore.analyse.roles import (OFFICIAL, facts_kept, is_measurement, is_scope, is_template_note, is_workaround,
                                    is_log_line, only_tests, says_something, states_cause,
                                    states_change, states_reason, without_merge_news)
@@ -52,9 +52,10 @@ from fixlore.core.model import Case, Written
 from fixlore.rules.refs import KIND_ISSUE, find_refs
 from fixlore.rules.text import (ACTION_CUES, FIX_CUES, ROOT_CUES, cjk_count, clean_title,
                                 cue_count, fact_count, hard_facts, is_aside, is_cjk, is_language_neutral,
-                                is_status_update, keywords, overlap, sentences, tokens, without_status)
+                                is_status_update, keywords, overlap, sentences, tokens, without_stage_label,
+                                without_status)
 from fixlore.rules.topics import topic_words
-from fixlore.wording.facts import any_fix_merged, close_sentence, fix_sentence, is_merged, pr_label, unlanded
+from fixlore.wording.facts import any_fix_merged, cite_label, close_sentence, fix_sentence, is_merged, pr_label, row_close, unlanded
 
 # how much a sentence's origin counts: maintainers explain, PRs describe the change,
 # reporters sometimes locate the cause themselves
@@ -195,6 +196,17 @@ class OfflineAnalyst:
                 (hard_facts(said) | _pulls_named(said, case.repo))
             return bool(taken or stated) and not new_facts and overlap(toks, tokens(said)) >= 0.5
 
+        def worth_room(c: Scored) -> bool:
+            """Whether `c` earns room in a row that already says what was wrong and what was done
+            (a mechanism, and the change or the advice): only by naming a fact (a number, a name,
+            a version, a PR) the row does not state yet. A row still short of either takes it."""
+            roles = {r for r, _, _ in taken}
+            if "mechanism" not in roles or not roles & {"change", "workaround"}:
+                return True
+            said = " ".join([stated] + [t for _, _, t in taken])
+            return bool((hard_facts(c.text) | _pulls_named(c.text, case.repo)) -
+                        (hard_facts(said) | _pulls_named(said, case.repo)))
+
         def take(role: str, pool: list[Scored], first: bool = False) -> None:
             nonlocal left
             pool = [c for c in pool if not near(c)]
@@ -209,10 +221,13 @@ class OfflineAnalyst:
                 # a clause the row already says (the cause again at the head of the PR's sentence) goes
                 text = without_restated(c.text.rstrip("。.；; "), [t for _, _, t in taken])
                 text = without_merge_news(text, case.repo, stated)
+                # "确认：", "定位：": the discussion's stage, not part of the point (rules/text.STAGE_LABEL)
+                text = without_stage_label(text) if text else text
                 if not text:
                     continue
-                if len(text) > left:
-                    cut = fit(text, left)
+                # measured as the reader sees it: code marks take no room (analyse/fit.shown_len)
+                if shown_len(text) > left:
+                    cut = fit_shown(text, left)
                     # whole clauses only, never an ellipsis (analyse/fit.py); a bound on versions is
                     # kept whole or not at all ("需要 A ≥ 1；B ≥ 2" cut after the first clause states a
                     # wrong requirement); anything else cut must still name something (the first
@@ -222,7 +237,7 @@ class OfflineAnalyst:
                         continue
                     text = cut
                 taken.append((role, c, text))
-                left -= len(text) + 1
+                left -= shown_len(text) + 1
                 return
 
         # a PR or a reply that restates the report ("描述：win11 上编译…出错") is the problem again, not the answer
@@ -252,7 +267,9 @@ class OfflineAnalyst:
         take("scope", [c for c in usable if c.scope and not c.aside and (c.source in OFFICIAL or c.facts)])
         if not any(c.measured for _, c, _ in taken):
             take("mechanism", [c for c in official if c.measured and not c.aside and not c.change])
-        take("mechanism", [c for c in usable if c.mechanism])
+        # the row has its cause and its change: a sentence more is room spent, worth it for a fact
+        # the row lacks (issue #22: facts chosen to fit the length), not for the cause in other words
+        take("mechanism", [c for c in usable if c.mechanism and worth_room(c)])
         if not any(r == "workaround" for r, _, _ in taken):
             take("workaround", [c for c in official if c.workaround and not c.change and not c.aside])
         if not taken:   # no cue anywhere: what the official voice said, then what the PR says
@@ -262,7 +279,7 @@ class OfflineAnalyst:
         while left >= MIN_PIECE and len(taken) < 6:
             before = len(taken)
             more = [c for c in official if not c.aside and not any(c.text == t.text for _, t, _ in taken)]
-            take("change" if case.fix else "mechanism", [c for c in more if c.facts or c.mechanism or c.change])
+            take("change" if case.fix else "mechanism", [c for c in more if (c.facts or c.mechanism or c.change) and worth_room(c)])
             if len(taken) == before:
                 break
         take("aside", [c for c in official if c.aside and c.facts])
@@ -314,14 +331,18 @@ class OfflineAnalyst:
         cands = self._candidates(case, ctx, title, zh)
         # the verdict and the theme read the stated causes (cue words), as before rows were written
         root_text = " ".join(c.text for c in self._best([c for c in cands if c.root > 0], self.cause_sentences))
-        stated = " ".join(p for p in (fix_sentence(case, zh), close_sentence(case, zh)) if p)
+        stated = " ".join(p for p in (fix_sentence(case, zh), row_close(case, zh)) if p)
         problem = self.problem(case, ctx)
-        picked = self._explanation(case, cands, row_budget(problem, stated, EXPLAIN_BUDGET), title, stated)
+        # the row's room is what a reader sees of it: the cited document's name is read too
+        shown = " ".join(p for p in (stated, cite_label(case, zh)) if p)
+        picked = self._explanation(case, cands, row_budget(problem, shown, EXPLAIN_BUDGET), title, stated)
         # who is affected, as the people who own the code stated it: a defect confirmed and bounded
         established = " ".join(t for r, c, t in picked if r == "scope" and c.source in OFFICIAL)
         verdict = keep_or_drop(case, ctx, root_cause=root_text, established=established)
 
         sep = "。" if zh else ". "
+        # the case's answer keeps every fact sentence; the digest's row states the close only when it
+        # tells more than the merge date (wording.facts.row_close), and the budget above counts that
         facts = [p for p in (fix_sentence(case, zh), close_sentence(case, zh)) if p]
         field_of = {"mechanism": "mechanism", "aside": "scope", "change": "change",
                     "workaround": "workaround", "scope": "scope"}

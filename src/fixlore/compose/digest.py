@@ -25,7 +25,7 @@ from fixlore.compose.themes import themes
 from fixlore.compose.wording import capital as _capital, date as _date, j as _j, t as _t
 from fixlore.core.enums import FunnelStage
 from fixlore.core.model import Case
-from fixlore.wording.facts import close_sentence, fix_sentence, kb_sentence
+from fixlore.wording.facts import cited_doc, close_sentence, fix_sentence, kb_sentence
 
 
 def answer_in(case: Case, lang: str) -> str:
@@ -60,9 +60,9 @@ def without_kb(answer: str, case: Case) -> str:
 def kb_cites(case: Case, repo_web: dict[str, Any]) -> list[dict[str, Any]]:
     """The document the answer cites (the best-scoring kb_ref, as the analysts cite it), with its
     platform URL when the run knows the repository's; chunk id and score for a tooltip."""
-    if not case.kb_refs:
+    best = cited_doc(case)
+    if best is None:
         return []
-    best = max(case.kb_refs, key=lambda k: k.score)
     _, path = doc_parts(best.doc)
     return [{"doc": best.doc, "path": path, "name": path.split("/")[-1], "url": doc_url(best.doc, repo_web),
              "chunk": best.chunk, "score": round(best.score, 3)}]

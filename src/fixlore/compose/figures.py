@@ -11,9 +11,9 @@ from fixlore.core.enums import EvidenceKind, FixState, FunnelStage, Timing, Trap
 from fixlore.core.model import FUNNEL_STAGES, MERGED_CLOSED, Case, FixRef, merge_variant, pr_sigil
 from fixlore.core.timeutil import lag_seconds
 from fixlore.rules.unread import ISSUE, fix_unknown, unjudged
-from fixlore.wording.facts import landed
+from fixlore.wording.facts import CLOSED_BY_MERGE, landed
 
-AUTO_CLOSE_TIMINGS = (Timing.SAME_SECOND, Timing.AUTO_CLOSE)
+AUTO_CLOSE_TIMINGS = CLOSED_BY_MERGE      # the one rule: wording.facts
 # Keys of the digest's figures, so plain strings (orjson takes no enum keys).
 CARRIER_TRAPS = tuple(t.value for t in (Trap.FIX_NOT_LANDED, Trap.CLAIMED_UNMERGED, Trap.LINKED_UNRELATED,
                                         Trap.CLOSED_BEFORE_MERGE))

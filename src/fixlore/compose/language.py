@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 
 from fixlore.core.model import Case
-from fixlore.wording.facts import close_sentence, fix_sentence
+from fixlore.wording.facts import fix_sentence, row_close
 
 MARK = "[zh]"
 _HAN = re.compile(r"[\u3400-\u9fff]")
@@ -69,10 +69,10 @@ def _capital(sentence: str) -> str:
 
 def facts_in(case: Case, lang: str, quoted: list[str] | None = None) -> list[str]:
     """The pipeline's fact sentences about the case (its fix and where it landed, how the close
-    relates to it), worded in `lang` from the structured conclusions; a comment they quote is
+    relates to it as a row states it: `row_close`), worded in `lang` from the structured conclusions; a comment they quote is
     marked as a quote in the English digest."""
     zh = lang == "zh"
-    out = [s.rstrip("。. ") for s in (fix_sentence(case, zh), close_sentence(case, zh)) if s]
+    out = [s.rstrip("。. ") for s in (fix_sentence(case, zh), row_close(case, zh)) if s]
     if zh:
         return out
     return [mark_runs(_capital(s), lang, quoted if quoted is not None else []) for s in out]

@@ -101,8 +101,30 @@ def fix_sentence(case: Case, zh: bool) -> str:
     return head + ("；".join(parts) if zh else "; ".join(parts))
 
 
+# Timings of a close the platform made when the fix merged (it closes the issues a PR names): the
+# close time is the fix time, and the fix sentence's merge date already says when that was.
+CLOSED_BY_MERGE = (Timing.SAME_SECOND, Timing.AUTO_CLOSE)
+
+
 def close_sentence(case: Case, zh: bool) -> str:
     """How the issue's close relates to the fix, from timing, lag and traps."""
+    return ("；" if zh else "; ").join(p for p in [_close_state(case, zh)] + _close_notes(case, zh) if p)
+
+
+def row_close(case: Case, zh: bool) -> str:
+    """The close as a table row states it: what the close tells a reader beyond the fix sentence's
+    merge date. A close the merge itself made (`CLOSED_BY_MERGE`) tells nothing more: the row
+    keeps only its notes (another issue the PR fixes, a linked PR that is not the fix), and the
+    digest says once, in its themes and figures, that those closes are the fixes' merges. A late,
+    stale or early close, a fix that did not land and no fix at all are each a state a reader
+    must see in the row (issue #22: rows written from the case's facts with their state)."""
+    notes = _close_notes(case, zh)
+    if case.timing in CLOSED_BY_MERGE and any(is_merged(f) for f in case.fix):
+        return ("；" if zh else "; ").join(notes)
+    return close_sentence(case, zh)
+
+
+def _close_state(case: Case, zh: bool) -> str:
     lag = format_lag(case.lag_s, zh)
     t = case.timing
     if t == Timing.SAME_SECOND:
@@ -130,6 +152,12 @@ def close_sentence(case: Case, zh: bool) -> str:
             s = "关单时修复未落地" if zh else "closed before any fix landed"
         else:
             s = "无代码修复" if zh else "no code change"
+    return s
+
+
+def _close_notes(case: Case, zh: bool) -> list[str]:
+    """What the close sentence adds to its state: PRs cited or linked that are not the fix, other
+    issues the same PR fixed."""
     # a close storm is said once, in the disclosure, with its span: the same note in every row of
     # the storm is boilerplate (issue #22)
     extra = []
@@ -148,8 +176,7 @@ def close_sentence(case: Case, zh: bool) -> str:
         else:
             extra.append("一 PR 修多单" if zh else "one PR fixed several issues")
     extra += _linked_but_not_the_fix(case, zh)
-    sep = "；" if zh else "; "
-    return sep.join([s] + extra)
+    return extra
 
 
 def shared_with(note: str) -> list[str]:
@@ -207,10 +234,24 @@ def note_in(note: str, zh: bool) -> str:
     return f"（{'、'.join(prs)}）" if prs else ""
 
 
-def kb_sentence(case: Case, zh: bool) -> str:
-    if not case.kb_refs:
+def cited_doc(case: Case):
+    """The document a row cites: the best-scoring kb_ref, as the analysts cite it; None without one."""
+    return max(case.kb_refs, key=lambda k: k.score) if case.kb_refs else None
+
+
+def cite_label(case: Case, zh: bool) -> str:
+    """The citation as a reader of the row sees it: the label and the document's file name (its
+    path, chunk and score stay in the link and the tooltip); "" without a cited document."""
+    best = cited_doc(case)
+    if best is None:
         return ""
-    best = max(case.kb_refs, key=lambda k: k.score)
+    return ("KB：" if zh else "KB: ") + best.doc.split("/")[-1]
+
+
+def kb_sentence(case: Case, zh: bool) -> str:
+    best = cited_doc(case)
+    if best is None:
+        return ""
     doc = best.doc.split("/", 3)[-1] if best.doc.startswith("docs/") else best.doc
     chunk = f" {best.chunk}" if best.chunk else ""
     return f"KB：{doc}{chunk}（{best.score:.3f}）" if zh else f"KB: {doc}{chunk} ({best.score:.3f})"

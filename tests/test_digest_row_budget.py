@@ -1,0 +1,127 @@
+"""A row's room is what a reader sees of it (issue #22, rows): the close is stated only when it tells
+more than the fix's merge date, the cited document's name is read and so counted, code marks are
+not, a discussion-stage label ("定位：") is not part of the point, and once a row says what was wrong
+and what was done a further sentence earns its room only with a fact the row lacks."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta, timezone
+
+from fixlore.analyse.context import CaseContext
+from fixlore.analyse.fit import ROW_CHARS, fit, fit_shown, shown_len
+from fixlore.analyse.offline import EXPLAIN_BUDGET, OfflineAnalyst
+from fixlore.compose.language import facts_in
+from fixlore.core.enums import Timing, Trap
+from fixlore.core.model import Case, Comment, FixRef, Issue, KbRef, Pull
+from fixlore.rules.text import without_stage_label
+from fixlore.wording.facts import cite_label, close_sentence, row_close
+
+TZ = timezone(timedelta(hours=8))
+REPO = "o/cluster"
+
+
+def at(day: int, hh: int = 10) -> datetime:
+    return datetime(2026, 9, day, hh, tzinfo=TZ)
+
+
+def _pr(number: int, state: str = "merged") -> FixRef:
+    return FixRef(repo=REPO, number=number, role="fix", state=state, merged_at=at(15) if state == "merged" else None,
+                  url=f"https://gitcode.com/{REPO}/merge_requests/{number}", base_ref="master")
+
+
+def _case(n: int, title: str, comments: list[str], pr_body: str, *, timing: Timing = Timing.SAME_SECOND,
+          kb: list[KbRef] | None = None) -> tuple[Case, CaseContext]:
+    fix = _pr(900 + n)
+    issue = Issue(repo=REPO, number=n, title=title, body=title + "。", state="closed", created_at=at(1),
+                  updated_at=at(16), closed_at=at(15), author="reporter1",
+                  html_url=f"https://gitcode.com/{REPO}/issues/{n}")
+    pull = Pull(repo=REPO, number=fix.number, title=f"fix #{n}", body=pr_body, state="merged", created_at=at(2),
+                updated_at=at(15), merged_at=at(15), closed_at=at(15), author="dev1", base_ref="master", html_url=fix.url)
+    talk = [Comment(repo=REPO, parent_kind="issue", parent_number=n, id=f"{n}-{i}", author="maintainer1", body=b,
+                    created_at=at(3, 10 + i)) for i, b in enumerate(comments)]
+    case = Case(repo=REPO, number=n, title=title, url=issue.html_url, closed_at=at(15), funnel="selected",
+                fix=[fix], timing=timing, lag_s=0, kb_refs=kb or [])
+    return case, CaseContext(issue=issue, comments=talk, pulls=[pull])
+
+
+# -- the close, as a row states it --------------------------------------------------------------
+def test_a_close_the_merge_made_is_not_restated_in_the_row_but_a_close_that_departs_from_it_is():
+    same = Case(repo=REPO, number=1, url="u", fix=[_pr(5)], timing=Timing.SAME_SECOND, lag_s=0)
+    auto = Case(repo=REPO, number=2, url="u", fix=[_pr(6)], timing=Timing.AUTO_CLOSE, lag_s=55)
+    assert row_close(same, True) == "" and row_close(auto, True) == "" and row_close(auto, False) == ""
+    assert close_sentence(same, True) == "合入当秒自动关单"       # the case's own fact sentence keeps it
+    assert facts_in(same, "zh") == ["修复 !5（09-15 合入）"]      # the row: where and when the fix landed
+    late = Case(repo=REPO, number=3, url="u", fix=[_pr(7)], timing=Timing.LATER, lag_s=3 * 86400)
+    stale = Case(repo=REPO, number=4, url="u", fix=[_pr(8)], timing=Timing.STALE, lag_s=9 * 86400)
+    early = Case(repo=REPO, number=5, url="u", pending_fix=[_pr(9)], timing=Timing.BEFORE_MERGE,
+                 traps=[Trap.CLOSED_BEFORE_MERGE])
+    unfixed = Case(repo=REPO, number=6, url="u", timing=Timing.NO_FIX)
+    waiting = Case(repo=REPO, number=7, url="u", fix=[_pr(10, "open")], timing=Timing.NO_FIX)
+    assert row_close(late, True) == "合入 3 天后关单"
+    assert row_close(stale, True) == "stale 关单，晚于合入 9 天"
+    assert row_close(early, True).startswith("关单早于修复合入")
+    assert row_close(unfixed, True) == "无代码修复" and row_close(waiting, True) == "关单时修复未落地"
+
+
+def test_a_merge_made_close_keeps_its_notes_on_other_issues_and_linked_prs():
+    note = {Trap.ONE_PR_MANY_ISSUES.value: "!57 also fixes #32, #33"}
+    case = Case(repo=REPO, number=31, url="u", fix=[_pr(57)], timing=Timing.SAME_SECOND, lag_s=1,
+                traps=[Trap.ONE_PR_MANY_ISSUES], trap_notes=note)
+    assert row_close(case, True) == "同一 PR 还修 #32、#33"
+    assert row_close(case, False) == "the same PR also fixed #32, #33"
+    linked = Case(repo=REPO, number=631, url="u", fix=[_pr(986)], timing=Timing.SAME_SECOND, lag_s=0,
+                  candidates=[{"repo": REPO, "number": 1008, "verdict": "unrelated", "unrelated": "fixes #647",
+                               "signals": [{"kind": "linked"}]}])
+    assert row_close(linked, True) == "页面关联的 !1008 不是本单修复（它修 #647）"
+
+
+# -- what the row's room counts ------------------------------------------------------------------
+def test_code_marks_take_no_room_and_a_clause_is_never_split():
+    text = "`no_save_optim=true` 存盘不写 optimizer；`save_ckpt_dtype` 生效点移到合并之后"
+    assert shown_len(text) == len(text) - 4
+    assert fit(text, shown_len(text)) != text                   # counted raw, the last clause would go
+    assert fit_shown(text, shown_len(text)) == text             # counted as read, the row keeps it
+    assert fit_shown(text, shown_len(text) - 1) == "`no_save_optim=true` 存盘不写 optimizer"
+    assert fit_shown(text, 5) == ""
+
+
+def test_the_cited_documents_name_is_read_and_so_counted_in_the_row():
+    doc = KbRef(doc="docs/o/cluster/docs/zh/design/npu_exporter_metrics_and_utilization_rate_history.md",
+                chunk="part0002", score=0.9)
+    assert cite_label(Case(repo=REPO, number=1, url="u", kb_refs=[doc]), True) == \
+        "KB：npu_exporter_metrics_and_utilization_rate_history.md"
+    assert cite_label(Case(repo=REPO, number=1, url="u"), True) == ""
+    facts = [f"原因{i}：指标 metric_name_{i} 在 hdk_version_{i} 之后改为按 rts_task_{i} 统计，阈值 {i}0s 不再适用。" for i in range(1, 7)]
+    lengths = {}
+    for kb in ([], [doc]):
+        case, ctx = _case(8, "指标含义不一", facts, "无。", timing=Timing.SAME_SECOND, kb=kb)
+        a = OfflineAnalyst().analyse(case, ctx)
+        shown = shown_len(a.problem) + shown_len(a.answer) + len(cite_label(case, True))
+        lengths[bool(kb)] = shown
+        # the analyst's share is what the problem, the fact sentences and the citation leave of the row
+        assert shown <= ROW_CHARS + 3 or len(a.answer) <= EXPLAIN_BUDGET + 40, (shown, a.answer)
+    assert lengths[True] <= ROW_CHARS + 3 and lengths[False] <= ROW_CHARS + 3
+
+
+# -- what earns a row's room ---------------------------------------------------------------------
+def test_a_discussion_stage_label_is_not_part_of_the_point():
+    assert without_stage_label("定位：minmax_config 初始化 dim=[]") == "minmax_config 初始化 dim=[]"
+    assert without_stage_label("评估结论：26.2.0 删除 rootinfo 默认挂载") == "26.2.0 删除 rootinfo 默认挂载"
+    assert without_stage_label("验收：64 卡 MFU 24.6") == "验收：64 卡 MFU 24.6"     # what the point is about stays
+    assert without_stage_label("根因：route() 按全量 token 计算") == "根因：route() 按全量 token 计算"
+    assert without_stage_label("确认：") == "确认："                                 # nothing follows: not a label
+    case, ctx = _case(9, "resume 时训练发散", ["定位：resume 时 `no_load_optim=false`，DCP 静默跳过缺失分片导致发散。"],
+                      "save 端在 extra_state 记录 `saved_optim`，load 端缺失即 warning。")
+    a = OfflineAnalyst().analyse(case, ctx)
+    assert "no_load_optim" in a.answer and "定位" not in a.answer, a.answer
+
+
+def test_once_a_row_says_what_was_wrong_and_what_was_done_more_words_need_a_new_fact():
+    case, ctx = _case(10, "health 探针污染压测测量",
+                      ["原因是 MultiHostSimulator.health() 每秒发 completion 请求。",
+                       "因为每次探针都占用一个推理槽位，吞吐被拉低，排队也变长。",
+                       "原因还有 scheduler_interval_s 默认 1s，导致压测期间每秒轮询一次。"],
+                      "health() 改为判断服务日志中的 startup complete，不再发 completion 请求。")
+    a = OfflineAnalyst().analyse(case, ctx)
+    assert "scheduler_interval_s" in a.answer and "startup complete" in a.answer, a.answer
+    assert "推理槽位" not in a.answer, a.answer       # a second cause naming nothing: room spent, no fact gained
