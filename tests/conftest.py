@@ -19,6 +19,30 @@ from pathlib import Path
 import pytest
 
 
+def _build_click_commands_once() -> None:
+    """typer builds its click command tree from the functions' signatures on every call of the app
+    (and `fixlore.cli.commands.main` walks it once more for empty values): about 13 ms each time,
+    once a process for a user, twice per in-process command in a test (~1,000 of them). The tree
+    of one Typer object is the same every time (no test registers commands), and click keeps no
+    state between invocations in it, so this process builds it once per Typer object."""
+    import weakref
+
+    import typer.main
+
+    build = typer.main.get_command
+    built: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+    def get_command(typer_instance):
+        if typer_instance not in built:
+            built[typer_instance] = build(typer_instance)
+        return built[typer_instance]
+
+    typer.main.get_command = get_command
+
+
+_build_click_commands_once()
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
