@@ -19,6 +19,30 @@ from pathlib import Path
 import pytest
 
 
+def _build_click_commands_once() -> None:
+    """typer builds its click command tree from the functions' signatures on every call of the app
+    (and `fixlore.cli.commands.main` walks it once more for empty values): about 13 ms each time,
+    once a process for a user, twice per in-process command in a test (~1,000 of them). The tree
+    of one Typer object is the same every time (no test registers commands), and click keeps no
+    state between invocations in it, so this process builds it once per Typer object."""
+    import weakref
+
+    import typer.main
+
+    build = typer.main.get_command
+    built: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+    def get_command(typer_instance):
+        if typer_instance not in built:
+            built[typer_instance] = build(typer_instance)
+        return built[typer_instance]
+
+    typer.main.get_command = get_command
+
+
+_build_click_commands_once()
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -29,7 +53,9 @@ def free_port() -> int:
 # Parallel runs (pytest-xdist, `./dev test`): with --dist loadfile a file is one worker's unit;
 # files that read the same session fixture's world run are one unit together, so it is made once.
 
-RUN_TOGETHER = {"tests/test_hostile_terminal.py": "tests/test_hostile_world.py"}
+RUN_TOGETHER = {"tests/test_hostile_terminal.py": "tests/test_hostile_world.py",
+                "tests/test_series_ascend.py": "tests/test_series_history.py",       # ascend_series_16/17
+                "tests/test_series_overrides.py": "tests/test_series_history.py"}
 
 
 # The scheduler hands files out in collection order; a long file handed out last keeps one worker
@@ -200,6 +226,55 @@ def demo_run(tmp_path_factory) -> Path:
     proc = fixlore_here("run", "--world", str(DEMO_WORLD), "--out", str(out), env={"NO_COLOR": "1", "COLUMNS": "200"})
     assert proc.returncode == 0, proc.stderr[-2000:]
     return out
+
+
+ASCEND_WORLD = Path(__file__).resolve().parents[1] / "worlds" / "ascend-2026-09"
+ASCEND_FOCUS = ("Ascend/mind-cluster", "Ascend/MindIE-LLM")
+
+
+def _fixlore_json(*args: str) -> dict:
+    import json
+
+    proc = fixlore_here(*args)
+    assert proc.returncode == 0, (args, proc.stderr[-2000:])
+    return json.loads(proc.stdout) if proc.stdout.lstrip().startswith("{") else {}
+
+
+@pytest.fixture(scope="session")
+def ascend_series_16(tmp_path_factory) -> dict:
+    """The Ascend series as the seed frames it, edition 16 published as of 09-19 (marked: its rows
+    hold a real editorial finding), once a session: test_series_ascend, test_series_history and
+    test_series_overrides each start from it (an Ascend publish is the suite's costliest step; the
+    scheduler keeps the three on one worker). The folder is read, never written: copy it
+    (`series_copy`) to publish more."""
+    if not (ASCEND_WORLD / "world.yaml").is_file():
+        pytest.skip("ascend world not generated")
+    out = tmp_path_factory.mktemp("ascend-16") / "out"
+    _fixlore_json("series", "create", "ascend", "--title", "昇腾开源仓Issue分析解答-Ascend精选",
+                  "--tagline", "一句话让Agent变成昇腾专家，昇腾任务轻松搞定。", "--agent-label", "评测入口：请按这个开源仓接入昇腾图谱",
+                  "--agent-pointer", "https://gitcode.com/agent0/kg-tools", "--org", "cann", "--org", "Ascend",
+                  "--org-out", "mindspore", "--since", "2026-09-17T00:00:00+08:00", "--first-number", "16",
+                  "--out", str(out))
+    first = _fixlore_json("series", "publish", "ascend", "--world", str(ASCEND_WORLD), "--as-of",
+                          "2026-09-19T00:00:00+08:00", "--out", str(out), "--on-findings", "mark")
+    return {"out": out, "first": first}
+
+
+@pytest.fixture(scope="session")
+def ascend_series_17(ascend_series_16, tmp_path_factory) -> dict:
+    """ascend_series_16 and then special edition 17 on two repositories as of 09-20 (marked);
+    read, never written, as ascend_series_16."""
+    out = series_copy(ascend_series_16["out"], tmp_path_factory.mktemp("ascend-17") / "out")
+    special = _fixlore_json("series", "publish", "ascend", "--world", str(ASCEND_WORLD), "--as-of",
+                            "2026-09-20T00:00:00+08:00", "--repo", ASCEND_FOCUS[0], "--repo", ASCEND_FOCUS[1],
+                            "--out", str(out), "--on-findings", "mark")
+    return {"out": out, "first": ascend_series_16["first"], "special": special}
+
+
+def series_copy(out: Path, to: Path) -> Path:
+    """A series folder (its store, indexes and editions) copied to publish more in."""
+    shutil.copytree(out, to)
+    return to
 
 
 HOSTILE_WORLDGEN = Path(__file__).resolve().parents[1] / "worldgen" / "hostile.py"

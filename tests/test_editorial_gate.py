@@ -27,11 +27,10 @@ def _fixlore(*args: str) -> subprocess.CompletedProcess:
 
 
 @pytest.fixture(scope="module")
-def demo(tmp_path_factory) -> Path:
-    out = tmp_path_factory.mktemp("gate") / "run"
-    done = _fixlore("run", "--world", str(DEMO), "--out", str(out), "-q")
-    assert done.returncode == 0, done.stderr[-2000:]
-    return out
+def demo(demo_run) -> Path:
+    """`fixlore run` of the demo world with its defaults, made once a session (conftest; read here,
+    never written): the run's own gate is what run.json records."""
+    return demo_run
 
 
 def _row(digest: dict, lang: str, case: str) -> dict:

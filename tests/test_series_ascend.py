@@ -1,6 +1,7 @@
-"""A digest series on worlds/ascend-2026-09 replayed as of three moments (slow: four full runs,
-about two and a half minutes on 2 cores): edition 16 as of 09-19, a special edition on two
-repositories as of 09-20, edition 18 as of 09-21; then edition 16 rebuilt from the ledger."""
+"""A digest series on worlds/ascend-2026-09 replayed as of three moments (slow: three full runs,
+the first two shared with test_series_history and test_series_overrides through conftest's
+session fixtures): edition 16 as of 09-19, a special edition on two repositories as of 09-20,
+edition 18 as of 09-21; then edition 16 rebuilt from the ledger."""
 
 from __future__ import annotations
 
@@ -11,13 +12,13 @@ import pytest
 
 from fixlore.store import Store
 
-from conftest import fixlore_here
+from conftest import ASCEND_FOCUS as FOCUS, fixlore_here, series_copy
+from fixlore.series.publish import edition_dir
 from series_checks import (check_backlog_adds_up, check_disclosure_is_its_own, check_no_case_twice,
                            check_rebuilds, editions)
 
 ROOT = Path(__file__).resolve().parents[1]
 WORLD = ROOT / "worlds" / "ascend-2026-09"
-FOCUS = ("Ascend/mind-cluster", "Ascend/MindIE-LLM")
 
 pytestmark = [pytest.mark.slow,
               pytest.mark.skipif(not (WORLD / "world.yaml").is_file(), reason="ascend world not generated")]
@@ -35,18 +36,13 @@ def fixlore(*args: str) -> dict:
 
 
 @pytest.fixture(scope="module")
-def series(tmp_path_factory):
-    out = tmp_path_factory.mktemp("ascend-series")
-    fixlore("series", "create", "ascend", "--title", "昇腾开源仓Issue分析解答-Ascend精选",
-            "--tagline", "一句话让Agent变成昇腾专家，昇腾任务轻松搞定。", "--agent-label", "评测入口：请按这个开源仓接入昇腾图谱",
-            "--agent-pointer", "https://gitcode.com/agent0/kg-tools", "--org", "cann", "--org", "Ascend",
-            "--org-out", "mindspore", "--since", "2026-09-17T00:00:00+08:00", "--first-number", "16", "--out", str(out))
-    # the Ascend editions hold rows the editorial check flags: published marked (compose/gate.py;
-    # tests/test_editorial_gate.py covers the refusal a publish makes by default)
-    first = fixlore("series", "publish", "ascend", "--world", str(WORLD), "--as-of", "2026-09-19T00:00:00+08:00",
-                    "--out", str(out), "--on-findings", "mark")
-    special = fixlore("series", "publish", "ascend", "--world", str(WORLD), "--as-of", "2026-09-20T00:00:00+08:00",
-                      "--repo", FOCUS[0], "--repo", FOCUS[1], "--out", str(out), "--on-findings", "mark")
+def series(ascend_series_17, tmp_path_factory):
+    # editions 16 and 17 as the session made them (conftest: the seed's framing, 16 as of 09-19,
+    # 17 on FOCUS as of 09-20, both marked: the Ascend editions hold rows the editorial check
+    # flags; tests/test_editorial_gate.py covers the refusal a publish makes by default), copied
+    out = series_copy(ascend_series_17["out"], tmp_path_factory.mktemp("ascend-series") / "out")
+    assert Path(ascend_series_17["special"]["folder"]) == edition_dir(ascend_series_17["out"], "ascend", 17)
+    special = {**ascend_series_17["special"], "folder": str(edition_dir(out, "ascend", 17))}
     last = fixlore("run", "--series", "ascend", "--world", str(WORLD), "--as-of", "2026-09-21T00:00:00+08:00",
                    "--out", str(out), "--on-findings", "mark")
     store = Store.open(f"sqlite:///{out / 'fixlore.db'}")
@@ -54,7 +50,7 @@ def series(tmp_path_factory):
         eds = editions(store, "ascend")
     finally:
         store.close()
-    return {"out": out, "first": first, "special": special, "last": last, "editions": eds}
+    return {"out": out, "first": ascend_series_17["first"], "special": special, "last": last, "editions": eds}
 
 
 def test_editions_are_numbered_and_windowed(series):

@@ -30,7 +30,7 @@ from fixlore.series.publish import edition_dir
 from fixlore.store import Store
 from fixlore.store.ledger import Ledger
 
-from conftest import fixlore_here
+from conftest import fixlore_here, series_copy
 from series_checks import check_backlog_adds_up, check_disclosure_is_its_own, check_no_case_twice, check_rebuilds, editions, key
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -328,17 +328,13 @@ def test_a_publish_killed_anywhere_leaves_the_ledger_before_or_after(demo):
 
 @pytest.mark.slow
 @pytest.mark.skipif(not (ASCEND / "world.yaml").is_file(), reason="ascend world not generated")
-def test_ascend_history_holds(tmp_path):
-    out = tmp_path / "ascend"
-    fixlore("series", "create", "ascend", "--title", "昇腾开源仓Issue分析解答-Ascend精选", "--org", "cann", "--org",
-            "Ascend", "--org-out", "mindspore", "--since", "2026-09-17T00:00:00+08:00", "--first-number", "16",
-            "--out", str(out))
+def test_ascend_history_holds(ascend_series_17, tmp_path):
+    # editions 16 (regular, as of 09-19) and 17 (special: Ascend/mind-cluster and Ascend/MindIE-LLM
+    # as of 09-20), marked, as the session published them (conftest), copied; then:
+    out = series_copy(ascend_series_17["out"], tmp_path / "ascend")
     w = ["--world", str(ASCEND), *MARKED]
-    fixlore("series", "publish", "ascend", *w, "--as-of", "2026-09-19T00:00:00+08:00", "--out", str(out), "-q")
     refused(out, "ascend", [*w, "--as-of", "2026-09-20T00:00:00+08:00", "--repo", "Ascend/mind-clustr"], 2,
             "mind-clustr")
-    fixlore("series", "publish", "ascend", *w, "--as-of", "2026-09-20T00:00:00+08:00", "--repo", "Ascend/mind-cluster",
-            "--repo", "Ascend/MindIE-LLM", "--out", str(out), "-q")
     fixlore("series", "publish", "ascend", *w, "--as-of", "2026-09-20T12:00:00+08:00", "--out", str(out), "-q")
     fixlore("series", "publish", "ascend", *w, "--as-of", "2026-09-21T00:00:00+08:00", "--out", str(out), "-q")
     # after the world's end: the backlog alone, and the offline analyst keeps none of it

@@ -15,7 +15,7 @@ from fixlore.core.errors import ConfigError
 from fixlore.rules.overrides import parse_overrides, split_key
 from fixlore.store import Store
 
-from conftest import fixlore_here
+from conftest import fixlore_here, series_copy
 from series_checks import check_rebuilds, editions, key
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -217,25 +217,23 @@ def test_weights_need_both_kinds_of_decision():
 
 
 @pytest.mark.slow
-def test_ascend_weights_learned_from_an_edition_reorder_the_held_out_cases_and_rank_the_next(tmp_path):
+def test_ascend_weights_learned_from_an_edition_reorder_the_held_out_cases_and_rank_the_next(ascend_series_16,
+                                                                                              tmp_path):
     world = ROOT / "worlds" / "ascend-2026-09"
-    run("series", "create", "ascend", "--title", "T", "--tagline", "t", "--agent-pointer", "mcp", "--org", "cann",
-        "--org", "Ascend", "--org-out", "mindspore", "--since", "2026-09-17T00:00:00+08:00", "--first-number", "16",
-        "--out", str(tmp_path))
-    # the Ascend editions hold a real editorial finding (theme arithmetic, disclosed): marked, not refused
-    run("series", "publish", "ascend", "--world", str(world), "--as-of", "2026-09-19T00:00:00+08:00",
-        "--out", str(tmp_path), "--on-findings", "mark")
-    learned = json.loads(run("series", "weights", "ascend", "--out", str(tmp_path)).stdout)
+    # the series and its edition 16 as of 09-19 (marked: the Ascend editions hold a real editorial
+    # finding, theme arithmetic, disclosed), as the session published them (conftest), copied
+    out = series_copy(ascend_series_16["out"], tmp_path / "ascend")
+    learned = json.loads(run("series", "weights", "ascend", "--out", str(out)).stdout)
     # reported, not tuned (docs/series.md records the figures)
     assert learned["heldout"] > 0 and learned["heldout_auc"] is not None and learned["heldout_auc_value"] is not None
     assert learned["heldout_pairs_reordered"] > 0
-    assert (tmp_path / "value-weights-ascend.json").is_file()
+    assert (out / "value-weights-ascend.json").is_file()
     # the Ascend editions hold a real editorial finding (theme arithmetic, disclosed): marked, not refused
     run("series", "publish", "ascend", "--world", str(world), "--as-of", "2026-09-21T00:00:00+08:00",
-        "--out", str(tmp_path), "--on-findings", "mark")
-    info = json.loads((tmp_path / "run.json").read_text(encoding="utf-8"))
+        "--out", str(out), "--on-findings", "mark")
+    info = json.loads((out / "run.json").read_text(encoding="utf-8"))
     assert info["value_weights"]["decisions"] == learned["decisions"]
-    text = (tmp_path / "editions" / "ascend-017" / "digest.zh.md").read_text(encoding="utf-8")
+    text = (out / "editions" / "ascend-017" / "digest.zh.md").read_text(encoding="utf-8")
     assert f"价值权重学自 {learned['decisions']} 个编辑决定" in text
 
 
