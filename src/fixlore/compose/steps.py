@@ -14,7 +14,7 @@ import re
 from fixlore.compose.language import cjk_count, foreign_prose, term
 from fixlore.compose.wording import t as _t
 from fixlore.core.model import Case
-from fixlore.rules.clauses import announces, clause_ends, dangles
+from fixlore.rules.clauses import clause_ends, leaves_open
 from fixlore.rules.refs import find_refs
 from fixlore.rules.text import overlap, tokens
 
@@ -57,7 +57,7 @@ def fit(text: str, limit: int) -> str:
     # the first whole clause, never one ending inside brackets ("拆成 network_bandwidth（带宽类")
     ends = clause_ends(first)
     clause = first[:ends[0]].rstrip(" ，,、：:；;").strip() if ends else ""
-    return clause if 6 <= len(clause) <= limit and not dangles(clause) and not announces(first[:ends[0]]) else ""
+    return clause if 6 <= len(clause) <= limit and not leaves_open(first[:ends[0]]) else ""
 
 
 def error_name(c: Case) -> str:
@@ -185,7 +185,7 @@ def cause_check(c: Case, lang: str) -> str:
     for clause, causal in _clauses(c.written.mechanism):
         clause = CAUSE_LEAD.sub("", clause).strip()
         low = clause.lower()
-        if not 6 <= len(clause) <= CHECK_CLAUSE or RESULT.search(clause) or dangles(clause) or find_refs(clause, c.repo):
+        if not 6 <= len(clause) <= CHECK_CLAUSE or RESULT.search(clause) or leaves_open(clause) or find_refs(clause, c.repo):
             continue
         if low.startswith(LEANS) or any(w in low for w in CHANGE_WORDS):
             continue
