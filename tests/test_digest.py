@@ -78,8 +78,8 @@ def test_disclosure_figures_come_from_the_run(written):
     assert f"共考察 {f['considered']} 条" in zh and f"窗口内关单 {f['closed_in_window']} 条" in zh
     assert f"有效池 {f['pool']} 条" in zh and f"留 {f['kept']} 条入选、弃 {f['dropped']} 条" in zh
     assert f"{f['kept']} 行中 {kb} 行挂知识库文档" in zh           # said in Chinese, not as the field's name
-    assert f"{kb} of {f['kept']} rows carry kb_refs" in en
-    assert "状态为已合并且记有合入时间" in zh and "state == merged and merged_at is set" in en
+    assert f"{kb} of {f['kept']} rows cite a knowledge-base document" in en    # in words, not the field's name
+    assert "状态为已合并且记有合入时间" in zh and "its state is merged and it records a merge time" in en
     assert "quantkit#41" in zh.split("## 考据与口径披露")[1]              # claimed_unmerged named
     assert "4 秒内 3 单" in zh and "3 issues in 4 s" in en              # the close storm, with its span
     assert "msdemo#110 晚 21 天 16 小时" in zh                          # stale close with its lag (1,872,000 s)

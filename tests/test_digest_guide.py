@@ -96,3 +96,46 @@ def test_with_nothing_chinese_to_go_on_the_step_names_the_versions_or_where_the_
                 written=Written(lang="en", workaround="It is recommended that you use the new version"))
     step = guide([bare], Refs([bare]), [REPO], "zh")[0]["first_action"]
     assert step and "#294" in step and not foreign_prose(step, "zh"), step
+
+
+def _named(number: int, title: str, mechanism: str = "", change: str = "") -> Case:
+    return Case(repo=REPO, number=number, title=title, problem=title, funnel="selected", url=f"u{number}",
+                fix=[_pr(number + 400)], written=Written(lang="zh", mechanism=mechanism, change=change))
+
+
+def test_a_first_check_says_what_the_name_it_quotes_is_from_the_cases_words():
+    """Ascend's guide was "先核对 `x`" in 27 of 48 rows: check what about it? The case's own words
+    say what a name is (msmodeling#390, MindSpeed-MM#577, mind-cluster#1162 as the world has them):
+    a switch turned on, a setting given a value, a log keyword; a name they say nothing more about
+    keeps the plain check."""
+    switch = _named(390, "开启 shared-expert-tp 时 MoE topk 没有随 TP 切分，dispatch 通信量高估 tp 倍",
+                    mechanism="开启 `shared_expert_tp` 时 `route()` 在 `_dp_transform_enter` 之前按全量 token 计算，"
+                              "hidden 已按 tp 切成 N/tp，而 topk_ids 仍为 N×k", change="去掉末尾的截断兜底（它掩盖了问题）")
+    setting = _named(577, "LoRA adapter-only 存盘仍走全量 DCP 写，每次多写约 36G 冻结的基模型",
+                     mechanism="`lora_save_only=true` 只存 LoRA 权重和 adapter.json。`lora_save_only=false` 且 "
+                               "`save_format=dcp`：保存全量，供断点续训",
+                     change="`save_ckpt_dtype` 生效点移到 LoRA 合并之后，提升融合精度")
+    log = _named(1162, "hccl 建链日志关键字改成 DetectRankTableImpl 后建链信息解析失效",
+                 change="确认：A5 配套的 hcomm 把建链检测日志统一到 rank_info_detect 模块，关键字由 RankInfoDetect "
+                        "改为 DetectRankTableImpl。提取逻辑适配新关键字（保留旧关键字兼容），checker 检查逻辑同步调整")
+    plain = _named(631, "续查未对齐，cpu_blocks 虚高", mechanism="cpu_blocks 跨 dp 累加")
+    steps = {c.number: guide([c], Refs([c]), [REPO], "zh")[0]["first_action"] for c in (switch, setting, log, plain)}
+    assert steps[390].startswith("先确认是否开启了 `shared_expert_tp`"), steps[390]
+    assert steps[577].startswith("先核对 `lora_save_only` 的取值"), steps[577]
+    assert steps[1162].startswith("先在日志中搜索 `DetectRankTableImpl`"), steps[1162]
+    assert steps[631].startswith("先核对 `cpu_blocks`") or steps[631].startswith("先确认是否"), steps[631]
+    en = guide([switch], Refs([switch]), [REPO], "en")[0]["first_action"]
+    assert "shared_expert_tp" in en and "turned on" in en, en
+    en = guide([setting], Refs([setting]), [REPO], "en")[0]["first_action"]
+    assert en.startswith("Check the value of `lora_save_only`"), en
+
+
+def test_a_short_failing_clause_that_names_its_subject_is_the_symptom_on_its_own():
+    """MindIE-Motor#631's title: the symptom a user searches is "cpu_blocks 虚高", not the whole title;
+    a bare error name after the model ("Qwen3-TTS-12Hz-1.7B-Base，RuntimeError") keeps the model."""
+    title = "kv-conductor HBM→CPU 续查未按 instance/dp 对齐，cpu_blocks 虚高"
+    c = Case(repo=REPO, number=631, title=title, problem=title, funnel="selected", url="u")
+    assert searchable(c) == "cpu_blocks 虚高"
+    title = "Qwen3-TTS-12Hz-1.7B-Base，RuntimeError"
+    c = Case(repo=REPO, number=4133, title=title, problem=title, funnel="selected", url="u")
+    assert searchable(c).startswith("Qwen3-TTS-12Hz-1.7B-Base")

@@ -93,7 +93,7 @@ class OfflineAnalyst:
         # PRs are told apart by repository and number, never by the number alone
         dead = {(f.repo, f.number) for f in unlanded(case) if f.state != "open"}
         dead |= _pulls_named(case.trap_notes.get(Trap.CLAIMED_UNMERGED, ""), case.repo)
-        dead -= {(f.repo, f.number) for f in case.fix if is_merged(f)}
+        dead -= {(f.repo, f.number) for f in case.landed_fixes}
         seen: set[str] = set()
         uniq = []
         # a PR that names several issues it fixes speaks of each: its sentences about another one's
@@ -305,7 +305,7 @@ class OfflineAnalyst:
         return self._best([c for c in official if says_something(c.text) and not is_log_line(c.text)], 1)
 
     def first_action(self, case: Case, cands: list[Scored], zh: bool) -> str:
-        merged = [f for f in case.fix if is_merged(f)]
+        merged = case.landed_fixes      # a fix merged after the close is the build to upgrade to too
         best = self.own_action(case, cands)
         if merged:
             fixes = [f for f in merged if f.role == "fix"] or merged

@@ -15,7 +15,7 @@ TIMING_TEXT = {
     "same_second": ("合入同秒关单", "same second"),
     "auto_close": ("合入即关单", "closed by the merge"),
     "minutes": ("分钟级", "within the hour"),
-    "later": ("事后手动关单", "later, by hand"),
+    "later": ("合入一小时后关单", "over an hour after the merge"),     # the lag, not who closed
     "stale": ("stale 关单", "stale close"),
     "before_merge": ("关单早于合入", "closed before merge"),
     "no_fix": ("无已合入修复", "no merged fix"),

@@ -31,7 +31,8 @@ TIMING_TEXT = {
     "same_second": ("合入同秒关单", "closed in the merge's second"),
     "auto_close": ("合入后数分钟内自动关单", "closed automatically within minutes of the merge"),
     "minutes": ("合入后一小时内关单", "closed within the hour"),
-    "later": ("合入后人工关单", "closed by hand later"),
+    # who closed is not known from timing alone (a bot may close a day after the merge): the lag is
+    "later": ("合入一小时后关单", "closed over an hour after the merge"),
     "stale": ("stale 流程关单", "closed by a stale process"),
     "before_merge": ("关单早于合入", "closed before the merge"),
     "no_fix": ("无代码修复", "no code fix"),
@@ -223,7 +224,7 @@ def disclosure(fig: dict, run: dict, lang: str, editorial: str = "") -> list[dic
         f"窗口内关单 {f['closed_in_window']:,} 条（窗口外 {f['by_stage']['window']:,} 条）；排除未解决 {f['unresolved']:,}、内部单 {f['internal']:,}、"
         f"CVE {f['cve']:,}、空标题 {f['empty_title']:,} 后，已解决×用户侧 {f['resolved_user_side']:,} 条；再排 {f['noise']:,} 条模板刷屏后有效池 "
         f"{f['pool']:,} 条；{cut_zh}深析，留 {f['kept']:,} 条入选、弃 {f['dropped']:,} 条。",
-        f"{repos} repositories, window from {_date(since)} (by close time, not updated_at): {f['considered']:,} issues considered, "
+        f"{repos} repositories, window from {_date(since)} (by close time, not by last update): {f['considered']:,} issues considered, "
         f"{f['closed_in_window']:,} closed in the window ({f['by_stage']['window']:,} outside); after removing unresolved {f['unresolved']:,}, "
         f"internal {f['internal']:,}, CVE {f['cve']:,} and empty titles {f['empty_title']:,}, {f['resolved_user_side']:,} resolved user-side issues; "
         f"{f['noise']:,} template-flood issues removed leaves a pool of {f['pool']:,}; {cut_en} were analysed "
@@ -239,7 +240,7 @@ def disclosure(fig: dict, run: dict, lang: str, editorial: str = "") -> list[dic
         f"{kb['rows']} 行中 {kb['with_refs']} 行挂知识库文档" + (f"（{kb_list}）" if kb_list else "")
         + (f"，所挂文档相似度 {low:.3f}~{high:.3f}" if kb["cases"] else "")
         + (f"；{kb['without_refs']} 行无高于阈值的命中，留空。" if kb["without_refs"] else "。"),
-        f"{kb['with_refs']} of {kb['rows']} rows carry kb_refs" + (f" ({kb_list})" if kb_list else "")
+        f"{kb['with_refs']} of {kb['rows']} rows cite a knowledge-base document" + (f" ({kb_list})" if kb_list else "")
         + (f", the documents cited scoring {low:.3f} to {high:.3f}" if kb["cases"] else "")
         + (f"; {kb['without_refs']} rows had no passage above the threshold and are left empty." if kb["without_refs"] else "."))
         + _fallback_note(kb.get("check") or {}, lang, "这些例沿用阈值命中。", "they keep the threshold's references")})
@@ -277,10 +278,11 @@ def disclosure(fig: dict, run: dict, lang: str, editorial: str = "") -> list[dic
         + (f"其中 {mg['closed_with_merged_at']} 个状态为已关闭但记有合入时间（自动合入后标记关闭），按合入计。"
            if mg.get("closed_with_merged_at") else "") + f"特殊载体 {n_carriers} 例" + (f"——{'；'.join(carriers)}" if carriers else "") + "。"
         + unpublished + audit_txt,
-        f"A PR counts as merged only when state == merged and merged_at is set (the platform's merged field is not used). "
+        f"A PR counts as merged only when its state is merged and it records a merge time (the platform's merged "
+        f"field is not used). "
         f"The {f['kept']} published cases cite {mg['fix_refs']} fix PRs: {mg['merged']} merged, not merged: {nm}. "
-        + (f"{mg['closed_with_merged_at']} of the merged read closed with merged_at set (auto-merged MRs marked "
-           f"closed) and count as merged. " if mg.get("closed_with_merged_at") else "")
+        + (f"{mg['closed_with_merged_at']} of the merged read closed yet record a merge time (auto-merged MRs "
+           f"marked closed) and count as merged. " if mg.get("closed_with_merged_at") else "")
         + f"Special carriers: {n_carriers}" + (f" — {'; '.join(carriers)}" if carriers else "") + "." + unpublished + audit_txt)})
     ch = ev["auto_close_chains"]
     tiers = []
@@ -317,7 +319,7 @@ def disclosure(fig: dict, run: dict, lang: str, editorial: str = "") -> list[dic
     traps = []
     if tm["stale"]:
         traps.append(_t(lang, f"stale 关单 {len(tm['stale'])} 条，关单晚于真实修复（" + _j(lang, [f"{s['case']} 晚 {human_lag(s['lag_s'], lang)}" if s['lag_s'] is not None else f"{s['case']} 修复未合入" for s in tm["stale"]]) + "），判据回到 PR 的合入时间",
-                        f"stale closes: {len(tm['stale'])}, closed after the real fix (" + _j(lang, [f"{s['case']} {human_lag(s['lag_s'], lang)} late" if s['lag_s'] is not None else f"{s['case']} fix never merged" for s in tm["stale"]]) + "); the PR's merged_at is what counts"))
+                        f"stale closes: {len(tm['stale'])}, closed after the real fix (" + _j(lang, [f"{s['case']} {human_lag(s['lag_s'], lang)} late" if s['lag_s'] is not None else f"{s['case']} fix never merged" for s in tm["stale"]]) + "); the PR's merge time is what counts"))
         traps.append(_stale_reconciled(tm, lang))
     for st in tm["close_storms"]:
         who = _j(lang, st["actors"]) or (st["notes"][0] if st["notes"] else _t(lang, "同一操作者", "one actor"))

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from fixlore.compose.figures import AUTO_CLOSE_TIMINGS, Refs, merged, stage_summary
+from fixlore.compose.figures import AUTO_CLOSE_TIMINGS, Refs, stage_summary
 from fixlore.compose.language import cjk_count, quote
 from fixlore.compose.wording import j as _j, t as _t
 from fixlore.core.enums import FixState, Timing
@@ -102,7 +102,7 @@ def insight(cs: list[Case], ref: Refs, lang: str) -> str:
     """The one thing the group's cases show together, from their structure, as a clause."""
     n = len(cs)
     prs = Counter(f.label(c.repo, prose=True, name=ref.repo)
-                  for c in cs for f in c.fix if merged(f) and f.role == "fix")
+                  for c in cs for f in c.landed_fixes if f.role == "fix")
     shared = [p for p, k in prs.items() if k > 1]
     pending = [c for c in cs if _pending(c)]
     stale = [c for c in cs if c.timing == Timing.STALE]

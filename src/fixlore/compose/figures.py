@@ -193,7 +193,7 @@ def _audit_ok(a: dict[str, Any]) -> bool:
 
 def _lag_to_later_merge(c: Case) -> int | None:
     """Close time minus the first merge after it (negative), when the linker left lag_s unset."""
-    later = [f.merged_at for f in (*c.fix, *c.pending_fix) if merged(f) and c.closed_at and f.merged_at > c.closed_at]
+    later = [f.merged_at for f in c.landed_fixes if c.closed_at and f.merged_at > c.closed_at]
     return lag_seconds(c.closed_at, min(later)) if later else None
 
 

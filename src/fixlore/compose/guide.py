@@ -19,12 +19,13 @@ from collections import Counter
 from typing import Any
 
 from fixlore.compose.editorial import Editorial
-from fixlore.compose.figures import Refs, merged
+from fixlore.compose.figures import Refs
 from fixlore.compose.language import quote
 from fixlore.compose.render import safe_url
 from fixlore.compose.steps import (PIPELINE_STEP, PLANNED, RESULT, cause_check, closest, fit, identifiers, imperative,
                                    ours, searchable, sentences, terms_check, version_check)
 from fixlore.compose.wording import t as _t
+from fixlore.core.enums import FixState
 from fixlore.core.model import Case
 from fixlore.rules.refs import find_refs
 from fixlore.wording.facts import pr_label
@@ -67,7 +68,7 @@ def _groups(kept: list[Case]) -> list[list[Case]]:
     specific = {m for m, n in common.items() if n <= SPECIFIC}
     owner: dict[Any, int] = {}
     for i, c in enumerate(kept):
-        keys = [("pr", f.repo, f.number) for f in c.fix if merged(f) and f.role == "fix"]
+        keys = [("pr", f.repo, f.number) for f in c.landed_fixes if f.role == "fix"]
         keys.append(("same", re.sub(r"\s+", "", (c.symptom or c.problem or c.title).lower()), c.first_action))
         for k in keys:
             if k in owner:
@@ -94,10 +95,10 @@ def _own_step(c: Case, lang: str) -> str:
     """The analyst's imperative step, when it tells the reader what to do: with a fix, not when the
     row's change states it (then it is what the change did: "删除 docs 中旧参数示例"); in the Chinese
     digest only when written in Chinese."""
-    text = c.written.action or ("" if c.fix else c.first_action)
+    text = c.written.action or (c.first_action if c.fix_state == FixState.NO_FIX else "")
     if not imperative(text) or not ours(text, lang):
         return ""
-    if c.fix and text.strip().rstrip("。. ") in (c.written.change or ""):
+    if c.fix_state != FixState.NO_FIX and text.strip().rstrip("。. ") in (c.written.change or ""):
         return ""
     return text
 
@@ -131,9 +132,9 @@ def _change(cs: list[Case], used: Case | None, lang: str, said: list[str], ed: E
     for c in cs:
         if c is used:
             continue
-        landed = any(merged(f) for f in c.fix)
-        texts = [c.written.action] + sentences(c.written.change) + [c.written.workaround,
-                                                                      "" if c.fix else c.first_action]
+        landed = c.fix_state == FixState.LANDED
+        texts = [c.written.action] + sentences(c.written.change) + [
+            c.written.workaround, c.first_action if c.fix_state == FixState.NO_FIX else ""]
         shown = []
         for text in dict.fromkeys(t for t in texts if t):
             if imperative(text) or text.strip().lower().startswith(PIPELINE_STEP) or RESULT.search(text):
@@ -153,16 +154,17 @@ def _change(cs: list[Case], used: Case | None, lang: str, said: list[str], ed: E
 def _action(cs: list[Case], lang: str, said: list[str], ed: Editorial, ref: Refs) -> str:
     """The row's first action: what to check first, then what the fix changes, with the landed
     PRs (or the open ones to watch) in brackets unless the text names them already."""
-    labels = list(dict.fromkeys(pr_label(f, c.repo) for c in cs for f in c.fix if merged(f) and f.role == "fix"))
-    labels = labels or list(dict.fromkeys(pr_label(f, c.repo) for c in cs for f in c.fix if merged(f)))
-    pending = list(dict.fromkeys(pr_label(f, c.repo) for c in cs for f in c.fix + c.pending_fix
-                                 if not merged(f) and f.state == "open"))
+    labels = list(dict.fromkeys(pr_label(f, c.repo) for c in cs for f in c.landed_fixes if f.role == "fix"))
+    labels = labels or list(dict.fromkeys(pr_label(f, c.repo) for c in cs for f in c.landed_fixes))
+    # a PR still open is watched only while the case's fix has not landed
+    pending = list(dict.fromkeys(pr_label(f, c.repo) for c in cs if c.fix_state == FixState.NOT_LANDED
+                                 for f in c.fix + c.pending_fix if not f.merged and f.state == "open"))
     check, used = _check(cs, labels, lang, said, ed)
     change = _change(cs, used, lang, said, ed)
     if check.startswith(("先确认所用版本是否含", "Check whether your build")) and \
             any(_names(change, lb, cs[0].repo) for lb in labels):
         check = ""        # the change names the fix already: asking for it again says nothing
-    fixed = any(c.fix for c in cs)
+    fixed = any(c.fix_state != FixState.NO_FIX for c in cs)
     lead = _t(lang, "；修复：" if fixed else "；答复：", "; the fix: " if fixed else "; the answer: ")
     text = check + (lead + change if check and change else change)
     if not text and not labels and not pending:

@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import re
 
+from fixlore.compose.kinds import STEP as KIND_STEP, step as kind_step
 from fixlore.compose.language import cjk_count, foreign_prose, term
 from fixlore.compose.wording import t as _t
 from fixlore.core.model import Case
-from fixlore.rules.clauses import announces, clause_ends, dangles
+from fixlore.rules.clauses import clause_ends, leaves_open
 from fixlore.rules.refs import find_refs
 from fixlore.rules.text import overlap, tokens
 
@@ -57,7 +58,7 @@ def fit(text: str, limit: int) -> str:
     # the first whole clause, never one ending inside brackets ("拆成 network_bandwidth（带宽类")
     ends = clause_ends(first)
     clause = first[:ends[0]].rstrip(" ，,、：:；;").strip() if ends else ""
-    return clause if 6 <= len(clause) <= limit and not dangles(clause) and not announces(first[:ends[0]]) else ""
+    return clause if 6 <= len(clause) <= limit and not leaves_open(first[:ends[0]]) else ""
 
 
 def error_name(c: Case) -> str:
@@ -81,8 +82,11 @@ def searchable(c: Case) -> str:
     else:
         i = failing[0]
         behaviour = clauses[i]
-        # a clause that leans on the one before ("与内存中…不一致", "无法…") keeps it
-        if i and (len(behaviour) < 14 or behaviour.startswith(CONNECTIVES)):
+        # a clause that leans on the one before ("与内存中…不一致", "无法…") keeps it; a short one that
+        # names what goes wrong ("cpu_blocks 虚高") is what a user searches, on its own, a bare error
+        # name ("RuntimeError") is not
+        alone = _NAME.search(behaviour) and not ERROR_NAME.fullmatch(behaviour)
+        if i and (behaviour.startswith(CONNECTIVES) or (len(behaviour) < 14 and not alone)):
             behaviour = f"{clauses[i - 1]}，{behaviour}"
     behaviour, names = outcome(behaviour)
     token = error_name(c)
@@ -185,7 +189,7 @@ def cause_check(c: Case, lang: str) -> str:
     for clause, causal in _clauses(c.written.mechanism):
         clause = CAUSE_LEAD.sub("", clause).strip()
         low = clause.lower()
-        if not 6 <= len(clause) <= CHECK_CLAUSE or RESULT.search(clause) or dangles(clause) or find_refs(clause, c.repo):
+        if not 6 <= len(clause) <= CHECK_CLAUSE or RESULT.search(clause) or leaves_open(clause) or find_refs(clause, c.repo):
             continue
         if low.startswith(LEANS) or any(w in low for w in CHANGE_WORDS):
             continue
@@ -205,14 +209,19 @@ def cause_check(c: Case, lang: str) -> str:
 
 def terms_check(c: Case, names: list[str], lang: str) -> str:
     """The first check when the cause is not in the digest's language: the code it names, quoted as
-    terms, and the error the reader sees when the case names one."""
-    quoted = [q for q in (term(n) for n in names) if q]
+    terms, with what the case's words say each is (compose/kinds.py: a switch to check, a setting's
+    value, a log keyword to search for, ...), and the error the reader sees when the case names one."""
+    answers = [c.written.mechanism, c.written.change, c.written.workaround, c.written.action]
+    what, named = kind_step(names, answers + [c.problem, c.title, c.symptom], answers)
+    quoted = [q for q in (term(n) for n in named) if q]
     if not quoted:
         return ""
     err = term(error_name(c))
+    zh, en = KIND_STEP[what]
     if lang == "zh":
-        return (f"报 {err} 时" if err else "") + f"先核对 {'、'.join(quoted)}"
-    return (f"On {err}, check " if err else "Check ") + " and ".join(quoted) + ("" if err else " first")
+        return (f"报 {err} 时" if err else "") + zh.format("、".join(quoted))
+    text = en.format(" and ".join(quoted))
+    return f"On {err}, {text[0].lower()}{text[1:]}" if err else text
 
 
 def closest(texts: list[str], problem: str) -> list[str]:

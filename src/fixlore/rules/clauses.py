@@ -5,8 +5,8 @@ clauses, never a clause cut mid-way and never an ellipsis ("…派生，例如�
 both rejected by readers of the seed digest). A clause ends at Chinese clause punctuation
 (，；：、) or at ASCII `, ; :` followed by a space (so `ip:port`, `a,b` and `std::x` stay whole), and
 never inside brackets or quotes (`input_ids[i, mask[i]]`). A part that ends on a word that announces
-what follows ("例如", "如下", "包括", "e.g.") promises something the row no longer has, so it is not
-a place to stop. Pure functions over text; the analyst (analyse/fit.py) and the composer's guide
+what follows ("例如", "如下", "包括", "e.g.") or on a colon promises something the row no longer has,
+so it is not a place to stop: one rule (`leaves_open`) for rows, guide cells and theme bullets. Pure functions over text; the analyst (analyse/fit.py) and the composer's guide
 (compose/steps.py) both fit text by them."""
 
 from __future__ import annotations
@@ -46,6 +46,27 @@ def announces(part: str) -> bool:
     return part.endswith((":", "：")) or bool(_LIST_CUT.search(part))
 
 
+# words a clause cannot end on: each needs what follows it (a preposition's object, an article's
+# noun, a conjunction's second half); "please upgrade to" was cut before what to upgrade to
+NEEDS_MORE = ("to", "the", "a", "an", "of", "with", "and", "or", "for", "from", "by", "into", "than", "via",
+              "的", "和", "与", "及", "或", "把", "将", "被", "在")
+_OPEN_WORD = re.compile(r"(?:^|[^A-Za-z0-9_])(" + "|".join(w for w in NEEDS_MORE if w.isascii()) + r")$", re.I)
+
+
+def needs_more(part: str) -> bool:
+    """`part` ends on a word that needs what follows it ("please upgrade to", "…改为把")."""
+    bare = part.rstrip(" ，,、：:；;。.！!？?")
+    return bool(_OPEN_WORD.search(bare)) or any(bare.endswith(w) for w in NEEDS_MORE if not w.isascii())
+
+
+def leaves_open(part: str) -> bool:
+    """The one rule of where a run of clauses may not stop, its closing mark read with it: it
+    `announces` what followed (a colon, a list cut after its first number) or ends on a word that
+    announces it (`dangles`). Rows, guide cells and theme bullets all stop by it; a theme bullet
+    also never ends on a word that `needs_more` (`is_open`)."""
+    return announces(part) or dangles(part)
+
+
 # where a text may also stop: after a sentence's full stop inside it ("…the image. docker guidance doc:")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=\S)|(?<=[。！？])(?=\S)")
 
@@ -58,7 +79,7 @@ def without_dangling(text: str) -> str:
     text = (text or "").strip()
     while text:
         text = text.rstrip(" ，,、；;")
-        if not (announces(text) or dangles(text)):
+        if not leaves_open(text):
             return text
         body = len(text.rstrip(" ，,、：:；;。."))
         ends = [e for e in clause_ends(text) + [m.start() for m in _SENTENCE_END.finditer(text)] if e < body]
@@ -76,31 +97,22 @@ def fit(text: str, limit: int) -> str:
     for end in reversed(clause_ends(text)):
         part = text[:end].rstrip(" ，,、：:；;")
         # a part that stops at a colon announces what the row no longer has ("please upgrade to: …")
-        if part and len(part) <= limit and not dangles(part) and not announces(text[:end]):
+        if part and len(part) <= limit and not leaves_open(text[:end]):
             return part
     return ""
 
 
-# words a clause cannot end on: each needs what follows it (a preposition's object, an article's
-# noun, a conjunction's second half); "please upgrade to" was cut before what to upgrade to
-NEEDS_MORE = ("to", "the", "a", "an", "of", "with", "and", "or", "for", "from", "by", "into", "than", "via",
-              "的", "和", "与", "及", "或", "把", "将", "被", "在")
-_OPEN_WORD = re.compile(r"(?:^|[^A-Za-z0-9_])(" + "|".join(w for w in NEEDS_MORE if w.isascii()) + r")$", re.I)
 _CUT_MARK = re.compile(r"(?:…|\.\.\.)")
 
 
 def is_open(part: str) -> bool:
-    """`part` does not end a clause: it stops at a clause mark with nothing after it ("…adaptation，",
-    "guidance:"), on a word that announces or needs what follows, or holds an ellipsis (cut already)."""
+    """`part`, as shown, does not end a clause: it stops at a clause mark with nothing after it
+    ("…adaptation，"), it `leaves_open` what follows ("guidance:"), it ends on a word that
+    `needs_more`, or it holds an ellipsis (cut already)."""
     text = (part or "").strip()
     if not text or _CUT_MARK.search(text):
         return True
-    if text[-1] in "，,、：:；;（(":
-        return True
-    bare = text.rstrip("。.！!？?")
-    if dangles(bare) or _OPEN_WORD.search(bare):
-        return True
-    return any(bare.endswith(w) for w in NEEDS_MORE if not w.isascii())
+    return text[-1] in "，,、；;（(" or leaves_open(text) or needs_more(text)
 
 
 def whole_clauses(text: str, limit: int) -> str:
@@ -114,14 +126,12 @@ def whole_clauses(text: str, limit: int) -> str:
     if len(text) <= limit and not is_open(text):
         return text.rstrip("。.")
     for end in reversed(clause_ends(text)):
-        # a clause closed by a colon announces what follows it ("dockerfile build guidance:")
-        if text[end - 1] in "：:":
-            continue
+        # the clause's own mark is read too: a colon announces what follows it ("dockerfile build guidance:")
         part = text[:end].rstrip(" ，,、：:；;")
-        if part and len(part) <= limit and not is_open(part):
+        if part and len(part) <= limit and not is_open(part) and not leaves_open(text[:end]):
             return part
     return ""
 
 
-__all__ = ["DANGLING", "NEEDS_MORE", "announces", "clause_ends", "dangles", "fit", "is_open", "whole_clauses",
-           "without_dangling"]
+__all__ = ["DANGLING", "NEEDS_MORE", "announces", "clause_ends", "dangles", "fit", "is_open", "leaves_open",
+           "needs_more", "whole_clauses", "without_dangling"]

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 
-from fixlore.core.enums import Timing, Trap
+from fixlore.core.enums import FixState, Timing, Trap
 from fixlore.core.model import Case, FixRef, pull_label
 from fixlore.rules.refs import note_issue_numbers, note_pull_labels
 
@@ -265,4 +265,4 @@ def any_fix_merged(case: Case) -> bool:
     """A fix of the case merged, before the close or after it: a fix that merged after an early
     close stays in `pending_fix` (the close is not back-filled), yet a reader reads the thread after
     the merge, so "PR 在提交中" is as stale as for a fix that closed the issue."""
-    return landed(case) or any(is_merged(f) for f in getattr(case, "pending_fix", []) or [])
+    return case.fix_state == FixState.LANDED
