@@ -54,12 +54,10 @@ _STOP = {"的", "了", "在", "是", "和", "与", "及", "或", "时", "后", "
          "pr", "mr", "修复", "fix", "fixes", "合入", "关单", "方案", "已经", "没有", "时候"}
 
 
-# The stage of the discussion or the voice a reply names before its point ("定位：…", "确认：…",
-# "评估结论：…", "官方：…"): in a table row the fact sentences tell the state and the row says whose
-# words it keeps, so the label is read and carries nothing a reader acts on. A label that says what
-# kind of point follows stays: the cause ("根因："), the plan of a fix not yet landed ("方案："), the
-# acceptance ("验收："), the usage ("典型用法："). (compose/steps.py drops a wider list from the guide's
-# one-line steps.)
+# The stage of the discussion or the voice a reply names before its point ("定位：", "官方："): a row's
+# fact sentences tell the state and whose words it keeps, so the label carries nothing a reader acts
+# on. A label naming the kind of point stays ("根因：", "方案：", "验收：", "典型用法："); compose/steps.py
+# drops a wider list from the guide's one-line steps.
 STAGE_LABEL = re.compile(r"^\s*(?:定位|确认|结论|评估结论|说明|答复|官方)\s*[：:]\s*")
 
 
