@@ -79,6 +79,18 @@ def test_mark_runs_quotes_each_embedded_piece_only():
     assert mark_runs("中文原样", "zh", said) == "中文原样"
 
 
+
+def test_mark_runs_never_marks_inside_a_code_span():
+    """A quoted clause that names `route()`: the brackets of the code span are not a clause break
+    (the Ascend digest printed "`route()[zh] ` 在 …"), and a NUL in the text cannot pick a span."""
+    said: list[str] = []
+    text = mark_runs("For example msmodeling#390: 开启 `shared_expert_tp` 时 `route()` 在 `enter` 之前计算; "
+                     "then (a, 另一处)", "en", said)
+    assert text == ("For example msmodeling#390: [zh] 开启 `shared_expert_tp` 时 `route()` 在 `enter` 之前计算; "
+                    "then (a, [zh] 另一处)")
+    assert said == ["开启 `shared_expert_tp` 时 `route()` 在 `enter` 之前计算", "另一处"]
+    assert mark_runs("a \x000\x00 中文 `x()`", "en", []) == "[zh] a 0 中文 `x()`"
+
 def test_a_linked_pr_that_is_not_the_fix_is_said_in_both_languages():
     from fixlore.wording.facts import close_sentence
     from fixlore.core.model import Case, FixRef

@@ -94,6 +94,8 @@ def answer_of(case: Case, lang: str, quoted: list[str]) -> str | None:
 
 # where our sentences put the pieces they embed: list commas, brackets, a colon or a full stop before a space
 _DELIMITER = re.compile(r"([,;()（）\n]|[.:](?=\s|$))")
+_CODE_SPAN = re.compile(r"`[^`\n]+`")
+_SPAN_HOLDER = re.compile(r"\x00(\d+)\x00")
 
 
 def mark_runs(text: str, lang: str, quoted: list[str]) -> str:
@@ -101,13 +103,21 @@ def mark_runs(text: str, lang: str, quoted: list[str]) -> str:
     names) marked: in the English digest, each list item or clause holding Chinese is a quote."""
     if lang != "en" or cjk_count(text) == 0:
         return text
+    # a code span is one piece: "`route()` 在 …" is not split at its brackets (held aside under a
+    # NUL-delimited number; a NUL of the text itself is dropped, it is never a digest's character)
+    spans: list[str] = []
+    text = _CODE_SPAN.sub(lambda m: spans.append(m.group(0)) or f"\x00{len(spans) - 1}\x00", text.replace("\x00", ""))
+
+    def restored(piece: str) -> str:
+        return _SPAN_HOLDER.sub(lambda m: spans[int(m.group(1))], piece)
+
     out = []
     for piece in _DELIMITER.split(text):
         body = piece.strip()
         if cjk_count(body) == 0 or body.startswith(MARK) or _DELIMITER.fullmatch(piece or "x"):
             out.append(piece)
             continue
-        quoted.append(body)
+        quoted.append(restored(body))
         lead = piece[: len(piece) - len(piece.lstrip())]
         out.append(f"{lead}{MARK} {body}" + (" " if piece.endswith(" ") else ""))
-    return "".join(out)
+    return restored("".join(out))
