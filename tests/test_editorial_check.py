@@ -106,6 +106,11 @@ def test_check_command_exit_codes(digest, tmp_path):
     assert _cli(str(tmp_path / "bad.json")).returncode == 2
     (tmp_path / "other.json").write_text('{"format": "x"}', encoding="utf-8")
     assert _cli(str(tmp_path / "other.json")).returncode == 2
+    # a rendered page: one line naming the digest.json it was made from, not "is not JSON"
+    (tmp_path / "clean" / "digest.zh.md").write_text("# digest\n", encoding="utf-8")
+    page = _cli(str(tmp_path / "clean" / "digest.zh.md"))
+    assert page.returncode == 2 and "is a rendered page" in page.stderr
+    assert str(tmp_path / "clean" / "digest.json") in page.stderr and "Traceback" not in page.stderr
 
 
 def test_a_sentence_cut_inside_the_cell_is_caught(digest):

@@ -104,6 +104,18 @@ def test_markdown_and_html_read_the_same_digest_dict():
     assert md.startswith("<!-- ") and f"# {d['title']}" in md
 
 
+def test_a_guide_cell_shows_its_quoted_names_as_code_and_nothing_else_as_markup():
+    """The guide's steps quote names in backticks (compose/language.TERM); the Markdown printed them
+    escaped ("先核对 \\`x\\`"), so a reader saw literal backticks. A name is a code span now, a pipe in it
+    still cannot end the cell, and a quoted tag stays escaped text."""
+    cases, run = analysed_world()
+    d = build_digest(cases, run, "zh")
+    d["guide"] = [dict(d["guide"][0], symptom="报 `KeyError` 后退出", first_action="先核对 `a|b` 与 `<img src=x>` 的取值")]
+    line = next(ln for ln in markdown(d).splitlines() if ln.startswith("| 报"))
+    assert "| 报 `KeyError` 后退出 | 先核对 `a\\|b` 与 \\`&lt;img src=x&gt;\\` 的取值 |" in line, line
+    assert len(re.findall(r"(?<!\\)\|", line)) == 4, line
+
+
 def test_code_spans_are_read_as_commonmark_reads_them():
     # a span opened by two backticks holds a single one (the regex this replaces cut it in three)
     assert md_rich("run ``a ` b`` now", in_table=False) == "run ``a ` b`` now"

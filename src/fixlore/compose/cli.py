@@ -100,7 +100,7 @@ def register(app: typer.Typer) -> None:
 
     @app.command("check")
     def check_cmd(
-        digest: Path = typer.Argument(..., help="a digest.json, or a run folder holding one"),
+        digest: Path = typer.Argument(..., help="a digest.json, or a run folder holding one (the .md and .html pages are made from it)"),
         as_json: bool = typer.Option(False, "--json", help="print the findings as JSON"),
     ) -> None:
         """Run the editorial check on a digest: exit 0 clean, 1 findings, 2 bad input."""
@@ -108,6 +108,10 @@ def register(app: typer.Typer) -> None:
         from fixlore.edges.inputs import read_text
 
         path = digest / "digest.json" if digest.is_dir() else digest
+        if path.suffix.lower() in (".md", ".html", ".htm"):
+            # the rendered pages are made from the JSON and carry less of it (PR states, links)
+            raise ConfigError(f"{path} is a rendered page; the check reads the digest it was made from: "
+                              f"fixlore check {path.with_name('digest.json')} (or the run folder)")
         try:
             data = json.loads(read_text(path, "digest"))
         except json.JSONDecodeError as exc:
