@@ -143,7 +143,7 @@ def test_the_disclosure_counts_the_published_cases_in_chinese_words():
     analysed = [c for c in cases if c.funnel in ("selected", "analysis")]
     assert len(analysed) > len(kept)          # the world drops some: the two counts differ
     merge = next(x["text"] for x in d["disclosure"] if x["label"] == "PR 合并判定")
-    refs = sum(len(c.fix) + len(c.pending_fix) for c in kept)
+    refs = len({(f.repo, f.number) for c in kept for f in (*c.fix, *c.pending_fix)})   # each PR once
     assert f"入选 {len(kept)} 条共引用修复 PR {refs} 个" in merge
     text = " ".join(x["text"] for x in d["disclosure"])
     for raw in ("kb_refs", "state ==", "merged_at 非空", "source branch", "resolved 但", "merged PR"):

@@ -90,7 +90,8 @@ def kb_figures(kept: list[Case], ref: Refs) -> dict[str, Any]:
 
 
 def merge_figures(analysed: list[Case]) -> dict[str, Any]:
-    fixes = [f for c in analysed for f in (*c.fix, *c.pending_fix)]
+    # each PR once: a PR that fixes two published cases is one PR, not two (a reader counts PRs)
+    fixes = list({(f.repo, f.number): f for c in analysed for f in (*c.fix, *c.pending_fix)}.values())
     states = Counter("merged" if merged(f) else (f.state or "unknown") for f in fixes)
     return {"fix_refs": len(fixes), "merged": states.get("merged", 0),
             "not_merged": {k: v for k, v in sorted(states.items()) if k != "merged"},
