@@ -180,3 +180,17 @@ def test_a_pr_the_editors_set_aside_is_no_longer_a_fix_in_the_case_rows():
     row = case.to_export()
     assert creditable_pulls(row) == {47} and merged_pulls(row) == set()
     assert case.fix_state == FixState.NOT_LANDED
+
+
+def test_stale_closes_without_a_merged_fix_are_not_listed_as_late():
+    """A stale close whose fix never merged is not "closed after the real fix": the disclosure
+    names the late ones with their lag and the others apart (a reader found msmodelslim#446 "修复未合入"
+    inside a list headed 关单晚于真实修复)."""
+    from fixlore.compose.disclosure import _stale_closes
+
+    tm = {"stale": [{"case": "a#1", "lag_s": 3 * 86400}, {"case": "b#2", "lag_s": None}]}
+    zh, en = _stale_closes(tm, "zh"), _stale_closes(tm, "en")
+    assert zh.startswith("stale 关单 2 条：1 条晚于真实修复（a#1 晚 3 天），1 条修复未合入（b#2）")
+    assert "b#2 晚" not in zh and "1 whose fix never merged (b#2)" in en and "b#2 late" not in en
+    one = _stale_closes({"stale": [{"case": "a#1", "lag_s": 3 * 86400}]}, "zh")
+    assert one == "stale 关单 1 条，均晚于真实修复（a#1 晚 3 天）；判据回到 PR 的合入时间", one

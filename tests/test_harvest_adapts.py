@@ -15,7 +15,7 @@ from pathlib import Path
 import httpx2
 import pytest
 
-from fixlore.compose.disclosure import _closing_refs_note
+from fixlore.compose.gaps import closing_refs_note as _closing_refs_note
 from fixlore.core.errors import ConfigError
 from fixlore.harvest import harvest
 from fixlore.link.build import build_cases

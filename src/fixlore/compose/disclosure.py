@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections import defaultdict
 
 from fixlore.compose.figures import stage_summary
+from fixlore.compose.gaps import closing_refs_note, items_note, unread_repos, unreadable_note
 from fixlore.compose.language import mark_runs
 from fixlore.compose.wording import date as _date, j as _j, t as _t
 from fixlore.core.enums import EvidenceKind
@@ -56,79 +57,6 @@ CARRIER_TEXT = {
 }
 
 
-ISSUE_LIST = "/repos/{owner}/{repo}/issues"      # the endpoint whose failure leaves a repo unread
-
-
-def unread_repos(api: dict) -> set[str]:
-    """Repos whose issue list could not be read: not counted among the repos read."""
-    return {fl["repo"] for fl in api.get("unreadable") or [] if fl.get("endpoint") == ISSUE_LIST}
-
-
-def _status(fl: dict) -> str:
-    return f"HTTP {fl['status']}" if str(fl.get("status", "")).isdigit() else str(fl.get("status", ""))
-
-
-def _unreadable_note(api: dict, repos: int, lang: str) -> str:
-    """What the harvest could not read, so no reader takes the tables for the whole ecosystem:
-    repos whose issue list failed (not counted as read), then repos read in part (another list)."""
-    failures = api.get("unreadable") or []
-    if not failures:
-        return ""
-    unread = unread_repos(api)
-    by_repo: dict[str, list[str]] = defaultdict(list)
-    for fl in failures:
-        by_repo[fl["repo"]].append(f"{_status(fl)} {fl.get('message') or ''}".strip())
-    out = ""
-    for counted_out, zh, en in (
-            (True, "另有 {n}/{repos} 仓未能读取：{names}，不计入上述仓数，其未能列出的问题亦未计入，下次运行重试。",
-             " {n} of {repos} repos could not be read: {names}; they are not counted among the repositories "
-             "above, nor are the issues they could not list, and they will be retried on the next run."),
-            (False, "{n}/{repos} 仓部分读取：{names}，其余内容照常计入，下次运行重试。",
-             " {n} of {repos} repos were read in part: {names}; the rest of them is counted, and what is "
-             "missing will be retried on the next run.")):
-        group = {r: v for r, v in by_repo.items() if (r in unread) == counted_out}
-        if group:
-            names = _j(lang, [f"{r}（{'；'.join(v)}）" if lang == "zh" else f"{r} ({'; '.join(v)})"
-                              for r, v in sorted(group.items())])
-            out += _t(lang, zh.format(n=len(group), repos=repos, names=names),
-                      en.format(n=len(group), repos=repos, names=names))
-    return out
-
-
-def _items_note(un: dict, lang: str) -> str:
-    """Issues and PRs read in part (fixlore.rules.unread): named, with what that leaves open."""
-    if not un or not (un.get("items") or un.get("fix_unknown") or un.get("unjudged")):
-        return ""
-    names = _j(lang, [f"{it['item']}（{'、'.join(it['parts'])}）" if lang == "zh" else f"{it['item']} ({', '.join(it['parts'])})"
-                      for it in un["items"]])
-    text = "" if not un.get("items") else _t(lang, f"{len(un['items'])} 个问题或 PR 未能读全：{names}；只缺这些条目的这些部分，所在仓其余内容照常读取与计入，下次运行重试。",
-              f"{len(un['items'])} issues or PRs could not be read in full: {names}; only those parts of those items "
-              f"are missing, the rest of their repositories was read and counted, and they will be retried on the next run.")
-    if un.get("fix_unknown"):
-        cases = _j(lang, un["fix_unknown"])
-        text += _t(lang, f"未见合入修复而缺可能载明修复的部分者记为“修复未知”，不计为零修复证据：{cases}。",
-                   f" Where no merged fix was found and a part that may name one is missing, the fix is unknown, "
-                   f"never counted as no fix evidence: {cases}.")
-    text = text.strip()
-    if un.get("unjudged"):
-        what = _j(lang, [f"{u['case']}（{'、'.join(u['what'])} 的 files 未读）" if lang == "zh"
-                         else f"{u['case']} (files of {', '.join(u['what'])} unreadable)" for u in un["unjudged"]])
-        text += _t(lang, f"关联 PR 是否与本单无关未能判断（对比所需的改动文件未读）：{what}。",
-                   f" Whether a linked change is unrelated was not judged, the files to compare being unread: {what}.")
-    return text
-
-
-def _closing_refs_note(api: dict, lang: str) -> str:
-    """Repos whose platform closing references (GitHub's Development sidebar) the harvest could not read."""
-    lost = api.get("closing_refs_unread") or []
-    if not lost:
-        return ""
-    names = _j(lang, [f"{x['repo']}（{x['issues']} 条，{x['why']}）" if lang == "zh" else
-                      f"{x['repo']} ({x['issues']} issues: {x['why']})" for x in lost])
-    return _t(lang, f"平台关联（Development 侧栏的关单 PR）未能读取：{names}；仅在侧栏关联的修复可能缺失。",
-              f" The platform's closing references (the Development sidebar) could not be read for {names}; "
-              f"a fix linked only there may be missing.")
-
 
 def _fallback_note(check: dict, lang: str, what_zh: str, what_en: str) -> str:
     """What fell back because the model endpoint failed: "the passage check failed for 14 of 14
@@ -152,6 +80,22 @@ def _endpoint_note(an: dict, lang: str) -> str:
     return _t(lang, f"；模型端点 {down['host']} 停止应答，熔断后余下案例不再询问、直接离线分析",
               f"; the model endpoint {down['host']} stopped answering ({down['reason']}): the breaker opened and "
               f"the remaining cases went to the offline analyst without asking it")
+
+
+def _stale_closes(tm: dict, lang: str) -> str:
+    """The stale closes, those after the real fix (with their lag) apart from those whose fix never
+    merged: a close without a landed fix is not "late"."""
+    late = [s for s in tm["stale"] if s["lag_s"] is not None]
+    never = [s["case"] for s in tm["stale"] if s["lag_s"] is None]
+    zh = [f"{len(late)} 条晚于真实修复（" + _j(lang, [f"{s['case']} 晚 {human_lag(s['lag_s'], lang)}" for s in late]) + "）"] if late else []
+    en = [f"{len(late)} after the real fix (" + _j(lang, [f"{s['case']} {human_lag(s['lag_s'], lang)} late" for s in late]) + ")"] if late else []
+    if not never:                    # all late: said once
+        return _t(lang, f"stale 关单 {len(late)} 条，均晚于真实修复（{zh[0].split('（', 1)[1]}；判据回到 PR 的合入时间",
+                  f"stale closes: {len(late)}, all after the real fix ({en[0].split('(', 1)[1]}; the PR's merge time is what counts")
+    zh.append(f"{len(never)} 条修复未合入（{_j(lang, never)}）")
+    en.append(f"{len(never)} whose fix never merged ({', '.join(never)})")
+    return _t(lang, f"stale 关单 {len(tm['stale'])} 条：{'，'.join(zh)}；判据回到 PR 的合入时间",
+              f"stale closes: {len(tm['stale'])}: {'; '.join(en)}; the PR's merge time is what counts")
 
 
 def _stale_reconciled(tm: dict, lang: str) -> str:
@@ -228,9 +172,9 @@ def disclosure(fig: dict, run: dict, lang: str, editorial: str = "") -> list[dic
         f"{f['closed_in_window']:,} closed in the window ({f['by_stage']['window']:,} outside); after removing unresolved {f['unresolved']:,}, "
         f"internal {f['internal']:,}, CVE {f['cve']:,} and empty titles {f['empty_title']:,}, {f['resolved_user_side']:,} resolved user-side issues; "
         f"{f['noise']:,} template-flood issues removed leaves a pool of {f['pool']:,}; {cut_en} were analysed "
-        f"in depth: {f['kept']:,} kept, {f['dropped']:,} dropped.") + _unreadable_note(fig["api"], walked, lang)
-        + _closing_refs_note(fig["api"], lang)})
-    if (partly := _items_note(fig.get("unread") or {}, lang)):
+        f"in depth: {f['kept']:,} kept, {f['dropped']:,} dropped.") + unreadable_note(fig["api"], walked, lang)
+        + closing_refs_note(fig["api"], lang)})
+    if (partly := items_note(fig.get("unread") or {}, lang)):
         items.append({"label": _t(lang, "逐条未读全", "Read in part"), "text": partly})
     scores = [r["score"] for r in kb["cases"]] or [0.0]
     low, high = min(scores), max(scores)
@@ -318,8 +262,7 @@ def disclosure(fig: dict, run: dict, lang: str, editorial: str = "") -> list[dic
                   else _t(lang, "入选案例无关联证据。", "No kept case carries link evidence.")})
     traps = []
     if tm["stale"]:
-        traps.append(_t(lang, f"stale 关单 {len(tm['stale'])} 条，关单晚于真实修复（" + _j(lang, [f"{s['case']} 晚 {human_lag(s['lag_s'], lang)}" if s['lag_s'] is not None else f"{s['case']} 修复未合入" for s in tm["stale"]]) + "），判据回到 PR 的合入时间",
-                        f"stale closes: {len(tm['stale'])}, closed after the real fix (" + _j(lang, [f"{s['case']} {human_lag(s['lag_s'], lang)} late" if s['lag_s'] is not None else f"{s['case']} fix never merged" for s in tm["stale"]]) + "); the PR's merge time is what counts"))
+        traps.append(_stale_closes(tm, lang))
         traps.append(_stale_reconciled(tm, lang))
     for st in tm["close_storms"]:
         who = _j(lang, st["actors"]) or (st["notes"][0] if st["notes"] else _t(lang, "同一操作者", "one actor"))
