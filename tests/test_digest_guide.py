@@ -6,25 +6,14 @@ the reader sees; the symptom is the outcome a user searches, not a raw error lin
 from __future__ import annotations
 
 import re
-from datetime import datetime, timedelta, timezone
 
 from fixlore.compose.figures import Refs
 from fixlore.compose.guide import guide
 from fixlore.compose.language import TERM, foreign_prose
 from fixlore.compose.steps import searchable
-from fixlore.core.model import Case, FixRef, Written
+from fixlore.core.model import Case, Written
 
-TZ = timezone(timedelta(hours=8))
-REPO = "o/cluster"
-
-
-def at(day: int, hh: int = 10) -> datetime:
-    return datetime(2026, 9, day, hh, tzinfo=TZ)
-
-
-def _pr(number: int, state: str = "merged", day: int = 15) -> FixRef:
-    return FixRef(repo=REPO, number=number, role="fix", state=state, merged_at=at(day) if state == "merged" else None,
-                  url=f"https://gitcode.com/{REPO}/merge_requests/{number}", base_ref="master")
+from case_builders import REPO, pr as _pr
 
 
 

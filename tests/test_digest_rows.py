@@ -7,7 +7,6 @@ said again."""
 from __future__ import annotations
 
 import json
-from datetime import datetime, timedelta, timezone
 
 from fixlore.analyse.context import CaseContext
 from fixlore.analyse.fit import without_dangling, without_restated
@@ -16,20 +15,10 @@ from fixlore.analyse.roles import says_something, without_merge_news
 from fixlore.analyse.tense import in_tense
 from fixlore.compose.check import check_digest
 from fixlore.core.enums import Timing, Trap
-from fixlore.core.model import Case, Comment, FixRef, Issue
+from fixlore.core.model import Case, Comment, Issue
 from fixlore.wording.facts import close_sentence, fix_sentence
 
-TZ = timezone(timedelta(hours=8))
-REPO = "o/cluster"
-
-
-def at(day: int, hh: int = 10) -> datetime:
-    return datetime(2026, 9, day, hh, tzinfo=TZ)
-
-
-def _pr(number: int, state: str = "merged", day: int = 15) -> FixRef:
-    return FixRef(repo=REPO, number=number, role="fix", state=state, merged_at=at(day) if state == "merged" else None,
-                  url=f"https://gitcode.com/{REPO}/merge_requests/{number}", base_ref="master")
+from case_builders import REPO, at, pr as _pr
 
 
 # -- what the analyst picks -------------------------------------------------------------------
