@@ -15,7 +15,7 @@ import sys
 import traceback
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
-from typing import Optional
+from typing import Any, Optional
 
 import typer
 
@@ -130,10 +130,10 @@ def _environment_error(exc: BaseException) -> tuple[str, int] | None:
 _MAY_BE_EMPTY = frozenset({"--tagline", "--agent-label", "--agent-pointer"})
 
 
-def empty_value(args: list[str]) -> str | None:
+def empty_value(args: list[str], command: Any = None) -> str | None:
     """The first option (or argument) of ``args`` given an empty or blank value, walking the
-    command tree as click will; None when there is none."""
-    command = typer.main.get_command(app)         # typer's own click: classes by duck type
+    command tree (typer's own click: classes by duck type) as click will; None when there is none."""
+    command = command if command is not None else typer.main.get_command(app)
     position, i = 0, 0
     while i < len(args):
         arg = args[i]
@@ -167,10 +167,11 @@ def empty_value(args: list[str]) -> str | None:
 
 def main(argv: list[str] | None = None) -> None:
     try:
-        empty = empty_value(list(sys.argv[1:] if argv is None else argv))
+        command = typer.main.get_command(app)     # built once: the check below and the run share it
+        empty = empty_value(list(sys.argv[1:] if argv is None else argv), command)
         if empty is not None:
             raise ConfigError(f"{empty} is empty; give a value (or leave {empty} out for its default)")
-        code = app(args=argv, prog_name="fixlore", standalone_mode=False)
+        code = command(args=argv, prog_name="fixlore", standalone_mode=False)
         sys.exit(code if isinstance(code, int) else 0)      # --help and --version return their code
     except Interrupted as exc:
         sys.stderr.write(f"\n{_one_line(str(exc))}\n")
