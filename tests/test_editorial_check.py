@@ -21,14 +21,14 @@ def digest(demo_run) -> dict:
     return json.loads((demo_run / "digest.json").read_text(encoding="utf-8"))
 
 
-def _zh_only(data: dict) -> dict:
+def _zh_only(data: dict, lang: str = "zh") -> dict:
     data = copy.deepcopy(data)
-    data["digests"] = {"zh": data["digests"]["zh"]}
+    data["digests"] = {lang: data["digests"][lang]}
     return data
 
 
-def _row(data: dict, case: str) -> dict:
-    return next(r for repo in data["digests"]["zh"]["repos"] for r in repo["rows"] if r["case"] == case)
+def _row(data: dict, case: str, lang: str = "zh") -> dict:
+    return next(r for repo in data["digests"][lang]["repos"] for r in repo["rows"] if r["case"] == case)
 
 
 def _kinds(data: dict, where: str) -> set[str]:
@@ -144,13 +144,11 @@ def test_a_count_of_something_else_is_not_the_rows_count(digest):
 
 
 def _en_only(data: dict) -> dict:
-    data = copy.deepcopy(data)
-    data["digests"] = {"en": data["digests"]["en"]}
-    return data
+    return _zh_only(data, "en")
 
 
 def _en_row(data: dict, case: str) -> dict:
-    return next(r for repo in data["digests"]["en"]["repos"] for r in repo["rows"] if r["case"] == case)
+    return _row(data, case, "en")
 
 
 def test_a_sentence_weighs_alike_in_either_language_for_boilerplate(digest):

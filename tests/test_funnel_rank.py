@@ -1,14 +1,9 @@
 import random
 
-from fixlore.rules.funnel.rank import ValueInputs, top_k, top_keys, value_score
+from fixlore.rules.funnel.rank import top_k, top_keys, value_score
 
 
-def _v(**kw):
-    base = dict(title="crash when loading checkpoint", body="", author="rep", answer_chars=0, human_comments=0,
-                reporter_last="", fix_merged=False, fix_strong=False, fix_pending=False, close_explained=False,
-                answered=False)
-    base.update(kw)
-    return ValueInputs(**base)
+from case_builders import value_inputs as _v
 
 
 RICH = ("steps to reproduce: run train.sh on 8 cards\nTraceback (most recent call last): RuntimeError: ...\n"

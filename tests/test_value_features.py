@@ -6,15 +6,10 @@ from rich.console import Console
 from fixlore.core.model import Case
 from fixlore.link.explain import render_case
 from fixlore.link.value import is_code_file
-from fixlore.rules.funnel.rank import DEFAULT_WEIGHTS, FEATURES, ValueInputs, identifiers, value_features, value_score
+from fixlore.rules.funnel.rank import DEFAULT_WEIGHTS, FEATURES, identifiers, value_features, value_score
 
 
-def _v(**kw):
-    base = dict(title="crash when loading checkpoint", body="", author="rep", answer_chars=0, human_comments=0,
-                reporter_last="", fix_merged=False, fix_strong=False, fix_pending=False, close_explained=False,
-                answered=False)
-    base.update(kw)
-    return ValueInputs(**base)
+from case_builders import value_inputs as _v
 
 
 def test_every_feature_is_named_in_range_and_weighted():
