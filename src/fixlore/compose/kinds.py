@@ -6,7 +6,10 @@ adds ("graph.lint()") as often as the one that fails.
 
 The cues are how issue reports and maintainers' answers on GitCode and GitHub write these things, in
 Chinese and English ("开启 `shared_expert_tp` 时", "`lora_save_only=true`", "日志关键字", "指标",
-"npu-exporter 的指标"); they are not fitted to a bundled world."""
+"npu-exporter 的指标"); no cue was added to move a figure, but they were read against the Ascend
+world (ascend-2026-09), the fitted world. Plain "先核对 `x`" steps, 2026-12-06: ascend 26 -> 18 of 48
+(fitted); held out: npu-threads 25 -> 22 of 50, paddle-threads 7 -> 7 of 15, seed-twin 14 -> 12,
+seed-twin2 12 -> 8; no step verbatim more than twice in any world."""
 
 from __future__ import annotations
 
