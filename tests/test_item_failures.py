@@ -23,11 +23,14 @@ from conftest import fixlore_here
 
 ROOT = Path(__file__).resolve().parents[1]
 DEMO = ROOT / "worlds" / "demo"
-# #95's fix is named only where its comments are (a clean run keeps it with an official answer);
+# #95's official answer is in its comments; its fix !145 merged after the close and names it in the PR,
+# so the fix stands without the comments (a fix merged after the close is still the fix, issue #23);
+# #35 has no fix PR and its official answer is in its comments: without them its fix is unknown;
 # #104's fix is named by closing keywords in its PRs, so it stands without the comments;
 # !61's files are what #33's linked !60 is compared with to find it unrelated.
-FAULTS = "500=*/issues/95/comments,500=*/issues/104/comments,500=*/pulls/61/files"
-AFFECTED = {("demo-infra/cluster-agent", 95), ("demo-ai/modelkit", 104), ("demo-ai/infer-serve", 33)}
+FAULTS = "500=*/issues/95/comments,500=*/issues/104/comments,500=*/pulls/61/files,500=*/issues/35/comments"
+AFFECTED = {("demo-infra/cluster-agent", 95), ("demo-ai/modelkit", 104), ("demo-ai/infer-serve", 33),
+            ("demo-ai/infer-serve", 35)}
 
 
 # ---------- the rule
@@ -129,8 +132,18 @@ def test_the_affected_items_say_what_they_lack_and_conclude_nothing_from_it(runs
     clean, faulty = _lines(clean_out), _lines(faulty_out)
     c95 = json.loads(faulty[("demo-infra/cluster-agent", 95)])
     assert c95["unread"] == ["issues/95/comments"]
-    assert c95["drop_reason"] == "fix_unknown" and c95["funnel"] == "analysis"
-    assert json.loads(clean[("demo-infra/cluster-agent", 95)])["funnel"] == "selected"
+    clean95 = json.loads(clean[("demo-infra/cluster-agent", 95)])
+    assert clean95["funnel"] == "selected"
+    # the answer lived in the unread comments: it is gone, and nothing stands in for it ...
+    assert [e["kind"] for e in clean95["evidence"]] == ["answer"] and c95["evidence"] != clean95["evidence"]
+    # ... while the fix that merged after the close, named by its PR, stands: the fix is known
+    assert [(f["number"], f["state"]) for f in c95["pending_fix"]] == [
+        (f["number"], f["state"]) for f in clean95["pending_fix"]] == [(145, "merged")]
+    assert c95["drop_reason"] != "fix_unknown" and "fix unknown" not in c95.get("timing_note", "")
+    c35 = json.loads(faulty[("demo-ai/infer-serve", 35)])
+    assert json.loads(clean[("demo-ai/infer-serve", 35)])["funnel"] == "selected"
+    assert c35["unread"] == ["issues/35/comments"] and not c35["fix"] and not c35.get("pending_fix")
+    assert c35["drop_reason"] == "fix_unknown" and c35["funnel"] == "analysis"
     c104 = json.loads(faulty[("demo-ai/modelkit", 104)])
     assert c104["unread"] == ["issues/104/comments"]
     # its fix is named by the PRs' closing keywords: a merged fix stands without the comments
@@ -152,14 +165,14 @@ def test_the_items_are_named_in_run_json_on_stderr_and_in_the_digest(runs):
     assert harvest["unreadable"] == [] and harvest["repos_unreadable"] == 0     # no repo was lost
     assert {(i["repo"], i["kind"], i["number"], i["part"]) for i in harvest["unread_items"]} == {
         ("demo-infra/cluster-agent", "issue", 95, "comments"), ("demo-ai/modelkit", "issue", 104, "comments"),
-        ("demo-ai/infer-serve", "pull", 61, "files")}
-    assert harvest["items_unreadable"] == 3
+        ("demo-ai/infer-serve", "pull", 61, "files"), ("demo-ai/infer-serve", "issue", 35, "comments")}
+    assert harvest["items_unreadable"] == 4
     assert "could not read all of demo-infra/cluster-agent#95: comments" in proc.stderr
     assert "could not read all of demo-ai/infer-serve PR 61: files" in proc.stderr
-    assert "3 issue(s) or PR(s) could not be read in full (exit 6)" in proc.stderr
+    assert "4 issue(s) or PR(s) could not be read in full (exit 6)" in proc.stderr
     en = (faulty_out / "digest.en.md").read_text(encoding="utf-8")
     zh = (faulty_out / "digest.zh.md").read_text(encoding="utf-8")
-    assert "**Read in part**: 3 issues or PRs could not be read in full" in en
+    assert "**Read in part**: 4 issues or PRs could not be read in full" in en
     assert "cluster-agent#95" in en.split("**Read in part**")[1].split("\n")[0]
     assert "the fix is unknown, never counted as no fix evidence" in en
     unjudged_note = en.split("Whether a linked change is unrelated was not judged")[1].split("\n")[0]

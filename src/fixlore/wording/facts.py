@@ -258,7 +258,8 @@ def kb_sentence(case: Case, zh: bool) -> str:
 
 
 def landed(case: Case) -> bool:
-    return any(is_merged(f) for f in case.fix)
+    """A fix of the case merged, before the close or after it (`Case.fix_state`)."""
+    return case.fix_state == FixState.LANDED
 
 
 def any_fix_merged(case: Case) -> bool:
