@@ -141,7 +141,7 @@ def test_bot_auto_close_right_after_merge_is_not_stale():
 
 def test_close_storm_over_all_closes():
     corpus = Corpus(issues=[issue(10 + i, f"distinct problem number {i} alpha", closed=t(18, 13, 39, 56 + i),
-                                  closed_by="sweeper") for i in range(3)]
+                                  closed_by="sweeper", author=f"user{i}") for i in range(3)]
                     + [issue(20, "unrelated slow close", closed=t(18, 16), closed_by="sweeper")],
                     comments=[comment(10 + i, "root cause: wrong config key, fixed by updating docs for you", author="m")
                               for i in range(3)])
@@ -149,6 +149,27 @@ def test_close_storm_over_all_closes():
     for n in (10, 11, 12):
         assert "close_storm" in cases[n].traps and "3 issues" in cases[n].trap_notes["close_storm"]
     assert "close_storm" not in cases[20].traps
+
+
+def _three_closes_by(closer, openers):
+    return Corpus(issues=[issue(10 + i, f"distinct problem number {i} alpha", closed=t(18, 13, 39, 56 + i),
+                                closed_by=closer, author=o) for i, o in enumerate(openers)])
+
+
+def test_closing_ones_own_issues_is_not_a_storm():
+    # an author withdrawing three of their own reports in a row, beside two others' issues
+    cases, _ = _cases(_three_closes_by("carol", ["carol", "Carol", "carol"]))
+    assert all("close_storm" not in cases[10 + i].traps for i in range(3))
+    # two own closes and one other's: only one close counts, below the three of a storm
+    cases, _ = _cases(_three_closes_by("carol", ["carol", "dave", "carol"]))
+    assert all("close_storm" not in cases[10 + i].traps for i in range(3))
+
+
+def test_a_storm_needs_issues_of_two_openers():
+    cases, _ = _cases(_three_closes_by("sweeper", ["erin", "erin", "erin"]))
+    assert all("close_storm" not in cases[10 + i].traps for i in range(3))
+    cases, _ = _cases(_three_closes_by("sweeper", ["erin", "frank", "erin"]))
+    assert all("close_storm" in cases[10 + i].traps for i in range(3))
 
 
 def test_merges_closing_their_issues_in_a_row_are_not_a_storm():

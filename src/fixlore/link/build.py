@@ -255,7 +255,7 @@ def _link_one(sh: _Shared, key: Key) -> tuple[Case | None, Close | None, bool]:
         else:
             # Older closes only tell a close storm whether a linked fix merged just before them.
             explained = _explained_close(issue, idx, cfg)
-        close = Close(issue.key, actor, issue.closed_at, explained)
+        close = Close(issue.key, actor, issue.closed_at, explained, issue.author)
     if not considered:
         return None, close, False
     case = Case(repo=issue.repo, number=issue.number, title=issue.title,

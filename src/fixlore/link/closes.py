@@ -7,7 +7,10 @@ by a bot, or posted after days of silence as a warning at least a day before the
 a bot account and a stale notice look like: `rules.bots`).
 
 A close storm is one actor closing many issues in a short run; computed over every close in
-the corpus, leaving out closes explained by a linked fix merging just before them.
+the corpus, leaving out closes explained by a linked fix merging just before them and closes of
+an actor's own issues (a person tidying up the tickets they opened is not sweeping anyone's
+tracker), and counting a run only when its issues come from at least `storm_min_openers`
+people (`rules.bursts.MIN_OPENERS`).
 
 The thresholds are in link.config, each with the world it was fitted on.
 """
@@ -22,6 +25,7 @@ from fixlore.core.model import Comment, Issue, pickled_as_arguments
 from fixlore.link.config import LinkConfig
 from fixlore.link.stale_label import stale_label
 from fixlore.rules.bots import STALE_NOTICE, is_bot
+from fixlore.rules.bursts import distinct_openers, own_close
 
 
 def stale_note(issue: Issue, actor: str, comments: list[Comment], lag_s: int | None, cfg: LinkConfig) -> str:
@@ -65,6 +69,7 @@ class Close:
     actor: str
     at: datetime
     explained: bool
+    opener: str = ""          # who opened the issue ("" when unknown)
 
 
 _EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
@@ -78,10 +83,11 @@ def _instant_us(at: datetime) -> int:
 
 def close_storms(closes: list[Close], cfg: LinkConfig) -> dict[str, str]:
     """Issue key -> note, for every close inside a run of >= storm_min_closes closes by one
-    actor within storm_window_s."""
+    actor within storm_window_s of issues opened by >= storm_min_openers people; an actor's
+    closes of their own issues are not counted."""
     by_actor: dict[str, list[Close]] = defaultdict(list)
     for c in closes:
-        if c.actor and not c.explained:
+        if c.actor and not c.explained and not own_close(c.actor, c.opener):
             by_actor[c.actor].append(c)
     notes: dict[str, str] = {}
     window_us = cfg.storm_window_s * 1_000_000
@@ -98,7 +104,8 @@ def close_storms(closes: list[Close], cfg: LinkConfig) -> dict[str, str]:
         for i in range(len(items)):
             while us[i] - us[j] > window_us:
                 j += 1
-            if i - j + 1 >= cfg.storm_min_closes:
+            if i - j + 1 >= cfg.storm_min_closes and \
+                    distinct_openers(x.opener for x in items[j:i + 1]) >= cfg.storm_min_openers:
                 for k in range(j, i + 1):
                     marked[k] = True
         run: list[Close] = []

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from fixlore.rules.answers import ANSWER_MIN_CHARS
-from fixlore.rules.bursts import STORM_MIN_CLOSES, STORM_WINDOW_S
+from fixlore.rules.bursts import MIN_OPENERS, STORM_MIN_CLOSES, STORM_WINDOW_S
 from fixlore.rules.funnel.config import FunnelConfig
 
 
@@ -43,6 +43,9 @@ class LinkConfig:
     # closing 3+ in 4 s, a manual batch over 5 minutes, two closes in 4 minutes that are none).
     storm_min_closes: int = STORM_MIN_CLOSES
     storm_window_s: int = STORM_WINDOW_S
+    # ... and whose issues were opened by at least this many people; an actor's closes of their
+    # own issues never count (rules.bursts.own_close). Not fitted.
+    storm_min_openers: int = MIN_OPENERS
     # Stale closes: the closing account looks like a bot (and the close is no auto-close), or
     # a bot posted a stale notice, or a stale notice was posted after >= stale_idle_days
     # without activity and >= stale_warning_days before the close. Fitted on: ascend-2026-09

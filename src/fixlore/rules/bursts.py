@@ -24,6 +24,29 @@ from typing import Iterable
 
 STORM_MIN_CLOSES = 3
 STORM_WINDOW_S = 600
+# A storm sweeps other people's tickets: an opener closing the issues they filed themselves (an
+# author withdrawing a batch of their own reports, a maintainer closing the tracking issues they
+# opened) is tidying up, not a sweep, and a run whose every issue one person opened is that
+# person's batch. Not fitted: how a sweep differs from tidying one's own tickets.
+MIN_OPENERS = 2
+
+
+def own_close(actor: str, opener: str) -> bool:
+    """Whether `actor` closed an issue they opened themselves (logins compare without case)."""
+    return bool(actor) and bool(opener) and actor.lower() == opener.lower()
+
+
+def distinct_openers(openers: Iterable[str]) -> int:
+    """How many people opened the issues of a run; an unknown opener ("") counts as a distinct one
+    (the run is not shown to be one person's)."""
+    known: set[str] = set()
+    unknown = 0
+    for o in openers:
+        if o:
+            known.add(o.lower())
+        else:
+            unknown += 1
+    return len(known) + unknown
 # A bot sweeps a whole organisation in seconds (ascend-2026-09's stale bot: 3 closes in 4 s over two
 # repositories); across repositories only a run this tight counts (within 60 s, 57 issues of that
 # world would, 37 of them outside the pool). Read off ascend-2026-09, checked on seed-twin (read): it
