@@ -71,8 +71,10 @@ def test_storm_window_is_inclusive_and_exact_across_equal_time_zones():
 
 
 def test_storm_counts_closes_outside_the_window_too():
-    corpus = Corpus(issues=[issue(1, "old one", closed=SINCE - timedelta(minutes=2), closed_by="sweeper", updated=t(1)),
-                            issue(2, "old two", closed=SINCE - timedelta(minutes=1), closed_by="sweeper", updated=t(1)),
+    corpus = Corpus(issues=[issue(1, "old one", closed=SINCE - timedelta(minutes=2), closed_by="sweeper", updated=t(1),
+                                  author="erin"),
+                            issue(2, "old two", closed=SINCE - timedelta(minutes=1), closed_by="sweeper", updated=t(1),
+                                  author="frank"),
                             issue(3, "new one", closed=SINCE + timedelta(minutes=1), closed_by="sweeper")])
     cases = _by(corpus)
     assert set(cases) == {3} and cases[3].traps == ["close_storm"]
