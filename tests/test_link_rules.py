@@ -23,6 +23,27 @@ def test_stale_notice_wording():
         assert not STALE_NOTICE.search(text), text
 
 
+def test_stale_notice_in_the_words_people_and_bots_write():
+    for text in ("一周无反馈，关闭", "长时间未回复，先关闭了，有问题可以重新打开", "两个月没有进展，关闭此 issue",
+                 "暂无反馈，关闭", "Close due to inactivity.", "Closing this as there has been no response.",
+                 "Closing: no reply from the author.", "This issue has been automatically closed.",
+                 "This issue has not had recent activity and will be closed.",
+                 "Closing for lack of response."):
+        assert STALE_NOTICE.search(text), text
+    for text in ("This issue was automatically closed by the merge of #12.",
+                 "This issue will be automatically closed when the PR merges.", "已在 #12 中修复，关闭",
+                 "无反馈的情况下 SSE 连接被断开", "responses are slow after closing the pool"):
+        assert not STALE_NOTICE.search(text), text
+
+
+def test_a_bot_closing_the_ticket_it_opened_is_not_a_stale_close():
+    corpus = Corpus(issues=[issue(7, "[CI] nightly failed", author="ci-bot", closed=t(19), closed_by="ci-bot"),
+                            issue(8, "crash on load", author="alice", closed=t(19), closed_by="ci-bot")])
+    cases = _by(corpus)
+    assert "stale_close" not in cases[7].traps
+    assert "stale_close" in cases[8].traps
+
+
 def test_bot_names():
     assert is_bot("ascend-robot") and is_bot("stale[bot]") and is_bot("ci-bot") and is_bot("cann-ci")
     assert not is_bot("liutao_tc") and not is_bot("cilia") and not is_bot("")

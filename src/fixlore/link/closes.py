@@ -1,7 +1,8 @@
 """Who closed an issue and how: stale processes and close storms.
 
 A stale close is a close by a process rather than by a person acting on a fix: the closing
-account looks like a bot (and the close is not an auto-close right after a merge), or a
+account looks like a bot (and the close is not an auto-close right after a merge, nor the bot
+closing a ticket it opened itself), or a
 stale notice ("no activity for N days … will be closed", "4 天无更新，自动关闭" …) was posted
 by a bot, or posted after days of silence as a warning at least a day before the close (what
 a bot account and a stale notice look like: `rules.bots`).
@@ -32,6 +33,10 @@ def stale_note(issue: Issue, actor: str, comments: list[Comment], lag_s: int | N
     """Why this close is a stale close ("" when it is not)."""
     close = issue.closed_at
     if close is None:
+        return ""
+    if is_bot(actor) and own_close(actor, issue.author):
+        # A process closing the ticket it opened itself (a release checklist, a CI failure
+        # report, a tracking issue it filed) closes its own bookkeeping, not someone's report.
         return ""
     latest = close + timedelta(seconds=cfg.clock_slack_s)
     notice: Comment | None = None

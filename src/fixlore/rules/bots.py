@@ -12,9 +12,25 @@ from functools import lru_cache
 
 _BOT_TOKENS = {"bot", "robot", "ci", "stale", "stalebot", "automation", "autobot"}
 _SPLIT = re.compile(r"[^a-z0-9]+")
-_IDLE = re.compile(r"(?:长时间|长期|\d+\s*天(?:以上|内)?)[^，。,.\n]{0,8}?(?:未|没有|无)[^，。,.\n]{0,4}?"
-                   r"(?:更新|活动|响应|回复|进展|跟进)|(?:无|没有)(?:任何|新的)?(?:更新|活动|响应|回复|进展)|no (?:recent |further )?(?:activity|response|updates?)|"
-                   r"inactiv\w*|without (?:any )?activity|not been updated|been quiet", re.IGNORECASE)
+# How long: 长时间, 长期, 一周, 两个月, 30 天, 半个月 ...
+_ZH_SPAN = r"(?:长时间|长期|很久|许久|[一二两三四五六七八九十半几数\d]+\s*(?:个)?\s*(?:天|日|周|星期|礼拜|月)(?:以上|以来|内)?)"
+_ZH_SILENT = r"(?:更新|活动|响应|回应|回复|进展|跟进|反馈)"
+# English, as stale bots and maintainers write it: "no activity", "no response", "no reply",
+# "no feedback", "has not had recent activity", "not received any response", "lack of response".
+_EN_SILENT = r"(?:activity|response|reply|replies|feedback|updates?)"
+_IDLE = re.compile(rf"{_ZH_SPAN}[^，。,.\n]{{0,8}}?(?:未|没有|没|无)[^，。,.\n]{{0,4}}?{_ZH_SILENT}"
+                   rf"|(?:无|没有|暂无|未收到|没收到)(?:任何|新的|进一步的?)?{_ZH_SILENT}|"
+                   rf"no (?:recent |further |more )?{_EN_SILENT}|"
+                   rf"(?:has|have|had)(?:n't| not) (?:had|received|seen|got|gotten) (?:any )?(?:recent |further )?{_EN_SILENT}|"
+                   rf"(?:lack|absence) of (?:any )?(?:recent )?{_EN_SILENT}|"
+                   r"inactiv\w*|without (?:any )?activity|not been updated|been (?:quiet|idle|dormant)",
+                   re.IGNORECASE)
+# "This issue has been automatically closed", "自动关闭": a process closing on its own schedule,
+# unless the sentence names what fixed it ("automatically closed by the merge of #12").
+_AUTO_CLOSED = re.compile(r"(?:has been|was|is being|will be|were) (?:automatically|auto-?)\s*closed"
+                          r"|(?:automatically|auto-?)\s*clos(?:ed|ing) (?:this|the) (?:issue|ticket)", re.IGNORECASE)
+_AUTO_BY_FIX = re.compile(r"\b(?:by|via|with|after|when|once|because of)\b[^.\n]{0,30}(?:pull|PR\b|merge|commit|#\d|!\d|fix)"
+                          r"|合入|合并|修复", re.IGNORECASE)
 _CLOSING = re.compile(r"关闭|关单|close[sd]?|closing", re.IGNORECASE)
 _STALE_WORD = re.compile(r"\bstale\b", re.IGNORECASE)
 
@@ -35,6 +51,9 @@ class _StaleNotice:
             return False
         for m in _IDLE.finditer(text):
             if _CLOSING.search(text, max(0, m.start() - 80), m.end() + 80):
+                return True
+        for m in _AUTO_CLOSED.finditer(text):
+            if not _AUTO_BY_FIX.search(text, max(0, m.start() - 40), m.end() + 60):
                 return True
         return False
 
