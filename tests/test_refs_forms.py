@@ -199,3 +199,54 @@ def test_a_closing_keyword_is_never_a_pointer_and_a_negated_one_is_none():
     assert [(r.keyword, r.pointer) for r in find_refs("Solves #5; see #6, #7", REPO)] == [
         ("resolves", ""), ("", "see"), ("", "see")]
     assert [r.keyword for r in find_refs("does not solve #5, 未修正 #6", REPO)] == ["", ""]
+
+
+@settings(max_examples=200, deadline=None)
+@given(_text(), st.sampled_from(["<!-- {} -->", "<!--\n{}\n-->", "<!-- {}", "[//]: # ({})", "[comment]: <> ({})"]),
+       _filler)
+def test_nothing_is_read_inside_a_comment_nobody_sees(case, wrapper, after):
+    """An issue or PR template's "<!-- Fixes #123 -->", a Markdown comment line: hidden when rendered,
+    so nothing in it is a reference; what follows a closed comment still is."""
+    text, _ = case
+    if wrapper.startswith("["):
+        text = " ".join(text.split())      # a Markdown comment is one line
+    hidden = wrapper.format(text)
+    assert find_refs(hidden, REPO) == [], hidden
+    if "-->" in wrapper or wrapper.startswith("["):
+        shown = find_refs(f"{hidden}\nFixes #42 {after}", REPO)
+        assert [(r.number, r.keyword) for r in shown] == [(42, "fixes")], hidden
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.sampled_from(["Is this fixed by {}?", "Was it resolved by {}?", "Does {} fix this?", "是否由 {} 修复",
+                        "{} 修复了吗", "This is not fixed by {}.", "{} didn't fix it", "{} does not solve the crash",
+                        "{} 并未解决", "caused by {}", "a regression from {}", "introduced in {}", "由 {} 引入",
+                        "{} 导致了这个问题", "Could you check whether {} fixes it?"]),
+       st.one_of(_short(), _full(), _url(), _word()))
+def test_a_clause_that_asks_denies_or_blames_withholds_the_credit(clause, ref):
+    written = ref[0]
+    found = find_refs(clause.format(written), REPO)
+    assert len(found) == 1 and found[0].number == ref[3], clause.format(written)
+    assert found[0].keyword == "" and found[0].withheld in ("asked", "denied", "blamed"), clause.format(written)
+
+
+def test_credit_stands_beside_a_clause_about_another_reference():
+    refs = find_refs("Fixes #12, not #13. Fixes #14 introduced by #10. Fixed by #15, can you confirm?", REPO)
+    assert [(r.number, r.keyword, r.withheld) for r in refs] == [
+        (12, "fixes", ""), (13, "", ""), (14, "fixes", ""), (10, "", "blamed"), (15, "", "")]
+    assert [r.withheld for r in find_refs("因为 #12 修复了这个问题，所以关闭。I think #13 fixes it", REPO)] == ["", ""]
+
+
+def test_gh_form_is_read_on_github_only():
+    from fixlore.rules.refs import FORM_GH
+
+    text = "Fixes GH-12 and gh-13; see x-GH-4, GH-1.2"
+    assert [(r.number, r.keyword, r.form, r.kind) for r in find_refs(text, REPO, "github")] == [
+        (12, "fixes", FORM_GH, KIND_EITHER), (13, "fixes", FORM_GH, KIND_EITHER)]
+    assert find_refs(text, REPO, "gitcode") == [] and find_refs(text, REPO) == []
+
+
+def test_fix_credits_skip_a_withheld_clause():
+    from fixlore.rules.refs import fix_credits
+
+    assert fix_credits("fixed by !57; not fixed by !58; !59 修复了吗；!60 修复了内存泄漏") == [57, 60]

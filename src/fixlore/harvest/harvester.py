@@ -137,7 +137,7 @@ class _Progress:
 def issue_refs_in_pull(pull: m.Pull) -> set[tuple[str, int]]:
     """(repo, number) of issues a PR's title, body or branch name points at."""
     found: set[tuple[str, int]] = set()
-    for ref in find_refs(f"{pull.title}\n{pull.body}", pull.repo):
+    for ref in find_refs(f"{pull.title}\n{pull.body}", pull.repo, pull.platform):
         if ref.kind in (KIND_ISSUE, KIND_EITHER):
             found.add((ref.repo, ref.number))
     for number in refs_from_branch(pull.head_ref):
@@ -145,10 +145,10 @@ def issue_refs_in_pull(pull: m.Pull) -> set[tuple[str, int]]:
     return found
 
 
-def pull_refs_in_text(text: str, repo: str) -> tuple[set[tuple[str, int]], set[tuple[str, int]]]:
+def pull_refs_in_text(text: str, repo: str, platform: str = "") -> tuple[set[tuple[str, int]], set[tuple[str, int]]]:
     """(explicit PR refs, ambiguous ``#N`` refs) in a comment or PR body."""
     explicit, either = set(), set()
-    for ref in find_refs(text, repo):
+    for ref in find_refs(text, repo, platform):
         if ref.kind == KIND_PULL:
             explicit.add((ref.repo, ref.number))
         elif ref.kind == KIND_EITHER:
@@ -226,7 +226,7 @@ def add_backport_twins(cands: Candidates, listed_pulls: list[m.Pull]) -> None:
         key = (pull.repo, pull.number)
         if key in chosen:
             continue
-        explicit, either = pull_refs_in_text(f"{pull.title}\n{pull.body}", pull.repo)
+        explicit, either = pull_refs_in_text(f"{pull.title}\n{pull.body}", pull.repo, pull.platform)
         if (explicit | either) & chosen:
             cands.add(key, "cites_candidate")
             continue
@@ -545,7 +545,7 @@ class Harvester:
                 progress.advance(pull_task)
             # Cross-repo references of a candidate PR (a backport, a fix in a sibling repo): one hop.
             if hops[key] == 0:
-                explicit, either = pull_refs_in_text(f"{pull.title}\n{pull.body}", pull.repo)
+                explicit, either = pull_refs_in_text(f"{pull.title}\n{pull.body}", pull.repo, pull.platform)
                 for ref in sorted(explicit | either):
                     if ref[0] != pull.repo and ref not in seen:
                         seen.add(ref)

@@ -151,7 +151,7 @@ def gather(issue: Issue, idx: CorpusIndex) -> dict[Key, Candidate]:
 
     for c in idx.issue_comments.get(key, []):
         body = c.body or ""
-        for ref in find_refs(body, issue.repo):
+        for ref in find_refs(body, issue.repo, issue.platform):
             pk = (ref.repo, ref.number)
             if ref.kind == KIND_ISSUE or pk == key and ref.kind != KIND_PULL:
                 continue
@@ -161,8 +161,11 @@ def gather(issue: Issue, idx: CorpusIndex) -> dict[Key, Candidate]:
                 sentence = _sentence_around(body, *ref.span)
                 if pk in idx.issues and not _PR_CONTEXT.search(sentence):
                     continue
+            if ref.withheld in ("denied", "blamed"):
+                continue        # "not fixed by #12", "caused by #12": the thread names the PR against the issue
             sentence = _sentence_around(body, *ref.span)
-            landed_denied = bool(_NOT_LANDED.search(sentence))
+            # "is this fixed by #12?": a question ties the PR to the issue without crediting it
+            landed_denied = bool(_NOT_LANDED.search(sentence)) or bool(ref.withheld)
             claim = bool(_CLAIM_FIX.search(sentence)) and not landed_denied
             line_start = max(body.rfind(ch, 0, ref.span[0]) for ch in "。；;！!？?\n，,") + 1
             cite = not landed_denied and (claim or bool(_CITE.search(sentence))
@@ -186,7 +189,7 @@ def _pulls_in_description(issue: Issue, idx: CorpusIndex, cand) -> None:
     body = issue.body or ""
     if "#" not in body and "!" not in body and "/pull" not in body and "merge_requests" not in body:
         return      # names no PR (the common case: most reports name none)
-    for ref in find_refs(body, issue.repo):
+    for ref in find_refs(body, issue.repo, issue.platform):
         pk = (ref.repo, ref.number)
         pull = idx.pulls.get(pk)
         if ref.kind == KIND_ISSUE or pull is None:

@@ -47,7 +47,8 @@ def credited_fixes(text: str, repo: str, issue_number: int, own: Key,
             continue
         for r in find_refs(s, repo):
             key = (r.repo, r.number)
-            if r.keyword or r.background or r.kind == KIND_ISSUE or key == own or key in (k for k, _ in out):
+            if r.keyword or r.background or r.withheld or r.kind == KIND_ISSUE or key == own \
+                    or key in (k for k, _ in out):
                 continue
             if merged(key):
                 out.append((key, s))

@@ -94,7 +94,7 @@ def _scan_pulls(pulls: list[Pull], commits: dict[Key, list[Commit]]) -> _Scanned
             shapes.append((pk, backport_shape(p.title)))
         texts = [("title", p.title or ""), ("body", p.body or "")]
         texts += [(f"commit {cm.sha[:7]}", cm.message or "") for cm in commits.get(pk, [])]
-        refs = [(where, ref, _quote(text, ref.span)) for where, text in texts for ref in find_refs(text, p.repo)]
+        refs = [(where, ref, _quote(text, ref.span)) for where, text in texts for ref in find_refs(text, p.repo, p.platform)]
         if any(ref.background for _, ref, _ in refs):
             settled = settle_background([ref for _, ref, _ in refs])
             refs = [(where, ref, quote) for (where, _, quote), ref in zip(refs, settled)]

@@ -198,7 +198,7 @@ def _follow_ups(verdict: FixVerdict, cands: dict[Key, Candidate]) -> None:
         if c.pull is None or c.verdict not in ("weak", "unrelated") or c.key in fixes:
             continue
         p = c.pull
-        for ref in find_refs(f"{p.title or ''}\n{p.body or ''}", p.repo):
+        for ref in find_refs(f"{p.title or ''}\n{p.body or ''}", p.repo, p.platform):
             if ref.kind != KIND_ISSUE and (ref.repo, ref.number) in fixes and is_follow_up(ref):
                 c.verdict = "follow_up"
                 c.add(Signal("follow_up", f"the PR calls itself the follow-up ('{ref.background}') of "
@@ -219,7 +219,7 @@ def _deferred_fix(issue: Issue, idx: CorpusIndex, cfg: LinkConfig, verdict: FixV
         if not c.author or c.author == issue.author:
             continue
         body = c.body or ""
-        for ref in find_refs(body, issue.repo):
+        for ref in find_refs(body, issue.repo, issue.platform):
             other = (ref.repo, ref.number)
             if ref.kind == KIND_PULL or other == key or other not in idx.issues:
                 continue

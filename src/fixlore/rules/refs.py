@@ -39,6 +39,9 @@ FORM_FULL = "full"        # o/r#5, o/r!6
 FORM_WORD = "word"        # PR 12, MR !4, pull request #7, issue #8, issue/302
 FORM_SHORT = "short"      # #12, !34 (and their full-width marks)
 FORM_WRITTEN = "written"  # written_refs: #N, !N, PR N, MR N as a writer puts them in an answer
+FORM_GH = "gh"            # GH-123: GitHub's own autolinked form (GitHub only)
+
+PLATFORM_GITHUB = "github"
 
 
 @pickled_as_arguments
@@ -52,6 +55,7 @@ class Ref:
     background: str = ""     # the cue when the text names it as background ("前序", "see also", …), else ""
     form: str = ""           # FORM_*: how it was written
     pointer: str = ""        # a cue that only points at the ticket ("reported in", "see", "addresses", "详见"), else ""
+    withheld: str = ""       # the clause asks, denies or blames ("is this fixed by", "not fixed by", "caused by"), else ""
 
 
 _MAX_NUMBER = 10_000_000     # issue/PR ordinals; longer digit runs are ids, hashes or timestamps
@@ -80,6 +84,11 @@ _SHORT_RE = re.compile(
     rf"(?![A-Za-z0-9_]|[.:]\d))")
 
 
+# GitHub autolinks "GH-26" as issue or PR 26 of the repository (docs.github.com, "Autolinked
+# references and URLs"); GitCode does not, and there "GH-26" is only a name.
+_GH_RE = re.compile(r"(?P<gh>(?<![A-Za-z0-9_/\-.])GH-(?P<g_num>\d+)(?![A-Za-z0-9_]|[.:]\d))", re.IGNORECASE)
+
+
 # Every pattern ends in a number: text without a digit holds no reference.
 _DIGIT = re.compile(r"\d")
 
@@ -105,6 +114,10 @@ def _from_word(m: re.Match[str], text: str, repo: str) -> tuple[str, str, int] |
     return _checked(kind, repo, m.group("w_num"))
 
 
+def _from_gh(m: re.Match[str], text: str, repo: str) -> tuple[str, str, int] | None:
+    return _checked(KIND_EITHER, repo, m.group("g_num"))
+
+
 def _from_short(m: re.Match[str], text: str, repo: str) -> tuple[str, str, int] | None:
     sig = m.group("s_sig")
     if sig in "#＃" and _COLOUR_BEFORE.search(text[max(0, m.start() - 24):m.start()]):
@@ -118,6 +131,7 @@ class _Form:
     pattern: re.Pattern[str]
     may_hold: Callable[[str, str], bool]       # (text, text lower-cased): can the form occur at all?
     read: Callable[[re.Match[str], str, str], tuple[str, str, int] | None]   # (match, text, repo) -> (kind, repo, n)
+    platform: str = ""       # read only on this platform ("" = on every platform)
 
 
 # In this order: where two forms start at one place, the longer wins, and at equal length the earlier.
@@ -127,18 +141,37 @@ _FORMS = (
     _Form(FORM_WORD, _WORD_RE,
           lambda text, low: "pr" in low or "mr" in low or "issue" in low or "pull" in low or "merge" in low, _from_word),
     _Form(FORM_SHORT, _SHORT_RE, _has_sigil, _from_short),
+    _Form(FORM_GH, _GH_RE, lambda text, low: "gh-" in low, _from_gh, PLATFORM_GITHUB),
 )
 
+# Text a reader never sees: HTML comments (an issue or PR template's "<!-- Fixes #123 -->"; an
+# unclosed one hides the rest, as GitHub renders it) and Markdown's comment idiom, a link
+# definition nobody links to ("[//]: # (Fixes #12)", "[comment]: <> (…)").
+_HTML_COMMENT = re.compile(r"<!--.*?(?:-->|\Z)", re.DOTALL)
+_MD_COMMENT = re.compile(r"^[ \t]{0,3}\[[^\]\n]*\]:[ \t]*(?:#|<>)[ \t]*(?:\(.*\)|\".*\"|'.*')?[ \t]*$", re.MULTILINE)
 
-def _matches(text: str) -> list[tuple[_Form, re.Match[str]]]:
-    """The forms' matches, left to right, none overlapping another."""
+
+def _hidden(text: str) -> list[tuple[int, int]]:
+    spans: list[tuple[int, int]] = []
+    if "<!--" in text:
+        spans += [m.span() for m in _HTML_COMMENT.finditer(text)]
+    if "]:" in text:
+        spans += [m.span() for m in _MD_COMMENT.finditer(text)]
+    return spans
+
+
+def _matches(text: str, platform: str = "") -> list[tuple[_Form, re.Match[str]]]:
+    """The forms' matches, left to right, none overlapping another, none in hidden text."""
     found: list[tuple[_Form, re.Match[str]]] = []
     if _DIGIT.search(text) is None:
         return found
     low = text.lower()
     for form in _FORMS:
-        if form.may_hold(text, low):
+        if (not form.platform or form.platform == platform) and form.may_hold(text, low):
             found += ((form, m) for m in form.pattern.finditer(text))
+    hidden = _hidden(text) if found else []
+    if hidden:
+        found = [fm for fm in found if not any(a <= fm[1].start() < b for a, b in hidden)]
     if len(found) > 1:
         found.sort(key=lambda fm: (fm[1].start(), -fm[1].end()))
         kept: list[tuple[_Form, re.Match[str]]] = []
@@ -255,6 +288,65 @@ def _background_cue(text: str, start: int, end: int) -> str:
     return m.group("cue") if m else ""
 
 
+# Credit withheld: a clause that names a change without saying it fixed the problem. People ask
+# ("is this fixed by #12?", "#12 修复了吗", "是否由 #12 解决"), deny ("not fixed by #12", "#12 didn't fix
+# it", "#12 并未解决") and blame ("caused by #12", "a regression from #12", "由 #12 引入"); none of them
+# credits the change, whatever fix word the clause holds. A clause ends at a comma, a semicolon, a
+# line break or a full stop (a bare "!" is GitCode's PR sigil, "!41").
+_CLAUSE_BREAK = re.compile(r"[,，;；。！？\n]|[.!?](?=\s|$)")
+_DENIED_BEFORE = re.compile(
+    r"""(?:(?<![A-Za-z])(?:not|never|no\s+longer)|n't)\s+(?:[A-Za-z]+\s+){0,2}?
+          (?:fix(?:e[sd])?|resolve[sd]?|solve[sd]?|address(?:ed)?|close[sd]?)(?![A-Za-z])
+      | 没有?(?:被)?(?:修复|解决)|未(?:被|能)?(?:修复|解决)|并未|并没有|没能|不能解决|无法解决""",
+    re.VERBOSE | re.IGNORECASE)
+_BLAMED_BEFORE = re.compile(
+    r"""(?<![A-Za-z])(?:caused|introduced|broken|triggered|regressed|started)\s+(?:by|in|with|since|after)(?![A-Za-z])
+      | (?<![A-Za-z])(?:regression|breakage)\s+(?:from|of|in|since|by|caused\s+by)(?![A-Za-z])""",
+    re.VERBOSE | re.IGNORECASE)
+_ASKED_BEFORE = re.compile(r"""^\s*(?:(?:so|and|but|then|hi|hello)\s*,?\s*)?
+      (?:is|was|are|were|does|did|do|has|have|could|can|would|will|should|might|may)(?![A-Za-z])
+    | 是否|是不是|有没有|会不会|能不能""", re.VERBOSE | re.IGNORECASE)
+_WITHHELD_AFTER = re.compile(
+    r"""^[^,，;；。\n]{0,30}?(?:
+          (?<![A-Za-z])(?:does|did|do|has|have|was|is)(?:n't|\s+not)(?![A-Za-z])
+        | 没有?(?:修复|解决)|未(?:能)?(?:修复|解决)|并未|并没有|没能|引入|导致|引起|造成
+        | (?<![A-Za-z])(?:caused|introduced|broke)(?![A-Za-z]))""", re.VERBOSE | re.IGNORECASE)
+_ASKED_PARTICLE = re.compile(r"[吗嘛]|了没|没有$")
+
+
+def _clause_start(text: str, start: int) -> int:
+    lo = max(0, start - 80)
+    last = lo
+    for m in _CLAUSE_BREAK.finditer(text, lo):      # to the end of the text: "!57" is no break before 57
+        if m.start() >= start:
+            break
+        last = m.end()
+    return last
+
+
+def withheld_cue(text: str, start: int, end: int, keyword: bool = False) -> str:
+    """Why the clause around a reference at text[start:end] withholds credit from it: "asked",
+    "denied", "blamed", or "" when it does not. With `keyword` (a closing keyword stands right
+    before the reference) only the clause before it and a question mark after it are read:
+    "Fixes #12, not #13" and "Fixes #12 introduced by #10" still fix #12."""
+    before = text[_clause_start(text, start):start]
+    after = text[end:end + 60]
+    stop = _CLAUSE_BREAK.search(after)
+    rest = after[:stop.start()] if stop else after
+    if (stop and stop.group(0) in "?？") or _ASKED_PARTICLE.search(rest) or _ASKED_BEFORE.search(before):
+        return "asked"
+    if _DENIED_BEFORE.search(before):
+        return "denied"
+    if _BLAMED_BEFORE.search(before):
+        return "blamed"
+    if keyword:
+        return ""
+    m = _WITHHELD_AFTER.match(rest)
+    if m:
+        return "blamed" if re.search(r"引入|导致|引起|造成|caused|introduced|broke", m.group(0), re.I) else "denied"
+    return ""
+
+
 _OPEN_BRACKET_AT_END = re.compile(r"[(（]\s*$")
 
 
@@ -271,14 +363,16 @@ def _keyword_before(text: str, start: int, kind: str) -> str:
     return _ZH_NORMAL[m.group("zh")]
 
 
-def find_refs(text: str | None, repo: str) -> list[Ref]:
-    """Every issue/PR reference in `text`, in order of appearance; `repo` resolves short forms."""
+def find_refs(text: str | None, repo: str, platform: str = "") -> list[Ref]:
+    """Every issue/PR reference in `text`, in order of appearance; `repo` resolves short forms;
+    `platform` ("github", "gitcode", "" unknown) adds the forms only that platform links (GH-N).
+    References inside HTML or Markdown comments are not read: nobody sees them."""
     if not text:
         return []
     refs: list[Ref] = []
     prev_end = -1
     prev_keyword = prev_background = prev_pointer = ""
-    for form, m in _matches(text):
+    for form, m in _matches(text, platform):
         ref = form.read(m, text, repo)
         if ref is None:
             continue
@@ -286,13 +380,17 @@ def find_refs(text: str | None, repo: str) -> list[Ref]:
         listed = bool(prev_end >= 0 and _LIST_GAP.match(text[prev_end:m.start()]))
         if not keyword and prev_keyword and listed:
             keyword = prev_keyword
+        withheld = withheld_cue(text, m.start(), m.end(), bool(keyword))
+        if withheld:
+            keyword = ""
         if not keyword and form.name == FORM_SHORT and _ORDINAL_AFTER.match(text[m.end():m.end() + 20]):
             continue
         background = "" if keyword else (_background_cue(text, m.start(), m.end())
                                          or (prev_background if listed else ""))
         pointer = "" if keyword or background else (_pointer_cue(text, m.start())
                                                     or (prev_pointer if listed else ""))
-        refs.append(Ref(ref[0], ref[1], ref[2], keyword, (m.start(), m.end()), background, form.name, pointer))
+        refs.append(Ref(ref[0], ref[1], ref[2], keyword, (m.start(), m.end()), background, form.name, pointer,
+                        withheld))
         prev_end, prev_keyword, prev_background, prev_pointer = m.end(), keyword, background, pointer
     return refs
 
@@ -368,9 +466,13 @@ _CREDIT_AFTER = re.compile(rf"{_PR_MARK}(\d{{1,7}})(?![{_A}])\s*(?:已经|已|�
 
 def fix_credits(text: str) -> list[int]:
     """The PR numbers a written sentence credits as the fix ("!1008 修复了 …", "fixed by !57"),
-    each once, in order of appearance. A PR only named ("见 !60", "不同于 !47") is not credited."""
-    found = sorted([(m.start(1), int(m.group(1))) for m in _CREDIT_BEFORE.finditer(text or "")]
-                   + [(m.start(1), int(m.group(1))) for m in _CREDIT_AFTER.finditer(text or "")])
+    each once, in order of appearance. A PR only named ("见 !60", "不同于 !47") is not credited, nor one
+    a clause asks about, denies or blames ("is it fixed by !57?", "not fixed by !57": `withheld_cue`)."""
+    text = text or ""
+    found = sorted([(m.start(1), int(m.group(1))) for m in _CREDIT_BEFORE.finditer(text)
+                    if not withheld_cue(text, m.start(1), m.end(1))]
+                   + [(m.start(1), int(m.group(1))) for m in _CREDIT_AFTER.finditer(text)
+                      if not withheld_cue(text, m.start(1), m.end(1))])
     out: list[int] = []
     for _, number in found:
         if number not in out:
