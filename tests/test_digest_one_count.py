@@ -163,6 +163,10 @@ def test_each_repository_line_says_what_this_number_holds_for_it():
         assert r["subtitle"].startswith(f"本期 {len(r['rows'])} 条")
         named = [int(n) for n in re.findall(r"主题 (\d+)", r["subtitle"])]
         mine = {row["case"] for row in r["rows"]}
+        themed = {b["ref"] for t in d["themes"] for b in t["bullets"]}
+        if not mine & themed:        # a repository none of whose cases is in a theme says so
+            assert not named and "不属于任何主题" in r["subtitle"]
+            continue
         assert named and all(mine & {b["ref"] for b in d["themes"][n - 1]["bullets"]} for n in named)
 
 
@@ -194,3 +198,34 @@ def test_stale_closes_without_a_merged_fix_are_not_listed_as_late():
     assert "b#2 晚" not in zh and "1 whose fix never merged (b#2)" in en and "b#2 late" not in en
     one = _stale_closes({"stale": [{"case": "a#1", "lag_s": 3 * 86400}]}, "zh")
     assert one == "stale 关单 1 条，均晚于真实修复（a#1 晚 3 天）；判据回到 PR 的合入时间", one
+
+
+def test_a_case_that_shares_no_mode_is_in_no_theme_and_the_heading_counts_it():
+    """No bucket of leftovers: two configuration cases make a theme; a case whose report shows no
+    failure mode, and one alone in its mode, stay in their repositories' tables, counted in the
+    themes' heading and the repository line, in no theme."""
+    kept = [
+        _case("o/alpha", 1, "节点标签写成下划线后 pod 一直 pending"),
+        _case("p/beta", 2, "按 yaml 示例下发的任务起不来"),
+        _case("q/gamma", 3, "社区任务：迁移一个新模型", mechanism="社区认领交付"),
+        _case("q/gamma", 4, "心跳超时误判", mechanism="双主不降级"),
+    ]
+    out = themes(kept, Refs(kept), "zh")
+    assert [sorted(b["ref"] for b in t["bullets"]) for t in out] == [["alpha#1", "beta#2"]]
+    data = _data(kept)
+    zh, en = data["digests"]["zh"], data["digests"]["en"]
+    assert zh["headings"]["themes"].endswith("（2 条分在 1 个主题，2 条不属于任何主题）")
+    assert en["headings"]["themes"].endswith("(2 in 1 theme, 2 in none)")
+    gamma = next(r for r in zh["repos"] if r["repo"] == "gamma")
+    assert "不属于任何主题" in gamma["subtitle"] and "主题 1" not in gamma["subtitle"]
+    assert [f for f in check_digest(data) if f.kind == "arithmetic"] == []
+
+
+def test_the_analysts_lone_themes_are_no_bucket_either():
+    """With the editorial pass's themes, a case alone in its analysts' theme is in no theme: no
+    per-repository section of leftovers."""
+    from fixlore.compose.themes import groups
+    kept = [_case("o/alpha", n, f"问题 {n}") for n in (1, 2, 3)] + [_case("p/beta", 4, "问题 4")]
+    for c, theme in zip(kept, ("t1", "t1", "t2", "t3")):
+        c.theme = theme
+    assert [(t, sorted(c.number for c in cs)) for t, cs in groups(kept, Refs(kept))] == [("t1", [1, 2])]

@@ -21,7 +21,7 @@ from fixlore.compose.language import MARK as QUOTE_MARK
 from fixlore.compose.language import answer_of, facts_in, quote
 from fixlore.compose.links import doc_parts, doc_url, pr_links
 from fixlore.compose.render import safe_url
-from fixlore.compose.themes import themes
+from fixlore.compose.themes import heading as themes_heading, themes
 from fixlore.compose.wording import capital as _capital, date as _date, j as _j, t as _t
 from fixlore.core.enums import FunnelStage
 from fixlore.core.model import Case
@@ -165,7 +165,7 @@ def build_digest(cases: list[Case], run: dict | None = None, lang: str = "zh", f
             "overview": _t(lang, "总览", "Overview"),
             "overview_cols": [_t(lang, "仓库", "Repository"), _t(lang, "定位", "Positioning"), _t(lang, "收录条数", "Cases")],
             "table_cols": [_t(lang, "编号", "No."), _t(lang, "Issue 问题内容", "Issue"), _t(lang, "解答总结", "Answer")],
-            "themes": _t(lang, f"组合解读：这 {len(kept)} 条里的共性规律", f"Themes: what the {len(kept)} cases have in common"),
+            "themes": themes_heading(kept, sections, ref, lang),
             "guide": _t(lang, "排错指引（从这批 issue 提炼）", "Troubleshooting guide (from these issues)"),
             "guide_cols": [_t(lang, "症状", "Symptom"), _t(lang, "第一优先动作", "First action"), _t(lang, "本篇相关案例", "Cases")],
             "disclosure": _t(lang, "考据与口径披露", "Methods and disclosure"),

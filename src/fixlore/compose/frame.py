@@ -115,21 +115,27 @@ def introduction(cs: list[Case], description: str, lang: str, said: list[str]) -
 def holdings(cs: list[Case], sections: list[dict[str, Any]], ref: Refs, lang: str) -> str:
     """What this number holds for one repository, under its heading: how many of its cases and the
     themes they fall in (the theme's short name, its number, how many of the repository's cases),
-    read from the themes section, so no two repositories get the same process note."""
+    read from the themes section, so no two repositories get the same process note, and how many
+    of its cases are in no theme."""
     mine = {ref(c) for c in cs}
     found = []
+    themed: set[str] = set()
     for i, t in enumerate(sections, 1):
-        n = sum(1 for b in t.get("bullets") or () if b.get("ref") in mine)
-        if n:
-            found.append((n, i, str(t.get("short") or "")))
+        hits = {b.get("ref") for b in t.get("bullets") or ()} & mine
+        if hits:
+            found.append((len(hits), i, str(t.get("short") or "")))
+            themed |= hits
     found.sort(key=lambda p: (-p[0], p[1]))
     head = _t(lang, f"本期 {len(cs)} 条", f"{len(cs)} case{'s' if len(cs) > 1 else ''} in this number")
-    if not found:
-        return head + _t(lang, "。", ".")
+    left = len(mine - themed)
+    if not found:      # named, so that two such repositories do not get the same line
+        names = _j(lang, sorted(mine)[:3]) + (_t(lang, " 等", " and others") if len(mine) > 3 else "")
+        return head + _t(lang, f"（{names}），不属于任何主题。", f" ({names}), in no theme.")
     named = [(_t(lang, f"{short} {n}（主题 {i}）", f"{short} {n} (theme {i})") if short
               else _t(lang, f"主题 {i} {n} 条", f"theme {i}: {n}")) for n, i, short in found]
-    return _t(lang, f"{head}，分在 {len(found)} 个主题：{_j(lang, named)}。",
-              f"{head}, in {len(found)} theme{'s' if len(found) > 1 else ''}: {', '.join(named)}.")
+    rest = _t(lang, f"；另 {left} 条不属于任何主题", f"; {left} in no theme") if left else ""
+    return _t(lang, f"{head}，分在 {len(found)} 个主题：{_j(lang, named)}{rest}。",
+              f"{head}, in {len(found)} theme{'s' if len(found) > 1 else ''}: {', '.join(named)}{rest}.")
 
 
 def backlog_by_repo(cases: list[Case], ref: Refs, lang: str, said: list[str], per_repo: int = 3,

@@ -9,8 +9,8 @@ theme (its count sentence, and the cases closed before their fix landed by name)
 rule `Case.fix_state`. The modes and their words are how maintainers and reporters describe these
 failures in issue threads (GitCode, GitHub, Chinese and English), written from how people report
 them; their reading was judged on the Ascend world (ascend-2026-09), the fitted world. A case
-matching no mode, or left alone in its mode, joins the theme whose cases it shares the most words
-with (`rules.topics`), so every theme names at least two cases. The order of `ORDER` is the order
+matching no mode, or left alone in every mode it shows, stays in no theme (the themes' heading
+says how many): a theme is what at least two cases share, never a bucket of leftovers. The order of `ORDER` is the order
 of the questions: what the report tells first (a regression, silent wrong numbers, distributed
 state, the observations), then where the fault sits (documents, configuration, the support
 boundary), then a loud error.
@@ -29,7 +29,6 @@ from fixlore.compose.steps import ERROR_NAME
 from fixlore.core.enums import FixState
 from fixlore.core.model import Case
 from fixlore.rules.refs import find_refs
-from fixlore.rules.topics import topic_words
 
 
 @dataclass(frozen=True)
@@ -146,21 +145,16 @@ def modes_of(c: Case) -> list[Mode]:
     return [m for m in ORDER if matches(m, c)]
 
 
-def _words(c: Case) -> set[str]:
-    return set(topic_words(f"{c.title} {c.problem} {c.written.mechanism}", 12))
-
-
 def partition(kept: list[Case]) -> list[tuple[Mode, list[Case]]]:
-    """The kept cases by failure mode, every case once, every theme at least two cases (when there
-    are two): a case goes to the first mode it shows; a mode left with one case gives it to the next
-    mode it shows that has others; a case with no such mode joins the theme it shares the most
-    words with. Largest first."""
+    """The kept cases by failure mode, every case at most once, every theme at least two cases: a
+    case goes to the first mode it shows; a mode left with one case gives it to the next mode it
+    shows that has others. A case that shows no mode, or is left alone in every mode it shows, is
+    in no theme (`unthemed`): no theme is a bucket of leftovers. Largest first."""
     shown = {c.key: modes_of(c) for c in kept}
     by: dict[str, list[Case]] = {}
     for c in kept:
         if shown[c.key]:
             by.setdefault(shown[c.key][0].key, []).append(c)
-    homeless = [c for c in kept if not shown[c.key]]
     # a lone case moves to a later mode it shows that holds others; smallest modes give way first
     changed = True
     while changed:
@@ -174,19 +168,15 @@ def partition(kept: list[Case]) -> list[tuple[Mode, list[Case]]]:
                 del by[key]
                 by[other.key].append(c)
                 changed = True
-    for key in [k for k, cs in by.items() if len(cs) == 1]:
-        homeless.append(by.pop(key)[0])
     modes = {m.key: m for m in ORDER}
-    if not by and homeless:      # nothing shared a mode: the first mode any case shows holds them all
-        first = next((m for c in homeless for m in shown[c.key]), LOUD)
-        return [(first, homeless)]
-    for c in sorted(homeless, key=lambda c: c.key):
-        mine = _words(c)
-        best = max(by, key=lambda k: (sum(len(mine & _words(o)) for o in by[k]) / len(by[k]),
-                                      any(m.key == k for m in shown[c.key]), -[m.key for m in ORDER].index(k)))
-        by[best].append(c)
     order = {m.key: i for i, m in enumerate(ORDER)}
-    return sorted(((modes[k], cs) for k, cs in by.items()), key=lambda g: (-len(g[1]), order[g[0].key]))
+    return sorted(((modes[k], cs) for k, cs in by.items() if len(cs) >= 2), key=lambda g: (-len(g[1]), order[g[0].key]))
+
+
+def unthemed(kept: list[Case], parts: list[tuple[Mode, list[Case]]]) -> list[Case]:
+    """The kept cases no theme holds, in their given order."""
+    inside = {c.key for _, cs in parts for c in cs}
+    return [c for c in kept if c.key not in inside]
 
 
 def others_of(mode: Mode, cs: list[Case], kept: list[Case]) -> list[Case]:

@@ -6,7 +6,8 @@ from (a theme of one repository says so only when no other repository's case sho
 names those that do otherwise), the cases closed before their fix landed, and two of their causes;
 one bullet per case, whole clauses chosen to fit (`rules.clauses.whole_clauses`), never cut. When
 the editorial pass (a model) wrote themes, the analysts' themes are kept as it grouped them and its
-words used (`Editorial`), the offline wording where it wrote none."""
+words used (`Editorial`), the offline wording where it wrote none. A case that shares its mode (or
+its analysts' theme) with no other case is in no theme; the heading says how many (`heading`)."""
 
 from __future__ import annotations
 
@@ -26,24 +27,34 @@ from fixlore.rules.clauses import whole_clauses
 
 
 def groups(kept: list[Case], ref: Refs) -> list[tuple[str, list[Case]]]:
-    """(theme id, cases) in reading order: real themes by size, then the per-repo leftovers ('')."""
+    """(theme id, cases) in reading order, largest first: the analysts' themes that hold at least two
+    kept cases. A case alone in its theme is in no theme (never a per-repo bucket of leftovers)."""
     by_theme: dict[str, list[Case]] = defaultdict(list)
     for c in kept:
-        by_theme[c.theme or f"{ref.repo(c.repo)}:misc"].append(c)
-    out, singles = [], defaultdict(list)
-    for theme, cs in by_theme.items():
-        if len(cs) >= 2:
-            out.append((theme, cs))
-        else:
-            singles[cs[0].repo].append(cs[0])
-    rest = []
-    for repo, cs in singles.items():
-        if len(cs) >= 2:     # cases without a sibling: one section per repo, after the real themes
-            rest.append(("", cs))
-        else:
-            out.append((cs[0].theme, cs))
-    order = lambda g: (-len(g[1]), sorted(ref(c) for c in g[1]))  # noqa: E731
-    return sorted(out, key=order) + sorted(rest, key=order)
+        if c.theme:
+            by_theme[c.theme].append(c)
+    out = [(theme, cs) for theme, cs in by_theme.items() if len(cs) >= 2]
+    return sorted(out, key=lambda g: (-len(g[1]), sorted(ref(c) for c in g[1])))
+
+
+def outside(kept: list[Case], sections: list[dict[str, Any]], ref: Refs) -> list[Case]:
+    """The kept cases that no theme names."""
+    named = {b.get("ref") for t in sections for b in t.get("bullets") or ()}
+    return [c for c in kept if ref(c) not in named]
+
+
+def heading(kept: list[Case], sections: list[dict[str, Any]], ref: Refs, lang: str) -> str:
+    """The themes section's heading: what the cases have in common, and how many share nothing
+    with another case (they stay in their repositories' tables, in no theme)."""
+    n, left = len(kept), len(outside(kept, sections, ref))
+    head = _t(lang, f"组合解读：这 {n} 条里的共性规律", f"Themes: what the {n} cases have in common")
+    if not left:
+        return head
+    k = len(sections)
+    if not k:
+        return head + _t(lang, f"（{n} 条彼此没有共同的失败模式，不成主题）", f" (no failure mode is shared by two of the {n})")
+    return head + _t(lang, f"（{n - left} 条分在 {k} 个主题，{left} 条不属于任何主题）",
+                     f" ({n - left} in {k} theme{'s' if k != 1 else ''}, {left} in none)")
 
 
 def counts(cs: list[Case]) -> dict[str, int]:
