@@ -1,8 +1,19 @@
 """A reader's count of the hard facts: how many of the seed digest's facts a reader finds in our
 digest, counted on the text the reader sees (issue #22's second measure, written from the issue's
-description and independent of bench/rows.py: its own row reader, its own fact kinds, no shared code).
+description and independent of bench/rows.py: its own row reader, its own fact kinds; the two share
+only the rule of which split a row is in, bench/splits.py).
 
-    .venv/bin/python bench/facts_reader.py --digest OUT/digest.zh.md [--seed SEED.txt] [--json]
+    .venv/bin/python bench/facts_reader.py --digest OUT/digest.zh.md [--seed SEED.txt] [--world W]
+        [--split tune|heldout|all] [--json]
+    .venv/bin/python bench/facts_reader.py --digest NPU_OUT --reference bench/reference/npu-threads.yaml
+
+Every figure is for one split (`--split`, default `tune`): the split the world's truth gives the
+issue, or the SHA-1 rule of worldgen/seed_twin.py where it names none (ascend-2026-09). `--world`
+(default worlds/ascend-2026-09) is the world the digest was run on: the seed rows it does not hold
+are left out, and its truth gives the splits. Only `tune` lists the facts missed (`--show`); the
+held-out rows are counted, never shown. With `--reference` the rows read are a hand-written
+reference's (bench/reference/*.yaml: each row's problem and answer, its facts found by this reader's
+kinds, not by the file's own list), on the world the file names.
 
 The reader sees our Markdown, not our JSON: a table row "| [#N](url) | problem | answer |" is read
 with each link as its text and code marks dropped, so a fact carried only by a URL or a tooltip does
@@ -42,7 +53,13 @@ import unicodedata
 from collections import Counter
 from pathlib import Path
 
+import yaml
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from splits import SPLITS, Splits, by_hash  # noqa: E402  (bench/ is a folder of scripts, not a package)
+
 ROOT = Path(__file__).resolve().parents[1]
+DEFAULT_WORLD = ROOT / "worlds" / "ascend-2026-09"
 SEEDS = (ROOT.parent / "shared" / "seed" / "ascend-digest-16-2026-09.txt",
          ROOT.parents[1] / "shared" / "seed" / "ascend-digest-16-2026-09.txt")
 
@@ -126,6 +143,23 @@ def seed_rows(text: str) -> dict[tuple[str, int], str]:
     return rows
 
 
+def reference_rows(path: Path) -> tuple[str, dict[tuple[str, int], str], dict[tuple[str, int], str]]:
+    """(world name, {(repo, number): problem + answer}, {(repo, number): split}) of a hand-written
+    reference file; repo is the repository's name without its owner, as our digest's headings show it."""
+    data = yaml.safe_load(path.read_text(encoding="utf-8"))
+    rows, splits = {}, {}
+    for entry in data["rows"]:
+        key = (fold(str(entry["repo"]).rpartition("/")[2]), int(entry["number"]))
+        rows[key] = f"{entry['problem']}\n{entry['answer']}"
+        splits[key] = str(entry["split"])
+    return str(data["world"]), rows, splits
+
+
+def held_issues(world: Path) -> set[tuple[str, int]]:
+    """(repo, number) of the issues a world holds."""
+    return {(fold(p.parent.parent.name), int(p.stem)) for p in world.glob("repos/*/*/issues/*.json") if p.stem.isdigit()}
+
+
 def our_rows(markdown: str) -> dict[tuple[str, int], str]:
     """{(repo, number): visible problem + answer} from our digest.zh.md."""
     rows: dict[tuple[str, int], str] = {}
@@ -174,25 +208,47 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--digest", type=Path, required=True, help="our digest.zh.md (a run's folder is read for it)")
     ap.add_argument("--seed", type=Path, default=next((p for p in SEEDS if p.exists()), SEEDS[0]))
+    ap.add_argument("--world", type=Path, help="the world the digest was run on (default worlds/ascend-2026-09; "
+                    "with --reference, the world the file names)")
+    ap.add_argument("--reference", type=Path, help="hand-written reference rows (bench/reference/*.yaml) instead of the seed")
+    ap.add_argument("--split", choices=SPLITS, default="tune", help="which rows (heldout, all: figures only)")
     ap.add_argument("--json", action="store_true", help="print the figures as JSON")
-    ap.add_argument("--show", action="store_true", help="list the facts missed per row")
+    ap.add_argument("--show", action="store_true", help="list the facts missed per row (split tune only)")
     args = ap.parse_args(argv)
     path = args.digest / "digest.zh.md" if args.digest.is_dir() else args.digest
     try:
-        seed, ours = args.seed.read_text(encoding="utf-8"), path.read_text(encoding="utf-8")
+        ours = path.read_text(encoding="utf-8")
+        if args.reference:
+            world_name, wanted, named = reference_rows(args.reference)
+            world = args.world or ROOT / "worlds" / world_name
+            kept = {k: v for k, v in wanted.items() if args.split in ("all", named[k])}
+            source = args.reference.name
+        else:
+            world = args.world or DEFAULT_WORLD
+            held, splits = held_issues(world), Splits(world)
+            kept = {k: v for k, v in seed_rows(args.seed.read_text(encoding="utf-8")).items()
+                    if k in held and splits.keep(k[0], k[1], args.split)}
+            source = args.seed.name
     except OSError as exc:
         print(f"error: {exc.filename}: {exc.strerror}", file=sys.stderr)
         return 2
-    result = measure(seed_rows(seed), our_rows(ours))
+    except (yaml.YAMLError, KeyError, TypeError, ValueError) as exc:
+        print(f"error: {args.reference} is not a reference file ({type(exc).__name__})", file=sys.stderr)
+        return 2
+    result = measure(kept, our_rows(ours))
+    result.update(split=args.split, world=world.name, rows_of=source)
+    if args.split != "tune":
+        result["missed"] = {}     # held-out rows are counted, never shown
     if args.json:
         print(json.dumps(result, ensure_ascii=False, indent=1))
         return 0
-    print(f"seed rows {result['seed_rows']}, found in our digest {result['matched']}")
+    print(f"{source} rows of split {args.split} that {world.name} holds: {result['seed_rows']}, "
+          f"found in our digest {result['matched']}")
     print(f"hard-fact recall {result['recalled']}/{result['facts']} = {result['recall']} "
           f"(median row {result['median_row_recall']}); by kind {result['by_kind']}; over all seed rows, "
           f"the unpublished ones' facts missed: {result['recalled']}/{result['facts_all_rows']} = {result['recall_all_rows']}")
     print(f"median visible row (problem + answer) {result['median_visible_row']} characters")
-    if args.show:
+    if args.show and args.split == "tune":
         for key, values in result["missed"].items():
             print(f"  {key}: {', '.join(values)}")
     return 0

@@ -1,7 +1,8 @@
 """Measure digest rows against reference rows: hard-fact recall, row length, grounding.
 
     .venv/bin/python bench/rows.py --digest out/ascend/digest.json \
-        [--world worlds/ascend-2026-09] [--seed ../shared/seed/ascend-digest-16-2026-09.txt] [--show 10]
+        [--world worlds/ascend-2026-09] [--seed ../shared/seed/ascend-digest-16-2026-09.txt] [--show 10] \
+        [--split tune|heldout|all]
     .venv/bin/python bench/rows.py --reference bench/reference/npu-threads.yaml \
         --reference-digest out/npu/digest.json [--split tune|heldout|all]
     .venv/bin/python bench/rows.py --llm-script [--world worlds/ascend-2026-09] [--out DIR]
@@ -13,9 +14,11 @@ the grounding check caught, what was repaired, what fell back and the disclosure
 Two references: the seed digest's 50 rows (ascend-2026-09), and hand-written rows for 27 issues of
 npu-threads (`bench/reference/npu-threads.yaml`, naming its world, each row with its hard facts
 listed and a `split`).
-Both are measured the same way; given both, both are printed. Of the second, only the `tune` half
-is shown by default, row by row; `heldout` prints figures only (no rows, no misses), so measuring
-it does not show what to fit.
+Both are measured the same way; given both, both are printed. Both are measured per split
+(`--split`, default `tune`): the hand-written rows by their `split`, the seed's rows by the split the
+world's truth gives the issue, or the SHA-1 rule of worldgen/seed_twin.py where it names none
+(ascend-2026-09; bench/splits.py). Only `tune` is shown row by row; `heldout` and `all` print
+figures only (no rows, no misses), so measuring them does not show what to fit.
 
 For each of the seed digest's rows (a repo section's table: "#N" then the problem and answer cells,
 run together in the text export) it takes the row's *hard facts* and checks which of them our
@@ -55,6 +58,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import yaml
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from splits import SPLITS, Splits  # noqa: E402  (bench/ is a folder of scripts, not a package)
 
 ROOT = Path(__file__).resolve().parents[1]
 # beside the checkout, or beside the folder of worktrees (/work/wt/<name> next to /work/shared)
@@ -306,8 +312,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=Path, default=DEFAULT_SEED, help="the seed digest (text export)")
     ap.add_argument("--reference", type=Path, help="hand-written reference rows (bench/reference/*.yaml)")
     ap.add_argument("--reference-digest", type=Path, help="digest.json of a run of the reference's world")
-    ap.add_argument("--split", choices=("tune", "heldout", "all"), default="tune",
-                    help="which rows of the hand-written reference (heldout: figures only)")
+    ap.add_argument("--split", choices=SPLITS, default="tune",
+                    help="which rows of the seed and of the hand-written reference (heldout, all: figures only)")
     ap.add_argument("--show", type=int, default=10, help="how many rows / ungrounded facts to list")
     ap.add_argument("--llm-script", action="store_true",
                     help="run --world offline and against a scripted stand-in for a model, and measure both")
@@ -335,7 +341,10 @@ def main(argv: list[str] | None = None) -> int:
         encoded = [r for r in seed if r.number in known.get(r.repo, set())]
         if len(encoded) < len(seed):
             print(f"{args.world.name} encodes {len(encoded)} of the seed's {len(seed)} rows: measured on those")
-        measure(f"seed digest ({args.seed.name}) on {args.world.name}", encoded, digest, args.world, args.show)
+        splits = Splits(args.world)
+        encoded = [r for r in encoded if splits.keep(r.repo, r.number, args.split)]
+        measure(f"seed digest ({args.seed.name}, split {args.split}: {len(encoded)} rows) on {args.world.name}",
+                encoded, digest, args.world, args.show if args.split == "tune" else 0, rows_shown=args.split == "tune")
     if args.reference:
         try:
             world = reference_world(args.reference)

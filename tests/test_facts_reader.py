@@ -56,3 +56,49 @@ def test_recall_is_counted_on_the_text_a_reader_sees():
     # name found (its path read part by part; the dates and the time are none)
     assert result["missed"] == {"demo#279": ["8.5.2"]}
     assert (result["recalled"], result["facts"], result["matched"]) == (4, 5, 2)
+
+
+def test_each_figure_is_for_one_split_and_held_out_rows_are_never_listed(tmp_path, capsys):
+    # a world of one repository: #279 and #443 held; the split of each by the SHA-1 rule (no truth)
+    issues = tmp_path / "w" / "repos" / "b" / "demo" / "issues"   # b/demo#279 heldout, #443 tune
+    issues.mkdir(parents=True)
+    for n in (279, 443):
+        (issues / f"{n}.json").write_text("{}", encoding="utf-8")
+    seed, md = tmp_path / "seed.txt", tmp_path / "digest.zh.md"
+    seed.write_text(SEED, encoding="utf-8")
+    md.write_text(MD, encoding="utf-8")
+    splits = reader.Splits(tmp_path / "w")
+    assert {splits.of("demo", 279), splits.of("demo", 443)} == {"tune", "heldout"}
+    tune_row = 279 if splits.of("demo", 279) == "tune" else 443
+    counted = {}
+    for split in ("tune", "heldout", "all"):
+        assert reader.main(["--digest", str(md), "--seed", str(seed), "--world", str(tmp_path / "w"),
+                            "--split", split, "--json", "--show"]) == 0
+        counted[split] = __import__("json").loads(capsys.readouterr().out)
+    assert counted["tune"]["seed_rows"] == counted["heldout"]["seed_rows"] == 1 and counted["all"]["seed_rows"] == 2
+    assert counted["tune"]["facts"] + counted["heldout"]["facts"] == counted["all"]["facts"] == 5
+    assert counted["heldout"]["missed"] == counted["all"]["missed"] == {}
+    assert set(counted["tune"]["missed"]) <= {f"demo#{tune_row}"}
+
+
+def test_the_split_rule_is_the_twins_truth():
+    # the SHA-1 rule that splits a world without one (ascend-2026-09) is the rule seed-twin was split by
+    import yaml
+    truth = yaml.safe_load((Path(__file__).parents[1] / "worlds" / "seed-twin" / "truth.yaml").read_text(encoding="utf-8"))
+    rows = [r for r in truth["issues"] if r.get("split")]
+    assert len(rows) > 20 and all(reader.by_hash(r["repo"], r["number"]) == r["split"] for r in rows)
+
+
+def test_a_hand_written_reference_is_read_by_its_split_with_this_readers_kinds(tmp_path, capsys):
+    ref, md = tmp_path / "ref.yaml", tmp_path / "digest.zh.md"
+    ref.write_text("world: demo\nrows:\n"
+                   "- {repo: o/demo, number: 279, split: tune, problem: 存盘仍 36G, answer: 'lora_save_only；!3109', hard: [x]}\n"
+                   "- {repo: o/demo, number: 443, split: heldout, problem: p, answer: 'CANN 8.5.2', hard: [y]}\n",
+                   encoding="utf-8")
+    md.write_text(MD, encoding="utf-8")
+    assert reader.main(["--digest", str(md), "--reference", str(ref), "--json"]) == 0
+    tune = __import__("json").loads(capsys.readouterr().out)
+    assert (tune["recalled"], tune["facts"], tune["seed_rows"], tune["world"]) == (3, 3, 1, "demo")
+    assert reader.main(["--digest", str(md), "--reference", str(ref), "--split", "heldout", "--json"]) == 0
+    held = __import__("json").loads(capsys.readouterr().out)
+    assert (held["recalled"], held["facts"], held["missed"]) == (0, 1, {})
