@@ -8,6 +8,7 @@ import shutil
 from datetime import datetime, timezone
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from fixlore.retrieval.base import THRESHOLD_NAME, VECTORS_NAME, KnowledgeBase
@@ -385,3 +386,33 @@ def test_with_a_model_named_each_case_is_ranked_once(built, monkeypatch):
         summary = enrich(cases, corpus, kb, judge=model_judge(client))
     assert ranked_for == [q.text for q in queries] and summary["cases_on_threshold"] == 2
     assert [c.kb_refs for c in cases] == alone
+
+
+def test_a_text_embedded_once_is_not_embedded_again_in_the_process(monkeypatch):
+    """The memo in UseEmbedder.encode: the same text gives the same row without the model, a new
+    text still goes to the model, duplicates are embedded once, and the memo stays bounded."""
+    from fixlore.retrieval import embed
+
+    monkeypatch.setattr(embed, "_MEMO", embed.OrderedDict())
+    monkeypatch.setattr(embed, "MEMO_ROWS", 3)
+    first = UseEmbedder().encode(["HCCL timeout on 8 cards", "EZ9999 out of memory"])
+    asked: list[list[str]] = []
+
+    class Counting:
+        def __init__(self, model):
+            self.model = model
+
+        def encode(self, texts):
+            asked.append(list(texts))
+            return self.model.encode(texts)
+
+    again = UseEmbedder()
+    again._model = Counting(again._load())
+    rows = again.encode(["EZ9999 out of memory", "HCCL timeout on 8 cards", "npu-smi shows no device",
+                         "npu-smi shows no device"])
+    assert asked == [["npu-smi shows no device"]]
+    assert np.array_equal(rows[0], first[1]) and np.array_equal(rows[1], first[0])
+    assert np.array_equal(rows[2], rows[3]) and rows.shape == (4, embed.DIM) and rows.flags.writeable
+    assert np.allclose(np.linalg.norm(rows, axis=1), 1.0, atol=1e-5)
+    again.encode(["one more text"])                           # the oldest row goes: still 3 rows
+    assert len(embed._MEMO) == 3

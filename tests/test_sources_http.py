@@ -359,3 +359,29 @@ def test_each_source_supplies_its_platform_policy():
     paced = ApiClient("https://api.example.test/api/v5", "gitcode", rate_limit=True).limiter.buckets
     assert [(b.limit, round(b.period / 1.02)) for b in paced] == [(q, int(p)) for q, p in GitCodeSource.policy.quotas]
     assert ApiClient("https://api.example.test", "github", rate_limit=True).limiter.buckets == []
+
+
+def test_clients_of_one_process_share_one_tls_context_built_once(monkeypatch):
+    """Building a TLS context reads the CA certificates: built once, then every client's."""
+    import ssl
+
+    from fixlore.sources import http
+
+    built = []
+    make = httpx2.create_ssl_context
+
+    def counting(**kwargs):
+        built.append(kwargs)
+        return make(**kwargs)
+
+    monkeypatch.setattr(http, "_TLS", None)
+    monkeypatch.setattr(httpx2, "create_ssl_context", counting)
+    clients = [ApiClient("https://api.example.test/api/v5", "gitcode") for _ in range(3)]
+    try:
+        assert built == [{"trust_env": False}]
+        ctx = http.shared_tls_context()
+        assert isinstance(ctx, ssl.SSLContext) and ctx.verify_mode == ssl.CERT_REQUIRED and ctx.check_hostname
+        assert all(c._client._transport._pool._ssl_context is ctx for c in clients)
+    finally:
+        for c in clients:
+            c.close()

