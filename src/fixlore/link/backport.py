@@ -11,6 +11,13 @@ into the fix's own branch within the window has a title that similar. Terse titl
 Twins are searched among the repo's PRs
 merged near the fix (bisect on the merge-time index), never by scanning every PR. A twin
 may merge after the issue closed: a backport usually does.
+
+The other way round, `find_origin` reads a backport for the change it copies (`rules.cherry_pick`):
+git's "(cherry picked from commit SHA)" in its body or commits (the SHA of a commit, merge or head
+of another PR), "cherry-pick #N" / "backport of #N", or a title marked as a cherry-pick whose shape
+is the specific title of exactly one PR merged earlier on another branch. The origin is the fix;
+the backport a landing of it (paddle-threads' tune split, read: PaddleOCR#13769, whose release/2.8
+"[cherry-pick] Solve ModuleNotFoundError…" #13603 closes it and copies main's #13348).
 """
 
 from __future__ import annotations
@@ -24,6 +31,7 @@ from fixlore.core.model import Pull
 from fixlore.link.config import LinkConfig
 from fixlore.link.index import CorpusIndex, Key
 from fixlore.link.text import tokens
+from fixlore.rules.cherry_pick import marked, origin_numbers, picked_shas
 
 _BACKPORT_WORD = re.compile(r"backport|cherry[- ]?pick|回合|同步", re.IGNORECASE)
 def _specific_title(fix: Pull, shape: str, idx: CorpusIndex, cfg: LinkConfig, window: timedelta) -> bool:
@@ -79,3 +87,49 @@ def find_twins(fix: Pull, idx: CorpusIndex, cfg: LinkConfig, exclude: set[Key]) 
                     seen.add(pk)
                     out.append((p, f"same files on {p.base_ref or '?'} ({len(files & fix_files)} shared) and similar title"))
     return out
+
+
+def find_origin(pull: Pull, idx: CorpusIndex, cfg: LinkConfig) -> tuple[Pull, str] | None:
+    """The merged PR on another branch that `pull` (merged) cherry-picks or backports, with what shows
+    it; None when it names none or copies no PR of the corpus."""
+    if not pull.merged:
+        return None
+
+    def origin(key: Key | None) -> Pull | None:
+        o = idx.pulls.get(key) if key else None
+        if o is None or key == (pull.repo, pull.number) or not o.merged or o.base_ref == pull.base_ref:
+            return None
+        return o
+
+    texts = [("body", pull.body or "")] + [(f"commit {cm.sha[:7]}", cm.message or "")
+                                            for cm in idx.commits.get((pull.repo, pull.number), [])]
+    for where, text in texts:
+        for sha in picked_shas(text):
+            o = origin(idx.pull_by_sha(sha))
+            if o is not None:
+                return o, f"its {where} says 'cherry picked from commit {sha[:10]}', a commit of {idx.pr_label((o.repo, o.number), pull.repo)}"
+    for n in origin_numbers(pull.title, pull.body):
+        o = origin((pull.repo, n))
+        if o is not None:
+            return o, f"it names {idx.pr_label((o.repo, o.number), pull.repo)} as the change it cherry-picks or backports"
+    if not marked(pull.title) or pull.merged_at is None:
+        return None
+    shape = idx.backport_shape(pull)
+    if len(tokens(shape)) < 2:
+        return None
+    window = timedelta(days=cfg.backport_window_days)
+    same: list[Pull] = []
+    for branch in idx.branches_of(pull.repo):
+        if branch == pull.base_ref:
+            continue
+        lo, hi = idx.merged_range(pull.repo, pull.merged_at - window, pull.merged_at, branch)
+        shapes = idx.branch_backport_shapes(pull.repo, branch)[lo:hi]
+        others = idx.merged_list(pull.repo, branch)[lo:hi]
+        same += [others[i] for _, _, i in process.extract(shape, shapes, scorer=fuzz.ratio,
+                                                          score_cutoff=cfg.backport_title_similarity, limit=None)]
+    same = [o for o in same if origin((o.repo, o.number)) is not None]
+    if len(same) != 1:
+        return None        # none, or several changes with that title: the title does not say which
+    o = same[0]
+    return o, (f"its title '{pull.title}' marks a cherry-pick of {idx.pr_label((o.repo, o.number), pull.repo)} "
+               f"'{o.title}', merged earlier on {o.base_ref or '?'}")

@@ -307,6 +307,25 @@ class CorpusIndex:
                 return pk
         return None
 
+    def pull_by_sha(self, sha: str) -> Key | None:
+        """The PR a commit SHA (full or an abbreviation of >= 7) belongs to: one of its commits, its
+        merge or squash commit, or its source branch's head."""
+        sha = (sha or "").lower()
+        if len(sha) < 7:
+            return None
+        if sha in self.sha_to_pull:
+            return self.sha_to_pull[sha]
+        heads = getattr(self, "_head_to_pull", None)
+        if heads is None:
+            heads = self._head_to_pull = {p.head_sha.lower(): k for k, p in self.pulls.items() if p.head_sha}
+        if sha in heads:
+            return heads[sha]
+        for table in (self.sha_to_pull, heads):
+            for known, pk in table.items():
+                if known.lower().startswith(sha) or (len(known) >= 7 and sha.startswith(known.lower())):
+                    return pk
+        return None
+
     def is_default_branch(self, repo: str, branch: str) -> bool:
         if not branch:
             return True

@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 
 from fixlore.core.model import Issue, Pull
-from fixlore.link.backport import find_twins
+from fixlore.link.backport import find_origin, find_twins
 from fixlore.link.candidates import MEDIUM, STRONG, Candidate, Signal, _sentence_around, gather
 from fixlore.link.config import LinkConfig
 from fixlore.link.index import CorpusIndex, Key
@@ -144,6 +144,8 @@ def decide(issue: Issue, idx: CorpusIndex, cfg: LinkConfig, resolved: bool = Tru
             cands[(p.repo, p.number)].verdict = "backport"
             verdict.backport_notes[(p.repo, p.number)] = f"targets {p.base_ref}, the fix targets {on_default[0].base_ref or 'the default branch'}"
 
+    _origins(verdict, cands, idx, cfg)
+
     in_set = {(p.repo, p.number) for p, _ in verdict.fix}
     for p, role in list(verdict.fix):
         if role != "fix":
@@ -185,6 +187,36 @@ def decide(issue: Issue, idx: CorpusIndex, cfg: LinkConfig, resolved: bool = Tru
             verdict.last_fix = max(merged_before, key=lambda p: p.merged_at)
             verdict.lag_s = int(round((close - verdict.last_fix.merged_at).total_seconds()))
     return verdict
+
+
+def _origins(verdict: FixVerdict, cands: dict[Key, Candidate], idx: CorpusIndex, cfg: LinkConfig) -> None:
+    """A fix that copies a change merged earlier on another branch (a cherry-pick, a backport:
+    `link.backport.find_origin`) is a landing of that change: the origin is the fix, with the
+    copy's claim as its evidence, and the copy its backport."""
+    for p, role in list(verdict.fix):
+        if role != "fix":
+            continue
+        found = find_origin(p, idx, cfg)
+        if found is None or found[0].merged_at is None or found[0].merged_at > p.merged_at:
+            continue
+        o, note = found
+        pk, ok = (p.repo, p.number), (o.repo, o.number)
+        at = verdict.fix.index((p, role))
+        verdict.fix[at] = (p, "backport")
+        cands[pk].verdict = "backport"
+        verdict.backport_notes[pk] = f"copies {idx.pr_label(ok, p.repo)}: {note}"
+        roles = {(q.repo, q.number): i for i, (q, _) in enumerate(verdict.fix)}
+        if ok in roles:
+            verdict.fix[roles[ok]] = (o, "fix")
+        else:
+            verdict.fix.insert(at, (o, "fix"))
+        oc = cands.get(ok) or cands.setdefault(ok, Candidate(ok, o))
+        oc.add(Signal("backport", f"{idx.pr_label(pk, p.repo)} lands it on {p.base_ref or '?'}: {note}",
+                      f"pulls/{p.number}"))
+        oc.verdict = "fix"
+        for parked in (verdict.after_close, verdict.pending):
+            if o in parked:
+                parked.remove(o)
 
 
 def _follow_ups(verdict: FixVerdict, cands: dict[Key, Candidate]) -> None:
