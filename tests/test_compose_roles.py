@@ -111,3 +111,22 @@ def test_an_answer_without_code_is_labelled_an_answer():
                              workaround="1.2 分支 host_shm 协议下不应再设置该项"))
     row = _row(c)
     assert "；答复：1.2 分支" in row and "方案" not in row, row
+
+
+@pytest.mark.parametrize("sentence", [
+    "Fix [Bug]: Qwen3-TTS Base on NPU running failed #2323",   # the issue's title with "Fix" in front
+    "Please see issue verl-project/verl#6707",
+    "Duplicate with PaddlePaddle/PaddleSpeech#2512",
+    "I met the same issue when I use the wrong deploy config path",
+    "verl-project/verl#6043 in this pr device.py, we will merge it to v0.7.1",
+])
+def test_a_sentence_that_only_says_the_issue_is_fixed_or_points_elsewhere_is_status(sentence):
+    assert role(sentence, "change", "o/r", "[Bug]: Qwen3-TTS Base on NPU running failed") == STATUS
+
+
+def test_a_check_that_only_restates_the_error_is_no_check():
+    c = Case(repo=REPO, number=13769, title="ModuleNotFoundError: No module named 'tools.infer'", funnel="selected",
+             problem="ModuleNotFoundError: No module named 'tools.infer'", url="u", fix=[_pr(13603)],
+             written=Written(lang="en", mechanism="No module named 'tools.infer' when run outside the repo root"))
+    row = _row(c, "en")
+    assert not row.lower().startswith("check whether no module"), row

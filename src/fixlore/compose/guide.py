@@ -20,9 +20,9 @@ from typing import Any
 
 from fixlore.compose.editorial import Editorial
 from fixlore.compose.figures import Refs
-from fixlore.compose.language import quote, term
+from fixlore.compose.language import TERM, quote, term
 from fixlore.compose.render import safe_url
-from fixlore.compose.roles import CAUSE, CHANGE, STATUS, content, label, role
+from fixlore.compose.roles import CAUSE, CHANGE, STATUS, content, label, restates, role
 from fixlore.compose.steps import (PIPELINE_STEP, PLANNED, RESULT, cause_check, closest, fit, identifiers, imperative,
                                    ours, pr_title, searchable, sentences, terms_check, version_check)
 from fixlore.compose.wording import t as _t
@@ -101,7 +101,7 @@ def _own_step(c: Case, lang: str) -> str:
     texts = [c.written.action] + sentences(c.written.workaround) + [
         c.first_action if c.fix_state == FixState.NO_FIX else ""]
     for text in (content(t) for t in texts if t):
-        if not imperative(text) or not ours(text, lang) or role(text, "workaround", c.repo) == STATUS:
+        if not imperative(text) or not ours(text, lang) or role(text, "workaround", c.repo, f"{c.title} {c.problem}") == STATUS:
             continue
         if c.fix_state != FixState.NO_FIX and text.strip().rstrip("。. ") in (c.written.change or ""):
             continue
@@ -148,7 +148,7 @@ def _change(cs: list[Case], used: Case | None, lang: str, said: list[str], ed: E
             (c.first_action if c.fix_state == FixState.NO_FIX else "", "workaround")]
         shown = []
         for text, field in dict.fromkeys((content(t), f) for t, f in texts if t):
-            if role(text, field, c.repo) != wanted or imperative(text) or text.strip().lower().startswith(PIPELINE_STEP) or RESULT.search(text):
+            if role(text, field, c.repo, f"{c.title} {c.problem}") != wanted or imperative(text) or text.strip().lower().startswith(PIPELINE_STEP) or RESULT.search(text):
                 continue
             if landed and any(w in text.lower() for w in PLANNED):
                 continue
@@ -195,6 +195,10 @@ def _action(cs: list[Case], lang: str, said: list[str], ed: Editorial, ref: Refs
         change = _titled(cs, lang, said)
     if not change and not check.startswith(("先确认是否", "Check whether")):
         kind, change = CAUSE, _change(cs, used, lang, said, ed, CAUSE)
+    if check.startswith(("先装", "Install ")) and all(t.strip("`") in change for t in TERM.findall(check)):
+        change = ""       # the answer only asks for the versions the check names
+    if check and change and restates(change, check, verb=False):
+        change = ""       # the fix says again what the step says ("add initial support for Ascend 310P NPU")
     fixed = any(c.fix_state != FixState.NO_FIX for c in cs)
     if not check and not change and labels:
         check = _t(lang, f"先确认所用版本是否含 {'、'.join(labels)}", f"Check whether your build includes {', '.join(labels)}")

@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 
 from fixlore.rules.refs import find_refs
+from fixlore.rules.text import overlap, tokens
 
 CAUSE, CHANGE, STATUS = "cause", "change", "status"
 
@@ -38,12 +39,22 @@ STATUS_CUES = re.compile(
     r"(?:this (?:pull request|pr|mr|patch) (?:fixes|closes|resolves|addresses)|^(?:fixed|fixes|closes|resolves) (?:issue)?\s*:?\s*$)|"
     r"(?:已(?:合入|合并|修复|解决|关闭)|已由\S{0,6}修复|已提交|正在修复|修复中|检视中|being closed|no longer relevant|"
     r"(?:has|have) been (?:fixed|merged|closed|resolved)|already (?:provided|fixed|merged)|been provided|"
-    r"中提到的(?:错误|问题|bug)|mentioned in|in this (?:issue|thread))",
+    r"中提到的(?:错误|问题|bug)|mentioned in|in this (?:issue|thread)|"
+    # the thread's own talk: a duplicate, a reproduction or not, work in progress, a test that passes
+    r"^duplicate|重复(?:问题|提交|issue)|(?:can ?not|can't|could not|无法)\s*(?:reproduce|复现)|not met\b|"
+    r"\bi (?:met|have|got|see) the same|same issue|同样的问题|i'?m working on|i am working on|i will (?:test|fix|look)|"
+    r"no code (?:behaviou?r )?change|\bcan pass\b|tests? (?:pass|passed)\b|\bwill (?:be )?merged?\b)",
     re.I)
 # a leading clause that only reports the state ("PR#1309 已合入：…"): the rest is the content
 LEADING_STATUS = re.compile(r"^[^，,：:。]{0,24}?(?:已合入|已合并|已修复|评审通过|审核通过|merged|fixed|approved)\s*[：:，,]\s*(?=\S)", re.I)
-# what is left of a PR template's line once its references are gone ("Fixed issue: #625")
-EMPTY_CLAIM = re.compile(r"^(?:fix(?:ed|es)?|close[sd]?|resolve[sd]?|修复|解决|关闭)(?: (?:issue|bug|问题))?$", re.I)
+# what is left of a line once its references are gone when it only points at a ticket ("Fixed issue:
+# #625", "Please see issue #6707", "Duplicate with #2512", "详见 !3054")
+EMPTY_CLAIM = re.compile(r"^(?:(?:please )?see|refer to|duplicate(?: (?:with|of))?|dup|same as|as|详见|参见|参考|见|同)?\s*"
+                         r"(?:fix(?:ed|es)?|close[sd]?|resolve[sd]?|修复|解决|关闭)?(?: ?(?:issue|bug|pr|mr|问题))?$", re.I)
+# the verbs a fix opens with; what is left is what it says it changes
+FIX_VERBS = {"fix", "fixes", "fixed", "solve", "solves", "solved", "resolve", "resolves", "resolved", "bugfix", "修复",
+             "解决", "bug", "issue", "问题"}
+RESTATED = 0.7       # a text whose other words are this much the issue's own only says the issue is fixed
 # a sentence that ends asking ("会引起冲突吗", "is it fixed?"): the thread talking, not an answer
 QUESTION = re.compile(r"(?:吗|么|呢|[?？])\s*[。.]?$")
 
@@ -62,15 +73,31 @@ def content(sentence: str) -> str:
     return LEADING_STATUS.sub("", (sentence or "").strip(), count=1)
 
 
-def role(sentence: str, field: str = "", repo: str = "") -> str:
+def restates(text: str, issue: str, verb: bool = True) -> bool:
+    """`text` only says the issue is fixed: it opens with a fix verb (with `verb`; a fix that says
+    what changes often repeats the issue's words: "续查按 instance/dp 对齐，cpu_blocks 不再跨 dp
+    累加") and its other words are mostly the issue's own ("Fix [Bug]: Qwen3-TTS Base on NPU running
+    failed #2323" of that issue); none left is no content."""
+    bare = _bare(text).lower()
+    said = [t for t in tokens(bare) if t not in FIX_VERBS]
+    if verb and not any(bare.startswith(w) and (not w.isascii() or bare[len(w):len(w) + 1] in ("", " "))
+                        for w in FIX_VERBS):
+        return False
+    return not said or (bool(issue) and overlap(said, tokens(issue)) >= RESTATED)
+
+
+def role(sentence: str, field: str = "", repo: str = "", issue: str = "") -> str:
     """The role of one sentence of a case's written `field` ("mechanism", "change", "workaround",
-    "action", or "" when unknown): status when it is news about the thread or a question, or says
-    nothing once its references are gone; cause when it gives a reason or comes from the mechanism
+    "action", or "" when unknown) of the case whose title and problem are `issue`: status when it is
+    news about the thread or a question, says nothing once its references are gone, or only says
+    the issue is fixed (`restates`); cause when it gives a reason or comes from the mechanism
     without saying what changes; change when it says what changes, or comes from a change or an answer."""
     text = content(sentence)
     low = text.lower()
     bare = _bare(text, repo)
     if not text or QUESTION.search(text) or STATUS_CUES.search(low) or len(bare) < 4 or EMPTY_CLAIM.match(bare):
+        return STATUS
+    if issue and restates(text, issue):
         return STATUS
     low = low.replace("不支持", "不")
     causal = any(w in text.lower() for w in CAUSE_CUES)
@@ -88,4 +115,4 @@ def label(kind: str, lang: str) -> str:
     return zh if lang == "zh" else en
 
 
-__all__ = ["CAUSE", "CHANGE", "STATUS", "LABELS", "content", "label", "role"]
+__all__ = ["CAUSE", "CHANGE", "STATUS", "LABELS", "content", "label", "restates", "role"]

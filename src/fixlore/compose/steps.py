@@ -13,6 +13,7 @@ import re
 
 from fixlore.compose.kinds import STEP as KIND_STEP, step as kind_step
 from fixlore.compose.language import TERM_CHARS, cjk_count, foreign_prose, term
+from fixlore.compose.roles import restates
 from fixlore.compose.wording import t as _t
 from fixlore.core.model import Case, FixRef
 from fixlore.rules.clauses import clause_ends, leaves_open
@@ -204,6 +205,8 @@ def cause_check(c: Case, lang: str) -> str:
             continue
         if low.startswith(LEANS) or any(w in low for w in CHANGE_WORDS):
             continue
+        if ERROR_NAME.search(c.title or "") and restates(clause, c.title, verb=False):
+            continue        # the error the title quotes is no cause to check
         if (lang == "zh" and not ours(clause, lang)) or (lang != "zh" and cjk_count(clause)):
             continue
         failing, named = any(w in low for w in FAILURE), bool(IDENT.search(clause))
@@ -280,9 +283,6 @@ _TITLE_TYPE = re.compile(r"^(?:fix|feat|bugfix|hotfix|chore|docs?|refactor|perf|
 _TITLE_ISSUE = re.compile(r"^(?:issue\s*[/#-]?\s*\d+\s*[-:：]?\s*|[#!]\d+\s*[-:：]?\s*)", re.I)
 _TITLE_TAIL = re.compile(r"\s*\((?:#|!)\d+\)\s*$")
 TITLE_LEAST = 8      # a title shorter than this ("fix bug", "update") says nothing
-# the verbs a fix PR's title opens with; what is left is what it says it changes
-FIX_VERBS = {"fix", "fixes", "fixed", "solve", "solves", "solved", "resolve", "resolves", "resolved", "bugfix", "修复", "解决"}
-RESTATED = 0.7       # a title whose other words are this much the issue's own restates it
 
 
 def pr_title(c: Case, fix: FixRef) -> str:
@@ -296,9 +296,7 @@ def pr_title(c: Case, fix: FixRef) -> str:
     title = _TITLE_TAIL.sub("", title).strip().rstrip("。.")
     if len(title) < TITLE_LEAST or title.lower().startswith("revert") or "…" in title or title.endswith("..."):
         return ""
-    # a title that only says the issue is fixed ("Fix <the issue's title>", "修复…之后的三条回归")
-    said = [t for t in tokens(title) if t not in FIX_VERBS]
-    if not said or overlap(said, tokens(f"{c.title} {c.problem}")) >= RESTATED:
+    if restates(title, f"{c.title} {c.problem}"):    # "Fix <the issue's title>", "修复…之后的三条回归"
         return ""
     words = re.findall(r"[A-Za-z]+|[\u4e00-\u9fff]", title)
     return title if len(words) >= 3 else ""
