@@ -20,10 +20,11 @@ from typing import Any
 
 from fixlore.compose.editorial import Editorial
 from fixlore.compose.figures import Refs
-from fixlore.compose.language import quote
+from fixlore.compose.language import TERM, quote, term
 from fixlore.compose.render import safe_url
+from fixlore.compose.roles import CAUSE, CHANGE, STATUS, content, label, restates, role
 from fixlore.compose.steps import (PIPELINE_STEP, PLANNED, RESULT, cause_check, closest, fit, identifiers, imperative,
-                                   ours, searchable, sentences, terms_check, version_check)
+                                   ours, pr_title, searchable, sentences, terms_check, version_check)
 from fixlore.compose.wording import t as _t
 from fixlore.core.enums import FixState
 from fixlore.core.model import Case
@@ -92,94 +93,130 @@ def _names(text: str, label: str, repo: str) -> bool:
 
 
 def _own_step(c: Case, lang: str) -> str:
-    """The analyst's imperative step, when it tells the reader what to do: with a fix, not when the
-    row's change states it (then it is what the change did: "删除 docs 中旧参数示例"); in the Chinese
-    digest only when written in Chinese."""
-    text = c.written.action or (c.first_action if c.fix_state == FixState.NO_FIX else "")
-    if not imperative(text) or not ours(text, lang):
-        return ""
-    if c.fix_state != FixState.NO_FIX and text.strip().rstrip("。. ") in (c.written.change or ""):
-        return ""
-    return text
+    """The reader's step the thread gives: the analyst's imperative (`Written.action`), else an
+    imperative sentence of the official answer (`Written.workaround`), else for a case with no fix
+    the pipeline's answer. With a fix, not when the row's change states it (then it is what the
+    change did: "删除 docs 中旧参数示例"); in the Chinese digest only when written in Chinese; never
+    news about the thread (compose/roles: "请关注 !N 合入" is not a step)."""
+    texts = [c.written.action] + sentences(c.written.workaround) + [
+        c.first_action if c.fix_state == FixState.NO_FIX else ""]
+    for text in (content(t) for t in texts if t):
+        if not imperative(text) or not ours(text, lang) or role(text, "workaround", c.repo, f"{c.title} {c.problem}") == STATUS:
+            continue
+        if c.fix_state != FixState.NO_FIX and text.strip().rstrip("。. ") in (c.written.change or ""):
+            continue
+        return text
+    return ""
 
 
-def _check(cs: list[Case], labels: list[str], lang: str, said: list[str], ed: Editorial) -> tuple[str, Case | None]:
-    """The first thing to check: an analyst's imperative step, else whether the cause the case
-    found holds for the reader, else the code the cause names (quoted terms), else (a fix with
-    nothing else to go on) whether the reader's build has it."""
+def _check(cs: list[Case], lang: str, said: list[str], ed: Editorial) -> tuple[str, Case | None]:
+    """The first thing to check, in this order: a step for the reader from the thread (the
+    analyst's or the maintainers' imperative), else the versions the answer names to install,
+    else whether the cause the case found holds for the reader, else the code the cause names
+    when the case's words say what it is (a switch, a setting, a log keyword: compose/kinds.py);
+    never a bare "先核对 `x`" (a name the case says nothing more about asks the reader nothing)."""
     for c in cs:
         if text := ed.case_text(c, "action", lang) if imperative(c.written.action) else "":
             return text, c
         if text := _own_step(c, lang):
             return quote(fit(text, 90) or text.strip().rstrip("。. "), lang, said), c
     for c in cs:
+        if step := version_check(c, lang):
+            return step, None
+    for c in cs:
         if step := cause_check(c, lang):
             return step, None
     names = list(dict.fromkeys(n for c in cs for n in identifiers(c)))[:2]
-    if names and (step := terms_check(cs[0], names, lang)):
+    if names and (step := terms_check(cs[0], names, lang, typed=True)):
         return step, None
-    if labels:
-        return _t(lang, f"先确认所用版本是否含 {'、'.join(labels)}",
-                  f"Check whether your build includes {', '.join(labels)}"), None
     return "", None
 
 
-def _change(cs: list[Case], used: Case | None, lang: str, said: list[str], ed: Editorial) -> str:
-    """What the fix or the answer does, in one sentence or clause that fits (never cut): of what
+def _change(cs: list[Case], used: Case | None, lang: str, said: list[str], ed: Editorial, wanted: str) -> str:
+    """What the fix or the answer does (`wanted` CHANGE), or what was wrong (CAUSE), as the
+    analyst's sentences say it by their role (compose/roles), in one sentence or clause that fits (never cut): of what
     the analyst wrote, the one that speaks most to the problem (the change that fixes what the
-    reader sees, not a side change of the same PR), never a measured result; a plan is not said of
-    a fix that merged, nor the pipeline's own step; in the Chinese digest only Chinese."""
+    reader sees, not a side change of the same PR), never a measured result or news about the
+    thread ("你好", "This pull request fixes #29"); a plan is not said of a fix that merged, nor the
+    pipeline's own step; in the Chinese digest only Chinese."""
     for c in cs:
         if c is used:
             continue
         landed = c.fix_state == FixState.LANDED
-        texts = [c.written.action] + sentences(c.written.change) + [
-            c.written.workaround, c.first_action if c.fix_state == FixState.NO_FIX else ""]
+        texts = [(c.written.action, "action")] + [(x, "change") for x in sentences(c.written.change)] + [
+            (x, "workaround") for x in sentences(c.written.workaround)] + [
+            (c.first_action if c.fix_state == FixState.NO_FIX else "", "workaround")]
         shown = []
-        for text in dict.fromkeys(t for t in texts if t):
-            if imperative(text) or text.strip().lower().startswith(PIPELINE_STEP) or RESULT.search(text):
+        for text, field in dict.fromkeys((content(t), f) for t, f in texts if t):
+            if role(text, field, c.repo, f"{c.title} {c.problem}") != wanted or imperative(text) or text.strip().lower().startswith(PIPELINE_STEP) or RESULT.search(text):
                 continue
             if landed and any(w in text.lower() for w in PLANNED):
                 continue
-            if (fitted := fit(text, 70)) and ours(fitted, lang):
+            if (fitted := fit(text, 70)) and ours(fitted, lang) and fitted not in shown:
                 shown.append(fitted)
         if shown:
             best = closest(shown, f"{c.title} {c.problem}")[0]
             if ed.case_text(c, "action", lang) and c.written.action and fit(c.written.action, 70) == best:
-                return ed.case_text(c, "action", lang)
+                return ed.case_text(c, "action", lang) or ""
             return quote(best, lang, said)
     return ""
 
 
+def _titled(cs: list[Case], lang: str, said: list[str]) -> str:
+    """What the fix PR says it does (its title, compose/steps.pr_title), when the analyst wrote
+    nothing that fits: Chinese as it is, another language quoted as a term in the Chinese digest, a Chinese title
+    marked as a quote in the English one."""
+    for c in cs:
+        for f in [f for f in c.landed_fixes if f.role == "fix"] + list(c.landed_fixes) + [
+                f for f in c.fix + c.pending_fix if not f.merged and f.state == "open"]:
+            title = pr_title(c, f)
+            if not title:
+                continue
+            title = term(title) if lang == "zh" and not ours(title, lang) else quote(title, lang, said)
+            if title:
+                return title
+    return ""
+
+
 def _action(cs: list[Case], lang: str, said: list[str], ed: Editorial, ref: Refs) -> str:
-    """The row's first action: what to check first, then what the fix changes, with the landed
-    PRs (or the open ones to watch) in brackets unless the text names them already."""
+    """The row's first action: what to check first, then what the fix changes (labelled by its
+    role, compose/roles: 方案, 原因, or 答复 for an answer with no code change), with the landed
+    PRs (or the open ones to watch) in brackets in the tense of their state unless the text names
+    them already; the fix PR's title says what it changes when the analyst wrote nothing that fits."""
     labels = list(dict.fromkeys(pr_label(f, c.repo) for c in cs for f in c.landed_fixes if f.role == "fix"))
     labels = labels or list(dict.fromkeys(pr_label(f, c.repo) for c in cs for f in c.landed_fixes))
     # a PR still open is watched only while the case's fix has not landed
     pending = list(dict.fromkeys(pr_label(f, c.repo) for c in cs if c.fix_state == FixState.NOT_LANDED
                                  for f in c.fix + c.pending_fix if not f.merged and f.state == "open"))
-    check, used = _check(cs, labels, lang, said, ed)
-    change = _change(cs, used, lang, said, ed)
-    if check.startswith(("先确认所用版本是否含", "Check whether your build")) and \
-            any(_names(change, lb, cs[0].repo) for lb in labels):
-        check = ""        # the change names the fix already: asking for it again says nothing
+    check, used = _check(cs, lang, said, ed)
+    # what the fix does: the analyst's change, else the fix PR's own title, else what was wrong
+    kind, change = CHANGE, _change(cs, used, lang, said, ed, CHANGE)
+    if not change and (labels or pending):
+        change = _titled(cs, lang, said)
+    if not change and not check.startswith(("先确认是否", "Check whether")):
+        kind, change = CAUSE, _change(cs, used, lang, said, ed, CAUSE)
+    if check.startswith(("先装", "Install ")) and all(t.strip("`") in change for t in TERM.findall(check)):
+        change = ""       # the answer only asks for the versions the check names
+    if check and change and restates(change, check, verb=False):
+        change = ""       # the fix says again what the step says ("add initial support for Ascend 310P NPU")
     fixed = any(c.fix_state != FixState.NO_FIX for c in cs)
-    lead = _t(lang, "；修复：" if fixed else "；答复：", "; the fix: " if fixed else "; the answer: ")
-    text = check + (lead + change if check and change else change)
+    if not check and not change and labels:
+        check = _t(lang, f"先确认所用版本是否含 {'、'.join(labels)}", f"Check whether your build includes {', '.join(labels)}")
+    word = label(kind if kind == CAUSE else CHANGE if fixed else "answer", lang)
+    lead = (f"；{word}：" if lang == "zh" else f"; {word}: ") if check else (
+        f"{word}：" if lang == "zh" else f"{word[:1].upper()}{word[1:]}: ") if kind == CAUSE else ""
+    text = check + (lead + change if change else "")
     if not text and not labels and not pending:
-        # nothing in the digest's language to go on: the versions the answer names, else the answer
-        # itself, where the reader finds it
-        text = version_check(cs[0], lang) or _t(lang, f"先对照 {ref(cs[0])} 的维护者答复排查",
-                                                f"Read the maintainers' answer in {ref(cs[0])} first")
-    raw = " ".join(c.written.action or "" for c in cs) + " " + text
+        # nothing in the digest's language to go on: where the reader finds the maintainers' answer
+        text = _t(lang, f"先对照 {ref(cs[0])} 的维护者答复排查", f"Read the maintainers' answer in {ref(cs[0])} first")
+    raw = text      # the cell names the PR itself, or the brackets do (not a state clause it left out)
     if labels and not any(_names(raw, lb, cs[0].repo) for lb in labels):
         landed = "、".join(labels) if lang == "zh" else ", ".join(labels)
         return text + _t(lang, f"（{landed} 已合入）", f" (landed in {landed})")
     if pending and not any(_names(raw, lb, cs[0].repo) for lb in pending):
         waiting = "、".join(pending) if lang == "zh" else ", ".join(pending)
         return (text or _t(lang, "先按官方答复规避", "Work around it as the maintainers advise")) + _t(
-            lang, f"（{waiting} 未合入，关注）", f" ({waiting} not merged yet: watch it)")
+            lang, f"（{waiting} 待合入）", f" ({waiting} not merged yet)")
     return text
 
 

@@ -12,9 +12,10 @@ from __future__ import annotations
 import re
 
 from fixlore.compose.kinds import STEP as KIND_STEP, step as kind_step
-from fixlore.compose.language import cjk_count, foreign_prose, term
+from fixlore.compose.language import TERM_CHARS, cjk_count, foreign_prose, term
+from fixlore.compose.roles import restates
 from fixlore.compose.wording import t as _t
-from fixlore.core.model import Case
+from fixlore.core.model import Case, FixRef
 from fixlore.rules.clauses import clause_ends, leaves_open
 from fixlore.rules.refs import find_refs
 from fixlore.rules.text import overlap, tokens
@@ -35,7 +36,7 @@ IMPERATIVE = ("请", "先", "查", "确认", "检查", "核对", "设", "去掉"
 DESCRIBES_A_CHANGE = ("改为", "改成", "已", "新增", "计划", "准备", "修复", "增加", "统一")
 CONNECTIVES = ("与", "和", "且", "并", "导致", "致", "无法", "不能", "但", "and ", "but ", "so ")
 # words that describe a change still to come: not said of a fix that merged
-PLANNED = ("计划", "准备", "修复中", "检视中", "后续会", "will ", "plan to", "going to")
+PLANNED = ("计划", "准备", "打算", "修复中", "检视中", "后续会", "will ", "plan to", "going to")
 PIPELINE_STEP = ("关注 ", "升级到含", "watch ", "upgrade to")
 
 
@@ -53,7 +54,7 @@ def fit(text: str, limit: int) -> str:
     first = LABEL.sub("", next(iter(sentences(text)), "")).rstrip("。；;. ")
     if "…" in first or first.endswith("..."):        # cut already: not said again
         return ""
-    if len(first) <= limit:
+    if len(first) <= limit and not leaves_open(first):    # "主要原因是：1" promises its list
         return first
     # the first whole clause, never one ending inside brackets ("拆成 network_bandwidth（带宽类")
     ends = clause_ends(first)
@@ -70,8 +71,9 @@ def error_name(c: Case) -> str:
 
 
 def searchable(c: Case) -> str:
-    """The symptom as a user would search it: the error text when the case quotes one (short and
-    not a log line), else the clause of the problem that tells what goes wrong, with the error's
+    """The symptom as a user would search it: the exception and its message when the case quotes
+    one (`error_message`: the log's noise left out, shortened at a word boundary), after the
+    failing clause when that is short; else the clause of the problem that tells what goes wrong, with the error's
     name when the case names one."""
     raw = (c.symptom or "").strip()
     title = (c.problem or c.title or raw).strip().rstrip("。.？?")
@@ -89,6 +91,16 @@ def searchable(c: Case) -> str:
         if i and (behaviour.startswith(CONNECTIVES) or (len(behaviour) < 14 and not alone)):
             behaviour = f"{clauses[i - 1]}，{behaviour}"
     behaviour, names = outcome(behaviour)
+    name, said = error_message(c)
+    if message := term(f"{name}: {said}" if name else said):
+        # the error as the report quotes it is what a user searches; the behaviour goes before it
+        # when it is short and does not name the error already, the error's name after a message
+        # too long to carry it
+        named = name or error_name(c)
+        message += f"（{named}）" if named and named not in message else ""
+        if len(behaviour) > OUTCOME_AT or (named and named.lower() in behaviour.lower()):
+            return message
+        return behaviour + ("：" if cjk_count(behaviour) else ": ") + message
     token = error_name(c)
     names += [token] if token and token not in behaviour and token not in names else []
     return behaviour + (f"（{'、'.join(names)}）" if names else "")
@@ -125,11 +137,11 @@ def imperative(text: str) -> bool:
 
 
 def identifiers(c: Case, k: int = 2) -> list[str]:
-    """The first `k` code identifiers the cause names (mechanism, then problem), in order; the
-    product's own name left out."""
+    """The first `k` code identifiers the cause names (mechanism, then problem), then the answer
+    (the setting it asks for: "set MINERU_DEVICE_MODE=npu"), in order; the product's own name left out."""
     own = re.sub(r"[^a-z0-9]", "", c.repo.split("/")[-1].lower())
     out: list[str] = []
-    for text in (c.written.mechanism, c.problem, c.title):
+    for text in (c.written.mechanism, c.problem, c.title, c.written.action, c.written.workaround):
         for m in IDENT.finditer(text or ""):
             name = m.group(0).rstrip(".")
             if len(name) >= 5 and name.lower() != own and name not in out and not ERROR_NAME.fullmatch(name):
@@ -193,6 +205,8 @@ def cause_check(c: Case, lang: str) -> str:
             continue
         if low.startswith(LEANS) or any(w in low for w in CHANGE_WORDS):
             continue
+        if ERROR_NAME.search(c.title or "") and restates(clause, c.title, verb=False):
+            continue        # the error the title quotes is no cause to check
         if (lang == "zh" and not ours(clause, lang)) or (lang != "zh" and cjk_count(clause)):
             continue
         failing, named = any(w in low for w in FAILURE), bool(IDENT.search(clause))
@@ -207,12 +221,14 @@ def cause_check(c: Case, lang: str) -> str:
     return "Check whether " + (clause[:1].lower() + clause[1:] if not clause[:2].isupper() else clause)
 
 
-def terms_check(c: Case, names: list[str], lang: str) -> str:
+def terms_check(c: Case, names: list[str], lang: str, typed: bool = False) -> str:
     """The first check when the cause is not in the digest's language: the code it names, quoted as
-    terms, with what the case's words say each is (compose/kinds.py: a switch to check, a setting's
+    terms, with what the case's words say each is (only when they say it, with `typed`) (compose/kinds.py: a switch to check, a setting's
     value, a log keyword to search for, ...), and the error the reader sees when the case names one."""
     answers = [c.written.mechanism, c.written.change, c.written.workaround, c.written.action]
     what, named = kind_step(names, answers + [c.problem, c.title, c.symptom], answers)
+    if typed and not what:      # the case says nothing of what the name is: no step to ask
+        return ""
     quoted = [q for q in (term(n) for n in named) if q]
     if not quoted:
         return ""
@@ -232,14 +248,91 @@ def closest(texts: list[str], problem: str) -> list[str]:
 
 
 # a product and its version as an answer names them ("cann 9.0.0", "vllm v0.22.0", "torch_npu 2.5.1")
-_VERSIONED = re.compile(r"(?<![\w.])([A-Za-z][\w.+-]*)[ \t]+(v?\d+(?:\.\d+){1,3}(?:\.?rc\d+|\.post\d+)?)(?![\w.])", re.I)
+_VERSIONED = re.compile(r"(?<![\w.])([A-Za-z][\w.+-]*)[ \t]+(v?\d+(?:\.\d+){1,3}(?:\.?rc\d+|\.post\d+)?)(?![\w.%×倍])", re.I)
+
+
+# words that ask the reader to put a version in place ("please upgrade to", "配套", "需要 … 以上")
+INSTALL_CUES = ("升级", "安装", "装 ", "换成", "换用", "改用", "配套", "需要", "要求", "以上", "≥", ">=",
+                "upgrade", "install", "pin ", "use ", "requires", "require ", "or later", "or newer")
+# what stands before a version without being a product ("to 0.27.0", "the v0.29.0", "RFC 26.1.0")
+NOT_A_PRODUCT = {"to", "from", "the", "a", "an", "fix", "fixed", "version", "versions", "v", "upgrade", "release",
+                 "rfc", "and", "or", "with", "is", "at", "in", "on", "of", "for", "since", "before", "after", "than"}
 
 
 def version_check(c: Case, lang: str) -> str:
-    """A check of the versions the answer names, quoted as terms ('' when it names none)."""
-    text = " ".join((c.written.mechanism, c.written.workaround, c.written.scope, c.written.change,
-                     "" if c.fix else c.first_action))
-    pairs = [q for q in dict.fromkeys(term(f"{m.group(1)} {m.group(2)}") for m in _VERSIONED.finditer(text)) if q][:2]
+    """The reader's step when the answer asks for versions ("please upgrade to: cann 9.0.0, vllm
+    v0.22.0", "需要 CANN 9.2.0 以上"): install them, quoted as terms ('' when it asks for none).
+    Only sentences of the answer (and, with no fix, the scope) that ask to install, upgrade or
+    require: the mechanism, the change and the report name the version that fails as often as the
+    one that works, and beside a fix the scope's bound ("支持 Python 3.8 及以上") is what it supports."""
+    # the analyst's action when it is what the change did ("…支持 Python 3.8 及以上") is no step
+    action = "" if c.written.action.strip().rstrip("。. ") in c.written.change else c.written.action
+    text = [x for f in (c.written.workaround, action) + (() if c.fix else (c.written.scope, c.first_action))
+            for x in sentences(f) if any(w in x.lower() for w in INSTALL_CUES)]
+    pairs = [q for q in dict.fromkeys(term(f"{m.group(1)} {m.group(2)}") for x in text for m in _VERSIONED.finditer(x)
+                                      if m.group(1).lower() not in NOT_A_PRODUCT) if q][:2]
     if not pairs:
         return ""
-    return _t(lang, f"先核对所用版本（{'、'.join(pairs)}）", f"Check your versions first ({', '.join(pairs)})")
+    return _t(lang, f"先装 {'、'.join(pairs)}", f"Install {' and '.join(pairs)} first")
+
+
+# a PR title's decorations: tags ("[Bug Fix]:", "【Feature】"), a conventional-commit type
+# ("fix(build):"), the issue it closes in front ("issue/302 - ", "#179 "), a trailing "(#123)"
+_TITLE_TAGS = re.compile(r"^(?:\s*(?:\[[^\]]*\]|【[^】]*】)\s*[:：]?\s*)+")
+_TITLE_TYPE = re.compile(r"^(?:fix|feat|bugfix|hotfix|chore|docs?|refactor|perf|test|build|ci|style)(?:\([^)]*\))?!?\s*[:：]\s*", re.I)
+_TITLE_ISSUE = re.compile(r"^(?:issue\s*[/#-]?\s*\d+\s*[-:：]?\s*|[#!]\d+\s*[-:：]?\s*)", re.I)
+_TITLE_TAIL = re.compile(r"\s*\((?:#|!)\d+\)\s*$")
+TITLE_LEAST = 8      # a title shorter than this ("fix bug", "update") says nothing
+
+
+def pr_title(c: Case, fix: FixRef) -> str:
+    """What the fix PR says it does, from its title as the case's candidates keep it, without its
+    tags and references; '' for a revert, a title that only says the issue is fixed (its other words
+    mostly the issue's own), or one too short to say anything."""
+    title = next((str(r.get("title") or "") for r in c.candidates
+                  if r.get("number") == fix.number and r.get("repo", fix.repo) == fix.repo), "")
+    for rule in (_TITLE_TAGS, _TITLE_TYPE, _TITLE_ISSUE, _TITLE_TAGS, _TITLE_TYPE):
+        title = rule.sub("", title.strip())
+    title = _TITLE_TAIL.sub("", title).strip().rstrip("。.")
+    if len(title) < TITLE_LEAST or title.lower().startswith("revert") or "…" in title or title.endswith("..."):
+        return ""
+    if restates(title, f"{c.title} {c.problem}"):    # "Fix <the issue's title>", "修复…之后的三条回归"
+        return ""
+    words = re.findall(r"[A-Za-z]+|[\u4e00-\u9fff]", title)
+    return title if len(words) >= 3 else ""
+
+
+# an exception with its message, as a report pastes it ("RuntimeError: Node pow_2 used before it is defined")
+ERROR_MESSAGE = re.compile(r"\b((?:[A-Za-z_][\w.]*\.)?[A-Z][A-Za-z]*(?:Error|Exception))\s*[:：]\s*([^\n]+)")
+# what a pasted line carries besides the message: file paths, addresses, timestamps, pids, log tags
+_LOG_NOISE = re.compile(r"(?:/[\w.-]+){2,}|\b0x[0-9a-f]+\b|\d{4}-\d{2}-\d{2}[ T][\d:.,]+|\[(?:pid|rank|tid)?\s*=?\d+\]"
+                        r"|\b(?:pid|rank|tid)=\d+|\[(?:ERROR|WARNING|INFO|DEBUG)\]", re.I)
+def error_message(c: Case) -> tuple[str, str]:
+    """The exception and its message as the report quotes it, the log's noise (paths, addresses,
+    timestamps, pids) left out: (name, message), the message fitting one quoted term with its name
+    ("RuntimeError", "Node pow_2 used before it is defined"), else on its own (name "") ("No module
+    named 'paddlespeech.s2t.transform'"); a long one to its first clause, else shortened at a word
+    boundary, to what a user pastes into a search box. ("", "") when the case quotes none."""
+    for text in (c.symptom, c.title, c.problem):
+        m = ERROR_MESSAGE.search(text or "")
+        if not m:
+            continue
+        name = m.group(1).split(".")[-1]
+        message = _LOG_NOISE.sub(" ", m.group(2))
+        message = re.split(r"\s+(?:at|in|File)\s+[\"'/]|[。；;]|\s{2,}", message)[0]
+        message = re.sub(r"\s+", " ", message).strip(" ,，:：.`()（）")
+        if message.count("'") % 2:
+            message = message.strip("'")
+        if cjk_count(message) or len(re.findall(r"[A-Za-z]+", message)) < 2:
+            continue
+        first = re.split(r",\s+|\s+(?:but|while|when)\s+", message)[0].strip()
+        for said in (message, first):
+            if len(name) + 2 + len(said) <= TERM_CHARS:
+                return name, said
+        for said in (message, first):
+            if len(said) <= TERM_CHARS:
+                return "", said
+        cut = first[:TERM_CHARS + 1].rsplit(" ", 1)[0].rstrip(" ,;:'\"(")
+        if len(cut.split()) >= 3:
+            return "", cut
+    return "", ""
