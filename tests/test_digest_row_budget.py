@@ -125,3 +125,26 @@ def test_once_a_row_says_what_was_wrong_and_what_was_done_more_words_need_a_new_
     a = OfflineAnalyst().analyse(case, ctx)
     assert "scheduler_interval_s" in a.answer and "startup complete" in a.answer, a.answer
     assert "推理槽位" not in a.answer, a.answer       # a second cause naming nothing: room spent, no fact gained
+
+
+# -- a second measurement in the same words -----------------------------------------------------
+def test_the_same_words_with_a_figure_the_row_lacks_are_a_second_measurement_not_a_repeat():
+    from fixlore.analyse.room import figures, repeats
+    first = "qwen3-vl-30B：loss rel. err vs bf16 0.33%，throughput 1.1× bf16"
+    second = "qwen3.5-27B：loss rel. err vs bf16 0.25%，throughput 1.3× bf16"
+    again = "qwen3-vl-30B 上 loss rel. err vs bf16 0.33%，throughput 1.1× bf16"
+    assert figures(second, REPO) == {"0.25%", "1.3×"}
+    taken = [(first, first)]
+    assert not repeats(second, taken, "修复 !905（09-15 合入）", REPO)
+    assert repeats(again, taken, "修复 !905（09-15 合入）", REPO)       # the same figures again: a repeat
+    assert repeats(first, taken, "", REPO)
+    # a new identifier in the same words is not a figure: it names another thing, the row has its point
+    assert repeats("qwen3-vl-30B：loss rel. err vs bf16 0.33%，throughput 1.1× fp16_ref", taken, "", REPO)
+    zh = ["qwen3-vl-30B：loss 相对 bf16 误差 0.33%，吞吐为 bf16 的 1.1×。", "qwen3.5-27B：loss 相对 bf16 误差 0.25%，吞吐为 bf16 的 1.3×。"]
+    case, ctx = _case(11, "qwen3 mxfp8 训练", ["原因是 fsdp_turbo 没有 mxfp8 路径。"] + zh, "fsdp_turbo 新增 mxfp8 训练路径。")
+    a = OfflineAnalyst().analyse(case, ctx)
+    assert "0.33%" in a.answer and "0.25%" in a.answer, a.answer
+    case, ctx = _case(11, "qwen3 mxfp8 训练", ["原因是 fsdp_turbo 没有 mxfp8 路径。", zh[0], zh[0].replace("qwen3-vl-30B", "qwen3-vl-8B")],
+                      "fsdp_turbo 新增 mxfp8 训练路径。")
+    assert "qwen3-vl-8B" not in OfflineAnalyst().analyse(case, ctx).answer     # the same figures: said once
+

@@ -45,6 +45,8 @@ from fixlore.analyse.roles import (OFFICIAL, facts_kept, is_measurement, is_scop
                                    is_log_line, only_tests, says_something, states_cause,
                                    states_change, states_reason, without_merge_news)
 from fixlore.analyse.roles import pulls_named as _pulls_named
+from fixlore.analyse.room import new_figures, repeats, same_wording
+from fixlore.analyse.room import worth_room as room_for
 from fixlore.analyse.scored import Scored
 from fixlore.analyse.tense import in_tense
 from fixlore.core.enums import Trap
@@ -176,40 +178,21 @@ class OfflineAnalyst:
         return out
 
     def _explanation(self, case: Case, cands: list[Scored], budget: int,
-                     title: str = "", stated: str = "") -> list[tuple[str, Scored, str]]:
+                     title: str = "", stated: str = "", room: int | None = None) -> list[tuple[str, Scored, str]]:
         """(role, sentence, text) picked by role in the order a reader needs them when room is short:
         the mechanism; the change when there is a fix, else the official advice; the scope (versions,
         requirements); a measured number; a second mechanism; advice beside a fix; a side note.
-        Each sentence whole or cut after a whole clause, within `budget`."""
+        Each sentence whole or cut after a whole clause, within `budget`; a second measurement in
+        the words of one taken within the row's own `room` (what ROW_CHARS leaves; `budget` may be more)."""
         taken: list[tuple[str, Scored, str]] = []
         left = budget
 
         def near(c: Scored) -> bool:
-            toks = tokens(c.text)
-            if any(c.text == t.text or max(overlap(toks, o := tokens(t.text)), overlap(o, toks)) > 0.5
-                   for _, t, _ in taken):
-                return True
-            # naming nothing the row (or the pipeline's facts, `stated`) does not already state, in
-            # words mostly said already ("backport !855 到 release/26.2.0" beside the fix sentence)
-            said = " ".join([stated] + [t for _, _, t in taken])
-            new_facts = (hard_facts(c.text) | _pulls_named(c.text, case.repo)) - \
-                (hard_facts(said) | _pulls_named(said, case.repo))
-            return bool(taken or stated) and not new_facts and overlap(toks, tokens(said)) >= 0.5
+            # a repeat of the row, unless its same words carry a figure the row lacks (analyse/room.py)
+            return repeats(c.text, [(t.text, shown) for _, t, shown in taken], stated, case.repo)
 
         def worth_room(c: Scored) -> bool:
-            """Whether `c` earns room in a row that already says what was wrong and what was done
-            (a mechanism, and the change or the advice): only by naming a fact (a number, a name,
-            a version, a PR) the row does not state yet. A row still short of either takes it.
-            With the row budget's other rules (2026-12-06, issue #22): ascend-2026-09 (fitted)
-            bench/rows.py 0.853 -> 0.861 at median 208 -> 198, reader's count 0.874 -> 0.878 at
-            219 visible; held out seed-twin 0.756 -> 0.748 / 0.832 -> 0.824, seed-twin2 0.643 /
-            0.764 unchanged, npu-threads reference 0.550 unchanged."""
-            roles = {r for r, _, _ in taken}
-            if "mechanism" not in roles or not roles & {"change", "workaround"}:
-                return True
-            said = " ".join([stated] + [t for _, _, t in taken])
-            return bool((hard_facts(c.text) | _pulls_named(c.text, case.repo)) -
-                        (hard_facts(said) | _pulls_named(said, case.repo)))
+            return room_for(c.text, {r for r, _, _ in taken}, [t for _, _, t in taken], stated, case.repo)
 
         def take(role: str, pool: list[Scored], first: bool = False) -> None:
             nonlocal left
@@ -221,7 +204,12 @@ class OfflineAnalyst:
                 pool = [replace(c, score=c.score + min(c.facts, 3)) for c in pool]
             if role == "change":        # the tests a PR adds show the fix works; they are not the fix
                 pool = [replace(c, score=c.score - 3.0) if only_tests(c.text) else c for c in pool]
-            for c in self._best(pool, 3):
+            # a second measurement in the words of a sentence taken (analyse/room.py) comes after
+            # the sentences that say something else
+            again = [c for c in pool if any(same_wording(c.text, t.text) for _, t, _ in taken)]
+            for c in self._best([c for c in pool if c not in again], 3) + self._best(again, 3):
+                second = c in again
+                limit = left - max(0, budget - room) if second and room is not None else left
                 # a clause the row already says (the cause again at the head of the PR's sentence) goes
                 text = without_restated(c.text.rstrip("。.；; "), [t for _, _, t in taken])
                 text = without_merge_news(text, case.repo, stated)
@@ -230,14 +218,15 @@ class OfflineAnalyst:
                 if not text:
                     continue
                 # measured as the reader sees it: code marks take no room (analyse/fit.shown_len)
-                if shown_len(text) > left:
-                    cut = fit_shown(text, left)
+                if shown_len(text) > limit:
+                    cut = fit_shown(text, max(limit, 0))
                     # whole clauses only, never an ellipsis (analyse/fit.py); a bound on versions is
                     # kept whole or not at all ("需要 A ≥ 1；B ≥ 2" cut after the first clause states a
                     # wrong requirement); anything else cut must still name something (the first
                     # mechanism may just explain)
                     if (len(cut) < MIN_PIECE or (role == "scope" and not facts_kept(text, cut))
-                            or (not first and hard_facts(text) and not hard_facts(cut))):
+                            or (not first and hard_facts(text) and not hard_facts(cut))
+                            or (second and not new_figures(cut, [t for _, _, t in taken], stated, case.repo))):
                         continue
                     text = cut
                 taken.append((role, c, text))
@@ -339,7 +328,8 @@ class OfflineAnalyst:
         problem = self.problem(case, ctx)
         # the row's room is what a reader sees of it: the cited document's name is read too
         shown = " ".join(p for p in (stated, cite_label(case, zh)) if p)
-        picked = self._explanation(case, cands, row_budget(problem, shown, EXPLAIN_BUDGET), title, stated)
+        picked = self._explanation(case, cands, row_budget(problem, shown, EXPLAIN_BUDGET), title, stated,
+                                   room=row_budget(problem, shown, 0))
         # who is affected, as the people who own the code stated it: a defect confirmed and bounded
         established = " ".join(t for r, c, t in picked if r == "scope" and c.source in OFFICIAL)
         verdict = keep_or_drop(case, ctx, root_cause=root_text, established=established)
