@@ -127,7 +127,7 @@ def test_once_a_row_says_what_was_wrong_and_what_was_done_more_words_need_a_new_
     assert "推理槽位" not in a.answer, a.answer       # a second cause naming nothing: room spent, no fact gained
 
 
-# -- a second measurement in the same words -----------------------------------------------------
+# -- a second measurement in the same words; a cause the reporter located -----------------------
 def test_the_same_words_with_a_figure_the_row_lacks_are_a_second_measurement_not_a_repeat():
     from fixlore.analyse.room import figures, repeats
     first = "qwen3-vl-30B：loss rel. err vs bf16 0.33%，throughput 1.1× bf16"
@@ -148,3 +148,19 @@ def test_the_same_words_with_a_figure_the_row_lacks_are_a_second_measurement_not
                       "fsdp_turbo 新增 mxfp8 训练路径。")
     assert "qwen3-vl-8B" not in OfflineAnalyst().analyse(case, ctx).answer     # the same figures: said once
 
+
+def test_a_cause_the_reporter_located_and_a_maintainer_confirmed_is_the_rows_mechanism():
+    from fixlore.analyse.confirmed import confirms, locates_cause
+    assert confirms("确认，影响静态量化和敏感层分析。") and confirms("Confirmed. Will fix.") and confirms("是的")
+    assert not confirms("确认一下版本？") and not confirms("请确认 CANN 版本") and not confirms("yesterday it worked")
+    assert locates_cause("quant/observer/minmax.py L47-66：minmax_config 初始化时 dim=[]")
+    assert locates_cause("原因是 dim=[] 时对整个 Tensor 求 min/max") and not locates_cause("Per Token 量化 scale 不对")
+    located = "msmodelslim/quant/observer/minmax.py L47-66：minmax_config 初始化时 dim=[]，min/max 对整个 Tensor 求。"
+    rows = {}
+    for reply in ("确认，影响静态量化和敏感层分析，动态量化不受影响。", "请确认一下版本，影响静态量化和敏感层分析。"):
+        case, ctx = _case(12, "Per Token 激活量化 scale 不对", [reply], "无。")
+        ctx.issue.body = "Per Token 激活量化 scale 不对。" + located
+        rows[reply[:2]] = OfflineAnalyst().analyse(case, ctx)
+    confirmed, asked = rows["确认"], rows["请确"]
+    assert confirmed.written.mechanism.startswith("msmodelslim/quant/observer/minmax.py L47-66"), confirmed.written
+    assert "minmax_config" not in asked.written.mechanism, asked.written     # an unconfirmed guess stays a report

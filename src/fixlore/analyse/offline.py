@@ -38,6 +38,7 @@ from dataclasses import replace
 
 from fixlore.analyse.base import Analysis
 from fixlore.analyse.cells import problem_cell, symptom_cell, title_within
+from fixlore.analyse.confirmed import confirmed_causes
 from fixlore.analyse.context import CaseContext
 from fixlore.analyse.keep import keep_or_drop, language_of
 from fixlore.analyse.fit import fit, fit_cell, fit_shown, row_budget, shown_len, without_dangling, without_restated
@@ -122,9 +123,12 @@ class OfflineAnalyst:
         # after an early close (pending_fix, not back-filled) has landed all the same
         landed = any_fix_merged(case)
         waiting = not landed and bool(unlanded(case))
+        # a cause the reporter located and a maintainer confirmed is the maintainer's word (analyse/confirmed.py)
+        confirmed = confirmed_causes(ctx)
         for s, src in raw:
             if dead and _pulls_named(s, case.repo) & dead:
                 continue
+            endorsed = src in ("body", "reporter") and s in confirmed
             # an announcing ending first (in_tense drops a clause's closing mark, the colon too), then
             # whatever a clause in the wrong tense left dangling
             s = without_dangling(in_tense(without_dangling(s), landed, waiting))
@@ -134,18 +138,20 @@ class OfflineAnalyst:
                 continue
             if s not in seen:
                 seen.add(s)
-                uniq.append((s, src))
+                uniq.append((s, src, endorsed))
         title_kw = keywords(title, 8) or tokens(title)
-        sims = self._similarities(title, [s for s, _ in uniq])
+        sims = self._similarities(title, [s for s, _, _ in uniq])
         out = []
-        for i, (s, src) in enumerate(uniq):
+        for i, (s, src, endorsed) in enumerate(uniq):
             content = without_status(s)
             root, fix, action = cue_count(content, ROOT_CUES), cue_count(content, FIX_CUES), cue_count(content, ACTION_CUES)
             if is_status_update(s):     # "定位中" names the cue word but says nothing yet
                 root = fix = action = 0
             rel = overlap(title_kw, tokens(s))
             facts = fact_count(s)
-            score = SOURCE_WEIGHT[src] * (1.0 + 2.0 * min(root, 2) + 0.5 * min(fix, 2) + 0.5 * min(facts, 3))
+            # a confirmed cause weighs as a stated one (the verdict and the themes still read cue words)
+            score = SOURCE_WEIGHT["maintainer" if endorsed else src] * (
+                1.0 + 2.0 * min(root + endorsed, 2) + 0.5 * min(fix, 2) + 0.5 * min(facts, 3))
             score += 1.5 * rel + sims[i]
             aside = is_aside(s)
             if aside:   # "另外…": a side note comes after the explanation, never instead of it
@@ -155,7 +161,7 @@ class OfflineAnalyst:
                 score *= 0.5   # a row reads in one language: an English commit title in a Chinese row is a last resort
             out.append(Scored(s, src, i, root, fix, action, score, facts, aside, native, states_change(content),
                               is_workaround(content, src), is_scope(s), is_measurement(s),
-                              states_cause(content), states_reason(content)))
+                              endorsed or states_cause(content), states_reason(content)))
         return out
 
     def _similarities(self, title: str, texts: list[str]) -> list[float]:
