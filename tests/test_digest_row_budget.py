@@ -125,3 +125,42 @@ def test_once_a_row_says_what_was_wrong_and_what_was_done_more_words_need_a_new_
     a = OfflineAnalyst().analyse(case, ctx)
     assert "scheduler_interval_s" in a.answer and "startup complete" in a.answer, a.answer
     assert "推理槽位" not in a.answer, a.answer       # a second cause naming nothing: room spent, no fact gained
+
+
+# -- a second measurement in the same words; a cause the reporter located -----------------------
+def test_the_same_words_with_a_figure_the_row_lacks_are_a_second_measurement_not_a_repeat():
+    from fixlore.analyse.room import figures, repeats
+    first = "qwen3-vl-30B：loss rel. err vs bf16 0.33%，throughput 1.1× bf16"
+    second = "qwen3.5-27B：loss rel. err vs bf16 0.25%，throughput 1.3× bf16"
+    again = "qwen3-vl-30B 上 loss rel. err vs bf16 0.33%，throughput 1.1× bf16"
+    assert figures(second, REPO) == {"0.25%", "1.3×"}
+    taken = [(first, first)]
+    assert not repeats(second, taken, "修复 !905（09-15 合入）", REPO)
+    assert repeats(again, taken, "修复 !905（09-15 合入）", REPO)       # the same figures again: a repeat
+    assert repeats(first, taken, "", REPO)
+    # a new identifier in the same words is not a figure: it names another thing, the row has its point
+    assert repeats("qwen3-vl-30B：loss rel. err vs bf16 0.33%，throughput 1.1× fp16_ref", taken, "", REPO)
+    zh = ["qwen3-vl-30B：loss 相对 bf16 误差 0.33%，吞吐为 bf16 的 1.1×。", "qwen3.5-27B：loss 相对 bf16 误差 0.25%，吞吐为 bf16 的 1.3×。"]
+    case, ctx = _case(11, "qwen3 mxfp8 训练", ["原因是 fsdp_turbo 没有 mxfp8 路径。"] + zh, "fsdp_turbo 新增 mxfp8 训练路径。")
+    a = OfflineAnalyst().analyse(case, ctx)
+    assert "0.33%" in a.answer and "0.25%" in a.answer, a.answer
+    case, ctx = _case(11, "qwen3 mxfp8 训练", ["原因是 fsdp_turbo 没有 mxfp8 路径。", zh[0], zh[0].replace("qwen3-vl-30B", "qwen3-vl-8B")],
+                      "fsdp_turbo 新增 mxfp8 训练路径。")
+    assert "qwen3-vl-8B" not in OfflineAnalyst().analyse(case, ctx).answer     # the same figures: said once
+
+
+def test_a_cause_the_reporter_located_and_a_maintainer_confirmed_is_the_rows_mechanism():
+    from fixlore.analyse.confirmed import confirms, locates_cause
+    assert confirms("确认，影响静态量化和敏感层分析。") and confirms("Confirmed. Will fix.") and confirms("是的")
+    assert not confirms("确认一下版本？") and not confirms("请确认 CANN 版本") and not confirms("yesterday it worked")
+    assert locates_cause("quant/observer/minmax.py L47-66：minmax_config 初始化时 dim=[]")
+    assert locates_cause("原因是 dim=[] 时对整个 Tensor 求 min/max") and not locates_cause("Per Token 量化 scale 不对")
+    located = "msmodelslim/quant/observer/minmax.py L47-66：minmax_config 初始化时 dim=[]，min/max 对整个 Tensor 求。"
+    rows = {}
+    for reply in ("确认，影响静态量化和敏感层分析，动态量化不受影响。", "请确认一下版本，影响静态量化和敏感层分析。"):
+        case, ctx = _case(12, "Per Token 激活量化 scale 不对", [reply], "无。")
+        ctx.issue.body = "Per Token 激活量化 scale 不对。" + located
+        rows[reply[:2]] = OfflineAnalyst().analyse(case, ctx)
+    confirmed, asked = rows["确认"], rows["请确"]
+    assert confirmed.written.mechanism.startswith("msmodelslim/quant/observer/minmax.py L47-66"), confirmed.written
+    assert "minmax_config" not in asked.written.mechanism, asked.written     # an unconfirmed guess stays a report

@@ -38,6 +38,7 @@ from dataclasses import replace
 
 from fixlore.analyse.base import Analysis
 from fixlore.analyse.cells import problem_cell, symptom_cell, title_within
+from fixlore.analyse.confirmed import confirmed_causes
 from fixlore.analyse.context import CaseContext
 from fixlore.analyse.keep import keep_or_drop, language_of
 from fixlore.analyse.fit import fit, fit_cell, fit_shown, row_budget, shown_len, without_dangling, without_restated
@@ -45,6 +46,8 @@ from fixlore.analyse.roles import (OFFICIAL, facts_kept, is_measurement, is_scop
                                    is_log_line, only_tests, says_something, states_cause,
                                    states_change, states_reason, without_merge_news)
 from fixlore.analyse.roles import pulls_named as _pulls_named
+from fixlore.analyse.room import new_figures, repeats, same_wording
+from fixlore.analyse.room import worth_room as room_for
 from fixlore.analyse.scored import Scored
 from fixlore.analyse.tense import in_tense
 from fixlore.core.enums import Trap
@@ -120,9 +123,12 @@ class OfflineAnalyst:
         # after an early close (pending_fix, not back-filled) has landed all the same
         landed = any_fix_merged(case)
         waiting = not landed and bool(unlanded(case))
+        # a cause the reporter located and a maintainer confirmed is the maintainer's word (analyse/confirmed.py)
+        confirmed = confirmed_causes(ctx)
         for s, src in raw:
             if dead and _pulls_named(s, case.repo) & dead:
                 continue
+            endorsed = src in ("body", "reporter") and s in confirmed
             # an announcing ending first (in_tense drops a clause's closing mark, the colon too), then
             # whatever a clause in the wrong tense left dangling
             s = without_dangling(in_tense(without_dangling(s), landed, waiting))
@@ -132,18 +138,20 @@ class OfflineAnalyst:
                 continue
             if s not in seen:
                 seen.add(s)
-                uniq.append((s, src))
+                uniq.append((s, src, endorsed))
         title_kw = keywords(title, 8) or tokens(title)
-        sims = self._similarities(title, [s for s, _ in uniq])
+        sims = self._similarities(title, [s for s, _, _ in uniq])
         out = []
-        for i, (s, src) in enumerate(uniq):
+        for i, (s, src, endorsed) in enumerate(uniq):
             content = without_status(s)
             root, fix, action = cue_count(content, ROOT_CUES), cue_count(content, FIX_CUES), cue_count(content, ACTION_CUES)
             if is_status_update(s):     # "定位中" names the cue word but says nothing yet
                 root = fix = action = 0
             rel = overlap(title_kw, tokens(s))
             facts = fact_count(s)
-            score = SOURCE_WEIGHT[src] * (1.0 + 2.0 * min(root, 2) + 0.5 * min(fix, 2) + 0.5 * min(facts, 3))
+            # a confirmed cause weighs as a stated one (the verdict and the themes still read cue words)
+            score = SOURCE_WEIGHT["maintainer" if endorsed else src] * (
+                1.0 + 2.0 * min(root + endorsed, 2) + 0.5 * min(fix, 2) + 0.5 * min(facts, 3))
             score += 1.5 * rel + sims[i]
             aside = is_aside(s)
             if aside:   # "另外…": a side note comes after the explanation, never instead of it
@@ -153,7 +161,7 @@ class OfflineAnalyst:
                 score *= 0.5   # a row reads in one language: an English commit title in a Chinese row is a last resort
             out.append(Scored(s, src, i, root, fix, action, score, facts, aside, native, states_change(content),
                               is_workaround(content, src), is_scope(s), is_measurement(s),
-                              states_cause(content), states_reason(content)))
+                              endorsed or states_cause(content), states_reason(content)))
         return out
 
     def _similarities(self, title: str, texts: list[str]) -> list[float]:
@@ -176,40 +184,21 @@ class OfflineAnalyst:
         return out
 
     def _explanation(self, case: Case, cands: list[Scored], budget: int,
-                     title: str = "", stated: str = "") -> list[tuple[str, Scored, str]]:
+                     title: str = "", stated: str = "", room: int | None = None) -> list[tuple[str, Scored, str]]:
         """(role, sentence, text) picked by role in the order a reader needs them when room is short:
         the mechanism; the change when there is a fix, else the official advice; the scope (versions,
         requirements); a measured number; a second mechanism; advice beside a fix; a side note.
-        Each sentence whole or cut after a whole clause, within `budget`."""
+        Each sentence whole or cut after a whole clause, within `budget`; a second measurement in
+        the words of one taken within the row's own `room` (what ROW_CHARS leaves; `budget` may be more)."""
         taken: list[tuple[str, Scored, str]] = []
         left = budget
 
         def near(c: Scored) -> bool:
-            toks = tokens(c.text)
-            if any(c.text == t.text or max(overlap(toks, o := tokens(t.text)), overlap(o, toks)) > 0.5
-                   for _, t, _ in taken):
-                return True
-            # naming nothing the row (or the pipeline's facts, `stated`) does not already state, in
-            # words mostly said already ("backport !855 到 release/26.2.0" beside the fix sentence)
-            said = " ".join([stated] + [t for _, _, t in taken])
-            new_facts = (hard_facts(c.text) | _pulls_named(c.text, case.repo)) - \
-                (hard_facts(said) | _pulls_named(said, case.repo))
-            return bool(taken or stated) and not new_facts and overlap(toks, tokens(said)) >= 0.5
+            # a repeat of the row, unless its same words carry a figure the row lacks (analyse/room.py)
+            return repeats(c.text, [(t.text, shown) for _, t, shown in taken], stated, case.repo)
 
         def worth_room(c: Scored) -> bool:
-            """Whether `c` earns room in a row that already says what was wrong and what was done
-            (a mechanism, and the change or the advice): only by naming a fact (a number, a name,
-            a version, a PR) the row does not state yet. A row still short of either takes it.
-            With the row budget's other rules (2026-12-06, issue #22): ascend-2026-09 (fitted)
-            bench/rows.py 0.853 -> 0.861 at median 208 -> 198, reader's count 0.874 -> 0.878 at
-            219 visible; held out seed-twin 0.756 -> 0.748 / 0.832 -> 0.824, seed-twin2 0.643 /
-            0.764 unchanged, npu-threads reference 0.550 unchanged."""
-            roles = {r for r, _, _ in taken}
-            if "mechanism" not in roles or not roles & {"change", "workaround"}:
-                return True
-            said = " ".join([stated] + [t for _, _, t in taken])
-            return bool((hard_facts(c.text) | _pulls_named(c.text, case.repo)) -
-                        (hard_facts(said) | _pulls_named(said, case.repo)))
+            return room_for(c.text, {r for r, _, _ in taken}, [t for _, _, t in taken], stated, case.repo)
 
         def take(role: str, pool: list[Scored], first: bool = False) -> None:
             nonlocal left
@@ -221,7 +210,12 @@ class OfflineAnalyst:
                 pool = [replace(c, score=c.score + min(c.facts, 3)) for c in pool]
             if role == "change":        # the tests a PR adds show the fix works; they are not the fix
                 pool = [replace(c, score=c.score - 3.0) if only_tests(c.text) else c for c in pool]
-            for c in self._best(pool, 3):
+            # a second measurement in the words of a sentence taken (analyse/room.py) comes after
+            # the sentences that say something else
+            again = [c for c in pool if any(same_wording(c.text, t.text) for _, t, _ in taken)]
+            for c in self._best([c for c in pool if c not in again], 3) + self._best(again, 3):
+                second = c in again
+                limit = left - max(0, budget - room) if second and room is not None else left
                 # a clause the row already says (the cause again at the head of the PR's sentence) goes
                 text = without_restated(c.text.rstrip("。.；; "), [t for _, _, t in taken])
                 text = without_merge_news(text, case.repo, stated)
@@ -230,14 +224,15 @@ class OfflineAnalyst:
                 if not text:
                     continue
                 # measured as the reader sees it: code marks take no room (analyse/fit.shown_len)
-                if shown_len(text) > left:
-                    cut = fit_shown(text, left)
+                if shown_len(text) > limit:
+                    cut = fit_shown(text, max(limit, 0))
                     # whole clauses only, never an ellipsis (analyse/fit.py); a bound on versions is
                     # kept whole or not at all ("需要 A ≥ 1；B ≥ 2" cut after the first clause states a
                     # wrong requirement); anything else cut must still name something (the first
                     # mechanism may just explain)
                     if (len(cut) < MIN_PIECE or (role == "scope" and not facts_kept(text, cut))
-                            or (not first and hard_facts(text) and not hard_facts(cut))):
+                            or (not first and hard_facts(text) and not hard_facts(cut))
+                            or (second and not new_figures(cut, [t for _, _, t in taken], stated, case.repo))):
                         continue
                     text = cut
                 taken.append((role, c, text))
@@ -339,7 +334,8 @@ class OfflineAnalyst:
         problem = self.problem(case, ctx)
         # the row's room is what a reader sees of it: the cited document's name is read too
         shown = " ".join(p for p in (stated, cite_label(case, zh)) if p)
-        picked = self._explanation(case, cands, row_budget(problem, shown, EXPLAIN_BUDGET), title, stated)
+        picked = self._explanation(case, cands, row_budget(problem, shown, EXPLAIN_BUDGET), title, stated,
+                                   room=row_budget(problem, shown, 0))
         # who is affected, as the people who own the code stated it: a defect confirmed and bounded
         established = " ".join(t for r, c, t in picked if r == "scope" and c.source in OFFICIAL)
         verdict = keep_or_drop(case, ctx, root_cause=root_text, established=established)
