@@ -53,6 +53,10 @@ def free_port() -> int:
 # Parallel runs (pytest-xdist, `./dev test`): with --dist loadfile a file is one worker's unit;
 # files that read the same session fixture's world run are one unit together, so it is made once.
 
+# Files whose tests are each a unit of their own (a test there is long and its session fixture is
+# cheap beside it): test_kill_points' shards of stopped runs.
+SPREAD = {"tests/test_kill_points.py"}
+
 RUN_TOGETHER = {"tests/test_hostile_terminal.py": "tests/test_hostile_world.py",
                 "tests/test_series_ascend.py": "tests/test_series_history.py",       # ascend_series_16/17
                 "tests/test_series_overrides.py": "tests/test_series_history.py"}
@@ -83,6 +87,8 @@ def pytest_xdist_make_scheduler(config, log):
     class Together(LoadFileScheduling):
         def _split_scope(self, nodeid: str) -> str:
             scope = super()._split_scope(nodeid)
+            if scope in SPREAD:
+                return nodeid
             return RUN_TOGETHER.get(scope, scope)
 
     return Together(config, log)

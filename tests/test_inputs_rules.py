@@ -160,3 +160,30 @@ def test_a_log_line_never_shows_a_url_secret(tmp_path):
         logs.configure(0, None)
     text = log_file.read_text()
     assert "GET https://h/api?access_token=***&page=2 failed" in text and "hunter2" not in text and "tok9" not in text
+
+
+def test_a_yaml_file_is_parsed_once_per_text_and_each_caller_gets_its_own_copy(tmp_path, monkeypatch):
+    """edges.inputs.safe_load_yaml: the same text is not parsed again; an edited file is, however
+    quickly it was rewritten (same size, same second); errors are raised every time."""
+    import yaml
+
+    from fixlore.core.errors import ConfigError
+    from fixlore.edges import inputs
+
+    parsed = []
+    real = yaml.safe_load
+    monkeypatch.setattr(inputs, "_YAML_MEMO", inputs.OrderedDict())
+    monkeypatch.setattr(inputs.yaml, "safe_load", lambda text: parsed.append(text) or real(text))
+    f = tmp_path / "truth.yaml"
+    f.write_text("window:\n  since: 2026-09-17\n  repos: [a, b]\n", "utf-8")
+    first = inputs.load_yaml_mapping(f, "truth file")
+    first["window"]["repos"].append("changed by its caller")
+    again = inputs.load_yaml_mapping(f, "truth file")
+    assert len(parsed) == 1 and again == {"window": {"since": real("d: 2026-09-17")["d"], "repos": ["a", "b"]}}
+    f.write_text("window:\n  since: 2026-09-18\n  repos: [a, b]\n", "utf-8")      # same size
+    assert inputs.load_yaml_mapping(f, "truth file")["window"]["since"].day == 18 and len(parsed) == 2
+    f.write_text("window: [unclosed\n", "utf-8")
+    for _ in range(2):
+        with pytest.raises(ConfigError, match="not valid YAML"):
+            inputs.load_yaml_mapping(f, "truth file")
+    assert len(parsed) == 4

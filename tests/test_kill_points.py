@@ -108,9 +108,10 @@ def _same(got: dict, want: dict) -> list[str]:
     return wrong
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def clean(tmp_path_factory):
-    """A clean run's outputs and the points it passed, by stage."""
+    """A clean run's outputs and the points it passed, by stage: once per process (the shards
+    below may run on several workers, each then makes its own; only this file takes it)."""
     out = tmp_path_factory.mktemp("clean") / "out"
     with killpoints.tracing() as trace:
         _run(out)
@@ -175,11 +176,19 @@ def test_every_stage_has_points_and_at_least_thirty_are_tried(clean):
 
 # every point both ways (~540 runs) outlasts the suite's 600 s per test; the timeout's own
 # exception, raised inside a store transaction, would be read as the run's failure
+#
+# The chosen points are tried in SHARDS parts (every SHARDS-th point from the shard's own on): each
+# part is a unit of its own for the parallel run (tests/conftest.py: SPREAD), so the ~70 runs are
+# shared by the workers instead of setting the length of the whole suite on one.
+SHARDS = 4
+
+
 @pytest.mark.timeout(7200 if EVERY else 600)
-def test_a_run_stopped_anywhere_then_rerun_leaves_what_a_clean_run_leaves(clean, tmp_path):
+@pytest.mark.parametrize("shard", range(SHARDS))
+def test_a_run_stopped_anywhere_then_rerun_leaves_what_a_clean_run_leaves(clean, tmp_path, shard):
     want, points = clean
     failures = []
-    for k, (stage, n, what, how) in enumerate(_chosen(points)):
+    for k, (stage, n, what, how) in list(enumerate(_chosen(points)))[shard::SHARDS]:
         out = tmp_path / f"p{k}"
         (_killed_at if how == "kill" else _interrupted_at)(out, stage, n)
         try:

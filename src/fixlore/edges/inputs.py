@@ -11,6 +11,9 @@ A URL is shown, logged, stored or written to run.json only through ``redact_url`
 
 from __future__ import annotations
 
+import pickle
+import threading
+from collections import OrderedDict
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
@@ -41,11 +44,38 @@ def read_text(path: str | Path, what: str) -> str:
         raise ConfigError(f"{what} {path} is not UTF-8 text (byte {exc.start}); save it as UTF-8") from None
 
 
+# Parsed YAML by its text, the last few documents: PyYAML's pure-Python loader spends about a
+# second on a world's 200 KB truth.yaml, which a run reads for its window and a process running
+# the same world again (a test, a series publishing edition after edition) reads every time.
+# Keyed by the text itself, so an edited file is parsed anew however quickly it was rewritten;
+# the result is kept pickled and each caller gets its own copy to change. (The C loader would be
+# faster but reads some documents differently: tabs, a lone `!`.)
+_YAML_MEMO: "OrderedDict[str, bytes]" = OrderedDict()
+_YAML_MEMO_SIZE = 16
+_YAML_LOCK = threading.Lock()
+
+
+def safe_load_yaml(text: str) -> Any:
+    """`yaml.safe_load(text)`, parsed once per process for the same text; raises as it does."""
+    with _YAML_LOCK:
+        kept = _YAML_MEMO.get(text)
+        if kept is not None:
+            _YAML_MEMO.move_to_end(text)
+    if kept is not None:
+        return pickle.loads(kept)
+    data = yaml.safe_load(text)
+    with _YAML_LOCK:
+        _YAML_MEMO[text] = pickle.dumps(data, protocol=pickle.HIGHEST_PROTOCOL)
+        while len(_YAML_MEMO) > _YAML_MEMO_SIZE:
+            _YAML_MEMO.popitem(last=False)
+    return data
+
+
 def load_yaml_mapping(path: str | Path, what: str) -> dict[str, Any]:
     """A YAML file that must hold a mapping (world.yaml, truth.yaml, a YAML config)."""
     text = read_text(path, what)
     try:
-        data = yaml.safe_load(text)
+        data = safe_load_yaml(text)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f" at line {mark.line + 1}" if mark is not None else ""

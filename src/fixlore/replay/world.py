@@ -18,6 +18,7 @@ import yaml
 
 from fixlore.core.enums import Platform
 from fixlore.core.errors import ConfigError
+from fixlore.edges.inputs import safe_load_yaml
 from fixlore.core.timeutil import parse_time
 
 PLATFORMS = tuple(p.value for p in Platform)
@@ -37,7 +38,7 @@ class World:
         if not meta_path.is_file():
             raise ConfigError(f"not a world: {meta_path} is missing")
         try:
-            meta = yaml.safe_load(meta_path.read_text(encoding="utf-8"))
+            meta = safe_load_yaml(meta_path.read_text(encoding="utf-8"))
         except yaml.YAMLError as exc:
             raise ConfigError(f"invalid world: {meta_path} is not valid YAML ({_first_line(exc)})") from None
         if not isinstance(meta, dict):
@@ -212,7 +213,7 @@ class World:
         if not p.is_file():
             return None
         try:
-            data = yaml.safe_load(p.read_text(encoding="utf-8"))
+            data = safe_load_yaml(p.read_text(encoding="utf-8"))
         except yaml.YAMLError as exc:
             raise ConfigError(f"invalid world file {p}: {_first_line(exc)}") from None
         if not isinstance(data, dict):
