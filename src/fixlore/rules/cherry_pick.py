@@ -11,19 +11,11 @@ from __future__ import annotations
 
 import re
 
+from fixlore.rules.refs import COPY_MARKER, copied_numbers
+
 # git's -x trailer: "(cherry picked from commit 1d378afea33cef9fc86f3b8d32dd663bd08b8c7d)"
 _PICKED_FROM = re.compile(r"\(\s*cherry[- ]picked\s+from\s+commit\s+([0-9a-f]{7,40})\s*\)", re.IGNORECASE)
-# "cherry-pick #12", "cherry pick of !12", "cherry-picked from #12", "backport of #12", "Backport #12
-# to release/2.8", "backports PR #12", "回合 !12", "同步 #12"; a reference in the same clause, up to a
-# few words after the marker.
-_MARKER = r"(?:cherry[- ]?pick(?:ed|s|ing)?|backport(?:ed|s|ing)?|回合|同步)"
-_ORIGIN_NUMBER = re.compile(
-    rf"(?<![A-Za-z]){_MARKER}\s*(?:of|from|for)?\s*(?:(?:the\s+)?(?:PR|MR|pull\s+request|merge\s+request)\s*)?"
-    rf"[:：]?\s*(?:[#＃!！])(\d{{1,7}})(?![\d])", re.IGNORECASE)
-_TITLE_MARK = re.compile(rf"(?<![A-Za-z]){_MARKER}(?![A-Za-z])", re.IGNORECASE)
-# A squash title carries its PR's number at its end ("Solve X (#13348)"); a marked title that kept
-# it names its origin so.
-_TRAILING_NUMBER = re.compile(r"\(\s*[#!](\d{1,7})\s*\)\s*$")
+_TITLE_MARK = re.compile(rf"(?<![A-Za-z]){COPY_MARKER}(?![A-Za-z])", re.IGNORECASE)
 
 
 def picked_shas(text: str) -> list[str]:
@@ -33,13 +25,9 @@ def picked_shas(text: str) -> list[str]:
 
 def origin_numbers(title: str, body: str) -> list[int]:
     """The PR numbers a PR's title or body names as the change it cherry-picks or backports, in order:
-    "cherry-pick #12", "backport of #12", and a marked title's trailing "(#12)"."""
-    found = [int(m.group(1)) for text in (title or "", body or "") for m in _ORIGIN_NUMBER.finditer(text)]
-    if marked(title):
-        m = _TRAILING_NUMBER.search(title or "")
-        if m:
-            found.append(int(m.group(1)))
-    return list(dict.fromkeys(found))
+    "cherry-pick #12", "backport of #12", and a marked title's trailing "(#12)" (`rules.refs`
+    reads the references)."""
+    return copied_numbers(title, body, marked(title))
 
 
 def marked(title: str) -> bool:

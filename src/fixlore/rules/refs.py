@@ -480,6 +480,27 @@ def fix_credits(text: str) -> list[int]:
     return out
 
 
+# The change a cherry-pick or a backport copies (`rules.cherry_pick`): "cherry-pick #12", "cherry
+# pick of !12", "cherry-picked from #12", "backport of #12", "Backport #12 to release/2.8", "backports
+# PR #12", "回合 !12", "同步 #12"; and a squash title's trailing "(#13348)" kept in a title marked as a copy.
+COPY_MARKER = r"(?:cherry[- ]?pick(?:ed|s|ing)?|backport(?:ed|s|ing)?|回合|同步)"
+_COPIED_NUMBER = re.compile(
+    rf"(?<![A-Za-z]){COPY_MARKER}\s*(?:of|from|for)?\s*(?:(?:the\s+)?(?:PR|MR|pull\s+request|merge\s+request)\s*)?"
+    rf"[:：]?\s*(?:[#＃!！])(\d{{1,7}})(?![\d])", re.IGNORECASE)
+_TRAILING_NUMBER = re.compile(r"\(\s*[#!](\d{1,7})\s*\)\s*$")
+
+
+def copied_numbers(title: str, body: str, marked_title: bool) -> list[int]:
+    """The PR numbers a title or body names as the change copied, each once, in order; a title's trailing
+    "(#N)" only when `marked_title` (unmarked, it is the PR's own number)."""
+    found = [int(m.group(1)) for text in (title or "", body or "") for m in _COPIED_NUMBER.finditer(text)]
+    if marked_title:
+        m = _TRAILING_NUMBER.search(title or "")
+        if m:
+            found.append(int(m.group(1)))
+    return list(dict.fromkeys(found))
+
+
 _HASH_DIGITS = re.compile(r"#(\d+)")
 
 
