@@ -188,6 +188,19 @@ def _arithmetic(where: str, theme: Mapping[str, Any], cases: Mapping[str, Mappin
     return found
 
 
+_INSIGHT_TOTAL = re.compile(r"(\d+)\s*案|(\d+)\s*cases?\b", re.I)
+
+
+def _insight(where: str, item: Mapping[str, Any]) -> list[Finding]:
+    """An insight across cases says how many cases it names: that count is the cases it names."""
+    head = str(item.get("headline") or "")
+    said = _first(_INSIGHT_TOTAL.search(head))
+    named = list(dict.fromkeys(str(r) for r in item.get("cases") or ()))
+    if said is not None and said != len(named):
+        return [Finding(where, "arithmetic", head, f"says {said} cases, names {len(named)}")]
+    return []
+
+
 def _disclosure(lang: str, digest: Mapping[str, Any], published: int) -> list[Finding]:
     found: list[Finding] = []
     for item in digest.get("disclosure") or ():
@@ -231,6 +244,8 @@ def check_digest(data: Mapping[str, Any]) -> list[Finding]:
             for bullet in theme.get("bullets") or ():
                 found += _cut(f"{where} {bullet.get('ref')}", str(bullet.get("text") or ""))
             found += _cut(where, str(theme.get("headline") or ""))
+        for i, item in enumerate(digest.get("insights") or (), 1):
+            found += _insight(f"{lang} insight {i}", item) + _cut(f"{lang} insight {i}", str(item.get("text") or ""))
         for i, step in enumerate(digest.get("guide") or (), 1):
             action = str(step.get("first_action") or "")
             said = _language(f"{lang} guide {i} first_action", action, lang, step.get("untranslated"))

@@ -17,6 +17,7 @@ from fixlore.compose.editorial import Editorial
 from fixlore.compose.figures import Refs, compute_figures
 from fixlore.compose.frame import backlog_by_repo, backlog_rest, frame_of, holdings, introduction, numbered, pointer, tagline
 from fixlore.compose.guide import guide
+from fixlore.compose.insights import insights
 from fixlore.compose.language import MARK as QUOTE_MARK
 from fixlore.compose.language import answer_of, facts_in, quote
 from fixlore.compose.links import doc_parts, doc_url, pr_links
@@ -166,6 +167,7 @@ def build_digest(cases: list[Case], run: dict | None = None, lang: str = "zh", f
             "overview_cols": [_t(lang, "仓库", "Repository"), _t(lang, "定位", "Positioning"), _t(lang, "收录条数", "Cases")],
             "table_cols": [_t(lang, "编号", "No."), _t(lang, "Issue 问题内容", "Issue"), _t(lang, "解答总结", "Answer")],
             "themes": themes_heading(kept, sections, ref, lang),
+            "insights": _t(lang, "跨案线索", "Across cases"),
             "guide": _t(lang, "排错指引（从这批 issue 提炼）", "Troubleshooting guide (from these issues)"),
             "guide_cols": [_t(lang, "症状", "Symptom"), _t(lang, "第一优先动作", "First action"), _t(lang, "本篇相关案例", "Cases")],
             "disclosure": _t(lang, "考据与口径披露", "Methods and disclosure"),
@@ -178,6 +180,7 @@ def build_digest(cases: list[Case], run: dict | None = None, lang: str = "zh", f
                    repo_chart(overview, lang)],
         "repos": repos,
         "themes": sections,
+        "insights": insights(kept, ref, lang),
         "guide": guide(kept, ref, order, lang, ed),
         "links": digest_links(cases, ref),
         "disclosure": disclosure(fig, run, lang, ed.disclosure(lang)),

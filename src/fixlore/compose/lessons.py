@@ -30,6 +30,7 @@ loosely (MindSpeed-MM#574 under wrong numbers)."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from fixlore.compose.steps import ERROR_NAME
@@ -153,14 +154,29 @@ def _text(c: Case) -> str:
     return " ".join((c.title, c.problem, w.mechanism, w.change, w.workaround)).lower()
 
 
-def _names_an_earlier_pr(c: Case) -> bool:
-    """The cause names a PR other than the case's own fixes as what brought the fault in
-    (`!778 引入 VllmCommand 后 …`)."""
+_CLAUSE_END = re.compile(r"[，。；;,!?！？\n]|\.(?:\s|$)")
+
+
+def earlier_prs(c: Case) -> list[int]:
+    """The PRs of the case's repository, other than its own fixes, that its cause names as what
+    brought the fault in: the PR and a cue word in one clause (`!778 引入 VllmCommand 后 …`, `!754 的
+    … 使 matcher 误判`, `after #7230`); [] when the cause says no such thing."""
     own = {f.number for f in [*c.fix, *c.pending_fix]}
-    cause = f"{c.problem} {c.written.mechanism} {c.written.change}"
-    refs = find_refs(cause, c.repo)
-    named = any(r.number not in own and r.number != c.number for r in refs if r.kind != "issue")
-    return named and has_cue(cause, BROUGHT_IN)
+    out: list[int] = []
+    for text in (c.problem, c.written.mechanism, c.written.change):
+        for r in find_refs(text, c.repo):
+            if r.kind == "issue" or r.number in own or r.number == c.number or r.repo != c.repo:
+                continue
+            rest, before = text[r.span[1]:], text[:r.span[0]]
+            after = rest[:m.start()] if (m := _CLAUSE_END.search(rest)) else rest
+            starts = [m.end() for m in _CLAUSE_END.finditer(before)]
+            if has_cue(before[starts[-1] if starts else 0:] + " " + after, BROUGHT_IN):
+                out.append(r.number)
+    return list(dict.fromkeys(out))
+
+
+def _names_an_earlier_pr(c: Case) -> bool:
+    return bool(earlier_prs(c))
 
 
 def matches(mode: Mode, c: Case) -> bool:
