@@ -156,3 +156,20 @@ def test_a_short_failing_clause_that_names_its_subject_is_the_symptom_on_its_own
     title = "Qwen3-TTS-12Hz-1.7B-Base，RuntimeError"
     c = Case(repo=REPO, number=4133, title=title, problem=title, funnel="selected", url="u")
     assert searchable(c).startswith("Qwen3-TTS-12Hz-1.7B-Base")
+
+
+def test_only_an_answer_that_asks_for_versions_makes_an_install_step():
+    """"先装 `pkg ver`" comes from an answer that asks to install, upgrade or require; the version
+    the report or the mechanism names is as often the one that fails ("Segfault in CANN 9.0.0"),
+    and a landed fix's "支持 Python 3.8 及以上" says what it supports, not what to install."""
+    failing = Case(repo=REPO, number=262, title="Segfault in CANN 9.0.0 when using p2p", funnel="selected", url="u262",
+                   written=Written(lang="en", mechanism="hcomm 8.5.0 does not match CANN 9.0.0 in the p2p path"))
+    assert "先装" not in guide([failing], Refs([failing]), [REPO], "zh")[0]["first_action"]
+    bound = Case(repo=REPO, number=1185, title="3.9 下运行报错", problem="3.9 下运行报错", funnel="selected", url="u1185",
+                 fix=[_pr(4718)], written=Written(lang="zh", change="类型注解改回 `typing.Union`，支持 Python 3.8 及以上",
+                                                   action="类型注解改回 `typing.Union`，支持 Python 3.8 及以上"))
+    assert "先装" not in guide([bound], Refs([bound]), [REPO], "zh")[0]["first_action"]
+    asked = Case(repo=REPO, number=1167, title="UB 场景训练拉起失败", problem="UB 场景训练拉起失败", funnel="selected",
+                 url="u1167", written=Written(lang="zh", workaround="UB 场景需要 MindCluster 26.2.0 与 CANN 9.2.0 以上"))
+    assert guide([asked], Refs([asked]), [REPO], "zh")[0]["first_action"].startswith(
+        "先装 `MindCluster 26.2.0`、`CANN 9.2.0`")

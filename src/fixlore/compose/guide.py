@@ -3,14 +3,25 @@
 Cases share a row when the same merged PR fixed them, when symptom and action are the same, or
 when they share a cause: in one repository, both titles name the same specific identifier (a
 config key, a file, a function that at most `SPECIFIC` kept cases name), or their problems and
-mechanisms share two. The first action is a step for the reader, then what the fix changed or the
-answer said, with the fix PRs that carry it in brackets. The step is the analyst's imperative
-(`Written.action`, unless it is what the change did), else whether the cause the case found holds
-for the reader (a clause of the mechanism, compose/steps.cause_check), else the code the cause
-names as quoted terms, else whether the reader's build has the fix. The Chinese digest's cells are
-Chinese: the thread's English appears only as a quoted term (compose/language.TERM, the same spans
-the editorial check leaves out), never as a clause; the English digest marks a Chinese quote.
-The change is the analyst's sentence that speaks most to the problem, never a measured result."""
+mechanisms share two. The symptom is the error the report quotes, else the failing clause of the
+problem (compose/steps.searchable). The first action is a step for the reader, then what the fix
+changed or the answer said, labelled by its role (compose/roles: 方案 / 原因 / 答复), with the fix
+PRs in brackets in the tense of their state (已合入 / 待合入). The step is, in this order: the
+thread's imperative (the analyst's `Written.action` or the maintainers' advice, unless it is what
+the change did or news about the thread), the versions an answer asks to install ("先装 `cann
+9.0.0`"), whether the cause the case found holds for the reader (compose/steps.cause_check), the
+code the cause names when the case's words say what it is (compose/kinds.py); never a bare
+"先核对 `x`". The change is the analyst's sentence of role change that speaks most to the problem
+(never a measured result, never status: "你好", "This pull request fixes #29"), else the fix PR's
+own title, else what was wrong (labelled 原因). The Chinese digest's cells are Chinese: the
+thread's English appears only as a quoted term (compose/language.TERM, the same spans the
+editorial check leaves out), never as a clause; the English digest marks a Chinese quote.
+
+Read on ascend-2026-09, npu-threads and paddle-threads (fitted: their guides were read while the
+role cues and the order were written). Plain "先核对 `x`" steps in the Chinese guide, 2026-12-07:
+ascend 19 -> 0 of 48, npu-threads 21 -> 0 of 50, paddle-threads 7 -> 0 of 15; held out (never
+read): seed-twin 12 -> 0 of 22, seed-twin2 8 -> 0 of 23, demo 1 -> 0, github-mini 2 -> 0,
+pytest-threads 1 -> 0; no action verbatim more than twice in any world, before or after."""
 
 from __future__ import annotations
 
@@ -127,7 +138,7 @@ def _check(cs: list[Case], lang: str, said: list[str], ed: Editorial) -> tuple[s
         if step := cause_check(c, lang):
             return step, None
     names = list(dict.fromkeys(n for c in cs for n in identifiers(c)))[:2]
-    if names and (step := terms_check(cs[0], names, lang, typed=True)):
+    if names and (step := terms_check(cs[0], names, lang)):
         return step, None
     return "", None
 

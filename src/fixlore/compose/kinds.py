@@ -1,8 +1,9 @@
 """What a name the cause gives is, told by the words around it in the case's own text, and the first
 check it asks for: a switch is checked on or off, a setting's value is read, a log keyword is searched
-for, a metric is looked at, a file is opened. A name the text says nothing more about keeps the plain
-check ("先核对 `x`"): a function's name is not told apart, since a case names the function its fix
-adds ("graph.lint()") as often as the one that fails.
+for, a metric is looked at, a file is opened. A name the text says nothing more about is no step
+(compose/steps.terms_check gives none: "先核对 `x`" asks the reader nothing, issue #22): a function's
+name is not told apart, since a case names the function its fix adds ("graph.lint()") as often as
+the one that fails.
 
 The cues are how issue reports and maintainers' answers on GitCode and GitHub write these things, in
 Chinese and English ("开启 `shared_expert_tp` 时", "`lora_save_only=true`", "日志关键字", "指标",

@@ -8,8 +8,10 @@ The guide (and a row that names its parts) labels what it shows by the role: 原
 
 The cues are how maintainers and PR templates write on GitCode and GitHub, in Chinese and English
 (a PR body's "Fixes #N", "Fixed issue: …", a reviewer's "你好", "会引起冲突吗"); none was added to move
-a figure. Read on the npu-threads and paddle-threads worlds' guides, where the baseline showed them
-as fixes ("修复：你好", "修复：This pull request fixes LMCache/LMCache-Ascend#29"). Pure functions."""
+a figure. Read on the ascend-2026-09, npu-threads and paddle-threads guides (fitted), where the
+baseline showed them as fixes ("修复：你好", "修复：This pull request fixes LMCache/LMCache-Ascend#29",
+"修复：bug已由提出人修复"); seed-twin, seed-twin2, demo, github-mini and pytest-threads were not read
+(held out). Pure functions."""
 
 from __future__ import annotations
 

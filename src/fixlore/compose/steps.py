@@ -1,8 +1,10 @@
-"""What a guide row says, from a case's facts: the symptom as a user would search it (the clause
-of the problem that tells what goes wrong, cut to its outcome when long, with the names and the
-error it gives in brackets; never a raw error line), the first check (the analyst's imperative
-step, else whether the cause the case found holds, else the code the cause names as quoted terms),
-and texts fitted to a length by choosing a sentence or clause that fits, never by cutting one.
+"""What a guide row says, from a case's facts: the symptom as a user would search it (the
+exception and message the report quotes, the log's noise left out; else the clause of the problem
+that tells what goes wrong, cut to its outcome when long, with the names and the error it gives in
+brackets), the checks a first step is made of (the versions an answer asks to install, whether
+the cause the case found holds, the code the cause names when the case says what it is), what a
+fix PR's title says it does, and texts fitted to a length by choosing a sentence or clause that
+fits, never by cutting one.
 
 The failure words and imperative openings are how people write issue reports and maintainers'
 advice on GitCode and GitHub (Chinese and English); they are not fitted to a bundled world."""
@@ -221,13 +223,13 @@ def cause_check(c: Case, lang: str) -> str:
     return "Check whether " + (clause[:1].lower() + clause[1:] if not clause[:2].isupper() else clause)
 
 
-def terms_check(c: Case, names: list[str], lang: str, typed: bool = False) -> str:
+def terms_check(c: Case, names: list[str], lang: str) -> str:
     """The first check when the cause is not in the digest's language: the code it names, quoted as
-    terms, with what the case's words say each is (only when they say it, with `typed`) (compose/kinds.py: a switch to check, a setting's
+    terms, with what the case's words say each is (only when they say it: '' otherwise) (compose/kinds.py: a switch to check, a setting's
     value, a log keyword to search for, ...), and the error the reader sees when the case names one."""
     answers = [c.written.mechanism, c.written.change, c.written.workaround, c.written.action]
     what, named = kind_step(names, answers + [c.problem, c.title, c.symptom], answers)
-    if typed and not what:      # the case says nothing of what the name is: no step to ask
+    if not what:      # the case says nothing of what the name is: "先核对 `x`" asks the reader nothing
         return ""
     quoted = [q for q in (term(n) for n in named) if q]
     if not quoted:
