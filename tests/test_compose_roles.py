@@ -130,3 +130,9 @@ def test_a_check_that_only_restates_the_error_is_no_check():
              written=Written(lang="en", mechanism="No module named 'tools.infer' when run outside the repo root"))
     row = _row(c, "en")
     assert not row.lower().startswith("check whether no module"), row
+
+
+def test_a_leading_tag_is_where_it_was_filed_not_what_it_says():
+    assert content("[fix] Fix T.tile.atomic_add with slice syntax") == "Fix T.tile.atomic_add with slice syntax"
+    assert content("【26.2.0】cherry-pick Qwen3-Next 适配修复") == "cherry-pick Qwen3-Next 适配修复"
+    assert content("`[x]` 是一个列表") == "`[x]` 是一个列表"

@@ -69,10 +69,14 @@ def _bare(sentence: str, repo: str = "") -> str:
     return re.sub(r"[\s\W_]+", " ", text).strip()
 
 
+# a commit's or PR's tags in front ("[fix] ", "[TensorCast] ", "【26.2.0】"): where it was filed, not what it says
+LEADING_TAGS = re.compile(r"^(?:\s*(?:\[[^\]\n]{1,24}\]|【[^】\n]{1,24}】)\s*[:：]?)+\s*")
+
+
 def content(sentence: str) -> str:
-    """The sentence without a leading clause that only reports the state ("PR#1309 已合入：抢锁超时…"
-    -> "抢锁超时…")."""
-    return LEADING_STATUS.sub("", (sentence or "").strip(), count=1)
+    """The sentence without its leading tags ("[fix] Fix T.tile.atomic_add …", npu-threads) and a
+    leading clause that only reports the state ("PR#1309 已合入：抢锁超时…" -> "抢锁超时…")."""
+    return LEADING_STATUS.sub("", LEADING_TAGS.sub("", (sentence or "").strip(), count=1), count=1)
 
 
 def restates(text: str, issue: str, verb: bool = True) -> bool:
