@@ -245,7 +245,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{source} rows of split {args.split} that {world.name} holds: {result['seed_rows']}, "
           f"found in our digest {result['matched']}")
     print(f"hard-fact recall {result['recalled']}/{result['facts']} = {result['recall']} "
-          f"(median row {result['median_row_recall']}); by kind {result['by_kind']}; over all seed rows, "
+          f"(median row {result['median_row_recall']}); by kind {result['by_kind']}; over all its rows of the split, "
           f"the unpublished ones' facts missed: {result['recalled']}/{result['facts_all_rows']} = {result['recall_all_rows']}")
     print(f"median visible row (problem + answer) {result['median_visible_row']} characters")
     if args.show and args.split == "tune":
