@@ -117,9 +117,31 @@ def test_the_frame_with_and_without_a_number():
     assert "> 一句话的标语" in text and "fixlore serve mcp --out runs/09" in text
     url = build_digest(cases, dict(run, frame={"agent_pointer": "https://kg.example/tools"}), "zh")
     assert url["frame"]["pointer"]["items"] == [{"text": "https://kg.example/tools", "url": "https://kg.example/tools"}]
-    # one line per repository telling what it is about, not a keyword list
-    for o in zh["overview"]:
-        assert "本批" in o["positioning"] and "集中在" not in o["positioning"]
+    # one line per repository telling what it is about (its cases' themes), not a keyword list; its
+    # fix counts are under its heading
+    shorts = {t["short"] for t in zh["themes"]}
+    for o, r in zip(zh["overview"], zh["repos"]):
+        assert o["positioning"].endswith(f"{o['count']} 案") and "集中在" not in o["positioning"]
+        assert "修复已合入" not in o["positioning"] and r["subtitle"].startswith(f"本期 {o['count']} 条（")
+    assert any(s in o["positioning"] for o in zh["overview"] for s in shorts)
+
+
+def test_a_title_names_three_organisations_then_how_many():
+    cases, run = analysed_world()
+    run = dict(run, orgs=["a-org", "b-org", "c-org", "d-org", "e-org"])
+    zh, en = build_digest(cases, run, "zh"), build_digest(cases, run, "en")
+    assert zh["title"].startswith("a-org、b-org、c-org 等 5 个组织的开源仓") and "d-org" not in zh["title"]
+    assert en["title"].startswith("a-org, b-org, c-org and others (5 organisations)")
+    three = build_digest(cases, dict(run, orgs=["a-org", "b-org", "c-org"]), "zh")["title"]
+    assert three.startswith("a-org、b-org、c-org 开源仓") and "组织" not in three
+
+
+def test_a_themes_headline_is_its_mode_and_count_then_the_lesson():
+    cases, run = analysed_world()
+    for lang, form in (("zh", r"^\d+\. (.+) (\d+) 案：[^：]+。$"), ("en", r"^\d+\. (.+), (\d+) cases?: [^:]+\.$")):
+        for t in build_digest(cases, run, lang)["themes"]:
+            m = re.match(form, t["headline"])
+            assert m and int(m.group(2)) == len(t["bullets"]) and m.group(1).lower() == t["short"].lower(), t["headline"]
 
 
 def test_the_backlog_is_grouped_by_repository():

@@ -67,7 +67,7 @@ def test_a_fix_merged_after_the_close_is_landed_and_no_code_fix_is_one_number():
     sums = {k: sum(t["counts"][k] for t in zh["themes"]) for k in ("landed", "pending", "no_fix")}
     assert sums == {"landed": 2, "pending": 1, "no_fix": 1}
     assert "2 条修复已合入" in zh["frame"]["tagline"] and "1 条无代码修复" in zh["frame"]["tagline"]
-    alpha = next(o for o in zh["overview"] if o["repo"] == "alpha")["positioning"]
+    alpha = next(r for r in zh["repos"] if r["repo"] == "alpha")["subtitle"]
     assert "1 条修复已合入" in alpha and "1 条无代码修复" in alpha
     timing = next(d["text"] for d in zh["disclosure"] if d["label"] == "时序陷阱实录")
     assert "无代码修复 1" in timing and "关单时修复未落地 1" in timing
@@ -229,3 +229,12 @@ def test_the_analysts_lone_themes_are_no_bucket_either():
     for c, theme in zip(kept, ("t1", "t1", "t2", "t3")):
         c.theme = theme
     assert [(t, sorted(c.number for c in cs)) for t, cs in groups(kept, Refs(kept))] == [("t1", [1, 2])]
+
+
+def test_a_headline_count_that_differs_from_the_cases_named_is_caught():
+    data = _data(_late_fix_world())
+    theme = data["digests"]["zh"]["themes"][0]
+    n = len(theme["bullets"])
+    assert [f for f in check_digest(data) if f.kind == "arithmetic"] == []
+    theme["headline"] = theme["headline"].replace(f" {n} 案：", f" {n + 1} 案：")
+    assert any(f.kind == "arithmetic" and "headline" in f.why for f in check_digest(data))

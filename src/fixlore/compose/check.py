@@ -51,6 +51,8 @@ _CODE = re.compile(r"`[^`]*`|https?://\S+|[\w./-]*[_/.][\w./-]+")      # identif
 _SENTENCE = re.compile(r"[^。！？!?]+[。！？!?]|[^.]+\.(?=\s|$)")
 _SELF_CHECK = re.compile(r"【自检】|\[self-check\]|自检[:：]", re.I)
 _THEME_TOTAL = re.compile(r"本组\s*(\d+)\s*案|^\s*(\d+)\s*案[：:]|(\d+)\s*cases?\b", re.I)
+# "回归与上游改动 4 案：…" / "Regressions after a change, 4 cases: …"
+_HEADLINE_TOTAL = re.compile(r"(\d+)\s*案[：:]|(\d+) cases?:", re.I)
 _THEME_MERGED = re.compile(r"(\d+)\s*(?:案修复已合入|案?合入(?!即)|(?:fixes? )?merged|with a merged fix)", re.I)
 _THEME_PENDING = re.compile(r"(\d+)\s*(?:案|条)?\s*(?:修复)?未落地|(\d+)\s*(?:not landed|pending|whose fix has not landed)",
                             re.I)
@@ -158,6 +160,9 @@ def _arithmetic(where: str, theme: Mapping[str, Any], cases: Mapping[str, Mappin
     total = _first(_THEME_TOTAL.search(counted))
     if total is not None and named and total != len(named):
         found.append(Finding(where, "arithmetic", text, f"says {total} cases, names {len(named)}"))
+    titled = _first(_HEADLINE_TOTAL.search(str(theme.get("headline") or "")))
+    if titled is not None and named and titled != len(named):
+        found.append(Finding(where, "arithmetic", text, f"the headline says {titled} cases, the theme names {len(named)}"))
     parts = [_first(p.search(counted)) for p in (_THEME_MERGED, _THEME_PENDING, _THEME_NOFIX)]
     given = [p for p in parts if p is not None]
     basis = total if total is not None else len(named)

@@ -75,15 +75,18 @@ def _title(cases: list[Case], run: dict, fig: dict, lang: str) -> str:
     numbered when the run was given one (`frame.number`)."""
     if run.get("title"):
         return str(run["title"])
-    orgs = run.get("orgs") or sorted({c.repo.split("/")[0] for c in cases if "/" in c.repo})
+    orgs = list(run.get("orgs") or sorted({c.repo.split("/")[0] for c in cases if "/" in c.repo}))
+    named = _j(lang, orgs)
+    if len(orgs) > 3:      # a title names three organisations, then how many there are
+        named = _j(lang, orgs[:3]) + _t(lang, f" 等 {len(orgs)} 个组织的", f" and others ({len(orgs)} organisations)")
     win = fig["window"]
     since = _date(win["since"]) or _date(win["first_close"])
     until = _date(win["until"]) or _date(win["last_close"])
     span = f"{since} ~ {until}" if since and until and since != until else (since or until)
     tail = f" · {span}" if span else ""
     number = frame_of(run).get("number")
-    return _t(lang, numbered(f"{_j(lang, orgs)} 开源仓 Issue 分析解答", number, lang) + tail,
-              numbered(f"{_j(lang, orgs)} resolved issues digest", number, lang) + tail).strip()
+    return _t(lang, numbered(f"{named}{'' if named.endswith('的') else ' '}开源仓 Issue 分析解答", number, lang) + tail,
+              numbered(f"{named} resolved issues digest", number, lang) + tail).strip()
 
 
 def digest_links(cases: list[Case], ref: Refs) -> dict[str, str]:
@@ -142,7 +145,7 @@ def build_digest(cases: list[Case], run: dict | None = None, lang: str = "zh", f
         mine = ed.repo(repo, lang)
         what = editorial.what_it_is(descriptions.get(repo) or "", lang, said)
         positioning = (mine.get("positioning") or "").strip() or introduction(
-            cs, descriptions.get(repo) or "", lang, said)
+            cs, descriptions.get(repo) or "", lang, said, sections, ref)
         overview.append({"repo": ref.repo(repo), "full_name": repo, "positioning": positioning, "count": len(cs),
                          "untranslated": said})
         subtitle = (mine.get("subtitle") or "").strip() or holdings(cs, sections, ref, lang)

@@ -84,53 +84,69 @@ def _short(c: Case) -> str:
     return (c.problem or c.title or "").strip().rstrip("。.？?")
 
 
-def introduction(cs: list[Case], description: str, lang: str, said: list[str]) -> str:
-    """One line: what the repository is (its own description's first clause) and what this batch of
-    its cases is about, told from the cases: how many landed a fix, how many were answered, and
-    the case that leads (highest value), in its own words."""
-    what = _what(description)
-    n = len(cs)
+def _themes_of(cs: list[Case], sections: list[dict[str, Any]], ref: Refs) -> list[tuple[int, int, str]]:
+    """(how many of `cs`, theme number, the theme's short name) for each theme holding some of
+    `cs`, most first; read from the themes section."""
+    mine = {ref(c) for c in cs}
+    found = []
+    for i, t in enumerate(sections, 1):
+        n = len({b.get("ref") for b in t.get("bullets") or ()} & mine)
+        if n:
+            found.append((n, i, str(t.get("short") or "")))
+    return sorted(found, key=lambda p: (-p[0], p[1]))
+
+
+def fix_counts(cs: list[Case], lang: str) -> str:
+    """How many landed a fix, closed before it landed, went without a code fix (`Case.fix_state`)."""
     landed = sum(1 for c in cs if lessons.landed(c))
     pending = sum(1 for c in cs if lessons.pending(c))
-    answered = n - landed - pending
+    answered = len(cs) - landed - pending
+    parts = [p for n, p in ((landed, _t(lang, f"{landed} 条修复已合入", f"{landed} with a merged fix")),
+                            (pending, _t(lang, f"{pending} 条修复未落地", f"{pending} whose fix has not landed")),
+                            (answered, _t(lang, f"{answered} 条无代码修复", f"{answered} without a code fix"))) if n]
+    return _j(lang, parts)
+
+
+def introduction(cs: list[Case], description: str, lang: str, said: list[str],
+                 sections: list[dict[str, Any]] = (), ref: Refs | None = None) -> str:
+    """One line, as a reader of the overview wants it: what the repository is (its own
+    description's first clause) and what its cases in this number are about, from their content:
+    the failure modes (themes) most of them show, else the case that leads (highest value) in its
+    own words; then how many. The fix counts are the repository's subtitle (`holdings`)."""
+    what = _what(description)
+    n = len(cs)
+    found = [short for _, _, short in _themes_of(cs, list(sections), ref)][:2] if ref is not None else []
+    found = [f for f in found if f]
     lead = sorted(cs, key=lambda c: (-c.value, c.number))
-    # the leading case in a line: the first of the three most valued whose problem is short enough
     shown = next((c for c in lead[:3] if len(_short(c)) <= 48), None)
-    parts = []
-    if landed:
-        parts.append(_t(lang, f"{landed} 条修复已合入", f"{landed} with a merged fix"))
-    if pending:
-        parts.append(_t(lang, f"{pending} 条修复未落地", f"{pending} whose fix has not landed"))
-    if answered:
-        parts.append(_t(lang, f"{answered} 条无代码修复", f"{answered} without a code fix"))
-    batch = _t(lang, f"本批 {n} 条（{_j(lang, parts)}）", f"{n} here ({', '.join(parts)})")
-    if shown is not None:
-        batch += _t(lang, f"，为首的是“{_short(shown)}”", f", led by “{quote(_short(shown), lang, said)}”")
+    if found:
+        about = _t(lang, "、".join(found), " / ".join(found))
+    elif shown is not None:
+        about = _t(lang, f"“{_short(shown)}”", f"“{quote(_short(shown), lang, said)}”")
+    else:
+        about = ""
     if lang == "zh":
-        return (f"{what}。" if what else "") + batch + "。"
-    head = quote(what, lang, said) + ". " if what else ""
-    return head + batch[:1].upper() + batch[1:] + "."
+        body = (f"{about} {n} 案" if about else f"{n} 案")
+        return (f"{what}，" if what else "") + body
+    head = quote(what, lang, said) + "; " if what else ""
+    body = f"{about}, {n} case{'s' if n > 1 else ''}" if about else f"{n} case{'s' if n > 1 else ''}"
+    out = head + body
+    return out[:1].upper() + out[1:]
 
 
 def holdings(cs: list[Case], sections: list[dict[str, Any]], ref: Refs, lang: str) -> str:
-    """What this number holds for one repository, under its heading: how many of its cases and the
-    themes they fall in (the theme's short name, its number, how many of the repository's cases),
-    read from the themes section, so no two repositories get the same process note, and how many
-    of its cases are in no theme."""
+    """What this number holds for one repository, under its heading: how many of its cases and
+    their fix counts, the themes they fall in (the theme's short name, its number, how many of the
+    repository's cases), read from the themes section, and how many of its cases are in no theme."""
     mine = {ref(c) for c in cs}
-    found = []
-    themed: set[str] = set()
-    for i, t in enumerate(sections, 1):
-        hits = {b.get("ref") for b in t.get("bullets") or ()} & mine
-        if hits:
-            found.append((len(hits), i, str(t.get("short") or "")))
-            themed |= hits
-    found.sort(key=lambda p: (-p[0], p[1]))
-    head = _t(lang, f"本期 {len(cs)} 条", f"{len(cs)} case{'s' if len(cs) > 1 else ''} in this number")
+    found = _themes_of(cs, sections, ref)
+    themed = {b.get("ref") for t in sections for b in t.get("bullets") or ()} & mine
+    head = _t(lang, f"本期 {len(cs)} 条（{fix_counts(cs, lang)}）",
+              f"{len(cs)} case{'s' if len(cs) > 1 else ''} in this number ({fix_counts(cs, lang)})")
     left = len(mine - themed)
     if not found:      # named, so that two such repositories do not get the same line
         names = _j(lang, sorted(mine)[:3]) + (_t(lang, " 等", " and others") if len(mine) > 3 else "")
-        return head + _t(lang, f"（{names}），不属于任何主题。", f" ({names}), in no theme.")
+        return head + _t(lang, f"，{names} 不属于任何主题。", f"; {names} in no theme.")
     named = [(_t(lang, f"{short} {n}（主题 {i}）", f"{short} {n} (theme {i})") if short
               else _t(lang, f"主题 {i} {n} 条", f"theme {i}: {n}")) for n, i, short in found]
     rest = _t(lang, f"；另 {left} 条不属于任何主题", f"; {left} in no theme") if left else ""

@@ -57,6 +57,29 @@ def heading(kept: list[Case], sections: list[dict[str, Any]], ref: Refs, lang: s
                      f" ({n - left} in {k} theme{'s' if k != 1 else ''}, {left} in none)")
 
 
+def _lesson(mode: lessons.Mode, lang: str) -> tuple[str, str]:
+    """The mode's lesson split at its first colon: the head for the headline, the rest for the paragraph."""
+    text = mode.zh if lang == "zh" else mode.en
+    head, _, rest = text.partition("：" if lang == "zh" else ": ")
+    return head, rest
+
+
+def lesson_headline(mode: lessons.Mode, n: int, lang: str) -> str:
+    """The mode's name and how many cases it holds, then its lesson: "回归与上游改动 4 案：上一个改动埋的雷由下一个修复收。"."""
+    head = _lesson(mode, lang)[0]
+    if lang == "zh":
+        return f"{mode.short_zh} {n} 案：{head}。"
+    return f"{mode.short_en[:1].upper()}{mode.short_en[1:]}, {n} case{'s' if n != 1 else ''}: {head}."
+
+
+def lesson_detail(mode: lessons.Mode, lang: str) -> str:
+    """What the lesson says beyond its headline, as a sentence ('' when nothing)."""
+    rest = _lesson(mode, lang)[1].strip()
+    if not rest:
+        return ""
+    return rest + "。" if lang == "zh" else rest[:1].upper() + rest[1:] + "."
+
+
 def counts(cs: list[Case]) -> dict[str, int]:
     """Each case once: landed, not landed, or without a code fix."""
     landed = sum(1 for c in cs if lessons.landed(c))
@@ -109,12 +132,14 @@ def _where(cs: list[Case], ref: Refs, lang: str, others: list[Case], theme_of: d
 
 
 def _paragraph(cs: list[Case], ref: Refs, lang: str, said: list[str], others: list[Case] = (),
-               theme_of: dict[str, int] | None = None) -> str:
+               theme_of: dict[str, int] | None = None, detail: str = "") -> str:
     k = counts(cs)
     bits = [p for n, p in ((k["landed"], _t(lang, f"{k['landed']} 案修复已合入", f"{k['landed']} with a merged fix")),
                            (k["pending"], _t(lang, f"{k['pending']} 案修复未落地", f"{k['pending']} whose fix has not landed")),
                            (k["no_fix"], _t(lang, f"{k['no_fix']} 案无代码修复", f"{k['no_fix']} without a code fix"))) if n]
     para = [_t(lang, f"{k['cases']} 案：{_j(lang, bits)}。", f"{k['cases']} case{'s' if k['cases'] > 1 else ''}: {_j(lang, bits)}.")]
+    if detail:          # the lesson beyond its headline, after the count sentence the check reads first
+        para.append(detail)
     para.append(_where(cs, ref, lang, list(others), theme_of or {}))
     # two causes from two repositories, as the cases tell them: what the reader learns the lesson from
     shown, seen = [], set()
@@ -165,9 +190,9 @@ def themes(kept: list[Case], ref: Refs, lang: str, ed: Editorial | None = None) 
         theme_of = {c.key: i for i, (_, cs) in enumerate(parts, 1) for c in cs}
         for i, (mode, cs) in enumerate(parts, 1):
             said: list[str] = []
-            lesson = mode.zh if lang == "zh" else mode.en[:1].upper() + mode.en[1:]
             others = lessons.others_of(mode, cs, kept) if len({c.repo for c in cs}) == 1 else []
-            out.append(_section(i, lesson + _t(lang, "。", "."), _paragraph(cs, ref, lang, said, others, theme_of),
+            out.append(_section(i, lesson_headline(mode, len(cs), lang), _paragraph(cs, ref, lang, said, others, theme_of,
+                                                                                lesson_detail(mode, lang)),
                                 cs, ref, lang, ed, {}, said, "offline")
                        | {"short": mode.short_zh if lang == "zh" else mode.short_en})
         return out
