@@ -43,6 +43,77 @@ def _build_click_commands_once() -> None:
 _build_click_commands_once()
 
 
+# ---------------------------------------------------------------------------
+# A new SQLite store starts as a copy of one migrated once per process: running the alembic
+# migrations costs ~0.2 s of CPU for each new store, and hundreds of tests make one (every run,
+# every Store.open of a fresh file). The copy is the file those migrations leave (the same tables,
+# views, triggers and alembic_version). A test that must see the migrations themselves run (their
+# transaction, its kill point, an error they raise) is marked `real_migrations`; PostgreSQL, an
+# existing file, or a file the copy cannot be written to (the error is then the migrations' own)
+# always migrate for real.
+
+_REAL_MIGRATIONS = [False]            # set for the running test by pytest_runtest_setup below
+_TEMPLATE: list[Path] = []
+
+
+def _template_store(real_migrate) -> Path:
+    if not _TEMPLATE:
+        import atexit
+
+        import sqlalchemy as sa
+
+        from fixlore.store import Store
+
+        folder = Path(tempfile.mkdtemp(prefix="fixlore-template-"))
+        atexit.register(shutil.rmtree, folder, True)
+        store = Store(sa.create_engine(f"sqlite:///{folder / 'template.db'}", future=True))
+        try:
+            real_migrate(store)
+        finally:
+            store.close()                               # the last connection checkpoints the WAL
+        assert not (folder / "template.db-wal").exists() or not (folder / "template.db-wal").stat().st_size
+        _TEMPLATE.append(folder / "template.db")
+    return _TEMPLATE[0]
+
+
+def _migrate_from_a_template() -> None:
+    from fixlore.store.store import Store
+
+    real_migrate = Store.migrate
+
+    def migrate(self) -> None:
+        url = self.engine.url
+        path = url.database if self.engine.dialect.name == "sqlite" else None
+        if _REAL_MIGRATIONS[0] or not path or path == ":memory:" or url.query:
+            return real_migrate(self)
+        target = Path(path)
+        if target.exists() or Path(f"{path}-wal").exists():
+            return real_migrate(self)
+        # copied beside it, then linked into place: the file appears whole or not at all (two
+        # stores opening the same new file at once: the second finds the first's copy, complete)
+        part = target.with_name(f"{target.name}.template{os.getpid()}-{threading.get_ident()}")
+        try:
+            shutil.copyfile(_template_store(real_migrate), part)
+            os.link(part, target)
+        except OSError:
+            return real_migrate(self)
+        finally:
+            with contextlib.suppress(OSError):
+                part.unlink()
+        return None
+
+    Store.migrate = migrate
+
+
+_migrate_from_a_template()
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item):
+    """Before any fixture of the test is made (a session fixture it starts runs as the test does)."""
+    _REAL_MIGRATIONS[0] = item.get_closest_marker("real_migrations") is not None
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))

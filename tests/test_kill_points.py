@@ -32,6 +32,9 @@ from fixlore.core.errors import Interrupted
 from fixlore.pipeline import STAGE_ORDER, RunRequest, run_pipeline
 from fixlore.store import Store
 
+# the run's points include the migrations' transaction of a new store: they run for real here
+pytestmark = pytest.mark.real_migrations
+
 ROOT = Path(__file__).resolve().parents[1]
 WORLD = ROOT / "worlds" / "demo"
 SEED = int(os.environ.get("FIXLORE_KILL_SEED", "21"))

@@ -88,3 +88,33 @@ def test_watermarks(db_url):
         w.set_watermark("o/r", pulls_updated_at=when)
     mark = store.watermark("o/r")
     assert mark["issues_updated_at"] == when and mark["pulls_updated_at"] == when
+
+
+def _schema(path) -> list[tuple]:
+    import sqlite3
+
+    db = sqlite3.connect(path)
+    try:
+        return sorted(db.execute("SELECT type, name, tbl_name, sql FROM sqlite_master")) + \
+            [("alembic", *row) for row in db.execute("SELECT version_num FROM alembic_version")]
+    finally:
+        db.close()
+
+
+def test_the_suites_migrated_copy_is_what_the_migrations_make(tmp_path, request):
+    """tests/conftest.py starts a new SQLite store as a copy of one migrated once: the copy has
+    every table, view, index and trigger the migrations make, at their head revision."""
+    import conftest
+
+    copied = Store.open(f"sqlite:///{tmp_path / 'copied.db'}")
+    copied.close()
+    assert conftest._TEMPLATE, "a new store was not made from the suite's copy"
+    conftest._REAL_MIGRATIONS[0] = True
+    try:
+        migrated = Store.open(f"sqlite:///{tmp_path / 'migrated.db'}")
+        migrated.close()
+    finally:
+        conftest._REAL_MIGRATIONS[0] = False
+    assert _schema(tmp_path / "copied.db") == _schema(tmp_path / "migrated.db")
+    assert len(_schema(tmp_path / "copied.db")) > 20
+    Store.open(f"sqlite:///{tmp_path / 'copied.db'}").close()       # at head: the upgrade is a no-op
