@@ -94,3 +94,14 @@ def test_no_credit_for_unmerged_or_unnamed_or_background_prs():
 @given(st.text(max_size=300))
 def test_credit_reading_never_raises(text):
     assert isinstance(credited_fixes(text, "acme/plug", 40, ("acme/plug", 60), lambda k: True), list)
+
+
+def test_a_table_of_issue_references_is_a_plan_a_single_reference_row_is_not():
+    plan = ("| 序号 | issue | 说明 | 认领人/状态/PR号 |\n| ---- | ----- | ---- | ---- |\n"
+            "| 1 | #3777 | readme问题 | @dev (状态-提交PR) [#3778](https://x/pull/3778) |\n"
+            "| 2 | #3376 | 文档落后于代码 | @dev (状态-报名) |\n"
+            "| 3 | [#3697](https://github.com/a/b/issues/3697) | KeyError | @zx (状态-完成任务) |\n")
+    assert is_tracking_ticket(plan)
+    report = ("| item | value |\n|---|---|\n| version | 2.6.1 |\n| related | #3376 |\n| os | Ubuntu 22.04 |\n"
+              "see #12 and #13 and #14 in a sentence")
+    assert not is_tracking_ticket(report)

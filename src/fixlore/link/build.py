@@ -29,6 +29,7 @@ from fixlore.link.index import CorpusIndex, Key, issue_map
 from fixlore.link.value import Members, value_inputs
 from fixlore.link.verdict import FixVerdict, decide
 from fixlore.rules.answers import canned_replies
+from fixlore.rules.funnel.stale_reason import settled, stale_default_close
 from fixlore.rules.funnel import CHEAP_STAGES, POOL, FunnelConfig, cheap_funnel, own_change_ticket, template_lines
 from fixlore.rules.funnel.rank import cut, value_features, value_score
 from fixlore.rules.unread import ISSUE, PULL, REPO, case_gaps, fix_unknown
@@ -243,6 +244,10 @@ def _link_one(sh: _Shared, key: Key) -> tuple[Case | None, Close | None, bool]:
     own_change = False
     close: Close | None = None
     actor = ""
+    if stage == POOL and stale_default_close(issue, cfg.funnel.stale_labels) and not settled(
+            issue.author, idx.issue_comments.get(key, []), cfg.answer_min_chars, sh.canned):
+        # The stale process's "not planned" stands when the thread settled nothing (rules.funnel.stale_reason).
+        stage = FunnelStage.UNRESOLVED
     if closed:
         actor = idx.close_actor(issue)
         if stage != FunnelStage.WINDOW or considered:

@@ -40,6 +40,10 @@ _SENTENCE = re.compile(r"[^。；;！!？?\n]*")
 # a signal that settles a candidate alone, and those of which two independent ones do (link.verdict)
 STRONG = frozenset({"keyword", "branch_name", "commit_close"})
 MEDIUM = frozenset({"mention", "cross_ref", "comment", "timing"})
+# Signals kept for the trail only: a clause that names the PR and withholds credit from it
+# (rules.refs `withheld_cue`: "is this fixed by #12?" asks, "not fixed by #12" denies, "caused by
+# #12" blames). `fixlore explain` shows them with the reason; they count as no evidence.
+TRAIL = frozenset({"withheld"})
 # a reporter saying they submitted the change
 _SUBMITTED = re.compile(r"\b(?:submit(?:ted)?|open(?:ed)?|creat(?:ed|e)|raised?|sent|fil(?:ed|e)|propos(?:ed|e)|made)\b"
                         r"[^.。]{0,20}\b(?:PR|pull request|patch|fix)\b|here is (?:a|the|my) (?:PR|fix|patch)|"
@@ -53,6 +57,7 @@ class Signal:
     source: str
     claim: bool = False      # a comment saying the PR merged / fixed the issue
     cite: bool = False       # a comment pointing at the PR as where the change is
+    withheld: str = ""       # asked | denied | blamed: the clause withholds credit (a TRAIL signal)
 
 
 @dataclass(slots=True)
@@ -66,7 +71,8 @@ class Candidate:
     verdict: str = ""            # fix | backport | after_close | pending | weak | unrelated | set_aside | missing
 
     def kinds(self) -> set[str]:
-        return {s.kind for s in self.signals}
+        """The kinds of the signals that are evidence (`TRAIL` signals are not)."""
+        return {s.kind for s in self.signals if s.kind not in TRAIL}
 
     def add(self, signal: Signal) -> None:
         if not any(s.kind == signal.kind and s.source == signal.source and s.detail == signal.detail
@@ -132,7 +138,10 @@ def gather(issue: Issue, idx: CorpusIndex) -> dict[Key, Candidate]:
         kind = "keyword" if strong else "mention"
         how = (f"'{m.ref.keyword}'" if m.ref.keyword else f"pointer '{m.ref.pointer}'" if m.ref.pointer
                else "issue URL/name" if m.ref.kind == KIND_ISSUE else "bare #N")
-        cand(m.pull).add(Signal(kind, f"PR {m.where} names #{n} ({how}): {m.quote}", f"pulls/{m.pull[1]}"))
+        if m.ref.withheld:
+            how += f", {m.ref.withheld}: credit withheld"
+        cand(m.pull).add(Signal(kind, f"PR {m.where} names #{n} ({how}): {m.quote}", f"pulls/{m.pull[1]}",
+                                withheld=m.ref.withheld))
     for pk in idx.branch_refs.get(key, []):
         pull = idx.pulls.get(pk)
         if pull is not None:
@@ -161,11 +170,17 @@ def gather(issue: Issue, idx: CorpusIndex) -> dict[Key, Candidate]:
                 sentence = _sentence_around(body, *ref.span)
                 if pk in idx.issues and not _PR_CONTEXT.search(sentence):
                     continue
-            if ref.withheld in ("denied", "blamed"):
-                continue        # "not fixed by #12", "caused by #12": the thread names the PR against the issue
             sentence = _sentence_around(body, *ref.span)
-            # "is this fixed by #12?": a question ties the PR to the issue without crediting it
-            landed_denied = bool(_NOT_LANDED.search(sentence)) or bool(ref.withheld)
+            if ref.withheld:
+                # "is this fixed by #12?" asks, "not fixed by #12" denies, "caused by #12" blames: no
+                # credit and no evidence. An asked PR is kept in the trail; a denied or blamed one
+                # only beside other evidence for it (alone it would hide a timing-only candidate).
+                if ref.withheld == "asked" or pk in cands:
+                    cand(pk).add(Signal("withheld", f"comment by {c.author or '?'} {ref.withheld} "
+                                                    f"(credit withheld): '{' '.join(sentence.split())[:120]}'",
+                                        f"issues/{n}/comments/{c.id}", withheld=ref.withheld))
+                continue
+            landed_denied = bool(_NOT_LANDED.search(sentence))
             claim = bool(_CLAIM_FIX.search(sentence)) and not landed_denied
             line_start = max(body.rfind(ch, 0, ref.span[0]) for ch in "。；;！!？?\n，,") + 1
             cite = not landed_denied and (claim or bool(_CITE.search(sentence))

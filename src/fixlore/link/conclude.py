@@ -39,7 +39,8 @@ def candidate_row(c: Candidate) -> dict[str, Any]:
             "state": p.state if p else "unknown", "merged_at": p.merged_at.isoformat() if p and p.merged_at else "",
             "base_ref": p.base_ref if p else "", "title": p.title if p else "", "unrelated": c.unrelated,
             "set_aside": c.set_aside,
-            "signals": [{"kind": s.kind, "detail": s.detail, "source": s.source, "claim": s.claim} for s in c.signals]}
+            "signals": [{"kind": s.kind, "detail": s.detail, "source": s.source, "claim": s.claim,
+                         **({"withheld": s.withheld} if s.withheld else {})} for s in c.signals]}
 
 
 def answer_finder(issue: Issue, idx: CorpusIndex, cfg: LinkConfig,

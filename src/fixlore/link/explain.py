@@ -116,7 +116,8 @@ def render_case(case: Case) -> Group:
         for col in ("PR", "verdict", "made by", "state", "signals"):
             cands.add_column(col)
         for c in case.candidates:
-            sig = "\n".join(f"{s['kind']}{' (claims fix)' if s.get('claim') else ''}: {s['detail']}"
+            sig = "\n".join(f"{s['kind']}{' (claims fix)' if s.get('claim') else ''}"
+                            f"{' [' + s['withheld'] + ': credit withheld]' if s.get('withheld') else ''}: {s['detail']}"
                             for s in c.get("signals", []))
             if c.get("unrelated"):
                 sig += f"\nunrelated: {c['unrelated']}"

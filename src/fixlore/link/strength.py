@@ -11,6 +11,7 @@ The order is the linker's own (`link.verdict.decide`), strongest first:
 | `files` | no reference at all: the nearest default-branch merge before a "fixed" close changes the files the issue names (`link.named_files`); the weakest, and it never stands beside a textual reference |
 | `follow-up` | a PR that calls itself the follow-up of a fix of the issue: role, not a fix |
 | `weak` | one medium signal: not enough |
+| `withheld` | only clauses that name the PR and withhold credit ("is this fixed by #12?", "not fixed by #12", "caused by #12"): no evidence |
 | `refuted` | positive contrary evidence (unrelated, set aside: a revert, a stopgap) |
 
 It reads a candidate's exported row (`conclude.candidate_row`), so it explains saved cases too.
@@ -20,14 +21,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from fixlore.link.candidates import MEDIUM, STRONG
+from fixlore.link.candidates import MEDIUM, STRONG, TRAIL
 
 _FIX_LIKE = frozenset({"fix", "backport", "after_close", "pending"})
 
 
 def made_by(row: dict[str, Any]) -> tuple[str, str]:
     """(strength, the evidence kinds that made it) for one candidate row."""
-    signals = row.get("signals", [])
+    signals = [s for s in row.get("signals", []) if s["kind"] not in TRAIL]   # no evidence: shown, not counted
     kinds = [s["kind"] for s in signals]
     if row.get("unrelated"):
         return "refuted", "unrelated: " + str(row["unrelated"])[:80]
@@ -51,4 +52,7 @@ def made_by(row: dict[str, Any]) -> tuple[str, str]:
         return "follow-up", "follow_up"
     if "backport" in kinds:
         return "backport", "backport"
+    if not kinds and any(s["kind"] in TRAIL for s in row.get("signals", [])):
+        return "withheld", ", ".join(dict.fromkeys(str(s.get("withheld") or "?") for s in row["signals"]
+                                                   if s["kind"] in TRAIL))
     return "weak", " + ".join(dict.fromkeys(kinds)) or "none"

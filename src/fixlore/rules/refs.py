@@ -617,6 +617,26 @@ def has_task_list_ref(body: str) -> bool:
     return bool(_TASK_REF.search(body))
 
 
+# A Markdown table cell that is only a reference: "#12", "o/r#12", "[#12](url)", an issue or PR URL.
+_REF_CELL = re.compile(r"""^(?:(?:[\w.-]+/[\w.-]+)?\#\d+
+                          |\[(?:[\w.-]+/[\w.-]+)?\#\d+\]\(\S+\)
+                          |https?://\S+/(?:issues|pull|pulls|merge_requests)/\d+)$""", re.VERBOSE)
+TABLE_REF_ROWS = 3
+
+
+def table_ref_rows(body: str) -> int:
+    """How many rows of a Markdown table in `body` hold a cell that is only a reference to an
+    issue or PR (a plan's table: "| 1 | #3777 | readme | @dev (状态-提交PR) |")."""
+    rows = 0
+    for line in (body or "").splitlines():
+        line = line.strip()
+        if not line.startswith("|"):
+            continue
+        if any(_REF_CELL.match(cell.strip()) for cell in line.strip("|").split("|")):
+            rows += 1
+    return rows
+
+
 _REVERT_BODY = re.compile(r"^\s*Reverts\s+[\w.-]+/[\w.-]+#\d+|This reverts commit [0-9a-f]{7,40}",
                           re.IGNORECASE | re.MULTILINE)
 

@@ -16,6 +16,7 @@ from fixlore.core.model import REASON_DUPLICATE, REASON_NOT_PLANNED, REASON_REJE
 from fixlore.rules.funnel.config import FunnelConfig
 from fixlore.rules.funnel.floods import flood_keys
 from fixlore.rules.funnel.planned import is_tracking_ticket
+from fixlore.rules.funnel.stale_reason import stale_default_close
 from fixlore.rules.funnel.vocabulary import fold, folded
 
 # Not a stage: the verdict of an issue no cheap stage drops (it goes on to `rank`, `analysis`, `selected`).
@@ -45,12 +46,23 @@ _REASONS = folded((REASON_NOT_PLANNED, REASON_DUPLICATE, REASON_REJECTED))
 
 
 def is_unresolved(issue: Issue, cfg: FunnelConfig) -> bool:
-    if issue.state_reason in (REASON_NOT_PLANNED, REASON_DUPLICATE, REASON_REJECTED):
+    """A close reason, workflow state or label that says "not resolved". A "not planned" close of
+    an issue carrying the stale process's label is left to the linker, which reads the thread
+    (rules.funnel.stale_reason: that reason is the process's default, not a verdict)."""
+    if _unresolved_mark(issue, cfg):
+        return True
+    return bool(issue.state_reason) and fold(issue.state_reason) == fold(REASON_NOT_PLANNED) \
+        and not stale_default_close(issue, cfg.stale_labels)
+
+
+def _unresolved_mark(issue: Issue, cfg: FunnelConfig) -> bool:
+    """An unresolved sign other than GitHub's own close reasons."""
+    if issue.state_reason in (REASON_DUPLICATE, REASON_REJECTED):
         return True
     states = folded(tuple(cfg.unresolved_states))
     # a close reason in another spelling ("NOT_PLANNED" from GraphQL, "not planned", "won't fix")
     # reads like a workflow state
-    if issue.state_reason and fold(issue.state_reason) in states | _REASONS:
+    if issue.state_reason and fold(issue.state_reason) in (states | _REASONS) - {fold(REASON_NOT_PLANNED)}:
         return True
     if issue.workflow_state and fold(issue.workflow_state) in states:
         return True
