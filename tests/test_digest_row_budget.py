@@ -96,7 +96,9 @@ def test_the_cited_documents_name_is_read_and_so_counted_in_the_row():
     for kb in ([], [doc]):
         case, ctx = _case(8, "指标含义不一", facts, "无。", timing=Timing.SAME_SECOND, kb=kb)
         a = OfflineAnalyst().analyse(case, ctx)
-        shown = shown_len(a.problem) + shown_len(a.answer) + len(cite_label(case, True))
+        # as the digest shows the row: the close only where it tells more than the merge (row_close)
+        answer = a.answer.replace(close_sentence(case, True), row_close(case, True))
+        shown = shown_len(a.problem) + shown_len(answer) + len(cite_label(case, True))
         lengths[bool(kb)] = shown
         # the analyst's share is what the problem, the fact sentences and the citation leave of the row
         assert shown <= ROW_CHARS + 3 or len(a.answer) <= EXPLAIN_BUDGET + 40, (shown, a.answer)
@@ -147,6 +149,22 @@ def test_the_same_words_with_a_figure_the_row_lacks_are_a_second_measurement_not
     case, ctx = _case(11, "qwen3 mxfp8 训练", ["原因是 fsdp_turbo 没有 mxfp8 路径。", zh[0], zh[0].replace("qwen3-vl-30B", "qwen3-vl-8B")],
                       "fsdp_turbo 新增 mxfp8 训练路径。")
     assert "qwen3-vl-8B" not in OfflineAnalyst().analyse(case, ctx).answer     # the same figures: said once
+
+
+def test_a_second_measurement_shows_its_subject_and_figures_not_the_column_names_again():
+    from fixlore.analyse.room import figures_only
+    first = "qwen3-vl-30B：loss rel. err vs bf16 0.33%，throughput 1.1× bf16"
+    assert figures_only("qwen3.5-27B：loss rel. err vs bf16 0.25%，throughput 1.3× bf16", first) == "qwen3.5-27B：0.25%，1.3× bf16"
+    assert figures_only("qwen3.5-27B：误差 0.25%，性能 1.3×bf16", "qwen3-vl-30B：误差 0.33%，性能 1.1×bf16") == "qwen3.5-27B：0.25%，1.3×bf16"
+    # words the first line does not say stay; no "subject：" head, nothing left off
+    assert figures_only("qwen3.5-27B：显存 36G，throughput 1.3× bf16", first) == "qwen3.5-27B：显存 36G，1.3× bf16"
+    assert figures_only("26.2.0 起默认关闭", "26.1.0 起默认开启") == "26.2.0 起默认关闭"
+    # in a row: the room the column names took is left for another fact
+    table = ("Add mxfp8 training path to fsdp_turbo.\n\n| model | loss rel. err vs bf16 | throughput |\n|---|---|---|\n"
+             "| qwen3-vl-30B | 0.33% | 1.1× bf16 |\n| qwen3.5-27B | 0.25% | 1.3× bf16 |\n")
+    case, ctx = _case(12, "qwen3 mxfp8 训练", [], table)
+    a = OfflineAnalyst().analyse(case, ctx)
+    assert "0.33%" in a.answer and "qwen3.5-27B：0.25%，1.3× bf16" in a.answer, a.answer
 
 
 def test_a_cause_the_reporter_located_and_a_maintainer_confirmed_is_the_rows_mechanism():

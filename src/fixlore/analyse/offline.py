@@ -46,7 +46,7 @@ from fixlore.analyse.roles import (OFFICIAL, facts_kept, is_measurement, is_scop
                                    is_log_line, only_tests, says_something, states_cause,
                                    states_change, states_reason, without_merge_news)
 from fixlore.analyse.roles import pulls_named as _pulls_named
-from fixlore.analyse.room import new_figures, repeats, same_wording
+from fixlore.analyse.room import figures_only, new_figures, repeats, same_wording
 from fixlore.analyse.room import worth_room as room_for
 from fixlore.analyse.scored import Scored
 from fixlore.analyse.tense import in_tense
@@ -223,6 +223,9 @@ class OfflineAnalyst:
                 text = without_stage_label(text) if text else text
                 if not text:
                     continue
+                if second:      # beside the line it repeats: its subject and its figures (analyse/room.py)
+                    like = next(t for _, t, _ in taken if same_wording(c.text, t.text))
+                    text = figures_only(text, like.text)
                 # measured as the reader sees it: code marks take no room (analyse/fit.shown_len)
                 if shown_len(text) > limit:
                     cut = fit_shown(text, max(limit, 0))

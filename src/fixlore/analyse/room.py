@@ -15,6 +15,11 @@ sentences taken (as written in the thread and as shown) and the pipeline's own f
   notes and PR descriptions list results, one line per model or version in the same words; read on
   seed-twin2's tune rows (bench/splits.py): bench/rows.py 0.711 -> 0.737, facts_reader 0.773 ->
   0.795; held out (measured at the end only) and ascend-2026-09 unchanged.
+- a second measurement shows its figures (`figures_only`): beside the line it repeats, the column
+  names said once are not said again ("qwen3.5-27B：0.25%，1.3× bf16" after "qwen3-vl-30B：loss rel. err
+  vs bf16 0.33%，throughput 1.1× bf16"), as people write the next line of a results list; the room
+  saved goes to a further fact. Read on seed-twin2's tune rows (MindSpeed-MM#716): bench/rows.py
+  0.737 -> 0.763, facts_reader 0.795 -> 0.818; held out and ascend-2026-09 (tune and heldout) unchanged.
 - worth the room (`worth_room`): once the row has a mechanism and a change (or advice), a sentence
   more only for a fact (a number, a name, a version, a PR) the row does not state yet.
 """
@@ -62,6 +67,32 @@ def repeats(text: str, taken: list[tuple[str, str]], stated: str, repo: str) -> 
         and overlap(tokens(text), tokens(said)) >= SAME_WORDING
 
 
+_HEAD = re.compile(r"^([^：:，,；;]{1,40})([：:]\s*)(.+)$", re.S)
+_CLAUSE = re.compile(r"([，,；;]\s*)")
+
+
+def figures_only(text: str, like: str) -> str:
+    """`text`, a second measurement in the words of `like`, with the words `like` already says
+    left off the head of each of its clauses: its subject and its figures stay. `text` unchanged
+    when it has no "subject：" head or nothing would be left off."""
+    m = _HEAD.match(text or "")
+    if not m:
+        return text
+    said = {w.casefold() for w in re.split(r"[\s：:，,；;]+", like or "") if w}
+    out, dropped = [], False
+    for piece in _CLAUSE.split(m.group(3)):
+        if _CLAUSE.fullmatch(piece):
+            out.append(piece)
+            continue
+        words = piece.split()
+        i = 0
+        while i < len(words) - 1 and words[i].casefold() in said and not re.match(r"v?\d", words[i]):
+            i += 1
+        dropped |= i > 0
+        out.append(" ".join(words[i:]))
+    return f"{m.group(1)}{m.group(2)}{''.join(out)}" if dropped else text
+
+
 def worth_room(text: str, roles: set[str], shown: list[str], stated: str, repo: str) -> bool:
     """Whether `text` earns room in a row that already says what was wrong and what was done (a
     mechanism, and the change or the advice): only by naming a fact (a number, a name, a version,
@@ -75,4 +106,4 @@ def worth_room(text: str, roles: set[str], shown: list[str], stated: str, repo: 
     return bool(named(text, repo) - named(" ".join([stated] + shown), repo))
 
 
-__all__ = ["SAME_WORDING", "figures", "named", "new_figures", "repeats", "same_wording", "worth_room"]
+__all__ = ["SAME_WORDING", "figures", "figures_only", "named", "new_figures", "repeats", "same_wording", "worth_room"]
