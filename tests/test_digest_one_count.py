@@ -238,3 +238,12 @@ def test_a_headline_count_that_differs_from_the_cases_named_is_caught():
     assert [f for f in check_digest(data) if f.kind == "arithmetic"] == []
     theme["headline"] = theme["headline"].replace(f" {n} 案：", f" {n + 1} 案：")
     assert any(f.kind == "arithmetic" and "headline" in f.why for f in check_digest(data))
+
+
+def test_a_theme_never_shows_a_clause_cut_inside_a_bracket():
+    """npu-threads (held out) had "sglang#13062: (description not in the excerpt" in a theme's
+    paragraph: the clause stopped inside the analysts' bracket."""
+    from fixlore.compose.themes import told
+    aside = "(description not in the excerpt; the change makes the module use current_platform devices and adds a Dockerfile)"
+    assert told(aside, 80) == ""
+    assert told("（先看日志）再改配置，重启服务", 80) == "（先看日志）再改配置，重启服务"

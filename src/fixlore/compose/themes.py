@@ -89,9 +89,15 @@ def counts(cs: list[Case]) -> dict[str, int]:
 
 def told(text: str, limit: int) -> str:
     """The first sentence of `text` (its label "定位：" dropped), or its first whole clauses that fit
-    `limit`; '' when none ends a clause (a text the analyst already cut is not said again)."""
+    `limit`; '' when none ends a clause (a text the analyst already cut is not said again) or the
+    clauses stop inside a bracket."""
     first = LABEL.sub("", next(iter(sentences(text)), "")).rstrip("。；;. ")
-    return whole_clauses(first, limit)
+    shown = whole_clauses(first, limit)
+    # a clause cut inside a bracket ("(description not in the excerpt") is a cut too: not shown
+    for o, c in (("(", ")"), ("（", "）"), ("[", "]"), ("【", "】")):
+        if shown.count(o) > shown.count(c):
+            return ""
+    return shown
 
 
 def _cause(c: Case, limit: int = 60) -> str:
@@ -168,7 +174,12 @@ def _bullet(c: Case, ref: Refs, lang: str, ed: Editorial, written: str | None) -
     text = written or ed.case_text(c, "answer", lang)
     shown = told(text, 90) if text else ""
     shown = shown or quote(_cause(c, 90), lang, said)
-    tail = "" if not labels or all(lb.split("(")[0] in shown for lb in labels) else _t(lang, f"（{_j(lang, labels)}）", f" ({_j(lang, labels)})")
+    if not labels or all(lb.split("(")[0] in shown for lb in labels):
+        tail = ""
+    elif shown:
+        tail = _t(lang, f"（{_j(lang, labels)}）", f" ({_j(lang, labels)})")
+    else:          # nothing whole to say: the PRs alone, not an empty bracket
+        tail = _t(lang, f"见 {_j(lang, labels)}", f"see {_j(lang, labels)}")
     problem = ed.case_text(c, "problem", lang) or quote(c.problem or c.title, lang, said)
     return {"ref": ref(c), "url": safe_url(c.url), "problem": problem, "text": shown + tail, "links": pr_links(c),
             "untranslated": said}
