@@ -108,6 +108,16 @@ def conclude(case: Case, issue: Issue, v: FixVerdict, idx: CorpusIndex, cfg: Lin
         last = v.last_fix
         base = (f"fix {idx.pr_label((last.repo, last.number), issue.repo)} merged {_t(last.merged_at)}, "
                 f"issue closed {_t(issue.closed_at)}{' by ' + case.closed_by if case.closed_by else ''}: lag {lag}s")
+        if v.origin_fix is not None and v.fix_lag_s is not None and lag > cfg.minutes_s:
+            # The last landing is a backport and its merge does not explain the close (no
+            # same-second, auto-close or minutes class, whose bounds read that merge): the lag is
+            # the change's, from the merge of the fix the backport carries (`verdict.change_origin`).
+            case.lag_s = v.fix_lag_s
+            o = v.origin_fix
+            base = (f"backport {idx.pr_label((last.repo, last.number), issue.repo)} merged {_t(last.merged_at)}, "
+                    f"issue closed {_t(issue.closed_at)}{' by ' + case.closed_by if case.closed_by else ''} "
+                    f"{lag}s later; the fix it carries, {idx.pr_label((o.repo, o.number), issue.repo)}, merged "
+                    f"{_t(o.merged_at)}: lag {case.lag_s}s")
         if stale:
             case.timing = Timing.STALE
             case.timing_note = f"{base}; stale close, the fix time is the merge time"

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from fixlore.core.model import Issue, Pull
 from fixlore.link.backport import find_origin, find_twins
@@ -43,6 +43,10 @@ class FixVerdict:
     after_close_via: dict[Key, str] = field(default_factory=dict)  # how an indirect after-close fix was found
     lag_s: int | None = None                                       # close minus the last fix merge before it
     last_fix: Pull | None = None
+    # The change's own lag: close minus the merge of the fix (role "fix") the last landing carries,
+    # when that landing is a backport of it; else `lag_s` (`change_lag`).
+    fix_lag_s: int | None = None
+    origin_fix: Pull | None = None
 
     @property
     def fix_strong(self) -> bool:
@@ -186,7 +190,30 @@ def decide(issue: Issue, idx: CorpusIndex, cfg: LinkConfig, resolved: bool = Tru
         if merged_before:
             verdict.last_fix = max(merged_before, key=lambda p: p.merged_at)
             verdict.lag_s = int(round((close - verdict.last_fix.merged_at).total_seconds()))
+            verdict.origin_fix = change_origin(verdict.fix, verdict.last_fix, close + slack)
+            verdict.fix_lag_s = verdict.lag_s if verdict.origin_fix is None else \
+                int(round((close - verdict.origin_fix.merged_at).total_seconds()))
     return verdict
+
+
+def change_origin(fix: list[tuple[Pull, str]], last: Pull, until: datetime) -> Pull | None:
+    """The fix a backport landing carries, when the last landing before the close is a backport:
+    the latest PR of role "fix" merged before it (and before `until`), or None.
+
+    A backport copies a change merged earlier on another branch (a cherry-pick onto a release
+    branch, `link.backport`): the change was made when its fix merged, and the backport only
+    brings it to one more branch. How long the issue waited after its fix is measured from that
+    merge (paddle-threads' tune split, read: PaddleOCR#13769, whose release/2.8 cherry-pick #13603
+    lands main's #13348 seven weeks later). The timing class still reads the last landing: that
+    merge is what can explain the close, so `conclude` takes this lag only for a close that the
+    landing does not explain (class later or stale; the seed digest words a backport closed minutes
+    after it lands by that backport's lag, ascend-2026-09 Ascend/msmodeling#438)."""
+    roles = {(p.repo, p.number): role for p, role in fix}
+    if roles.get((last.repo, last.number)) != "backport":
+        return None
+    fixes = [p for p, role in fix if role == "fix" and p.merged_at is not None
+             and p.merged_at <= min(until, last.merged_at)]
+    return max(fixes, key=lambda p: p.merged_at) if fixes else None
 
 
 def _origins(verdict: FixVerdict, cands: dict[Key, Candidate], idx: CorpusIndex, cfg: LinkConfig) -> None:
