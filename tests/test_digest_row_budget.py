@@ -167,6 +167,19 @@ def test_a_second_measurement_shows_its_subject_and_figures_not_the_column_names
     assert "0.33%" in a.answer and "qwen3.5-27B：0.25%，1.3× bf16" in a.answer, a.answer
 
 
+def test_a_pr_line_pointing_to_other_work_is_a_fact_and_the_field_naming_this_issue_is_bookkeeping():
+    from fixlore.analyse.room import points_elsewhere, without_own_reference
+    assert without_own_reference("关联 issue：#13 ；实践文档另见 #498", REPO, 13) == "实践文档另见 #498"
+    assert without_own_reference("修复 #13 的根因是 cache 未清理", REPO, 13) == "修复 #13 的根因是 cache 未清理"
+    assert points_elsewhere("关联 issue：#13 ；实践文档另见 #498", REPO, 13)
+    assert not points_elsewhere("关联 issue：#13", REPO, 13)
+    assert not points_elsewhere("PR#913 回归通过，推理正常。", REPO, 13, "修复 !913（09-15 合入）")   # the fix, said already
+    case, ctx = _case(13, "MagiHuman 迁移至 FSDP2", [],
+                      "关联 issue：#13 ；实践文档另见 #498\n\n- 新增 fsdp/models/magihuman/，通过 @model_register 注册\n")
+    a = OfflineAnalyst().analyse(case, ctx)
+    assert "实践文档另见 #498" in a.answer and "关联 issue" not in a.answer, a.answer
+
+
 def test_a_cause_the_reporter_located_and_a_maintainer_confirmed_is_the_rows_mechanism():
     from fixlore.analyse.confirmed import confirms, locates_cause
     assert confirms("确认，影响静态量化和敏感层分析。") and confirms("Confirmed. Will fix.") and confirms("是的")

@@ -46,7 +46,8 @@ from fixlore.analyse.roles import (OFFICIAL, facts_kept, is_measurement, is_scop
                                    is_log_line, only_tests, says_something, states_cause,
                                    states_change, states_reason, without_merge_news)
 from fixlore.analyse.roles import pulls_named as _pulls_named
-from fixlore.analyse.room import figures_only, new_figures, repeats, same_wording
+from fixlore.analyse.room import (figures_only, new_figures, points_elsewhere, repeats, same_wording,
+                                  without_own_reference)
 from fixlore.analyse.room import worth_room as room_for
 from fixlore.analyse.scored import Scored
 from fixlore.analyse.tense import in_tense
@@ -219,6 +220,8 @@ class OfflineAnalyst:
                 # a clause the row already says (the cause again at the head of the PR's sentence) goes
                 text = without_restated(c.text.rstrip("。.；; "), [t for _, _, t in taken])
                 text = without_merge_news(text, case.repo, stated)
+                # "关联 issue：#357" beside a pointer elsewhere is bookkeeping (analyse/room.py)
+                text = without_own_reference(text, case.repo, case.number) if text else text
                 # "确认：", "定位：": the discussion's stage, not part of the point (rules/text.STAGE_LABEL)
                 text = without_stage_label(text) if text else text
                 if not text:
@@ -253,7 +256,9 @@ class OfflineAnalyst:
             return c.source != "body" and (any(min(overlap(toks, b), overlap(b, toks)) > 0.8 for b in report)
                                             or overlap(toks, headline) > 0.8)
 
-        usable = [c for c in cands if says_something(c.text) and not is_log_line(c.text) and not restates(c)
+        # a template's field line is no answer, but what it points to beside this issue's own number may be
+        usable = [c for c in cands if says_something(c.text) and not restates(c)
+                  and not is_log_line(without_own_reference(c.text, case.repo, case.number) or c.text)
                   and not is_template_note(c.text)]
         official = [c for c in usable if c.source in OFFICIAL]
         foreign_ok = not any(c.native for c in official)
@@ -281,7 +286,9 @@ class OfflineAnalyst:
         while left >= MIN_PIECE and len(taken) < 6:
             before = len(taken)
             more = [c for c in official if not c.aside and not any(c.text == t.text for _, t, _ in taken)]
-            take("change" if case.fix else "mechanism", [c for c in more if (c.facts or c.mechanism or c.change) and worth_room(c)])
+            take("change" if case.fix else "mechanism",
+                 [c for c in more if (c.facts or c.mechanism or c.change or points_elsewhere(c.text, case.repo, case.number, stated))
+                  and worth_room(c)])
             if len(taken) == before:
                 break
         take("aside", [c for c in official if c.aside and c.facts])

@@ -20,6 +20,12 @@ sentences taken (as written in the thread and as shown) and the pipeline's own f
   vs bf16 0.33%，throughput 1.1× bf16"), as people write the next line of a results list; the room
   saved goes to a further fact. Read on seed-twin2's tune rows (MindSpeed-MM#716): bench/rows.py
   0.737 -> 0.763, facts_reader 0.795 -> 0.818; held out and ascend-2026-09 (tune and heldout) unchanged.
+- a pointer elsewhere (`points_elsewhere`, `without_own_reference`): a PR's line that sends the reader
+  to another issue or PR ("实践文档另见 #498", "see #512 for the CLI part") names a fact the row lacks,
+  though it has no identifier or figure of its own; the bookkeeping clause beside it that names only
+  this issue ("关联 issue：#357") goes. Written from how PR templates link related work; read on
+  seed-twin2's tune rows (MindSpeed-MM#357): bench/rows.py 0.763 -> 0.789, facts_reader 0.818 ->
+  0.841; held out and ascend-2026-09 (tune and heldout) unchanged.
 - worth the room (`worth_room`): once the row has a mechanism and a change (or advice), a sentence
   more only for a fact (a number, a name, a version, a PR) the row does not state yet.
 """
@@ -29,6 +35,7 @@ from __future__ import annotations
 import re
 
 from fixlore.analyse.roles import pulls_named
+from fixlore.rules.refs import find_refs
 from fixlore.rules.text import hard_facts, overlap, tokens
 
 # wording shared beyond this share of either sentence's words is the same wording
@@ -93,6 +100,29 @@ def figures_only(text: str, like: str) -> str:
     return f"{m.group(1)}{m.group(2)}{''.join(out)}" if dropped else text
 
 
+# what is left of a clause without its references and the label words that introduce them
+_LABEL = re.compile(r"(?:关联|相关|对应|修复|解决)?\s*(?:issue|issues|pr|mr|问题单|需求单|单号)?\s*[：:]?", re.I)
+
+
+def points_elsewhere(text: str, repo: str, number: int, stated: str = "") -> bool:
+    """Whether `text` names an issue or PR other than the case's own (`repo`#`number`) and the
+    ones the row's fact sentences (`stated`: the fix) name already ("PR#964 回归通过" is news of the fix)."""
+    known = {(r.repo, r.number) for r in find_refs(stated, repo)} | {(repo, number)}
+    return bool({(r.repo, r.number) for r in find_refs(text, repo)} - known)
+
+
+def without_own_reference(text: str, repo: str, number: int) -> str:
+    """`text` without the clauses that only name the case's own issue ("关联 issue：#357")."""
+    kept = []
+    for clause in re.split(r"(?<=[；;，,。])", text or ""):
+        refs = {(r.repo, r.number) for r in find_refs(clause, repo)}
+        rest = _LABEL.sub("", re.sub(r"(?:[\w.-]+/[\w.-]+)?[#!]\d+", "", clause)).strip(" ，,；;。.：:")
+        if refs == {(repo, number)} and len(rest) <= 2:
+            continue
+        kept.append(clause)
+    return "".join(kept).strip().lstrip("，,；;").strip() if kept else ""
+
+
 def worth_room(text: str, roles: set[str], shown: list[str], stated: str, repo: str) -> bool:
     """Whether `text` earns room in a row that already says what was wrong and what was done (a
     mechanism, and the change or the advice): only by naming a fact (a number, a name, a version,
@@ -106,4 +136,4 @@ def worth_room(text: str, roles: set[str], shown: list[str], stated: str, repo: 
     return bool(named(text, repo) - named(" ".join([stated] + shown), repo))
 
 
-__all__ = ["SAME_WORDING", "figures", "figures_only", "named", "new_figures", "repeats", "same_wording", "worth_room"]
+__all__ = ["SAME_WORDING", "figures", "figures_only", "named", "new_figures", "points_elsewhere", "repeats", "same_wording", "without_own_reference", "worth_room"]
