@@ -46,7 +46,7 @@ from fixlore.analyse.roles import (OFFICIAL, facts_kept, is_measurement, is_scop
                                    is_log_line, only_tests, says_something, states_cause,
                                    states_change, states_reason, without_merge_news)
 from fixlore.analyse.roles import pulls_named as _pulls_named
-from fixlore.analyse.room import (figures_only, new_figures, points_elsewhere, repeats, same_wording,
+from fixlore.analyse.room import (figures_only, new_figures, only_said, points_elsewhere, repeats, same_wording,
                                   without_own_reference)
 from fixlore.analyse.room import worth_room as room_for
 from fixlore.analyse.scored import Scored
@@ -185,7 +185,8 @@ class OfflineAnalyst:
         return out
 
     def _explanation(self, case: Case, cands: list[Scored], budget: int,
-                     title: str = "", stated: str = "", room: int | None = None) -> list[tuple[str, Scored, str]]:
+                     title: str = "", stated: str = "", room: int | None = None,
+                     problem: str = "") -> list[tuple[str, Scored, str]]:
         """(role, sentence, text) picked by role in the order a reader needs them when room is short:
         the mechanism; the change when there is a fix, else the official advice; the scope (versions,
         requirements); a measured number; a second mechanism; advice beside a fix; a side note.
@@ -286,6 +287,8 @@ class OfflineAnalyst:
         while left >= MIN_PIECE and len(taken) < 6:
             before = len(taken)
             more = [c for c in official if not c.aside and not any(c.text == t.text for _, t, _ in taken)]
+            # a commit's title naming only what the problem cell names takes no room left over (analyse/room.py)
+            more = [c for c in more if not (c.source == "commit" and only_said(c.text, [problem], case.repo))]
             take("change" if case.fix else "mechanism",
                  [c for c in more if (c.facts or c.mechanism or c.change or points_elsewhere(c.text, case.repo, case.number, stated))
                   and worth_room(c)])
@@ -345,7 +348,7 @@ class OfflineAnalyst:
         # the row's room is what a reader sees of it: the cited document's name is read too
         shown = " ".join(p for p in (stated, cite_label(case, zh)) if p)
         picked = self._explanation(case, cands, row_budget(problem, shown, EXPLAIN_BUDGET), title, stated,
-                                   room=row_budget(problem, shown, 0))
+                                   room=row_budget(problem, shown, 0), problem=problem)
         # who is affected, as the people who own the code stated it: a defect confirmed and bounded
         established = " ".join(t for r, c, t in picked if r == "scope" and c.source in OFFICIAL)
         verdict = keep_or_drop(case, ctx, root_cause=root_text, established=established)

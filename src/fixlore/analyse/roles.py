@@ -54,8 +54,12 @@ _VERSION = re.compile(r"(?<![\w.])v?\d+\.\d+(?:\.\d+){0,2}(?:\.?rc\d+|\.?post\d+
 # a number with a unit: what was measured ("约 2×", "30s→2s", "0.25%", "36G")
 # a measured result: a number against a baseline (%, ×, 倍), a duration, or a rate. A bare size
 # ("16K", "64GB") is usually a setting someone chose, not what they measured.
+# A value the writer marks as measured ("验收：MFU≥24（实测 24.6）", "measured: 24.6") is a result too,
+# though it has no unit: how a PR reports a task's acceptance figure (read on seed-twin2's tune rows,
+# MindSpeed-MM#357).
 _MEASURE = re.compile(r"(?<![\w.])\d+(?:\.\d+)?\s?(?:%|×|x\b|倍|ms|s\b|秒|分钟|小时|"
-                      r"(?:[KMGT]i?B|tokens?|it|samples?|req)/s\b|T?FLOPS\b|QPS\b|TPS\b)", re.I)
+                      r"(?:[KMGT]i?B|tokens?|it|samples?|req)/s\b|T?FLOPS\b|QPS\b|TPS\b)"
+                      r"|(?:实测|实际测得|measured)\s*(?:值|为|是|at)?\s*[:：]?\s*\d+(?:\.\d+)?(?![\w.])(?!\s*(?:次|遍|轮|个|times\b|runs?\b))", re.I)
 
 
 # words of bookkeeping: that something merged, closed, was answered or will be watched
