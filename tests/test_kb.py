@@ -296,6 +296,30 @@ def test_coarse_pass_finds_the_same_nearest_rows_as_brute_force():
         assert all(abs(known[int(r)] - sims[int(r)]) < 1e-5 for r in approx_rows)
 
 
+def test_the_best_of_many_scores_past_a_sampled_cut_are_the_best_of_all():
+    """`vectors._best` over a large array selects past a cut read on a sample; the rows chosen
+    and their order are those of a full sort (masked rows, -inf, never chosen; equal scores by
+    position), whether the best are spread out or all bunched where the sample does not look."""
+    import numpy as np
+
+    from fixlore.retrieval import vectors
+
+    rng = np.random.default_rng(5)
+    for trial in range(20):
+        scores = rng.normal(size=40_000).astype(np.float32)
+        if trial % 4 == 1:
+            scores = np.round(scores, 2)                    # many equal scores
+        if trial % 4 == 2:
+            scores[rng.random(40_000) < 0.5] = -np.inf      # a filter
+        if trial % 4 == 3:
+            scores[1:40_000:16] += 10.0                     # the best all off the sample
+        for n in (1, 50, 600):
+            want = np.lexsort((np.arange(len(scores)), -scores))[:n]
+            want = want[np.isfinite(scores[want])]
+            got = vectors._best(scores, n)
+            assert list(got) == list(want)
+
+
 def test_a_judge_reads_the_candidates_and_keeps_only_what_explains(built):
     """With a judge, the top documents are read whatever their score; the threshold no longer decides."""
     from fixlore.kb.verify import PassageVerdict as Verdict

@@ -22,6 +22,8 @@ COARSE_DIMS = 128
 SHORTLIST = 600
 _FIT_SAMPLE = 20_000
 SPLIT_MIN_ROWS = 20_000   # below this a second thread costs more than it saves
+CUT_MIN_ROWS = 20_000     # from this many scores up, the best are selected past a sampled cut (see _pool)
+CUT_STRIDE = 16           # the cut is read on every CUT_STRIDE-th score
 
 
 def fit_projection(matrix: np.ndarray, dims: int = COARSE_DIMS, seed: int = 0) -> np.ndarray:
@@ -75,9 +77,30 @@ def _best(scores: np.ndarray, n: int) -> np.ndarray:
     n = min(n, len(scores))
     if n <= 0:
         return np.zeros(0, dtype=np.int64)
-    top = np.argpartition(-scores, n - 1)[:n]
-    top = top[np.argsort(-scores[top], kind="stable")]
+    pool = _pool(scores, n)
+    if pool is None:
+        top = np.argpartition(-scores, n - 1)[:n]
+        top = top[np.argsort(-scores[top], kind="stable")]
+    else:                                   # pool is ascending: equal scores by position
+        top = pool[np.argsort(-scores[pool], kind="stable")[:n]]
     return top[np.isfinite(scores[top])]
+
+
+def _pool(scores: np.ndarray, n: int) -> np.ndarray | None:
+    """Positions of a few more than the `n` best scores, all of those among them, or None (select
+    from all). Partial selection over a whole large array is most of the cost of choosing the
+    best (35k scores: ~0.5 ms); a cut read on a strided sample (a value about 2n scores exceed)
+    keeps ~2n positions at the cost of one comparison pass. It is exact: when at least `n`
+    scores reach the cut, the `n`-th best does too, and so do all the `n` best."""
+    sample = scores[::CUT_STRIDE]
+    want = 2 * (n // CUT_STRIDE + 1)
+    if len(scores) < CUT_MIN_ROWS or 4 * want > len(sample):
+        return None
+    cut = np.partition(sample, len(sample) - want)[len(sample) - want]
+    if not np.isfinite(cut):
+        return None
+    pool = np.flatnonzero(scores >= cut)
+    return pool if n <= len(pool) <= len(scores) // 4 else None
 
 
 def cosines(matrix: np.ndarray, ids: np.ndarray, q: np.ndarray, known: np.ndarray,
