@@ -42,7 +42,7 @@ from __future__ import annotations
 import re
 
 from fixlore.analyse.roles import pulls_named
-from fixlore.rules.refs import find_refs
+from fixlore.rules.refs import find_refs, without_written_refs
 from fixlore.rules.text import hard_facts, overlap, tokens
 
 # wording shared beyond this share of either sentence's words is the same wording
@@ -123,7 +123,7 @@ def without_own_reference(text: str, repo: str, number: int) -> str:
     kept = []
     for clause in re.split(r"(?<=[；;，,。])", text or ""):
         refs = {(r.repo, r.number) for r in find_refs(clause, repo)}
-        rest = _LABEL.sub("", re.sub(r"(?:[\w.-]+/[\w.-]+)?[#!]\d+", "", clause)).strip(" ，,；;。.：:")
+        rest = _LABEL.sub("", without_written_refs(clause)).strip(" ，,；;。.：:")
         if refs == {(repo, number)} and len(rest) <= 2:
             continue
         kept.append(clause)

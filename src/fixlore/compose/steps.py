@@ -19,7 +19,7 @@ from fixlore.compose.roles import restates
 from fixlore.compose.wording import t as _t
 from fixlore.core.model import Case, FixRef
 from fixlore.rules.clauses import clause_ends, leaves_open
-from fixlore.rules.refs import find_refs
+from fixlore.rules.refs import find_refs, title_without_lead_ref, title_without_tail_ref
 from fixlore.rules.text import overlap, tokens
 
 # an exception's name or a platform's error code: what a user pastes into a search box
@@ -279,12 +279,16 @@ def version_check(c: Case, lang: str) -> str:
 
 
 # a PR title's decorations: tags ("[Bug Fix]:", "【Feature】"), a conventional-commit type
-# ("fix(build):"), the issue it closes in front ("issue/302 - ", "#179 "), a trailing "(#123)"
+# ("fix(build):"); the issue it closes in front and a trailing "(#123)" are read by rules.refs
 _TITLE_TAGS = re.compile(r"^(?:\s*(?:\[[^\]]*\]|【[^】]*】)\s*[:：]?\s*)+")
 _TITLE_TYPE = re.compile(r"^(?:fix|feat|bugfix|hotfix|chore|docs?|refactor|perf|test|build|ci|style)(?:\([^)]*\))?!?\s*[:：]\s*", re.I)
-_TITLE_ISSUE = re.compile(r"^(?:issue\s*[/#-]?\s*\d+\s*[-:：]?\s*|[#!]\d+\s*[-:：]?\s*)", re.I)
-_TITLE_TAIL = re.compile(r"\s*\((?:#|!)\d+\)\s*$")
 TITLE_LEAST = 8      # a title shorter than this ("fix bug", "update") says nothing
+
+
+def _without_decorations(title: str) -> str:
+    for rule in (_TITLE_TAGS, _TITLE_TYPE):
+        title = rule.sub("", title.strip())
+    return title.strip()
 
 
 def pr_title(c: Case, fix: FixRef) -> str:
@@ -293,9 +297,8 @@ def pr_title(c: Case, fix: FixRef) -> str:
     mostly the issue's own), or one too short to say anything."""
     title = next((str(r.get("title") or "") for r in c.candidates
                   if r.get("number") == fix.number and r.get("repo", fix.repo) == fix.repo), "")
-    for rule in (_TITLE_TAGS, _TITLE_TYPE, _TITLE_ISSUE, _TITLE_TAGS, _TITLE_TYPE):
-        title = rule.sub("", title.strip())
-    title = _TITLE_TAIL.sub("", title).strip().rstrip("。.")
+    title = _without_decorations(title_without_lead_ref(_without_decorations(title)))
+    title = title_without_tail_ref(title).strip().rstrip("。.")
     if len(title) < TITLE_LEAST or title.lower().startswith("revert") or "…" in title or title.endswith("..."):
         return ""
     if restates(title, f"{c.title} {c.problem}"):    # "Fix <the issue's title>", "修复…之后的三条回归"

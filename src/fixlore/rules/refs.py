@@ -501,6 +501,28 @@ def copied_numbers(title: str, body: str, marked_title: bool) -> list[int]:
     return list(dict.fromkeys(found))
 
 
+# a reference as written in a row's clause ("#12", "!45", "Ascend/mindie#7"); a PR title's leading issue
+# ("issue/302 - ", "#179 ") and trailing number ("(#123)")
+_WRITTEN_SHORT = re.compile(r"(?:[\w.-]+/[\w.-]+)?[#!]\d+")
+_TITLE_LEAD = re.compile(r"^(?:issue\s*[/#-]?\s*\d+\s*[-:：]?\s*|[#!]\d+\s*[-:：]?\s*)", re.I)
+_TITLE_TAIL = re.compile(r"\s*\((?:#|!)\d+\)\s*$")
+
+
+def without_written_refs(text: str) -> str:
+    """`text` with its short written references ("#12", "!45", "org/repo#7") taken out."""
+    return _WRITTEN_SHORT.sub("", text)
+
+
+def title_without_lead_ref(title: str) -> str:
+    """A PR title without the issue it names in front ("issue/302 - fix …", "#179 fix …")."""
+    return _TITLE_LEAD.sub("", title)
+
+
+def title_without_tail_ref(title: str) -> str:
+    """A PR title without the trailing "(#123)" a squash merge appends."""
+    return _TITLE_TAIL.sub("", title)
+
+
 _HASH_DIGITS = re.compile(r"#(\d+)")
 
 
