@@ -396,6 +396,3 @@ def make_embedder(enabled: bool = True):
     except ImportError:
         return None
     return USE(threads=1)
-
-
-__all__ = ["OfflineAnalyst", "make_embedder"]

@@ -308,7 +308,8 @@ _ASKED_BEFORE = re.compile(r"""^\s*(?:(?:so|and|but|then|hi|hello)\s*,?\s*)?
     | 是否|是不是|有没有|会不会|能不能""", re.VERBOSE | re.IGNORECASE)
 _WITHHELD_AFTER = re.compile(
     r"""^[^,，;；。\n]{0,30}?(?:
-          (?<![A-Za-z])(?:does|did|do|has|have|was|is)(?:n't|\s+not)(?![A-Za-z])
+          (?<![A-Za-z])(?:does|did|do|has|have|was|is)(?:n't|\s+not)\s+(?:[A-Za-z]+\s+){0,2}?
+            (?:fix(?:e[sd])?|resolve[sd]?|solve[sd]?|address(?:ed)?|close[sd]?|work(?:ed)?|help(?:ed)?)(?![A-Za-z])
         | 没有?(?:修复|解决)|未(?:能)?(?:修复|解决)|并未|并没有|没能|引入|导致|引起|造成
         | (?<![A-Za-z])(?:caused|introduced|broke)(?![A-Za-z]))""", re.VERBOSE | re.IGNORECASE)
 _ASKED_PARTICLE = re.compile(r"[吗嘛]|了没|没有$")
