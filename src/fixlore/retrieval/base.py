@@ -73,6 +73,7 @@ class KnowledgeBase(IngestMixin, TermsMixin, MatrixMixin, SearchMixin, Threshold
         self._ids: np.ndarray | None = None
         self._kinds: np.ndarray | None = None
         self._names: dict[int, tuple[str, str, str]] | None = None
+        self._tokens: dict[int, str] | None = None
         self._masks: dict[tuple[str, ...], np.ndarray] = {}
         self._coarse: np.ndarray | None = None
         self._projection: np.ndarray | None = None

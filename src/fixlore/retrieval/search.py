@@ -42,6 +42,7 @@ class SearchMixin:
     _ids: np.ndarray | None
     _kinds: np.ndarray | None
     _names: dict[int, tuple[str, str, str]] | None
+    _tokens: dict[int, str] | None
     _coarse: np.ndarray | None
     _projection: np.ndarray | None
     _pool: ThreadPoolExecutor | None
@@ -226,9 +227,17 @@ class SearchMixin:
 
     def _chunk_tokens(self, ids: list[int]) -> dict[int, tuple]:
         """`_chunk_rows` without heading and text (empty): the names come from memory
-        (`_names`, loaded with the vectors), the tokens from the FTS table alone."""
+        (`_names`, loaded with the vectors), the tokens too when the index is small enough
+        (`_tokens`), else from the FTS table alone."""
         assert self._names is not None
         out: dict[int, tuple] = {}
+        if self._tokens is not None:
+            names, tokens = self._names, self._tokens
+            for cid in ids:
+                name, toks = names.get(cid), tokens.get(cid)
+                if name is not None and toks is not None:
+                    out[cid] = (*name, "", "", toks)
+            return out
         for i in range(0, len(ids), 400):
             part = ids[i:i + 400]
             for cid, toks in self.db.execute(
