@@ -333,3 +333,21 @@ def test_a_query_vector_stored_after_the_kept_keys_were_read_is_used(tmp_path, m
     index.search("kernel hang", k=2, kind="case")
     assert encoded == []
     index.close()
+
+
+def test_a_search_on_one_thread_gives_the_same_answers(case_index, monkeypatch):
+    """`one_thread` (a server whose processes take every core): the query is embedded and the
+    matrix passed over on the calling thread, no worker thread is started, the rankings are the
+    same as with the second thread."""
+    from fixlore.retrieval import vectors
+
+    questions = _questions(30)
+    threaded = [_ranking(case_index, q, kind="case") for q in questions]
+    monkeypatch.setattr(case_index, "_pool", None)
+    monkeypatch.setattr(case_index, "_helper_thread", True)
+    case_index.one_thread()
+    monkeypatch.setattr(vectors, "SPLIT_MIN_ROWS", 1)            # would split even this small matrix
+    case_index._reset_caches()
+    alone = [_ranking(case_index, q, kind="case") for q in questions]
+    assert case_index._pool is None
+    assert alone == threaded

@@ -51,6 +51,7 @@ class SearchMixin:
     _bm25_memo: OrderedDict[tuple, tuple[int, ...]]
     _bm25_memo_hits: int
     _has_query_vecs: bool
+    _helper_thread: bool
     _query_keys: set[str] | None
 
     def search(self, query: str | KbQuery, k: int = 10, kind: str | Sequence[str] | None = None,
@@ -89,10 +90,14 @@ class SearchMixin:
         # and sqlite3 both release the GIL); the pass over the matrix comes after both, when
         # it can have every core.
         self._load_vectors()
-        if self._pool is None:
+        if self._pool is None and self._helper_thread:
             self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="kb-vector")
         stored = self._stored_query_vector(q)
-        embed_job = self._pool.submit(self._embed_query, q) if stored is None else None
+        embed_job = None
+        if stored is None and self._helper_thread:
+            embed_job = self._pool.submit(self._embed_query, q)
+        elif stored is None:
+            stored = self._embed_query(q)
         weights, focus_weights, dfs = self._query_terms(q, n_docs)
         floor = scoring.coverage_floor(n_docs)
         bm25_ids = self._bm25(weights, dfs, kinds, n_docs, doc_prefix)
@@ -230,7 +235,7 @@ class SearchMixin:
             mask = self._prefix_mask(doc_prefix) if mask is None else mask & self._prefix_mask(doc_prefix)
         # The worker thread is idle now: it takes half of the memory-bound pass (a 100k x 128
         # pass takes 7.7 ms on one core of this machine, 5.4 ms shared between two).
-        helper = self._pool if (os.cpu_count() or 1) > 1 else None
+        helper = self._pool if (os.cpu_count() or 1) > 1 and self._helper_thread else None
         with blas_threads(1):
             rows, known = vectors.top_rows(self._matrix, qvec, CANDIDATES, mask, self._coarse, self._projection,
                                            helper=helper)
