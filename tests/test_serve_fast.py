@@ -312,3 +312,42 @@ def test_a_case_s_related_cases_cost_no_embedding_and_give_the_same_answers(demo
         assert len(encoded) >= len(keys)
         assert computed == kept
 
+
+
+def test_a_query_vector_stored_after_the_kept_keys_were_read_is_used(tmp_path, monkeypatch):
+    """A new question's vector is looked up only when its key is among the kept ones (read once);
+    storing query vectors again refreshes them, so a vector kept later is used, not recomputed."""
+    from fixlore.core.model import Case
+    from fixlore.retrieval.schema import KbQuery
+
+    index = KnowledgeBase.open(tmp_path / "ci", embedder=UseEmbedder())
+    index.ingest_cases([Case(repo="o/r", number=n, funnel="selected", title=f"kernel deadlock {n}") for n in (1, 2)])
+    index.store_query_vectors(["kernel deadlock 1"])
+    index.search("kernel hang", k=2, kind="case")                                # reads the kept keys
+    assert index._query_keys is not None and index._stored_query_vector(KbQuery(text="kernel hang")) is None
+    index.store_query_vectors(["kernel deadlock 1", "kernel hang"])
+    encoded: list[str] = []
+    encode = index.embedder.encode
+    monkeypatch.setattr(index.embedder, "encode", lambda texts: encoded.extend(texts) or encode(texts))
+    assert index._stored_query_vector(KbQuery(text="kernel hang")) is not None
+    index.search("kernel hang", k=2, kind="case")
+    assert encoded == []
+    index.close()
+
+
+def test_a_search_on_one_thread_gives_the_same_answers(case_index, monkeypatch):
+    """`one_thread` (a server whose processes take every core): the query is embedded and the
+    matrix passed over on the calling thread, no worker thread is started, the rankings are the
+    same as with the second thread."""
+    from fixlore.retrieval import vectors
+
+    questions = _questions(30)
+    threaded = [_ranking(case_index, q, kind="case") for q in questions]
+    monkeypatch.setattr(case_index, "_pool", None)
+    monkeypatch.setattr(case_index, "_helper_thread", True)
+    case_index.one_thread()
+    monkeypatch.setattr(vectors, "SPLIT_MIN_ROWS", 1)            # would split even this small matrix
+    case_index._reset_caches()
+    alone = [_ranking(case_index, q, kind="case") for q in questions]
+    assert case_index._pool is None
+    assert alone == threaded

@@ -14,6 +14,8 @@ from fixlore.retrieval.embed import Embedder, embed_batched, embed_text
 from fixlore.retrieval.schema import (COARSE_NAME, PROJECTION_NAME, VECTOR_IDS_NAME, VECTORS_CURRENT, VECTORS_KEY,
                                       VECTORS_NAME, VECTORS_STALE, Progress, prefix_range, writing)
 
+TOKENS_IN_MEMORY = 32_000_000   # characters of passage tokens kept in memory at most (see _passage_tokens)
+
 
 class MatrixMixin:
     """`KnowledgeBase`'s vectors (it owns the connection, the embedder and the loaded matrix)."""
@@ -26,6 +28,7 @@ class MatrixMixin:
     _ids: np.ndarray | None
     _kinds: np.ndarray | None
     _names: dict[int, tuple[str, str, str]] | None     # chunk id -> (doc, chunk, kind), loaded with the vectors
+    _tokens: dict[int, str] | None                     # chunk id -> its FTS tokens, likewise (small indexes)
     _masks: dict[tuple[str, ...], np.ndarray]
     _coarse: np.ndarray | None
     _projection: np.ndarray | None
@@ -83,7 +86,7 @@ class MatrixMixin:
         for i, (_, blob) in enumerate(rows):
             matrix[i] = np.frombuffer(blob, dtype=np.float32)
         write_matrix(self.dir, matrix, ids)
-        self._matrix = self._ids = self._kinds = self._names = None
+        self._matrix = self._ids = self._kinds = self._names = self._tokens = None
         self._reset_caches()
 
     def _load_vectors(self) -> None:
@@ -109,8 +112,22 @@ class MatrixMixin:
                 self._coarse, self._projection = coarse, np.load(ppath)
         self._names = {cid: (doc, chunk, kind) for cid, doc, chunk, kind in
                        self.db.execute("SELECT id, doc, chunk, kind FROM chunks")}
+        self._tokens = self._passage_tokens()
         self._kinds = np.array([self._names.get(int(i), ("", "", ""))[2] for i in self._ids], dtype=object)
         self._masks = {}
+
+    def _passage_tokens(self) -> dict[int, str] | None:
+        """Every passage's FTS tokens (what a search's coverage reads for each hit), when they come
+        to at most `TOKENS_IN_MEMORY` characters; None for a larger index (read per search).
+        A case index's are short (35k cases: 1.8M characters)."""
+        out: dict[int, str] = {}
+        size = 0
+        for cid, toks in self.db.execute("SELECT rowid, tokens FROM chunks_fts"):
+            size += len(toks)
+            if size > TOKENS_IN_MEMORY:
+                return None
+            out[cid] = toks
+        return out
 
     def _kind_mask(self, kinds: tuple[str, ...]) -> np.ndarray:
         mask = self._masks.get(kinds)

@@ -42,6 +42,7 @@ class SearchMixin:
     _ids: np.ndarray | None
     _kinds: np.ndarray | None
     _names: dict[int, tuple[str, str, str]] | None
+    _tokens: dict[int, str] | None
     _coarse: np.ndarray | None
     _projection: np.ndarray | None
     _pool: ThreadPoolExecutor | None
@@ -50,6 +51,8 @@ class SearchMixin:
     _bm25_memo: OrderedDict[tuple, tuple[int, ...]]
     _bm25_memo_hits: int
     _has_query_vecs: bool
+    _helper_thread: bool
+    _query_keys: set[str] | None
 
     def search(self, query: str | KbQuery, k: int = 10, kind: str | Sequence[str] | None = None,
                doc_prefix: str | None = None) -> list[Passage]:
@@ -87,10 +90,14 @@ class SearchMixin:
         # and sqlite3 both release the GIL); the pass over the matrix comes after both, when
         # it can have every core.
         self._load_vectors()
-        if self._pool is None:
+        if self._pool is None and self._helper_thread:
             self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="kb-vector")
         stored = self._stored_query_vector(q)
-        embed_job = self._pool.submit(self._embed_query, q) if stored is None else None
+        embed_job = None
+        if stored is None and self._helper_thread:
+            embed_job = self._pool.submit(self._embed_query, q)
+        elif stored is None:
+            stored = self._embed_query(q)
         weights, focus_weights, dfs = self._query_terms(q, n_docs)
         floor = scoring.coverage_floor(n_docs)
         bm25_ids = self._bm25(weights, dfs, kinds, n_docs, doc_prefix)
@@ -174,9 +181,18 @@ class SearchMixin:
         """The query's vector when the index keeps it (`store_query_vectors`), else None."""
         if not self._has_query_vecs or self._ids is None or len(self._ids) == 0:
             return None
-        row = self.db.execute("SELECT vec FROM query_vecs WHERE key = ?",
-                              (self._query_key(vector_text(q)),)).fetchone()
+        key = self._query_key(vector_text(q))
+        if key not in self._kept_query_keys():     # a new question: no lookup in a table of 2 KB rows
+            return None
+        row = self.db.execute("SELECT vec FROM query_vecs WHERE key = ?", (key,)).fetchone()
         return np.frombuffer(row[0], dtype=np.float32) if row else None
+
+    def _kept_query_keys(self) -> set[str]:
+        """The keys of the kept query vectors, read once (35k cases: 1.3 ms of I/O per lookup
+        of a new question saved; dropped when they are stored again or the index changes)."""
+        if self._query_keys is None:
+            self._query_keys = {r[0] for r in self.db.execute("SELECT key FROM query_vecs")}
+        return self._query_keys
 
     def store_query_vectors(self, queries: Iterable[str], progress: Progress | None = None) -> int:
         """Keep the vectors of the queries this index will be asked (a case's related-cases
@@ -203,6 +219,7 @@ class SearchMixin:
                 if progress:
                     progress("query vectors", start + len(part), len(todo))
             self._has_query_vecs = bool(wanted)
+            self._query_keys = None
         return len(todo)
 
     def _nearest(self, qvec: np.ndarray | None, kinds: tuple[str, ...] | None, doc_prefix: str | None = None
@@ -218,7 +235,7 @@ class SearchMixin:
             mask = self._prefix_mask(doc_prefix) if mask is None else mask & self._prefix_mask(doc_prefix)
         # The worker thread is idle now: it takes half of the memory-bound pass (a 100k x 128
         # pass takes 7.7 ms on one core of this machine, 5.4 ms shared between two).
-        helper = self._pool if (os.cpu_count() or 1) > 1 else None
+        helper = self._pool if (os.cpu_count() or 1) > 1 and self._helper_thread else None
         with blas_threads(1):
             rows, known = vectors.top_rows(self._matrix, qvec, CANDIDATES, mask, self._coarse, self._projection,
                                            helper=helper)
@@ -226,9 +243,17 @@ class SearchMixin:
 
     def _chunk_tokens(self, ids: list[int]) -> dict[int, tuple]:
         """`_chunk_rows` without heading and text (empty): the names come from memory
-        (`_names`, loaded with the vectors), the tokens from the FTS table alone."""
+        (`_names`, loaded with the vectors), the tokens too when the index is small enough
+        (`_tokens`), else from the FTS table alone."""
         assert self._names is not None
         out: dict[int, tuple] = {}
+        if self._tokens is not None:
+            names, tokens = self._names, self._tokens
+            for cid in ids:
+                name, toks = names.get(cid), tokens.get(cid)
+                if name is not None and toks is not None:
+                    out[cid] = (*name, "", "", toks)
+            return out
         for i in range(0, len(ids), 400):
             part = ids[i:i + 400]
             for cid, toks in self.db.execute(

@@ -47,6 +47,8 @@ def serve(knowledge: Any, app: Any, host: str, port: int, workers: int, log_leve
         uvicorn.Server(config).run()
         return
     sockets = _listening(host, port, workers) or [config.bind_socket()] * workers
+    if workers >= default_workers():
+        knowledge.one_thread()        # the processes take the cores: a search's second thread only hands over
     knowledge.warm()
     try:
         shared: SharedAnswers | None = SharedAnswers.create()

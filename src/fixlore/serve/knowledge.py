@@ -188,6 +188,13 @@ class Knowledge:
                 index.warm()
         self.stats()
 
+    def one_thread(self) -> None:
+        """Searches on the calling thread alone (`KnowledgeBase.one_thread`): for a server whose
+        processes take every core."""
+        for index in (self.case_index, self.doc_index):
+            if index is not None:
+                index.one_thread()
+
     def after_fork(self) -> None:
         """In a forked server process: connections and locks of its own."""
         for index in (self.case_index, self.doc_index):
