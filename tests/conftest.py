@@ -124,22 +124,29 @@ def free_port() -> int:
 # Parallel runs (pytest-xdist, `./dev test`): with --dist loadfile a file is one worker's unit;
 # files that read the same session fixture's world run are one unit together, so it is made once.
 
-# Files whose tests are each a unit of their own (a test there is long and its session fixture is
-# cheap beside it): test_kill_points' shards of stopped runs.
-SPREAD = {"tests/test_kill_points.py"}
+# Files whose tests are each a unit of their own, so that the workers share them: long files whose
+# tests share no module fixture (test_kill_points' one session fixture, its clean run, is cheap
+# beside its four shards of stopped runs). Measured with --durations (junit times, one process
+# under load): harvest_strict 164 s, kill_points 151 s, run_cli 82 s, worlds_small 44 s,
+# harvest 42 s, secrets_in_urls 39 s, harvest_concurrent 31 s.
+SPREAD = {"tests/test_kill_points.py", "tests/test_harvest_strict.py", "tests/test_run_cli.py",
+          "tests/test_worlds_small.py", "tests/test_harvest.py", "tests/test_secrets_in_urls.py",
+          "tests/test_harvest_concurrent.py"}
 
 RUN_TOGETHER = {"tests/test_hostile_terminal.py": "tests/test_hostile_world.py",
                 "tests/test_series_ascend.py": "tests/test_series_history.py",       # ascend_series_16/17
                 "tests/test_series_overrides.py": "tests/test_series_history.py"}
 
 
-# The scheduler hands files out in collection order; a long file handed out last keeps one worker
-# busy while the others idle. These go first (longest first, as measured with --durations=0 on
-# 2 cores); the order of the tests inside a file is kept.
-LONGEST_FIRST = ("tests/test_kill_points.py", "tests/test_series_history.py", "tests/test_harvest_strict.py",
-                 "tests/test_hostile_world.py", "tests/test_hostile_terminal.py", "tests/test_run_cli.py",
-                 "tests/test_series.py", "tests/test_serve.py", "tests/test_acceptance_ascend.py",
-                 "tests/test_digest.py", "tests/test_series_ascend.py", "tests/test_harvest.py")
+# The scheduler hands units out in collection order; a long unit handed out last keeps one worker
+# busy while the others idle. These go first (the longest units first, as measured with junit times
+# of a one-process run: the Ascend series unit ~117 s, then the spread files and single files of
+# 25-45 s); the order of the tests inside a file is kept.
+LONGEST_FIRST = ("tests/test_series_history.py", "tests/test_series_ascend.py", "tests/test_series_overrides.py",
+                 "tests/test_kill_points.py", "tests/test_serve_fast.py", "tests/test_bad_inputs.py",
+                 "tests/test_hostile_world.py", "tests/test_hostile_terminal.py", "tests/test_metamorphic_worlds.py",
+                 "tests/test_acceptance_ascend.py", "tests/test_editorial_gate.py", "tests/test_harvest_strict.py",
+                 "tests/test_run_cli.py", "tests/test_serve.py", "tests/test_digest.py", "tests/test_series.py")
 
 
 def pytest_collection_modifyitems(config, items):
