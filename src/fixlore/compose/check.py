@@ -40,7 +40,9 @@ _PLAN = re.compile(r"计划|准备(?:统一|改|拆|修)|修复中|检视中|(?:
 # An unlanded fix told as landed.
 _DONE = re.compile(r"已合入|已修复|\d\d-\d\d 合入|\bmerged (?:on|in|at)\b|\bhas been fixed\b|\bwas fixed\b", re.I)
 _NOT_DONE = re.compile(r"未合入|未落地|未合|not (?:yet )?(?:merged|landed)|\bopen\b|unmerged", re.I)
-_CUT_END = re.compile(r"(?:…|\.\.\.|例如[。：:]?|比如[。：:]?|such as\.?|e\.g\.,?|[，,、；;：:（(]|\b(?:and|or|the|of|to|with)\.?)\s*$",
+_CUT_END = re.compile(r"(?:…|\.\.\.|例如[。：:]?|比如[。：:]?|such as\.?|e\.g\.,?|[，,、；;：:（(]|\b(?:and|or|the|of|to|with)\.?"
+                      # a determiner and its adjective with the noun gone ("The only.", "the same")
+                      r"|\b(?:the|a|an|its|their)\s+(?:only|first|last|same|other|main|whole|real)\.?)\s*$",
                       re.I)
 # A cut inside the cell: an ellipsis or a colon/comma closed by a full stop, "例如。" with nothing named.
 # (In the English digest a quoted Chinese sentence closes with ". ": "CrashLoopBackOff：. Closed ...")
@@ -108,6 +110,24 @@ def _cut(where: str, text: str) -> list[Finding]:
     if m := _CUT_INSIDE.search(stripped):
         return [Finding(where, "cut", text, f"a sentence cut at '{m.group(0).strip()}'")]
     return []
+
+
+# a paragraph's sentences: the marks that end one in either language ("; " and "；" end a clause that
+# is read as said too: a theme's examples are joined by them)
+_PARA_SENTENCE = re.compile(r"[^。！？；]+[。！？；]|[^.;]+[.;](?=\s|$)|[^。！？；.;]+$")
+
+
+def _paragraph_cut(where: str, text: str) -> list[Finding]:
+    """A paragraph (a theme's) is read sentence by sentence: each one must end a fact, not only
+    the last. A sentence stopping at a colon, a comma or a dangling word ("如 X：The only.") is cut."""
+    found: list[Finding] = []
+    for sentence in _PARA_SENTENCE.findall(text or ""):
+        body = sentence.strip().rstrip("。！？；.;").strip()
+        if body and (m := _CUT_END.search(body)):
+            found.append(Finding(where, "cut", sentence.strip(), f"a sentence of the paragraph stops at '{m.group(0).strip()}'"))
+    if not found and (m := _CUT_INSIDE.search(text or "")):
+        found.append(Finding(where, "cut", text, f"a sentence cut at '{m.group(0).strip()}'"))
+    return found
 
 
 def _credit(where: str, text: str, case: Mapping[str, Any]) -> list[Finding]:
@@ -203,14 +223,29 @@ def _insight(where: str, item: Mapping[str, Any]) -> list[Finding]:
     named = list(dict.fromkeys(str(r) for r in item.get("cases") or ()))
     if said is not None and said != len(named):
         return [Finding(where, "arithmetic", head, f"says {said} cases, names {len(named)}")]
+    if len(named) < 2:      # across cases: a line of one case is that case's row again
+        return [Finding(where, "arithmetic", head, f"an insight across cases names {len(named)} case")]
     return []
 
 
-def _disclosure(lang: str, digest: Mapping[str, Any], published: int) -> list[Finding]:
+# a case's stale lag as its row gives it ("stale 关单，晚于合入 9 天" / "stale close 9 days after the fix
+# merged") and as the disclosure lists it ("msmodeling#390 晚 9 天" / "msmodeling#390 9 days late")
+_ROW_LAG = re.compile(r"晚于合入\s*([^，。；）]+?)\s*(?:[，。；）]|$)|stale close (.+?) after the fix merged", re.I)
+_LISTED_LAG = re.compile(r"([\w.-]+#\d+) 晚 ([^、）；，]+)|([\w.-]+#\d+) ([^,;()]+?) late\b")
+
+
+def _disclosure(lang: str, digest: Mapping[str, Any], published: int,
+                row_lags: Mapping[str, str] | None = None) -> list[Finding]:
     found: list[Finding] = []
     for item in digest.get("disclosure") or ():
         text = str(item.get("text") or "")
         where = f"{lang} disclosure '{item.get('label', '')}'"
+        # one fact, one figure: a lag the disclosure lists for a case reads as the case's row reads it
+        for m in _LISTED_LAG.finditer(text):
+            case, said = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
+            row = (row_lags or {}).get(case)
+            if row is not None and row.strip() != said.strip():
+                found.append(Finding(where, "disclosure", text, f"{case} is {said.strip()} late here, {row.strip()} in its row"))
         for pattern in (_KEPT, _ROWS_OF):
             said = _first(pattern.search(text))
             if said is not None and said != published:
@@ -246,6 +281,7 @@ def check_digest(data: Mapping[str, Any]) -> list[Finding]:
         for i, theme in enumerate(digest.get("themes") or (), 1):
             where = f"{lang} theme {i}"
             found += _arithmetic(where, theme, cases)
+            found += _paragraph_cut(f"{where} paragraph", str(theme.get("paragraph") or ""))
             for bullet in theme.get("bullets") or ():
                 found += _cut(f"{where} {bullet.get('ref')}", str(bullet.get("text") or ""))
             found += _cut(where, str(theme.get("headline") or ""))
@@ -263,7 +299,9 @@ def check_digest(data: Mapping[str, Any]) -> list[Finding]:
             found += _cut(f"{lang} guide {i} first_action", str(step.get("first_action") or ""))
         found += _boilerplate(lang, cells)
         # an edition's update rows (a case published before, "【更新】") are not this run's selection
-        found += _disclosure(lang, digest, sum(1 for r in rows if r.get("analysed_by") != "update"))
+        row_lags = {str(r.get("case")): next(g for g in m.groups() if g) for r in rows
+                    if (m := _ROW_LAG.search(str(r.get("answer") or "")))}
+        found += _disclosure(lang, digest, sum(1 for r in rows if r.get("analysed_by") != "update"), row_lags)
     return found
 
 

@@ -100,9 +100,25 @@ def told(text: str, limit: int) -> str:
     return shown
 
 
-def _cause(c: Case, limit: int = 60) -> str:
-    for text in (c.written.mechanism, c.written.change, c.written.workaround, c.answer):
-        shown = told(text, limit)
+def said_whole(text: str, limit: int) -> str:
+    """The first sentence of `text` (its label dropped) when it fits `limit` whole and closes what it
+    opens; '' otherwise. A paragraph's example is read apart from its row: a clause of a longer
+    sentence ("Qwen3VLModel.forward 以 dtype=int32 创建 attention_mask", its effect left in the next
+    clause) is half a fact there, so a sentence too long for the paragraph is not shown at all."""
+    first = LABEL.sub("", next(iter(sentences(text)), "")).strip().rstrip("。；;. ")
+    if not first or len(first) > limit or whole_clauses(first, limit) != first:
+        return ""
+    return first
+
+
+def _cause(c: Case, limit: int = 60, whole: bool = False) -> str:
+    """What went wrong in the case, as it tells it. `whole`: a paragraph's example, the cause alone
+    (its mechanism) as a whole sentence; a plan, a pointer to a design note or a version list from
+    the answer is no cause to learn the theme's lesson from (ascend-2026-09: "后续会提供 Agent 辅助",
+    "设计见 RFC 26.1.0", "GLM 5.1 / vllm-ascend 0.18.0 / A3 800T" stood as examples)."""
+    texts = (c.written.mechanism,) if whole else (c.written.mechanism, c.written.change, c.written.workaround, c.answer)
+    for text in texts:
+        shown = said_whole(text, limit) if whole else told(text, limit)
         if shown:
             return shown
     return ""
@@ -150,7 +166,7 @@ def _paragraph(cs: list[Case], ref: Refs, lang: str, said: list[str], others: li
     # two causes from two repositories, as the cases tell them: what the reader learns the lesson from
     shown, seen = [], set()
     for c in sorted(cs, key=lambda c: (-c.value, c.repo, c.number)):
-        cause = _cause(c, 80)
+        cause = _cause(c, 80, whole=True)
         if cause and c.repo not in seen:
             shown.append(f"{ref(c)}：{cause}" if lang == "zh" else f"{ref(c)}: {cause}")   # mark_runs marks it
             seen.add(c.repo)
