@@ -11,6 +11,7 @@ its analysts' theme) with no other case is in no theme; the heading says how man
 
 from __future__ import annotations
 
+import re
 from collections import Counter, defaultdict
 from typing import Any
 
@@ -100,12 +101,17 @@ def told(text: str, limit: int) -> str:
     return shown
 
 
+ORDINAL = re.compile(r"[(（]?\s*(?:\d{1,2}|[a-zA-Z]|[①-⑩])\s*[.)）、]?\s*")
+
+
 def said_whole(text: str, limit: int) -> str:
     """The first sentence of `text` (its label dropped) when it fits `limit` whole and closes what it
     opens; '' otherwise. A paragraph's example is read apart from its row: a clause of a longer
     sentence ("Qwen3VLModel.forward 以 dtype=int32 创建 attention_mask", its effect left in the next
     clause) is half a fact there, so a sentence too long for the paragraph is not shown at all."""
-    first = LABEL.sub("", next(iter(sentences(text)), "")).strip().rstrip("。；;. ")
+    # a list's ordinal ("1." of "1. 抢锁…") is no sentence: the first one that says something
+    said = (LABEL.sub("", s).strip().rstrip("。；;. ") for s in sentences(text))
+    first = next((s for s in said if not ORDINAL.fullmatch(s)), "")
     if not first or len(first) > limit or whole_clauses(first, limit) != first:
         return ""
     return first
