@@ -117,6 +117,10 @@ def _cut(where: str, text: str) -> list[Finding]:
 _PARA_SENTENCE = re.compile(r"[^。！？；]+[。！？；]|[^.;]+[.;](?=\s|$)|[^。！？；.;]+$")
 
 
+# a case's example that says (almost) nothing: "如 memfabric_hybrid#472：1；" (a list's ordinal left alone)
+_EMPTY_EXAMPLE = re.compile(r"([\w.-]+#\d+)\]?(?:\([^)\s]*\))?\s*[：:]\s*([^\s；;。.]{1,3})\s*(?:[；;。]|\.(?=\s|$))")
+
+
 def _paragraph_cut(where: str, text: str) -> list[Finding]:
     """A paragraph (a theme's) is read sentence by sentence: each one must end a fact, not only
     the last. A sentence stopping at a colon, a comma or a dangling word ("如 X：The only.") is cut."""
@@ -125,6 +129,8 @@ def _paragraph_cut(where: str, text: str) -> list[Finding]:
         body = sentence.strip().rstrip("。！？；.;").strip()
         if body and (m := _CUT_END.search(body)):
             found.append(Finding(where, "cut", sentence.strip(), f"a sentence of the paragraph stops at '{m.group(0).strip()}'"))
+    for m in _EMPTY_EXAMPLE.finditer(text or ""):
+        found.append(Finding(where, "cut", m.group(0), f"the example of {m.group(1)} says '{m.group(2)}'"))
     if not found and (m := _CUT_INSIDE.search(text or "")):
         found.append(Finding(where, "cut", text, f"a sentence cut at '{m.group(0).strip()}'"))
     return found
@@ -234,6 +240,30 @@ _ROW_LAG = re.compile(r"晚于合入\s*([^，。；）]+?)\s*(?:[，。；）]|$
 _LISTED_LAG = re.compile(r"([\w.-]+#\d+) 晚 ([^、）；，]+)|([\w.-]+#\d+) ([^,;()]+?) late\b")
 
 
+# a theme of one repository says why: none of the others has a case of its kind, or those that do
+# are placed in other themes (compose/themes._where)
+_ONE_REPO_WHY = re.compile(r"仅见于|本批其他仓|其他仓也有|Only in\b|no other repositor", re.I)
+_GUIDE_REPEATS = 2     # an action said verbatim in more steps than this is a template, not a first step
+
+
+def _one_repo(where: str, theme: Mapping[str, Any]) -> list[Finding]:
+    """A theme is a lesson across repositories; one that names cases of a single repository must
+    say why (issue #22 acceptance: each theme names cases from >= 2 repos or says why not)."""
+    repos = {str(b.get("ref") or "").split("#", 1)[0] for b in theme.get("bullets") or () if b.get("ref")}
+    text = " ".join(str(theme.get(k) or "") for k in ("headline", "paragraph"))
+    if len(repos) == 1 and len(theme.get("bullets") or ()) > 1 and not _ONE_REPO_WHY.search(text):
+        return [Finding(where, "arithmetic", text, f"names cases of one repository ({next(iter(repos))}) and does not say why")]
+    return []
+
+
+def _guide_repeats(lang: str, guide: list[Mapping[str, Any]]) -> list[Finding]:
+    """A first action is the first step for its symptom: said verbatim for more than two symptoms it
+    is the template's, not the step's ("升级到含 !N 的版本" 8 times)."""
+    said = Counter(str(s.get("first_action") or "").strip() for s in guide)
+    return [Finding(f"{lang} guide", "boilerplate", action, f"the same first action in {n} steps")
+            for action, n in said.items() if action and n > _GUIDE_REPEATS]
+
+
 def _disclosure(lang: str, digest: Mapping[str, Any], published: int,
                 row_lags: Mapping[str, str] | None = None) -> list[Finding]:
     found: list[Finding] = []
@@ -282,6 +312,7 @@ def check_digest(data: Mapping[str, Any]) -> list[Finding]:
             where = f"{lang} theme {i}"
             found += _arithmetic(where, theme, cases)
             found += _paragraph_cut(f"{where} paragraph", str(theme.get("paragraph") or ""))
+            found += _one_repo(where, theme)
             for bullet in theme.get("bullets") or ():
                 found += _cut(f"{where} {bullet.get('ref')}", str(bullet.get("text") or ""))
             found += _cut(where, str(theme.get("headline") or ""))
@@ -298,6 +329,7 @@ def check_digest(data: Mapping[str, Any]) -> list[Finding]:
             found += said
             found += _cut(f"{lang} guide {i} first_action", str(step.get("first_action") or ""))
         found += _boilerplate(lang, cells)
+        found += _guide_repeats(lang, list(digest.get("guide") or ()))
         # an edition's update rows (a case published before, "【更新】") are not this run's selection
         row_lags = {str(r.get("case")): next(g for g in m.groups() if g) for r in rows
                     if (m := _ROW_LAG.search(str(r.get("answer") or "")))}
