@@ -38,3 +38,26 @@ def test_the_paragraph_shows_causes_never_a_plan_or_a_clause():
     para = _paragraph(cs, Refs(cs), "zh", [])
     assert "如 c#3：SocketAddressParserMgr 按端口缓存 parser，同端口不同 IP 时端口表被覆盖。" in para, para
     assert "attention_mask" not in para and "Agent" not in para and "：1" not in para
+
+
+def test_a_plan_a_version_list_a_result_or_a_change_tells_no_cause():
+    from fixlore.compose.themes import tells_a_cause
+    c = _case("o/a", 1)
+    for s in ("后续会提供 Agent 辅助：把你的启动命令交给 Agent，生成并校验 config.toml",
+              "GLM 5.1 / vllm-ascend 0.18.0 / A3 800T",
+              "nightly 62 个模型 verify 全部通过",
+              "新增 `mindspeed_mm/fsdp/models/magihuman/`，通过 `@model_register` 注册"):
+        assert not tells_a_cause(s, c), s
+    for s in ("原因是校准后原始 bf16 权重没释放",
+              "交换机这类嵌入式设备认证响应慢，10s 对整个连接过程太短",
+              "The parser table is keyed by port only, so a second address on the same port is overwritten and bind fails"):
+        assert tells_a_cause(s, c), s
+
+
+def test_a_pointer_a_test_or_a_labelled_usage_tells_no_cause():
+    from fixlore.compose.themes import tells_a_cause
+    c = _case("o/a", 1)
+    for s in ("详见 OptiX 参数寻优设计文档", "补 Parquet 记录加载回归测试（pandas 2.3.3 实测读写通过）",
+              "二轮补修：PR#980（analyze 别名与 top_k 标题）", "典型用法：micro_batch_size=GBS/DP、梯度累积 1、chunk_mbs=原 MBS"):
+        assert not tells_a_cause(s, c), s
+    assert tells_a_cause("利用率定义由 HDK 决定：24.1.RC2.7 之前只有 dcmi_get_device_utilization_rate 单指标查询", c)
