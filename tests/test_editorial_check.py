@@ -216,6 +216,8 @@ def test_a_chinese_guide_step_quotes_english_only_as_terms(digest):
     ("en", "2 cases: 2 with a merged fix. For example infer-serve#31: The only. Fixes merged 09-18."),
     ("en", "2 cases: 2 with a merged fix. For example infer-serve#31: the request goes to the; more. Fixes merged 09-18."),
     ("zh", "2 案：2 案修复已合入。如 infer-serve#31：1；cluster-agent#88：心跳超时。"),
+    ("zh", "2 案：2 案修复已合入。如 infer-serve#31：(description not in the excerpt；cluster-agent#88：心跳超时。"),
+    ("zh", "2 案：2 案修复已合入。如 infer-serve#31：Point `hcomm` at tag v9.0.0 (rest cut)。"),
 ])
 def test_a_theme_paragraph_is_read_sentence_by_sentence_for_cuts(digest, lang, paragraph):
     """The check read a theme's bullets and headline but not its paragraph, where an example cause

@@ -61,3 +61,16 @@ def test_a_pointer_a_test_or_a_labelled_usage_tells_no_cause():
               "二轮补修：PR#980（analyze 别名与 top_k 标题）", "典型用法：micro_batch_size=GBS/DP、梯度累积 1、chunk_mbs=原 MBS"):
         assert not tells_a_cause(s, c), s
     assert tells_a_cause("利用率定义由 HDK 决定：24.1.RC2.7 之前只有 dcmi_get_device_utilization_rate 单指标查询", c)
+
+
+def test_the_threads_talk_and_the_analysts_cuts_tell_no_cause():
+    """Read on npu-threads (held out until the rules above were written, then read to report)."""
+    from fixlore.compose.themes import tells_a_cause
+    c = _case("o/a", 1)
+    for s in ("Point `third_party/hcomm` at tag v9.0.0 (rest cut)",
+              "(description not in the excerpt",
+              "Yeah, the problem is that we do not have any hardwares:)",
+              "Apologies for the delayed response",
+              "After the vLLM 0.29 rebase was merged in #7230"):
+        assert not tells_a_cause(s, c), s
+    assert tells_a_cause("The kernel fails because the tail tile is not 16-aligned", c)

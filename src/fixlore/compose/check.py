@@ -121,6 +121,9 @@ _PARA_SENTENCE = re.compile(r"[^。！？；]+[。！？；]|[^.;]+[.;](?=\s|$)|
 _EMPTY_EXAMPLE = re.compile(r"([\w.-]+#\d+)\]?(?:\([^)\s]*\))?\s*[：:]\s*([^\s；;。.]{1,3})\s*(?:[；;。]|\.(?=\s|$))")
 
 
+_CUT_MARK = re.compile(r"\(rest cut\)|not in the excerpt|（后略）", re.I)
+
+
 def _paragraph_cut(where: str, text: str) -> list[Finding]:
     """A paragraph (a theme's) is read sentence by sentence: each one must end a fact, not only
     the last. A sentence stopping at a colon, a comma or a dangling word ("如 X：The only.") is cut."""
@@ -129,6 +132,10 @@ def _paragraph_cut(where: str, text: str) -> list[Finding]:
         body = sentence.strip().rstrip("。！？；.;").strip()
         if body and (m := _CUT_END.search(body)):
             found.append(Finding(where, "cut", sentence.strip(), f"a sentence of the paragraph stops at '{m.group(0).strip()}'"))
+        elif m := _CUT_MARK.search(body):
+            found.append(Finding(where, "cut", sentence.strip(), f"an analyst's cut left in the paragraph: '{m.group(0)}'"))
+        elif open_ := next((o for o, c in (("(", ")"), ("（", "）"), ("[", "]")) if body.count(o) > body.count(c)), None):
+            found.append(Finding(where, "cut", sentence.strip(), f"a sentence of the paragraph stops inside '{open_}'"))
     for m in _EMPTY_EXAMPLE.finditer(text or ""):
         found.append(Finding(where, "cut", m.group(0), f"the example of {m.group(1)} says '{m.group(2)}'"))
     if not found and (m := _CUT_INSIDE.search(text or "")):

@@ -125,6 +125,10 @@ def said_whole(text: str, limit: int, keep=lambda s: True) -> str:
 VERIFIED = re.compile(r"(?:全部|均|验证|测试|回归|用例|读写|实测)\s*通过|回归测试|单测|\bpass(?:ed|es)\b|\btests?\b", re.I)
 # a short label that says the sentence is something else than a cause ("典型用法：", "二轮补修：")
 TOLD_AS = re.compile(r"^(?!根因|原因|定位|问题)[^：:，,。\s]{2,6}[：:]")
+# what an analyst leaves where it cut a text or had none ("(rest cut)", "(description not in the excerpt")
+ANALYST_CUT = re.compile(r"rest cut|not in the excerpt|…|\.\.\.", re.I)
+BRACKETS = (("(", ")"), ("（", "）"), ("[", "]"), ("【", "】"))
+TALK = re.compile(r"(?:yeah|yes|hi|hello|thanks?|thank you|apologies|sorry|sure|ok(?:ay)?|we will|i will|i'll)\b", re.I)
 _FIGURE = re.compile(r"\S*\d\S*|`[^`]*`|\S*[_./()]\S*")
 
 
@@ -143,8 +147,14 @@ def tells_a_cause(sentence: str, c: Case) -> bool:
         return False
     if role(sentence, "mechanism", c.repo, f"{c.title} {c.problem}") != CAUSE:
         return False
+    if ANALYST_CUT.search(sentence) or any(sentence.count(o) != sentence.count(c) for o, c in BRACKETS):
+        return False        # the analyst's own cut, or a bracket left open: half a fact
     prose = _FIGURE.sub(" ", sentence)
-    return cjk_count(prose) >= 4 or len(re.findall(r"[A-Za-z][A-Za-z-]+", prose)) >= 3
+    if cjk_count(prose) >= 4:
+        return True
+    # the thread's own English words (an analyst quoting the thread, npu-threads): read as a cause only
+    # when they name one ("Yeah, the problem is…", "Apologies for the delayed response" are talk)
+    return len(re.findall(r"[A-Za-z][A-Za-z-]+", prose)) >= 3 and causal and not TALK.match(sentence)
 
 
 def _cause(c: Case, limit: int = 60, whole: bool = False) -> str:
