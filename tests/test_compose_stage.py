@@ -55,7 +55,7 @@ def test_stages_analyse_then_compose(tmp_path):
     assert set(out["files"]) == {"md_zh", "md_en", "html", "json"}
     rows = [json.loads(line) for line in (tmp_path / "cases.jsonl").read_text("utf-8").splitlines()]
     assert len(rows) == len(world.cases) and out["kept"] == sum(1 for r in rows if r["funnel"] == "selected")
-    assert "深析 worker：离线规则 21" in (tmp_path / "digest.zh.md").read_text("utf-8")
+    assert "深析方式：离线规则 21" in (tmp_path / "digest.zh.md").read_text("utf-8")
 
 
 def test_stages_skip_without_cases(tmp_path):

@@ -247,3 +247,13 @@ def test_a_theme_never_shows_a_clause_cut_inside_a_bracket():
     aside = "(description not in the excerpt; the change makes the module use current_platform devices and adds a Dockerfile)"
     assert told(aside, 80) == ""
     assert told("（先看日志）再改配置，重启服务", 80) == "（先看日志）再改配置，重启服务"
+
+
+def test_a_stale_lag_in_the_disclosure_reads_as_the_row_reads_it():
+    """Read on ascend-2026-09: msmodeling#412's row said "晚于合入 8 天", the disclosure "晚 7 天 20 小时"."""
+    from fixlore.compose.disclosure import _stale_closes
+    from fixlore.wording.facts import format_lag
+
+    lag = 7 * 86400 + 20 * 3600
+    zh = _stale_closes({"stale": [{"case": "a#1", "lag_s": lag}]}, "zh")
+    assert f"a#1 晚 {format_lag(lag, True)}" in zh and "小时" not in zh

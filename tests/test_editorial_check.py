@@ -209,3 +209,53 @@ def test_a_chinese_guide_step_quotes_english_only_as_terms(digest):
     assert "language" not in _kinds(data, "zh guide 1 first_action")    # terms in backticks are quoted
     step["first_action"] = "先确认所用 vLLM Ascend 版本是否含 PR#4300"
     assert "language" not in _kinds(data, "zh guide 1 first_action")    # a product's name is not a clause
+
+
+@pytest.mark.parametrize("lang, paragraph", [
+    ("zh", "2 案：2 案修复已合入。如 infer-serve#31：空 prompt 时，；cluster-agent#88：心跳超时。"),
+    ("en", "2 cases: 2 with a merged fix. For example infer-serve#31: The only. Fixes merged 09-18."),
+    ("en", "2 cases: 2 with a merged fix. For example infer-serve#31: the request goes to the; more. Fixes merged 09-18."),
+    ("zh", "2 案：2 案修复已合入。如 infer-serve#31：1；cluster-agent#88：心跳超时。"),
+    ("zh", "2 案：2 案修复已合入。如 infer-serve#31：(description not in the excerpt；cluster-agent#88：心跳超时。"),
+    ("zh", "2 案：2 案修复已合入。如 infer-serve#31：Point `hcomm` at tag v9.0.0 (rest cut)。"),
+])
+def test_a_theme_paragraph_is_read_sentence_by_sentence_for_cuts(digest, lang, paragraph):
+    """The check read a theme's bullets and headline but not its paragraph, where an example cause
+    could stop mid-sentence ("For example X: The only.")."""
+    data = _zh_only(digest, lang)
+    data["digests"][lang]["themes"][0]["paragraph"] = paragraph
+    assert "cut" in _kinds(data, f"{lang} theme 1 paragraph")
+
+
+def test_the_demo_theme_paragraphs_read_whole(digest):
+    for lang in ("zh", "en"):
+        assert _kinds(_zh_only(digest, lang), f"{lang} theme") - {"arithmetic"} == set()
+
+
+def test_a_lag_the_disclosure_gives_otherwise_than_the_row_is_caught(digest):
+    data = _zh_only(digest)
+    row = _row(data, "infer-serve#31")
+    row["answer"] += "stale 关单，晚于合入 9 天。"
+    data["digests"]["zh"]["disclosure"].append({"label": "时序", "text": "stale 关单 1 条（infer-serve#31 晚 8 天 23 小时）"})
+    found = [f for f in check_digest(data) if f.kind == "disclosure" and "infer-serve#31" in f.why]
+    assert found, check_digest(data)
+    data["digests"]["zh"]["disclosure"][-1]["text"] = "stale 关单 1 条（infer-serve#31 晚 9 天）"
+    assert not [f for f in check_digest(data) if f.kind == "disclosure" and "infer-serve#31" in f.why]
+
+
+def test_a_theme_of_one_repository_must_say_why(digest):
+    data = _theme(_zh_only(digest), ["infer-serve#31", "infer-serve#35"], "2 案：1 案修复已合入、1 案无代码修复。")
+    assert "arithmetic" in _kinds(data, "zh theme 1")
+    data["digests"]["zh"]["themes"][0]["paragraph"] += "仅见于 infer-serve：本批其他仓没有同类案例。"
+    assert "arithmetic" not in _kinds(data, "zh theme 1")
+
+
+def test_a_guide_action_said_verbatim_more_than_twice_is_boilerplate(digest):
+    data = _zh_only(digest)
+    guide = data["digests"]["zh"]["guide"]
+    assert len(guide) >= 3
+    for step in guide[:3]:
+        step["first_action"] = "升级到含修复的版本"
+    assert any(f.kind == "boilerplate" and f.where == "zh guide" for f in check_digest(data))
+    guide[2]["first_action"] = "先确认所用版本"
+    assert not any(f.where == "zh guide" for f in check_digest(data))

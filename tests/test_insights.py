@@ -67,3 +67,20 @@ def test_the_digest_shows_the_insights_and_the_check_adds_them_up():
     assert "跨案线索" in markdown(data["digests"]["zh"])
     data["digests"]["zh"]["insights"][0]["headline"] = "上一个修复埋的雷由下一个修复收：3 案"
     assert any(f.kind == "arithmetic" and f.where == "zh insight 1" for f in check_digest(data))
+
+
+def test_one_regression_chain_is_no_insight_across_cases():
+    """Read on ascend-2026-09: one case's chain made a "跨案线索" of "1 案"."""
+    kept = [c for c in _world() if c.number != 2]
+    out = insights(kept, Refs(kept), "zh")
+    assert not [i for i in out if i["kind"] == "regression_chain"]
+
+
+def test_the_check_flags_an_insight_that_names_one_case():
+    kept = _world()
+    fig = compute_figures(kept, {})
+    digests = {lg: build_digest(kept, {}, lg, fig) for lg in ("zh", "en")}
+    data = json.loads(to_json(digests, fig, [c.to_export() for c in kept]))
+    ins = data["digests"]["zh"]["insights"][0]
+    ins["cases"], ins["headline"] = ins["cases"][:1], "上一个修复埋的雷由下一个修复收：1 案"
+    assert any(f.kind == "arithmetic" and f.where == "zh insight 1" for f in check_digest(data))

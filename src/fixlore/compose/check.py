@@ -40,7 +40,9 @@ _PLAN = re.compile(r"计划|准备(?:统一|改|拆|修)|修复中|检视中|(?:
 # An unlanded fix told as landed.
 _DONE = re.compile(r"已合入|已修复|\d\d-\d\d 合入|\bmerged (?:on|in|at)\b|\bhas been fixed\b|\bwas fixed\b", re.I)
 _NOT_DONE = re.compile(r"未合入|未落地|未合|not (?:yet )?(?:merged|landed)|\bopen\b|unmerged", re.I)
-_CUT_END = re.compile(r"(?:…|\.\.\.|例如[。：:]?|比如[。：:]?|such as\.?|e\.g\.,?|[，,、；;：:（(]|\b(?:and|or|the|of|to|with)\.?)\s*$",
+_CUT_END = re.compile(r"(?:…|\.\.\.|例如[。：:]?|比如[。：:]?|such as\.?|e\.g\.,?|[，,、；;：:（(]|\b(?:and|or|the|of|to|with)\.?"
+                      # a determiner and its adjective with the noun gone ("The only.", "the same")
+                      r"|\b(?:the|a|an|its|their)\s+(?:only|first|last|same|other|main|whole|real)\.?)\s*$",
                       re.I)
 # A cut inside the cell: an ellipsis or a colon/comma closed by a full stop, "例如。" with nothing named.
 # (In the English digest a quoted Chinese sentence closes with ". ": "CrashLoopBackOff：. Closed ...")
@@ -108,6 +110,37 @@ def _cut(where: str, text: str) -> list[Finding]:
     if m := _CUT_INSIDE.search(stripped):
         return [Finding(where, "cut", text, f"a sentence cut at '{m.group(0).strip()}'")]
     return []
+
+
+# a paragraph's sentences: the marks that end one in either language ("; " and "；" end a clause that
+# is read as said too: a theme's examples are joined by them)
+_PARA_SENTENCE = re.compile(r"[^。！？；]+[。！？；]|[^.;]+[.;](?=\s|$)|[^。！？；.;]+$")
+
+
+# a case's example that says (almost) nothing: "如 memfabric_hybrid#472：1；" (a list's ordinal left alone)
+_EMPTY_EXAMPLE = re.compile(r"([\w.-]+#\d+)\]?(?:\([^)\s]*\))?\s*[：:]\s*([^\s；;。.]{1,3})\s*(?:[；;。]|\.(?=\s|$))")
+
+
+_CUT_MARK = re.compile(r"\(rest cut\)|not in the excerpt|（后略）", re.I)
+
+
+def _paragraph_cut(where: str, text: str) -> list[Finding]:
+    """A paragraph (a theme's) is read sentence by sentence: each one must end a fact, not only
+    the last. A sentence stopping at a colon, a comma or a dangling word ("如 X：The only.") is cut."""
+    found: list[Finding] = []
+    for sentence in _PARA_SENTENCE.findall(text or ""):
+        body = sentence.strip().rstrip("。！？；.;").strip()
+        if body and (m := _CUT_END.search(body)):
+            found.append(Finding(where, "cut", sentence.strip(), f"a sentence of the paragraph stops at '{m.group(0).strip()}'"))
+        elif m := _CUT_MARK.search(body):
+            found.append(Finding(where, "cut", sentence.strip(), f"an analyst's cut left in the paragraph: '{m.group(0)}'"))
+        elif open_ := next((o for o, c in (("(", ")"), ("（", "）"), ("[", "]")) if body.count(o) > body.count(c)), None):
+            found.append(Finding(where, "cut", sentence.strip(), f"a sentence of the paragraph stops inside '{open_}'"))
+    for m in _EMPTY_EXAMPLE.finditer(text or ""):
+        found.append(Finding(where, "cut", m.group(0), f"the example of {m.group(1)} says '{m.group(2)}'"))
+    if not found and (m := _CUT_INSIDE.search(text or "")):
+        found.append(Finding(where, "cut", text, f"a sentence cut at '{m.group(0).strip()}'"))
+    return found
 
 
 def _credit(where: str, text: str, case: Mapping[str, Any]) -> list[Finding]:
@@ -203,14 +236,53 @@ def _insight(where: str, item: Mapping[str, Any]) -> list[Finding]:
     named = list(dict.fromkeys(str(r) for r in item.get("cases") or ()))
     if said is not None and said != len(named):
         return [Finding(where, "arithmetic", head, f"says {said} cases, names {len(named)}")]
+    if len(named) < 2:      # across cases: a line of one case is that case's row again
+        return [Finding(where, "arithmetic", head, f"an insight across cases names {len(named)} case")]
     return []
 
 
-def _disclosure(lang: str, digest: Mapping[str, Any], published: int) -> list[Finding]:
+# a case's stale lag as its row gives it ("stale 关单，晚于合入 9 天" / "stale close 9 days after the fix
+# merged") and as the disclosure lists it ("msmodeling#390 晚 9 天" / "msmodeling#390 9 days late")
+_ROW_LAG = re.compile(r"晚于合入\s*([^，。；）]+?)\s*(?:[，。；）]|$)|stale close (.+?) after the fix merged", re.I)
+_LISTED_LAG = re.compile(r"([\w.-]+#\d+) 晚 ([^、）；，]+)|([\w.-]+#\d+) ([^,;()]+?) late\b")
+
+
+# a theme of one repository says why: none of the others has a case of its kind, or those that do
+# are placed in other themes (compose/themes._where)
+_ONE_REPO_WHY = re.compile(r"仅见于|本批其他仓|其他仓也有|Only in\b|no other repositor", re.I)
+_GUIDE_REPEATS = 2     # an action said verbatim in more steps than this is a template, not a first step
+
+
+def _one_repo(where: str, theme: Mapping[str, Any]) -> list[Finding]:
+    """A theme is a lesson across repositories; one that names cases of a single repository must
+    say why (issue #22 acceptance: each theme names cases from >= 2 repos or says why not)."""
+    repos = {str(b.get("ref") or "").split("#", 1)[0] for b in theme.get("bullets") or () if b.get("ref")}
+    text = " ".join(str(theme.get(k) or "") for k in ("headline", "paragraph"))
+    if len(repos) == 1 and len(theme.get("bullets") or ()) > 1 and not _ONE_REPO_WHY.search(text):
+        return [Finding(where, "arithmetic", text, f"names cases of one repository ({next(iter(repos))}) and does not say why")]
+    return []
+
+
+def _guide_repeats(lang: str, guide: list[Mapping[str, Any]]) -> list[Finding]:
+    """A first action is the first step for its symptom: said verbatim for more than two symptoms it
+    is the template's, not the step's ("升级到含 !N 的版本" 8 times)."""
+    said = Counter(str(s.get("first_action") or "").strip() for s in guide)
+    return [Finding(f"{lang} guide", "boilerplate", action, f"the same first action in {n} steps")
+            for action, n in said.items() if action and n > _GUIDE_REPEATS]
+
+
+def _disclosure(lang: str, digest: Mapping[str, Any], published: int,
+                row_lags: Mapping[str, str] | None = None) -> list[Finding]:
     found: list[Finding] = []
     for item in digest.get("disclosure") or ():
         text = str(item.get("text") or "")
         where = f"{lang} disclosure '{item.get('label', '')}'"
+        # one fact, one figure: a lag the disclosure lists for a case reads as the case's row reads it
+        for m in _LISTED_LAG.finditer(text):
+            case, said = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
+            row = (row_lags or {}).get(case)
+            if row is not None and row.strip() != said.strip():
+                found.append(Finding(where, "disclosure", text, f"{case} is {said.strip()} late here, {row.strip()} in its row"))
         for pattern in (_KEPT, _ROWS_OF):
             said = _first(pattern.search(text))
             if said is not None and said != published:
@@ -246,6 +318,8 @@ def check_digest(data: Mapping[str, Any]) -> list[Finding]:
         for i, theme in enumerate(digest.get("themes") or (), 1):
             where = f"{lang} theme {i}"
             found += _arithmetic(where, theme, cases)
+            found += _paragraph_cut(f"{where} paragraph", str(theme.get("paragraph") or ""))
+            found += _one_repo(where, theme)
             for bullet in theme.get("bullets") or ():
                 found += _cut(f"{where} {bullet.get('ref')}", str(bullet.get("text") or ""))
             found += _cut(where, str(theme.get("headline") or ""))
@@ -262,8 +336,11 @@ def check_digest(data: Mapping[str, Any]) -> list[Finding]:
             found += said
             found += _cut(f"{lang} guide {i} first_action", str(step.get("first_action") or ""))
         found += _boilerplate(lang, cells)
+        found += _guide_repeats(lang, list(digest.get("guide") or ()))
         # an edition's update rows (a case published before, "【更新】") are not this run's selection
-        found += _disclosure(lang, digest, sum(1 for r in rows if r.get("analysed_by") != "update"))
+        row_lags = {str(r.get("case")): next(g for g in m.groups() if g) for r in rows
+                    if (m := _ROW_LAG.search(str(r.get("answer") or "")))}
+        found += _disclosure(lang, digest, sum(1 for r in rows if r.get("analysed_by") != "update"), row_lags)
     return found
 
 

@@ -12,7 +12,7 @@ from fixlore.compose.language import mark_runs
 from fixlore.compose.wording import date as _date, j as _j, t as _t
 from fixlore.core.enums import EvidenceKind
 from fixlore.core.units import human_lag
-from fixlore.wording.facts import note_in
+from fixlore.wording.facts import format_lag, note_in
 
 REASON_TEXT = {
     "not_adopted": ("官方不采纳", "officially not adopted"),
@@ -86,9 +86,12 @@ def _stale_closes(tm: dict, lang: str) -> str:
     """The stale closes, those after the real fix (with their lag) apart from those whose fix never
     merged: a close without a landed fix is not "late"."""
     late = [s for s in tm["stale"] if s["lag_s"] is not None]
+    # each lag reads as the case's row reads it ("stale 关单，晚于合入 9 天", `format_lag`): a reader who
+    # meets "晚 8 天 23 小时" here and "9 天" in the row sees two figures for one fact (ascend-2026-09)
+    lag = lambda s: format_lag(s["lag_s"], lang == "zh")  # noqa: E731
     never = [s["case"] for s in tm["stale"] if s["lag_s"] is None]
-    zh = [f"{len(late)} 条晚于真实修复（" + _j(lang, [f"{s['case']} 晚 {human_lag(s['lag_s'], lang)}" for s in late]) + "）"] if late else []
-    en = [f"{len(late)} after the real fix (" + _j(lang, [f"{s['case']} {human_lag(s['lag_s'], lang)} late" for s in late]) + ")"] if late else []
+    zh = [f"{len(late)} 条晚于真实修复（" + _j(lang, [f"{s['case']} 晚 {lag(s)}" for s in late]) + "）"] if late else []
+    en = [f"{len(late)} after the real fix (" + _j(lang, [f"{s['case']} {lag(s)} late" for s in late]) + ")"] if late else []
     if not never:                    # all late: said once
         return _t(lang, f"stale 关单 {len(late)} 条，均晚于真实修复（{zh[0].split('（', 1)[1]}；判据回到 PR 的合入时间",
                   f"stale closes: {len(late)}, all after the real fix ({en[0].split('(', 1)[1]}; the PR's merge time is what counts")
@@ -326,7 +329,7 @@ def disclosure(fig: dict, run: dict, lang: str, editorial: str = "") -> list[dic
                                                      for r in removed) + "）",
                            " (removed: " + "; ".join(f"{r['case']} " + ", ".join(r["claims"]) for r in removed) + ")")
     items.append({"label": _t(lang, "分析方式", "Analysis"), "text": _t(
-        lang, f"深析 worker：{ab or '无'}{llm_bits}；以上计的是深析的 {f['analysed']} 条（入选 {f['kept']}、弃 {f['dropped']}）。",
+        lang, f"深析方式：{ab or '无'}{llm_bits}；以上计的是深析的 {f['analysed']} 条（入选 {f['kept']}、弃 {f['dropped']}）。",
         f"Analysis workers: {ab or 'none'}{llm_bits}; counted over the {f['analysed']} analysed cases "
         f"({f['kept']} published, {f['dropped']} dropped).")})
     items.append({"label": _t(lang, "编辑与译文", "Editorial and translation"), "text": editorial or _t(

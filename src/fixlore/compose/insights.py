@@ -21,6 +21,9 @@ from fixlore.compose.wording import j as _j, t as _t
 from fixlore.core.model import Case, FixRef
 
 
+MIN_CASES = 2        # "across cases": fewer is not a pattern
+
+
 def _label(c: Case, number: int, ref: Refs) -> str:
     """An earlier PR of the case's repository, labelled as its own fixes are (the same forge)."""
     url = next((f.url for f in c.fix if f.url), "")
@@ -52,7 +55,10 @@ def shared_fixes(kept: list[Case]) -> list[tuple[FixRef, list[Case]]]:
 def insights(kept: list[Case], ref: Refs, lang: str) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     found = sorted(chains(kept), key=lambda x: (ref(x[0])))
-    if found:
+    # an insight across cases names at least two: one chain is that case's own story, told in its row
+    # (and a theme's headline may already carry the lesson); read on ascend-2026-09, where one case
+    # (msmodeling#430) made a "跨案线索" of 1 案
+    if len(found) >= MIN_CASES:
         n, repos = len(found), len({c.repo for c, _, _ in found})
         bits = []
         for c, earlier, fixes in found:

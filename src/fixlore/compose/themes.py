@@ -11,16 +11,18 @@ its analysts' theme) with no other case is in no theme; the heading says how man
 
 from __future__ import annotations
 
+import re
 from collections import Counter, defaultdict
 from typing import Any
 
 from fixlore.compose.editorial import Editorial, headline
 from fixlore.compose import lessons
 from fixlore.compose.figures import Refs
-from fixlore.compose.language import mark_runs, quote
+from fixlore.compose.language import cjk_count, mark_runs, quote
 from fixlore.compose.links import pr_links
 from fixlore.compose.render import safe_url
-from fixlore.compose.steps import LABEL, sentences
+from fixlore.compose.roles import CAUSE, CAUSE_CUES, role
+from fixlore.compose.steps import CAUSE_CUES as READ_CUES, CHANGE_WORDS, FAILURE, LABEL, LEANS, PLANNED, sentences
 from fixlore.compose.wording import fix_labels, j as _j, t as _t
 from fixlore.core.model import Case
 from fixlore.rules.clauses import whole_clauses
@@ -100,7 +102,68 @@ def told(text: str, limit: int) -> str:
     return shown
 
 
-def _cause(c: Case, limit: int = 60) -> str:
+ORDINAL = re.compile(r"[(（]?\s*(?:\d{1,2}|[a-zA-Z]|[①-⑩])\s*[.)）、]?\s*")
+
+
+def said_whole(text: str, limit: int, keep=lambda s: True) -> str:
+    """The first sentence of `text` (its label dropped) that `keep` accepts, when it fits `limit`
+    whole and closes what it opens; '' otherwise. A paragraph's example is read apart from its row:
+    a clause of a longer sentence ("Qwen3VLModel.forward 以 dtype=int32 创建 attention_mask", its
+    effect left in the next clause) is half a fact there, so a sentence too long for the paragraph
+    is not shown at all. A sentence that leans on the one before it ("它…", "and …") is not first."""
+    # a list's ordinal ("1." of "1. 抢锁…") is no sentence
+    said = [x for x in (LABEL.sub("", s).strip().rstrip("。；;. ") for s in sentences(text)) if x and not ORDINAL.fullmatch(x)]
+    for i, first in enumerate(said):
+        if i and first.lower().startswith(LEANS):
+            continue
+        if keep(first):
+            return first if len(first) <= limit and whole_clauses(first, limit) == first else ""
+    return ""
+
+
+# a test's or a check's outcome ("nightly 62 个模型 verify 全部通过", "all 12 tests passed")
+VERIFIED = re.compile(r"(?:全部|均|验证|测试|回归|用例|读写|实测)\s*通过|回归测试|单测|\bpass(?:ed|es)\b|\btests?\b", re.I)
+# a short label that says the sentence is something else than a cause ("典型用法：", "二轮补修：")
+TOLD_AS = re.compile(r"^(?!根因|原因|定位|问题)[^：:，,。\s]{2,6}[：:]")
+# what an analyst leaves where it cut a text or had none ("(rest cut)", "(description not in the excerpt")
+ANALYST_CUT = re.compile(r"rest cut|not in the excerpt|…|\.\.\.", re.I)
+BRACKETS = (("(", ")"), ("（", "）"), ("[", "]"), ("【", "】"))
+TALK = re.compile(r"(?:yeah|yes|hi|hello|thanks?|thank you|apologies|sorry|sure|ok(?:ay)?|we will|i will|i'll)\b", re.I)
+_FIGURE = re.compile(r"\S*\d\S*|`[^`]*`|\S*[_./()]\S*")
+
+
+def tells_a_cause(sentence: str, c: Case) -> bool:
+    """A sentence a reader learns a cause from: not a plan, not a check's result (passed, with no
+    failure or cause word), not a change (`roles.role` reads it as a cause), in prose (a few words beside its versions and code
+    names), and is no plan. Read on ascend-2026-09, where an analyst's mechanism field held "后续会提供
+    Agent 辅助…", "GLM 5.1 / vllm-ascend 0.18.0 / A3 800T", "nightly 62 个模型 verify 全部通过" and
+    "新增 `…/magihuman/`，通过 `@model_register` 注册"."""
+    low = sentence.lower()
+    causal = any(w in low for w in CAUSE_CUES + READ_CUES + FAILURE)
+    if any(w in low for w in PLANNED) or TOLD_AS.match(sentence):
+        return False
+    # a check's outcome, a test added, a pointer or a change, with nothing said of what went wrong
+    if not causal and (VERIFIED.search(sentence) or any(w in low for w in CHANGE_WORDS)):
+        return False
+    if role(sentence, "mechanism", c.repo, f"{c.title} {c.problem}") != CAUSE:
+        return False
+    if ANALYST_CUT.search(sentence) or any(sentence.count(o) != sentence.count(c) for o, c in BRACKETS):
+        return False        # the analyst's own cut, or a bracket left open: half a fact
+    prose = _FIGURE.sub(" ", sentence)
+    if cjk_count(prose) >= 4:
+        return True
+    # the thread's own English words (an analyst quoting the thread, npu-threads): read as a cause only
+    # when they name one ("Yeah, the problem is…", "Apologies for the delayed response" are talk)
+    return len(re.findall(r"[A-Za-z][A-Za-z-]+", prose)) >= 3 and causal and not TALK.match(sentence)
+
+
+def _cause(c: Case, limit: int = 60, whole: bool = False) -> str:
+    """What went wrong in the case, as it tells it. `whole`: a paragraph's example, the cause alone
+    (its mechanism) as a whole sentence; a plan, a pointer to a design note or a version list from
+    the answer is no cause to learn the theme's lesson from (ascend-2026-09: "后续会提供 Agent 辅助",
+    "设计见 RFC 26.1.0", "GLM 5.1 / vllm-ascend 0.18.0 / A3 800T" stood as examples)."""
+    if whole:
+        return said_whole(c.written.mechanism, limit, lambda s: tells_a_cause(s, c))
     for text in (c.written.mechanism, c.written.change, c.written.workaround, c.answer):
         shown = told(text, limit)
         if shown:
@@ -150,7 +213,7 @@ def _paragraph(cs: list[Case], ref: Refs, lang: str, said: list[str], others: li
     # two causes from two repositories, as the cases tell them: what the reader learns the lesson from
     shown, seen = [], set()
     for c in sorted(cs, key=lambda c: (-c.value, c.repo, c.number)):
-        cause = _cause(c, 80)
+        cause = _cause(c, 80, whole=True)
         if cause and c.repo not in seen:
             shown.append(f"{ref(c)}：{cause}" if lang == "zh" else f"{ref(c)}: {cause}")   # mark_runs marks it
             seen.add(c.repo)
