@@ -9,6 +9,7 @@ from html.parser import HTMLParser
 
 from hypothesis import given
 from hypothesis import strategies as st
+from markdown_it import MarkdownIt
 
 from fixlore.compose import compute_figures
 from fixlore.compose.charts import funnel_chart, repo_chart, svg, timing_chart
@@ -92,7 +93,10 @@ def test_rich_text_yields_only_code_and_the_cases_own_links(text):
     assert all(a == {"href": url, "rel": "noopener noreferrer nofollow"} for t, a in p.tags if t == "a")
     assert "<script" not in out.lower() and "<img" not in out.lower()
     md = md_rich(text, {"!57": url})
-    assert "<" not in md and ">" not in md and "\n" not in md       # no raw HTML, one table-cell line
+    assert "\n" not in md and not re.search(r"<[A-Za-z/!?]|^>", md)   # one table-cell line, nothing tag-like raw
+    blocks = MarkdownIt("commonmark").parse(md)
+    kinds = {t.type for t in blocks} | {c.type for t in blocks for c in (t.children or [])}
+    assert not kinds & {"html_inline", "html_block", "blockquote_open"}, md  # CommonMark reads no HTML in it
     assert not re.search(r"(?<!\\)\]\((?!https://gitcode\.com/o/r/merge_requests/57\))", md)   # only our links
 
 
@@ -105,7 +109,7 @@ def test_only_the_cases_own_pr_labels_become_links():
     assert "[!57](https://gitcode.com/o/r/merge_requests/57)" in md
     assert "`x\\|y`" in md and "\\[点\\](javascript:1)" in md
     tagged = md_rich("见 `<script>alert(1)</script>` 处")            # no tag-like text raw, even in code
-    assert "<script" not in tagged and "\\`&lt;script&gt;" in tagged
+    assert "<script" not in tagged and "\\`&lt;script>alert(1)&lt;/script>\\`" in tagged
 
 
 def test_chart_svg_is_drawn_from_numbers_and_escaped_labels():

@@ -112,8 +112,23 @@ def test_a_guide_cell_shows_its_quoted_names_as_code_and_nothing_else_as_markup(
     d = build_digest(cases, run, "zh")
     d["guide"] = [dict(d["guide"][0], symptom="报 `KeyError` 后退出", first_action="先核对 `a|b` 与 `<img src=x>` 的取值")]
     line = next(ln for ln in markdown(d).splitlines() if ln.startswith("| 报"))
-    assert "| 报 `KeyError` 后退出 | 先核对 `a\\|b` 与 \\`&lt;img src=x&gt;\\` 的取值 |" in line, line
+    assert "| 报 `KeyError` 后退出 | 先核对 `a\\|b` 与 \\`&lt;img src=x>\\` 的取值 |" in line, line
     assert len(re.findall(r"(?<!\\)\|", line)) == 4, line
+
+
+def test_an_arrow_in_a_symptom_reads_as_written_in_the_markdown_and_is_escaped_once_in_html():
+    """npu-threads' guide printed tilelang-ascend#550's "L1->L0" as "L1-&gt;L0" in digest.zh.md: the
+    Markdown escape turned every > into an entity, though > is markup only as a line's quote marker
+    and < only before what can open a tag. The page escapes it once (no "&amp;gt;")."""
+    cases, run = analysed_world()
+    d = build_digest(cases, run, "zh")
+    d["guide"] = [dict(d["guide"][0], symptom="L1->L0 搬运报错，a < b 时 <img src=x> 不显示", first_action="> 先核对布局")]
+    md = markdown(d)
+    line = next(ln for ln in md.splitlines() if ln.startswith("| L1"))
+    assert "L1->L0 搬运报错，a < b 时 &lt;img src=x> 不显示" in line and "| \\> 先核对布局 |" in line, line
+    page = html([d])
+    assert "L1-&gt;L0 搬运报错，a &lt; b 时" in page and "&amp;gt;" not in page and "&amp;lt;" not in page
+    assert "<img src=x>" not in page
 
 
 def test_code_spans_are_read_as_commonmark_reads_them():

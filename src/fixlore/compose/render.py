@@ -20,12 +20,15 @@ from fixlore.core import formats
 # rich and safe_url: the digest's other modules and tests take them from here
 from fixlore.wording.htmlsafe import code_segments as _segments, label_pattern as _label_pattern, rich, safe_env, safe_url  # noqa: F401
 
-_MD_SPECIAL = re.compile(r"([\\`*\[\]<>|])")
+# `<` opens raw HTML or an autolink only before a letter, `/`, `!` or `?` (CommonMark 6.5, 6.6), and
+# `>` is markup only as the quote marker that starts a line: elsewhere both stay as written, so a
+# symptom's "L1->L0" or "a < b" reads as such in the .md file ("L1-&gt;L0" before)
+_MD_SPECIAL = re.compile(r"([\\`*\[\]|])|<(?=[A-Za-z/!?])|^>")
 _MD_URL = re.compile(r"^https?://[^\s()<>]+$")
 
 
 def _md_escape(s: str) -> str:
-    return _MD_SPECIAL.sub(lambda m: {"<": "&lt;", ">": "&gt;"}.get(m.group(1), "\\" + m.group(1)), s)
+    return _MD_SPECIAL.sub(lambda m: "\\" + m.group(1) if m.group(1) else {"<": "&lt;", ">": "\\>"}[m.group(0)], s)
 
 
 def md_text(text: Any) -> str:
