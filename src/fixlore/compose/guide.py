@@ -32,14 +32,15 @@ from typing import Any
 from fixlore.compose.editorial import Editorial
 from fixlore.compose.figures import Refs
 from fixlore.compose.language import TERM, quote, term
+from fixlore.compose.links import pr_links
 from fixlore.compose.render import safe_url
 from fixlore.compose.roles import CAUSE, CHANGE, STATUS, content, label, restates, role
 from fixlore.compose.steps import (PIPELINE_STEP, PLANNED, RESULT, cause_check, closest, fit, identifiers, imperative,
                                    ours, pr_title, searchable, sentences, terms_check, version_check)
 from fixlore.compose.wording import t as _t
 from fixlore.core.enums import FixState
-from fixlore.core.model import Case
-from fixlore.rules.refs import find_refs
+from fixlore.core.model import Case, pr_sigil
+from fixlore.rules.refs import KIND_EITHER, KIND_PULL, find_refs
 from fixlore.wording.facts import pr_label
 
 # an identifier named by more kept cases than this is vocabulary (a product, a common API), not a cause
@@ -101,6 +102,22 @@ def _names(text: str, label: str, repo: str) -> bool:
     "PR#810", "MR !810"): the reference reader every stage uses."""
     number = int(re.sub(r"\D", "", label) or 0)
     return any(r.number == number for r in find_refs(text, repo))
+
+
+def labelled(text: str, cs: list[Case]) -> str:
+    """`text` with each reference to one of the row's PRs written as the digest names that PR
+    everywhere else (wording/facts.pr_label: `PR#2353` on GitHub, `!57` on GitCode), not as the thread
+    wrote it ("#2353", "!2353", "PR 2353"). A bare `#N` is that PR only where PRs and issues share
+    one numbering (GitHub's `#`); on GitCode it is an issue. A quoted term (a PR title) stays as written."""
+    prs = {(f.repo, f.number): (f, c) for c in cs for f in (*c.fix, *c.pending_fix)}
+    quoted = [m.span() for m in TERM.finditer(text)]
+    for r in sorted(find_refs(text, cs[0].repo), key=lambda r: -r.span[0]):
+        f, c = prs.get((r.repo, r.number), (None, None))
+        if f is None or any(a <= r.span[0] < b for a, b in quoted):
+            continue
+        if r.kind == KIND_PULL or (r.kind == KIND_EITHER and pr_sigil(f.platform) == "#"):
+            text = text[:r.span[0]] + pr_label(f, c.repo) + text[r.span[1]:]
+    return text
 
 
 def _own_step(c: Case, lang: str) -> str:
@@ -220,6 +237,8 @@ def _action(cs: list[Case], lang: str, said: list[str], ed: Editorial, ref: Refs
     if not text and not labels and not pending:
         # nothing in the digest's language to go on: where the reader finds the maintainers' answer
         text = _t(lang, f"先对照 {ref(cs[0])} 的维护者答复排查", f"Read the maintainers' answer in {ref(cs[0])} first")
+    # the PRs named as the digest names them, in the cell and in the quotes it records as untranslated
+    text, said[:] = labelled(text, cs), [labelled(q, cs) for q in said]
     raw = text      # the cell names the PR itself, or the brackets do (not a state clause it left out)
     if labels and not any(_names(raw, lb, cs[0].repo) for lb in labels):
         landed = "、".join(labels) if lang == "zh" else ", ".join(labels)
@@ -244,5 +263,6 @@ def guide(kept: list[Case], ref: Refs, repo_order: list[str], lang: str, ed: Edi
             if s and shown not in symptoms:
                 symptoms.append(shown)
         rows.append({"symptom": " / ".join(symptoms), "first_action": _action(cs, lang, said, ed, ref),
-                     "cases": [{"ref": ref(c), "url": safe_url(c.url)} for c in cs], "untranslated": said})
+                     "cases": [{"ref": ref(c), "url": safe_url(c.url)} for c in cs], "untranslated": said,
+                     "links": {lb: url for c in cs for lb, url in pr_links(c).items()}})
     return rows
