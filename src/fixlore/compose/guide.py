@@ -13,7 +13,8 @@ the change did or news about the thread), the versions an answer asks to install
 code the cause names when the case's words say what it is (compose/kinds.py); never a bare
 "先核对 `x`". The change is the analyst's sentence of role change that speaks most to the problem
 (never a measured result, never status: "你好", "This pull request fixes #29"), else the fix PR's
-own title, else what was wrong (labelled 原因). The Chinese digest's cells are Chinese: the
+own title (in the Chinese digest an English title only after a check, never the whole action), else
+what was wrong (labelled 原因). A PR is named as the rest of the digest names it (`labelled`). The Chinese digest's cells are Chinese: the
 thread's English appears only as a quoted term (compose/language.TERM, the same spans the
 editorial check leaves out), never as a clause; the English digest marks a Chinese quote.
 
@@ -190,15 +191,18 @@ def _change(cs: list[Case], used: Case | None, lang: str, said: list[str], ed: E
     return ""
 
 
-def _titled(cs: list[Case], lang: str, said: list[str]) -> str:
+def _titled(cs: list[Case], lang: str, said: list[str], alone: bool = False) -> str:
     """What the fix PR says it does (its title, compose/steps.pr_title), when the analyst wrote
-    nothing that fits: Chinese as it is, another language quoted as a term in the Chinese digest, a Chinese title
-    marked as a quote in the English one."""
+    nothing that fits: Chinese as it is, another language quoted as a term in the Chinese digest
+    after a check ("先确认是否…；方案：`Fix pto codegen …`"), a Chinese title marked as a quote in
+    the English one. A title in another language is never the Chinese cell's whole action (`alone`:
+    "`Upgrade CI IMAGE to v0.25.0`（PR#5095 已合入）" tells a Chinese reader nothing to do; npu-threads
+    had 12 such rows of 50): the row takes the next kind of first step instead."""
     for c in cs:
         for f in [f for f in c.landed_fixes if f.role == "fix"] + list(c.landed_fixes) + [
                 f for f in c.fix + c.pending_fix if not f.merged and f.state == "open"]:
             title = pr_title(c, f)
-            if not title:
+            if not title or (alone and lang == "zh" and not ours(title, lang)):
                 continue
             title = term(title) if lang == "zh" and not ours(title, lang) else quote(title, lang, said)
             if title:
@@ -220,7 +224,7 @@ def _action(cs: list[Case], lang: str, said: list[str], ed: Editorial, ref: Refs
     # what the fix does: the analyst's change, else the fix PR's own title, else what was wrong
     kind, change = CHANGE, _change(cs, used, lang, said, ed, CHANGE)
     if not change and (labels or pending):
-        change = _titled(cs, lang, said)
+        change = _titled(cs, lang, said, alone=not check)
     if not change and not check.startswith(("先确认是否", "Check whether")):
         kind, change = CAUSE, _change(cs, used, lang, said, ed, CAUSE)
     if check.startswith(("先装", "Install ")) and all(t.strip("`") in change for t in TERM.findall(check)):
