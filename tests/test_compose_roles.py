@@ -76,9 +76,10 @@ def test_a_greeting_is_never_the_fix_the_pr_title_is():
     assert "你好" not in row and row.startswith("修正 serving 里 numpy astype 的调用") and "!1478 已合入" in row, row
 
 
-def test_an_english_pr_title_is_a_quoted_term_in_the_chinese_guide_and_said_in_english():
+def test_an_english_pr_title_is_no_chinese_action_and_is_said_in_english():
+    """An English title is not the Chinese row's whole action (issue #22): the order's next step."""
     c = _case(302, "win系统编译出错", pr_title_="issue/302 - fix compile error of window system")
-    assert _row(c) == "`fix compile error of window system`（!402 已合入）", _row(c)
+    assert _row(c) == "先确认所用版本是否含 !402", _row(c)
     assert _row(c, "en").startswith("fix compile error of window system"), _row(c, "en")
 
 

@@ -13,7 +13,8 @@ the change did or news about the thread), the versions an answer asks to install
 code the cause names when the case's words say what it is (compose/kinds.py); never a bare
 "先核对 `x`". The change is the analyst's sentence of role change that speaks most to the problem
 (never a measured result, never status: "你好", "This pull request fixes #29"), else the fix PR's
-own title, else what was wrong (labelled 原因). The Chinese digest's cells are Chinese: the
+own title (in the Chinese digest an English title only after a check, never the whole action), else
+what was wrong (labelled 原因). A PR is named as the rest of the digest names it (`labelled`). The Chinese digest's cells are Chinese: the
 thread's English appears only as a quoted term (compose/language.TERM, the same spans the
 editorial check leaves out), never as a clause; the English digest marks a Chinese quote.
 
@@ -32,14 +33,15 @@ from typing import Any
 from fixlore.compose.editorial import Editorial
 from fixlore.compose.figures import Refs
 from fixlore.compose.language import TERM, quote, term
+from fixlore.compose.links import pr_links
 from fixlore.compose.render import safe_url
 from fixlore.compose.roles import CAUSE, CHANGE, STATUS, content, label, restates, role
 from fixlore.compose.steps import (PIPELINE_STEP, PLANNED, RESULT, cause_check, closest, fit, identifiers, imperative,
                                    ours, pr_title, searchable, sentences, terms_check, version_check)
 from fixlore.compose.wording import t as _t
 from fixlore.core.enums import FixState
-from fixlore.core.model import Case
-from fixlore.rules.refs import find_refs
+from fixlore.core.model import Case, pr_sigil
+from fixlore.rules.refs import KIND_EITHER, KIND_PULL, find_refs
 from fixlore.wording.facts import pr_label
 
 # an identifier named by more kept cases than this is vocabulary (a product, a common API), not a cause
@@ -101,6 +103,22 @@ def _names(text: str, label: str, repo: str) -> bool:
     "PR#810", "MR !810"): the reference reader every stage uses."""
     number = int(re.sub(r"\D", "", label) or 0)
     return any(r.number == number for r in find_refs(text, repo))
+
+
+def labelled(text: str, cs: list[Case]) -> str:
+    """`text` with each reference to one of the row's PRs written as the digest names that PR
+    everywhere else (wording/facts.pr_label: `PR#2353` on GitHub, `!57` on GitCode), not as the thread
+    wrote it ("#2353", "!2353", "PR 2353"). A bare `#N` is that PR only where PRs and issues share
+    one numbering (GitHub's `#`); on GitCode it is an issue. A quoted term (a PR title) stays as written."""
+    prs = {(f.repo, f.number): (f, c) for c in cs for f in (*c.fix, *c.pending_fix)}
+    quoted = [m.span() for m in TERM.finditer(text)]
+    for r in sorted(find_refs(text, cs[0].repo), key=lambda r: -r.span[0]):
+        f, c = prs.get((r.repo, r.number), (None, None))
+        if f is None or any(a <= r.span[0] < b for a, b in quoted):
+            continue
+        if r.kind == KIND_PULL or (r.kind == KIND_EITHER and pr_sigil(f.platform) == "#"):
+            text = text[:r.span[0]] + pr_label(f, c.repo) + text[r.span[1]:]
+    return text
 
 
 def _own_step(c: Case, lang: str) -> str:
@@ -173,15 +191,18 @@ def _change(cs: list[Case], used: Case | None, lang: str, said: list[str], ed: E
     return ""
 
 
-def _titled(cs: list[Case], lang: str, said: list[str]) -> str:
+def _titled(cs: list[Case], lang: str, said: list[str], alone: bool = False) -> str:
     """What the fix PR says it does (its title, compose/steps.pr_title), when the analyst wrote
-    nothing that fits: Chinese as it is, another language quoted as a term in the Chinese digest, a Chinese title
-    marked as a quote in the English one."""
+    nothing that fits: Chinese as it is, another language quoted as a term in the Chinese digest
+    after a check ("先确认是否…；方案：`Fix pto codegen …`"), a Chinese title marked as a quote in
+    the English one. A title in another language is never the Chinese cell's whole action (`alone`:
+    "`Upgrade CI IMAGE to v0.25.0`（PR#5095 已合入）" tells a Chinese reader nothing to do; npu-threads
+    had 12 such rows of 50): the row takes the next kind of first step instead."""
     for c in cs:
         for f in [f for f in c.landed_fixes if f.role == "fix"] + list(c.landed_fixes) + [
                 f for f in c.fix + c.pending_fix if not f.merged and f.state == "open"]:
             title = pr_title(c, f)
-            if not title:
+            if not title or (alone and lang == "zh" and not ours(title, lang)):
                 continue
             title = term(title) if lang == "zh" and not ours(title, lang) else quote(title, lang, said)
             if title:
@@ -203,7 +224,7 @@ def _action(cs: list[Case], lang: str, said: list[str], ed: Editorial, ref: Refs
     # what the fix does: the analyst's change, else the fix PR's own title, else what was wrong
     kind, change = CHANGE, _change(cs, used, lang, said, ed, CHANGE)
     if not change and (labels or pending):
-        change = _titled(cs, lang, said)
+        change = _titled(cs, lang, said, alone=not check)
     if not change and not check.startswith(("先确认是否", "Check whether")):
         kind, change = CAUSE, _change(cs, used, lang, said, ed, CAUSE)
     if check.startswith(("先装", "Install ")) and all(t.strip("`") in change for t in TERM.findall(check)):
@@ -220,6 +241,8 @@ def _action(cs: list[Case], lang: str, said: list[str], ed: Editorial, ref: Refs
     if not text and not labels and not pending:
         # nothing in the digest's language to go on: where the reader finds the maintainers' answer
         text = _t(lang, f"先对照 {ref(cs[0])} 的维护者答复排查", f"Read the maintainers' answer in {ref(cs[0])} first")
+    # the PRs named as the digest names them, in the cell and in the quotes it records as untranslated
+    text, said[:] = labelled(text, cs), [labelled(q, cs) for q in said]
     raw = text      # the cell names the PR itself, or the brackets do (not a state clause it left out)
     if labels and not any(_names(raw, lb, cs[0].repo) for lb in labels):
         landed = "、".join(labels) if lang == "zh" else ", ".join(labels)
@@ -244,5 +267,6 @@ def guide(kept: list[Case], ref: Refs, repo_order: list[str], lang: str, ed: Edi
             if s and shown not in symptoms:
                 symptoms.append(shown)
         rows.append({"symptom": " / ".join(symptoms), "first_action": _action(cs, lang, said, ed, ref),
-                     "cases": [{"ref": ref(c), "url": safe_url(c.url)} for c in cs], "untranslated": said})
+                     "cases": [{"ref": ref(c), "url": safe_url(c.url)} for c in cs], "untranslated": said,
+                     "links": {lb: url for c in cs for lb, url in pr_links(c).items()}})
     return rows
