@@ -180,21 +180,17 @@ def test_a_pr_line_pointing_to_other_work_is_a_fact_and_the_field_naming_this_is
     assert "实践文档另见 #498" in a.answer and "关联 issue" not in a.answer, a.answer
 
 
-def test_a_value_marked_measured_is_a_result_and_a_commit_title_saying_the_issue_again_takes_no_room():
+def test_a_value_marked_measured_is_a_result():
     from fixlore.analyse.roles import is_measurement
-    from fixlore.analyse.room import only_said
     assert is_measurement("验收：MFU≥24（实测 24.6）") and is_measurement("measured 24.6 MFU")
     assert not is_measurement("实测 3 次都复现") and not is_measurement("版本 3.2.1")
     problem = "MagiHuman 15B 音视频 DiT 迁移至 MindSpeed-MM FSDP2"
-    assert only_said("[FSDP2] 新增 MagiHuman 模型", [problem], REPO)
-    assert not only_said("新增 fsdp/models/magihuman/，通过 @model_register 注册", [problem], REPO)
-    assert not only_said("适配 CP / EP / 异步激活卸载", [problem], REPO)       # names nothing: judged by its role
     case, ctx = _case(14, problem, [],
                       "- 新增 fsdp/models/magihuman/，通过 @model_register 注册\n- 适配 CP / EP / chunkloss / recompute / 异步激活卸载\n"
                       "- video / audio / text 单流打包，flow-matching 联合训练\n验收：MFU≥24（实测 24.6）\n")
     ctx.commits = [Commit(repo=REPO, sha="a" * 40, pull_number=914, message="[FSDP2] 新增 MagiHuman 模型")]
     a = OfflineAnalyst().analyse(case, ctx)
-    assert "实测 24.6" in a.answer and "[FSDP2]" not in a.answer, a.answer
+    assert "实测 24.6" in a.answer, a.answer
 
 
 def test_a_cause_the_reporter_located_and_a_maintainer_confirmed_is_the_rows_mechanism():

@@ -46,7 +46,7 @@ from fixlore.analyse.roles import (OFFICIAL, facts_kept, is_measurement, is_scop
                                    is_log_line, only_tests, says_something, states_cause,
                                    states_change, states_reason, without_merge_news)
 from fixlore.analyse.roles import pulls_named as _pulls_named
-from fixlore.analyse.room import (figures_only, new_figures, only_said, points_elsewhere, repeats, same_wording,
+from fixlore.analyse.room import (figures_only, new_figures, points_elsewhere, repeats, same_wording,
                                   without_own_reference)
 from fixlore.analyse.room import worth_room as room_for
 from fixlore.analyse.scored import Scored
@@ -287,8 +287,6 @@ class OfflineAnalyst:
         while left >= MIN_PIECE and len(taken) < 6:
             before = len(taken)
             more = [c for c in official if not c.aside and not any(c.text == t.text for _, t, _ in taken)]
-            # a commit's title naming only what the problem cell names takes no room left over (analyse/room.py)
-            more = [c for c in more if not (c.source == "commit" and only_said(c.text, [problem], case.repo))]
             take("change" if case.fix else "mechanism",
                  [c for c in more if (c.facts or c.mechanism or c.change or points_elsewhere(c.text, case.repo, case.number, stated))
                   and worth_room(c)])

@@ -26,13 +26,10 @@ sentences taken (as written in the thread and as shown) and the pipeline's own f
   this issue ("关联 issue：#357") goes. Written from how PR templates link related work; read on
   seed-twin2's tune rows (MindSpeed-MM#357): bench/rows.py 0.763 -> 0.789, facts_reader 0.818 ->
   0.841; held out and ascend-2026-09 (tune and heldout) unchanged.
-- the title again (`only_said`): a commit's title whose every name the problem cell shows already
-  ("[FSDP2] 新增 MagiHuman 模型" under the issue "MagiHuman 15B … 迁移至 MindSpeed-MM FSDP2") takes no
-  room left over: a commit's title says the issue's title again in the words of a change. A
-  maintainer's answer naming only the problem's names (a question's answer) is not a title; a
-  sentence naming nothing ("适配 CP / EP / …") is judged by its role as before. Read on seed-twin2's
-  tune rows (MindSpeed-MM#357), with analyse/roles' value marked measured ("实测 24.6"): bench/rows.py
-  0.789 -> 0.789, facts_reader 0.841 -> 0.864; held out and ascend-2026-09 (tune and heldout) unchanged.
+- (not a rule: a commit's title naming only the problem cell's names was once kept out of the room left
+  over; it also dropped titles that were the only words saying what a fix does, github-mini widgets#98
+  "Respect min_size in Widget.resize (1.x)", so it went, seed-twin2 tune facts_reader 0.864 -> the
+  figure in CHANGELOG)
 - worth the room (`worth_room`): once the row has a mechanism and a change (or advice), a sentence
   more only for a fact (a number, a name, a version, a PR) the row does not state yet.
 """
@@ -130,12 +127,6 @@ def without_own_reference(text: str, repo: str, number: int) -> str:
     return "".join(kept).strip().lstrip("，,；;").strip() if kept else ""
 
 
-def only_said(text: str, said: list[str], repo: str) -> bool:
-    """Whether `text` names something and all it names `said` (the problem cell) names already."""
-    mine = named(text, repo)
-    return bool(mine) and not mine - named(" ".join(said), repo)
-
-
 def worth_room(text: str, roles: set[str], shown: list[str], stated: str, repo: str) -> bool:
     """Whether `text` earns room in a row that already says what was wrong and what was done (a
     mechanism, and the change or the advice): only by naming a fact (a number, a name, a version,
@@ -149,4 +140,4 @@ def worth_room(text: str, roles: set[str], shown: list[str], stated: str, repo: 
     return bool(named(text, repo) - named(" ".join([stated] + shown), repo))
 
 
-__all__ = ["SAME_WORDING", "figures", "figures_only", "named", "new_figures", "only_said", "points_elsewhere", "repeats", "same_wording", "without_own_reference", "worth_room"]
+__all__ = ["SAME_WORDING", "figures", "figures_only", "named", "new_figures", "points_elsewhere", "repeats", "same_wording", "without_own_reference", "worth_room"]

@@ -129,7 +129,8 @@ TOLD_AS = re.compile(r"^(?!根因|原因|定位|问题)[^：:，,。\s]{2,6}[：
 ANALYST_CUT = re.compile(r"rest cut|not in the excerpt|…|\.\.\.", re.I)
 BRACKETS = (("(", ")"), ("（", "）"), ("[", "]"), ("【", "】"))
 TALK = re.compile(r"(?:yeah|yes|hi|hello|thanks?|thank you|apologies|sorry|sure|ok(?:ay)?|we will|i will|i'll)\b", re.I)
-_FIGURE = re.compile(r"\S*\d\S*|`[^`]*`|\S*[_./()]\S*")
+# what is not prose: figures, code, names with their marks (a sigil is a name, whatever follows it)
+_FIGURE = re.compile(r"\S*\d\S*|`[^`]*`|\S*[_./()#＃]\S*|[!！]\S+")
 
 
 def tells_a_cause(sentence: str, c: Case) -> bool:
