@@ -82,8 +82,9 @@ def test_disclosure_figures_come_from_the_run(written):
     assert "状态为已合并且记有合入时间" in zh and "its state is merged and it records a merge time" in en
     assert "quantkit#41" in zh.split("## 考据与口径披露")[1]              # claimed_unmerged named
     assert "4 秒内 3 单" in zh and "3 issues in 4 s" in en              # the close storm, with its span
-    assert "msdemo#110 晚 21 天 16 小时" in zh                          # stale close with its lag (1,872,000 s)
-    assert "msdemo#110 21 d 16 h late" in en
+    # stale close with its lag (1,872,000 s), written as its row writes it (21 d 16 h rounds to 22 days)
+    assert "msdemo#110 晚 22 天" in zh
+    assert "msdemo#110 22 days late" in en
     assert "!850 修 msdemo#103、msdemo#104" in zh                        # one PR, many issues
     assert f"深析层弃 {f['dropped']} 条" in zh and "官方不采纳 1（msdemo#106）" in zh
     assert f"余 {f['backlog']} 条留待后续" in zh
