@@ -5,7 +5,10 @@ analyst's proposed theme) comes from :func:`topic_words`. Before a word is count
 its layout: HTML tags and entities, Markdown links and images (:func:`rules.text.markup_free`),
 console markup in pairs (``[bold red]...[/bold red]``, ``[link=...]``), fenced code blocks, heading
 marks, table pipes and the table's header rule, horizontal rules, quote marks, emphasis and code
-spans' marks. A word must then hold a letter or a CJK character: "---", "##" or "|" never are.
+spans' marks. A word must then hold a letter or a CJK character: "---", "##" or "|" never are; and
+an English function word (a preposition, pronoun, auxiliary or determiner: "per" of "Per Token",
+"after" of "crash after upgrade") names no topic, so it is never one (rules/text's stop list is
+shared with the overlap measures and kept small; this one reads only theme words).
 """
 
 from __future__ import annotations
@@ -57,9 +60,23 @@ def prose(text: str) -> str:
     return _MARKS.sub(" ", text)
 
 
+FUNCTION_WORDS = frozenset("""
+    about above across after against along among around as at before behind below beneath beside between
+    beyond by down during except from inside into near off onto out outside over past per since than
+    through throughout till toward towards under until up upon via within without
+    be been being am was were has have had having do does did doing can could will would shall should
+    may might must
+    it its itself this that these those they them their we us our you your he she him her his i me my
+    all any both each either every few many more most much neither no nor other some such
+    but if else so then there here when where whether which while who whom whose what why how
+    also just only very too yet still again ever
+""".split())
+
+
 def is_word(token: str) -> bool:
-    """A theme word holds a letter or a CJK character (CJK characters are letters to Unicode)."""
-    return bool(_LETTER.search(token or ""))
+    """A theme word holds a letter or a CJK character (CJK characters are letters to Unicode) and is
+    no English function word."""
+    return bool(_LETTER.search(token or "")) and (token or "").lower() not in FUNCTION_WORDS
 
 
 def topic_words(text: str, k: int = 8) -> list[str]:
