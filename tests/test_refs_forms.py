@@ -250,3 +250,19 @@ def test_fix_credits_skip_a_withheld_clause():
     from fixlore.rules.refs import fix_credits
 
     assert fix_credits("fixed by !57; not fixed by !58; !59 修复了吗；!60 修复了内存泄漏") == [57, 60]
+
+
+def test_every_reader_of_references_skips_what_a_reader_never_sees():
+    """A PR template's commented-out example ("<!-- Fixes #12 -->") is read by no reader: not as a
+    credit, a copy, a plan's table or a cherry-pick (rules.refs.visible keeps offsets)."""
+    from fixlore.rules.cherry_pick import picked_shas
+    from fixlore.rules.refs import copied_numbers, fix_credits, has_task_list_ref, table_ref_rows, visible
+    hidden = "<!-- fixed by !12; backport of #13\n- [ ] #14\n| a | #1 |\n| b | #2 |\n| c | #3 |\n" \
+             "(cherry picked from commit 0123456789abcdef0123456789abcdef01234567) -->"
+    assert len(visible(hidden)) == len(hidden) and visible("a <!-- b --> c") == "a            c"
+    assert fix_credits(hidden) == [] and fix_credits(hidden + " fixed by !15") == [15]
+    assert copied_numbers("t", hidden, False) == [] and not has_task_list_ref(hidden)
+    assert table_ref_rows(hidden) == 0 and picked_shas(hidden) == []
+    shown = hidden.replace("<!--", "").replace("-->", "")
+    assert fix_credits(shown) == [12] and copied_numbers("t", shown, False) == [13]
+    assert has_task_list_ref(shown) and table_ref_rows(shown) == 3 and picked_shas(shown)

@@ -19,6 +19,7 @@ import re
 
 from fixlore.rules.refs import find_refs
 from fixlore.rules.text import overlap, tokens
+from fixlore.rules.words import has_cue
 
 CAUSE, CHANGE, STATUS = "cause", "change", "status"
 
@@ -106,8 +107,8 @@ def role(sentence: str, field: str = "", repo: str = "", issue: str = "") -> str
     if issue and restates(text, issue):
         return STATUS
     low = low.replace("不支持", "不")
-    causal = any(w in text.lower() for w in CAUSE_CUES)
-    changing = any(w in low for w in CHANGE_CUES)
+    causal = has_cue(text, CAUSE_CUES)       # as words: "unsupported" is no "support", "because" no "use"
+    changing = has_cue(low, CHANGE_CUES)
     if field == "mechanism":
         return CHANGE if changing and not causal else CAUSE
     if field in ("change", "workaround", "action"):

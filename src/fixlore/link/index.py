@@ -127,6 +127,9 @@ class CorpusIndex:
         for p in corpus.pulls:
             if p.merge_commit_sha:
                 self.sha_to_pull.setdefault(p.merge_commit_sha, (p.repo, p.number))
+        # a source branch's head: what a cherry-pick's "(cherry picked from commit SHA)" may name
+        self.head_to_pull: dict[str, Key] = {p.head_sha.lower(): (p.repo, p.number)
+                                             for p in corpus.pulls if p.head_sha}
 
         # Reading every PR's text for references is the costliest part: with workers, forked
         # children start on it now (the first after the side job) and this process joins in
@@ -297,34 +300,13 @@ class CorpusIndex:
         return any((e.detail or {}).get("event") == "connected" for e in self.issue_events.get(key, []))
 
     def pull_of_commit(self, ev: Event) -> Key | None:
-        sha = str((ev.detail or {}).get("commit_id") or "")
-        if not sha:
-            return None
-        if sha in self.sha_to_pull:
-            return self.sha_to_pull[sha]
-        for known, pk in self.sha_to_pull.items():
-            if len(sha) >= 7 and (known.startswith(sha) or sha.startswith(known)):
-                return pk
-        return None
+        """The PR a timeline event's commit belongs to (one of its commits, or its merge commit)."""
+        return _pull_of_sha(str((ev.detail or {}).get("commit_id") or ""), (self.sha_to_pull,))
 
     def pull_by_sha(self, sha: str) -> Key | None:
         """The PR a commit SHA (full or an abbreviation of >= 7) belongs to: one of its commits, its
         merge or squash commit, or its source branch's head."""
-        sha = (sha or "").lower()
-        if len(sha) < 7:
-            return None
-        if sha in self.sha_to_pull:
-            return self.sha_to_pull[sha]
-        heads = getattr(self, "_head_to_pull", None)
-        if heads is None:
-            heads = self._head_to_pull = {p.head_sha.lower(): k for k, p in self.pulls.items() if p.head_sha}
-        if sha in heads:
-            return heads[sha]
-        for table in (self.sha_to_pull, heads):
-            for known, pk in table.items():
-                if known.lower().startswith(sha) or (len(known) >= 7 and sha.startswith(known.lower())):
-                    return pk
-        return None
+        return _pull_of_sha(sha, (self.sha_to_pull, self.head_to_pull))
 
     def is_default_branch(self, repo: str, branch: str) -> bool:
         if not branch:
@@ -333,3 +315,20 @@ class CorpusIndex:
         if default:
             return branch == default
         return branch in ("master", "main", "develop", "dev")
+
+
+def _pull_of_sha(sha: str, tables: tuple[dict[str, Key], ...]) -> Key | None:
+    """The first table's PR for `sha` (>= 7 hex digits): by the whole SHA, else by one being an
+    abbreviation of the other (a timeline may give a short SHA, a commit list a long one)."""
+    sha = (sha or "").lower()
+    if len(sha) < 7:
+        return None
+    for table in tables:
+        if sha in table:
+            return table[sha]
+    for table in tables:
+        for known, pk in table.items():
+            known = known.lower()
+            if known.startswith(sha) or (len(known) >= 7 and sha.startswith(known)):
+                return pk
+    return None

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from fixlore.rules.refs import COPY_MARKER, copied_numbers
+from fixlore.rules.refs import COPY_MARKER, copied_numbers, visible
 
 # git's -x trailer: "(cherry picked from commit 1d378afea33cef9fc86f3b8d32dd663bd08b8c7d)"
 _PICKED_FROM = re.compile(r"\(\s*cherry[- ]picked\s+from\s+commit\s+([0-9a-f]{7,40})\s*\)", re.IGNORECASE)
@@ -20,7 +20,7 @@ _TITLE_MARK = re.compile(rf"(?<![A-Za-z]){COPY_MARKER}(?![A-Za-z])", re.IGNORECA
 
 def picked_shas(text: str) -> list[str]:
     """The commit SHAs a text says its commits were cherry-picked from (git's -x trailer), in order."""
-    return list(dict.fromkeys(m.group(1).lower() for m in _PICKED_FROM.finditer(text or "")))
+    return list(dict.fromkeys(m.group(1).lower() for m in _PICKED_FROM.finditer(visible(text))))
 
 
 def origin_numbers(title: str, body: str) -> list[int]:

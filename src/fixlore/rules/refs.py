@@ -160,6 +160,15 @@ def _hidden(text: str) -> list[tuple[int, int]]:
     return spans
 
 
+def visible(text: str | None) -> str:
+    """`text` with what a reader never sees (HTML comments, Markdown comment lines) blanked out,
+    each hidden character a space, so offsets stay those of `text`."""
+    text = text or ""
+    for a, b in _hidden(text):
+        text = text[:a] + " " * (b - a) + text[b:]
+    return text
+
+
 def _matches(text: str, platform: str = "") -> list[tuple[_Form, re.Match[str]]]:
     """The forms' matches, left to right, none overlapping another, none in hidden text."""
     found: list[tuple[_Form, re.Match[str]]] = []
@@ -468,8 +477,9 @@ _CREDIT_AFTER = re.compile(rf"{_PR_MARK}(\d{{1,7}})(?![{_A}])\s*(?:已经|已|�
 def fix_credits(text: str) -> list[int]:
     """The PR numbers a written sentence credits as the fix ("!1008 修复了 …", "fixed by !57"),
     each once, in order of appearance. A PR only named ("见 !60", "不同于 !47") is not credited, nor one
-    a clause asks about, denies or blames ("is it fixed by !57?", "not fixed by !57": `withheld_cue`)."""
-    text = text or ""
+    a clause asks about, denies or blames ("is it fixed by !57?", "not fixed by !57": `withheld_cue`),
+    nor one in hidden text (`visible`)."""
+    text = visible(text)
     found = sorted([(m.start(1), int(m.group(1))) for m in _CREDIT_BEFORE.finditer(text)
                     if not withheld_cue(text, m.start(1), m.end(1))]
                    + [(m.start(1), int(m.group(1))) for m in _CREDIT_AFTER.finditer(text)
@@ -488,13 +498,13 @@ COPY_MARKER = r"(?:cherry[- ]?pick(?:ed|s|ing)?|backport(?:ed|s|ing)?|回合|同
 _COPIED_NUMBER = re.compile(
     rf"(?<![A-Za-z]){COPY_MARKER}\s*(?:of|from|for)?\s*(?:(?:the\s+)?(?:PR|MR|pull\s+request|merge\s+request)\s*)?"
     rf"[:：]?\s*(?:[#＃!！])(\d{{1,7}})(?![\d])", re.IGNORECASE)
-_TRAILING_NUMBER = re.compile(r"\(\s*[#!](\d{1,7})\s*\)\s*$")
+_TRAILING_NUMBER = re.compile(r"\s*\(\s*[#!](\d{1,7})\s*\)\s*$")    # a squash title's "(#13348)"
 
 
 def copied_numbers(title: str, body: str, marked_title: bool) -> list[int]:
     """The PR numbers a title or body names as the change copied, each once, in order; a title's trailing
     "(#N)" only when `marked_title` (unmarked, it is the PR's own number)."""
-    found = [int(m.group(1)) for text in (title or "", body or "") for m in _COPIED_NUMBER.finditer(text)]
+    found = [int(m.group(1)) for text in (title or "", visible(body)) for m in _COPIED_NUMBER.finditer(text)]
     if marked_title:
         m = _TRAILING_NUMBER.search(title or "")
         if m:
@@ -503,10 +513,9 @@ def copied_numbers(title: str, body: str, marked_title: bool) -> list[int]:
 
 
 # a reference as written in a row's clause ("#12", "!45", "Ascend/mindie#7"); a PR title's leading issue
-# ("issue/302 - ", "#179 ") and trailing number ("(#123)")
+# ("issue/302 - ", "#179 "); its trailing number is _TRAILING_NUMBER
 _WRITTEN_SHORT = re.compile(r"(?:[\w.-]+/[\w.-]+)?[#!]\d+")
 _TITLE_LEAD = re.compile(r"^(?:issue\s*[/#-]?\s*\d+\s*[-:：]?\s*|[#!]\d+\s*[-:：]?\s*)", re.I)
-_TITLE_TAIL = re.compile(r"\s*\((?:#|!)\d+\)\s*$")
 
 
 def without_written_refs(text: str) -> str:
@@ -521,7 +530,7 @@ def title_without_lead_ref(title: str) -> str:
 
 def title_without_tail_ref(title: str) -> str:
     """A PR title without the trailing "(#123)" a squash merge appends."""
-    return _TITLE_TAIL.sub("", title)
+    return _TRAILING_NUMBER.sub("", title)
 
 
 _HASH_DIGITS = re.compile(r"#(\d+)")
@@ -637,7 +646,7 @@ _TASK_REF = re.compile(
 
 def has_task_list_ref(body: str) -> bool:
     """Whether `body` holds a task-list line that is only a reference ("- [ ] #12", "- [x] o/r#3", a URL)."""
-    return bool(_TASK_REF.search(body))
+    return bool(_TASK_REF.search(visible(body)))
 
 
 # A Markdown table cell that is only a reference: "#12", "o/r#12", "[#12](url)", an issue or PR URL.
@@ -651,7 +660,7 @@ def table_ref_rows(body: str) -> int:
     """How many rows of a Markdown table in `body` hold a cell that is only a reference to an
     issue or PR (a plan's table: "| 1 | #3777 | readme | @dev (状态-提交PR) |")."""
     rows = 0
-    for line in (body or "").splitlines():
+    for line in visible(body).splitlines():
         line = line.strip()
         if not line.startswith("|"):
             continue
