@@ -56,24 +56,26 @@ _REAL_MIGRATIONS = [False]            # set for the running test by pytest_runte
 _TEMPLATE: list[Path] = []
 
 
+_TEMPLATE_LOCK = threading.Lock()
+
+
 def _template_store(real_migrate) -> Path:
-    if not _TEMPLATE:
-        import atexit
+    with _TEMPLATE_LOCK:                                # threads of one test may open stores at once
+        if not _TEMPLATE:
+            import atexit
 
-        import sqlalchemy as sa
+            from fixlore.store import Store
 
-        from fixlore.store import Store
-
-        folder = Path(tempfile.mkdtemp(prefix="fixlore-template-"))
-        atexit.register(shutil.rmtree, folder, True)
-        store = Store(sa.create_engine(f"sqlite:///{folder / 'template.db'}", future=True))
-        try:
-            real_migrate(store)
-        finally:
-            store.close()                               # the last connection checkpoints the WAL
-        assert not (folder / "template.db-wal").exists() or not (folder / "template.db-wal").stat().st_size
-        _TEMPLATE.append(folder / "template.db")
-    return _TEMPLATE[0]
+            folder = Path(tempfile.mkdtemp(prefix="fixlore-template-"))
+            atexit.register(shutil.rmtree, folder, True)
+            store = Store.open(str(folder / "template.db"), migrate=False)    # as a run opens it: WAL
+            try:
+                real_migrate(store)
+            finally:
+                store.close()                           # the last connection checkpoints the WAL
+            assert not (folder / "template.db-wal").exists() or not (folder / "template.db-wal").stat().st_size
+            _TEMPLATE.append(folder / "template.db")
+        return _TEMPLATE[0]
 
 
 def _migrate_from_a_template() -> None:

@@ -197,6 +197,7 @@ def test_a_cause_the_reporter_located_and_a_maintainer_confirmed_is_the_rows_mec
     from fixlore.analyse.confirmed import confirms, locates_cause
     assert confirms("确认，影响静态量化和敏感层分析。") and confirms("Confirmed. Will fix.") and confirms("是的")
     assert not confirms("确认一下版本？") and not confirms("请确认 CANN 版本") and not confirms("yesterday it worked")
+    assert not confirms("确认：原因是 dim 取值不对")          # a stage label before the maintainer's own finding
     assert locates_cause("quant/observer/minmax.py L47-66：minmax_config 初始化时 dim=[]")
     assert locates_cause("原因是 dim=[] 时对整个 Tensor 求 min/max") and not locates_cause("Per Token 量化 scale 不对")
     located = "msmodelslim/quant/observer/minmax.py L47-66：minmax_config 初始化时 dim=[]，min/max 对整个 Tensor 求。"

@@ -17,7 +17,7 @@ import re
 
 from fixlore.analyse.context import CaseContext
 from fixlore.analyse.roles import states_cause
-from fixlore.rules.text import sentences
+from fixlore.rules.text import STAGE_LABEL, sentences
 
 # a reply that opens by agreeing with what the reporter found ("确认，…", "是的。", "Confirmed:")
 # and not by asking for a check ("确认一下版本", "请确认", "can you confirm")
@@ -32,8 +32,9 @@ _LOCATION = re.compile(r"[\w/.-]+\.(?:py|pyx|cc|cpp|cxx|c|h|hpp|cu|go|rs|java|js
 
 
 def confirms(comment: str) -> bool:
-    """Whether a comment opens by confirming what was reported or found."""
-    return bool(_CONFIRMS.match(comment or ""))
+    """Whether a comment opens by confirming what was reported or found; "确认：…" is a stage label
+    (rules.text.STAGE_LABEL) before the maintainer's own finding, not an endorsement."""
+    return bool(_CONFIRMS.match(comment or "")) and not STAGE_LABEL.match(comment or "")
 
 
 def locates_cause(sentence: str) -> bool:

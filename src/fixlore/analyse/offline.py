@@ -185,8 +185,7 @@ class OfflineAnalyst:
         return out
 
     def _explanation(self, case: Case, cands: list[Scored], budget: int,
-                     title: str = "", stated: str = "", room: int | None = None,
-                     problem: str = "") -> list[tuple[str, Scored, str]]:
+                     title: str = "", stated: str = "", room: int | None = None) -> list[tuple[str, Scored, str]]:
         """(role, sentence, text) picked by role in the order a reader needs them when room is short:
         the mechanism; the change when there is a fix, else the official advice; the scope (versions,
         requirements); a measured number; a second mechanism; advice beside a fix; a side note.
@@ -346,7 +345,7 @@ class OfflineAnalyst:
         # the row's room is what a reader sees of it: the cited document's name is read too
         shown = " ".join(p for p in (stated, cite_label(case, zh)) if p)
         picked = self._explanation(case, cands, row_budget(problem, shown, EXPLAIN_BUDGET), title, stated,
-                                   room=row_budget(problem, shown, 0), problem=problem)
+                                   room=row_budget(problem, shown, 0))
         # who is affected, as the people who own the code stated it: a defect confirmed and bounded
         established = " ".join(t for r, c, t in picked if r == "scope" and c.source in OFFICIAL)
         verdict = keep_or_drop(case, ctx, root_cause=root_text, established=established)

@@ -10,11 +10,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-import yaml
-
 from fixlore.core.enums import FunnelStage
 from fixlore.core.errors import ConfigError
 from fixlore.core.model import Case, Corpus, FixRef
+from fixlore.edges.inputs import safe_load_yaml
 from fixlore.kb.enrich import CorpusLookup, case_query
 from fixlore.retrieval.base import KbQuery
 
@@ -30,7 +29,7 @@ def read_truth(world: str | Path) -> dict:
     path = Path(world) / "truth.yaml"
     if not path.is_file():
         raise ConfigError(f"{world} has no truth.yaml")
-    return yaml.safe_load(path.read_text("utf-8")) or {}
+    return safe_load_yaml(path.read_text("utf-8")) or {}
 
 
 def truth_cases(truth: dict, funnel: str | None = FunnelStage.SELECTED) -> list[tuple[Case, list[str]]]:

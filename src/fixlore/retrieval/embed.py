@@ -66,6 +66,8 @@ def _remembered(threads: int, texts: Sequence[str]) -> list[np.ndarray | None]:
 def _remember(threads: int, texts: Sequence[str], rows: np.ndarray) -> None:
     with _MEMO_LOCK:
         for text, row in zip(texts, rows):
+            row = np.array(row)                         # its own copy: a view would keep its whole batch alive
+            row.setflags(write=False)
             _MEMO[(threads, text)] = row
         while len(_MEMO) > MEMO_ROWS:
             _MEMO.popitem(last=False)
@@ -95,11 +97,10 @@ class UseEmbedder:
             model = self._load()
             with blas_threads(self._threads):
                 vecs = normalise(np.asarray(model.encode(missing), dtype=np.float32))
-            vecs.setflags(write=False)                 # rows are shared: nobody may change one
             _remember(self._threads, missing, vecs)
             new = dict(zip(missing, vecs))
             found = [new[t] if row is None else row for t, row in zip(texts, found)]
-        return np.stack(found).astype(np.float32, copy=True)
+        return np.stack(found).astype(np.float32, copy=False)     # np.stack makes a new array
 
 
 def normalise(vecs: np.ndarray) -> np.ndarray:
