@@ -257,3 +257,14 @@ def test_a_stale_lag_in_the_disclosure_reads_as_the_row_reads_it():
     lag = 7 * 86400 + 20 * 3600
     zh = _stale_closes({"stale": [{"case": "a#1", "lag_s": lag}]}, "zh")
     assert f"a#1 晚 {format_lag(lag, True)}" in zh and "小时" not in zh
+
+
+def test_the_composer_stops_where_the_check_would_call_it_cut():
+    """rules.clauses holds the one rule both read: a determiner whose noun is gone and an analyst's
+    cut mark leave a clause open, so the writer never ends a bullet there and the check flags them."""
+    from fixlore.compose.check import _paragraph_cut
+    from fixlore.rules.clauses import is_open, needs_more, whole_clauses
+    assert needs_more("However, for Ascend Hardware, The only") and not needs_more("the only fix")
+    assert is_open("Point `third_party/hcomm` at tag v9.0.0 (rest cut)") and is_open("原因见日志（后略）")
+    assert whole_clauses("It fails on 310P. For Ascend Hardware, The only", 80) == "It fails on 310P. For Ascend Hardware"
+    assert _paragraph_cut("t", "如 #1：For Ascend Hardware, The only.") and _paragraph_cut("t", "如 #1：见日志 (rest cut)。")

@@ -16,6 +16,7 @@ from dataclasses import asdict, dataclass
 from typing import Any, Mapping
 
 from fixlore.compose.language import MARK as QUOTE_MARK, foreign_prose
+from fixlore.rules.clauses import ANALYST_CUT, HEADLESS
 from fixlore.rules.credit import creditable_pulls, merged_pulls
 from fixlore.rules.refs import credited_pulls
 
@@ -41,8 +42,7 @@ _PLAN = re.compile(r"计划|准备(?:统一|改|拆|修)|修复中|检视中|(?:
 _DONE = re.compile(r"已合入|已修复|\d\d-\d\d 合入|\bmerged (?:on|in|at)\b|\bhas been fixed\b|\bwas fixed\b", re.I)
 _NOT_DONE = re.compile(r"未合入|未落地|未合|not (?:yet )?(?:merged|landed)|\bopen\b|unmerged", re.I)
 _CUT_END = re.compile(r"(?:…|\.\.\.|例如[。：:]?|比如[。：:]?|such as\.?|e\.g\.,?|[，,、；;：:（(]|\b(?:and|or|the|of|to|with)\.?"
-                      # a determiner and its adjective with the noun gone ("The only.", "the same")
-                      r"|\b(?:the|a|an|its|their)\s+(?:only|first|last|same|other|main|whole|real)\.?)\s*$",
+                      rf"|{HEADLESS}\.?)\s*$",      # rules.clauses: a determiner with its noun gone ("The only.")
                       re.I)
 # A cut inside the cell: an ellipsis or a colon/comma closed by a full stop, "例如。" with nothing named.
 # (In the English digest a quoted Chinese sentence closes with ". ": "CrashLoopBackOff：. Closed ...")
@@ -121,7 +121,7 @@ _PARA_SENTENCE = re.compile(r"[^。！？；]+[。！？；]|[^.;]+[.;](?=\s|$)|
 _EMPTY_EXAMPLE = re.compile(r"([\w.-]+#\d+)\]?(?:\([^)\s]*\))?\s*[：:]\s*([^\s；;。.]{1,3})\s*(?:[；;。]|\.(?=\s|$))")
 
 
-_CUT_MARK = re.compile(r"\(rest cut\)|not in the excerpt|（后略）", re.I)
+_CUT_MARK = re.compile(ANALYST_CUT, re.I)
 
 
 def _paragraph_cut(where: str, text: str) -> list[Finding]:

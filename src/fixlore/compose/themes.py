@@ -25,7 +25,7 @@ from fixlore.compose.roles import CAUSE, CAUSE_CUES, role
 from fixlore.compose.steps import CAUSE_CUES as READ_CUES, CHANGE_WORDS, FAILURE, LABEL, LEANS, PLANNED, sentences
 from fixlore.compose.wording import fix_labels, j as _j, t as _t
 from fixlore.core.model import Case
-from fixlore.rules.clauses import whole_clauses
+from fixlore.rules.clauses import cut_already, whole_clauses
 
 
 def groups(kept: list[Case], ref: Refs) -> list[tuple[str, list[Case]]]:
@@ -125,8 +125,6 @@ def said_whole(text: str, limit: int, keep=lambda s: True) -> str:
 VERIFIED = re.compile(r"(?:全部|均|验证|测试|回归|用例|读写|实测)\s*通过|回归测试|单测|\bpass(?:ed|es)\b|\btests?\b", re.I)
 # a short label that says the sentence is something else than a cause ("典型用法：", "二轮补修：")
 TOLD_AS = re.compile(r"^(?!根因|原因|定位|问题)[^：:，,。\s]{2,6}[：:]")
-# what an analyst leaves where it cut a text or had none ("(rest cut)", "(description not in the excerpt")
-ANALYST_CUT = re.compile(r"rest cut|not in the excerpt|…|\.\.\.", re.I)
 BRACKETS = (("(", ")"), ("（", "）"), ("[", "]"), ("【", "】"))
 TALK = re.compile(r"(?:yeah|yes|hi|hello|thanks?|thank you|apologies|sorry|sure|ok(?:ay)?|we will|i will|i'll)\b", re.I)
 # what is not prose: figures, code, names with their marks (a sigil is a name, whatever follows it)
@@ -148,7 +146,7 @@ def tells_a_cause(sentence: str, c: Case) -> bool:
         return False
     if role(sentence, "mechanism", c.repo, f"{c.title} {c.problem}") != CAUSE:
         return False
-    if ANALYST_CUT.search(sentence) or any(sentence.count(o) != sentence.count(c) for o, c in BRACKETS):
+    if cut_already(sentence) or any(sentence.count(o) != sentence.count(c) for o, c in BRACKETS):
         return False        # the analyst's own cut, or a bracket left open: half a fact
     prose = _FIGURE.sub(" ", sentence)
     if cjk_count(prose) >= 4:

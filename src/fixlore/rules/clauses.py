@@ -51,12 +51,16 @@ def announces(part: str) -> bool:
 NEEDS_MORE = ("to", "the", "a", "an", "of", "with", "and", "or", "for", "from", "by", "into", "than", "via",
               "的", "和", "与", "及", "或", "把", "将", "被", "在")
 _OPEN_WORD = re.compile(r"(?:^|[^A-Za-z0-9_])(" + "|".join(w for w in NEEDS_MORE if w.isascii()) + r")$", re.I)
+# a determiner and its adjective with the noun gone ("…for Ascend Hardware, The only", "the same")
+HEADLESS = r"\b(?:the|a|an|its|their)\s+(?:only|first|last|same|other|main|whole|real)"
+_HEADLESS_END = re.compile(HEADLESS + r"$", re.I)
 
 
 def needs_more(part: str) -> bool:
     """`part` ends on a word that needs what follows it ("please upgrade to", "…改为把")."""
     bare = part.rstrip(" ，,、：:；;。.！!？?")
-    return bool(_OPEN_WORD.search(bare)) or any(bare.endswith(w) for w in NEEDS_MORE if not w.isascii())
+    return (bool(_OPEN_WORD.search(bare) or _HEADLESS_END.search(bare))
+            or any(bare.endswith(w) for w in NEEDS_MORE if not w.isascii()))
 
 
 def leaves_open(part: str) -> bool:
@@ -102,7 +106,15 @@ def fit(text: str, limit: int) -> str:
     return ""
 
 
-_CUT_MARK = re.compile(r"(?:…|\.\.\.)")
+# where a text was cut already: an ellipsis, or what an analyst leaves where it cut ("(rest cut)",
+# "(description not in the excerpt", "（后略）")
+ANALYST_CUT = r"\(rest cut\)|not in the excerpt|（后略）"
+_CUT_MARK = re.compile(r"(?:…|\.\.\.|" + ANALYST_CUT + ")", re.I)
+
+
+def cut_already(text: str) -> bool:
+    """`text` holds a cut: an ellipsis or an analyst's mark of one."""
+    return bool(_CUT_MARK.search(text or ""))
 
 
 def is_open(part: str) -> bool:
@@ -110,7 +122,7 @@ def is_open(part: str) -> bool:
     ("…adaptation，"), it `leaves_open` what follows ("guidance:"), it ends on a word that
     `needs_more`, or it holds an ellipsis (cut already)."""
     text = (part or "").strip()
-    if not text or _CUT_MARK.search(text):
+    if not text or cut_already(text):
         return True
     return text[-1] in "，,、；;（(" or leaves_open(text) or needs_more(text)
 
@@ -133,5 +145,5 @@ def whole_clauses(text: str, limit: int) -> str:
     return ""
 
 
-__all__ = ["DANGLING", "NEEDS_MORE", "announces", "clause_ends", "dangles", "fit", "is_open", "leaves_open",
+__all__ = ["ANALYST_CUT", "DANGLING", "HEADLESS", "NEEDS_MORE", "announces", "clause_ends", "cut_already", "dangles", "fit", "is_open", "leaves_open",
            "needs_more", "whole_clauses", "without_dangling"]
