@@ -8,7 +8,9 @@ marks, table pipes and the table's header rule, horizontal rules, quote marks, e
 spans' marks. A word must then hold a letter or a CJK character: "---", "##" or "|" never are; and
 an English function word (a preposition, pronoun, auxiliary or determiner: "per" of "Per Token",
 "after" of "crash after upgrade") names no topic, so it is never one (rules/text's stop list is
-shared with the overlap measures and kept small; this one reads only theme words).
+shared with the overlap measures and kept small; this one reads only theme words). The list is
+English grammar, read on no world; it moves only cases' theme labels (46 over seven worlds, every
+digest byte-identical).
 """
 
 from __future__ import annotations

@@ -2,7 +2,8 @@
 no spaces between words), an English cue only where a word starts and ends, so that 'error' does
 not find 'terror' nor 'nan' 'finance'. An English cue takes its plain inflections (error/errors,
 crash/crashed/crashing); one ending in '*' is a stem that matches any ending ('diverg*' finds
-diverge, diverged, divergence)."""
+diverge, diverged, divergence). A matching rule, not a threshold: written from English morphology,
+fitted on no world (the themes' modes that use it say where they were read)."""
 
 from __future__ import annotations
 
