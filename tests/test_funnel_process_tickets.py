@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given, strategies as st
 
 from fixlore.rules.funnel import FunnelConfig, cheap_funnel
-from fixlore.rules.funnel.cheap import title_tag
+from fixlore.rules.funnel.titles import title_tag
 
 from test_link_builders import SINCE, issue, t
 
@@ -57,3 +57,61 @@ def test_title_tag_is_a_piece_of_the_title(title):
        st.text(alphabet="abc xyz", min_size=1, max_size=30))
 def test_metamorphic_respelling_the_tag_keeps_the_verdict(shape, tag, rest):
     assert _stage(issue(1, shape.format(tag) + " " + rest, closed=t(18))) == "internal"
+
+
+# ---------------------------------------------------------------- tags read in order, commit-style titles
+
+@pytest.mark.parametrize("title", ["[NPU] [Roadmap] NPU MoE 2026 Q2 Roadmap", "[Ascend][RFC] 统一量化接口",
+                                   "【昇腾】【任务】适配 CANN 8.3", "[v0.9] Tracking: graph mode gaps",
+                                   "feat(ascend): port the E2E-verified support to v0.3", "refactor: split the loader",
+                                   "chore(ci)!: drop py3.9"])
+def test_a_process_tag_after_component_tags_or_a_commit_style_title_is_internal(title):
+    assert _stage(issue(1, title, closed=t(18))) == "internal"
+
+
+@pytest.mark.parametrize("title", ["[NPU][Bug] [RFC] wrong dtype", "[Ascend] [Usage]: roadmap of graph mode?",
+                                   "【昇腾】【问题】任务下发失败", "fix(ascend): crash on 910B", "test: the e2e case fails",
+                                   "Feature: support feat(x) syntax", "[NPU] task queue deadlock",
+                                   "docs: the install page 404s"])
+def test_a_report_tag_first_or_a_users_wording_keeps_it_a_report(title):
+    assert _stage(issue(1, title, closed=t(18))) == "pool"
+
+
+@given(st.text(max_size=80))
+def test_leading_tags_are_pieces_of_the_title(title):
+    from fixlore.rules.funnel.titles import leading_tags
+
+    assert all(tag and tag in title for tag in leading_tags(title))
+
+
+# ---------------------------------------------------------------- plans written in sentences, tickets that say they track
+
+ROADMAP = """### Motivation
+
+SGLang has accumulated some MoE-related issues on NPU:
+
+1. Support on Ascend:
+- [x] GLM-5 - https://github.com/sgl-project/sglang/issues/22709
+
+2. Bugs:
+- [x] DeepEp BF16 dispatcher fix - https://github.com/sgl-project/sglang/pull/23815
+- [ ] W4A8 MoE gives 0 accuracy (#23901)
+"""
+
+
+@pytest.mark.parametrize("body", [ROADMAP, "Release tracking issue for the `2.2-rc2` release.\n\nLinked PR: #387",
+                                  "This issue tracks the graph-mode gaps on 910B.", "Tracking issue for the v1 API.",
+                                  "本 issue 用于跟踪 CANN 8.3 适配进展。", "该需求跟踪 MoE 算子的精度问题。"])
+def test_a_plan_in_sentences_or_a_ticket_that_says_it_tracks_is_internal(body):
+    assert _stage(issue(1, "NPU MoE work", body=body, closed=t(18))) == "internal"
+
+
+@pytest.mark.parametrize("body", [
+    "- [x] I searched the existing issues\n- [x] I read the FAQ\n\nvllm crashes on start",
+    "- [x] I tried the workaround of #12\n\nstill crashes with OOM",
+    "I am tracking down a crash where the dispatcher hangs, see #12 and #13.",
+    "<!-- - [ ] #12\n- [ ] #13 -->\nThe loader hangs.",
+    "Tracking the memory: it grows by 2 GB per step.",
+])
+def test_a_report_that_mentions_issues_or_tracking_stays_a_report(body):
+    assert _stage(issue(1, "dispatcher hangs", body=body, closed=t(18))) == "pool"

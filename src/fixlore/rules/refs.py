@@ -649,6 +649,20 @@ def has_task_list_ref(body: str) -> bool:
     return bool(_TASK_REF.search(visible(body)))
 
 
+# A checklist line that names an issue or PR somewhere in its text ("- [x] GLM-5 - <issue URL>",
+# "- [ ] fix the dispatcher (#23815)").
+_TASK_LINE_WITH_REF = re.compile(
+    r"""^[ \t]*[-*+][ \t]*\[[ xX]\][^\n]*?
+        (?:(?<![\w/])(?:[\w.-]+/[\w.-]+)?\#\d+\b|https?://\S+/(?:issues|pull|pulls|merge_requests)/\d+)""",
+    re.MULTILINE | re.VERBOSE,
+)
+
+
+def task_lines_with_refs(body: str) -> int:
+    """How many task-list lines of `body` name an issue or PR (alone or within a sentence)."""
+    return len(_TASK_LINE_WITH_REF.findall(visible(body)))
+
+
 # A Markdown table cell that is only a reference: "#12", "o/r#12", "[#12](url)", an issue or PR URL.
 _REF_CELL = re.compile(r"""^(?:(?:[\w.-]+/[\w.-]+)?\#\d+
                           |\[(?:[\w.-]+/[\w.-]+)?\#\d+\]\(\S+\)

@@ -17,6 +17,7 @@ from fixlore.rules.funnel.config import FunnelConfig
 from fixlore.rules.funnel.floods import flood_keys
 from fixlore.rules.funnel.planned import is_tracking_ticket
 from fixlore.rules.funnel.stale_reason import stale_default_close
+from fixlore.rules.funnel.titles import title_says_internal
 from fixlore.rules.funnel.vocabulary import fold, folded
 
 # Not a stage: the verdict of an issue no cheap stage drops (it goes on to `rank`, `analysis`, `selected`).
@@ -72,7 +73,7 @@ def _unresolved_mark(issue: Issue, cfg: FunnelConfig) -> bool:
 
 def is_internal(issue: Issue, cfg: FunnelConfig) -> bool:
     """An internal issue type (GitCode), an internal label, or, for an issue without a type, a
-    process ticket's leading title tag (`title_tag`) or a task list of issue references
+    process ticket's title tag or commit-style title (`rules.funnel.titles`) or a plan in its body
     (`rules.funnel.planned`): GitHub has no issue type, and its projects mark RFCs, roadmaps, tracking
     issues and task tickets with the label or the title prefix their issue templates set, or
     plan with checklists of issues. Where a type is set the type decides, not the title.
@@ -88,21 +89,10 @@ def is_internal(issue: Issue, cfg: FunnelConfig) -> bool:
         # The platform has a type field and the filer chose a type that is not internal: that
         # claim stands (an "[RFC]" typed Feature on GitCode is a feature request).
         return False
-    tag = title_tag(issue.title)
-    if tag and fold(tag) in folded(tuple(cfg.internal_title_tags)):
+    if title_says_internal(issue.title, folded(tuple(cfg.internal_title_tags)),
+                           folded(tuple(cfg.report_title_tags))):
         return True
     return is_tracking_ticket(issue.body)
-
-
-# "[RFC]: …", "【任务】…", "(Tracking) …" or "RFC: …", "Tracking issue - …": the tag a template puts first.
-_BRACKET_TAG = re.compile(r"^\s*[\[【(（]\s*([^\]】)）]{1,30}?)\s*[\]】)）]")
-_COLON_TAG = re.compile(r"^\s*([^\W\d_][\w ]{0,24}?)\s*(?:[:：]|\s-\s)", re.UNICODE)
-
-
-def title_tag(title: str) -> str:
-    """The tag a title opens with, or "" (only the first one: "[Bug][RFC] x" gives "Bug")."""
-    m = _BRACKET_TAG.match(title or "") or _COLON_TAG.match(title or "")
-    return m.group(1).strip() if m else ""
 
 
 def is_cve(issue: Issue, cfg: FunnelConfig) -> bool:

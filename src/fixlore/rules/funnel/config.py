@@ -38,8 +38,10 @@ class FunnelConfig:
     # security:low); labels and workflow states of issues closed without being resolved.
     internal_types: tuple[str, ...] = field(default_factory=lambda: terms("internal_types"))
     internal_labels: tuple[str, ...] = field(default_factory=lambda: terms("internal_labels"))
-    # Leading title tags of process tickets ("[RFC]: …"): funnel.cheap.title_tag.
+    # Leading title tags of process tickets ("[RFC]: …"): rules.funnel.titles.
     internal_title_tags: tuple[str, ...] = field(default_factory=lambda: terms("internal_title_tags"))
+    # Leading title tags of users' reports ("[Bug]: …"): a process tag after one does not count.
+    report_title_tags: tuple[str, ...] = field(default_factory=lambda: terms("report_title_tags"))
     security_labels: tuple[str, ...] = field(default_factory=lambda: terms("security_labels"))
     unresolved_labels: tuple[str, ...] = field(default_factory=lambda: terms("unresolved_labels"))
     unresolved_states: tuple[str, ...] = field(default_factory=lambda: terms("unresolved_states"))

