@@ -105,7 +105,7 @@ class OfflineAnalyst:
         # row. An issue the PR does not name rode along (keep.py folds it into this row): its part
         # of the change stays here.
         own = set(tokens(f"{title}\n{ctx.body or ''}"))
-        named = {r.number for p in ctx.pulls for r in find_refs(f"{p.title}\n{p.body or ''}", case.repo)}
+        named = {r.number for p in ctx.pulls for r in find_refs(f"{p.title}\n{p.body or ''}", case.repo, p.platform)}
         siblings = [set(tokens(t)) for k, t in ctx.shared_fix_texts.items()
                     if t and k.rpartition("#")[2].isdigit() and int(k.rpartition("#")[2]) in named]
 
