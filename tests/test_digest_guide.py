@@ -209,3 +209,24 @@ def test_an_english_pr_title_is_not_the_chinese_rows_whole_action():
     c.candidates = [_candidate(5095, "[CI] 升级 CI 镜像到 v0.25.0 版本")]
     zh = guide([c], Refs([c]), [REPO], "zh")[0]["first_action"]
     assert zh.startswith("升级 CI 镜像到") and "!5095 已合入" in zh, zh
+
+
+def test_the_guide_knows_where_its_first_check_comes_from_without_reading_its_wording():
+    """A thread's own step worded like a cause check ("先确认是否…") is still the thread's step, and
+    the cause check is known as one by where it came from (compose/steps.cause_check), not by its
+    first words (guide._check)."""
+    from fixlore.compose.editorial import Editorial
+    from fixlore.compose.guide import STEP_CAUSE, STEP_INSTALL, STEP_THREAD, _check
+
+    def case(**written) -> Case:
+        return Case(repo=REPO, number=621, title="resume 时 optimizer 存取标志不对称，训练发散", funnel="selected",
+                    problem="resume 时 optimizer 存取标志不对称，训练发散", url="u621", written=Written(lang="zh", **written))
+
+    cause = "resume 时 DCP `allow_partial_load` 会静默跳过缺失分片，AdamW 冷启动没有任何提示"
+    step, _, asks = _check([case(mechanism=cause)], "zh", [], Editorial())
+    assert step.startswith("先确认是否") and asks == STEP_CAUSE, (step, asks)
+    own = case(action="先确认是否在 yaml 里写了 `allow_partial_load: true`", mechanism=cause)
+    step, used, asks = _check([own], "zh", [], Editorial())
+    assert step.startswith("先确认是否") and asks == STEP_THREAD and used is own, (step, asks)
+    install = case(workaround="UB 场景需要 MindCluster 26.2.0 与 CANN 9.2.0 以上")
+    assert _check([install], "zh", [], Editorial())[2] == STEP_INSTALL

@@ -105,7 +105,7 @@ class OfflineAnalyst:
         # row. An issue the PR does not name rode along (keep.py folds it into this row): its part
         # of the change stays here.
         own = set(tokens(f"{title}\n{ctx.body or ''}"))
-        named = {r.number for p in ctx.pulls for r in find_refs(f"{p.title}\n{p.body or ''}", case.repo)}
+        named = {r.number for p in ctx.pulls for r in find_refs(f"{p.title}\n{p.body or ''}", case.repo, p.platform)}
         siblings = [set(tokens(t)) for k, t in ctx.shared_fix_texts.items()
                     if t and k.rpartition("#")[2].isdigit() and int(k.rpartition("#")[2]) in named]
 
@@ -194,16 +194,20 @@ class OfflineAnalyst:
         taken: list[tuple[str, Scored, str]] = []
         left = budget
 
-        def near(c: Scored) -> bool:
+        def near(c: Scored, like: list[Scored]) -> bool:
             # a repeat of the row, unless its same words carry a figure the row lacks (analyse/room.py)
-            return repeats(c.text, [(t.text, shown) for _, t, shown in taken], stated, case.repo)
+            return repeats(c.text, [(t.text, shown) for _, t, shown in taken], stated, case.repo,
+                           like=[t.text for t in like])
 
         def worth_room(c: Scored) -> bool:
             return room_for(c.text, {r for r, _, _ in taken}, [t for _, _, t in taken], stated, case.repo)
 
         def take(role: str, pool: list[Scored], first: bool = False) -> None:
             nonlocal left
-            pool = [c for c in pool if not near(c)]
+            # the sentences taken that each candidate says again in their words (analyse/room.py),
+            # read once: the repeat test, the order and a second measurement's subject all ask it
+            like = {c.text: [t for _, t, _ in taken if same_wording(c.text, t.text)] for c in pool}
+            pool = [c for c in pool if not near(c, like[c.text])]
             # the row's language: a sentence in the other one (an English commit title in a Chinese
             # row) only when the people who answered wrote nothing in the row's language
             pool = [c for c in pool if c.native or foreign_ok]
@@ -213,7 +217,7 @@ class OfflineAnalyst:
                 pool = [replace(c, score=c.score - 3.0) if only_tests(c.text) else c for c in pool]
             # a second measurement in the words of a sentence taken (analyse/room.py) comes after
             # the sentences that say something else
-            again = [c for c in pool if any(same_wording(c.text, t.text) for _, t, _ in taken)]
+            again = [c for c in pool if like[c.text]]
             for c in self._best([c for c in pool if c not in again], 3) + self._best(again, 3):
                 second = c in again
                 limit = left - max(0, budget - room) if second and room is not None else left
@@ -227,8 +231,7 @@ class OfflineAnalyst:
                 if not text:
                     continue
                 if second:      # beside the line it repeats: its subject and its figures (analyse/room.py)
-                    like = next(t for _, t, _ in taken if same_wording(c.text, t.text))
-                    text = figures_only(text, like.text)
+                    text = figures_only(text, like[c.text][0].text)
                 # measured as the reader sees it: code marks take no room (analyse/fit.shown_len)
                 if shown_len(text) > limit:
                     cut = fit_shown(text, max(limit, 0))

@@ -67,10 +67,12 @@ def new_figures(text: str, shown: list[str], stated: str, repo: str) -> set[str]
     return figures(text, repo) - figures(" ".join([stated] + shown), repo)
 
 
-def repeats(text: str, taken: list[tuple[str, str]], stated: str, repo: str) -> bool:
-    """Whether `text` repeats the row: `taken` holds (sentence as in the thread, as shown) pairs."""
+def repeats(text: str, taken: list[tuple[str, str]], stated: str, repo: str, like: list[str] | None = None) -> bool:
+    """Whether `text` repeats the row: `taken` holds (sentence as in the thread, as shown) pairs;
+    `like`, the sentences of `taken` in `text`'s words (`same_wording`), when the caller has them."""
     said = " ".join([stated] + [shown for _, shown in taken])
-    like = [orig for orig, _ in taken if same_wording(text, orig)]
+    if like is None:
+        like = [orig for orig, _ in taken if same_wording(text, orig)]
     if like:
         # the same words with a figure the row does not state: a second measurement, not a repeat
         return text in like or not new_figures(text, [shown for _, shown in taken], stated, repo)

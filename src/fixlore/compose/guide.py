@@ -44,6 +44,13 @@ from fixlore.core.model import Case, pr_sigil
 from fixlore.rules.refs import KIND_EITHER, KIND_PULL, find_refs
 from fixlore.wording.facts import pr_label
 
+# where the row's first check comes from (guide._check): the thread's own step, the versions an
+# answer asks to install, whether the cause holds (compose/steps.cause_check); else the kind of
+# name the cause names (compose/kinds.STEP: "switch", "setting", ...)
+STEP_THREAD, STEP_INSTALL, STEP_CAUSE = "thread", "install", "cause"
+# a check that asks whether the cause holds, or whether the switch it names is on, says the cause
+# already: the row does not add it as 原因
+ON_THE_CAUSE = (STEP_CAUSE, "switch")
 # an identifier named by more kept cases than this is vocabulary (a product, a common API), not a cause
 SPECIFIC = 3
 _IDENT = re.compile(r"(?<![A-Za-z0-9_./-])(?:[A-Za-z_][A-Za-z0-9_]*_[A-Za-z0-9_]+|[a-z]+[A-Z][A-Za-z0-9_]*"
@@ -138,27 +145,31 @@ def _own_step(c: Case, lang: str) -> str:
     return ""
 
 
-def _check(cs: list[Case], lang: str, said: list[str], ed: Editorial) -> tuple[str, Case | None]:
-    """The first thing to check, in this order: a step for the reader from the thread (the
-    analyst's or the maintainers' imperative), else the versions the answer names to install,
-    else whether the cause the case found holds for the reader, else the code the cause names
-    when the case's words say what it is (a switch, a setting, a log keyword: compose/kinds.py);
-    never a bare "先核对 `x`" (a name the case says nothing more about asks the reader nothing)."""
+def _check(cs: list[Case], lang: str, said: list[str], ed: Editorial) -> tuple[str, Case | None, str]:
+    """The first thing to check, the case whose words it is, and where it comes from
+    (`STEP_THREAD`, `STEP_INSTALL`, `STEP_CAUSE`, or the kind of name compose/kinds.py gives), in
+    this order: a step for the reader from the thread (the analyst's or the maintainers'
+    imperative), else the versions the answer names to install, else whether the cause the case
+    found holds for the reader, else the code the cause names when the case's words say what it is
+    (a switch, a setting, a log keyword: compose/kinds.py); never a bare "先核对 `x`" (a name the
+    case says nothing more about asks the reader nothing)."""
     for c in cs:
         if text := ed.case_text(c, "action", lang) if imperative(c.written.action) else "":
-            return text, c
+            return text, c, STEP_THREAD
         if text := _own_step(c, lang):
-            return quote(fit(text, 90) or text.strip().rstrip("。. "), lang, said), c
+            return quote(fit(text, 90) or text.strip().rstrip("。. "), lang, said), c, STEP_THREAD
     for c in cs:
         if step := version_check(c, lang):
-            return step, None
+            return step, None, STEP_INSTALL
     for c in cs:
         if step := cause_check(c, lang):
-            return step, None
+            return step, None, STEP_CAUSE
     names = list(dict.fromkeys(n for c in cs for n in identifiers(c)))[:2]
-    if names and (step := terms_check(cs[0], names, lang)):
-        return step, None
-    return "", None
+    if names:
+        step, what = terms_check(cs[0], names, lang)
+        if step:
+            return step, None, what
+    return "", None, ""
 
 
 def _change(cs: list[Case], used: Case | None, lang: str, said: list[str], ed: Editorial, wanted: str) -> str:
@@ -220,14 +231,14 @@ def _action(cs: list[Case], lang: str, said: list[str], ed: Editorial, ref: Refs
     # a PR still open is watched only while the case's fix has not landed
     pending = list(dict.fromkeys(pr_label(f, c.repo) for c in cs if c.fix_state == FixState.NOT_LANDED
                                  for f in c.fix + c.pending_fix if not f.merged and f.state == "open"))
-    check, used = _check(cs, lang, said, ed)
+    check, used, asks = _check(cs, lang, said, ed)
     # what the fix does: the analyst's change, else the fix PR's own title, else what was wrong
     kind, change = CHANGE, _change(cs, used, lang, said, ed, CHANGE)
     if not change and (labels or pending):
         change = _titled(cs, lang, said, alone=not check)
-    if not change and not check.startswith(("先确认是否", "Check whether")):
+    if not change and asks not in ON_THE_CAUSE:
         kind, change = CAUSE, _change(cs, used, lang, said, ed, CAUSE)
-    if check.startswith(("先装", "Install ")) and all(t.strip("`") in change for t in TERM.findall(check)):
+    if asks == STEP_INSTALL and all(t.strip("`") in change for t in TERM.findall(check)):
         change = ""       # the answer only asks for the versions the check names
     if check and change and restates(change, check, verb=False):
         change = ""       # the fix says again what the step says ("add initial support for Ascend 310P NPU")

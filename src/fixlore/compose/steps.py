@@ -223,23 +223,24 @@ def cause_check(c: Case, lang: str) -> str:
     return "Check whether " + (clause[:1].lower() + clause[1:] if not clause[:2].isupper() else clause)
 
 
-def terms_check(c: Case, names: list[str], lang: str) -> str:
+def terms_check(c: Case, names: list[str], lang: str) -> tuple[str, str]:
     """The first check when the cause is not in the digest's language: the code it names, quoted as
     terms, with what the case's words say each is (only when they say it: '' otherwise) (compose/kinds.py: a switch to check, a setting's
-    value, a log keyword to search for, ...), and the error the reader sees when the case names one."""
+    value, a log keyword to search for, ...), and the error the reader sees when the case names one;
+    with the kind of name it checks (compose/kinds.STEP's key: "switch", "setting", ...)."""
     answers = [c.written.mechanism, c.written.change, c.written.workaround, c.written.action]
     what, named = kind_step(names, answers + [c.problem, c.title, c.symptom], answers)
     if not what:      # the case says nothing of what the name is: "先核对 `x`" asks the reader nothing
-        return ""
+        return "", ""
     quoted = [q for q in (term(n) for n in named) if q]
     if not quoted:
-        return ""
+        return "", ""
     err = term(error_name(c))
     zh, en = KIND_STEP[what]
     if lang == "zh":
-        return (f"报 {err} 时" if err else "") + zh.format("、".join(quoted))
+        return (f"报 {err} 时" if err else "") + zh.format("、".join(quoted)), what
     text = en.format(" and ".join(quoted))
-    return f"On {err}, {text[0].lower()}{text[1:]}" if err else text
+    return (f"On {err}, {text[0].lower()}{text[1:]}" if err else text), what
 
 
 def closest(texts: list[str], problem: str) -> list[str]:

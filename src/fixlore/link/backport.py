@@ -23,7 +23,7 @@ the backport a landing of it (paddle-threads' tune split, read: PaddleOCR#13769,
 from __future__ import annotations
 
 import re
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from rapidfuzz import fuzz, process
 
@@ -44,6 +44,32 @@ def _specific_title(fix: Pull, shape: str, idx: CorpusIndex, cfg: LinkConfig, wi
         if shapes else True
 
 
+# a title this like the fix's (rapidfuzz ratio) is worth a look at the files a PR changes; a title
+# alone makes a twin only at `backport_title_similarity`
+_SIMILAR_TITLE = 60
+
+
+def _like_titles(pull: Pull, shape: str, idx: CorpusIndex, since: datetime, until: datetime,
+                 cutoff: float) -> list[tuple[Pull, float]]:
+    """The PRs merged between `since` and `until` into each branch of `pull`'s repository other
+    than its own whose title shape (`idx.backport_shape`) is at least `cutoff` like `shape`, each
+    with its similarity, branch by branch and most alike first within a branch; [] for no shape."""
+    out: list[tuple[Pull, float]] = []
+    if not shape:
+        return out
+    for branch in idx.branches_of(pull.repo):
+        if branch == pull.base_ref:
+            continue
+        lo, hi = idx.merged_range(pull.repo, since, until, branch)
+        if lo >= hi:
+            continue
+        others = idx.merged_list(pull.repo, branch)[lo:hi]
+        shapes = idx.branch_backport_shapes(pull.repo, branch)[lo:hi]
+        hits = process.extract(shape, shapes, scorer=fuzz.ratio, score_cutoff=cutoff, limit=None)
+        out += [(others[i], sim) for _, sim, i in sorted(hits, key=lambda h: -h[1])]
+    return out
+
+
 def find_twins(fix: Pull, idx: CorpusIndex, cfg: LinkConfig, exclude: set[Key]) -> list[tuple[Pull, str]]:
     """Merged PRs that carry `fix` to another branch, with what shows it."""
     out: list[tuple[Pull, str]] = []
@@ -62,30 +88,20 @@ def find_twins(fix: Pull, idx: CorpusIndex, cfg: LinkConfig, exclude: set[Key]) 
     shape = idx.backport_shape(fix)
     by_title: list[bool] = []        # worked out on the first title hit only (most fixes have none)
     fix_files = {f.filename for f in idx.files.get((fix.repo, fix.number), [])}
-    for branch in idx.branches_of(fix.repo):
-        if branch == fix.base_ref:
+    for p, sim in _like_titles(fix, shape, idx, fix.merged_at - window, fix.merged_at + window, _SIMILAR_TITLE):
+        pk = (p.repo, p.number)
+        if pk in seen:
             continue
-        lo, hi = idx.merged_range(fix.repo, fix.merged_at - window, fix.merged_at + window, branch)
-        if lo >= hi or not shape:
-            continue
-        others = idx.merged_list(fix.repo, branch)[lo:hi]
-        shapes = idx.branch_backport_shapes(fix.repo, branch)[lo:hi]
-        hits = process.extract(shape, shapes, scorer=fuzz.ratio, score_cutoff=60, limit=None)
-        for _, sim, i in sorted(hits, key=lambda h: -h[1]):
-            p = others[i]
-            pk = (p.repo, p.number)
-            if pk in seen:
-                continue
-            if sim >= cfg.backport_title_similarity and not by_title:
-                by_title.append(_specific_title(fix, shape, idx, cfg, window))
-            if sim >= cfg.backport_title_similarity and by_title[0]:
+        if sim >= cfg.backport_title_similarity and not by_title:
+            by_title.append(_specific_title(fix, shape, idx, cfg, window))
+        if sim >= cfg.backport_title_similarity and by_title[0]:
+            seen.add(pk)
+            out.append((p, f"same change on {p.base_ref or '?'}: title '{p.title}' ~ '{fix.title}' ({sim:.0f}%)"))
+        elif fix_files:
+            files = {f.filename for f in idx.files.get(pk, [])}
+            if files and len(files & fix_files) / len(files | fix_files) >= 0.8:
                 seen.add(pk)
-                out.append((p, f"same change on {p.base_ref or '?'}: title '{p.title}' ~ '{fix.title}' ({sim:.0f}%)"))
-            elif fix_files:
-                files = {f.filename for f in idx.files.get(pk, [])}
-                if files and len(files & fix_files) / len(files | fix_files) >= 0.8:
-                    seen.add(pk)
-                    out.append((p, f"same files on {p.base_ref or '?'} ({len(files & fix_files)} shared) and similar title"))
+                out.append((p, f"same files on {p.base_ref or '?'} ({len(files & fix_files)} shared) and similar title"))
     return out
 
 
@@ -118,16 +134,9 @@ def find_origin(pull: Pull, idx: CorpusIndex, cfg: LinkConfig) -> tuple[Pull, st
     if len(tokens(shape)) < 2:
         return None
     window = timedelta(days=cfg.backport_window_days)
-    same: list[Pull] = []
-    for branch in idx.branches_of(pull.repo):
-        if branch == pull.base_ref:
-            continue
-        lo, hi = idx.merged_range(pull.repo, pull.merged_at - window, pull.merged_at, branch)
-        shapes = idx.branch_backport_shapes(pull.repo, branch)[lo:hi]
-        others = idx.merged_list(pull.repo, branch)[lo:hi]
-        same += [others[i] for _, _, i in process.extract(shape, shapes, scorer=fuzz.ratio,
-                                                          score_cutoff=cfg.backport_title_similarity, limit=None)]
-    same = [o for o in same if origin((o.repo, o.number)) is not None]
+    same = [o for o, _ in _like_titles(pull, shape, idx, pull.merged_at - window, pull.merged_at,
+                                       cfg.backport_title_similarity)
+            if origin((o.repo, o.number)) is not None]
     if len(same) != 1:
         return None        # none, or several changes with that title: the title does not say which
     o = same[0]

@@ -122,7 +122,7 @@ def gather(issue: Issue, idx: CorpusIndex) -> dict[Key, Candidate]:
             continue
         credits = [] if m.ref.keyword else credited_fixes(
             f"{pull.title or ''}\n{pull.body or ''}", pull.repo, n, m.pull,
-            lambda pk: pk in idx.pulls and idx.pulls[pk].merged)
+            lambda pk: pk in idx.pulls and idx.pulls[pk].merged, pull.platform)
         if m.ref.background or credits:
             cue = m.ref.background or "beside the fix it credits to " + ", ".join(f"#{k[1]}" for k, _ in credits)
             cand(m.pull).add(Signal("background", f"PR {m.where} names #{n} as background ('{cue}'), "

@@ -32,20 +32,20 @@ def sentences(text: str) -> list[str]:
 
 
 def credited_fixes(text: str, repo: str, issue_number: int, own: Key,
-                   merged: Callable[[Key], bool]) -> list[tuple[Key, str]]:
-    """The merged PRs `text` (a PR's title and body) calls fixes while it names issue
-    `issue_number` only beside them, each with the crediting sentence; [] when the text names
-    the issue with a fix word or a closing keyword of its own, or does not name it at all."""
+                   merged: Callable[[Key], bool], platform: str = "") -> list[tuple[Key, str]]:
+    """The merged PRs `text` (a PR's title and body, on `platform`) calls fixes while it names
+    issue `issue_number` only beside them, each with the crediting sentence; [] when the text
+    names the issue with a fix word or a closing keyword of its own, or does not name it at all."""
     said = sentences(text)
     naming = [s for s in said
-              if any(r.repo == repo and r.number == issue_number for r in find_refs(s, repo))]
+              if any(r.repo == repo and r.number == issue_number for r in find_refs(s, repo, platform))]
     if not naming or any(_FIX_WORD.search(s) for s in naming):
         return []
     out: list[tuple[Key, str]] = []
     for s in said:
         if s in naming or not _FIX_WORD.search(s) or _LIKENESS.search(s):
             continue
-        for r in find_refs(s, repo):
+        for r in find_refs(s, repo, platform):
             key = (r.repo, r.number)
             if r.keyword or r.background or r.withheld or r.kind == KIND_ISSUE or key == own \
                     or key in (k for k, _ in out):

@@ -81,7 +81,7 @@ def fixed_note(issue: Issue, idx: CorpusIndex, after, until) -> str:
             continue
         body = c.body or ""
         m = _FIXED_NOTE.search(body)
-        if m and not find_refs(body, issue.repo):
+        if m and not find_refs(body, issue.repo, issue.platform):
             return " ".join(body.split())[:120]
     return ""
 
@@ -101,7 +101,7 @@ def files_fix(issue: Issue, idx: CorpusIndex) -> tuple[Pull, str] | None:
         if not touched:
             continue
         if any(m.ref.keyword for m in idx.pull_issue_refs.get((p.repo, p.number), [])) or any(
-                r.keyword for r in find_refs(f"{p.title or ''}\n{p.body or ''}", p.repo)):
+                r.keyword for r in find_refs(f"{p.title or ''}\n{p.body or ''}", p.repo, p.platform)):
             return None
         note = fixed_note(issue, idx, p.merged_at, close + timedelta(seconds=NOTE_AFTER_CLOSE_S))
         if not note:

@@ -96,7 +96,7 @@ def _denied_by_comment(issue: Issue, pull: Pull, idx: CorpusIndex) -> str:
         if not c.author or c.author == issue.author or is_bot(c.author):
             continue
         body = c.body or ""
-        for ref in find_refs(body, issue.repo):
+        for ref in find_refs(body, issue.repo, issue.platform):
             if (ref.repo, ref.number) != (pull.repo, pull.number) or ref.kind == KIND_ISSUE:
                 continue
             sentence = _sentence_around(body, *ref.span)
@@ -123,7 +123,7 @@ def _declined(issue: Issue, idx: CorpusIndex) -> str:
         if not any(cue in low for cue in DECLINED):     # the usual case, told apart cheaply
             continue
         for sentence in sentences(c.body):          # "!2948 不采纳": the "!" is a PR's sigil
-            if has_cue(sentence, DECLINED) and not find_refs(sentence, issue.repo):
+            if has_cue(sentence, DECLINED) and not find_refs(sentence, issue.repo, issue.platform):
                 return f"{c.author} declined the request: '{' '.join(sentence.split())[:100]}' [issues/{issue.number}/comments/{c.id}]"
     return ""
 
