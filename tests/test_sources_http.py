@@ -385,3 +385,124 @@ def test_clients_of_one_process_share_one_tls_context_built_once(monkeypatch):
     finally:
         for c in clients:
             c.close()
+
+
+# ---------------------------------------------------------------------------
+# A list that stops short of what it announces is never taken as ended (docs: gitcode-api.md §5;
+# GitCode changelog 2024-11-22 "occasional incomplete pages"; 2024-11-14 "500 pages" paging cap)
+
+
+@pytest.mark.parametrize("headers", [{"total_page": "3"}, {"total_count": "250"}, {"x-total": "250"}])
+def test_an_empty_page_before_the_announced_end_is_asked_again_and_heals(headers):
+    served = []
+
+    def handler(request):
+        page = int(request.url.params["page"])
+        served.append(page)
+        items = [{"id": i} for i in range(250)][(page - 1) * 100: page * 100]
+        if page == 2 and served.count(2) == 1:
+            items = []                       # the incomplete page, once
+        return ok(items, **headers)
+
+    got = [i["id"] for p in client(handler).paginate("/x", per_page=100) for i in p]
+    assert got == list(range(250)) and served == [1, 2, 2, 3]
+
+
+@pytest.mark.parametrize("headers, said", [({"total_page": "600"}, "total_page=600"),
+                                           ({"total_count": "60000"}, "total_count=60000")])
+def test_an_empty_page_that_stays_empty_before_the_announced_end_is_a_failure_not_an_end(headers, said):
+    from fixlore.sources.http import ApiError
+
+    def handler(request):                    # a paging cap: page 3 and later come back empty
+        page = int(request.url.params["page"])
+        return ok([{"id": page * 1000 + i} for i in range(100)] if page <= 2 else [], **headers)
+
+    pages = []
+    with pytest.raises(ApiError, match=f"page 3 answered an empty page while {said}") as err:
+        for page in client(handler).paginate("/x", per_page=100):
+            pages.append(page)
+    assert len(pages) == 2 and err.value.status == "truncated"
+
+
+def test_an_empty_first_page_with_no_totals_or_a_zero_total_is_an_empty_list():
+    assert list(client(Script(ok([]))).paginate("/x")) == []
+    assert list(client(Script(ok([], total_count="0", total_page="0"))).paginate("/x")) == []
+
+
+@pytest.mark.parametrize("body", [{"error_code": 500, "error_message": "system busy"}, {"message": "oops"}, None])
+def test_an_object_answered_where_a_list_belongs_is_no_empty_list(body):
+    from fixlore.sources.http import ApiError
+
+    handler = Script(httpx2.Response(200, json=body) if body is not None else httpx2.Response(200))
+    with pytest.raises(ApiError, match="page 1 answered .* instead of a list") as err:
+        list(client(handler).paginate("/x"))
+    assert err.value.status == "truncated" and len(handler.requests) == 4
+    assert "system busy" not in str(err.value)          # the body's text is not repeated
+
+
+def test_a_404_past_the_first_page_is_a_failure_not_an_end():
+    from fixlore.sources.http import ApiError
+
+    def handler(request):
+        page = int(request.url.params["page"])
+        if page == 1:
+            return ok([{"id": i} for i in range(100)], total_page="2")
+        return httpx2.Response(404, json={"message": "404 Not Found"})
+
+    c = client(handler)
+    pages = []
+    with pytest.raises(ApiError, match="page 2 answered 404 after 100 items"):
+        for page in c.paginate("/x", not_found_ok=True, per_page=100):
+            pages.append(page)
+    assert len(pages) == 1
+    # a 404 on the first page is still "no such list" for a caller that allows it
+    assert list(client(Script(httpx2.Response(404, json={"message": "x"}))).paginate("/z", not_found_ok=True)) == []
+
+
+def test_an_empty_github_page_that_still_links_a_next_page_is_asked_again():
+    served = []
+
+    def handler(request):
+        page = int(request.url.params.get("page", 1))
+        served.append(page)
+        link = f'<https://api.example.test/api/v5/x?page={page + 1}>; rel="next"' if page < 3 else ""
+        items = [] if page == 2 and served.count(2) == 1 else [{"id": page}]
+        return ok(items, Link=link)
+
+    got = [i["id"] for p in client(handler, platform="github").paginate("/x", per_page=1, style="link") for i in p]
+    assert got == [1, 2, 3] and served == [1, 2, 2, 3]
+
+
+# ---------------------------------------------------------------------------
+# 202 Accepted: "not ready yet, ask again" (docs.github.com/en/rest/metrics/statistics: "a 202 ... Give
+# the job a few moments to complete, and then submit the request again"; GitCode lists 202 in its codes)
+
+
+@pytest.mark.parametrize("empty", [httpx2.Response(202), httpx2.Response(202, json={}),
+                                   httpx2.Response(202, json=[]), httpx2.Response(202, json=None)])
+def test_202_accepted_with_nothing_yet_is_asked_again(empty):
+    script = Script(empty, ok({"number": 7}))
+    c = client(script, platform="github")
+    assert c.get("/repos/o/r/pulls/7").data == {"number": 7}
+    assert len(script.requests) == 2 and c.slept
+
+
+def test_202_accepted_honours_retry_after():
+    script = Script(httpx2.Response(202, headers={"Retry-After": "5"}), ok([{"id": 1}]))
+    c = client(script)
+    assert [i["id"] for p in c.paginate("/x") for i in p] == [1]
+    assert sum(c.slept) >= 5
+
+
+def test_202_accepted_for_ever_is_named_not_read_as_empty():
+    from fixlore.sources.http import ApiError
+
+    c = client(Script(httpx2.Response(202, json={})), max_attempts=3)
+    with pytest.raises(ApiError, match="202 Accepted") as err:
+        c.get("/repos/o/r/issues/1/timeline")
+    assert err.value.status == "retries"
+    assert not c.breaker.is_open                       # the host answers: it is no outage
+
+
+def test_202_with_a_body_is_an_answer():
+    assert client(Script(httpx2.Response(202, json=[{"id": 1}]))).get("/x").data == [{"id": 1}]

@@ -53,6 +53,7 @@ log = logging.getLogger(__name__)
 
 RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})
 _SECONDARY = re.compile(r"secondary rate limit", re.IGNORECASE)
+_NOTHING_YET = (b"", b"{}", b"[]", b"null")      # the body of a 202 that holds no answer yet
 
 
 # One TLS context for every client of the process: building one reads the system's CA
@@ -288,6 +289,16 @@ class ApiClient(PagingMixin):
             self.answered = True
             self.accounting.not_modified += 1
             return ApiResponse(200, json.loads(cached[1]), dict(cached[2]), url, from_cache=True)
+        if status == 202 and body.strip() in _NOTHING_YET:
+            # "Accepted, not ready": the host computes the answer and asks to be asked again (GitHub's
+            # statistics; GitCode lists 202 among its codes). Nothing yet is no empty answer; the host
+            # is alive, so this is a wait, bounded by the attempts, and named if it never comes.
+            self.accounting.record(endpoint, status)
+            retry_after = parse_retry_after(resp.headers.get("retry-after"))
+            if retry_after is not None:
+                self.limiter.pause(retry_after)
+            raise _Retryable("HTTP 202 Accepted with nothing yet", retry_after=0.0 if retry_after is not None else None,
+                             limited=True)
         if status in RETRY_STATUSES or self._is_github_rate_limited(resp):
             retry_after = parse_retry_after(resp.headers.get("retry-after"))
             # the host telling us to wait (a rate limit, an announced pause) is no failure of the host

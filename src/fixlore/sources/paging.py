@@ -74,8 +74,21 @@ class PagingMixin:
                     resp = self.get(path, {**params, "page": page}, endpoint=endpoint,
                                     not_found_ok=not_found_ok, conditional=conditional)
                 if resp.status == 404:
-                    return
+                    if page == 1:
+                        return             # no such list (the caller decides what a 404 means)
+                    raise ApiError(endpoint, 404, f"page {page} answered 404 after {len(seen)} items were read; "
+                                                  f"the list would be incomplete")
                 items = resp.data if isinstance(resp.data, list) else list_in(resp.data)
+                if items is None or (not items and _announces_more(resp, page, received, trust_pages, style)):
+                    # An object where a list belongs, or an empty page before the end the totals
+                    # announce (GitCode's changelog, 2024-11-22: "occasional incomplete pages"): asked
+                    # again; never taken as the end of the list.
+                    if fetches < repeat_budget:
+                        continue
+                    what = (f"an empty page while {_announces_more(resp, page, received, trust_pages, style)} "
+                            f"says more follow" if items is not None else f"{_shape(resp.data)} instead of a list")
+                    raise ApiError(endpoint, "truncated", f"page {page} answered {what} ({fetches} fetches, "
+                                                          f"{len(seen)} items read); the list would be incomplete")
                 keys = [key(item) for item in items]
                 fresh = [item for item, k in zip(items, keys) if k not in seen]
                 if not items or fresh:
@@ -141,3 +154,23 @@ class PagingMixin:
                     return                 # shorter than the size this endpoint is known to use: the end
                 probing = True             # short first page, no totals: a cap or the end? ask page 2
             page += 1
+
+
+def _announces_more(resp: Any, page: int, received: int, trust_pages: bool, style: str) -> str:
+    """What in the answer says the list goes on past the ``received`` items ("" when nothing does):
+    a ``Link: rel="next"`` (GitHub), else the totals (GitCode)."""
+    if style == "link" and resp.links.get("next"):
+        return "a Link rel=next"
+    headers = resp.headers
+    total_page = int_header(headers, "total_page", "x-total-pages") if trust_pages else None
+    if total_page is not None:
+        return f"total_page={total_page}" if page <= total_page else ""
+    total_count = int_header(headers, "total_count", "x-total")
+    return f"total_count={total_count}" if total_count is not None and received < total_count else ""
+
+
+def _shape(data: Any) -> str:
+    """A few words on a body that is no list (for the message; never its content: issue text is hostile)."""
+    if isinstance(data, dict):
+        return f"an object with keys {sorted(str(k)[:40] for k in data)[:6]}"
+    return "no body" if data in (None, "") else f"a {type(data).__name__}"
