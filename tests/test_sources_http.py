@@ -506,3 +506,35 @@ def test_202_accepted_for_ever_is_named_not_read_as_empty():
 
 def test_202_with_a_body_is_an_answer():
     assert client(Script(httpx2.Response(202, json=[{"id": 1}]))).get("/x").data == [{"id": 1}]
+
+
+# ---------------------------------------------------------------------------
+# GitHub's rules for a rate-limit answer (docs.github.com/en/rest/using-the-rest-api/troubleshooting-the-rest-api,
+# "Rate limit errors"): retry-after first; x-ratelimit-remaining 0: not before x-ratelimit-reset;
+# "otherwise, wait for at least one minute", then exponentially longer.
+
+
+@pytest.mark.parametrize("status", [403, 429])
+def test_github_primary_limit_waits_until_the_announced_reset(status):
+    import time as _time
+    reset = int(_time.time()) + 120
+    script = Script(httpx2.Response(status, json={"message": "API rate limit exceeded for user ID 1."},
+                                    headers={"x-ratelimit-remaining": "0", "x-ratelimit-reset": str(reset)}),
+                    ok({"ok": True}))
+    c = client(script, platform="github")
+    assert c.get("/x").data == {"ok": True}
+    assert sum(c.slept) >= 110
+
+
+@pytest.mark.parametrize("body", [None, {"message": "Too Many Requests"}])
+def test_a_github_429_that_names_no_time_waits_at_least_a_minute(body):
+    script = Script(httpx2.Response(429, json=body, headers={"x-ratelimit-remaining": "4000"}), ok({"ok": True}))
+    c = client(script, platform="github")
+    assert c.get("/x").data == {"ok": True}
+    assert sum(c.slept) >= 60
+
+
+def test_a_gitcode_429_that_names_no_time_backs_off_as_before():
+    # GitCode documents no such rule (gitcode-api.md §6): exponential back-off from a second
+    c = client(Script(httpx2.Response(429, json={"message": "Too Many Requests"}), ok({"ok": True})))
+    assert c.get("/x").data == {"ok": True} and sum(c.slept) < 5

@@ -307,16 +307,15 @@ class ApiClient(PagingMixin):
             if retry_after is not None:
                 self.limiter.pause(retry_after)
             elif secondary:
-                # GitHub: without Retry-After wait at least a minute, then back off exponentially;
-                # a client that keeps retrying sooner risks being banned.
-                retry_after = min(self.secondary_wait * 2 ** self._secondary_hits, self.secondary_wait_max)
-                self._secondary_hits += 1
-                log.warning("%s: secondary rate limit on %s; waiting %.0fs", self.host, endpoint, retry_after)
-                self.limiter.pause(retry_after)
+                retry_after = self._minute_then_longer(endpoint, "secondary rate limit")
             elif status == 403 or status == 429:
                 retry_after = self._github_reset_wait(resp)
                 if retry_after is not None:
                     self.limiter.pause(retry_after)
+                elif self.policy.wait_unnamed_limit:
+                    # GitHub: a rate-limit answer that names no time (no retry-after, remaining not 0)
+                    # is waited out like a secondary limit, never retried within a second or two.
+                    retry_after = self._minute_then_longer(endpoint, f"HTTP {status} rate limit naming no time")
             raise _Retryable(f"HTTP {status}", retry_after=0.0 if retry_after is not None else None,
                              limited=limited)
         if status >= 400:
@@ -348,6 +347,15 @@ class ApiClient(PagingMixin):
         if etag and self.cache is not None:
             self.cache.put(self._cache_key(url), etag, body.decode("utf-8", "replace"), kept)
         return ApiResponse(status, data, kept, url)
+
+    def _minute_then_longer(self, endpoint: str, what: str) -> float:
+        """GitHub's rule for a rate limit without Retry-After: wait at least a minute, then
+        exponentially longer while it lasts; a client that keeps retrying sooner risks being banned."""
+        wait = min(self.secondary_wait * 2 ** self._secondary_hits, self.secondary_wait_max)
+        self._secondary_hits += 1
+        log.warning("%s: %s on %s; waiting %.0fs", self.host, what, endpoint, wait)
+        self.limiter.pause(wait)
+        return wait
 
     def _check_reachable(self) -> None:
         """A host that never answered is given ``unreachable_budget`` seconds, not the whole retry
