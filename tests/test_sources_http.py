@@ -538,3 +538,56 @@ def test_a_gitcode_429_that_names_no_time_backs_off_as_before():
     # GitCode documents no such rule (gitcode-api.md §6): exponential back-off from a second
     c = client(Script(httpx2.Response(429, json={"message": "Too Many Requests"}), ok({"ok": True})))
     assert c.get("/x").data == {"ok": True} and sum(c.slept) < 5
+
+
+# ---------------------------------------------------------------------------
+# Lists GitCode documents no paging for (issue operate_logs, an issue's PRs, a PR's files): one GET,
+# held to paginate's rule
+
+
+def test_an_unpaged_list_answered_with_an_object_is_unread_not_empty():
+    from fixlore.sources.http import ApiError
+
+    handler = Script(ok({"error_code": 500, "error_code_name": "SYSTEM_BUSY", "error_message": "busy"}))
+    with pytest.raises(ApiError, match="instead of a list") as err:
+        client(handler).get_list("/repos/o/issues/1/operate_logs", {"repo": "r"})
+    assert err.value.status == "truncated" and len(handler.requests) == 4
+
+
+def test_an_unpaged_list_whose_totals_announce_more_is_paged_after_all():
+    def handler(request):
+        page = int(request.url.params.get("page", 1))
+        per_page = int(request.url.params.get("per_page", 20))
+        items = [{"id": i} for i in range(45)][(page - 1) * per_page: page * per_page]
+        return ok(items, total_count="45", total_page=str(-(-45 // per_page)))
+
+    c = client(handler)
+    assert [i["id"] for i in c.get_list("/repos/o/r/issues/1/pull_requests")] == list(range(45))
+    (note,) = c.paging_report()
+    assert note["kind"] == "paged-after-all"
+
+
+def test_an_unpaged_list_reads_plain_and_wrapped_lists_and_a_404():
+    assert client(Script(ok([{"id": 1}]))).get_list("/x") == [{"id": 1}]
+    assert client(Script(ok({"logs": [{"id": 2}]}))).get_list("/x") == [{"id": 2}]
+    assert client(Script(httpx2.Response(404, json={"message": "x"}))).get_list("/x", not_found_ok=True) == []
+
+
+def test_a_gitcode_operation_log_answered_with_an_error_object_leaves_the_issue_unread():
+    from datetime import datetime, timezone
+
+    from fixlore.core.model import Issue
+    from fixlore.rules.unread import EVENTS
+    from fixlore.sources.gitcode import GitCodeSource
+
+    def handler(request):
+        if request.url.path.endswith("/operate_logs"):
+            return ok({"error_code": 500, "error_message": "system busy"})
+        return ok([])
+
+    source = GitCodeSource(client(handler))
+    issue = Issue(repo="o/r", number=5, title="t", body="", state="closed",
+                  created_at=datetime(2026, 9, 1, tzinfo=timezone.utc), updated_at=datetime(2026, 9, 2, tzinfo=timezone.utc),
+                  closed_at=None)
+    detail = source.issue_detail(issue)
+    assert set(detail.unread) == {EVENTS} and detail.events == []

@@ -379,14 +379,7 @@ class GitCodeSource:
         if paged:
             return [item for page in self.client.paginate(path, params, endpoint=endpoint, not_found_ok=True)
                     for item in page]
-        resp = self.client.get(path, params, endpoint=endpoint, not_found_ok=True)
-        data = resp.data
-        if isinstance(data, dict):
-            for key in ("items", "data", "logs"):
-                if isinstance(data.get(key), list):
-                    return data[key]
-            return []
-        return data if isinstance(data, list) else []
+        return self.client.get_list(path, params, endpoint=endpoint, not_found_ok=True)
 
     def issue_detail(self, issue: m.Issue) -> IssueDetail:
         owner, name = split_repo(issue.repo)

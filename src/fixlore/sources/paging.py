@@ -25,6 +25,31 @@ class PagingMixin:
         """The paging notes of this client's run so far, one per endpoint template and kind."""
         return [dict(note) for note in self.__dict__.get("paging_notes", {}).values()]
 
+    def get_list(self, path: str, params: dict[str, Any] | None = None, *, endpoint: str | None = None,
+                 not_found_ok: bool = False, repeat_budget: int = 4) -> list[Any]:
+        """One GET of a list its platform documents no paging for (GitCode's issue operation log, an
+        issue's linked PRs, a PR's files), held to the rule `paginate` keeps: an object or no body
+        where the list belongs is asked again, then raised (ApiError "truncated"), never read as
+        empty; and when the answer's totals say the list goes on past what came (the server pages
+        it after all, 20 to a page by default), the list is paged to its end instead."""
+        endpoint = endpoint or path
+        for fetches in range(1, repeat_budget + 1):
+            resp = self.get(path, params, endpoint=endpoint, not_found_ok=not_found_ok, conditional=fetches == 1)
+            if resp.status == 404:
+                return []
+            items = list_in(resp.data)
+            if items is not None:
+                break
+        else:
+            raise ApiError(endpoint, "truncated", f"answered {_shape(resp.data)} instead of a list "
+                                                  f"({repeat_budget} fetches); the list is unread")
+        if _announces_more(resp, 1, len(items), True, "page"):
+            self.note_paging(endpoint, path, "paged-after-all",
+                             f"{len(items)} items came while the totals announce more: the list was paged")
+            return [item for page in self.paginate(path, params, endpoint=endpoint, not_found_ok=not_found_ok)
+                    for item in page]
+        return items
+
     def paginate(self, path: str, params: dict[str, Any] | None = None, *, endpoint: str | None = None,
                  per_page: int = 100, style: str = "page", id_key: Callable[[Any], Any] | None = None,
                  max_pages: int = 10_000, not_found_ok: bool = False,

@@ -157,7 +157,7 @@ def list_in(data: Any) -> list | None:
     if isinstance(data, list):
         return data
     if isinstance(data, dict):
-        for key in ("items", "events", "data"):
+        for key in ("items", "events", "data", "logs"):
             if isinstance(data.get(key), list):
                 return data[key]
     return None
