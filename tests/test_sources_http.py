@@ -591,3 +591,17 @@ def test_a_gitcode_operation_log_answered_with_an_error_object_leaves_the_issue_
                   closed_at=None)
     detail = source.issue_detail(issue)
     assert set(detail.unread) == {EVENTS} and detail.events == []
+
+
+@pytest.mark.parametrize("message", [
+    "You have triggered an abuse detection mechanism. Please wait a few minutes before you try again.",
+    "You have triggered an abuse detection mechanism and have been temporarily blocked from calling the API."])
+def test_github_abuse_detection_403_is_the_secondary_limit_of_old_not_the_token(message):
+    # GitHub's former name for the secondary limit (developer.github.com/v3/#abuse-rate-limits); Perceval's
+    # github backend and hub4j's abuse handler wait it out; on the first request it is no refused token
+    script = Script(httpx2.Response(403, json={"message": message,
+                                               "documentation_url": "https://developer.github.com/v3/#abuse-rate-limits"}),
+                    ok({"ok": True}))
+    c = client(script, platform="github")
+    assert c.get("/x").data == {"ok": True}
+    assert sum(c.slept) >= 60

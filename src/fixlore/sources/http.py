@@ -52,7 +52,8 @@ __all__ = ["Accounting", "ApiClient", "ApiError", "ApiResponse", "HostDown", "Ht
 log = logging.getLogger(__name__)
 
 RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})
-_SECONDARY = re.compile(r"secondary rate limit", re.IGNORECASE)
+# GitHub's secondary limit, and its former name ("You have triggered an abuse detection mechanism")
+_SECONDARY = re.compile(r"secondary rate limit|abuse detection", re.IGNORECASE)
 _NOTHING_YET = (b"", b"{}", b"[]", b"null")      # the body of a 202 that holds no answer yet
 
 
@@ -376,7 +377,8 @@ class ApiClient(PagingMixin):
             return False
         if resp.headers.get("x-ratelimit-remaining") == "0" or "retry-after" in resp.headers:
             return True
-        return "rate limit" in resp.text.lower()          # GitHub's secondary limit says so in the body
+        text = resp.text or ""
+        return "rate limit" in text.lower() or _SECONDARY.search(text) is not None   # GitHub says so in the body
 
     def _github_reset_wait(self, resp: httpx2.Response) -> float | None:
         reset = resp.headers.get("x-ratelimit-reset")
