@@ -74,3 +74,18 @@ def test_a_202_that_never_turns_into_an_answer_is_named_per_item(make_world, tmp
     unread = report.as_dict()["unread_items"]
     assert unread and all(u["part"] == "events" and "202 Accepted" in u["message"] for u in unread)
     assert report.unreadable == []
+
+
+@pytest.mark.parametrize("platform, part, glob", [("github", "events", "*/issues/*/timeline"),
+                                                 ("gitcode", "events", "*/issues/*/operate_logs"),
+                                                 ("gitcode", "links", "*/issues/*/pull_requests")])
+def test_a_detail_endpoint_answering_404_for_an_issue_just_listed_is_named_not_read_as_empty(
+        make_world, tmp_path, platform, part, glob):
+    """The issue was just listed, so a 404 on its history says the endpoint cannot be read here (an
+    endpoint the server does not serve, GitCode's transient "project not found"), not "no history":
+    read as empty it made a fixed issue look like one with no fix evidence."""
+    world = make_world(platform=platform, repos=1, closed_in_window=12, other_updated=3, old_issues=3, seed=6)
+    _store, report, _ = _harvest(world, f"sqlite:///{tmp_path / 'n.db'}", faults=f"404={glob}")
+    unread = report.as_dict()["unread_items"]
+    assert unread and {u["part"] for u in unread} == {part} and all(u["status"] == "404" for u in unread)
+    assert report.issues_detailed == len({u["number"] for u in unread if u["kind"] == "issue"})

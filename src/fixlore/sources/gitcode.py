@@ -377,9 +377,8 @@ class GitCodeSource:
 
     def _list(self, path: str, endpoint: str, params: dict[str, Any] | None = None, paged: bool = True) -> list[Any]:
         if paged:
-            return [item for page in self.client.paginate(path, params, endpoint=endpoint, not_found_ok=True)
-                    for item in page]
-        return self.client.get_list(path, params, endpoint=endpoint, not_found_ok=True)
+            return [item for page in self.client.paginate(path, params, endpoint=endpoint) for item in page]
+        return self.client.get_list(path, params, endpoint=endpoint)     # a 404: the part is unread (read_part)
 
     def issue_detail(self, issue: m.Issue) -> IssueDetail:
         owner, name = split_repo(issue.repo)

@@ -237,8 +237,8 @@ class GitHubSource:
                                       lambda raw: normalize_pull(raw, repo), lambda raw: True, filterable=False)
 
     def _list(self, path: str, endpoint: str) -> list[Any]:
-        return [item for page in self.client.paginate(path, endpoint=endpoint, style="link", not_found_ok=True)
-                for item in page]
+        # a 404: the part is unread (read_part), never empty
+        return [item for page in self.client.paginate(path, endpoint=endpoint, style="link") for item in page]
 
     def issue_detail(self, issue: m.Issue) -> IssueDetail:
         base = f"/repos/{issue.repo}/issues/{issue.number}"
