@@ -605,3 +605,32 @@ def test_github_abuse_detection_403_is_the_secondary_limit_of_old_not_the_token(
     c = client(script, platform="github")
     assert c.get("/x").data == {"ok": True}
     assert sum(c.slept) >= 60
+
+
+# ---------------------------------------------------------------------------
+# One item by number: the object, None for a 404, and never "no such item" for an answer that is no item
+
+
+@pytest.mark.parametrize("platform", ["gitcode", "github"])
+@pytest.mark.parametrize("body", [{"error_code": 500, "error_message": "system busy"}, {}, None, ["x"]])
+def test_a_pull_answered_with_no_item_is_an_error_not_a_missing_pull(platform, body):
+    from fixlore.sources import make_source
+    from fixlore.sources.http import ApiError
+
+    handler = Script(httpx2.Response(200, json=body) if body is not None else httpx2.Response(200))
+    source = make_source(platform, client(handler, platform=platform))
+    with pytest.raises(ApiError, match="instead of an item") as err:
+        source.get_pull("o/r", 5)
+    assert err.value.status == "not-an-object" and len(handler.requests) == 4
+
+
+@pytest.mark.parametrize("platform", ["gitcode", "github"])
+def test_a_pull_or_issue_by_number_reads_the_item_or_none_for_a_404(platform):
+    from fixlore.sources import make_source
+
+    source = make_source(platform, client(Script(ok({"number": 5, "state": "open", "title": "t"})), platform=platform))
+    assert source.get_pull("o/r", 5).number == 5 and source.get_issue("o/r", 5).number == 5
+    gone = make_source(platform, client(Script(httpx2.Response(404, json={"message": "Not Found"})), platform=platform))
+    assert gone.get_pull("o/r", 5) is None and gone.get_issue("o/r", 5) is None
+    gitlab_shaped = make_source("gitcode", client(Script(ok({"iid": 7, "state": "merged"}))))
+    assert gitlab_shaped.get_pull("o/r", 7).number == 7

@@ -413,15 +413,15 @@ class GitCodeSource:
 
     def get_issue(self, repo: str, number: int) -> m.Issue | None:
         owner, name = split_repo(repo)
-        resp = self.client.get(f"/repos/{owner}/{name}/issues/{number}", endpoint="/repos/{owner}/{repo}/issues/{number}",
-                               not_found_ok=True)
-        return normalize_issue(resp.data, repo) if isinstance(resp.data, dict) else None
+        raw = self.client.get_object(f"/repos/{owner}/{name}/issues/{number}",
+                                     endpoint="/repos/{owner}/{repo}/issues/{number}")
+        return normalize_issue(raw, repo) if raw is not None else None
 
     def get_pull(self, repo: str, number: int) -> m.Pull | None:
         owner, name = split_repo(repo)
-        resp = self.client.get(f"/repos/{owner}/{name}/pulls/{number}", endpoint="/repos/{owner}/{repo}/pulls/{number}",
-                               not_found_ok=True)
-        return normalize_pull(resp.data, repo) if isinstance(resp.data, dict) else None
+        raw = self.client.get_object(f"/repos/{owner}/{name}/pulls/{number}",
+                                     endpoint="/repos/{owner}/{repo}/pulls/{number}", keys=("number", "iid"))
+        return normalize_pull(raw, repo) if raw is not None else None
 
     def pull_detail(self, pull: m.Pull) -> PullDetail:
         owner, name = split_repo(pull.repo)

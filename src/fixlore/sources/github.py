@@ -261,14 +261,12 @@ class GitHubSource:
         return detail
 
     def get_issue(self, repo: str, number: int) -> m.Issue | None:
-        resp = self.client.get(f"/repos/{repo}/issues/{number}", endpoint="/repos/{owner}/{repo}/issues/{number}",
-                               not_found_ok=True)
-        return normalize_issue(resp.data, repo) if isinstance(resp.data, dict) else None
+        raw = self.client.get_object(f"/repos/{repo}/issues/{number}", endpoint="/repos/{owner}/{repo}/issues/{number}")
+        return normalize_issue(raw, repo) if raw is not None else None
 
     def get_pull(self, repo: str, number: int) -> m.Pull | None:
-        resp = self.client.get(f"/repos/{repo}/pulls/{number}", endpoint="/repos/{owner}/{repo}/pulls/{number}",
-                               not_found_ok=True)
-        return normalize_pull(resp.data, repo) if isinstance(resp.data, dict) else None
+        raw = self.client.get_object(f"/repos/{repo}/pulls/{number}", endpoint="/repos/{owner}/{repo}/pulls/{number}")
+        return normalize_pull(raw, repo) if raw is not None else None
 
     def pull_detail(self, pull: m.Pull) -> PullDetail:
         base = f"/repos/{pull.repo}/pulls/{pull.number}"

@@ -25,6 +25,22 @@ class PagingMixin:
         """The paging notes of this client's run so far, one per endpoint template and kind."""
         return [dict(note) for note in self.__dict__.get("paging_notes", {}).values()]
 
+    def get_object(self, path: str, params: dict[str, Any] | None = None, *, endpoint: str | None = None,
+                   keys: tuple[str, ...] = ("number",), repeat_budget: int = 4) -> dict[str, Any] | None:
+        """One item (an issue, a PR) by its number: the object, or None when the platform answers 404
+        (no such item). An answer that is no object carrying one of ``keys`` (an error object answered with
+        200, no body) is asked again, then raised (ApiError "not-an-object"), never read as "no such
+        item": a fix PR read so was dropped from its issue without a word."""
+        endpoint = endpoint or path
+        for fetches in range(1, repeat_budget + 1):
+            resp = self.get(path, params, endpoint=endpoint, not_found_ok=True, conditional=fetches == 1)
+            if resp.status == 404:
+                return None
+            if isinstance(resp.data, dict) and any(resp.data.get(k) not in (None, "") for k in keys):
+                return resp.data
+        raise ApiError(endpoint, "not-an-object", f"answered {_shape(resp.data)} instead of an item with "
+                                                  f"{' or '.join(keys)} ({repeat_budget} fetches)")
+
     def get_list(self, path: str, params: dict[str, Any] | None = None, *, endpoint: str | None = None,
                  not_found_ok: bool = False, repeat_budget: int = 4) -> list[Any]:
         """One GET of a list its platform documents no paging for (GitCode's issue operation log, an
