@@ -40,7 +40,9 @@ def normalize_repo(raw: dict[str, Any]) -> m.Repo:
 
 
 def is_pull_item(raw: dict[str, Any]) -> bool:
-    return "pull_request" in raw
+    """A PR in GitHub's issue list (or a cross-reference's source): it carries a ``pull_request`` object;
+    servers speaking GitHub's API send ``"pull_request": null`` on plain issues."""
+    return isinstance(raw, dict) and raw.get("pull_request") is not None
 
 
 def normalize_issue(raw: dict[str, Any], repo: str) -> m.Issue:
@@ -111,7 +113,7 @@ def normalize_timeline_item(raw: dict[str, Any], repo: str, number: int) -> tupl
         action = m.EV_REOPENED
     elif kind == "cross-referenced":
         source_issue = sub(raw, "source", "issue") or {}
-        if "pull_request" not in source_issue:
+        if not is_pull_item(source_issue):
             action = m.EV_CROSS_REF
             detail.update(issue=as_int(source_issue.get("number")),
                           issue_repo=_repo_of_issue_obj(source_issue, repo))
