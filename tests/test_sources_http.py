@@ -634,3 +634,26 @@ def test_a_pull_or_issue_by_number_reads_the_item_or_none_for_a_404(platform):
     assert gone.get_pull("o/r", 5) is None and gone.get_issue("o/r", 5) is None
     gitlab_shaped = make_source("gitcode", client(Script(ok({"iid": 7, "state": "merged"}))))
     assert gitlab_shaped.get_pull("o/r", 7).number == 7
+
+
+def test_github_422_past_the_paging_cap_is_raised_not_an_end_of_the_list():
+    # "In order to keep the API fast for everyone, pagination is limited for this resource" (422, as
+    # octokit users report it; and "Pagination with the page parameter is not supported for large
+    # datasets"): the repo's list is named unreadable by the harvester, what came before it is kept
+    from fixlore.sources.github import GitHubSource
+    from fixlore.sources.http import ApiError
+
+    def handler(request):
+        page = int(request.url.params.get("page", 1))
+        if page >= 2:
+            return httpx2.Response(422, json={"message": "In order to keep the API fast for everyone, pagination is "
+                                                         "limited for this resource."})
+        items = [{"number": n, "state": "closed", "updated_at": f"2026-09-{20 - n // 50:02d}T00:00:00Z",
+                  "created_at": "2026-01-01T00:00:00Z"} for n in range(1, 101)]
+        return ok(items, Link='<https://api.example.test/api/v5/repos/o/r/issues?page=2>; rel="next"')
+
+    got = []
+    with pytest.raises(ApiError, match="pagination is limited") as err:
+        for issue in GitHubSource(client(handler, platform="github")).iter_issues("o/r", None):
+            got.append(issue.number)
+    assert err.value.status == "422" and len(got) == 100
