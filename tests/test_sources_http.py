@@ -657,3 +657,36 @@ def test_github_422_past_the_paging_cap_is_raised_not_an_end_of_the_list():
         for issue in GitHubSource(client(handler, platform="github")).iter_issues("o/r", None):
             got.append(issue.number)
     assert err.value.status == "422" and len(got) == 100
+
+
+# ---------------------------------------------------------------------------
+# GitCode's changelog (AK-REL:202503, gitcode-api.md §2.7): "occasional 403" on the PR list, fixed 2025-03-06
+
+
+def test_a_gitcode_403_is_asked_once_more_before_it_is_a_refusal():
+    from fixlore.sources.http import ApiError
+
+    # an occasional 403 heals ...
+    script = Script(ok([]), httpx2.Response(403, json={"message": "403 Forbidden"}), ok([{"id": 1}]))
+    c = client(script)
+    c.get("/orgs/x/repos")
+    assert c.get("/repos/o/r/pulls").data == [{"id": 1}]
+    # ... a lasting one is the resource's refusal, as before, after one more ask
+    module = {"error_code": 403, "error_code_name": "FORBIDDEN", "error_message": "issue module is closed"}
+    script = Script(ok([]), httpx2.Response(403, json=module))
+    c = client(script)
+    c.get("/orgs/x/repos")
+    with pytest.raises(ApiError, match="issue module is closed"):
+        c.get("/repos/o/r/issues")
+    assert len(script.requests) == 1 + 2
+
+
+def test_a_github_403_that_is_no_rate_limit_is_not_asked_again():
+    from fixlore.sources.http import ApiError
+
+    script = Script(ok([]), httpx2.Response(403, json={"message": "Resource not accessible by personal access token"}))
+    c = client(script, platform="github")
+    c.get("/user")
+    with pytest.raises(ApiError):
+        c.get("/repos/o/r/issues")
+    assert len(script.requests) == 2

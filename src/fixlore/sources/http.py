@@ -191,7 +191,7 @@ class ApiClient(PagingMixin):
                 raise HostDown(endpoint, self.host, refused)
             started, paced = time.monotonic(), self.limiter.slept
             try:
-                response = self._attempt(url, endpoint, cached, not_found_ok)
+                response = self._attempt(url, endpoint, cached, not_found_ok, attempt)
             except _Retryable as exc:
                 # what the failure cost: the attempt's time, not the pacing before it
                 took = time.monotonic() - started - (self.limiter.slept - paced)
@@ -259,7 +259,7 @@ class ApiClient(PagingMixin):
         return delay / self.time_scale
 
     def _attempt(self, url: str, endpoint: str, cached: tuple[str, str, dict[str, str]] | None,
-                 not_found_ok: bool) -> ApiResponse:
+                 not_found_ok: bool, attempt: int = 1) -> ApiResponse:
         interrupts.check()
         self.limiter.acquire()
         interrupts.check()
@@ -325,6 +325,10 @@ class ApiClient(PagingMixin):
                 if not_found_ok:
                     return ApiResponse(404, None, {}, url)
                 raise NotFound(endpoint, message or "not found")
+            if status == 403 and attempt <= self.policy.forbidden_retries:
+                # the platform's changelog shows 403s that a second ask did not meet: asked again
+                # before it is taken as the token's or the resource's refusal
+                raise _Retryable("HTTP 403", limited=True)
             if status == 401 or (status == 403 and not self.answered):
                 if not self._token:
                     where = f"${self.token_env}" if self.token_env else "the token variable (--token-env)"
