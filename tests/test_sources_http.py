@@ -385,3 +385,308 @@ def test_clients_of_one_process_share_one_tls_context_built_once(monkeypatch):
     finally:
         for c in clients:
             c.close()
+
+
+# ---------------------------------------------------------------------------
+# A list that stops short of what it announces is never taken as ended (docs: gitcode-api.md §5;
+# GitCode changelog 2024-11-22 "occasional incomplete pages"; 2024-11-14 "500 pages" paging cap)
+
+
+@pytest.mark.parametrize("headers", [{"total_page": "3"}, {"total_count": "250"}, {"x-total": "250"}])
+def test_an_empty_page_before_the_announced_end_is_asked_again_and_heals(headers):
+    served = []
+
+    def handler(request):
+        page = int(request.url.params["page"])
+        served.append(page)
+        items = [{"id": i} for i in range(250)][(page - 1) * 100: page * 100]
+        if page == 2 and served.count(2) == 1:
+            items = []                       # the incomplete page, once
+        return ok(items, **headers)
+
+    got = [i["id"] for p in client(handler).paginate("/x", per_page=100) for i in p]
+    assert got == list(range(250)) and served == [1, 2, 2, 3]
+
+
+@pytest.mark.parametrize("headers, said", [({"total_page": "600"}, "total_page=600"),
+                                           ({"total_count": "60000"}, "total_count=60000")])
+def test_an_empty_page_that_stays_empty_before_the_announced_end_is_a_failure_not_an_end(headers, said):
+    from fixlore.sources.http import ApiError
+
+    def handler(request):                    # a paging cap: page 3 and later come back empty
+        page = int(request.url.params["page"])
+        return ok([{"id": page * 1000 + i} for i in range(100)] if page <= 2 else [], **headers)
+
+    pages = []
+    with pytest.raises(ApiError, match=f"page 3 answered an empty page while {said}") as err:
+        for page in client(handler).paginate("/x", per_page=100):
+            pages.append(page)
+    assert len(pages) == 2 and err.value.status == "truncated"
+
+
+def test_an_empty_first_page_with_no_totals_or_a_zero_total_is_an_empty_list():
+    assert list(client(Script(ok([]))).paginate("/x")) == []
+    assert list(client(Script(ok([], total_count="0", total_page="0"))).paginate("/x")) == []
+
+
+@pytest.mark.parametrize("body", [{"error_code": 500, "error_message": "system busy"}, {"message": "oops"}, None])
+def test_an_object_answered_where_a_list_belongs_is_no_empty_list(body):
+    from fixlore.sources.http import ApiError
+
+    handler = Script(httpx2.Response(200, json=body) if body is not None else httpx2.Response(200))
+    with pytest.raises(ApiError, match="page 1 answered .* instead of a list") as err:
+        list(client(handler).paginate("/x"))
+    assert err.value.status == "truncated" and len(handler.requests) == 4
+    assert "system busy" not in str(err.value)          # the body's text is not repeated
+
+
+def test_a_404_past_the_first_page_is_a_failure_not_an_end():
+    from fixlore.sources.http import ApiError
+
+    def handler(request):
+        page = int(request.url.params["page"])
+        if page == 1:
+            return ok([{"id": i} for i in range(100)], total_page="2")
+        return httpx2.Response(404, json={"message": "404 Not Found"})
+
+    c = client(handler)
+    pages = []
+    with pytest.raises(ApiError, match="page 2 answered 404 after 100 items"):
+        for page in c.paginate("/x", not_found_ok=True, per_page=100):
+            pages.append(page)
+    assert len(pages) == 1
+    # a 404 on the first page is still "no such list" for a caller that allows it
+    assert list(client(Script(httpx2.Response(404, json={"message": "x"}))).paginate("/z", not_found_ok=True)) == []
+
+
+def test_an_empty_github_page_that_still_links_a_next_page_is_asked_again():
+    served = []
+
+    def handler(request):
+        page = int(request.url.params.get("page", 1))
+        served.append(page)
+        link = f'<https://api.example.test/api/v5/x?page={page + 1}>; rel="next"' if page < 3 else ""
+        items = [] if page == 2 and served.count(2) == 1 else [{"id": page}]
+        return ok(items, Link=link)
+
+    got = [i["id"] for p in client(handler, platform="github").paginate("/x", per_page=1, style="link") for i in p]
+    assert got == [1, 2, 3] and served == [1, 2, 2, 3]
+
+
+# ---------------------------------------------------------------------------
+# 202 Accepted: "not ready yet, ask again" (docs.github.com/en/rest/metrics/statistics: "a 202 ... Give
+# the job a few moments to complete, and then submit the request again"; GitCode lists 202 in its codes)
+
+
+@pytest.mark.parametrize("empty", [httpx2.Response(202), httpx2.Response(202, json={}),
+                                   httpx2.Response(202, json=[]), httpx2.Response(202, json=None)])
+def test_202_accepted_with_nothing_yet_is_asked_again(empty):
+    script = Script(empty, ok({"number": 7}))
+    c = client(script, platform="github")
+    assert c.get("/repos/o/r/pulls/7").data == {"number": 7}
+    assert len(script.requests) == 2 and c.slept
+
+
+def test_202_accepted_honours_retry_after():
+    script = Script(httpx2.Response(202, headers={"Retry-After": "5"}), ok([{"id": 1}]))
+    c = client(script)
+    assert [i["id"] for p in c.paginate("/x") for i in p] == [1]
+    assert sum(c.slept) >= 5
+
+
+def test_202_accepted_for_ever_is_named_not_read_as_empty():
+    from fixlore.sources.http import ApiError
+
+    c = client(Script(httpx2.Response(202, json={})), max_attempts=3)
+    with pytest.raises(ApiError, match="202 Accepted") as err:
+        c.get("/repos/o/r/issues/1/timeline")
+    assert err.value.status == "retries"
+    assert not c.breaker.is_open                       # the host answers: it is no outage
+
+
+def test_202_with_a_body_is_an_answer():
+    assert client(Script(httpx2.Response(202, json=[{"id": 1}]))).get("/x").data == [{"id": 1}]
+
+
+# ---------------------------------------------------------------------------
+# GitHub's rules for a rate-limit answer (docs.github.com/en/rest/using-the-rest-api/troubleshooting-the-rest-api,
+# "Rate limit errors"): retry-after first; x-ratelimit-remaining 0: not before x-ratelimit-reset;
+# "otherwise, wait for at least one minute", then exponentially longer.
+
+
+@pytest.mark.parametrize("status", [403, 429])
+def test_github_primary_limit_waits_until_the_announced_reset(status):
+    import time as _time
+    reset = int(_time.time()) + 120
+    script = Script(httpx2.Response(status, json={"message": "API rate limit exceeded for user ID 1."},
+                                    headers={"x-ratelimit-remaining": "0", "x-ratelimit-reset": str(reset)}),
+                    ok({"ok": True}))
+    c = client(script, platform="github")
+    assert c.get("/x").data == {"ok": True}
+    assert sum(c.slept) >= 110
+
+
+@pytest.mark.parametrize("body", [None, {"message": "Too Many Requests"}])
+def test_a_github_429_that_names_no_time_waits_at_least_a_minute(body):
+    script = Script(httpx2.Response(429, json=body, headers={"x-ratelimit-remaining": "4000"}), ok({"ok": True}))
+    c = client(script, platform="github")
+    assert c.get("/x").data == {"ok": True}
+    assert sum(c.slept) >= 60
+
+
+def test_a_gitcode_429_that_names_no_time_backs_off_as_before():
+    # GitCode documents no such rule (gitcode-api.md §6): exponential back-off from a second
+    c = client(Script(httpx2.Response(429, json={"message": "Too Many Requests"}), ok({"ok": True})))
+    assert c.get("/x").data == {"ok": True} and sum(c.slept) < 5
+
+
+# ---------------------------------------------------------------------------
+# Lists GitCode documents no paging for (issue operate_logs, an issue's PRs, a PR's files): one GET,
+# held to paginate's rule
+
+
+def test_an_unpaged_list_answered_with_an_object_is_unread_not_empty():
+    from fixlore.sources.http import ApiError
+
+    handler = Script(ok({"error_code": 500, "error_code_name": "SYSTEM_BUSY", "error_message": "busy"}))
+    with pytest.raises(ApiError, match="instead of a list") as err:
+        client(handler).get_list("/repos/o/issues/1/operate_logs", {"repo": "r"})
+    assert err.value.status == "truncated" and len(handler.requests) == 4
+
+
+def test_an_unpaged_list_whose_totals_announce_more_is_paged_after_all():
+    def handler(request):
+        page = int(request.url.params.get("page", 1))
+        per_page = int(request.url.params.get("per_page", 20))
+        items = [{"id": i} for i in range(45)][(page - 1) * per_page: page * per_page]
+        return ok(items, total_count="45", total_page=str(-(-45 // per_page)))
+
+    c = client(handler)
+    assert [i["id"] for i in c.get_list("/repos/o/r/issues/1/pull_requests")] == list(range(45))
+    (note,) = c.paging_report()
+    assert note["kind"] == "paged-after-all"
+
+
+def test_an_unpaged_list_reads_plain_and_wrapped_lists_and_a_404():
+    assert client(Script(ok([{"id": 1}]))).get_list("/x") == [{"id": 1}]
+    assert client(Script(ok({"logs": [{"id": 2}]}))).get_list("/x") == [{"id": 2}]
+    assert client(Script(httpx2.Response(404, json={"message": "x"}))).get_list("/x", not_found_ok=True) == []
+
+
+def test_a_gitcode_operation_log_answered_with_an_error_object_leaves_the_issue_unread():
+    from datetime import datetime, timezone
+
+    from fixlore.core.model import Issue
+    from fixlore.rules.unread import EVENTS
+    from fixlore.sources.gitcode import GitCodeSource
+
+    def handler(request):
+        if request.url.path.endswith("/operate_logs"):
+            return ok({"error_code": 500, "error_message": "system busy"})
+        return ok([])
+
+    source = GitCodeSource(client(handler))
+    issue = Issue(repo="o/r", number=5, title="t", body="", state="closed",
+                  created_at=datetime(2026, 9, 1, tzinfo=timezone.utc), updated_at=datetime(2026, 9, 2, tzinfo=timezone.utc),
+                  closed_at=None)
+    detail = source.issue_detail(issue)
+    assert set(detail.unread) == {EVENTS} and detail.events == []
+
+
+@pytest.mark.parametrize("message", [
+    "You have triggered an abuse detection mechanism. Please wait a few minutes before you try again.",
+    "You have triggered an abuse detection mechanism and have been temporarily blocked from calling the API."])
+def test_github_abuse_detection_403_is_the_secondary_limit_of_old_not_the_token(message):
+    # GitHub's former name for the secondary limit (developer.github.com/v3/#abuse-rate-limits); Perceval's
+    # github backend and hub4j's abuse handler wait it out; on the first request it is no refused token
+    script = Script(httpx2.Response(403, json={"message": message,
+                                               "documentation_url": "https://developer.github.com/v3/#abuse-rate-limits"}),
+                    ok({"ok": True}))
+    c = client(script, platform="github")
+    assert c.get("/x").data == {"ok": True}
+    assert sum(c.slept) >= 60
+
+
+# ---------------------------------------------------------------------------
+# One item by number: the object, None for a 404, and never "no such item" for an answer that is no item
+
+
+@pytest.mark.parametrize("platform", ["gitcode", "github"])
+@pytest.mark.parametrize("body", [{"error_code": 500, "error_message": "system busy"}, {}, None, ["x"]])
+def test_a_pull_answered_with_no_item_is_an_error_not_a_missing_pull(platform, body):
+    from fixlore.sources import make_source
+    from fixlore.sources.http import ApiError
+
+    handler = Script(httpx2.Response(200, json=body) if body is not None else httpx2.Response(200))
+    source = make_source(platform, client(handler, platform=platform))
+    with pytest.raises(ApiError, match="instead of an item") as err:
+        source.get_pull("o/r", 5)
+    assert err.value.status == "not-an-object" and len(handler.requests) == 4
+
+
+@pytest.mark.parametrize("platform", ["gitcode", "github"])
+def test_a_pull_or_issue_by_number_reads_the_item_or_none_for_a_404(platform):
+    from fixlore.sources import make_source
+
+    source = make_source(platform, client(Script(ok({"number": 5, "state": "open", "title": "t"})), platform=platform))
+    assert source.get_pull("o/r", 5).number == 5 and source.get_issue("o/r", 5).number == 5
+    gone = make_source(platform, client(Script(httpx2.Response(404, json={"message": "Not Found"})), platform=platform))
+    assert gone.get_pull("o/r", 5) is None and gone.get_issue("o/r", 5) is None
+    gitlab_shaped = make_source("gitcode", client(Script(ok({"iid": 7, "state": "merged"}))))
+    assert gitlab_shaped.get_pull("o/r", 7).number == 7
+
+
+def test_github_422_past_the_paging_cap_is_raised_not_an_end_of_the_list():
+    # "In order to keep the API fast for everyone, pagination is limited for this resource" (422, as
+    # octokit users report it; and "Pagination with the page parameter is not supported for large
+    # datasets"): the repo's list is named unreadable by the harvester, what came before it is kept
+    from fixlore.sources.github import GitHubSource
+    from fixlore.sources.http import ApiError
+
+    def handler(request):
+        page = int(request.url.params.get("page", 1))
+        if page >= 2:
+            return httpx2.Response(422, json={"message": "In order to keep the API fast for everyone, pagination is "
+                                                         "limited for this resource."})
+        items = [{"number": n, "state": "closed", "updated_at": f"2026-09-{20 - n // 50:02d}T00:00:00Z",
+                  "created_at": "2026-01-01T00:00:00Z"} for n in range(1, 101)]
+        return ok(items, Link='<https://api.example.test/api/v5/repos/o/r/issues?page=2>; rel="next"')
+
+    got = []
+    with pytest.raises(ApiError, match="pagination is limited") as err:
+        for issue in GitHubSource(client(handler, platform="github")).iter_issues("o/r", None):
+            got.append(issue.number)
+    assert err.value.status == "422" and len(got) == 100
+
+
+# ---------------------------------------------------------------------------
+# GitCode's changelog (AK-REL:202503, gitcode-api.md §2.7): "occasional 403" on the PR list, fixed 2025-03-06
+
+
+def test_a_gitcode_403_is_asked_once_more_before_it_is_a_refusal():
+    from fixlore.sources.http import ApiError
+
+    # an occasional 403 heals ...
+    script = Script(ok([]), httpx2.Response(403, json={"message": "403 Forbidden"}), ok([{"id": 1}]))
+    c = client(script)
+    c.get("/orgs/x/repos")
+    assert c.get("/repos/o/r/pulls").data == [{"id": 1}]
+    # ... a lasting one is the resource's refusal, as before, after one more ask
+    module = {"error_code": 403, "error_code_name": "FORBIDDEN", "error_message": "issue module is closed"}
+    script = Script(ok([]), httpx2.Response(403, json=module))
+    c = client(script)
+    c.get("/orgs/x/repos")
+    with pytest.raises(ApiError, match="issue module is closed"):
+        c.get("/repos/o/r/issues")
+    assert len(script.requests) == 1 + 2
+
+
+def test_a_github_403_that_is_no_rate_limit_is_not_asked_again():
+    from fixlore.sources.http import ApiError
+
+    script = Script(ok([]), httpx2.Response(403, json={"message": "Resource not accessible by personal access token"}))
+    c = client(script, platform="github")
+    c.get("/user")
+    with pytest.raises(ApiError):
+        c.get("/repos/o/r/issues")
+    assert len(script.requests) == 2

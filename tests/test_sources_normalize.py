@@ -142,3 +142,14 @@ def test_unknown_action_types_are_counted_by_the_source():
     src._note_actions([{"action_type": "closed"}, {"action_type": "issue_close"}, {"action_type": "issue_close"},
                        {"action": "Weird_Thing"}, "not a dict"])
     assert dict(src.unknown_actions) == {"issue_close": 2, "weird_thing": 1}
+
+
+def test_a_null_pull_request_key_is_an_issue_not_a_pull():
+    # GitHub marks a PR in the issue list by the pull_request key (docs.github.com/en/rest/issues/issues
+    # "list repository issues"); servers speaking its API (Gitea, Forgejo) send "pull_request": null on
+    # every plain issue, which must not drop the issue from the list nor make a cross-reference a PR link
+    assert not gh.is_pull_item({"number": 3, "pull_request": None})
+    assert gh.is_pull_item({"number": 8, "pull_request": {"merged_at": None}})
+    xref, link = gh.normalize_timeline_item({"event": "cross-referenced", "created_at": "2026-09-18T01:00:00Z",
+                                             "source": {"issue": {"number": 3, "pull_request": None}}}, "o/r", 7)
+    assert link is None and xref.detail["issue"] == 3

@@ -21,7 +21,7 @@ def replay(
                                     "(GitCode: 429 past 50/min or 4000/h; GitHub: 5000/h with X-RateLimit-* headers)."),
     time_scale: float = typer.Option(1.0, help="Compress time for the rate limit: 60 makes a one-minute window last one second."),
     faults: str = typer.Option("", help="Faults to inject, e.g. '429:0.05,500:0.02,stall:0.01,cutoff@7'. Kinds: 429, "
-                               "429-retry-after, 500, 502, 503, stall, cutoff, malformed, repeat-page; "
+                               "429-retry-after, 500, 502, 503, 404, 202, stall, cutoff, malformed, repeat-page, empty-page; "
                                "'500=*/issues/101/comments' fails every request whose path matches, for good."),
     fault_seed: int = typer.Option(0, help="Seed for the fault draws; the same seed and request order give the same faults."),
     stall_seconds: float = typer.Option(10.0, help="How long a 'stall' fault holds its response."),

@@ -33,6 +33,12 @@ KINDS = (
     "cutoff",          # full Content-Length, part of the body, then close
     "malformed",       # 200 with a body that is not JSON
     "repeat-page",     # a list page answered with the previous page's items
+    "empty-page",      # a list page answered empty, its totals (GitCode) or Link rel=next (GitHub) kept:
+                       # GitCode's changelog fixed "occasional incomplete pages" on 2024-11-22
+    "404",             # the platform's 404 body: an endpoint the server does not serve, GitCode's transient
+                       # "project not found" (gitcode-api.md §6); mostly used as kind=GLOB
+    "202",             # 202 Accepted with no body: "not ready, ask again" (GitHub's statistics endpoints
+                       # answer so while they compute; GitCode lists 202 among its status codes)
 )
 
 MAX_CONSECUTIVE_PER_URL = 2

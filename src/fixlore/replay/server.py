@@ -34,7 +34,7 @@ from fixlore.replay.strict import Quirks
 
 ADMIN_STATS = "/__replay__/stats"
 GRAPHQL_PATHS = ("/graphql", "/api/graphql")
-_STATUS_FAULTS = {"429", "429-retry-after", "500", "502", "503"}
+_STATUS_FAULTS = {"429", "429-retry-after", "500", "502", "503", "202", "404"}
 _SECRET_PARAMS = {"access_token"}
 _SAFE_HOST = re.compile(r"[A-Za-z0-9.\-]+(:\d{1,5})?|\[[0-9A-Fa-f:.]+\](:\d{1,5})?")
 
@@ -210,6 +210,10 @@ class ReplayServer:
             return Answer(429, body, headers)
         if kind == "500":
             return Answer(500, {"message": "500 Internal Server Error"})
+        if kind == "404":
+            return api_gitcode.not_found() if self.platform == "gitcode" else api_github.not_found()
+        if kind == "202":
+            return Answer(202, {})           # as GitHub's statistics answer while they compute
         # Gateways answer 502/503 with an HTML page, not JSON.
         text = {"502": "502 Bad Gateway", "503": "503 Service Temporarily Unavailable"}[kind]
         return Answer(int(kind), f"<html><head><title>{text}</title></head><body><center><h1>{text}</h1></center></body></html>")
@@ -272,6 +276,8 @@ class ReplayServer:
             applicable |= {"cutoff", "malformed"}
             if answer.page_of is not None and (answer.page or 1) > 1:
                 applicable.add("repeat-page")
+            if answer.page_of is not None and isinstance(answer.body, list) and answer.body and _says_more(answer):
+                applicable.add("empty-page")
         url_key = f"{path}?{'&'.join(f'{k}={v}' for k, v in sorted(q.values.items()))}"
         fault = self._faults.choose(ordinal, url_key, applicable) if not self._faults.spec.empty else None
 
@@ -279,6 +285,8 @@ class ReplayServer:
             return _Reply(endpoint, self._platform_error(fault), fault=fault, extra=self._rate_headers())
         if fault == "repeat-page":
             answer = Answer(answer.status, answer.page_of(answer.page - 1), answer.headers, answer.page, answer.page_of)
+        elif fault == "empty-page":
+            answer = Answer(answer.status, [], answer.headers, answer.page, answer.page_of)
         reply = _Reply(endpoint, answer, fault=fault, extra=self._rate_headers())
         inm = headers.get("If-None-Match")
         if answer.status == 200 and inm and fault is None and _etag_matches(inm, reply.etag):
@@ -307,6 +315,14 @@ class ReplayServer:
 
     def _rate_headers(self) -> dict[str, str]:
         return self._github_limit.headers() if self.platform == "github" else {}
+
+
+def _says_more(answer: Answer) -> bool:
+    """Does this list page say the list goes on (GitCode's totals, GitHub's ``rel="next"``)? Only such a
+    page is emptied by the ``empty-page`` fault: an empty last page that says nothing of what follows
+    cannot be told from the end by any client."""
+    headers = {k.lower(): v for k, v in answer.headers.items()}
+    return "total_count" in headers or "total_page" in headers or 'rel="next"' in headers.get("link", "")
 
 
 def _without_enterprise_prefix(platform: str, path: str) -> str:

@@ -8,7 +8,7 @@ from typing import Any, Iterator, Protocol
 
 from fixlore.core.model import Comment, Commit, Event, FileChange, Issue, Link, Pull, Repo
 from fixlore.core.textclean import clean_text, strip_escapes
-from fixlore.sources.responses import ApiError, HostDown
+from fixlore.sources.responses import ApiError, HostDown, NotFound
 
 
 @dataclass
@@ -38,11 +38,19 @@ def read_part(unread: dict[str, Any], part: str, fetch: Any) -> list[Any]:
     """``fetch()``, or ``[]`` with the part noted in ``unread`` when its endpoint cannot be read
     (an ``ApiError``: that resource only). Everything else (a refused token, an unreachable
     host, an interrupt) still ends the work it belongs to, and so does a host whose breaker has
-    opened (``HostDown``): the harvest stops there rather than note every part of every item."""
+    opened (``HostDown``): the harvest stops there rather than note every part of every item.
+
+    A 404 (``NotFound``) is unread too, never an empty part: the item was just listed, so the
+    platform documents no 404 for its comments or history; one says the endpoint cannot be read
+    here (not served, GitCode's transient "project not found"), and read as empty it made a fixed
+    issue look like one with no fix evidence."""
     try:
         return fetch()
     except HostDown:
         raise
+    except NotFound as exc:
+        unread[part] = ApiError(exc.endpoint, 404, exc.message)
+        return []
     except ApiError as exc:
         unread[part] = exc
         return []

@@ -377,16 +377,8 @@ class GitCodeSource:
 
     def _list(self, path: str, endpoint: str, params: dict[str, Any] | None = None, paged: bool = True) -> list[Any]:
         if paged:
-            return [item for page in self.client.paginate(path, params, endpoint=endpoint, not_found_ok=True)
-                    for item in page]
-        resp = self.client.get(path, params, endpoint=endpoint, not_found_ok=True)
-        data = resp.data
-        if isinstance(data, dict):
-            for key in ("items", "data", "logs"):
-                if isinstance(data.get(key), list):
-                    return data[key]
-            return []
-        return data if isinstance(data, list) else []
+            return [item for page in self.client.paginate(path, params, endpoint=endpoint) for item in page]
+        return self.client.get_list(path, params, endpoint=endpoint)     # a 404: the part is unread (read_part)
 
     def issue_detail(self, issue: m.Issue) -> IssueDetail:
         owner, name = split_repo(issue.repo)
@@ -421,15 +413,15 @@ class GitCodeSource:
 
     def get_issue(self, repo: str, number: int) -> m.Issue | None:
         owner, name = split_repo(repo)
-        resp = self.client.get(f"/repos/{owner}/{name}/issues/{number}", endpoint="/repos/{owner}/{repo}/issues/{number}",
-                               not_found_ok=True)
-        return normalize_issue(resp.data, repo) if isinstance(resp.data, dict) else None
+        raw = self.client.get_object(f"/repos/{owner}/{name}/issues/{number}",
+                                     endpoint="/repos/{owner}/{repo}/issues/{number}")
+        return normalize_issue(raw, repo) if raw is not None else None
 
     def get_pull(self, repo: str, number: int) -> m.Pull | None:
         owner, name = split_repo(repo)
-        resp = self.client.get(f"/repos/{owner}/{name}/pulls/{number}", endpoint="/repos/{owner}/{repo}/pulls/{number}",
-                               not_found_ok=True)
-        return normalize_pull(resp.data, repo) if isinstance(resp.data, dict) else None
+        raw = self.client.get_object(f"/repos/{owner}/{name}/pulls/{number}",
+                                     endpoint="/repos/{owner}/{repo}/pulls/{number}", keys=("number", "iid"))
+        return normalize_pull(raw, repo) if raw is not None else None
 
     def pull_detail(self, pull: m.Pull) -> PullDetail:
         owner, name = split_repo(pull.repo)

@@ -40,7 +40,9 @@ def normalize_repo(raw: dict[str, Any]) -> m.Repo:
 
 
 def is_pull_item(raw: dict[str, Any]) -> bool:
-    return "pull_request" in raw
+    """A PR in GitHub's issue list (or a cross-reference's source): it carries a ``pull_request`` object;
+    servers speaking GitHub's API send ``"pull_request": null`` on plain issues."""
+    return isinstance(raw, dict) and raw.get("pull_request") is not None
 
 
 def normalize_issue(raw: dict[str, Any], repo: str) -> m.Issue:
@@ -111,7 +113,7 @@ def normalize_timeline_item(raw: dict[str, Any], repo: str, number: int) -> tupl
         action = m.EV_REOPENED
     elif kind == "cross-referenced":
         source_issue = sub(raw, "source", "issue") or {}
-        if "pull_request" not in source_issue:
+        if not is_pull_item(source_issue):
             action = m.EV_CROSS_REF
             detail.update(issue=as_int(source_issue.get("number")),
                           issue_repo=_repo_of_issue_obj(source_issue, repo))
@@ -237,8 +239,8 @@ class GitHubSource:
                                       lambda raw: normalize_pull(raw, repo), lambda raw: True, filterable=False)
 
     def _list(self, path: str, endpoint: str) -> list[Any]:
-        return [item for page in self.client.paginate(path, endpoint=endpoint, style="link", not_found_ok=True)
-                for item in page]
+        # a 404: the part is unread (read_part), never empty
+        return [item for page in self.client.paginate(path, endpoint=endpoint, style="link") for item in page]
 
     def issue_detail(self, issue: m.Issue) -> IssueDetail:
         base = f"/repos/{issue.repo}/issues/{issue.number}"
@@ -261,14 +263,12 @@ class GitHubSource:
         return detail
 
     def get_issue(self, repo: str, number: int) -> m.Issue | None:
-        resp = self.client.get(f"/repos/{repo}/issues/{number}", endpoint="/repos/{owner}/{repo}/issues/{number}",
-                               not_found_ok=True)
-        return normalize_issue(resp.data, repo) if isinstance(resp.data, dict) else None
+        raw = self.client.get_object(f"/repos/{repo}/issues/{number}", endpoint="/repos/{owner}/{repo}/issues/{number}")
+        return normalize_issue(raw, repo) if raw is not None else None
 
     def get_pull(self, repo: str, number: int) -> m.Pull | None:
-        resp = self.client.get(f"/repos/{repo}/pulls/{number}", endpoint="/repos/{owner}/{repo}/pulls/{number}",
-                               not_found_ok=True)
-        return normalize_pull(resp.data, repo) if isinstance(resp.data, dict) else None
+        raw = self.client.get_object(f"/repos/{repo}/pulls/{number}", endpoint="/repos/{owner}/{repo}/pulls/{number}")
+        return normalize_pull(raw, repo) if raw is not None else None
 
     def pull_detail(self, pull: m.Pull) -> PullDetail:
         base = f"/repos/{pull.repo}/pulls/{pull.number}"

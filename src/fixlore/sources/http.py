@@ -52,7 +52,9 @@ __all__ = ["Accounting", "ApiClient", "ApiError", "ApiResponse", "HostDown", "Ht
 log = logging.getLogger(__name__)
 
 RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})
-_SECONDARY = re.compile(r"secondary rate limit", re.IGNORECASE)
+# GitHub's secondary limit, and its former name ("You have triggered an abuse detection mechanism")
+_SECONDARY = re.compile(r"secondary rate limit|abuse detection", re.IGNORECASE)
+_NOTHING_YET = (b"", b"{}", b"[]", b"null")      # the body of a 202 that holds no answer yet
 
 
 # One TLS context for every client of the process: building one reads the system's CA
@@ -189,7 +191,7 @@ class ApiClient(PagingMixin):
                 raise HostDown(endpoint, self.host, refused)
             started, paced = time.monotonic(), self.limiter.slept
             try:
-                response = self._attempt(url, endpoint, cached, not_found_ok)
+                response = self._attempt(url, endpoint, cached, not_found_ok, attempt)
             except _Retryable as exc:
                 # what the failure cost: the attempt's time, not the pacing before it
                 took = time.monotonic() - started - (self.limiter.slept - paced)
@@ -257,7 +259,7 @@ class ApiClient(PagingMixin):
         return delay / self.time_scale
 
     def _attempt(self, url: str, endpoint: str, cached: tuple[str, str, dict[str, str]] | None,
-                 not_found_ok: bool) -> ApiResponse:
+                 not_found_ok: bool, attempt: int = 1) -> ApiResponse:
         interrupts.check()
         self.limiter.acquire()
         interrupts.check()
@@ -288,6 +290,16 @@ class ApiClient(PagingMixin):
             self.answered = True
             self.accounting.not_modified += 1
             return ApiResponse(200, json.loads(cached[1]), dict(cached[2]), url, from_cache=True)
+        if status == 202 and body.strip() in _NOTHING_YET:
+            # "Accepted, not ready": the host computes the answer and asks to be asked again (GitHub's
+            # statistics; GitCode lists 202 among its codes). Nothing yet is no empty answer; the host
+            # is alive, so this is a wait, bounded by the attempts, and named if it never comes.
+            self.accounting.record(endpoint, status)
+            retry_after = parse_retry_after(resp.headers.get("retry-after"))
+            if retry_after is not None:
+                self.limiter.pause(retry_after)
+            raise _Retryable("HTTP 202 Accepted with nothing yet", retry_after=0.0 if retry_after is not None else None,
+                             limited=True)
         if status in RETRY_STATUSES or self._is_github_rate_limited(resp):
             retry_after = parse_retry_after(resp.headers.get("retry-after"))
             # the host telling us to wait (a rate limit, an announced pause) is no failure of the host
@@ -296,16 +308,15 @@ class ApiClient(PagingMixin):
             if retry_after is not None:
                 self.limiter.pause(retry_after)
             elif secondary:
-                # GitHub: without Retry-After wait at least a minute, then back off exponentially;
-                # a client that keeps retrying sooner risks being banned.
-                retry_after = min(self.secondary_wait * 2 ** self._secondary_hits, self.secondary_wait_max)
-                self._secondary_hits += 1
-                log.warning("%s: secondary rate limit on %s; waiting %.0fs", self.host, endpoint, retry_after)
-                self.limiter.pause(retry_after)
+                retry_after = self._minute_then_longer(endpoint, "secondary rate limit")
             elif status == 403 or status == 429:
                 retry_after = self._github_reset_wait(resp)
                 if retry_after is not None:
                     self.limiter.pause(retry_after)
+                elif self.policy.wait_unnamed_limit:
+                    # GitHub: a rate-limit answer that names no time (no retry-after, remaining not 0)
+                    # is waited out like a secondary limit, never retried within a second or two.
+                    retry_after = self._minute_then_longer(endpoint, f"HTTP {status} rate limit naming no time")
             raise _Retryable(f"HTTP {status}", retry_after=0.0 if retry_after is not None else None,
                              limited=limited)
         if status >= 400:
@@ -314,6 +325,10 @@ class ApiClient(PagingMixin):
                 if not_found_ok:
                     return ApiResponse(404, None, {}, url)
                 raise NotFound(endpoint, message or "not found")
+            if status == 403 and attempt <= self.policy.forbidden_retries:
+                # the platform's changelog shows 403s that a second ask did not meet: asked again
+                # before it is taken as the token's or the resource's refusal
+                raise _Retryable("HTTP 403", limited=True)
             if status == 401 or (status == 403 and not self.answered):
                 if not self._token:
                     where = f"${self.token_env}" if self.token_env else "the token variable (--token-env)"
@@ -338,6 +353,15 @@ class ApiClient(PagingMixin):
             self.cache.put(self._cache_key(url), etag, body.decode("utf-8", "replace"), kept)
         return ApiResponse(status, data, kept, url)
 
+    def _minute_then_longer(self, endpoint: str, what: str) -> float:
+        """GitHub's rule for a rate limit without Retry-After: wait at least a minute, then
+        exponentially longer while it lasts; a client that keeps retrying sooner risks being banned."""
+        wait = min(self.secondary_wait * 2 ** self._secondary_hits, self.secondary_wait_max)
+        self._secondary_hits += 1
+        log.warning("%s: %s on %s; waiting %.0fs", self.host, what, endpoint, wait)
+        self.limiter.pause(wait)
+        return wait
+
     def _check_reachable(self) -> None:
         """A host that never answered is given ``unreachable_budget`` seconds, not the whole retry
         schedule: a wrong URL or a host that is down is reported in seconds. Once it has answered,
@@ -357,7 +381,8 @@ class ApiClient(PagingMixin):
             return False
         if resp.headers.get("x-ratelimit-remaining") == "0" or "retry-after" in resp.headers:
             return True
-        return "rate limit" in resp.text.lower()          # GitHub's secondary limit says so in the body
+        text = resp.text or ""
+        return "rate limit" in text.lower() or _SECONDARY.search(text) is not None   # GitHub says so in the body
 
     def _github_reset_wait(self, resp: httpx2.Response) -> float | None:
         reset = resp.headers.get("x-ratelimit-reset")

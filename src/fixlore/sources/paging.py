@@ -25,6 +25,47 @@ class PagingMixin:
         """The paging notes of this client's run so far, one per endpoint template and kind."""
         return [dict(note) for note in self.__dict__.get("paging_notes", {}).values()]
 
+    def get_object(self, path: str, params: dict[str, Any] | None = None, *, endpoint: str | None = None,
+                   keys: tuple[str, ...] = ("number",), repeat_budget: int = 4) -> dict[str, Any] | None:
+        """One item (an issue, a PR) by its number: the object, or None when the platform answers 404
+        (no such item). An answer that is no object carrying one of ``keys`` (an error object answered with
+        200, no body) is asked again, then raised (ApiError "not-an-object"), never read as "no such
+        item": a fix PR read so was dropped from its issue without a word."""
+        endpoint = endpoint or path
+        for fetches in range(1, repeat_budget + 1):
+            resp = self.get(path, params, endpoint=endpoint, not_found_ok=True, conditional=fetches == 1)
+            if resp.status == 404:
+                return None
+            if isinstance(resp.data, dict) and any(resp.data.get(k) not in (None, "") for k in keys):
+                return resp.data
+        raise ApiError(endpoint, "not-an-object", f"answered {_shape(resp.data)} instead of an item with "
+                                                  f"{' or '.join(keys)} ({repeat_budget} fetches)")
+
+    def get_list(self, path: str, params: dict[str, Any] | None = None, *, endpoint: str | None = None,
+                 not_found_ok: bool = False, repeat_budget: int = 4) -> list[Any]:
+        """One GET of a list its platform documents no paging for (GitCode's issue operation log, an
+        issue's linked PRs, a PR's files), held to the rule `paginate` keeps: an object or no body
+        where the list belongs is asked again, then raised (ApiError "truncated"), never read as
+        empty; and when the answer's totals say the list goes on past what came (the server pages
+        it after all, 20 to a page by default), the list is paged to its end instead."""
+        endpoint = endpoint or path
+        for fetches in range(1, repeat_budget + 1):
+            resp = self.get(path, params, endpoint=endpoint, not_found_ok=not_found_ok, conditional=fetches == 1)
+            if resp.status == 404:
+                return []
+            items = list_in(resp.data)
+            if items is not None:
+                break
+        else:
+            raise ApiError(endpoint, "truncated", f"answered {_shape(resp.data)} instead of a list "
+                                                  f"({repeat_budget} fetches); the list is unread")
+        if _announces_more(resp, 1, len(items), True, "page"):
+            self.note_paging(endpoint, path, "paged-after-all",
+                             f"{len(items)} items came while the totals announce more: the list was paged")
+            return [item for page in self.paginate(path, params, endpoint=endpoint, not_found_ok=not_found_ok)
+                    for item in page]
+        return items
+
     def paginate(self, path: str, params: dict[str, Any] | None = None, *, endpoint: str | None = None,
                  per_page: int = 100, style: str = "page", id_key: Callable[[Any], Any] | None = None,
                  max_pages: int = 10_000, not_found_ok: bool = False,
@@ -74,8 +115,21 @@ class PagingMixin:
                     resp = self.get(path, {**params, "page": page}, endpoint=endpoint,
                                     not_found_ok=not_found_ok, conditional=conditional)
                 if resp.status == 404:
-                    return
+                    if page == 1:
+                        return             # no such list (the caller decides what a 404 means)
+                    raise ApiError(endpoint, 404, f"page {page} answered 404 after {len(seen)} items were read; "
+                                                  f"the list would be incomplete")
                 items = resp.data if isinstance(resp.data, list) else list_in(resp.data)
+                if items is None or (not items and _announces_more(resp, page, received, trust_pages, style)):
+                    # An object where a list belongs, or an empty page before the end the totals
+                    # announce (GitCode's changelog, 2024-11-22: "occasional incomplete pages"): asked
+                    # again; never taken as the end of the list.
+                    if fetches < repeat_budget:
+                        continue
+                    what = (f"an empty page while {_announces_more(resp, page, received, trust_pages, style)} "
+                            f"says more follow" if items is not None else f"{_shape(resp.data)} instead of a list")
+                    raise ApiError(endpoint, "truncated", f"page {page} answered {what} ({fetches} fetches, "
+                                                          f"{len(seen)} items read); the list would be incomplete")
                 keys = [key(item) for item in items]
                 fresh = [item for item, k in zip(items, keys) if k not in seen]
                 if not items or fresh:
@@ -141,3 +195,23 @@ class PagingMixin:
                     return                 # shorter than the size this endpoint is known to use: the end
                 probing = True             # short first page, no totals: a cap or the end? ask page 2
             page += 1
+
+
+def _announces_more(resp: Any, page: int, received: int, trust_pages: bool, style: str) -> str:
+    """What in the answer says the list goes on past the ``received`` items ("" when nothing does):
+    a ``Link: rel="next"`` (GitHub), else the totals (GitCode)."""
+    if style == "link" and resp.links.get("next"):
+        return "a Link rel=next"
+    headers = resp.headers
+    total_page = int_header(headers, "total_page", "x-total-pages") if trust_pages else None
+    if total_page is not None:
+        return f"total_page={total_page}" if page <= total_page else ""
+    total_count = int_header(headers, "total_count", "x-total")
+    return f"total_count={total_count}" if total_count is not None and received < total_count else ""
+
+
+def _shape(data: Any) -> str:
+    """A few words on a body that is no list (for the message; never its content: issue text is hostile)."""
+    if isinstance(data, dict):
+        return f"an object with keys {sorted(str(k)[:40] for k in data)[:6]}"
+    return "no body" if data in (None, "") else f"a {type(data).__name__}"

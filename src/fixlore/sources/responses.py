@@ -151,10 +151,13 @@ def try_json(body: bytes) -> Any:
         return body.decode("utf-8", "replace")
 
 
-def list_in(data: Any) -> list:
-    """Some list endpoints wrap the array ({"events": [...]}, {"items": [...]})."""
+def list_in(data: Any) -> list | None:
+    """Some list endpoints wrap the array ({"events": [...]}, {"items": [...]}); None when ``data``
+    holds no list at all (an error object answered with 200, no body): that is no empty list."""
+    if isinstance(data, list):
+        return data
     if isinstance(data, dict):
-        for key in ("items", "events", "data"):
+        for key in ("items", "events", "data", "logs"):
             if isinstance(data.get(key), list):
                 return data[key]
-    return []
+    return None

@@ -1,0 +1,91 @@
+"""Platform behaviours the docs describe, served by the loopback replay server through a whole harvest:
+each one heals (the store is the clean run's) or is named in the run's report, never quietly wrong.
+
+- ``empty-page``: a list page answered empty while its totals (GitCode ``total_count``/``total_page``,
+  gitcode-api.md §5) or its ``Link: rel="next"`` (GitHub) say more follow; GitCode's changelog fixed
+  "occasional incomplete pages" on 2024-11-22 and a 500-page paging cap on 2024-11-14.
+- ``202``: 202 Accepted with nothing yet (GitHub's statistics endpoints while they compute,
+  docs.github.com/en/rest/metrics/statistics; GitCode lists 202 among its status codes, DOC-INTRO).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from fixlore.core.timeutil import parse_time
+from fixlore.harvest import harvest
+from fixlore.replay.server import ReplayServer
+from fixlore.sources import make_source
+from fixlore.sources.http import ApiClient
+from fixlore.sources.offline import read_world_meta
+from fixlore.store import Store
+
+
+def _harvest(world: Path, db: str, faults: str = "", **client_kw):
+    meta = read_world_meta(world)
+    store = Store.open(db)
+    with ReplayServer(world, faults=faults or None, fault_seed=5) as srv:
+        client = ApiClient(srv.base_url, meta["platform"], cache=store.http_cache(), rate_limit=False,
+                           backoff_base=0.01, backoff_max=0.05, **client_kw)
+        report = harvest(store, make_source(meta["platform"], client), meta["orgs"], parse_time(meta["window"]["since"]))
+        client.close()
+        injected = srv.stats()["faults_injected"]
+    return store, report, injected
+
+
+@pytest.mark.parametrize("platform", ["gitcode", "github"])
+def test_empty_pages_and_202s_now_and_then_heal_to_the_clean_store(make_world, tmp_path, platform):
+    # one big list per repo, so later pages exist to be emptied
+    world = make_world(platform=platform, repos=2, closed_in_window=130, other_updated=30, old_issues=20, seed=9)
+    clean, _, _ = _harvest(world, f"sqlite:///{tmp_path / 'clean.db'}")
+    faulty, report, injected = _harvest(world, f"sqlite:///{tmp_path / 'faulty.db'}", faults="empty-page:0.3,202:0.1")
+    assert injected.get("empty-page", 0) > 0 and injected.get("202", 0) > 0
+    assert report.unreadable == [] and report.unread_items == []
+    assert faulty.canonical_dump() == clean.canonical_dump()
+
+
+def test_a_list_that_stays_empty_before_its_announced_end_is_named_against_its_repo(make_world, tmp_path):
+    """A paging cap: every issue-list page of one repo comes back empty while its totals say
+    otherwise. Before, paging ended there and the repo looked as if it had no issues (its
+    watermark advanced); now the repo's failure is named and its watermark stays put."""
+    world = make_world(platform="gitcode", repos=2, closed_in_window=20, other_updated=5, old_issues=5, seed=3)
+    meta = read_world_meta(world)
+    clean, _, _ = _harvest(world, f"sqlite:///{tmp_path / 'clean.db'}")
+    repos = sorted({i.repo for i in clean.issues()})
+    broken = repos[0]
+    store, report, _ = _harvest(world, f"sqlite:///{tmp_path / 'capped.db'}",
+                                faults=f"empty-page=*/repos/{broken}/issues")
+    named = [f for f in report.as_dict()["unreadable"] if f["repo"] == broken]
+    assert named and named[0]["status"] == "truncated" and "the list would be incomplete" in named[0]["message"]
+    assert store.watermark(broken) is None or store.watermark(broken).get("issues_updated_at") is None
+    # the other repo is the clean run's
+    other = repos[1]
+    assert {i.number for i in store.issues([other])} == {i.number for i in clean.issues([other])}
+    assert meta["platform"] == "gitcode"
+
+
+def test_a_202_that_never_turns_into_an_answer_is_named_per_item(make_world, tmp_path):
+    world = make_world(platform="github", repos=1, closed_in_window=15, other_updated=3, old_issues=3, seed=4)
+    store, report, injected = _harvest(world, f"sqlite:///{tmp_path / 'g.db'}", faults="202=*/timeline",
+                                       max_attempts=3)
+    assert injected.get("202", 0) > 0
+    unread = report.as_dict()["unread_items"]
+    assert unread and all(u["part"] == "events" and "202 Accepted" in u["message"] for u in unread)
+    assert report.unreadable == []
+
+
+@pytest.mark.parametrize("platform, part, glob", [("github", "events", "*/issues/*/timeline"),
+                                                 ("gitcode", "events", "*/issues/*/operate_logs"),
+                                                 ("gitcode", "links", "*/issues/*/pull_requests")])
+def test_a_detail_endpoint_answering_404_for_an_issue_just_listed_is_named_not_read_as_empty(
+        make_world, tmp_path, platform, part, glob):
+    """The issue was just listed, so a 404 on its history says the endpoint cannot be read here (an
+    endpoint the server does not serve, GitCode's transient "project not found"), not "no history":
+    read as empty it made a fixed issue look like one with no fix evidence."""
+    world = make_world(platform=platform, repos=1, closed_in_window=12, other_updated=3, old_issues=3, seed=6)
+    _store, report, _ = _harvest(world, f"sqlite:///{tmp_path / 'n.db'}", faults=f"404={glob}")
+    unread = report.as_dict()["unread_items"]
+    assert unread and {u["part"] for u in unread} == {part} and all(u["status"] == "404" for u in unread)
+    assert report.issues_detailed == len({u["number"] for u in unread if u["kind"] == "issue"})
