@@ -1,4 +1,7 @@
-"""Paging through a list endpoint until the list provably ends (page numbers or Link headers)."""
+"""Reading lists and items whole: paging a list until it provably ends (page numbers or Link headers),
+an unpaged list, one item by number. What does not hold what it should (an empty page before the
+announced end, an object where a list belongs, no item where one was asked) is asked again and then
+raised as `ApiError`, for the harvest to name; never read as an end, an empty list or "no such item"."""
 
 from __future__ import annotations
 
@@ -8,7 +11,8 @@ from fixlore.sources.responses import ApiError, int_header, item_key, list_in
 
 
 class PagingMixin:
-    """`ApiClient.paginate` (the client supplies `get` and the page sizes learned per endpoint)."""
+    """`ApiClient.paginate`, `get_list`, `get_object` (the client supplies `get` and the page sizes
+    learned per endpoint)."""
 
     page_sizes: dict[tuple[str, int], int]
     # What paging met that the run should know: {endpoint, kind, lists, example, detail} per
