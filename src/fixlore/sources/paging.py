@@ -63,7 +63,7 @@ class PagingMixin:
         else:
             raise ApiError(endpoint, "truncated", f"answered {_shape(resp.data)} instead of a list "
                                                   f"({repeat_budget} fetches); the list is unread")
-        if _announces_more(resp, 1, len(items), True, "page"):
+        if _announces_more(resp, 2, len(items), True, "page"):      # would a page 2 hold more?
             self.note_paging(endpoint, path, "paged-after-all",
                              f"{len(items)} items came while the totals announce more: the list was paged")
             return [item for page in self.paginate(path, params, endpoint=endpoint, not_found_ok=not_found_ok)
