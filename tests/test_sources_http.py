@@ -690,3 +690,10 @@ def test_a_github_403_that_is_no_rate_limit_is_not_asked_again():
     with pytest.raises(ApiError):
         c.get("/repos/o/r/issues")
     assert len(script.requests) == 2
+
+
+def test_an_unpaged_list_whose_totals_say_it_is_whole_is_read_once():
+    script = Script(ok([{"id": 1}, {"id": 2}], total_count="2", total_page="1"))
+    c = client(script)
+    assert c.get_list("/repos/o/issues/1/operate_logs") == [{"id": 1}, {"id": 2}]
+    assert len(script.requests) == 1 and c.paging_report() == []

@@ -291,9 +291,7 @@ class ApiClient(PagingMixin):
             self.accounting.not_modified += 1
             return ApiResponse(200, json.loads(cached[1]), dict(cached[2]), url, from_cache=True)
         if status == 202 and body.strip() in _NOTHING_YET:
-            # "Accepted, not ready": the host computes the answer and asks to be asked again (GitHub's
-            # statistics; GitCode lists 202 among its codes). Nothing yet is no empty answer; the host
-            # is alive, so this is a wait, bounded by the attempts, and named if it never comes.
+            # "Accepted, ask again" (GitHub's statistics; a GitCode code): a wait, no empty answer
             self.accounting.record(endpoint, status)
             retry_after = parse_retry_after(resp.headers.get("retry-after"))
             if retry_after is not None:
@@ -326,9 +324,7 @@ class ApiClient(PagingMixin):
                     return ApiResponse(404, None, {}, url)
                 raise NotFound(endpoint, message or "not found")
             if status == 403 and attempt <= self.policy.forbidden_retries:
-                # the platform's changelog shows 403s that a second ask did not meet: asked again
-                # before it is taken as the token's or the resource's refusal
-                raise _Retryable("HTTP 403", limited=True)
+                raise _Retryable("HTTP 403", limited=True)     # asked again before it counts as a refusal
             if status == 401 or (status == 403 and not self.answered):
                 if not self._token:
                     where = f"${self.token_env}" if self.token_env else "the token variable (--token-env)"

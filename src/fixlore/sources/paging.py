@@ -1,4 +1,7 @@
-"""Paging through a list endpoint until the list provably ends (page numbers or Link headers)."""
+"""Reading lists and items whole: paging a list until it provably ends (page numbers or Link headers),
+an unpaged list, one item by number. What does not hold what it should (an empty page before the
+announced end, an object where a list belongs, no item where one was asked) is asked again and then
+raised as `ApiError`, for the harvest to name; never read as an end, an empty list or "no such item"."""
 
 from __future__ import annotations
 
@@ -8,7 +11,8 @@ from fixlore.sources.responses import ApiError, int_header, item_key, list_in
 
 
 class PagingMixin:
-    """`ApiClient.paginate` (the client supplies `get` and the page sizes learned per endpoint)."""
+    """`ApiClient.paginate`, `get_list`, `get_object` (the client supplies `get` and the page sizes
+    learned per endpoint)."""
 
     page_sizes: dict[tuple[str, int], int]
     # What paging met that the run should know: {endpoint, kind, lists, example, detail} per
@@ -59,7 +63,7 @@ class PagingMixin:
         else:
             raise ApiError(endpoint, "truncated", f"answered {_shape(resp.data)} instead of a list "
                                                   f"({repeat_budget} fetches); the list is unread")
-        if _announces_more(resp, 1, len(items), True, "page"):
+        if _announces_more(resp, 2, len(items), True, "page"):      # would a page 2 hold more?
             self.note_paging(endpoint, path, "paged-after-all",
                              f"{len(items)} items came while the totals announce more: the list was paged")
             return [item for page in self.paginate(path, params, endpoint=endpoint, not_found_ok=not_found_ok)
