@@ -122,6 +122,7 @@ def test_commands_take_the_run_folder_from_fixlore_out(demo_run, capsys, monkeyp
     for argv, expected in ((["export", "cases"], '"repo":"demo-ai/modelkit"'),
                            (["series", "list"], ""),
                            (["digest"], "digest.html"),
+                           (["check"], "clean: "),
                            (["analyse"], "cases.analysed.jsonl")):
         with pytest.raises(SystemExit) as exit_info:
             main(argv)

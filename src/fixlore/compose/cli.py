@@ -100,7 +100,9 @@ def register(app: typer.Typer) -> None:
 
     @app.command("check")
     def check_cmd(
-        digest: Path = typer.Argument(..., help="a digest.json, or a run folder holding one (the .md and .html pages are made from it)"),
+        digest: Path = typer.Argument(..., envvar="FIXLORE_OUT", show_envvar=True,
+                                      help="a digest.json, or a run folder holding one (the .md and .html pages are "
+                                           "made from it; env FIXLORE_OUT: the run folder)"),
         as_json: bool = typer.Option(False, "--json", help="print the findings as JSON"),
     ) -> None:
         """Run the editorial check on a digest: exit 0 clean, 1 findings, 2 bad input."""
