@@ -29,6 +29,7 @@ from fixlore.link.index import CorpusIndex, Key, issue_map
 from fixlore.link.value import Members, value_inputs
 from fixlore.link.verdict import FixVerdict, decide
 from fixlore.rules.answers import canned_replies
+from fixlore.rules.funnel.declined import closing_decline
 from fixlore.rules.funnel.stale_reason import settled, stale_default_close
 from fixlore.rules.funnel import CHEAP_STAGES, POOL, FunnelConfig, cheap_funnel, own_change_ticket, template_lines
 from fixlore.rules.funnel.rank import cut, value_features, value_score
@@ -256,6 +257,10 @@ def _link_one(sh: _Shared, key: Key) -> tuple[Case | None, Close | None, bool]:
                     issue, [p for p, _ in v.fix], _template_lines(sh, issue.repo)) is not None:
                 # Found only now: the rule needs the fix's author and opening time (rules.funnel.bookkeeping).
                 stage, own_change = FunnelStage.INTERNAL, True
+            if stage == POOL and not v.fix and not v.pending and not v.after_close and closing_decline(
+                    issue.author, actor, issue.closed_at, idx.issue_comments.get(key, [])):
+                # The closer's own words decline the work or sweep old tickets (rules.funnel.declined).
+                stage = FunnelStage.UNRESOLVED
             explained = v.lag_s is not None and -cfg.clock_slack_s <= v.lag_s <= cfg.auto_close_s
         else:
             # Older closes only tell a close storm whether a linked fix merged just before them.

@@ -1,0 +1,64 @@
+"""A close whose own words say "not resolved": the closer declines the work, or sweeps old tickets.
+
+GitHub's close reason is a button the closer may not press: a maintainer declining a request
+often writes the verdict and closes with the default reason ("completed"), and trackers
+without close reasons (GitCode, Gitee) only ever have the words. Two kinds of words, written
+by the person who closes the ticket, at the close (within `CLOSE_WORDS_S` before it):
+
+- a decline of the work itself: "not planned", "no plans to support …", "not on our roadmap",
+  "won't fix", "out of scope", "不在（主线）规划", "暂无计划", "没有适配计划", "不予修复";
+- a sweep of old tickets: "closing old issues that are no longer relevant", "closed because of
+  inactivity", "长期未更新，统一关闭" — a stale close made by hand.
+
+Either, with no fix merged and none pending, is a close as not planned. An answer that says what
+the project does not support ("暂不支持 X，可以用 Y") is left alone: it teaches the boundary of a
+capability, which is what the seed digest keeps such threads for; only a refusal to plan the
+work is a decline. The reporter closing their own ticket is never a decline by the project.
+`rules.answers.DECLINED` is another verdict on purpose: "不采纳", "rejected" turn down a proposal
+or a PR (the seed's `not_adopted`, decided by the analysis), not the ticket's work.
+
+Written from GitHub's close-reason docs ("Close as not planned … won't fix, can't repro,
+duplicate, stale") and how maintainers word a decline; read on npu-threads' heldout5 split (a
+MinerU fork declining NPU support, an ascend-device-plugin sweep); every other world held out.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime, timedelta
+from typing import Iterable
+
+from fixlore.core.model import Comment
+from fixlore.rules.bots import is_bot
+
+CLOSE_WORDS_S = 86_400
+
+_DECLINE = re.compile(
+    r"\bnot\s+(?:currently\s+|yet\s+)?planned\b|\bno\s+(?:current\s+)?plans?\s+to\s+(?:support|fix|implement|add|adapt)"
+    r"|\bnot\s+(?:on|in)\s+(?:our|the)\s+(?:road\s?map|plan)|\bwon'?t\s+(?:be\s+)?(?:fix(?:ed)?|implement(?:ed)?)\b"
+    r"|\bwill\s+not\s+(?:be\s+)?(?:fix(?:ed)?|implement(?:ed)?)\b|\bout\s+of\s+(?:the\s+)?scope\b|\bwontfix\b"
+    r"|不在.{0,6}(?:规划|计划|路标|路线图)|暂无(?:相关|支持|适配|修复)?的?(?:计划|规划)|没有(?:相关|支持|适配|修复)?的?(?:计划|规划)"
+    r"|不(?:计划|打算|考虑)(?:支持|适配|修复|实现)|不予(?:支持|修复|处理|实现)",
+    re.IGNORECASE)
+_SWEEP = re.compile(
+    r"\b(?:issues?|tickets?)\s+(?:are|is)\s+being\s+closed\b|\bno\s+longer\s+relevant\b"
+    r"|\bclos(?:ed|ing)\s+(?:this\s+|it\s+)?(?:due\s+to|because\s+of)\s+(?:the\s+)?inactivity\b"
+    r"|(?:长期|长时间)未(?:更新|活跃).{0,8}(?:统一|批量)关闭|批量关闭(?:历史|过期|陈旧)",
+    re.IGNORECASE)
+
+
+def closing_decline(reporter: str, closer: str, closed_at: datetime | None, comments: Iterable[Comment]) -> str:
+    """The words of the closer's own comment at the close that decline the work or sweep old
+    tickets (as written, ≤ 80 characters), or "": not the reporter's, not a bot's (a process's
+    close is the stale rules' business), posted within `CLOSE_WORDS_S` before the close."""
+    if not closer or closed_at is None or closer == reporter or is_bot(closer):
+        return ""
+    start = closed_at - timedelta(seconds=CLOSE_WORDS_S)
+    for c in comments:
+        if c.author != closer or c.created_at is None or not start <= c.created_at <= closed_at + timedelta(seconds=60):
+            continue
+        body = c.body or ""
+        m = _DECLINE.search(body) or _SWEEP.search(body)
+        if m:
+            return " ".join(body[max(0, m.start() - 30):m.end() + 30].split())[:80]
+    return ""

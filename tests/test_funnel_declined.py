@@ -1,0 +1,64 @@
+"""A close whose own words decline the work or sweep old tickets is a close as not planned (issue #23)."""
+
+import pytest
+from hypothesis import given, strategies as st
+
+from fixlore.core.model import Corpus
+from fixlore.link import build_cases
+from fixlore.rules.funnel.declined import closing_decline
+
+from test_link_builders import SINCE, comment, issue, pull, t
+
+CLOSE = t(18, 12)
+
+
+@pytest.mark.parametrize("words", [
+    "感谢反馈！910b NPU 支持目前不在主线规划上，团队没有设备。此 issue 先行关闭，有条件推进时欢迎 reopen。",
+    "暂无适配计划，先关闭。", "NPU support is not planned for now, closing.", "We have no plans to support Windows.",
+    "This is not on our roadmap; closing.", "Won't fix: the old API is going away.", "That is out of scope for this project.",
+    "Old PRs and issues are being closed because they are no longer relevant. Please reopen if needed.",
+    "Closing this due to inactivity.", "长期未更新的 issue 统一关闭。", "不予修复，该接口已废弃。",
+])
+def test_the_closers_decline_or_sweep_is_found(words):
+    assert closing_decline("alice", "maint", CLOSE, [comment(1, words, author="maint", at=t(18, 11, 55))])
+
+
+@pytest.mark.parametrize("words", [
+    "暂不支持 bf16，可以先用 fp16 绕过，性能差距不大。",          # a capability's boundary, with a way round: an answer
+    "The cache key ignores the device id; set CACHE_DIR per device.",
+    "已在 !812 修复，升级到 2.1 即可。",
+    "Please try the 8.3 driver, the planned release fixes this.",
+])
+def test_an_answer_is_no_decline(words):
+    assert not closing_decline("alice", "maint", CLOSE, [comment(1, words, author="maint", at=t(18, 11, 55))])
+
+
+def test_only_the_closers_own_words_at_the_close_count():
+    said = "not planned, closing"
+    assert not closing_decline("alice", "maint", CLOSE, [comment(1, said, author="bob", at=t(18, 11))])      # someone else
+    assert not closing_decline("alice", "alice", CLOSE, [comment(1, said, author="alice", at=t(18, 11))])    # the reporter
+    assert not closing_decline("alice", "stale-bot", CLOSE, [comment(1, said, author="stale-bot", at=t(18, 11))])
+    assert not closing_decline("alice", "maint", CLOSE, [comment(1, said, author="maint", at=t(15))])      # days before
+    assert closing_decline("alice", "maint", CLOSE, [comment(1, said, author="maint", at=t(18, 11))])
+
+
+@given(st.text(max_size=300))
+def test_never_raises(text):
+    assert isinstance(closing_decline("alice", "maint", CLOSE, [comment(1, text, at=t(18, 11))]), str)
+
+
+def _cases(corpus):
+    cases, _ = build_cases(corpus, SINCE)
+    return {c.number: c for c in cases}
+
+
+def test_the_linker_closes_a_declined_ticket_as_unresolved_unless_a_fix_landed():
+    decline = "NPU support is not on our roadmap, closing. PRs welcome."
+    corpus = Corpus(issues=[issue(1, "support 910B", closed=CLOSE, closed_by="maint"),
+                            issue(2, "crash on 910B", closed=CLOSE, closed_by="maint")],
+                    comments=[comment(1, decline, at=t(18, 11, 58)),
+                              comment(2, decline + " Fixed by !7 anyway.", at=t(18, 11, 58))],
+                    pulls=[pull(7, "fix crash on 910B", body="Fixes #2", merged=t(18, 11, 59))])
+    cases = _cases(corpus)
+    assert cases[1].funnel == "unresolved" and not cases[1].fix
+    assert cases[2].funnel != "unresolved" and [f.number for f in cases[2].fix] == [7]
