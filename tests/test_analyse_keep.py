@@ -146,3 +146,12 @@ def test_latin_cues_match_word_starts_only(word, text):
 
     assert not has_cue(text, (word,))
     assert has_cue("RuntimeError: boom", ("error",))
+
+
+def test_a_link_is_no_content_an_answer_that_only_points_is_thin():
+    link = "https://github.com/verl-project/verl/blob/main/docs/ascend_tutorial/dockerfile_build_guidance.md"
+    pointer = f"镜像已提供，见 {link}"
+    said = "镜像已提供：拉取 ascend 目录下的 Dockerfile 构建，驱动需 25.0 以上，CANN 用 8.2，构建后设 ASCEND_RT_VISIBLE_DEVICES。"
+    title, body = "容器里 import torch_npu 报错", "找不到 libhccl.so，有没有能用的镜像？"
+    assert verdict(title, body, [("dev", pointer)]) == (False, "consultation_only")
+    assert verdict(title, body, [("dev", said + " " + link)]) == (True, "")

@@ -72,8 +72,14 @@ def _text(comments) -> str:
     return "\n".join(clean_body(c.body) for c in comments)
 
 
+# A link is where to read, not what was said: "docker guide: https://…/docker/ascend" is a pointer.
+_LINK = re.compile(r"\]\(\s*[^)\s]+\s*\)|https?://\S+|www\.\S+")
+
+
 def _content_len(text: str) -> int:
-    return len(re.sub(r"\s+", "", text))
+    """Characters of what an answer says: without spaces and without the addresses it links to
+    (a Markdown link keeps its words)."""
+    return len(re.sub(r"\s+", "", _LINK.sub("", text)))
 
 
 def keep_or_drop(case: Case, ctx: CaseContext, root_cause: str = "", established: str = "") -> KeepVerdict:
