@@ -130,6 +130,14 @@ class PagingMixin:
                     # again; never taken as the end of the list.
                     if fetches < repeat_budget:
                         continue
+                    if items is not None and style == "link":
+                        # GitHub's Link is its paging's own word: a page left empty that still links
+                        # a next one is passed over (named), the rest of the list read
+                        self.note_paging(endpoint, path, "empty-page",
+                                         f"page {page} stayed empty ({fetches} fetches) while linking a next "
+                                         f"page; paging went on")
+                        keys, fresh = [], []
+                        break
                     what = (f"an empty page while {_announces_more(resp, page, received, trust_pages, style)} "
                             f"says more follow" if items is not None else f"{_shape(resp.data)} instead of a list")
                     raise ApiError(endpoint, "truncated", f"page {page} answered {what} ({fetches} fetches, "
@@ -156,7 +164,7 @@ class PagingMixin:
                 first_keys = keys
             if fresh:
                 yield fresh
-            if not items:
+            if not items and not (style == "link" and resp.links.get("next")):
                 return
             if page == 1 and len(items) > per_page and style == "page":
                 total_count = int_header(resp.headers, "total_count", "x-total")
