@@ -138,8 +138,8 @@ class PagingMixin:
                                          f"page; paging went on")
                         keys, fresh = [], []
                         break
-                    what = (f"an empty page while {_announces_more(resp, page, received, trust_pages, style)} "
-                            f"says more follow" if items is not None else f"{_shape(resp.data)} instead of a list")
+                    what = (f"an empty page while {_announces_more(resp, page, received, trust_pages, style)}"
+                            if items is not None else f"{_shape(resp.data)} instead of a list")
                     raise ApiError(endpoint, "truncated", f"page {page} answered {what} ({fetches} fetches, "
                                                           f"{len(seen)} items read); the list would be incomplete")
                 keys = [key(item) for item in items]
@@ -213,13 +213,14 @@ def _announces_more(resp: Any, page: int, received: int, trust_pages: bool, styl
     """What in the answer says the list goes on past the ``received`` items ("" when nothing does):
     a ``Link: rel="next"`` (GitHub), else the totals (GitCode)."""
     if style == "link" and resp.links.get("next"):
-        return "a Link rel=next"
+        return "it links a next page"
     headers = resp.headers
     total_page = int_header(headers, "total_page", "x-total-pages") if trust_pages else None
     if total_page is not None:
-        return f"total_page={total_page}" if page <= total_page else ""
+        return f"total_page={total_page} counts page {page}" if page <= total_page else ""
     total_count = int_header(headers, "total_count", "x-total")
-    return f"total_count={total_count}" if total_count is not None and received < total_count else ""
+    return (f"total_count={total_count} counts more than the {received} read"
+            if total_count is not None and received < total_count else "")
 
 
 def _shape(data: Any) -> str:
