@@ -697,3 +697,16 @@ def test_an_unpaged_list_whose_totals_say_it_is_whole_is_read_once():
     c = client(script)
     assert c.get_list("/repos/o/issues/1/operate_logs") == [{"id": 1}, {"id": 2}]
     assert len(script.requests) == 1 and c.paging_report() == []
+
+
+def test_a_github_page_that_stays_empty_while_linking_a_next_page_is_passed_over_and_named():
+    def handler(request):
+        page = int(request.url.params.get("page", 1))
+        link = f'<https://api.example.test/api/v5/x?page={page + 1}>; rel="next"' if page < 3 else ""
+        return ok([] if page == 2 else [{"id": page}], Link=link)
+
+    c = client(handler, platform="github")
+    got = [i["id"] for p in c.paginate("/x", per_page=1, style="link") for i in p]
+    assert got == [1, 3]
+    (note,) = c.paging_report()
+    assert note["kind"] == "empty-page" and "page 2 stayed empty" in note["detail"]

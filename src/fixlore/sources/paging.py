@@ -130,8 +130,16 @@ class PagingMixin:
                     # again; never taken as the end of the list.
                     if fetches < repeat_budget:
                         continue
-                    what = (f"an empty page while {_announces_more(resp, page, received, trust_pages, style)} "
-                            f"says more follow" if items is not None else f"{_shape(resp.data)} instead of a list")
+                    if items is not None and style == "link":
+                        # GitHub's Link is its paging's own word: a page left empty that still links
+                        # a next one is passed over (named), the rest of the list read
+                        self.note_paging(endpoint, path, "empty-page",
+                                         f"page {page} stayed empty ({fetches} fetches) while linking a next "
+                                         f"page; paging went on")
+                        keys, fresh = [], []
+                        break
+                    what = (f"an empty page while {_announces_more(resp, page, received, trust_pages, style)}"
+                            if items is not None else f"{_shape(resp.data)} instead of a list")
                     raise ApiError(endpoint, "truncated", f"page {page} answered {what} ({fetches} fetches, "
                                                           f"{len(seen)} items read); the list would be incomplete")
                 keys = [key(item) for item in items]
@@ -156,7 +164,7 @@ class PagingMixin:
                 first_keys = keys
             if fresh:
                 yield fresh
-            if not items:
+            if not items and not (style == "link" and resp.links.get("next")):
                 return
             if page == 1 and len(items) > per_page and style == "page":
                 total_count = int_header(resp.headers, "total_count", "x-total")
@@ -205,13 +213,14 @@ def _announces_more(resp: Any, page: int, received: int, trust_pages: bool, styl
     """What in the answer says the list goes on past the ``received`` items ("" when nothing does):
     a ``Link: rel="next"`` (GitHub), else the totals (GitCode)."""
     if style == "link" and resp.links.get("next"):
-        return "a Link rel=next"
+        return "it links a next page"
     headers = resp.headers
     total_page = int_header(headers, "total_page", "x-total-pages") if trust_pages else None
     if total_page is not None:
-        return f"total_page={total_page}" if page <= total_page else ""
+        return f"total_page={total_page} counts page {page}" if page <= total_page else ""
     total_count = int_header(headers, "total_count", "x-total")
-    return f"total_count={total_count}" if total_count is not None and received < total_count else ""
+    return (f"total_count={total_count} counts more than the {received} read"
+            if total_count is not None and received < total_count else "")
 
 
 def _shape(data: Any) -> str:
