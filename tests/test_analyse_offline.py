@@ -650,3 +650,23 @@ def test_the_problem_names_the_exception_the_reporter_hit():
     assert hit.problem == "4 卡伪量化推理 list 越界（IndexError）"
     assert named.problem.count("KeyError") == 1
     assert english.problem == "Decoding fails after the first token (RuntimeError)."
+
+
+def test_a_short_whole_sentence_fits_the_room_a_cut_could_not_use():
+    """What is left of a row after its change may be less than a cut must keep (MIN_PIECE), yet a
+    whole short sentence that points elsewhere ("实践文档另见 #498") fits it (seed-twin2
+    MindSpeed-MM#357, a feature's row: no mechanism, two sentences of change)."""
+    from fixlore.analyse.offline import MIN_PIECE
+    from fixlore.analyse.scored import Scored
+
+    change = "新增 fsdp/models/magihuman/，通过 @model_register 注册"
+    more = "适配 CP / EP / chunkloss / recompute / 异步激活卸载"
+    pointer = "关联 issue：#357 ；实践文档另见 #498"
+    cands = [Scored(change, "pull", 0, 0, 1, 0, 4.0, facts=2, changed=True),
+             Scored(more, "pull", 1, 0, 1, 0, 3.0, changed=True),
+             Scored(pointer, "pull", 2, 0, 0, 0, 1.0)]
+    case = Case(repo=SIM, number=357, title="MagiHuman 迁移至 FSDP2", url=World.issue_url(SIM, 357),
+                fix=[FixRef(repo=SIM, number=2813, role="fix", state="merged", merged_at=t(17))])
+    budget = len(change) + len(more) + 2 + MIN_PIECE - 5     # room left after both: less than a cut keeps
+    picked = OfflineAnalyst()._explanation(case, cands, budget, case.title, "修复 !2813（09-17 合入）", room=budget)
+    assert [text for _, _, text in picked] == [change, more, "实践文档另见 #498"]

@@ -16,7 +16,8 @@ def _cases(corpus):
 
 @pytest.mark.parametrize("body", ["修复 #647\n\n前序：#631 的 HBM 续传方案", "Fixes #647 (follow-up of #631)",
                                   "Fixes #647. Related: #631", "Closes #647\nSee also #631", "解决 #647，参考 #631",
-                                  "Fixes #647, similar to #631", "fixes #647; refs #631", "修复 #647，相关 issue #631"])
+                                  "Fixes #647, similar to #631", "fixes #647; refs #631", "修复 #647，相关 issue #631",
+                                  "Fixes #647\n\n前序：!986（#631 的修复）已合入", "Fixes #647 (follow-up of PR#986 for #631)"])
 def test_background_ticket_of_an_open_pr_gets_no_pending_fix(body):
     corpus = Corpus(issues=[issue(631, "KV cache offload loses blocks", closed=t(18)),
                             issue(647, "KV cache offload loses blocks on resume", closed=t(18))],

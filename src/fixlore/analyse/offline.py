@@ -285,8 +285,10 @@ class OfflineAnalyst:
         if not taken:   # no cue anywhere: what the official voice said, then what the PR says
             take("mechanism", [c for c in usable if c.source == "maintainer"], first=True)
             take("change" if case.fix else "mechanism", [c for c in usable if c.source == "pull"], first=True)
-        # room left: more of what the people who changed the code said that names something
-        while left >= MIN_PIECE and len(taken) < 6:
+        # room left: more of what the people who changed the code said that names something. A
+        # whole sentence shorter than a cut may be ("实践文档另见 #498", "需 CANN ≥ 9.2.0") fits what
+        # is left; MIN_PIECE bounds only what a cut keeps (take() above)
+        while left > 0 and len(taken) < 6:
             before = len(taken)
             more = [c for c in official if not c.aside and not any(c.text == t.text for _, t, _ in taken)]
             take("change" if case.fix else "mechanism",

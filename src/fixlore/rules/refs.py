@@ -232,12 +232,15 @@ _KEYWORD_WINDOW = 40     # characters searched before a reference for a keyword 
 # A reference named as background, not as what the change does: a predecessor, a related or
 # similar ticket, a pointer ("前序 #631", "follow-up of #12", "related: #5", "see also #7",
 # "refs #3", "similar to #9", "参考 #4", "相关 issue #8"), or "#631 的后续 / 的前序" after it.
+# The cue may name the earlier change first and the issue it fixed after it ("前序：!986（#631 的
+# 修复）已合入", "follow-up of PR#986 (#631)"): a PR's own reference between the cue and the issue
+# is no sentence end (GitCode writes a PR "!986"), the issue is still the one the cue places aside.
 # A closing keyword always wins ("修复 #631 的后续问题" fixes #631).
 _BACKGROUND_BEFORE = re.compile(
     r"""(?P<cue>前序|前置|后续|相关|参考|参见|类似|同类|
         (?<![A-Za-z])(?:related(?:\s+to)?|relates?\s+to|see\s+also|refs?|references?|similar\s+to|
                       follow[\s-]?ups?\s+(?:of|to|on|for)|follows?\s+up\s+on|predecessor|supersedes|depends\s+on))
-    [^\n。；;.!?#＃，,、]{0,16}?(?:issues?|prs?|mrs?|问题|单|工作)?\s*[:：]?\s*[(（]?\s*$""",
+    (?:[^\n。；;.!?#＃，,、]|(?:PR|MR)?\s*[!#＃]\d+){0,16}?(?:issues?|prs?|mrs?|问题|单|工作)?\s*[:：]?\s*[(（]?\s*$""",
     re.VERBOSE | re.IGNORECASE,
 )
 _BACKGROUND_AFTER = re.compile(r"^\s*[)）]?\s*(?:的|之)?\s*(?P<cue>前序|后续|延续)")
