@@ -440,3 +440,31 @@ def test_a_text_embedded_once_is_not_embedded_again_in_the_process(monkeypatch):
     assert np.allclose(np.linalg.norm(rows, axis=1), 1.0, atol=1e-5)
     again.encode(["one more text"])                           # the oldest row goes: still 3 rows
     assert len(embed._MEMO) == 3
+
+
+def test_a_case_cites_its_own_repositorys_documents_or_its_owners_documentation_only():
+    from fixlore.retrieval.schema import in_scope
+
+    owners = frozenset({"Ascend", "PaddlePaddle"})
+    assert in_scope("docs/Ascend/msmodeling/docs/moe.md", "Ascend/msmodeling", owners)
+    assert not in_scope("docs/Ascend/mind-cluster/docs/mounts.md", "Ascend/msmodeling", owners)   # another product
+    assert not in_scope("docs/PaddlePaddle/docs/api.md", "Ascend/msmodeling", owners)             # another owner
+    assert in_scope("docs/PaddlePaddle/docs/guides/ocr.md", "PaddlePaddle/PaddleOCR", owners)      # the owner's docs repo
+    assert in_scope("docs/PaddlePaddle/Paddle-docs/x.md", "PaddlePaddle/PaddleOCR", owners)
+    assert in_scope("docs/guides/install.md", "Ascend/msmodeling", owners)     # a folder given to kb build: no repository
+    assert in_scope("docs/Ascend/mind-cluster/x.md", "Ascend/msmodeling", frozenset())
+
+
+def test_enrich_cites_nothing_from_another_product_however_well_it_matches(built):
+    kb, _, _ = built
+    corpus = _corpus()
+    theirs = Case(repo="Ascend/mind-cluster", number=390,
+                  fix=[FixRef(repo="Ascend/msmodeling", number=795, role="fix")])
+    ours = Case(repo="Ascend/msmodeling", number=390, fix=[FixRef(repo="Ascend/msmodeling", number=795, role="fix")])
+    enrich([ours], corpus, kb, threshold=0.0)
+    assert ours.kb_refs and all(r.doc.startswith("docs/Ascend/msmodeling/") for r in ours.kb_refs)
+    corpus.issues.append(corpus.issues[0].__class__(**{**{f: getattr(corpus.issues[0], f) for f in
+                                                          corpus.issues[0].__dataclass_fields__},
+                                                       "repo": "Ascend/mind-cluster"}))
+    enrich([theirs], corpus, kb, threshold=0.0)
+    assert all(not r.doc.startswith("docs/Ascend/msmodeling/") for r in theirs.kb_refs)

@@ -88,6 +88,8 @@ class CorpusLookup:
     def __init__(self, corpus: Corpus):
         self.issues: dict[tuple[str, int], Issue] = {(i.repo, i.number): i for i in corpus.issues}
         self.pulls: dict[tuple[str, int], Pull] = {(p.repo, p.number): p for p in corpus.pulls}
+        # whose repositories these are: their documents are indexed as docs/OWNER/REPO/…
+        self.owners = frozenset(repo.partition("/")[0] for repo, _ in self.issues)
         self.comments: dict[tuple[str, int], list[Comment]] = defaultdict(list)
         for c in corpus.comments:
             if c.parent_kind == "issue":
@@ -122,7 +124,8 @@ def case_query(case: Case, ctx: CorpusLookup) -> KbQuery:
     text = "\n".join(x for x in [title, body, *answers, *pr_titles, *pr_bodies] if x)
     vector_text = "\n".join(x for x in [title, case.problem, case.answer, *pr_titles, *answers[:1], body] if x)
     return KbQuery(text=text, focus=focus, vector_text=vector_text,
-                   prefer=f"docs/{case.repo}/")
+                   prefer=f"docs/{case.repo}/", scope_repo=case.repo,
+                   scope_owners=ctx.owners)
 
 
 def _strip_prefix(title: str) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -85,11 +86,16 @@ class KbQuery:
 
     `prefer` names a document prefix (e.g. the case's own repo, ``docs/Ascend/msmodeling/``)
     whose passages win ties in ordering; it never lifts a passage over the threshold.
+    `scope_repo` (OWNER/REPO, a case's repository): only documents that may explain that
+    repository's issues are referenced (`in_scope`; `scope_owners`, the owners whose
+    repositories' documents the index holds as ``docs/OWNER/REPO/…``); empty, any document.
     """
     text: str
     focus: str = ""
     vector_text: str = ""
     prefer: str = ""
+    scope_repo: str = ""
+    scope_owners: frozenset[str] = frozenset()
 
 
 @dataclass(slots=True)
@@ -125,3 +131,25 @@ def prefix_range(doc_prefix: str) -> tuple[str, str]:
     """The `doc` bounds of the names starting with `doc_prefix`: they sort between it and the
     prefix with its last character bumped."""
     return doc_prefix, doc_prefix[:-1] + chr(ord(doc_prefix[-1]) + 1)
+
+
+# A repository that holds an organisation's documentation: PaddlePaddle/docs, vllm-project/vllm-website,
+# an org's community or tutorials repository.
+_DOCS_REPO = re.compile(r"^(?:docs?|documentation|website|site|community|handbook|wiki|tutorials?"
+                        r"|[\w.-]+[-_.](?:docs?|documentation|website)|(?:docs?|documentation)[-_.][\w.-]+)$", re.I)
+
+
+def in_scope(doc: str, repo: str, owners: frozenset[str] | set[str]) -> bool:
+    """Whether document `doc` may explain an issue of `repo` (OWNER/REPO). A document of a
+    repository (``docs/OWNER/REPO/path``, OWNER one of `owners`: the index holds repositories'
+    documents) must be one of `repo`'s own documents and code or of a documentation repository
+    of the same owner: a product's mechanism is explained by its own documents, another
+    product's pages match its words (a shared term, a shared error) without explaining it.
+    Any other document (a folder of guides given to `kb build`) is in scope."""
+    parts = doc.split("/", 3)
+    if len(parts) < 4 or parts[0] != "docs" or parts[1] not in owners:
+        return True
+    owner, _, name = repo.partition("/")
+    if parts[1] != owner:
+        return False
+    return parts[2] == name or bool(_DOCS_REPO.match(parts[2]))

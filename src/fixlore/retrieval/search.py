@@ -16,7 +16,7 @@ from fixlore.core.model import KbRef
 from fixlore.retrieval import scoring, vectors
 from fixlore.retrieval.blas import blas_threads
 from fixlore.retrieval.embed import Embedder, text_key
-from fixlore.retrieval.schema import KbQuery, Passage, Progress, prefix_range, writing
+from fixlore.retrieval.schema import KbQuery, Passage, Progress, in_scope, prefix_range, writing
 from fixlore.retrieval.terms import match_terms
 from fixlore.retrieval.tokens import fts_escape
 
@@ -280,11 +280,14 @@ class SearchMixin:
         """Best passage of each citable document, in the order `refs_for` considers them.
 
         Release notes and changelogs are searchable but never cited: they say that something
-        changed, not how it works, and they mention nearly every fix in passing.
+        changed, not how it works, and they mention nearly every fix in passing. With a
+        `scope_repo`, only documents `in_scope` for it are considered.
         """
         q = query if isinstance(query, KbQuery) else KbQuery(text=query)
         best: dict[str, Passage] = {}
         for p in self._citable(q, kind):
+            if q.scope_repo and not in_scope(p.doc, q.scope_repo, q.scope_owners):
+                continue
             cur = best.get(p.doc)
             if cur is None or p.score > cur.score:
                 best[p.doc] = p
