@@ -142,7 +142,7 @@ def test_self_corrected_slip():
 
 @pytest.mark.parametrize("word, text", [("hang", "How do I change the default font?"), ("oom", "a room with a view")])
 def test_latin_cues_match_word_starts_only(word, text):
-    from fixlore.rules.text import has_cue
+    from fixlore.rules.words import has_cue
 
     assert not has_cue(text, (word,))
     assert has_cue("RuntimeError: boom", ("error",))

@@ -197,6 +197,6 @@ def test_dynamic_patterns_are_few():
     _, dynamic = _collect()
     modules = sorted({d.split(":")[0] for d in dynamic})
     # compose/kinds.py: the mentions of one quoted name in a case's text (what the guide's step says of it)
-    # rules/words.py: the themes' cue words, joined into one pattern (words, never references)
+    # rules/words.py: the cue words every stage reads, joined into one pattern (words, never references)
     assert modules == ["analyse/grounding.py", "analyse/llm.py", "compose/digest.py", "compose/kinds.py", "replay/server.py",
-                       "rules/refs.py", "rules/text.py", "rules/words.py", "wording/htmlsafe.py"], dynamic
+                       "rules/refs.py", "rules/words.py", "wording/htmlsafe.py"], dynamic

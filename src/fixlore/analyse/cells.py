@@ -8,7 +8,8 @@ import re
 from fixlore.analyse.context import CaseContext
 from fixlore.analyse.fit import fit
 from fixlore.core.model import Case
-from fixlore.rules.text import PROBLEM_CUES, cjk_count, clean_title, error_lines, hard_facts, has_cue, sentences
+from fixlore.rules.text import PROBLEM_CUES, cjk_count, clean_title, error_lines, hard_facts, sentences
+from fixlore.rules.words import has_cue
 
 # the guide's symptom cell: an error line or a title a reader takes in at a glance (the limit the cell
 # had before; not fitted to any world)

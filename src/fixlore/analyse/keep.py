@@ -15,7 +15,8 @@ from fixlore.core.enums import DropReason, EvidenceKind, Trap
 from fixlore.core.model import Case
 from fixlore.rules.answers import DECLINED
 from fixlore.rules.refs import hash_numbers, merged_into, pull_numbers
-from fixlore.rules.text import PROBLEM_CUES, ROOT_CUES, cjk_count, clean_body, has_cue, is_cjk
+from fixlore.rules.text import PROBLEM_CUES, ROOT_CUES, cjk_count, clean_body, is_cjk
+from fixlore.rules.words import has_cue
 from fixlore.wording.facts import landed, unlanded
 
 NOT_A_PROBLEM = ("不是问题", "非问题", "不是bug", "不是 bug", "并非问题", "不存在该问题", "实际不存在", "不存在此问题",

@@ -55,10 +55,11 @@ from fixlore.core.enums import Trap
 from fixlore.core.model import Case, Written
 from fixlore.rules.refs import KIND_ISSUE, find_refs
 from fixlore.rules.text import (ACTION_CUES, FIX_CUES, ROOT_CUES, cjk_count, clean_title,
-                                cue_count, fact_count, hard_facts, is_aside, is_cjk, is_language_neutral,
+                                fact_count, hard_facts, is_aside, is_cjk, is_language_neutral,
                                 is_status_update, keywords, overlap, sentences, tokens, without_stage_label,
                                 without_status)
 from fixlore.rules.topics import topic_words
+from fixlore.rules.words import cue_count
 from fixlore.wording.facts import any_fix_merged, cite_label, close_sentence, fix_sentence, is_merged, pr_label, row_close, unlanded
 
 # how much a sentence's origin counts: maintainers explain, PRs describe the change,

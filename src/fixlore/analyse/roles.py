@@ -13,7 +13,8 @@ import re
 
 from fixlore.analyse.fit import clauses
 from fixlore.rules.refs import KIND_ISSUE, find_refs, with_numbers
-from fixlore.rules.text import hard_facts, has_cue
+from fixlore.rules.text import hard_facts
+from fixlore.rules.words import has_cue
 
 # the people who changed or own the code; commit messages describe a change, never a cause
 OFFICIAL = ("maintainer", "pull", "pull_comment", "commit")

@@ -15,7 +15,7 @@ threads of the bundled worlds and in the `search` corpus of issue threads); no f
 from __future__ import annotations
 
 from fixlore.analyse.fit import clause_ends
-from fixlore.rules.text import has_cue
+from fixlore.rules.words import has_cue
 
 # a clause that only reports work in progress
 IN_PROGRESS = ("修复中", "检视中", "评审中", "审核中", "开发中", "提交中", "处理中", "跟进中", "定位中", "排查中", "验证中",

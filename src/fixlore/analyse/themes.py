@@ -23,7 +23,7 @@ SLIP_WORDS = ("typo", "拼写", "错别字", "笔误", "写成", "写错", "少�
 
 def is_doc_slip(case: Case) -> bool:
     """A documentation slip (a typo, a wrong or dead link in docs): one category across all repos."""
-    from fixlore.rules.text import has_cue
+    from fixlore.rules.words import has_cue
 
     title = case.title or case.problem
     return has_cue(title, DOC_WORDS) and has_cue(title, SLIP_WORDS)

@@ -17,7 +17,7 @@ from fixlore.link.text import overlap, path_tokens, tokens
 from fixlore.rules.answers import DECLINED
 from fixlore.rules.bots import is_bot
 from fixlore.rules.refs import KIND_ISSUE, find_refs
-from fixlore.rules.text import has_cue
+from fixlore.rules.words import has_cue
 
 
 def pull_tokens(pull: Pull, idx: CorpusIndex) -> set[str]:

@@ -1,5 +1,5 @@
 """Text helpers for extractive analysis: cleaning issue templates, splitting sentences,
-spotting cue words, keywords (jieba). Pure functions over strings."""
+the cue lists (read with rules.words, the one cue matcher), keywords (jieba). Pure functions over strings."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ import re
 from functools import lru_cache
 
 from fixlore.rules.refs import urls_as_keys, without_leading_refs, without_refs
+from fixlore.rules.words import has_cue
 
 _CJK = re.compile(r"[\u3400-\u9fff]")
 _URL = re.compile(r"(?:https?://|www\.)[^\s）)\]】，。；、\u3400-\u9fff]+")
@@ -46,7 +47,7 @@ ERROR_CUES = ("error", "exception", "traceback", "failed", "failure", "timeout",
 # words of a problem report (something is wrong), as opposed to a how-to question
 PROBLEM_CUES = ERROR_CUES + ("变高", "变慢", "变低", "下降", "升高", "偏大", "偏小", "偏差", "不生效", "没有生效", "未生效",
                              "无效", "不对", "错误", "不符", "不一", "误判", "误杀", "泄漏", "缺", "丢失", "卡住", "hang",
-                             "wrong", "slow", "regress", "incorrect", "broken", "doesn't work", "does not work",
+                             "wrong", "slow", "regress*", "incorrect", "broken", "doesn't work", "does not work",
                              "not working", "missing", "leak", "crash", "flicker", "ignores", "mismatch")
 _STOP = {"的", "了", "在", "是", "和", "与", "及", "或", "时", "后", "中", "对", "将", "把", "被", "为", "也",
          "the", "a", "an", "and", "or", "to", "of", "in", "on", "for", "is", "are", "with", "when", "not",
@@ -248,27 +249,6 @@ def sentences(text: str) -> list[str]:
         if 6 <= len(s) <= 400 and informative(s):
             out.append(s)
     return out
-
-
-_SUFFIX_CUES = {"error", "exception", "fault", "overflow", "timeout"}
-
-
-@lru_cache(maxsize=64)
-def _cue_patterns(cues: tuple[str, ...]) -> tuple[re.Pattern, ...]:
-    # Latin cues must start a word ("hang" is not in "change", "fix" is in "fixed")
-    # except the endings of identifiers: RuntimeError, NullPointerException, SegmentationFault
-    return tuple(re.compile(("(?<![a-z])" if re.match(r"[a-z]", c) and c not in _SUFFIX_CUES else "") + re.escape(c))
-                 for c in cues)
-
-
-def has_cue(text: str, cues: tuple[str, ...]) -> bool:
-    low = (text or "").lower()
-    return any(p.search(low) for p in _cue_patterns(cues))
-
-
-def cue_count(text: str, cues: tuple[str, ...]) -> int:
-    low = (text or "").lower()
-    return sum(1 for p in _cue_patterns(cues) if p.search(low))
 
 
 @lru_cache(maxsize=1)

@@ -1,9 +1,23 @@
-"""Cue words as people write them, matched as words: a Chinese cue anywhere in the text (Chinese has
-no spaces between words), an English cue only where a word starts and ends, so that 'error' does
-not find 'terror' nor 'nan' 'finance'. An English cue takes its plain inflections (error/errors,
-crash/crashed/crashing); one ending in '*' is a stem that matches any ending ('diverg*' finds
-diverge, diverged, divergence). A matching rule, not a threshold: written from English morphology,
-fitted on no world (the themes' modes that use it say where they were read)."""
+"""Cue words as people write them, matched as words: the one matcher every stage reads cue words
+with. A Chinese cue anywhere in the text (Chinese has no spaces between words); an English cue only
+where a word starts and ends, so that 'error' does not find 'terror', 'nan' 'finance' nor 'fix'
+'fixture'. An English cue takes its plain inflections (error/errors, crash/crashed/crashing,
+update/updating, pin/pinned); one ending in '*' is a stem that matches any ending ('diverg*' finds
+diverge, diverged, divergence). A cue's edge that is no letter or digit bounds itself ('?', '≥',
+'.md', 'docs/', 'reason:').
+
+Prose and names. A one-word cue names a thing, and finds it in an identifier's parts too: those
+snake_case joins ('config*' in `minmax_config`, 'timeout' in `bootstrap_timeout`) and those CamelCase
+starts ('error' in RuntimeError, 'failed' in FailedScheduling). A cue of several words, or written
+with a space after it, is prose, read in the words people wrote around code, never inside an
+identifier ('add ' is not in `atomic_add`, 'in progress' not in `reElectionInProgress_`, 'set ' not
+in `set_env.sh`); one written with a space after it is that form only ('use ' the imperative, never
+'used'; 'now ' never 'nowhere'), ending where a word ends ('use,' too). A matching rule, not a
+threshold: written from English morphology and how identifiers are written. The prose/names split
+was settled while reading where the two matchers this one replaced (rules.text's prefix match, this
+module's first version) disagreed on ascend-2026-09, npu-threads, seed-twin and seed-twin2
+(identifiers read as imperatives: `atomic_add` as 'add ', `set_env.sh` as 'set '): those worlds are
+fitted; the modes and cue lists that use it say where they were read."""
 
 from __future__ import annotations
 
@@ -11,27 +25,67 @@ import re
 from functools import lru_cache
 
 _CJK = re.compile(r"[\u3400-\u9fff]")
-_INFLECTION = r"(?:s|es|ed|d|ing)?"
-_EDGE = r"[a-z0-9]"
+_ALNUM = re.compile(r"[a-z0-9]")
+_WORD = r"[a-z0-9]"              # a name's parts end at anything else ("_" too)
+_PROSE = r"[a-z0-9_]"            # prose words end at spaces and marks; an identifier is one word
+# where a CamelCase identifier starts a new part: "runtime|Error", "HTTP|Error", "Failed|Scheduling"
+_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 
 
-def _one(word: str) -> str:
-    w = word.strip().lower() if not _CJK.search(word) else word.lower()
-    if _CJK.search(w):
-        return re.escape(w)
-    if w.endswith("*"):
-        return rf"(?<!{_EDGE}){re.escape(w[:-1])}"
-    return rf"(?<!{_EDGE}){re.escape(w)}{_INFLECTION}(?!{_EDGE})"
+def _inflected(w: str) -> str:
+    """`w` with its plain English endings: -s/-es/-ed/-d/-ing, a final 'e' dropped before -ing
+    (updating), a final consonant doubled before -ed/-ing (pinned)."""
+    forms = [rf"{re.escape(w)}(?:s|es|ed|d|ing)?"]
+    if w.endswith("e") and len(w) > 2:
+        forms.append(rf"{re.escape(w[:-1])}ing")
+    if re.search(r"[aeiou][b-df-hj-np-tv-z]$", w):
+        forms.append(rf"{re.escape(w)}{re.escape(w[-1])}(?:ed|ing)")
+    return forms[0] if len(forms) == 1 else "(?:" + "|".join(forms) + ")"
+
+
+def _is_prose(word: str) -> bool:
+    """A cue of several words, or written with a space after it."""
+    return word.endswith(" ") or " " in word.strip()
+
+
+def _one(word: str, edge: str) -> str:
+    if _CJK.search(word):
+        return re.escape(word.lower())
+    w = word.strip().lower()
+    stem = w.endswith("*") and len(w) > 1
+    core = w[:-1] if stem else w
+    head = rf"(?<!{edge})" if _ALNUM.match(core[:1]) else ""
+    if stem or not _ALNUM.match(core[-1:]):
+        return head + re.escape(core)
+    return rf"{head}{re.escape(core) if word.endswith(' ') else _inflected(core)}(?!{edge})"
 
 
 @lru_cache(maxsize=256)
-def cue_pattern(words: tuple[str, ...]) -> re.Pattern[str] | None:
-    """One pattern for the cue words (None for none); match it on lower-cased text."""
-    parts = [_one(w) for w in words if w.strip()]
-    return re.compile("|".join(parts)) if parts else None
+def cue_patterns(words: tuple[str, ...]) -> tuple[re.Pattern[str] | None, re.Pattern[str] | None]:
+    """The cue words as two patterns: every cue, for the lower-cased text as written (an identifier
+    one word), and the one-word cues, for the text with its identifiers cut into parts (`parts`);
+    None for no cue."""
+    kept = [w for w in words if w.strip()]
+    prose = "|".join(_one(w, _PROSE) for w in kept)
+    names = "|".join(_one(w, _WORD) for w in kept if not _is_prose(w) and not _CJK.search(w))
+    return (re.compile(prose) if prose else None), (re.compile(names) if names else None)
+
+
+def parts(text: str) -> str:
+    """The lower-cased text with each CamelCase identifier cut into its parts ("runtime error")."""
+    return _CAMEL.sub(" ", text or "").lower()
+
+
+def _found(text: str, patterns: tuple[re.Pattern[str] | None, re.Pattern[str] | None]) -> bool:
+    prose, names = patterns
+    return bool((prose and prose.search((text or "").lower())) or (names and names.search(parts(text))))
 
 
 def has_cue(text: str, words: tuple[str, ...]) -> bool:
     """Whether `text` uses any of the cue `words`, as words."""
-    pattern = cue_pattern(tuple(words))
-    return bool(pattern and pattern.search(text.lower()))
+    return _found(text, cue_patterns(tuple(words)))
+
+
+def cue_count(text: str, words: tuple[str, ...]) -> int:
+    """How many of the cue `words` `text` uses, as words."""
+    return sum(1 for w in words if _found(text, cue_patterns((w,))))
