@@ -89,3 +89,27 @@ def test_a_detail_endpoint_answering_404_for_an_issue_just_listed_is_named_not_r
     unread = report.as_dict()["unread_items"]
     assert unread and {u["part"] for u in unread} == {part} and all(u["status"] == "404" for u in unread)
     assert report.issues_detailed == len({u["number"] for u in unread if u["kind"] == "issue"})
+
+
+def test_github_primary_limit_is_waited_out_until_its_reset_under_a_compressed_clock(make_world, tmp_path):
+    """GitHub's primary limit (403, x-ratelimit-remaining 0, x-ratelimit-reset in epoch seconds:
+    docs.github.com/en/rest/using-the-rest-api/rate-limits-for-the-rest-api) with time compressed as
+    `--time-scale` does for replay benchmarks: the reset is a moment on the wall clock, not a span of
+    platform time, so the client waits until it whatever the scale. Before, the wait was divided by
+    the scale, every retry came back before the reset, and the resources were lost."""
+    from fixlore.replay.limits import FixedWindow
+
+    world = make_world(platform="github", repos=1, closed_in_window=25, other_updated=5, old_issues=5, seed=8)
+    meta = read_world_meta(world)
+    clean, _, _ = _harvest(world, f"sqlite:///{tmp_path / 'clean.db'}")
+    scale = 3600.0                                # an hour's window lasts one second
+    store = Store.open(f"sqlite:///{tmp_path / 'limited.db'}")
+    with ReplayServer(world, rate_limit=True, time_scale=scale) as srv:
+        srv._github_limit = FixedWindow(limit=15, period=3600.0 / scale)    # 15 requests a (scaled) hour
+        client = ApiClient(srv.base_url, "github", cache=store.http_cache(), rate_limit=True, time_scale=scale)
+        report = harvest(store, make_source("github", client), meta["orgs"], parse_time(meta["window"]["since"]))
+        client.close()
+        limited = srv.stats()["by_status"].get("403", 0)
+    assert report.unreadable == [] and report.unread_items == []
+    assert store.canonical_dump() == clean.canonical_dump()
+    assert limited <= 3                           # the low-water pause keeps most requests from the wall

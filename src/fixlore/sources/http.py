@@ -309,9 +309,7 @@ class ApiClient(PagingMixin):
                 retry_after = self._minute_then_longer(endpoint, "secondary rate limit")
             elif status == 403 or status == 429:
                 retry_after = self._github_reset_wait(resp)
-                if retry_after is not None:
-                    self.limiter.pause(retry_after)
-                elif self.policy.wait_unnamed_limit:
+                if retry_after is None and self.policy.wait_unnamed_limit:
                     # GitHub: a rate-limit answer that names no time (no retry-after, remaining not 0)
                     # is waited out like a secondary limit, never retried within a second or two.
                     retry_after = self._minute_then_longer(endpoint, f"HTTP {status} rate limit naming no time")
@@ -381,10 +379,11 @@ class ApiClient(PagingMixin):
         return "rate limit" in text.lower() or _SECONDARY.search(text) is not None   # GitHub says so in the body
 
     def _github_reset_wait(self, resp: httpx2.Response) -> float | None:
+        """Remaining 0 with a reset: every request is held until that moment (real seconds returned)."""
         reset = resp.headers.get("x-ratelimit-reset")
         if resp.headers.get("x-ratelimit-remaining") == "0" and reset:
             try:
-                return max(0.0, float(reset) - time.time()) + 1.0
+                return self.limiter.pause_until_reset(float(reset))
             except ValueError:
                 return None
         return None

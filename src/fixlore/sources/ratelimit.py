@@ -107,6 +107,15 @@ class RateLimiter:
         """Hold every request for ``seconds`` of platform time (server asked us to)."""
         self.pause_until = max(self.pause_until, self.clock() + seconds / self.time_scale)
 
+    def pause_until_reset(self, reset_at: float) -> float:
+        """Hold every request until ``reset_at``, the epoch second a server announced its quota comes
+        back (GitHub's ``x-ratelimit-reset``), plus a second of platform time. A moment on the wall
+        clock, never divided by ``time_scale`` as a span of platform time is: a compressed clock
+        moves the reset nearer, not the wait shorter. Returns the real seconds from now."""
+        until = reset_at + 1.0 / self.time_scale
+        self.pause_until = max(self.pause_until, until)
+        return max(0.0, until - self.clock())
+
     def observe(self, headers: httpx2.Headers) -> None:
         """Honour GitHub-style ``X-RateLimit-Remaining`` / ``X-RateLimit-Reset``."""
         remaining = headers.get("x-ratelimit-remaining")
@@ -118,8 +127,7 @@ class RateLimiter:
         except ValueError:
             return
         if remaining_n <= self.low_water:
-            wait = max(0.0, reset_at - self.clock()) + 1.0
-            self.pause_until = max(self.pause_until, self.clock() + wait / self.time_scale)
+            self.pause_until_reset(reset_at)
 
     def _sleep(self, seconds: float) -> None:
         self.slept += seconds
