@@ -87,7 +87,10 @@ def sanitising_env(package: str) -> Environment:
     return env
 
 
+@functools.cache
 def _env() -> Environment:
+    """Once per process, as _md_env: compiling digest.html.j2 costs ~0.2 s of CPU, and a process
+    (a series, a server, a test) may render many digests; the filters keep no state."""
     return sanitising_env("fixlore.compose")
 
 
