@@ -670,3 +670,20 @@ def test_a_short_whole_sentence_fits_the_room_a_cut_could_not_use():
     budget = len(change) + len(more) + 2 + MIN_PIECE - 5     # room left after both: less than a cut keeps
     picked = OfflineAnalyst()._explanation(case, cands, budget, case.title, "修复 !2813（09-17 合入）", room=budget)
     assert [text for _, _, text in picked] == [change, more, "实践文档另见 #498"]
+
+
+def test_a_pointer_to_another_ticket_says_where_more_is():
+    """"实践文档见 #498" has few words of its own, but it names a ticket a reader can open
+    (ascend-2026-09 MindSpeed-MM#357); a question about another ticket, or bookkeeping about the
+    row's own fix, still says nothing."""
+    from fixlore.analyse.scored import Scored
+
+    change = "新增 fsdp/models/magihuman/，通过 @model_register 注册"
+    cands = [Scored(change, "pull", 0, 0, 1, 0, 4.0, facts=2, changed=True),
+             Scored("实践文档见 #498。", "pull", 1, 0, 0, 0, 1.0),
+             Scored("和 #12 是同一个问题吗？", "maintainer", 2, 0, 0, 0, 1.0),
+             Scored("已随 !2813 合入。", "maintainer", 3, 0, 0, 0, 1.0)]
+    case = Case(repo=SIM, number=357, title="MagiHuman 迁移至 FSDP2", url=World.issue_url(SIM, 357),
+                fix=[FixRef(repo=SIM, number=2813, role="fix", state="merged", merged_at=t(17))])
+    picked = OfflineAnalyst()._explanation(case, cands, 150, case.title, "修复 !2813（09-17 合入）", room=150)
+    assert [text for _, _, text in picked] == [change, "实践文档见 #498"]

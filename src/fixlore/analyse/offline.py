@@ -42,7 +42,7 @@ from fixlore.analyse.confirmed import confirmed_causes
 from fixlore.analyse.context import CaseContext
 from fixlore.analyse.keep import keep_or_drop, language_of
 from fixlore.analyse.fit import fit, fit_cell, fit_shown, row_budget, shown_len, without_dangling, without_restated
-from fixlore.analyse.roles import (OFFICIAL, facts_kept, is_measurement, is_scope, is_template_note, is_workaround,
+from fixlore.analyse.roles import (OFFICIAL, asks, facts_kept, is_measurement, is_scope, is_template_note, is_workaround,
                                    is_log_line, only_tests, says_something, states_cause,
                                    states_change, states_reason, without_merge_news)
 from fixlore.analyse.roles import pulls_named as _pulls_named
@@ -260,8 +260,14 @@ class OfflineAnalyst:
             return c.source != "body" and (any(min(overlap(toks, b), overlap(b, toks)) > 0.8 for b in report)
                                             or overlap(toks, headline) > 0.8)
 
-        # a template's field line is no answer, but what it points to beside this issue's own number may be
-        usable = [c for c in cands if says_something(c.text) and not restates(c)
+        # a template's field line is no answer, but what it points to beside this issue's own number may be;
+        # a sentence that says where more is ("实践文档见 #498", "see #12 for the design") names a
+        # ticket a reader can open, though its own words are few: a pointer, not bookkeeping (a
+        # question about another ticket still asks, the fix's own PR is the row's fact sentence)
+        def says(c: Scored) -> bool:
+            return says_something(c.text) or (not asks(c.text) and points_elsewhere(c.text, case.repo, case.number, stated))
+
+        usable = [c for c in cands if says(c) and not restates(c)
                   and not is_log_line(without_own_reference(c.text, case.repo, case.number) or c.text)
                   and not is_template_note(c.text)]
         official = [c for c in usable if c.source in OFFICIAL]
