@@ -115,3 +115,15 @@ def test_a_plan_in_sentences_or_a_ticket_that_says_it_tracks_is_internal(body):
 ])
 def test_a_report_that_mentions_issues_or_tracking_stays_a_report(body):
     assert _stage(issue(1, "dispatcher hangs", body=body, closed=t(18))) == "pool"
+
+
+# ---------------------------------------------------------------- a failure reported under the generic task type
+
+def test_a_failure_filed_under_the_generic_task_type_is_a_users_report_unless_marked_internal():
+    failing = "26.1.0 前默认挂载 hccl_rootinfo.json，UB 场景训练拉起失败"
+    assert _stage(issue(1, failing, closed=t(18), issue_type="任务")) == "pool"
+    assert _stage(issue(2, "适配 CANN 8.3 的新接口", closed=t(18), issue_type="任务")) == "internal"
+    assert _stage(issue(3, failing, closed=t(18), issue_type="任务", labels=["内部测试"])) == "internal"
+    assert _stage(issue(4, "【转测】分布式优化器用例失败", closed=t(18), issue_type="任务")) == "internal"
+    assert _stage(issue(5, "内部测试：投机推理偶现失败", closed=t(18), issue_type="Task")) == "internal"
+    assert _stage(issue(6, failing, closed=t(18), issue_type="内部任务")) == "internal"   # not the generic type

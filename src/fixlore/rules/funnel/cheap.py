@@ -18,6 +18,8 @@ from fixlore.rules.funnel.floods import flood_keys
 from fixlore.rules.funnel.planned import is_tracking_ticket
 from fixlore.rules.funnel.stale_reason import stale_default_close
 from fixlore.rules.funnel.titles import title_says_internal
+from fixlore.rules.text import ERROR_CUES
+from fixlore.rules.words import has_cue
 from fixlore.rules.funnel.vocabulary import fold, folded
 
 # Not a stage: the verdict of an issue no cheap stage drops (it goes on to `rank`, `analysis`, `selected`).
@@ -72,25 +74,33 @@ def _unresolved_mark(issue: Issue, cfg: FunnelConfig) -> bool:
 
 
 def is_internal(issue: Issue, cfg: FunnelConfig) -> bool:
-    """An internal issue type (GitCode), an internal label, or, for an issue without a type, a
+    """An internal label, an internal issue type (GitCode), or, for an issue without a type, a
     process ticket's title tag or commit-style title (`rules.funnel.titles`) or a plan in its body
     (`rules.funnel.planned`): GitHub has no issue type, and its projects mark RFCs, roadmaps, tracking
     issues and task tickets with the label or the title prefix their issue templates set, or
-    plan with checklists of issues. Where a type is set the type decides, not the title.
+    plan with checklists of issues. Where a type is set the type decides, not the title, with one
+    exception: the generic work-item type (`work_item_types`: "任务", "Task") is what many GitCode
+    trackers offer first, and a filer who reports that the product fails ("…训练拉起失败",
+    "… error") under it reports a user-visible failure (the seed digest keeps such a ticket,
+    mind-cluster #1167); an internal label or title tag ("内部测试", "【转测】") still marks it internal.
+    Read on seed-twin's tune split; no typed ticket of ascend-2026-09, seed-twin2 or demo changes.
 
     Own-change bookkeeping tickets need the fix PR's author and time: the link stage decides
     them (funnel.bookkeeping)."""
-    if issue.issue_type and fold(issue.issue_type) in folded(tuple(cfg.internal_types)):
-        return True
     labels = folded(tuple(cfg.internal_labels))
     if any(fold(label) in labels for label in issue.labels):
         return True
+    tagged = title_says_internal(issue.title, folded(tuple(cfg.internal_title_tags)),
+                                 folded(tuple(cfg.report_title_tags)))
+    if issue.issue_type and fold(issue.issue_type) in folded(tuple(cfg.internal_types)):
+        failure_reported = fold(issue.issue_type) in folded(tuple(cfg.work_item_types)) and \
+            has_cue(issue.title, ERROR_CUES)
+        return tagged or not failure_reported
     if issue.issue_type:
         # The platform has a type field and the filer chose a type that is not internal: that
         # claim stands (an "[RFC]" typed Feature on GitCode is a feature request).
         return False
-    if title_says_internal(issue.title, folded(tuple(cfg.internal_title_tags)),
-                           folded(tuple(cfg.report_title_tags))):
+    if tagged:
         return True
     return is_tracking_ticket(issue.body)
 

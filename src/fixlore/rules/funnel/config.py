@@ -38,6 +38,8 @@ class FunnelConfig:
     # security:low); labels and workflow states of issues closed without being resolved.
     internal_types: tuple[str, ...] = field(default_factory=lambda: terms("internal_types"))
     internal_labels: tuple[str, ...] = field(default_factory=lambda: terms("internal_labels"))
+    # The generic work-item types among them: a failure reported under one is a user's (funnel.cheap.is_internal).
+    work_item_types: tuple[str, ...] = field(default_factory=lambda: terms("work_item_types"))
     # Leading title tags of process tickets ("[RFC]: …"): rules.funnel.titles.
     internal_title_tags: tuple[str, ...] = field(default_factory=lambda: terms("internal_title_tags"))
     # Leading title tags of users' reports ("[Bug]: …"): a process tag after one does not count.
