@@ -135,9 +135,16 @@ SPREAD = {"tests/test_kill_points.py", "tests/test_harvest_strict.py", "tests/te
           "tests/test_worlds_small.py", "tests/test_harvest.py", "tests/test_secrets_in_urls.py",
           "tests/test_harvest_concurrent.py"}
 
+# Files that read the same Ascend texts run on the worker that publishes the Ascend series: the
+# process's memo of sentence vectors (retrieval/embed.py) then holds the world's passages and cases
+# when test_acceptance_ascend runs the world and test_kb_world indexes its docs, so they embed
+# (almost) nothing. The three files in one process, -n 0: 60.5 s CPU; each in its own: 84.0 s
+# (52.8 + 22.3 + 8.9; user+sys, loaded machine, 2026-12-07).
 RUN_TOGETHER = {"tests/test_hostile_terminal.py": "tests/test_hostile_world.py",
                 "tests/test_series_ascend.py": "tests/test_series_history.py",       # ascend_series_16/17
-                "tests/test_series_overrides.py": "tests/test_series_history.py"}
+                "tests/test_series_overrides.py": "tests/test_series_history.py",
+                "tests/test_acceptance_ascend.py": "tests/test_series_history.py",   # the Ascend vectors
+                "tests/test_kb_world.py": "tests/test_series_history.py"}
 
 
 # The scheduler hands units out in collection order; a long unit handed out last keeps one worker
@@ -145,9 +152,10 @@ RUN_TOGETHER = {"tests/test_hostile_terminal.py": "tests/test_hostile_world.py",
 # of a one-process run: the Ascend series unit ~117 s, then the spread files and single files of
 # 25-45 s); the order of the tests inside a file is kept.
 LONGEST_FIRST = ("tests/test_series_history.py", "tests/test_series_ascend.py", "tests/test_series_overrides.py",
+                 "tests/test_acceptance_ascend.py", "tests/test_kb_world.py",
                  "tests/test_kill_points.py", "tests/test_serve_fast.py", "tests/test_bad_inputs.py",
                  "tests/test_hostile_world.py", "tests/test_hostile_terminal.py", "tests/test_metamorphic_worlds.py",
-                 "tests/test_acceptance_ascend.py", "tests/test_editorial_gate.py", "tests/test_harvest_strict.py",
+                 "tests/test_editorial_gate.py", "tests/test_harvest_strict.py",
                  "tests/test_run_cli.py", "tests/test_serve.py", "tests/test_digest.py", "tests/test_series.py")
 
 

@@ -155,8 +155,9 @@ def test_faults_leave_the_same_store_as_a_clean_run(make_world, tmp_path):
     clean, _, _ = run_harvest(world, f"sqlite:///{tmp_path / 'clean.db'}")
     faults = "429:0.05,429-retry-after:0.03,500:0.02,502:0.02,503:0.02,stall:0.01,cutoff:0.03,malformed:0.03,repeat-page:0.05"
     with ReplayServer(world, faults=faults, fault_seed=3, stall_seconds=1.5) as srv:
+        # time_scale 20: a Retry-After of 1 s waits 1/20 s (3% of the requests ask for one)
         faulty, _, acc = run_harvest(world, f"sqlite:///{tmp_path / 'faulty.db'}", server=srv, read_timeout=0.5,
-                                     backoff_base=0.01, backoff_max=0.05)
+                                     backoff_base=0.01, backoff_max=0.05, time_scale=20.0)
         injected = srv.stats()["faults_injected"]
     assert sum(injected.values()) > 5 and acc.retries > 0
     assert faulty.canonical_dump() == clean.canonical_dump()

@@ -60,7 +60,8 @@ def slug(text: str) -> str:
 def _cluster(sim: list[list[float]], floor: float) -> list[list[int]]:
     """Average-link merging while two groups are more similar than `floor`."""
     groups = [[i] for i in range(len(sim))]
-    while len(groups) > 1 and (pair := _closest_pair(sim, groups, floor)) is not None:
+    known: dict = {}
+    while len(groups) > 1 and (pair := _closest_pair(sim, groups, floor, known=known)) is not None:
         _merge(groups, pair)
     return groups
 
@@ -70,8 +71,9 @@ def _cluster_to(sim: list[list[float]], k: int) -> list[list[int]]:
     groups = [[i] for i in range(len(sim))]
     # a size cap keeps the groups balanced: average link alone tends to grow one giant group
     cap = -(-len(sim) // max(1, k)) + 1
+    known: dict = {}
     while len(groups) > max(1, k):
-        pair = _closest_pair(sim, groups, float("-inf"), cap)
+        pair = _closest_pair(sim, groups, float("-inf"), cap, known)
         if pair is None:
             cap += 1
             continue
@@ -80,14 +82,24 @@ def _cluster_to(sim: list[list[float]], k: int) -> list[list[int]]:
 
 
 def _closest_pair(sim: list[list[float]], groups: list[list[int]], floor: float,
-                  cap: int | None = None) -> tuple[int, int] | None:
-    """The two groups with the highest average similarity above `floor` (together at most `cap`)."""
+                  cap: int | None = None, known: dict | None = None) -> tuple[int, int] | None:
+    """The two groups with the highest average similarity above `floor` (together at most `cap`).
+
+    `known` (one dict per clustering, kept across its calls) holds the averages already computed:
+    a merge changes only the merged group's, so the others are not summed again (the same sum, in
+    the same order, as before). A group is named by its first member and its size: groups only
+    grow, so no two groups of one clustering ever share both."""
+    known = {} if known is None else known
     best, pair = floor, None
+    names = [(g[0], len(g)) for g in groups]
     for x in range(len(groups)):
         for y in range(x + 1, len(groups)):
             if cap is not None and len(groups[x]) + len(groups[y]) > cap:
                 continue
-            s = sum(sim[i][j] for i in groups[x] for j in groups[y]) / (len(groups[x]) * len(groups[y]))
+            s = known.get((names[x], names[y]))
+            if s is None:
+                s = known[(names[x], names[y])] = (sum(sim[i][j] for i in groups[x] for j in groups[y])
+                                                   / (len(groups[x]) * len(groups[y])))
             if s > best + 1e-12:
                 best, pair = s, (x, y)
     return pair
