@@ -62,3 +62,15 @@ def test_the_linker_closes_a_declined_ticket_as_unresolved_unless_a_fix_landed()
     cases = _cases(corpus)
     assert cases[1].funnel == "unresolved" and not cases[1].fix
     assert cases[2].funnel != "unresolved" and [f.number for f in cases[2].fix] == [7]
+
+
+@pytest.mark.parametrize("words", ["Duplicate of #2512", "duplicate with https://github.com/o/r/issues/2512",
+                                   "与 #2512 重复，关闭", "重复：#2512", "dup of o/r#7"])
+def test_a_duplicate_named_by_the_closer_is_found(words):
+    assert closing_decline("alice", "maint", CLOSE, [comment(1, words, author="maint", at=t(18, 11, 55))])
+
+
+@pytest.mark.parametrize("words", ["the duplicate buffer object is freed twice, see #527",
+                                   "重复调用 init 会报错，已在 #12 修复", "<!-- Duplicate of #12 -->thanks"])
+def test_the_word_duplicate_about_the_bug_is_no_duplicate_close(words):
+    assert not closing_decline("alice", "maint", CLOSE, [comment(1, words, author="maint", at=t(18, 11, 55))])

@@ -571,6 +571,21 @@ _MERGED_INTO = re.compile(
     r"(?:issue\s*)?#\s*\d+", re.I)
 
 
+# GitHub's own wording ("Duplicate of #12" marks an issue a duplicate), and the same said with a
+# link or in Chinese ("duplicate with <issue URL>", "与 #12 重复", "重复 #12").
+_DUPLICATE = re.compile(
+    r"\bdup(?:licate)?\s+(?:of|with|to)\s*(?:issue\s*)?(?:[\w.-]+/[\w.-]+)?(?:#\s*\d+|https?://\S+/issues/\d+)"
+    r"|(?:与|和|同)\s*(?:issue\s*)?(?:#\s*\d+|https?://\S+/issues/\d+)\s*(?:的问题)?\s*重复"
+    r"|重复(?:于|的问题)?\s*[:：]?\s*(?:issue\s*)?(?:#\s*\d+|https?://\S+/issues/\d+)", re.I)
+
+
+def duplicate_of(text: str) -> str:
+    """The words saying an issue duplicates another ("Duplicate of #12", "duplicate with <URL>",
+    "与 #12 重复"), or ""."""
+    m = _DUPLICATE.search(visible(text))
+    return m.group(0) if m else ""
+
+
 def merged_into(text: str) -> str:
     """The words saying an issue is folded into another ("duplicate of #12", "合并到 #3"), or ""."""
     m = _MERGED_INTO.search(text)

@@ -8,7 +8,9 @@ by the person who closes the ticket, at the close (within `CLOSE_WORDS_S` before
 - a decline of the work itself: "not planned", "no plans to support …", "not on our roadmap",
   "won't fix", "out of scope", "不在（主线）规划", "暂无计划", "没有适配计划", "不予修复";
 - a sweep of old tickets: "closing old issues that are no longer relevant", "closed because of
-  inactivity", "长期未更新，统一关闭" — a stale close made by hand.
+  inactivity", "长期未更新，统一关闭" — a stale close made by hand;
+- a duplicate named: "Duplicate of #12" (GitHub's own marking), "duplicate with <issue URL>",
+  "与 #12 重复" (`rules.refs.duplicate_of`): the close of a duplicate, as its close reason would say.
 
 Either, with no fix merged and none pending, is a close as not planned. An answer that says what
 the project does not support ("暂不支持 X，可以用 Y") is left alone: it teaches the boundary of a
@@ -19,7 +21,8 @@ or a PR (the seed's `not_adopted`, decided by the analysis), not the ticket's wo
 
 Written from GitHub's close-reason docs ("Close as not planned … won't fix, can't repro,
 duplicate, stale") and how maintainers word a decline; read on npu-threads' heldout5 split (a
-MinerU fork declining NPU support, an ascend-device-plugin sweep); every other world held out.
+MinerU fork declining NPU support, an ascend-device-plugin sweep) and, for the duplicate, on
+paddle-threads' heldout split (a PaddleSpeech duplicate closed by comment); every other world held out.
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ from typing import Iterable
 
 from fixlore.core.model import Comment
 from fixlore.rules.bots import is_bot
+from fixlore.rules.refs import duplicate_of
 
 CLOSE_WORDS_S = 86_400
 
@@ -61,4 +65,7 @@ def closing_decline(reporter: str, closer: str, closed_at: datetime | None, comm
         m = _DECLINE.search(body) or _SWEEP.search(body)
         if m:
             return " ".join(body[max(0, m.start() - 30):m.end() + 30].split())[:80]
+        duplicate = duplicate_of(body)
+        if duplicate:
+            return " ".join(duplicate.split())[:80]
     return ""
