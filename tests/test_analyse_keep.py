@@ -155,3 +155,13 @@ def test_a_link_is_no_content_an_answer_that_only_points_is_thin():
     title, body = "容器里 import torch_npu 报错", "找不到 libhccl.so，有没有能用的镜像？"
     assert verdict(title, body, [("dev", pointer)]) == (False, "consultation_only")
     assert verdict(title, body, [("dev", said + " " + link)]) == (True, "")
+
+
+def test_a_workaround_word_in_a_long_explanation_does_not_make_it_only_a_workaround():
+    title, body = "DP/TP 组合下 optix 搜索结果不可复现", "同样的配置两次搜索得到不同的 (DP,TP)，请问是否正常？"
+    short = "环境问题，重装 CANN 后再试。"
+    long_ = ("搜索空间里 (DP,TP) 的候选按显存上限过滤后再按吞吐排序，吞吐相同的候选顺序取决于枚举顺序，"
+             "所以两次结果可能不同：(4,2) 与 (2,4) 在 8 卡上吞吐一致。要固定结果可以设 search_seed，"
+             "或临时方案：把 tp_candidates 只留一个值规避。26Q3 计划给并列候选加确定的次序。")
+    assert verdict(title, body, [("dev", short)]) == (False, "env_workaround")
+    assert verdict(title, body, [("dev", long_)])[1] != "env_workaround"

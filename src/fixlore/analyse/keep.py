@@ -139,7 +139,10 @@ def keep_or_drop(case: Case, ctx: CaseContext, root_cause: str = "", established
     if has_cue(body + "\n" + title, SELF_ANSWER) and has_cue(official, TYPO) and not root_cause:
         return KeepVerdict(False, DropReason.SELF_ANSWERED, ["a slip the report already corrects; the answer confirms it"])
     defect = has_cue(official, DEFECT_ACK)
-    if has_cue(official, WORKAROUND) and not root_cause and not defect:
+    richest = max((_content_len(clean_body(c.body)) for c in ctx.maintainer_comments()), default=0)
+    # A workaround word in a long explanation is one of its points, not the whole answer (as for
+    # NO_CONCLUSION below): only a short answer that is an environment step is "only a workaround".
+    if has_cue(official, WORKAROUND) and not root_cause and not defect and richest < RICH_ANSWER_CHARS:
         return KeepVerdict(False, DropReason.ENV_WORKAROUND, ["only an environment workaround, no root cause"])
     if Trap.FIX_NOT_LANDED in case.traps and not root_cause:
         return KeepVerdict(False, DropReason.FIX_PENDING, ["a fix is announced but has not landed, nothing learned yet: watch"])
@@ -147,7 +150,6 @@ def keep_or_drop(case: Case, ctx: CaseContext, root_cause: str = "", established
     if root_cause:
         notes.append("root cause explained, no code change linked")
         return KeepVerdict(True, "", notes)
-    richest = max((_content_len(clean_body(c.body)) for c in ctx.maintainer_comments()), default=0)
     if has_cue(official, NO_CONCLUSION) and richest < RICH_ANSWER_CHARS:
         return KeepVerdict(False, DropReason.NO_FIX_EVIDENCE, ["closed without a conclusion (no feedback / not reproducible)"])
     report = title + "\n" + body
