@@ -193,6 +193,11 @@ def test_a_guide_cell_names_the_rows_pr_as_the_digest_does_for_its_platform():
     assert labelled("`Fix leak (#105)` 与 #104", [c]) == "`Fix leak (#105)` 与 #104"     # a quoted title, an issue
     gc = _english_case()                                   # GitCode: !34 is the MR, #34 an issue
     assert labelled("请升级到含 MR 34 的版本，见 #34", [gc]) == "请升级到含 !34 的版本，见 #34"
+    # GitHub autolinks GH-105 (rules.refs: GitHub only): the row names it PR#105; in a GitCode case GH-34 is a name
+    assert labelled("Fixed in GH-105", [c]) == "Fixed in PR#105"
+    assert labelled("Fixed in GH-34", [gc]) == "Fixed in GH-34"
+    c.written.action = "Fixed by GH-105, please try main"       # the cell names the fix: no bracket repeats it
+    assert guide([c], Refs([c]), [gh], "en")[0]["first_action"].count("105") == 1
 
 
 def test_an_english_pr_title_is_not_the_chinese_rows_whole_action():

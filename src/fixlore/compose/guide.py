@@ -105,21 +105,22 @@ def _groups(kept: list[Case]) -> list[list[Case]]:
     return list(out.values())
 
 
-def _names(text: str, label: str, repo: str) -> bool:
+def _names(text: str, label: str, c: Case) -> bool:
     """`text` names the PR `label` ("!810") in any of the ways people write it ("!810", "#810",
-    "PR#810", "MR !810"): the reference reader every stage uses."""
+    "PR#810", "MR !810", GitHub's "GH-810"): the reference reader every stage uses, on case `c`'s platform."""
     number = int(re.sub(r"\D", "", label) or 0)
-    return any(r.number == number for r in find_refs(text, repo))
+    return any(r.number == number for r in find_refs(text, c.repo, c.platform))
 
 
 def labelled(text: str, cs: list[Case]) -> str:
     """`text` with each reference to one of the row's PRs written as the digest names that PR
     everywhere else (wording/facts.pr_label: `PR#2353` on GitHub, `!57` on GitCode), not as the thread
     wrote it ("#2353", "!2353", "PR 2353"). A bare `#N` is that PR only where PRs and issues share
-    one numbering (GitHub's `#`); on GitCode it is an issue. A quoted term (a PR title) stays as written."""
+    one numbering (GitHub's `#`); on GitCode it is an issue. GitHub's `GH-N` is read on a GitHub case only
+    (rules.refs.find_refs). A quoted term (a PR title) stays as written."""
     prs = {(f.repo, f.number): (f, c) for c in cs for f in (*c.fix, *c.pending_fix)}
     quoted = [m.span() for m in TERM.finditer(text)]
-    for r in sorted(find_refs(text, cs[0].repo), key=lambda r: -r.span[0]):
+    for r in sorted(find_refs(text, cs[0].repo, cs[0].platform), key=lambda r: -r.span[0]):
         f, c = prs.get((r.repo, r.number), (None, None))
         if f is None or any(a <= r.span[0] < b for a, b in quoted):
             continue
@@ -255,10 +256,10 @@ def _action(cs: list[Case], lang: str, said: list[str], ed: Editorial, ref: Refs
     # the PRs named as the digest names them, in the cell and in the quotes it records as untranslated
     text, said[:] = labelled(text, cs), [labelled(q, cs) for q in said]
     raw = text      # the cell names the PR itself, or the brackets do (not a state clause it left out)
-    if labels and not any(_names(raw, lb, cs[0].repo) for lb in labels):
+    if labels and not any(_names(raw, lb, cs[0]) for lb in labels):
         landed = "、".join(labels) if lang == "zh" else ", ".join(labels)
         return text + _t(lang, f"（{landed} 已合入）", f" (landed in {landed})")
-    if pending and not any(_names(raw, lb, cs[0].repo) for lb in pending):
+    if pending and not any(_names(raw, lb, cs[0]) for lb in pending):
         waiting = "、".join(pending) if lang == "zh" else ", ".join(pending)
         return (text or _t(lang, "先按官方答复规避", "Work around it as the maintainers advise")) + _t(
             lang, f"（{waiting} 待合入）", f" ({waiting} not merged yet)")

@@ -164,7 +164,7 @@ def earlier_prs(c: Case) -> list[int]:
     own = {f.number for f in [*c.fix, *c.pending_fix]}
     out: list[int] = []
     for text in (c.problem, c.written.mechanism, c.written.change):
-        for r in find_refs(text, c.repo):
+        for r in find_refs(text, c.repo, c.platform):
             if r.kind == "issue" or r.number in own or r.number == c.number or r.repo != c.repo:
                 continue
             rest, before = text[r.span[1]:], text[:r.span[0]]

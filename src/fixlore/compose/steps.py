@@ -203,7 +203,7 @@ def cause_check(c: Case, lang: str) -> str:
     for clause, causal in _clauses(c.written.mechanism):
         clause = CAUSE_LEAD.sub("", clause).strip()
         low = clause.lower()
-        if not 6 <= len(clause) <= CHECK_CLAUSE or RESULT.search(clause) or leaves_open(clause) or find_refs(clause, c.repo):
+        if not 6 <= len(clause) <= CHECK_CLAUSE or RESULT.search(clause) or leaves_open(clause) or find_refs(clause, c.repo, c.platform):
             continue
         if low.startswith(LEANS) or any(w in low for w in CHANGE_WORDS):
             continue
