@@ -652,6 +652,23 @@ def test_the_problem_names_the_exception_the_reporter_hit():
     assert english.problem == "Decoding fails after the first token (RuntimeError)."
 
 
+def test_without_an_exception_the_problem_names_the_exit_code_the_reporter_quoted():
+    """"退出码 137" is what a reader searches for when a process was killed (seed-twin msmodeling#410);
+    a bare number, or a code the title already names, adds nothing."""
+    w = World()
+    killed = w.issue(SIM, 150, "清理脚本把自己也杀掉了", "脚本里是 `pkill -9 -f vllm`，第一轮就把外层 shell 一起杀了，退出码 137。",
+                     timing="no_fix")
+    english = w.issue(ENG, 151, "Worker dies during warmup", "The worker process exited with exit code 137 after 2 min.",
+                      timing="no_fix")
+    bare = w.issue(SIM, 152, "压测跑到一半进程就退出了", "跑到第 137 步时进程没了，日志里没有报错。", timing="no_fix")
+    named = w.issue(SIM, 153, "启动失败，错误码 EZ9999", "报错：错误码 EZ9999，算子编译失败", timing="no_fix")
+    analyse_cases([killed, english, bare, named], w.corpus, OfflineAnalyst())
+    assert killed.problem == "清理脚本把自己也杀掉了（退出码 137）"
+    assert english.problem == "Worker dies during warmup (exit code 137)"
+    assert bare.problem == "压测跑到一半进程就退出了"
+    assert named.problem.count("EZ9999") == 1
+
+
 def test_a_short_whole_sentence_fits_the_room_a_cut_could_not_use():
     """What is left of a row after its change may be less than a cut must keep (MIN_PIECE), yet a
     whole short sentence that points elsewhere ("实践文档另见 #498") fits it (seed-twin2

@@ -68,14 +68,30 @@ def problem_cell(case: Case, ctx: CaseContext) -> str:
 _EXCEPTION = re.compile(r"\b([A-Z][A-Za-z0-9]*(?:Error|Exception))\b")
 
 
+# the code a process died with or a platform error code, as people write it: "退出码 137", "exit
+# code 137", "返回码 -9", "错误码 EZ9999", "error code 507035" (a number, or a code of letters and
+# digits), written as the reporter wrote it, the label with it: a bare "137" says nothing
+_CODE = re.compile(r"(?:(?<![A-Za-z])(?:exit|return|error)\s+(?:code|status)|退出码|返回码|错误码)\s*[:：=]?\s*"
+                   r"(?:-?\d{1,6}|[A-Z]{1,3}\d{4,6})(?![\w.])", re.I)
+
+
 def _with_exception(problem: str, errs: list[str], limit: int) -> str:
     """The problem names the exception the reporter hit ("list 越界（IndexError）"): it is what a
-    reader searches for. Only when the title does not name one and there is room."""
+    reader searches for. Only when the title does not name one and there is room. Without an
+    exception, the exit or error code the reporter quoted ("把自己也杀掉了（退出码 137）"), from the
+    lines that read as what the user saw (rules/text.error_lines), the first that names one."""
     m = next((m for m in (_EXCEPTION.search(e) for e in errs[:1]) if m), None)
-    if m is None or _EXCEPTION.search(problem) or m.group(1).lower() in problem.lower():
+    if m is None and not _EXCEPTION.search(problem):
+        m = next((m for m in (_CODE.search(e) for e in errs) if m), None)
+        what = re.sub(r"\s+", " ", m.group(0)).strip() if m else ""
+        if m is None or _CODE.search(problem):
+            return problem
+    elif m is None or _EXCEPTION.search(problem) or m.group(1).lower() in problem.lower():
         return problem
+    else:
+        what = m.group(1)
     body, stop = (problem[:-1], problem[-1]) if problem.endswith(("。", ".")) else (problem, "")
-    named = f"{body}（{m.group(1)}）{stop}" if cjk_count(problem) else f"{body} ({m.group(1)}){stop}"
+    named = f"{body}（{what}）{stop}" if cjk_count(problem) else f"{body} ({what}){stop}"
     return named if len(named) <= limit else problem
 
 

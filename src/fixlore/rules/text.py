@@ -156,7 +156,7 @@ def _table_row(cells: list[str], header: list[str]) -> str:
     return f"{first}：{'，'.join(rest)}" if first and rest else (first or "，".join(rest))
 
 
-_STRONG_ERROR = re.compile(r"\b\w*(?:Error|Exception|Fault)\b|Traceback|exit code|错误码|\bcode \d+|\bE\d{5,}", re.I)
+_STRONG_ERROR = re.compile(r"\b\w*(?:Error|Exception|Fault)\b|Traceback|exit code|错误码|退出码|返回码|\bcode \d+|\bE\d{5,}", re.I)
 # The line that names the exception and its message ("RuntimeError: ...", "torch.OutOfMemoryError: ..."):
 # what a user pastes into a search box.
 _EXCEPTION_LINE = re.compile(r"^(?:[\w.]+\.)?\w*(?:Error|Exception|Fault)\b\s*[:：]\s*\S")
