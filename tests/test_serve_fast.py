@@ -315,16 +315,21 @@ def test_a_case_s_related_cases_cost_no_embedding_and_give_the_same_answers(demo
 
 
 def test_a_query_vector_stored_after_the_kept_keys_were_read_is_used(tmp_path, monkeypatch):
-    """A new question's vector is looked up only when its key is among the kept ones (read once);
-    storing query vectors again refreshes them, so a vector kept later is used, not recomputed."""
+    """The kept query vectors are read once into memory (a new question's is not among them);
+    storing query vectors again refreshes them, so a vector kept later is used, not recomputed,
+    and a kept one is the vector its query gets when computed."""
+    import numpy as np
+
     from fixlore.core.model import Case
     from fixlore.retrieval.schema import KbQuery
 
     index = KnowledgeBase.open(tmp_path / "ci", embedder=UseEmbedder())
     index.ingest_cases([Case(repo="o/r", number=n, funnel="selected", title=f"kernel deadlock {n}") for n in (1, 2)])
     index.store_query_vectors(["kernel deadlock 1"])
-    index.search("kernel hang", k=2, kind="case")                                # reads the kept keys
-    assert index._query_keys is not None and index._stored_query_vector(KbQuery(text="kernel hang")) is None
+    index.search("kernel hang", k=2, kind="case")                                # reads the kept vectors
+    assert index._query_vecs is not None and index._stored_query_vector(KbQuery(text="kernel hang")) is None
+    kept = index._stored_query_vector(KbQuery(text="kernel deadlock 1"))
+    assert kept is not None and np.array_equal(kept, index._embed_query(KbQuery(text="kernel deadlock 1")))
     index.store_query_vectors(["kernel deadlock 1", "kernel hang"])
     encoded: list[str] = []
     encode = index.embedder.encode

@@ -105,7 +105,7 @@ class KnowledgeBase(IngestMixin, TermsMixin, MatrixMixin, SearchMixin, Threshold
         with self._lock:
             self._load_vectors()
             if self._has_query_vecs:
-                self._kept_query_keys()
+                self._kept_query_vectors()
             self.embedder.encode(["warm"])
             self.tokenizer.tokens("warm", for_query=True)
             self._kind_counts = dict(self.db.execute("SELECT kind, count(*) FROM chunks GROUP BY kind").fetchall())
@@ -165,7 +165,7 @@ class KnowledgeBase(IngestMixin, TermsMixin, MatrixMixin, SearchMixin, Threshold
         self._df_cache: dict[str, int] = {}
         # whether any query vector is kept (search.store_query_vectors): no lookup per query when none is
         self._has_query_vecs = self.db.execute("SELECT 1 FROM query_vecs LIMIT 1").fetchone() is not None
-        self._query_keys: set[str] | None = None    # their keys, read at the first query that could have one
+        self._query_vecs: tuple[dict[str, int], np.ndarray] | None = None   # them, read at the first query that could have one
 
     # ------------------------------------------------------------------ stats
 
