@@ -1,4 +1,7 @@
-"""`fixlore run` / `fixlore harvest` as a user runs them: subprocesses, exit codes, one-line errors, no secrets."""
+"""`fixlore run` / `fixlore harvest` as a user runs them: subprocesses, exit codes, one-line errors, no secrets.
+What a run writes (run.json, the store) is checked on the command run in this process
+(conftest.fixlore_here: the same `main`, exit codes and output, without a new interpreter's
+seconds of imports and model loading); what a user's terminal or shell sees stays a process."""
 
 from __future__ import annotations
 
@@ -15,7 +18,7 @@ import pytest
 from fixlore.replay.server import ReplayServer
 from fixlore.store import Store
 
-from conftest import free_port
+from conftest import fixlore_here, free_port
 
 SECRET = "gct-VERY-SECRET-token-4242"
 SINCE = "2026-09-17T00:00:00+08:00"
@@ -40,7 +43,7 @@ def assert_one_line_error(proc: subprocess.CompletedProcess, *words: str) -> Non
 def test_run_on_a_world_writes_run_json(make_world, tmp_path):
     world = make_world(repos=3, closed_in_window=20, other_updated=5, old_issues=5)
     out = tmp_path / "out"
-    proc = fixlore("run", "--world", str(world), "--out", str(out), "--quiet")
+    proc = fixlore_here("run", "--world", str(world), "--out", str(out), "--quiet")
     assert proc.returncode == 0, proc.stderr
     info = json.loads((out / "run.json").read_text())
     assert info["platform"] == "gitcode" and info["orgs"] == ["acme", "beta"]
@@ -135,7 +138,7 @@ def test_sigkill_mid_harvest_then_rerun_ends_identical(make_world, tmp_path):
 @pytest.mark.postgres
 def test_run_with_a_postgresql_store(make_world, tmp_path, postgres_url):
     world = make_world(repos=2, closed_in_window=15, other_updated=3, old_issues=3)
-    proc = fixlore("run", "--world", str(world), "--out", str(tmp_path / "out"), "--db", postgres_url, "--quiet")
+    proc = fixlore_here("run", "--world", str(world), "--out", str(tmp_path / "out"), "--db", postgres_url, "--quiet")
     assert proc.returncode == 0, proc.stderr
     store = Store.open(postgres_url)
     assert store.count("issues") == 18 and store.count("runs") == 1
