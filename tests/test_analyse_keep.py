@@ -165,3 +165,14 @@ def test_a_workaround_word_in_a_long_explanation_does_not_make_it_only_a_workaro
              "或临时方案：把 tp_candidates 只留一个值规避。26Q3 计划给并列候选加确定的次序。")
     assert verdict(title, body, [("dev", short)]) == (False, "env_workaround")
     assert verdict(title, body, [("dev", long_)])[1] != "env_workaround"
+
+
+def test_an_english_answer_is_measured_in_what_it_says_not_in_letters():
+    from fixlore.analyse.keep import _content_len
+
+    assert _content_len("Please install torch_npu and try again.") < _content_len("请先安装 torch_npu 再重试，并确认驱动版本与 CANN 配套。")
+    zh = "flash_attention_2 的显存开销是 O(N)，不存在 2048 的硬上限；长序列请打开 context_parallel_size 并配合重计算降低显存。"
+    assert _content_len(zh) == len("".join(zh.split()))            # a Chinese answer's identifiers count as written
+    title, body = "import torch_npu fails on 910B", "ImportError: libhccl.so not found, is there an image?"
+    thin = "Ascend has already provided the image. Docker guidance doc: https://github.com/o/r/blob/main/docs/docker.md"
+    assert verdict(title, body, [("dev", thin)])[0] is False

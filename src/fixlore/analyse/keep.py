@@ -77,10 +77,23 @@ def _text(comments) -> str:
 _LINK = re.compile(r"\]\(\s*[^)\s]+\s*\)|https?://\S+|www\.\S+")
 
 
+# The same thing said in English takes about three letters for each character of Chinese (a
+# translation's length ratio): the thresholds below are in characters of a Chinese answer.
+LETTERS_PER_CJK = 3
+# An answer with at least this share of CJK characters is written in Chinese: its identifiers,
+# versions and commands are counted as they stand, like its words.
+CJK_SHARE = 0.2
+
+
 def _content_len(text: str) -> int:
-    """Characters of what an answer says: without spaces and without the addresses it links to
-    (a Markdown link keeps its words)."""
-    return len(re.sub(r"\s+", "", _LINK.sub("", text)))
+    """How much an answer says, in characters of a Chinese answer: without spaces and the
+    addresses it links to (a Markdown link keeps its words); an answer written in a Latin script
+    counts one for every `LETTERS_PER_CJK` characters ("Please install torch_npu and try again",
+    32 letters, says about as much as "请安装 torch_npu 后重试")."""
+    said = re.sub(r"\s+", "", _LINK.sub("", text))
+    if cjk_count(said) >= CJK_SHARE * len(said):
+        return len(said)
+    return len(said) // LETTERS_PER_CJK
 
 
 def keep_or_drop(case: Case, ctx: CaseContext, root_cause: str = "", established: str = "") -> KeepVerdict:
