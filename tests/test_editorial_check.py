@@ -4,15 +4,14 @@ from __future__ import annotations
 
 import copy
 import json
+import os
 import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
 from fixlore.compose.check import check_digest
 
-ROOT = Path(__file__).resolve().parents[1]
+from conftest import fixlore_here
 
 
 @pytest.fixture(scope="module")
@@ -86,8 +85,9 @@ def test_a_file_that_is_not_a_digest_is_refused():
 
 
 def _cli(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "fixlore", "check", *args], capture_output=True, text=True,
-                          env={"PYTHONPATH": str(ROOT / "src"), "PATH": "/usr/bin:/bin"})
+    """`fixlore check ARGS` run in this process (conftest.fixlore_here: the same main, exit code and
+    output), none of the caller's FIXLORE_* settings in its environment."""
+    return fixlore_here("check", *args, env={name: None for name in os.environ if name.startswith("FIXLORE_")})
 
 
 def test_check_command_exit_codes(digest, tmp_path):

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import copy
 import json
+import os
 import subprocess
-import sys
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
@@ -16,14 +16,16 @@ import pytest
 from fixlore.compose import gate as gate_mod
 from fixlore.compose.check import check_digest
 
+from conftest import fixlore_here
+
 ROOT = Path(__file__).resolve().parents[1]
 DEMO = ROOT / "worlds" / "demo"
-ENV = {"PYTHONPATH": str(ROOT / "src"), "PATH": "/usr/bin:/bin"}
 
 
 def _fixlore(*args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "fixlore", *args], capture_output=True, text=True, env=ENV,
-                          timeout=600)
+    """The command run in this process (conftest.fixlore_here: the same main, exit code and
+    output), none of the caller's FIXLORE_* settings in its environment."""
+    return fixlore_here(*args, env={name: None for name in os.environ if name.startswith("FIXLORE_")})
 
 
 @pytest.fixture(scope="module")

@@ -28,7 +28,7 @@ from pathlib import Path
 import httpx2 as httpx
 import pytest
 
-from conftest import free_port, served_process
+from conftest import fixlore_here, free_port, served_process
 
 ROOT = Path(__file__).resolve().parents[1]
 DEMO = ROOT / "worlds" / "demo"
@@ -144,10 +144,8 @@ def run_dir(demo_run, tmp_path_factory) -> Path:
     """The session's demo run, copied, with the English digest beside it."""
     out = tmp_path_factory.mktemp("demo-run-en") / "out"
     shutil.copytree(demo_run, out)
-    env = {**os.environ, "NO_COLOR": "1"}
-    en = subprocess.run([sys.executable, "-m", "fixlore", "digest", "--cases", str(out / "cases.jsonl"),
-                         "--run", str(out / "run.json"), "--out", str(out / "en"), "--lang", "en"],
-                        capture_output=True, text=True, timeout=300, env=env)
+    en = fixlore_here("digest", "--cases", str(out / "cases.jsonl"), "--run", str(out / "run.json"),
+                      "--out", str(out / "en"), "--lang", "en", env={"NO_COLOR": "1"})     # in this process
     assert en.returncode == 0, en.stderr[-2000:]
     return out
 
