@@ -61,6 +61,7 @@ def test_the_linker_closes_a_declined_ticket_as_unresolved_unless_a_fix_landed()
                     pulls=[pull(7, "fix crash on 910B", body="Fixes #2", merged=t(18, 11, 59))])
     cases = _cases(corpus)
     assert cases[1].funnel == "unresolved" and not cases[1].fix
+    assert "closer's words" in cases[1].timing_note and "not on our roadmap" in cases[1].timing_note   # explain shows why
     assert cases[2].funnel != "unresolved" and [f.number for f in cases[2].fix] == [7]
 
 

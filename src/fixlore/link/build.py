@@ -242,6 +242,7 @@ def _link_one(sh: _Shared, key: Key) -> tuple[Case | None, Close | None, bool]:
     considered = _considered(issue, sh.since)
     closed = issue.state == "closed" and issue.closed_at is not None
     v: FixVerdict | None = None
+    declined = ""
     own_change = False
     close: Close | None = None
     actor = ""
@@ -257,10 +258,11 @@ def _link_one(sh: _Shared, key: Key) -> tuple[Case | None, Close | None, bool]:
                     issue, [p for p, _ in v.fix], _template_lines(sh, issue.repo)) is not None:
                 # Found only now: the rule needs the fix's author and opening time (rules.funnel.bookkeeping).
                 stage, own_change = FunnelStage.INTERNAL, True
-            if stage == POOL and not v.fix and not v.pending and not v.after_close and closing_decline(
-                    issue.author, actor, issue.closed_at, idx.issue_comments.get(key, [])):
-                # The closer's own words decline the work or sweep old tickets (rules.funnel.declined).
-                stage = FunnelStage.UNRESOLVED
+            if stage == POOL and not v.fix and not v.pending and not v.after_close:
+                # The closer's own words decline the work, sweep old tickets or name a duplicate
+                # (rules.funnel.declined); the timing note shows them.
+                declined = closing_decline(issue.author, actor, issue.closed_at, idx.issue_comments.get(key, []))
+                stage = FunnelStage.UNRESOLVED if declined else stage
             explained = v.lag_s is not None and -cfg.clock_slack_s <= v.lag_s <= cfg.auto_close_s
         else:
             # Older closes only tell a close storm whether a linked fix merged just before them.
@@ -278,6 +280,8 @@ def _link_one(sh: _Shared, key: Key) -> tuple[Case | None, Close | None, bool]:
         case.candidates = [candidate_row(c) for c in v.candidates.values()]
         if stage != FunnelStage.WINDOW:
             conclude(case, issue, v, idx, cfg, best_answer, resolved=stage != FunnelStage.UNRESOLVED)
+            if declined:
+                case.timing_note = f"{case.timing_note}; closed unresolved in the closer's words: '{declined}'"
             if own_change or (stage == FunnelStage.INTERNAL and not issue.issue_type and (case.fix or case.pending_fix)):
                 # The ticket is the PR's own record, or the project's plan that only its text marks
                 # (an RFC, a task list, a process tag or label on a tracker without issue types),
