@@ -15,7 +15,7 @@ from fixlore.core.enums import DropReason, EvidenceKind, Trap
 from fixlore.core.model import Case
 from fixlore.rules.answers import DECLINED
 from fixlore.rules.refs import hash_numbers, merged_into, pull_numbers
-from fixlore.rules.text import PROBLEM_CUES, ROOT_CUES, cjk_count, clean_body, is_cjk
+from fixlore.rules.text import without_urls, PROBLEM_CUES, ROOT_CUES, cjk_count, clean_body, is_cjk
 from fixlore.rules.words import has_cue
 from fixlore.wording.facts import landed, unlanded
 
@@ -73,10 +73,6 @@ def _text(comments) -> str:
     return "\n".join(clean_body(c.body) for c in comments)
 
 
-# A link is where to read, not what was said: "docker guide: https://…/docker/ascend" is a pointer.
-_LINK = re.compile(r"\]\(\s*[^)\s]+\s*\)|https?://\S+|www\.\S+")
-
-
 # The same thing said in English takes about three letters for each character of Chinese (a
 # translation's length ratio): the thresholds below are in characters of a Chinese answer.
 LETTERS_PER_CJK = 3
@@ -90,7 +86,7 @@ def _content_len(text: str) -> int:
     addresses it links to (a Markdown link keeps its words); an answer written in a Latin script
     counts one for every `LETTERS_PER_CJK` characters ("Please install torch_npu and try again",
     32 letters, says about as much as "请安装 torch_npu 后重试")."""
-    said = re.sub(r"\s+", "", _LINK.sub("", text))
+    said = re.sub(r"\s+", "", without_urls(text))
     if cjk_count(said) >= CJK_SHARE * len(said):
         return len(said)
     return len(said) // LETTERS_PER_CJK

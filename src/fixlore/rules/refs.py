@@ -567,8 +567,7 @@ def note_pull_labels(note: str) -> list[str]:
 
 
 _MERGED_INTO = re.compile(
-    r"(?:重复|合并到|并入|合入到|转至|移至|跟踪于|统一在|duplicate of|tracked in|merged into|moved to)\s*"
-    r"(?:issue\s*)?#\s*\d+", re.I)
+    r"(?:合并到|并入|合入到|转至|移至|跟踪于|统一在|tracked in|merged into|moved to)\s*(?:issue\s*)?#\s*\d+", re.I)
 
 
 # GitHub's own wording ("Duplicate of #12" marks an issue a duplicate), and the same said with a
@@ -587,9 +586,10 @@ def duplicate_of(text: str) -> str:
 
 
 def merged_into(text: str) -> str:
-    """The words saying an issue is folded into another ("duplicate of #12", "合并到 #3"), or ""."""
+    """The words saying an issue is folded into another ("合并到 #3", "tracked in #5") or duplicates
+    it (`duplicate_of`), or ""."""
     m = _MERGED_INTO.search(text)
-    return m.group(0) if m else ""
+    return m.group(0) if m else duplicate_of(text)
 
 
 _REFS_WITH_CUE = re.compile(r"(?:fix(?:es|ed)?|close[sd]?|resolve[sd]?|修复|解决|关闭|backport of|see|见)?\s*[#!]\d+"

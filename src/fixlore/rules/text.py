@@ -94,6 +94,11 @@ def is_cjk(text: str) -> bool:
 _SCRIPT_BLOCK = re.compile(r"<(script|style)\b.*?</\1\s*>|&lt;(script|style)\b.*?&lt;/\2\s*&gt;", re.S | re.I)
 _ANY_TAG = re.compile(r"</?[A-Za-z!][^<>]{0,500}>|&lt;/?[A-Za-z!].{0,500}?&gt;", re.S)
 _MD_TARGET = re.compile(r"(!?)\[([^\]\n]*)\]\([^)\n]*\)")
+def without_urls(text: str) -> str:
+    """`text` with its web addresses blanked (a link says where to read, not what)."""
+    return _URL.sub(" ", text or "")
+
+
 _SCRIPT_URL = re.compile(r"\b(?:javascript|vbscript|data)\s*:[^\s<>]*", re.I)
 _ENTITY = re.compile(r"&(?:#\d+|#x[0-9a-f]+|[a-z]{2,8});", re.I)
 

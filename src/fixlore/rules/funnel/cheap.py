@@ -90,17 +90,19 @@ def is_internal(issue: Issue, cfg: FunnelConfig) -> bool:
     labels = folded(tuple(cfg.internal_labels))
     if any(fold(label) in labels for label in issue.labels):
         return True
-    tagged = title_says_internal(issue.title, folded(tuple(cfg.internal_title_tags)),
-                                 folded(tuple(cfg.report_title_tags)))
+    def tagged() -> bool:
+        return title_says_internal(issue.title, folded(tuple(cfg.internal_title_tags)),
+                                   folded(tuple(cfg.report_title_tags)))
+
     if issue.issue_type and fold(issue.issue_type) in folded(tuple(cfg.internal_types)):
         failure_reported = fold(issue.issue_type) in folded(tuple(cfg.work_item_types)) and \
             has_cue(issue.title, ERROR_CUES)
-        return tagged or not failure_reported
+        return not failure_reported or tagged()
     if issue.issue_type:
         # The platform has a type field and the filer chose a type that is not internal: that
         # claim stands (an "[RFC]" typed Feature on GitCode is a feature request).
         return False
-    if tagged:
+    if tagged():
         return True
     return is_tracking_ticket(issue.body)
 

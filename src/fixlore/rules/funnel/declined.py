@@ -12,7 +12,10 @@ by the person who closes the ticket, at the close (within `CLOSE_WORDS_S` before
 - a duplicate named: "Duplicate of #12" (GitHub's own marking), "duplicate with <issue URL>",
   "与 #12 重复" (`rules.refs.duplicate_of`): the close of a duplicate, as its close reason would say.
 
-Either, with no fix merged and none pending, is a close as not planned. An answer that says what
+Any of them, with no fix merged and none pending, is a close as not planned. The sweep's words
+are narrower than `rules.bots.STALE_NOTICE` on purpose: "no feedback for a week, closing" by a
+maintainer is a thread that ended without a conclusion (the analysis's call), a sweep closes
+tickets for being old whatever their threads say. An answer that says what
 the project does not support ("暂不支持 X，可以用 Y") is left alone: it teaches the boundary of a
 capability, which is what the seed digest keeps such threads for; only a refusal to plan the
 work is a decline. The reporter closing their own ticket is never a decline by the project.

@@ -51,12 +51,6 @@ def leading_tags(title: str) -> list[str]:
     return tags
 
 
-def title_tag(title: str) -> str:
-    """The first tag a title opens with, or "" ("[Bug][RFC] x" gives "Bug")."""
-    tags = leading_tags(title)
-    return tags[0] if tags else ""
-
-
 def title_says_internal(title: str, internal_tags: frozenset[str], report_tags: frozenset[str]) -> bool:
     """Whether the first tag of `title` that names a kind of ticket names a process kind
     (`internal_tags`, folded) rather than a report kind (`report_tags`, folded), or the title is a
