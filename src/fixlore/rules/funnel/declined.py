@@ -25,7 +25,10 @@ or a PR (the seed's `not_adopted`, decided by the analysis), not the ticket's wo
 Written from GitHub's close-reason docs ("Close as not planned … won't fix, can't repro,
 duplicate, stale") and how maintainers word a decline; read on npu-threads' heldout5 split (a
 MinerU fork declining NPU support, an ascend-device-plugin sweep) and, for the duplicate, on
-paddle-threads' heldout split (a PaddleSpeech duplicate closed by comment); every other world held out.
+paddle-threads' heldout split (a PaddleSpeech duplicate closed by comment); every other world held
+out: no case of ascend-2026-09, the seed twins, demo, github-mini, pytest-threads or npu's other
+splits changes (npu heldout5 funnel accuracy 0.732 -> 0.780; paddle heldout unchanged at 0.636,
+the duplicate now right and one case moved into the freed top-K place wrong).
 """
 
 from __future__ import annotations

@@ -21,7 +21,8 @@ tracks …", "本 issue 用于跟踪 …" — the wording of release and epic ti
 
 The table rule was read on paddle-threads' tune split (a PaddleSpeech backlog campaign ticket),
 the sentence checklist and the first-line rule on npu-threads' heldout5 split (an sglang NPU
-roadmap, a vllm-plugin-FL release ticket); every other world held out.
+roadmap, a vllm-plugin-FL release ticket); every other world held out, and none of their exports
+changes with these two.
 """
 
 from __future__ import annotations
