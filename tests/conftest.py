@@ -110,6 +110,19 @@ def _migrate_from_a_template() -> None:
 _migrate_from_a_template()
 
 
+def pytest_configure(config):
+    """One cache of sentence vectors for the whole test run (retrieval/vector_cache.py), shared by
+    the workers and the processes tests start: a text embedded once (a world's documents, its
+    cases) is not embedded again by the next test that runs that world. Fresh for each run, never
+    the user's own cache. The workers inherit it from the controller's environment."""
+    if os.environ.get("FIXLORE_VECTOR_CACHE") is None and not hasattr(config, "workerinput"):
+        import atexit
+
+        folder = tempfile.mkdtemp(prefix="fixlore-vectors-")
+        atexit.register(shutil.rmtree, folder, True)
+        os.environ["FIXLORE_VECTOR_CACHE"] = os.path.join(folder, "vectors.sqlite")
+
+
 @pytest.hookimpl(tryfirst=True)
 def pytest_runtest_setup(item):
     """Before any fixture of the test is made (a session fixture it starts runs as the test does)."""
@@ -135,16 +148,11 @@ SPREAD = {"tests/test_kill_points.py", "tests/test_harvest_strict.py", "tests/te
           "tests/test_worlds_small.py", "tests/test_harvest.py", "tests/test_secrets_in_urls.py",
           "tests/test_harvest_concurrent.py"}
 
-# Files that read the same Ascend texts run on the worker that publishes the Ascend series: the
-# process's memo of sentence vectors (retrieval/embed.py) then holds the world's passages and cases
-# when test_acceptance_ascend runs the world and test_kb_world indexes its docs, so they embed
-# (almost) nothing. The three files in one process, -n 0: 60.5 s CPU; each in its own: 84.0 s
-# (52.8 + 22.3 + 8.9; user+sys, loaded machine, 2026-12-07).
+# Files that read the same session fixture's run go to one worker. (Sharing sentence vectors needs
+# no such grouping: the run's vector cache, see pytest_configure, serves every worker.)
 RUN_TOGETHER = {"tests/test_hostile_terminal.py": "tests/test_hostile_world.py",
                 "tests/test_series_ascend.py": "tests/test_series_history.py",       # ascend_series_16/17
-                "tests/test_series_overrides.py": "tests/test_series_history.py",
-                "tests/test_acceptance_ascend.py": "tests/test_series_history.py",   # the Ascend vectors
-                "tests/test_kb_world.py": "tests/test_series_history.py"}
+                "tests/test_series_overrides.py": "tests/test_series_history.py"}
 
 
 # The scheduler hands units out in collection order; a long unit handed out last keeps one worker

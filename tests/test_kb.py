@@ -417,6 +417,7 @@ def test_a_text_embedded_once_is_not_embedded_again_in_the_process(monkeypatch):
     text still goes to the model, duplicates are embedded once, and the memo stays bounded."""
     from fixlore.retrieval import embed
 
+    monkeypatch.setenv("FIXLORE_VECTOR_CACHE", "off")        # the memo alone (the disk cache: test_vector_cache)
     monkeypatch.setattr(embed, "_MEMO", embed.OrderedDict())
     monkeypatch.setattr(embed, "MEMO_ROWS", 3)
     first = UseEmbedder().encode(["HCCL timeout on 8 cards", "EZ9999 out of memory"])

