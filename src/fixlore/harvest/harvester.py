@@ -506,7 +506,7 @@ class Harvester:
             self.report.pulls_listed += len(batch)
 
         pool = [issues[n] for n in selected if n in issues]
-        corpus = self.store.load_corpus([repo])
+        corpus = self.store.load_corpus([repo], raw=True)      # its pulls are written back (_fetch_pulls)
         cands = select_candidates(pool, corpus.pulls, corpus.links, corpus.events, corpus.comments)
         self._fetch_pulls(cands, {(p.repo, p.number): p for p in corpus.pulls}, progress, pull_task)
         if repo not in self.failed:

@@ -88,13 +88,19 @@ class CorpusReads:
         with self.engine.connect() as conn:
             return conn.execute(sa.select(sa.func.count()).select_from(t.metadata.tables[table])).scalar_one()
 
-    def load_corpus(self, repos: Iterable[str] | None = None) -> m.Corpus:
-        """Everything in the store as plain model objects (what pure stages read)."""
+    def load_corpus(self, repos: Iterable[str] | None = None, *, raw: bool = False) -> m.Corpus:
+        """Everything in the store as plain model objects (what pure stages read).
+
+        Without ``raw`` the objects' ``raw`` (the platform's JSON, which no stage reads:
+        tests/test_architecture_facts.py) is left empty and never decoded: decoding it is most of
+        the load's time (Ascend world: ~19k JSON documents). A caller that writes the objects back
+        to the store (the harvester) asks for it, so that what it writes keeps the payload."""
         wanted = set(repos) if repos is not None else None
         corpus = m.Corpus()
         with self.engine.connect() as conn:
             def rows(table: sa.Table, repo_col: str = "repo", *order: str) -> Iterator[Any]:
-                query = sa.select(table)
+                query = sa.select(*[sa.null().label("raw") if col.name == "raw" and not raw else col
+                                    for col in table.c])
                 if wanted is not None:
                     query = query.where(table.c[repo_col].in_(sorted(wanted)))
                 if order:
