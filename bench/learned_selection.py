@@ -36,8 +36,30 @@ labels (truth.yaml rows whose funnel is `selected`; every bundled world has some
    AUC of the learned score and of the value against the truth's selected (reported only) and
    the share of pairs the two order differently.
 
-Measured 2026-12-07 on main at db478da8 (every world at once, figures in docs/series.md): see
-the docs for the table; nothing was changed after reading it.
+Three ways of using the weights, each a column:
+
+- learned: the weights rank the pool for the world's top K (step 5), as an edition's plan uses
+  them (`series.plan`, `series.stage`). Measured first.
+- gate p>=0.5: the weights as the cut itself, the run's threshold cut (`value_min`) over the
+  learned probability at 0.5, where the balanced model finds publishing as likely as not, and
+  the analysis' verdict still applies. Added after the first column's held-out figures were
+  read (they did not move: most worlds' K holds the whole pool the editors looked at, so a
+  ranking cannot drop what the analysis keeps and the editors do not); 0.5 was not varied,
+  and no other variant was tried.
+- proposal: the threshold cut only when the editors' past says it helps: the tune decisions in
+  four parts by key hash (`series.weights.fold`), each part judged by weights learned on the
+  other three, the gate chosen when it agrees with more tune rows than the default does
+  (strictly); else the default. Decided per world from tune labels alone. Written after the
+  second column's held-out figures were read (the gate helped two worlds and hurt four), so
+  the idea of testing the gate on the past is not blind to them; the test itself has no
+  setting (the series' four hash parts, "more rows agree") and none was varied.
+
+Measured 2026-12-07 (branch learnsel after 2c7e727a; the table and its reading are in
+docs/series.md "Learned value weights"): held out, the top-K ranking moves nothing but ascend
+(1.000 -> 0.987); the threshold cut lifts npu-threads and paddle-threads (0.727 -> 1.000) and
+lowers ascend, demo, seed-twin, seed-twin2 (0.926 -> 0.852); the proposal picks the gate on
+exactly npu-threads and paddle-threads and keeps the default elsewhere. The columns were
+added in the order above; no setting was varied after reading a figure.
 """
 
 from __future__ import annotations
@@ -65,11 +87,12 @@ from fixlore.edges.caseexport import read_cases_jsonl  # noqa: E402
 from fixlore.evaluate.score import load_truth, selection_agreement  # noqa: E402
 from fixlore.link.cli import load_or_build_cases  # noqa: E402
 from fixlore.rules.funnel.rank import pool_cut  # noqa: E402
-from fixlore.series.weights import auc, case_features, learn, learned_score, reordered  # noqa: E402
+from fixlore.series.weights import HOLD_OUT_EVERY, auc, case_features, fold, learn, learned_score, reordered  # noqa: E402
 from fixlore.sources.offline import load_world, read_world_meta  # noqa: E402
 
 EVERY = 1_000_000                      # a top K larger than any pool: every pool case is analysed
 POOL = (FunnelStage.SELECTED, FunnelStage.ANALYSIS, FunnelStage.RANK)
+EVEN = 0.5                             # the learned probability at which publishing is as likely as not
 
 
 def is_tune(split: str) -> bool:
@@ -123,17 +146,45 @@ def decisions(data: WorldData, train: bool = True) -> dict[str, tuple[dict[str, 
             for c in data.pool if c.key in data.truth and is_tune(data.split_of[c.key]) == train}
 
 
-def selected(data: WorldData, score: dict[str, float]) -> set[str]:
-    """The cases a run ranking its pool by `score` would publish: inside the cut, kept by the analysis."""
+def selected(data: WorldData, score: dict[str, float], at_least: float | None = None) -> set[str]:
+    """The cases a run ranking its pool by `score` would publish: inside the cut (the world's top
+    K, or every case scoring `at_least`, as a run's value_min), kept by the analysis."""
     items = [(c.key, score[c.key], data.comments[(c.repo, c.number)],
               c.closed_at.timestamp() if c.closed_at else 0.0) for c in data.pool]
     read_in_part = {c.key for c in data.pool if any(u.startswith("issues/") for u in c.unread)}
-    return pool_cut(items, data.top_k, None, read_in_part) & data.kept
+    return pool_cut(items, data.top_k, at_least, read_in_part) & data.kept
 
 
 def agreement(data: WorldData, chosen: set[str], splits: set[str]) -> float:
     rows = {k: row for k, row in data.truth.items() if data.split_of[k] in splits}
     return selection_agreement(rows, [SimpleNamespace(key=k, funnel=FunnelStage.SELECTED) for k in chosen])
+
+
+def learned_or_none(labelled: dict[str, tuple[dict[str, float], int]], keys: list[str] | None = None) -> dict | None:
+    try:
+        return learn(labelled, keys)
+    except ConfigError:                               # one class only: nothing to learn from
+        return None
+
+
+def gate_helps_on_tune(data: WorldData, default: set[str]) -> dict[str, int]:
+    """The proposal's test, on the tune split alone: the tune decisions in HOLD_OUT_EVERY parts by
+    key hash (`series.weights.fold`); each part's tune rows judged by weights learned on the other
+    parts (the gate p >= EVEN; the default's choice where the other parts hold one class only),
+    against the default's choice on the same rows. Counts of rows agreeing with the truth."""
+    train = decisions(data)
+    out = {"rows": 0, "default": 0, "gate": 0}
+    for part in range(HOLD_OUT_EVERY):
+        model = learned_or_none(train, [k for k in train if fold(k) != part])
+        gated = selected(data, {c.key: learned_score(case_features(c), model) for c in data.pool}, EVEN) \
+            if model else default
+        for key, row in data.truth.items():
+            if is_tune(data.split_of[key]) and fold(key) == part:
+                want = row.get("funnel") == FunnelStage.SELECTED
+                out["rows"] += 1
+                out["default"] += want == (key in default)
+                out["gate"] += want == (key in gated)
+    return out
 
 
 def world_rows(data: WorldData) -> list[dict[str, Any]]:
@@ -145,12 +196,14 @@ def world_rows(data: WorldData) -> list[dict[str, Any]]:
     default = selected(data, default_score)
     tune = {s for s in data.split_of.values() if is_tune(s)}
     held = sorted({s for s in data.split_of.values() if not is_tune(s)})
-    try:
-        model = learn(train)
-    except ConfigError as exc:                        # one class only: nothing to learn from
-        model, why = None, str(exc)
+    model = learned_or_none(train)
+    why = "" if model else "the tune decisions hold one class only"
     learned_score_of = {c.key: learned_score(case_features(c), model) for c in data.pool} if model else {}
     learned = selected(data, learned_score_of) if model else set()
+    gated = selected(data, learned_score_of, EVEN) if model else set()
+    past = gate_helps_on_tune(data, default)
+    use_gate = model is not None and past["gate"] > past["default"]
+    proposal = gated if use_gate else default
     test = decisions(data, train=False)
     rows = []
     for split in held:
@@ -159,21 +212,27 @@ def world_rows(data: WorldData) -> list[dict[str, Any]]:
         row = base | {"split": split, "keys": sum(1 for s in data.split_of.values() if s == split),
                       "heldout_default": round(agreement(data, default, {split}), 4),
                       "tune_default": round(agreement(data, default, tune), 4) if tune else None,
-                      "heldout_candidates": len(keys)}
+                      "heldout_candidates": len(keys), "tune_cv": past, "gate_chosen": use_gate,
+                      "heldout_proposal": round(agreement(data, proposal, {split}), 4)}
         if model:
             row |= {"heldout_learned": round(agreement(data, learned, {split}), 4),
                     "tune_learned": round(agreement(data, learned, tune), 4) if tune else None,
+                    "heldout_gate": round(agreement(data, gated, {split}), 4),
+                    "tune_gate": round(agreement(data, gated, tune), 4) if tune else None,
                     "heldout_auc_learned": auc([learned_score_of[k] for k in keys], labels),
                     "heldout_auc_value": auc([default_score[k] for k in keys], labels),
                     "heldout_pairs_reordered": reordered([learned_score_of[k] for k in keys],
                                                          [default_score[k] for k in keys])}
         else:
-            row |= {"heldout_learned": None, "tune_learned": None, "not_learned": why}
+            row |= {"heldout_learned": None, "tune_learned": None, "heldout_gate": None,
+                    "tune_gate": None, "not_learned": why}
         rows.append(row)
     return rows
 
 
 def _f(x: Any) -> str:
+    if isinstance(x, bool):
+        return "yes" if x else "no"
     return "—" if x is None else f"{x:.3f}" if isinstance(x, float) else str(x)
 
 
@@ -181,6 +240,8 @@ def print_rows(rows: list[dict[str, Any]]) -> None:
     cols = [("world", "world"), ("split", "held out"), ("keys", "keys"), ("heldout_default", "default"),
             ("heldout_learned", "learned"), ("train", "train"), ("train_published", "of them sel."),
             ("tune_default", "tune default"), ("tune_learned", "tune learned (fitted)"),
+            ("heldout_gate", "gate p>=0.5"), ("tune_gate", "tune gate (fitted)"),
+            ("gate_chosen", "gate (tune CV)"), ("heldout_proposal", "proposal"),
             ("heldout_auc_value", "AUC value"), ("heldout_auc_learned", "AUC learned"),
             ("heldout_pairs_reordered", "pairs reordered")]
     table = [[h for _, h in cols]] + [[_f(r.get(k)) for k, _ in cols] for r in rows]

@@ -64,6 +64,11 @@ def test_learned_figures_are_counted_from_the_learned_order(measured):
     chosen = {c.key for c in order[:data.top_k]} & data.kept
     assert row["heldout_learned"] == hand_count(data, chosen, want_tune=False)
     assert row["tune_learned"] == hand_count(data, chosen, want_tune=True)
+    even = {c.key for c in data.pool if learned_score(case_features(c), model) >= 0.5} & data.kept
+    assert row["heldout_gate"] == hand_count(data, even, want_tune=False)
+    assert row["tune_gate"] == hand_count(data, even, want_tune=True)
+    assert row["tune_cv"]["rows"] == sum(1 for s in data.split_of.values() if s.startswith("tune"))
+    assert row["heldout_proposal"] == (row["heldout_gate"] if row["gate_chosen"] else row["heldout_default"])
 
 
 def test_held_out_labels_never_reach_the_fit(measured):
@@ -73,4 +78,6 @@ def test_held_out_labels_never_reach_the_fit(measured):
                    if not data.split_of[k].startswith("tune") else row) for k, row in data.truth.items()}
     data_flipped = bench.WorldData(**{**vars(data), "truth": flipped})
     assert learn(bench.decisions(data_flipped)) == before
+    default = bench.selected(data, {c.key: c.value for c in data.pool})
+    assert bench.gate_helps_on_tune(data_flipped, default) == bench.gate_helps_on_tune(data, default)
     assert bench.decisions(data_flipped, train=False) != bench.decisions(data, train=False)

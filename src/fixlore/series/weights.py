@@ -58,8 +58,13 @@ def case_features(case: Case) -> dict[str, float]:
     return feats
 
 
+def fold(key: str) -> int:
+    """The part, 0 to HOLD_OUT_EVERY - 1, a decision falls in by the hash of its key (0: held out)."""
+    return int(hashlib.sha256(key.encode()).hexdigest(), 16) % HOLD_OUT_EVERY
+
+
 def held_out(key: str) -> bool:
-    return int(hashlib.sha256(key.encode()).hexdigest(), 16) % HOLD_OUT_EVERY == 0
+    return fold(key) == 0
 
 
 def decisions(rows: Iterable[Mapping[str, Any]], keep: Iterable[str] = (), drop: Iterable[str] = ()) -> dict[str, tuple[Case, int]]:
