@@ -32,7 +32,7 @@ from fixlore.rules.answers import canned_replies
 from fixlore.rules.funnel.declined import closing_decline
 from fixlore.rules.funnel.stale_reason import settled, stale_default_close
 from fixlore.rules.funnel import CHEAP_STAGES, POOL, FunnelConfig, cheap_funnel, own_change_ticket, template_lines
-from fixlore.rules.funnel.rank import cut, value_features, value_score
+from fixlore.rules.funnel.rank import pool_cut, value_features, value_score
 from fixlore.rules.unread import ISSUE, PULL, REPO, case_gaps, fix_unknown
 
 __all__ = ["FunnelCounts", "analysis_candidates", "build_cases"]
@@ -156,10 +156,9 @@ def _build_cases(corpus: Corpus, since: datetime, config: Any, until: datetime |
     # was not read, so it keeps one of the K slots rather than losing it to a case behind it (the
     # analysis then names the gap: fix_unknown). The other cases are cut as before.
     read_in_part = {k for c, k in pool if any(u.startswith("issues/") for u in c.unread)}
-    k_left = cfg.funnel.rank_top_k - len(read_in_part) if cfg.funnel.rank_top_k >= 0 else cfg.funnel.rank_top_k
     items = [(k, c.value, len(comments.get((c.repo, c.number), ())), c.closed_at.timestamp() if c.closed_at else 0.0)
-             for c, k in pool if k not in read_in_part]
-    top_set = set(cut(items, max(k_left, 0), cfg.funnel.value_min)) | read_in_part
+             for c, k in pool]
+    top_set = pool_cut(items, cfg.funnel.rank_top_k, cfg.funnel.value_min, read_in_part)
     for c, k in pool:
         if k in top_set:
             c.funnel, c.provisional = FunnelStage.SELECTED, True

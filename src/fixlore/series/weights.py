@@ -58,8 +58,13 @@ def case_features(case: Case) -> dict[str, float]:
     return feats
 
 
+def fold(key: str) -> int:
+    """The part, 0 to HOLD_OUT_EVERY - 1, a decision falls in by the hash of its key (0: held out)."""
+    return int(hashlib.sha256(key.encode()).hexdigest(), 16) % HOLD_OUT_EVERY
+
+
 def held_out(key: str) -> bool:
-    return int(hashlib.sha256(key.encode()).hexdigest(), 16) % HOLD_OUT_EVERY == 0
+    return fold(key) == 0
 
 
 def decisions(rows: Iterable[Mapping[str, Any]], keep: Iterable[str] = (), drop: Iterable[str] = ()) -> dict[str, tuple[Case, int]]:
@@ -100,28 +105,32 @@ def reordered(a: list[float], b: list[float]) -> float | None:
     return round(flips / pairs, 4) if pairs else None
 
 
-def fit(labelled: Mapping[str, tuple[Mapping[str, float], int]]) -> dict[str, Any]:
-    """Fit on the training keys, report on the held-out ones; the saved model (a JSON mapping)."""
+def learn(labelled: Mapping[str, tuple[Mapping[str, float], int]], keys: Iterable[str] | None = None) -> dict[str, Any]:
+    """The model (`MODEL`) fitted on the decisions of `keys` (every key of `labelled` when None),
+    as the JSON mapping `learned_score` applies: features, means, scales, coefficients. `fit`
+    calls it on its training keys; bench/learned_selection.py on a world's tune split."""
     from sklearn.linear_model import LogisticRegression
     from sklearn.preprocessing import StandardScaler
 
     names = sorted({n for f, _ in labelled.values() for n in f})
-    train = [k for k in sorted(labelled) if not held_out(k)]
-    test = [k for k in sorted(labelled) if held_out(k)]
+    train = sorted(labelled) if keys is None else sorted(keys)
     ys = [labelled[k][1] for k in train]
     if len(set(ys)) < 2:
         raise ConfigError(f"{len(labelled)} decisions, {len(train)} to learn from: both published and dropped "
                           "cases are needed to learn value weights")
+    rows = [[float(labelled[k][0].get(n, 0.0)) for n in names] for k in train]
+    scaler = StandardScaler().fit(rows)
+    model = LogisticRegression(C=1.0, class_weight="balanced", max_iter=1000).fit(scaler.transform(rows), ys)
+    return {"model": MODEL, "features": names, "mean": [float(m) for m in scaler.mean_],
+            "scale": [float(s) if s else 1.0 for s in scaler.scale_],
+            "coef": [float(c) for c in model.coef_[0]], "intercept": float(model.intercept_[0])}
 
-    def matrix(keys: list[str]) -> list[list[float]]:
-        return [[float(labelled[k][0].get(n, 0.0)) for n in names] for k in keys]
 
-    scaler = StandardScaler().fit(matrix(train))
-    model = LogisticRegression(C=1.0, class_weight="balanced", max_iter=1000).fit(scaler.transform(matrix(train)), ys)
-    saved = {"model": MODEL, "features": names, "mean": [float(m) for m in scaler.mean_],
-             "scale": [float(s) if s else 1.0 for s in scaler.scale_],
-             "coef": [float(c) for c in model.coef_[0]], "intercept": float(model.intercept_[0]),
-             "decisions": len(labelled), "train": len(train), "heldout": len(test)}
+def fit(labelled: Mapping[str, tuple[Mapping[str, float], int]]) -> dict[str, Any]:
+    """Fit on the training keys, report on the held-out ones; the saved model (a JSON mapping)."""
+    train = [k for k in sorted(labelled) if not held_out(k)]
+    test = [k for k in sorted(labelled) if held_out(k)]
+    saved = learn(labelled, train) | {"decisions": len(labelled), "train": len(train), "heldout": len(test)}
     if test:
         learned = [learned_score(labelled[k][0], saved) for k in test]
         plain = [float(labelled[k][0].get("value", 0.0)) for k in test]

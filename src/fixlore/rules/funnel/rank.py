@@ -285,3 +285,14 @@ def above(keys_values: list[tuple[str, float, int, float]], value_min: float) ->
 def cut(keys_values: list[tuple[str, float, int, float]], k: int, value_min: float | None) -> list[str]:
     """The run's cut: every key of value >= `value_min` when it is set, else the top `k`."""
     return top_keys(keys_values, k) if value_min is None else above(keys_values, value_min)
+
+
+def pool_cut(keys_values: list[tuple[str, float, int, float]], k: int, value_min: float | None,
+             always: set[str] | frozenset[str] = frozenset()) -> set[str]:
+    """A run's cut of its pool (`link.build`): the keys in `always` (a case whose own thread was
+    read only in part: its value cannot be read from what was not read) keep one of the K slots
+    each, the others are cut by `cut`. The items' second field ranks them, whatever scored it
+    (the value, or weights learned from the editors' decisions: bench/learned_selection.py)."""
+    k_left = k - len(always) if k >= 0 else k
+    rest = [kv for kv in keys_values if kv[0] not in always]
+    return set(cut(rest, max(k_left, 0), value_min)) | set(always)
