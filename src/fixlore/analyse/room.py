@@ -53,8 +53,10 @@ def figures(text: str, repo: str) -> set[str]:
 
 
 def named(text: str, repo: str) -> set:
-    """Every hard fact `text` names: identifiers, figures, PRs."""
-    return hard_facts(text) | pulls_named(text, repo)
+    """Every hard fact `text` names: identifiers, figures, PRs and issues. A written reference
+    counts once, as the ticket it names: the owner in "PaddlePaddle/FastDeploy#1472" is no name
+    of its own beside "#1472"."""
+    return hard_facts(without_written_refs(text)) | pulls_named(text, repo)
 
 
 def same_wording(text: str, other: str) -> bool:
