@@ -706,29 +706,6 @@ def test_a_pointer_to_another_ticket_says_where_more_is():
     assert [text for _, _, text in picked] == [change, "实践文档见 #498"]
 
 
-def test_advice_that_names_nothing_waits_behind_a_change_that_names_something():
-    """Beside a landed fix, "请按新格式迁移配置" names nothing a reader acts on; the PR's
-    "MAX_NUM_BATCHED_TOKENS 等迁回 run" does: when the row holds one of them, it holds the named one
-    (issue #22: facts chosen to fit the length). Room left, the advice still follows."""
-    from fixlore.analyse.scored import Scored
-
-    mech = "!778 引入 VllmCommand 后 update_data_field 不再区分注入位置"
-    change = "参数注入统一成三种语义，子进程环境变量写在新增的 [vllm.env] 块"
-    named = "MAX_NUM_BATCHED_TOKENS 等迁回 run"
-    advice = "方案评审通过，请按新格式迁移配置"
-    cands = [Scored(mech, "pull", 0, 1, 0, 0, 4.0, facts=3, cause=True),
-             Scored(change, "maintainer", 1, 0, 1, 0, 4.0, facts=1),
-             Scored(advice, "maintainer", 2, 0, 0, 1, 1.0, workaround=True),
-             Scored(named, "pull", 3, 0, 0, 0, 1.0, facts=1)]
-    case = Case(repo=SIM, number=430, title="参数注入语义混用", url=World.issue_url(SIM, 430),
-                fix=[FixRef(repo=SIM, number=825, role="fix", state="merged", merged_at=t(16))])
-    budget = len(mech) + len(change) + len(named) + 3     # room for one of the two, not both
-    picked = OfflineAnalyst()._explanation(case, cands, budget, case.title, "修复 !825（09-16 合入）", room=budget)
-    assert [text for _, _, text in picked] == [mech, change, named]
-    roomy = OfflineAnalyst()._explanation(case, cands, 150, case.title, "修复 !825（09-16 合入）", room=150)
-    assert [text for _, _, text in roomy] == [mech, change, named, advice]
-
-
 def test_a_sentence_whose_only_name_the_title_shows_earns_no_room():
     """"统一 OptiX 参数注入语义" beside a row that says its mechanism and change names only what the
     problem cell (the title) already shows: it does not take the row's last characters."""

@@ -288,12 +288,8 @@ class OfflineAnalyst:
         # the row has its cause and its change: a sentence more is room spent, worth it for a fact
         # the row lacks (issue #22: facts chosen to fit the length), not for the cause in other words
         take("mechanism", [c for c in usable if c.mechanism and worth_room(c)])
-        # advice beside a fix: before more of the change when it names something ("需 CANN ≥ 9.2.0"),
-        # after it when it does not ("请按新格式迁移配置"): a reader of a landed fix acts on the names
-        # (issue #22: facts chosen to fit the length)
-        beside = [c for c in official if c.workaround and not c.change and not c.aside]
         if not any(r == "workaround" for r, _, _ in taken):
-            take("workaround", [c for c in beside if c.facts or not case.fix])
+            take("workaround", [c for c in official if c.workaround and not c.change and not c.aside])
         if not taken:   # no cue anywhere: what the official voice said, then what the PR says
             take("mechanism", [c for c in usable if c.source == "maintainer"], first=True)
             take("change" if case.fix else "mechanism", [c for c in usable if c.source == "pull"], first=True)
@@ -308,8 +304,6 @@ class OfflineAnalyst:
                   and worth_room(c)])
             if len(taken) == before:
                 break
-        if not any(r == "workaround" for r, _, _ in taken):
-            take("workaround", beside)
         take("aside", [c for c in official if c.aside and c.facts])
         return taken
 
