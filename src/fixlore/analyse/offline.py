@@ -202,6 +202,7 @@ class OfflineAnalyst:
 
         def worth_room(c: Scored) -> bool:
             # the problem cell is read with the answer: a name the title already shows is not new
+            # (read on seed-twin2's tune rows, issue #22; figures unchanged, one row shorter)
             return room_for(c.text, {r for r, _, _ in taken}, [title] + [t for _, _, t in taken], stated, case.repo)
 
         def take(role: str, pool: list[Scored], first: bool = False) -> None:
