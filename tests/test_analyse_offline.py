@@ -704,3 +704,20 @@ def test_a_pointer_to_another_ticket_says_where_more_is():
                 fix=[FixRef(repo=SIM, number=2813, role="fix", state="merged", merged_at=t(17))])
     picked = OfflineAnalyst()._explanation(case, cands, 150, case.title, "修复 !2813（09-17 合入）", room=150)
     assert [text for _, _, text in picked] == [change, "实践文档见 #498"]
+
+
+def test_a_sentence_whose_only_name_the_title_shows_earns_no_room():
+    """"统一 OptiX 参数注入语义" beside a row that says its mechanism and change names only what the
+    problem cell (the title) already shows: it does not take the row's last characters."""
+    from fixlore.analyse.scored import Scored
+
+    mech = "!778 引入 VllmCommand 后 update_data_field 不再区分注入位置"
+    change = "env = 子进程环境变量（新增 [vllm.env] 块）"
+    again = "统一 OptiX 参数注入语义"
+    cands = [Scored(mech, "pull", 0, 1, 0, 0, 4.0, facts=3, cause=True),
+             Scored(change, "pull", 1, 0, 1, 0, 4.0, facts=1),
+             Scored(again, "commit", 2, 0, 1, 0, 2.0, facts=1)]
+    case = Case(repo=SIM, number=430, title="OptiX vLLM 参数注入语义混用", url=World.issue_url(SIM, 430),
+                fix=[FixRef(repo=SIM, number=825, role="fix", state="merged", merged_at=t(16))])
+    picked = OfflineAnalyst()._explanation(case, cands, 150, case.title, "修复 !825（09-16 合入）", room=150)
+    assert [text for _, _, text in picked] == [mech, change]

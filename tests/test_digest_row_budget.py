@@ -209,3 +209,16 @@ def test_a_cause_the_reporter_located_and_a_maintainer_confirmed_is_the_rows_mec
     confirmed, asked = rows["确认"], rows["请确"]
     assert confirmed.written.mechanism.startswith("msmodelslim/quant/observer/minmax.py L47-66"), confirmed.written
     assert "minmax_config" not in asked.written.mechanism, asked.written     # an unconfirmed guess stays a report
+
+
+def test_a_written_reference_names_its_ticket_not_its_owner():
+    """"PaddlePaddle/FastDeploy#1472" names the ticket #1472, which a row saying "同一 PR 还修 #1472"
+    already names: the owner's name is no new fact that earns the sentence room."""
+    from fixlore.analyse.room import named, worth_room
+
+    repo = "PaddlePaddle/FastDeploy"
+    assert named("PaddlePaddle/FastDeploy#1472", repo) == {(repo, 1472)}
+    assert not worth_room("PaddlePaddle/FastDeploy#1472", {"mechanism", "change"}, ["先复现再修"],
+                          "修复 PR#1516（06-01 合入）；同一 PR 还修 #1472", repo)
+    assert worth_room("见 PaddlePaddle/FastDeploy#1490", {"mechanism", "change"}, ["先复现再修"],
+                      "修复 PR#1516（06-01 合入）；同一 PR 还修 #1472", repo)

@@ -201,7 +201,9 @@ class OfflineAnalyst:
                            like=[t.text for t in like])
 
         def worth_room(c: Scored) -> bool:
-            return room_for(c.text, {r for r, _, _ in taken}, [t for _, _, t in taken], stated, case.repo)
+            # the problem cell is read with the answer: a name the title already shows is not new
+            # (read on seed-twin2's tune rows, issue #22; figures unchanged, one row shorter)
+            return room_for(c.text, {r for r, _, _ in taken}, [title] + [t for _, _, t in taken], stated, case.repo)
 
         def take(role: str, pool: list[Scored], first: bool = False) -> None:
             nonlocal left

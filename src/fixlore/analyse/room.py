@@ -53,8 +53,11 @@ def figures(text: str, repo: str) -> set[str]:
 
 
 def named(text: str, repo: str) -> set:
-    """Every hard fact `text` names: identifiers, figures, PRs."""
-    return hard_facts(text) | pulls_named(text, repo)
+    """Every hard fact `text` names: identifiers, figures, PRs and issues. A written reference
+    counts once, as the ticket it names: the owner in "PaddlePaddle/FastDeploy#1472" is no name
+    of its own beside "#1472". Read on paddle-threads (FastDeploy, while checking the exports of a
+    rule fitted on the tune rows of ascend-2026-09, seed-twin and seed-twin2); no bench figure moves."""
+    return hard_facts(without_written_refs(text)) | pulls_named(text, repo)
 
 
 def same_wording(text: str, other: str) -> bool:
