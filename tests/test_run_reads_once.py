@@ -54,10 +54,10 @@ def test_a_whole_run_works_out_the_funnel_once_and_reads_the_corpus_once(tmp_pat
         harvested.append(True)
         return report
 
-    def load_corpus(self, repos=None):
+    def load_corpus(self, repos=None, **kwargs):
         if harvested:             # the harvester reads one repository's corpus at a time while it works
             calls["corpus after the harvest"] += 1
-        return real_load(self, repos)
+        return real_load(self, repos, **kwargs)
 
     for module in (harvester, funnel_stage, link_build):
         real = module.cheap_funnel
@@ -178,3 +178,27 @@ def test_a_run_that_did_not_link_reads_the_cases_once_and_hands_them_on(tmp_path
     run_pipeline(RunRequest(world=DEMO, out=out, stage_names=("kb", "analyse", "compose", "serve")),
                  progress=counted.progress)
     assert counted.reads == {"kb": 1}
+
+
+def test_the_corpus_is_read_without_the_platform_json_and_a_second_harvest_keeps_it(tmp_path):
+    """Stages get objects without `raw` (never decoded); the store keeps every payload, also
+    after a second run whose harvester wrote its pulls back."""
+    import sqlalchemy as sa
+
+    from fixlore.pipeline import RunRequest, run_pipeline
+
+    out = tmp_path / "out"
+    for _ in range(2):
+        run_pipeline(RunRequest(world=DEMO, out=out, quiet=True))
+    store = Store.open(f"sqlite:///{out / 'fixlore.db'}", migrate=False)
+    try:
+        plain, full = store.load_corpus(), store.load_corpus(raw=True)
+        with store.engine.connect() as conn:
+            empty = conn.execute(sa.text("SELECT count(*) FROM pulls WHERE raw IS NULL OR raw IN ('{}', 'null')")).scalar()
+    finally:
+        store.close()
+    assert plain.pulls and all(p.raw == {} for p in plain.pulls + plain.issues)
+    assert all(p.raw for p in full.pulls) and all(i.raw for i in full.issues)
+    assert empty == 0
+    assert [(p.repo, p.number, p.title, p.merged_at) for p in plain.pulls] == \
+        [(p.repo, p.number, p.title, p.merged_at) for p in full.pulls]
