@@ -66,7 +66,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import subprocess
 import sys
 import tempfile
 from collections import Counter
@@ -117,11 +116,13 @@ def analysed_run(world: Path, out: Path, reuse: bool = False) -> list[Case]:
     export an earlier run of this bench left in `out`, when there is one)."""
     if reuse and (out / "cases.jsonl").is_file():
         return read_cases_jsonl(out / "cases.jsonl")
-    argv = [sys.executable, "-m", "fixlore", "run", "--world", str(world), "--out", str(out), "-q",
-            "--rank-top-k", str(EVERY)]
-    done = subprocess.run(argv, capture_output=True, text=True)
-    if done.returncode != 0:
-        raise SystemExit(f"fixlore run on {world} failed ({done.returncode}): {done.stderr.strip()[-500:]}")
+    from fixlore.cli.commands import main           # in this process: the model and dictionaries load once
+
+    try:
+        main(["run", "--world", str(world), "--out", str(out), "-q", "--rank-top-k", str(EVERY)])
+    except SystemExit as exc:
+        if exc.code not in (0, None):
+            raise SystemExit(f"fixlore run on {world} failed ({exc.code})") from None
     return read_cases_jsonl(out / "cases.jsonl")
 
 

@@ -5,7 +5,6 @@ read a held-out label."""
 from __future__ import annotations
 
 import importlib.util
-import subprocess
 import sys
 from pathlib import Path
 
@@ -14,6 +13,8 @@ import pytest
 from fixlore.core.enums import FunnelStage
 from fixlore.edges.caseexport import read_cases_jsonl
 from fixlore.series.weights import case_features, learn, learned_score
+
+from conftest import fixlore_here
 
 ROOT = Path(__file__).parents[1]
 WORLD = ROOT / "worlds" / "github-mini"
@@ -29,8 +30,7 @@ def measured(tmp_path_factory):
     runs = tmp_path_factory.mktemp("runs")
     data = bench.read_world(WORLD, runs)
     plain = tmp_path_factory.mktemp("plain")
-    done = subprocess.run([sys.executable, "-m", "fixlore", "run", "--world", str(WORLD), "--out", str(plain), "-q"],
-                          capture_output=True, text=True)
+    done = fixlore_here("run", "--world", str(WORLD), "--out", str(plain), "-q")
     assert done.returncode == 0, done.stderr[-500:]
     return data, bench.world_rows(data), read_cases_jsonl(plain / "cases.jsonl")
 
