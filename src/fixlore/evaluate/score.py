@@ -106,10 +106,13 @@ def load_truth(path: str | Path) -> dict[str, dict[str, Any]]:
 
 
 def split_truth(truth: dict[str, dict[str, Any]], split: str | None) -> dict[str, dict[str, Any]]:
-    """The truth rows of one `split` (npu-threads: tune, tune2, heldout2); all rows without one."""
+    """The truth rows of one `split` (npu-threads: tune, tune2, heldout2; a row naming none is
+    split by the SHA-1 rule, `fixlore.evaluate.splits`); all rows without one."""
+    from fixlore.evaluate.splits import split_of
+
     if not split:
         return truth
-    rows = {k: row for k, row in truth.items() if str(row.get("split", "")) == split}
+    rows = {k: row for k, row in truth.items() if split_of(row) == split}
     if not rows:
         raise ConfigError(f"no truth row has split {split!r}")
     return rows

@@ -156,9 +156,23 @@ def _build_cases(corpus: Corpus, since: datetime, config: Any, until: datetime |
     # was not read, so it keeps one of the K slots rather than losing it to a case behind it (the
     # analysis then names the gap: fix_unknown). The other cases are cut as before.
     read_in_part = {k for c, k in pool if any(u.startswith("issues/") for u in c.unread)}
-    items = [(k, c.value, len(comments.get((c.repo, c.number), ())), c.closed_at.timestamp() if c.closed_at else 0.0)
+    # the ranking: the value, or the probability learned from the editors' decisions (and then
+    # the gate, a cut at series.weights.EVEN, when the weights' own check favours it)
+    score, at_least = {k: c.value for c, k in pool}, cfg.funnel.value_min
+    if cfg.value_weights is not None:
+        from fixlore.series.weights import EVEN, case_features, gate_favoured, learned_score
+
+        score = {k: learned_score(case_features(c), cfg.value_weights) for c, k in pool}
+        at_least = EVEN if gate_favoured(cfg.value_weights) else at_least
+    items = [(k, score[k], len(comments.get((c.repo, c.number), ())), c.closed_at.timestamp() if c.closed_at else 0.0)
              for c, k in pool]
-    top_set = pool_cut(items, cfg.funnel.rank_top_k, cfg.funnel.value_min, read_in_part)
+    top_set = pool_cut(items, cfg.funnel.rank_top_k, at_least, read_in_part)
+    if cfg.value_weights is not None:
+        from fixlore.series.weights import cut_note
+
+        for c, k in pool:
+            c.value_weights = cut_note(cfg.value_weights, score[k], k in top_set, k in read_in_part,
+                                       cfg.funnel.rank_top_k)
     for c, k in pool:
         if k in top_set:
             c.funnel, c.provisional = FunnelStage.SELECTED, True

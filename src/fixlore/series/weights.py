@@ -34,6 +34,7 @@ from fixlore.core.model import Case
 
 MODEL = "logistic regression (scikit-learn), standardised features, L2 C=1, class_weight balanced"
 HOLD_OUT_EVERY = 4                       # one decision in four, by key hash
+EVEN = 0.5                               # the learned probability at which publishing is as likely as not (the gate)
 
 
 def weights_file(out: Path, series: str) -> Path:
@@ -148,17 +149,75 @@ def learned_score(features: Mapping[str, float], saved: Mapping[str, Any]) -> fl
     return 1.0 / (1.0 + math.exp(-max(-60.0, min(60.0, z))))
 
 
+def read_weights(path: Path, relearn: str = "") -> dict[str, Any]:
+    """A saved weights file (`learn`'s mapping, perhaps with the gate's `check`); ConfigError
+    naming the file when it is not one (``relearn``: how to make it again)."""
+    try:
+        saved = json.loads(Path(path).read_text(encoding="utf-8"))
+        n = len(saved["features"])
+        if not (len(saved["mean"]) == len(saved["scale"]) == len(saved["coef"]) == n):
+            raise ValueError("features, mean, scale and coef differ in length")
+        float(saved["intercept"])
+    except OSError as exc:
+        raise ConfigError(f"value weights {path} cannot be read ({exc.strerror or exc})") from None
+    except (ValueError, KeyError, TypeError) as exc:
+        raise ConfigError(f"value weights {path} cannot be read ({exc})"
+                          + (f"; learn them again with `{relearn}`" if relearn else "")) from None
+    return saved
+
+
+def gate_favoured(saved: Mapping[str, Any]) -> bool:
+    """Whether the file's own check of the gate (`fixlore.series.selection.gate_check`, saved by
+    `fixlore weights learn`) found it agreeing with strictly more of the editors' past
+    decisions than the default cut; a file without the check (a series' own) is not."""
+    check = saved.get("check") or {}
+    try:
+        return int(check["gate"]) > int(check["default"])
+    except (KeyError, TypeError, ValueError):
+        return False
+
+
+def check_text(saved: Mapping[str, Any]) -> str:
+    """The file's check in words: "gate 25 / default 22 of 25 tune rows", or why there is none."""
+    check = saved.get("check") or {}
+    if "gate" not in check:
+        return "the file holds no check of the gate (a series' own weights)"
+    return (f"gate {check['gate']} / default {check['default']} of {check.get('rows', '?')} "
+            f"{'/'.join(saved.get('splits') or ['training'])} rows agreeing with the editors")
+
+
+def cut_note(saved: Mapping[str, Any], p: float, analysed: bool, read_in_part: bool, top_k: int | None) -> dict[str, Any]:
+    """What a run's cut with learned weights did to one pool case, and why (the case's
+    ``value_weights``, shown by `fixlore explain`)."""
+    gate = gate_favoured(saved)
+    if read_in_part:
+        why = "its own thread was read only in part: it keeps a slot whatever it scores"
+    elif gate:
+        why = (f"learned p {p:.3f} >= {EVEN}: inside the gate" if analysed else
+               f"the gate cut it: learned p {p:.3f} < {EVEN}") + f" (gate used: {check_text(saved)})"
+    else:
+        why = (f"ranked by learned p {p:.3f}: " + ("inside" if analysed else "below") + f" the top {top_k}"
+               + f" (no gate: {check_text(saved)})")
+    return {"p": round(p, 4), "file": Path(str(saved.get("file", ""))).name, "gate": gate, "analysed": analysed, "why": why}
+
+
+def weights_used(saved: Mapping[str, Any], cases: Iterable[Case]) -> dict[str, Any]:
+    """run.json's ``value_weights`` for a run given a weights file: what they were learned from,
+    whether the gate cut, and how many pool cases it left out."""
+    notes = [c.value_weights for c in cases if c.value_weights]
+    return {"file": Path(str(saved.get("file", ""))).name, "source": saved.get("source", ""),
+            "splits": list(saved.get("splits") or []), "decisions": saved.get("decisions"),
+            "heldout_auc": saved.get("heldout_auc"), "check": dict(saved.get("check") or {}),
+            "gate": gate_favoured(saved), "threshold": EVEN, "why": check_text(saved),
+            "pool": len(notes), "analysed": sum(1 for n in notes if n["analysed"])}
+
+
 def learned_ranker(out: Path, series: str) -> tuple[Callable[[Case], float] | None, dict[str, Any]]:
     """The ranking the next edition's plan uses, when weights were saved beside the ledger."""
     path = weights_file(out, series)
     if not path.is_file():
         return None, {}
-    try:
-        saved = json.loads(path.read_text(encoding="utf-8"))
-        saved["features"], saved["coef"]                      # noqa: B018 (a file without them is not weights)
-    except (ValueError, KeyError, TypeError) as exc:
-        raise ConfigError(f"value weights {path} cannot be read ({exc}); learn them again with "
-                          f"`fixlore series weights {series}`") from None
+    saved = read_weights(path, f"fixlore series weights {series}")
     about = {k: saved.get(k) for k in ("decisions", "heldout", "heldout_auc", "heldout_auc_value",
                                        "heldout_pairs_reordered")} | {"file": path.name}
     return (lambda c: round(learned_score(case_features(c), saved), 6)), about
