@@ -136,13 +136,13 @@ def learn_with_check(truth: Mapping[str, Mapping[str, Any]], view: PoolView, spl
 
 # --- a world's pool, as the check reads it -------------------------------------------------
 
-def analysed_run(world: Path, out: Path) -> list[Case]:
-    """A `fixlore run` of the world with every pool case analysed (reused when `out` already
-    holds one: its run.json names a top K of at least `EVERY`); its case export."""
+def analysed_run(world: Path, out: Path, reuse: bool = True) -> list[Case]:
+    """A `fixlore run` of the world with every pool case analysed (``reuse``: read the one `out`
+    already holds, when its run.json names a top K of at least `EVERY`); its case export."""
     from fixlore.edges.caseexport import read_cases_jsonl
 
     done = out / "run.json"
-    if done.is_file() and (out / "cases.jsonl").is_file():
+    if reuse and done.is_file() and (out / "cases.jsonl").is_file():
         try:
             info = json.loads(done.read_text(encoding="utf-8"))
             top = int((info.get("settings") or {}).get("rank_top_k") or 0)
@@ -157,9 +157,9 @@ def analysed_run(world: Path, out: Path) -> list[Case]:
     return read_cases_jsonl(out / "cases.jsonl")
 
 
-def world_view(world: Path, runs: Path | None = None) -> PoolView:
-    """The pool view of a world (`runs`: the folder the every-case run is made in, or reused from;
-    default a temporary one)."""
+def world_view(world: Path, runs: Path | None = None, reuse: bool = True) -> PoolView:
+    """The pool view of a world (`runs`: the folder the every-case run is made in, or reused from
+    unless ``reuse`` is False; default a temporary one)."""
     from fixlore.link.cli import load_or_build_cases
     from fixlore.sources.offline import load_world, read_world_meta
 
@@ -170,7 +170,7 @@ def world_view(world: Path, runs: Path | None = None) -> PoolView:
         with tempfile.TemporaryDirectory(prefix="fixlore-weights-") as tmp:
             analysed = analysed_run(world, Path(tmp) / "run")
     else:
-        analysed = analysed_run(world, runs)
+        analysed = analysed_run(world, runs, reuse)
     kept = {c.key for c in analysed if c.funnel == FunnelStage.SELECTED}
     comments = Counter((c.repo, c.parent_number) for c in load_world(world).comments if c.parent_kind == "issue")
     top_k = meta.get("rank_top_k")
