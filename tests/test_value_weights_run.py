@@ -142,3 +142,30 @@ def test_a_bad_weights_file_is_one_line_before_anything_runs(tmp_path, capsys):
         main(["run", "--world", str(WORLD), "--out", str(tmp_path / "o"), "-q", "--value-weights", str(bad)])
     assert done.value.code == 2
     assert "value weights" in capsys.readouterr().err and not (tmp_path / "o").exists()
+
+
+def test_a_series_weights_file_gates_its_plan_only_when_its_check_favours_it(tmp_path):
+    """A series ranks by OUT/value-weights-NAME.json as before; the plan cuts at p >= 0.5 only when
+    that file carries a check favouring the gate (one `fixlore weights learn` wrote)."""
+    from datetime import datetime, timedelta, timezone
+
+    from fixlore.core.model import Case
+    from fixlore.series.plan import LedgerView, plan_edition
+    from fixlore.series.weights import learned_ranker, weights_file
+
+    plain = {"features": ["value"], "mean": [0.5], "scale": [0.1], "coef": [3.0], "intercept": 0.0}
+    t0 = datetime(2026, 9, 17, tzinfo=timezone.utc)
+    cases = [Case(repo="o/a", number=n, title=f"t{n}", closed_at=t0 + timedelta(hours=n), funnel="rank", value=v)
+             for n, v in ((1, 0.9), (2, 0.6), (3, 0.45), (4, 0.1))]
+    args = dict(since=t0, until=t0 + timedelta(days=1), top_k=3)
+    for check, gated in ((None, False), ({"rows": 9, "default": 7, "gate": 7}, False),
+                         ({"rows": 9, "default": 7, "gate": 8}, True)):
+        weights_file(tmp_path, "s").write_text(json.dumps(plain | ({"check": check} if check else {})), encoding="utf-8")
+        rank, about = learned_ranker(tmp_path, "s")
+        assert about.get("gate", False) is gated
+        extra = {"at_least": EVEN} if about.get("gate") else {}
+        analysed = plan_edition(cases, LedgerView(), value=rank, **extra, **args).analyse
+        p = {c.key: rank(c) for c in cases}
+        want = {k for k, x in p.items() if x >= EVEN} if gated else set(sorted(p, key=lambda k: -p[k])[:3])
+        assert set(analysed) == want
+    assert want == {"o/a#1", "o/a#2"}                     # the gate left out o/a#3, which the top 3 held

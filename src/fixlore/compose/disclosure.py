@@ -160,13 +160,14 @@ def _weights_note(learned: dict, lang: str) -> str:
     splits = "/".join(learned.get("splits") or []) or "?"
     counts = (f"{check['gate']} / {check['default']} / {check.get('rows', '?')}" if "gate" in check else "")
     left = (learned.get("pool") or 0) - (learned.get("analysed") or 0)
+    cut_zh, cut_en = (f"，{left} 条被截下", f", {left} were cut") if "pool" in learned else ("", "")
     if learned.get("gate"):
         return _t(lang, f"本期候选池按学得价值权重（学自 {learned.get('decisions', '—')} 个编辑决定，{splits} 划分，逻辑回归）排序并截断："
-                        f"学得概率 ≥ {learned.get('threshold', 0.5)} 者送深析，{left} 条被截下；该截断经 {splits} 划分自检"
+                        f"学得概率 ≥ {learned.get('threshold', 0.5)} 者送深析{cut_zh}；该截断经 {splits} 划分自检"
                         f"（门控 / 默认 / 总行数 = {counts}）优于默认截断才启用。",
                   f"The pool was ranked and cut by value weights learned from {learned.get('decisions', '—')} editors' "
                   f"decisions ({splits} split, logistic regression): cases of learned probability ≥ "
-                  f"{learned.get('threshold', 0.5)} went to deep analysis, {left} were cut; the gate is used because "
+                  f"{learned.get('threshold', 0.5)} went to deep analysis{cut_en}; the gate is used because "
                   f"its check on the {splits} split (rows agreeing, gate / default / all: {counts}) favoured it.")
     why = (f"该文件对门控的 {splits} 划分自检（门控 / 默认 / 总行数 = {counts}）未优于默认截断" if counts else "该文件未含门控自检")
     why_en = (f"its check on the {splits} split (rows agreeing, gate / default / all: {counts}) did not favour the gate"

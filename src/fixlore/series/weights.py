@@ -220,4 +220,7 @@ def learned_ranker(out: Path, series: str) -> tuple[Callable[[Case], float] | No
     saved = read_weights(path, f"fixlore series weights {series}")
     about = {k: saved.get(k) for k in ("decisions", "heldout", "heldout_auc", "heldout_auc_value",
                                        "heldout_pairs_reordered")} | {"file": path.name}
+    if gate_favoured(saved):              # a file `fixlore weights learn` saved, whose check favours the gate
+        about |= {"gate": True, "threshold": EVEN, "check": dict(saved["check"]),
+                  "splits": list(saved.get("splits") or []), "why": check_text(saved)}
     return (lambda c: round(learned_score(case_features(c), saved), 6)), about
