@@ -103,20 +103,25 @@ def learned_or_none(labelled: Mapping[str, tuple[Mapping[str, float], int]],
 def gate_check(truth: Mapping[str, Mapping[str, Any]], view: PoolView, splits: Iterable[str],
                default: set[str] | None = None) -> dict[str, int]:
     """The check (module docstring), on the rows of `splits` alone: counts of rows agreeing with
-    the truth under the default cut and under the gate, and of rows."""
+    the truth under the default cut and under the gate, and of rows. Also counted, for the
+    reader only (no choice reads it): ``ranked``, the rows agreeing when the learned probability
+    only ranks the pool for the top K (what a run does when the gate is not favoured)."""
     wanted = set(splits)
     default = default_selected(view) if default is None else default
     train = truth_decisions(truth, view.pool, wanted)
-    out = {"rows": 0, "default": 0, "gate": 0}
+    out = {"rows": 0, "default": 0, "gate": 0, "ranked": 0}
     for part in range(HOLD_OUT_EVERY):
         model = learned_or_none(train, [k for k in train if fold(k) != part])
-        gated = selected(view, view.scores(model), EVEN) if model else default
+        scores = view.scores(model) if model else None
+        gated = selected(view, scores, EVEN) if scores else default
+        ranked = selected(view, scores, view.value_min) if scores else default
         for key, row in truth.items():
             if split_of(row) in wanted and fold(key) == part:
                 want = row.get("funnel") == FunnelStage.SELECTED
                 out["rows"] += 1
                 out["default"] += want == (key in default)
                 out["gate"] += want == (key in gated)
+                out["ranked"] += want == (key in ranked)
     return out
 
 

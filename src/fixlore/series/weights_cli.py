@@ -72,7 +72,7 @@ def learn_cmd(
     typer.echo(json.dumps({"saved": str(out), "splits": saved["splits"], "decisions": saved["decisions"],
                            "published": saved["published"], "check": c, "gate_favoured": saved["gate_favoured"],
                            "reading": (f"the gate agrees with {c['gate']} of {c['rows']} {'/'.join(wanted)} rows, the "
-                                       f"default cut with {c['default']}: "
+                                       f"default cut with {c['default']} (the learned ranking alone: {c['ranked']}): "
                                        + ("`fixlore run --value-weights` cuts at learned p >= 0.5"
                                           if saved["gate_favoured"] else
                                           "`fixlore run --value-weights` ranks by the learned probability, no gate"))},
