@@ -36,7 +36,7 @@ def learned(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("learn")
     with pytest.raises(SystemExit) as done:
         main(["weights", "learn", "--truth", str(WORLD / "truth.yaml"), "--split", "tune",
-              "--out", str(tmp / "w.json"), "--run-dir", str(tmp / "every")])
+              "--to", str(tmp / "w.json"), "--run-dir", str(tmp / "every")])
     assert done.value.code == 0
     view = lib.world_view(WORLD, tmp / "every")        # reads the run the command made
     return read_weights(tmp / "w.json"), view, tmp
@@ -129,8 +129,9 @@ def test_the_check_reads_the_tune_rows_only(learned):
     """Flipping every held-out label leaves the saved weights and check as they were."""
     saved, view, _ = learned
     truth = load_truth(WORLD / "truth.yaml")
+    of = lib.splits_by_key(truth)
     flipped = {k: ({**row, "funnel": "rank" if row.get("funnel") == "selected" else "selected"}
-                   if lib.split_of(row) != "tune" else row) for k, row in truth.items()}
+                   if of[k] != "tune" else row) for k, row in truth.items()}
     again = lib.learn_with_check(flipped, view, ["tune"], truth_name=str(WORLD / "truth.yaml"))
     assert {k: v for k, v in again.items() if k != "file"} == {k: v for k, v in saved.items() if k != "file"}
 

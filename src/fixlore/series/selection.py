@@ -2,8 +2,8 @@
 truth.yaml), the check that says whether a run may cut by them, and the selection a run makes
 with them (issue #23; docs/series.md "Learned value weights").
 
-Decisions. The truth rows of the splits named (`fixlore.evaluate.splits.split_of`: the row's
-own `split:`, else the SHA-1 rule) whose case is in the run's pool: 1 when the truth's funnel is
+Decisions. The truth rows of the splits named (`fixlore.evaluate.splits.splits_by_key`: the
+row's own `split:`, or the SHA-1 rule in a truth naming none) whose case is in the run's pool: 1 when the truth's funnel is
 `selected` (the editors published it), 0 otherwise (analysed and dropped, or left below the
 cut). Rows the link stage keeps out of the pool (noise, internal, unresolved ...) are no
 candidates and no decisions. The other splits' labels are never read here.
@@ -44,7 +44,7 @@ from typing import Any
 from fixlore.core.enums import FunnelStage
 from fixlore.core.errors import ConfigError
 from fixlore.core.model import Case
-from fixlore.evaluate.splits import split_of
+from fixlore.evaluate.splits import splits_by_key
 from fixlore.rules.funnel.rank import pool_cut
 from fixlore.series.weights import EVEN, HOLD_OUT_EVERY, case_features, fold, learn, learned_score
 
@@ -87,9 +87,9 @@ def default_selected(view: PoolView) -> set[str]:
 def truth_decisions(truth: Mapping[str, Mapping[str, Any]], pool: Iterable[Case],
                     splits: Iterable[str]) -> dict[str, tuple[dict[str, float], int]]:
     """Pool case key -> (features, 1 when the truth selected it) for the truth rows of `splits`."""
-    wanted = set(splits)
+    wanted, of = set(splits), splits_by_key(truth)
     return {c.key: (case_features(c), int(truth[c.key].get("funnel") == FunnelStage.SELECTED))
-            for c in pool if c.key in truth and split_of(truth[c.key]) in wanted}
+            for c in pool if c.key in truth and of[c.key] in wanted}
 
 
 def learned_or_none(labelled: Mapping[str, tuple[Mapping[str, float], int]],
@@ -106,7 +106,7 @@ def gate_check(truth: Mapping[str, Mapping[str, Any]], view: PoolView, splits: I
     the truth under the default cut and under the gate, and of rows. Also counted, for the
     reader only (no choice reads it): ``ranked``, the rows agreeing when the learned probability
     only ranks the pool for the top K (what a run does when the gate is not favoured)."""
-    wanted = set(splits)
+    wanted, of = set(splits), splits_by_key(truth)
     default = default_selected(view) if default is None else default
     train = truth_decisions(truth, view.pool, wanted)
     out = {"rows": 0, "default": 0, "gate": 0, "ranked": 0}
@@ -116,7 +116,7 @@ def gate_check(truth: Mapping[str, Mapping[str, Any]], view: PoolView, splits: I
         gated = selected(view, scores, EVEN) if scores else default
         ranked = selected(view, scores, view.value_min) if scores else default
         for key, row in truth.items():
-            if split_of(row) in wanted and fold(key) == part:
+            if of[key] in wanted and fold(key) == part:
                 want = row.get("funnel") == FunnelStage.SELECTED
                 out["rows"] += 1
                 out["default"] += want == (key in default)

@@ -21,8 +21,9 @@ weights_app = typer.Typer(help="Value weights learned from editors' decisions (s
 def learn_cmd(
     truth: Path = typer.Option(..., "--truth", help="The editors' decisions: a truth.yaml whose rows say `funnel: "
                                                     "selected` for the cases they published."),
-    out: Path = typer.Option(..., "--out", help="The weights file to write (JSON; give it to `fixlore run "
-                                                "--value-weights`)."),
+    out: Path = typer.Option(..., "--to", help="The weights file to write (JSON; give it to `fixlore run "
+                                               "--value-weights`). Named --to as `export cases --to` is: --out "
+                                               "names a run folder on every command."),
     split: list[str] = typer.Option(["tune"], "--split", help="Learn from the truth rows of this split only "
                                     "(repeatable: npu-threads' past is --split tune --split tune2). A row naming no "
                                     "split is split tune / heldout by the SHA-1 rule. Default: tune."),
@@ -51,7 +52,7 @@ def learn_cmd(
     """
     from fixlore.edges.atomicfile import write_atomic
     from fixlore.evaluate.score import load_truth
-    from fixlore.evaluate.splits import split_of
+    from fixlore.evaluate.splits import splits_by_key
     from fixlore.series.selection import learn_with_check, world_view
 
     rows = load_truth(truth)
@@ -59,9 +60,9 @@ def learn_cmd(
     if not (world / "world.yaml").is_file():
         raise ConfigError(f"{world} is not a world folder (no world.yaml); name it with --world")
     if out.is_dir():
-        raise ConfigError(f"--out {out} is a folder; give the weights file to write")
+        raise ConfigError(f"--to {out} is a folder; give the weights file to write")
     wanted = sorted(set(split))
-    named = {split_of(r) for r in rows.values()}
+    named = set(splits_by_key(rows).values()) - {""}
     missing = [s for s in wanted if s not in named]
     if missing:
         raise ConfigError(f"no row of {truth} is in split {', '.join(missing)} (its splits: {', '.join(sorted(named))})")
