@@ -170,3 +170,20 @@ def test_a_series_weights_file_gates_its_plan_only_when_its_check_favours_it(tmp
         want = {k for k, x in p.items() if x >= EVEN} if gated else set(sorted(p, key=lambda k: -p[k])[:3])
         assert set(analysed) == want
     assert want == {"o/a#1", "o/a#2"}                     # the gate left out o/a#3, which the top 3 held
+
+
+def test_an_overrides_files_keep_and_drop_are_decisions_too(learned, tmp_path, capsys):
+    saved, view, tmp = learned
+    by_p = sorted(view.pool, key=lambda c: learned_score(case_features(c), saved))
+    keep, drop = [c.key for c in by_p[-3:]], [c.key for c in by_p[:3]]
+    ov = tmp_path / "overrides.yaml"
+    ov.write_text("version: 1\ncases:\n" + "".join(f"  {k}: {{keep: the editors' pick}}\n" for k in keep)
+                  + "".join(f"  {k}: {{drop: not for readers}}\n" for k in drop), encoding="utf-8")
+    out = json.loads(cli(capsys, "weights", "learn", "--overrides", str(ov), "--world", str(WORLD),
+                         "--to", str(tmp_path / "w.json"), "--run-dir", str(tmp / "every")))
+    assert out["decisions"] == 6 and out["published"] == 3 and out["splits"] == ["overrides"]
+    assert out["check"]["rows"] == 6
+    learned_again = read_weights(tmp_path / "w.json")
+    assert learned_again["source"] == "overrides"
+    p = {c.key: learned_score(case_features(c), learned_again) for c in view.pool}
+    assert min(p[k] for k in keep) > max(p[k] for k in drop)      # the keeps outrank the drops

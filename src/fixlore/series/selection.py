@@ -126,17 +126,33 @@ def gate_check(truth: Mapping[str, Mapping[str, Any]], view: PoolView, splits: I
 
 
 def learn_with_check(truth: Mapping[str, Mapping[str, Any]], view: PoolView, splits: Iterable[str],
-                     truth_name: str = "") -> dict[str, Any]:
+                     truth_name: str = "", source: str = SOURCE) -> dict[str, Any]:
     """The weights learned on every decision of `splits`, with the gate's check: the mapping
     `fixlore weights learn` saves (`series.weights.read_weights` reads it back)."""
     wanted = sorted(set(splits))
     train = truth_decisions(truth, view.pool, wanted)
     saved = learn(train)              # ConfigError when the decisions hold one class only
     check = gate_check(truth, view, wanted)
-    return saved | {"source": SOURCE, "truth": truth_name, "splits": wanted, "decisions": len(train),
+    return saved | {"source": source, "truth": truth_name, "splits": wanted, "decisions": len(train),
                     "published": sum(y for _, y in train.values()), "pool": len(view.pool), "top_k": view.top_k,
                     "check": check | {"threshold": EVEN, "parts": HOLD_OUT_EVERY},
                     "gate_favoured": check["gate"] > check["default"]}
+
+
+OVERRIDES_SPLIT = "overrides"          # the one split of the decisions an overrides file holds
+
+
+def overrides_truth(keep: Iterable[str], drop: Iterable[str]) -> dict[str, dict[str, Any]]:
+    """The editors' keep / drop (an overrides file) as truth rows: a kept case published, a
+    dropped one not, every row in the split `OVERRIDES_SPLIT` (a key both kept and dropped is
+    no decision)."""
+    keep, drop = set(keep), set(drop)
+    rows: dict[str, dict[str, Any]] = {}
+    for key in sorted(keep ^ drop):
+        repo, _, number = key.rpartition("#")
+        rows[key] = {"repo": repo, "number": int(number), "split": OVERRIDES_SPLIT,
+                     "funnel": FunnelStage.SELECTED if key in keep else FunnelStage.RANK}
+    return rows
 
 
 # --- a world's pool, as the check reads it -------------------------------------------------

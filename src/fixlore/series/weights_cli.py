@@ -19,12 +19,15 @@ weights_app = typer.Typer(help="Value weights learned from editors' decisions (s
 
 @weights_app.command("learn")
 def learn_cmd(
-    truth: Path = typer.Option(..., "--truth", help="The editors' decisions: a truth.yaml whose rows say `funnel: "
-                                                    "selected` for the cases they published."),
+    truth: Optional[Path] = typer.Option(None, "--truth", help="The editors' decisions: a truth.yaml whose rows "
+                                                               "say `funnel: selected` for the cases they published."),
+    overrides: Optional[Path] = typer.Option(None, "--overrides", help="Instead of --truth: an overrides file's "
+                                             "keep (published) and drop (not) entries are the decisions, all of "
+                                             "them (no --split); needs --world."),
     out: Path = typer.Option(..., "--to", help="The weights file to write (JSON; give it to `fixlore run "
                                                "--value-weights`). Named --to as `export cases --to` is: --out "
                                                "names a run folder on every command."),
-    split: list[str] = typer.Option(["tune"], "--split", help="Learn from the truth rows of this split only "
+    split: list[str] = typer.Option([], "--split", help="Learn from the truth rows of this split only "
                                     "(repeatable: npu-threads' past is --split tune --split tune2). A row naming no "
                                     "split is split tune / heldout by the SHA-1 rule. Default: tune."),
     world: Optional[Path] = typer.Option(None, "--world", help="The world the truth describes (default: the "
@@ -33,9 +36,9 @@ def learn_cmd(
                                            "here and keep it (reused when it already holds one); default a "
                                            "temporary folder."),
 ) -> None:
-    """Learn value weights from the editors' decisions on one split of a truth file, and check on
-    that split alone whether cutting by them (the gate) agrees with the editors better than the
-    default cut.
+    """Learn value weights from the editors' decisions on one split of a truth file (or every keep /
+    drop of an overrides file), and check on those decisions alone whether cutting by them (the
+    gate) agrees with the editors better than the default cut.
 
     Decisions: each truth row of the split whose case is in the world's pool, 1 when the truth
     says `selected`, 0 otherwise. Features: what the link stage knows of the case (the value and
@@ -55,8 +58,19 @@ def learn_cmd(
     from fixlore.evaluate.splits import splits_by_key
     from fixlore.series.selection import learn_with_check, world_view
 
-    rows = load_truth(truth)
-    world = truth.parent if world is None else world
+    if (truth is None) == (overrides is None):
+        raise ConfigError("give --truth FILE (a truth.yaml) or --overrides FILE (keep / drop), one of them")
+    if overrides is not None:
+        from fixlore.series.selection import OVERRIDES_SPLIT, overrides_truth
+        from fixlore.settings.overrides import load_overrides
+
+        if split or world is None:
+            raise ConfigError("--overrides learns from every keep / drop entry: give --world, and no --split")
+        found = load_overrides(overrides)
+        rows, source, split = overrides_truth(found.keys_of("keep"), found.keys_of("drop")), overrides, [OVERRIDES_SPLIT]
+    else:
+        rows, source, split = load_truth(truth), truth, split or ["tune"]
+    world = source.parent if world is None else world
     if not (world / "world.yaml").is_file():
         raise ConfigError(f"{world} is not a world folder (no world.yaml); name it with --world")
     if out.is_dir():
@@ -65,9 +79,11 @@ def learn_cmd(
     named = set(splits_by_key(rows).values()) - {""}
     missing = [s for s in wanted if s not in named]
     if missing:
-        raise ConfigError(f"no row of {truth} is in split {', '.join(missing)} (its splits: {', '.join(sorted(named))})")
+        raise ConfigError(f"no row of {source} is in split {', '.join(missing)} (its splits: "
+                          f"{', '.join(sorted(named)) or 'none'})")
     view = world_view(world, run_dir)
-    saved = learn_with_check(rows, view, wanted, truth_name=str(truth))
+    saved = learn_with_check(rows, view, wanted, truth_name=str(source),
+                             source="overrides" if overrides is not None else "truth")
     write_atomic(out, json.dumps(saved, ensure_ascii=False, indent=2) + "\n")
     c = saved["check"]
     typer.echo(json.dumps({"saved": str(out), "splits": saved["splits"], "decisions": saved["decisions"],
