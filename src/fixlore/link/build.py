@@ -172,7 +172,8 @@ def _build_cases(corpus: Corpus, since: datetime, config: Any, until: datetime |
 
         for c, k in pool:
             c.value_weights = cut_note(cfg.value_weights, score[k], k in top_set, k in read_in_part,
-                                       cfg.funnel.rank_top_k)
+                                       f"the top {cfg.funnel.rank_top_k}" if at_least is None else
+                                       f"the cases of learned p >= {at_least}")
     for c, k in pool:
         if k in top_set:
             c.funnel, c.provisional = FunnelStage.SELECTED, True

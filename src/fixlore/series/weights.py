@@ -17,6 +17,11 @@ setting here was chosen by looking at a figure.
 Saved beside the ledger as OUT/value-weights-NAME.json (means, scales, coefficients): the next
 edition's plan ranks its candidates by the learned probability when that file exists
 (`learned_ranker`; scikit-learn is needed to fit, not to apply).
+
+The same format, learned from a truth file or an overrides file by `fixlore weights learn`
+(`fixlore.series.selection`), carries a `check` of the gate (a cut at learned p >= `EVEN`);
+`gate_favoured` reads it, and `fixlore run --value-weights` (link.build) ranks by the weights
+and cuts at `EVEN` only when it is favoured (`cut_note`, `weights_used`: what the run says).
 """
 
 from __future__ import annotations
@@ -186,9 +191,10 @@ def check_text(saved: Mapping[str, Any]) -> str:
             f"{'/'.join(saved.get('splits') or ['training'])} rows agreeing with the editors")
 
 
-def cut_note(saved: Mapping[str, Any], p: float, analysed: bool, read_in_part: bool, top_k: int | None) -> dict[str, Any]:
+def cut_note(saved: Mapping[str, Any], p: float, analysed: bool, read_in_part: bool, cut: str) -> dict[str, Any]:
     """What a run's cut with learned weights did to one pool case, and why (the case's
-    ``value_weights``, shown by `fixlore explain`)."""
+    ``value_weights``, shown by `fixlore explain`); ``cut`` names the run's own cut ("the top 63")
+    for a run whose weights only rank."""
     gate = gate_favoured(saved)
     if read_in_part:
         why = "its own thread was read only in part: it keeps a slot whatever it scores"
@@ -196,7 +202,7 @@ def cut_note(saved: Mapping[str, Any], p: float, analysed: bool, read_in_part: b
         why = (f"learned p {p:.3f} >= {EVEN}: inside the gate" if analysed else
                f"the gate cut it: learned p {p:.3f} < {EVEN}") + f" (gate used: {check_text(saved)})"
     else:
-        why = (f"ranked by learned p {p:.3f}: " + ("inside" if analysed else "below") + f" the top {top_k}"
+        why = (f"ranked by learned p {p:.3f}: " + ("inside" if analysed else "outside") + f" {cut}"
                + f" (no gate: {check_text(saved)})")
     return {"p": round(p, 4), "file": Path(str(saved.get("file", ""))).name, "gate": gate, "analysed": analysed, "why": why}
 
