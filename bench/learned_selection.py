@@ -3,7 +3,8 @@ decisions agree better with the editors' choice on the half nobody learned from?
 
     PYTHONPATH=src .venv/bin/python bench/learned_selection.py [--world worlds/W ...] [--json] [--keep DIR]
 
-Protocol (issue #23; docs/series.md "Learned value weights"), per bundled world with selection
+Protocol (issue #23; docs/series.md "Learned value weights"; the decisions, the cut, the check and
+the every-case run are `fixlore.series.selection`, which `fixlore weights learn` runs too), per bundled world with selection
 labels (truth.yaml rows whose funnel is `selected`; every bundled world has some):
 
 1. Splits. Each truth row's split is the one bench/splits.py gives every bench: the row's own
@@ -68,7 +69,6 @@ import argparse
 import json
 import sys
 import tempfile
-from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 from types import SimpleNamespace
@@ -80,18 +80,14 @@ sys.path.insert(0, str(ROOT / "bench"))
 from splits import Splits  # noqa: E402  (bench/splits.py, the split rule every bench shares)
 
 from fixlore.core.enums import FunnelStage  # noqa: E402
-from fixlore.core.errors import ConfigError  # noqa: E402
 from fixlore.core.model import Case  # noqa: E402
-from fixlore.edges.caseexport import read_cases_jsonl  # noqa: E402
 from fixlore.evaluate.score import load_truth, selection_agreement  # noqa: E402
-from fixlore.link.cli import load_or_build_cases  # noqa: E402
-from fixlore.rules.funnel.rank import pool_cut  # noqa: E402
-from fixlore.series.weights import HOLD_OUT_EVERY, auc, case_features, fold, learn, learned_score, reordered  # noqa: E402
-from fixlore.sources.offline import load_world, read_world_meta  # noqa: E402
+from fixlore.series import selection as lib  # noqa: E402  (the shared logic: `fixlore weights learn` runs it too)
+from fixlore.series.weights import EVEN, auc, learned_score, case_features, reordered  # noqa: E402
+from fixlore.sources.offline import read_world_meta  # noqa: E402
 
-EVERY = 1_000_000                      # a top K larger than any pool: every pool case is analysed
-POOL = (FunnelStage.SELECTED, FunnelStage.ANALYSIS, FunnelStage.RANK)
-EVEN = 0.5                             # the learned probability at which publishing is as likely as not
+EVERY = lib.EVERY                      # a top K larger than any pool: every pool case is analysed
+learned_or_none = lib.learned_or_none
 
 
 def is_tune(split: str) -> bool:
@@ -107,53 +103,36 @@ class WorldData:
     split_of: dict[str, str]
     pool: list[Case]
     kept: set[str]
-    comments: Counter
+    comments: Any
     top_k: int
 
+    def view(self) -> lib.PoolView:
+        return lib.PoolView(self.pool, self.kept, self.comments, self.top_k)
 
-def analysed_run(world: Path, out: Path, reuse: bool = False) -> list[Case]:
-    """`fixlore run` on the world with every pool case analysed; its case export (`reuse`: the
-    export an earlier run of this bench left in `out`, when there is one)."""
-    if reuse and (out / "cases.jsonl").is_file():
-        return read_cases_jsonl(out / "cases.jsonl")
-    from fixlore.cli.commands import main           # in this process: the model and dictionaries load once
-
-    try:
-        main(["run", "--world", str(world), "--out", str(out), "-q", "--rank-top-k", str(EVERY)])
-    except SystemExit as exc:
-        if exc.code not in (0, None):
-            raise SystemExit(f"fixlore run on {world} failed ({exc.code})") from None
-    return read_cases_jsonl(out / "cases.jsonl")
+    def tune_splits(self, train: bool = True) -> set[str]:
+        return {s for s in self.split_of.values() if is_tune(s) == train}
 
 
 def read_world(world: Path, runs: Path, reuse: bool = False) -> WorldData:
-    meta = read_world_meta(world)
-    if meta.get("rank_top_k") is None:
+    """The world linked with every pool case analysed (`fixlore.series.selection.world_view`,
+    its run made in runs/WORLD, or read from there with `reuse`)."""
+    if read_world_meta(world).get("rank_top_k") is None:
         raise SystemExit(f"{world}: the bench compares rankings at the world's rank_top_k, and it names none")
     truth = load_truth(world / "truth.yaml")
     splits = Splits(world)
     split_of = {k: splits.of(row["repo"], int(row["number"])) for k, row in truth.items()}
-    linked = load_or_build_cases(world=world, top_k=EVERY)
-    pool = [c for c in linked if c.funnel in POOL]
-    analysed = {c.key: c for c in analysed_run(world, runs / world.name, reuse)}
-    kept = {k for k, c in analysed.items() if c.funnel == FunnelStage.SELECTED}
-    comments = Counter((c.repo, c.parent_number) for c in load_world(world).comments if c.parent_kind == "issue")
-    return WorldData(world.name, truth, split_of, pool, kept, comments, int(meta["rank_top_k"]))
+    view = lib.world_view(world, runs / world.name, reuse)
+    return WorldData(world.name, truth, split_of, view.pool, view.kept, view.comments, view.top_k)
 
 
 def decisions(data: WorldData, train: bool = True) -> dict[str, tuple[dict[str, float], int]]:
     """Pool case key -> (features, 1 when the truth selected it) for the tune rows (or the held-out ones)."""
-    return {c.key: (case_features(c), int(data.truth[c.key].get("funnel") == FunnelStage.SELECTED))
-            for c in data.pool if c.key in data.truth and is_tune(data.split_of[c.key]) == train}
+    return lib.truth_decisions(data.truth, data.pool, data.tune_splits(train))
 
 
 def selected(data: WorldData, score: dict[str, float], at_least: float | None = None) -> set[str]:
-    """The cases a run ranking its pool by `score` would publish: inside the cut (the world's top
-    K, or every case scoring `at_least`, as a run's value_min), kept by the analysis."""
-    items = [(c.key, score[c.key], data.comments[(c.repo, c.number)],
-              c.closed_at.timestamp() if c.closed_at else 0.0) for c in data.pool]
-    read_in_part = {c.key for c in data.pool if any(u.startswith("issues/") for u in c.unread)}
-    return pool_cut(items, data.top_k, at_least, read_in_part) & data.kept
+    """The cases a run ranking its pool by `score` would publish (`fixlore.series.selection.selected`)."""
+    return lib.selected(data.view(), score, at_least)
 
 
 def agreement(data: WorldData, chosen: set[str], splits: set[str]) -> float:
@@ -161,31 +140,10 @@ def agreement(data: WorldData, chosen: set[str], splits: set[str]) -> float:
     return selection_agreement(rows, [SimpleNamespace(key=k, funnel=FunnelStage.SELECTED) for k in chosen])
 
 
-def learned_or_none(labelled: dict[str, tuple[dict[str, float], int]], keys: list[str] | None = None) -> dict | None:
-    try:
-        return learn(labelled, keys)
-    except ConfigError:                               # one class only: nothing to learn from
-        return None
-
-
 def gate_helps_on_tune(data: WorldData, default: set[str]) -> dict[str, int]:
-    """The proposal's test, on the tune split alone: the tune decisions in HOLD_OUT_EVERY parts by
-    key hash (`series.weights.fold`); each part's tune rows judged by weights learned on the other
-    parts (the gate p >= EVEN; the default's choice where the other parts hold one class only),
-    against the default's choice on the same rows. Counts of rows agreeing with the truth."""
-    train = decisions(data)
-    out = {"rows": 0, "default": 0, "gate": 0}
-    for part in range(HOLD_OUT_EVERY):
-        model = learned_or_none(train, [k for k in train if fold(k) != part])
-        gated = selected(data, {c.key: learned_score(case_features(c), model) for c in data.pool}, EVEN) \
-            if model else default
-        for key, row in data.truth.items():
-            if is_tune(data.split_of[key]) and fold(key) == part:
-                want = row.get("funnel") == FunnelStage.SELECTED
-                out["rows"] += 1
-                out["default"] += want == (key in default)
-                out["gate"] += want == (key in gated)
-    return out
+    """The proposal's test on the tune split alone (`fixlore.series.selection.gate_check`, the
+    check `fixlore weights learn` saves)."""
+    return lib.gate_check(data.truth, data.view(), data.tune_splits(), default)
 
 
 def world_rows(data: WorldData) -> list[dict[str, Any]]:

@@ -10,18 +10,13 @@ seed-twin2 by the SHA-1 rule of worldgen/seed_twin.py). A world whose truth name
 
 from __future__ import annotations
 
-import hashlib
 from pathlib import Path
 
 import yaml
 
+from fixlore.evaluate.splits import by_hash   # the SHA-1 rule, kept in the library (`fixlore score --split`)
+
 SPLITS = ("tune", "heldout", "all")
-
-
-def by_hash(full_repo: str, number: int) -> str:
-    """The SHA-1 rule of worldgen/seed_twin.py."""
-    first = hashlib.sha1(f"{full_repo}#{number}".encode("utf-8")).hexdigest()[0]
-    return "tune" if first in "01234" else "heldout"
 
 
 def full_names(world: Path) -> dict[str, str]:

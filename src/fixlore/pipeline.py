@@ -137,6 +137,7 @@ class RunRequest:
     on_findings: str = "mark"         # the editorial check's gate: mark the rows, or fail (compose/gate.py)
     quiet: bool = True
     overrides: Path | None = None        # the editor's corrections (fixlore.rules.overrides)
+    value_weights: Path | None = None    # learned value weights (`fixlore weights learn`): rank, and gate when favoured
 
     @property
     def server_rate_limit(self) -> bool:
@@ -193,6 +194,10 @@ def plan_run(request: RunRequest, *, check_stages: bool = True) -> Settings:
         from fixlore.settings.overrides import load_overrides
 
         load_overrides(request.overrides)          # a bad file: one line, exit 2, nothing created
+    if request.value_weights is not None:
+        from fixlore.settings.valueweights import read_weights
+
+        read_weights(request.value_weights, "fixlore weights learn")   # likewise
     return settings
 
 
@@ -225,6 +230,12 @@ def run_pipeline(request: RunRequest, *, settings: Settings | None = None, stage
         from fixlore.settings.overrides import load_overrides
 
         overrides = load_overrides(request.overrides)
+    value_weights = None
+    if request.value_weights is not None:
+        from fixlore.settings.valueweights import read_weights
+
+        value_weights = read_weights(request.value_weights, "fixlore weights learn")
+        value_weights["file"] = str(request.value_weights)
     info: dict[str, Any] = {
         "format": formats.RUN, "started_at": utc_now_iso(), "status": "running", "world": str(world) if world else None,
         "platform": settings.platform, "orgs": settings.orgs, "window": {"since": settings.since.isoformat(), **(
@@ -260,7 +271,7 @@ def run_pipeline(request: RunRequest, *, settings: Settings | None = None, stage
                  settings.since.isoformat(), redact_url(base_url), info["settings"]["db"], out)
         ctx = RunContext(store=store, settings=settings, out_dir=out, since=settings.since, world=world,
                          client=client, source=source, quiet=request.quiet, naive=request.naive, info=info,
-                         progress=progress, overrides=overrides,
+                         progress=progress, overrides=overrides, value_weights=value_weights,
                          on_findings=request.on_findings)
         ctx.run_id = store.start_run(json.loads(logs.redact(client.redact(json.dumps(info, default=str)))))
         interrupted = False

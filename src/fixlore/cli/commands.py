@@ -91,6 +91,7 @@ _COMMAND_MODULES = (
     "fixlore.compose.cli",
     "fixlore.serve.cli",
     "fixlore.series.cli",
+    "fixlore.series.weights_cli",
 )
 
 for _name in _COMMAND_MODULES:

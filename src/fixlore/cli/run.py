@@ -83,6 +83,15 @@ def register(app: typer.Typer) -> None:
         overrides: Optional[Path] = typer.Option(None, "--overrides", help="The editor's corrections (YAML, "
                                                  "docs/series.md): keep/drop, fix/not_fix, theme per OWNER/REPO#N. "
                                                  "A series reads OUT/overrides.yaml."),
+        value_weights: Optional[Path] = typer.Option(None, "--value-weights", envvar="FIXLORE_VALUE_WEIGHTS",
+                                                     dir_okay=False,
+                                                     help="Value weights learned from editors' decisions (`fixlore "
+                                                          "weights learn`): the pool is ranked by the learned "
+                                                          "probability, and cut at p >= 0.5 only when the file's own "
+                                                          "check favours that gate; the analysis still judges every "
+                                                          "case sent to it. Said in the digest's methods and by "
+                                                          "`fixlore explain` (env FIXLORE_VALUE_WEIGHTS). A series "
+                                                          "reads OUT/value-weights-NAME.json instead."),
     ) -> None:
         """Harvest, funnel, link, enrich, analyse, compose and index the cases for serving; write OUT/run.json, OUT/cases.jsonl and the digests.
 
@@ -118,6 +127,9 @@ def register(app: typer.Typer) -> None:
             raise ConfigError("--allow-empty and --dry-run go with --series (a series edition)")
         if series and number is not None:
             raise ConfigError("--number goes with a plain run (a series edition takes its number from the series)")
+        if series and value_weights is not None:
+            raise ConfigError("--value-weights (FIXLORE_VALUE_WEIGHTS) goes with a plain run; a series ranks by "
+                              "OUT/value-weights-NAME.json (`fixlore series weights NAME`)")
         if series:
             from fixlore.series.publish import publish_edition
 
@@ -135,7 +147,7 @@ def register(app: typer.Typer) -> None:
         request = RunRequest(out=out, world=world, settings=flags, config=config, faults=faults,
                              fault_seed=fault_seed, strict=quirks or strict, probe=probe_forms, as_of=when,
                              stage_names=tuple(stage), naive=naive, quiet=not show, overrides=overrides,
-                             on_findings=mode_of(on_findings, "mark"))
+                             on_findings=mode_of(on_findings, "mark"), value_weights=value_weights)
         frame = {k: v for k, v in {"number": number, "tagline": tagline, "agent_pointer": agent_pointer}.items()
                  if v is not None}
         with StageProgress(enabled=show) as bar:

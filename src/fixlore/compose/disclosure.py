@@ -144,11 +144,37 @@ def _editors_note(run: dict, lang: str) -> str:
                         f"The editors' overrides file holds {ov.get('entries', 0)} entries; {sum(n.values())} changes applied"
                         + (f" ({', '.join(kinds)})" if kinds else "") + (f"; {unknown} name no case of this run" if unknown else "") + "."))
     learned = run.get("value_weights") or {}
-    if learned.get("decisions"):
+    if "gate" in learned:                  # `fixlore run --value-weights`: say what the weights did to the cut
+        parts.append(_weights_note(learned, lang))
+    elif learned.get("decisions"):
         parts.append(_t(lang, f"价值权重学自 {learned['decisions']} 个编辑决定（逻辑回归，留出集 AUC {learned.get('heldout_auc', '—')}）。",
                         f"Value weights learned from {learned['decisions']} editors' decisions (logistic regression, "
                         f"held-out AUC {learned.get('heldout_auc', '—')})."))
     return "".join(parts) if lang == "zh" else " ".join(parts)
+
+
+def _weights_note(learned: dict, lang: str) -> str:
+    """The value weights a run was given (`fixlore weights learn`), and whether their check
+    let them cut the pool (the gate) or only rank it."""
+    check = learned.get("check") or {}
+    splits = "/".join(learned.get("splits") or []) or "?"
+    counts = (f"{check['gate']} / {check['default']} / {check.get('rows', '?')}" if "gate" in check else "")
+    left = (learned.get("pool") or 0) - (learned.get("analysed") or 0)
+    cut_zh, cut_en = (f"，{left} 条被截下", f", {left} were cut") if "pool" in learned else ("", "")
+    if learned.get("gate"):
+        return _t(lang, f"本期候选池按学得价值权重（学自 {learned.get('decisions', '—')} 个编辑决定，{splits} 划分，逻辑回归）排序并截断："
+                        f"学得概率 ≥ {learned.get('threshold', 0.5)} 者送深析{cut_zh}；该截断经 {splits} 划分自检"
+                        f"（门控 / 默认 / 总行数 = {counts}）优于默认截断才启用。",
+                  f"The pool was ranked and cut by value weights learned from {learned.get('decisions', '—')} editors' "
+                  f"decisions ({splits} split, logistic regression): cases of learned probability ≥ "
+                  f"{learned.get('threshold', 0.5)} went to deep analysis{cut_en}; the gate is used because "
+                  f"its check on the {splits} split (rows agreeing, gate / default / all: {counts}) favoured it.")
+    why = (f"该文件对门控的 {splits} 划分自检（门控 / 默认 / 总行数 = {counts}）未优于默认截断" if counts else "该文件未含门控自检")
+    why_en = (f"its check on the {splits} split (rows agreeing, gate / default / all: {counts}) did not favour the gate"
+              if counts else "the file holds no check of the gate")
+    return _t(lang, f"本期候选池按学得价值权重（学自 {learned.get('decisions', '—')} 个编辑决定，逻辑回归）排序，未按其截断：{why}。",
+              f"The pool was ranked by value weights learned from {learned.get('decisions', '—')} editors' decisions "
+              f"(logistic regression), not cut by them: {why_en}.")
 
 
 def disclosure(fig: dict, run: dict, lang: str, editorial: str = "") -> list[dict[str, str]]:
@@ -159,7 +185,13 @@ def disclosure(fig: dict, run: dict, lang: str, editorial: str = "") -> list[dic
     walked = fig["api"].get("repos") or f["repos"]   # repos walked by the harvest, else repos with cases
     repos = walked - len(unread_repos(fig["api"]))   # a repo whose issue list failed is not counted as read
     value_min = (stage_summary(run, "link").get("funnel") or {}).get("value_min")
-    if value_min is None:
+    learned = run.get("value_weights") or {}
+    if learned.get("gate"):
+        cut_zh, cut_en = (f"取学得概率 ≥ {learned.get('threshold', 0.5)} 者 {f['analysed']:,} 条",
+                          f"the {f['analysed']:,} of learned probability ≥ {learned.get('threshold', 0.5)}")
+    elif "gate" in learned and value_min is None:
+        cut_zh, cut_en = f"按学得概率取头部 {f['analysed']:,} 条", f"the top {f['analysed']:,} by learned probability"
+    elif value_min is None:
         cut_zh, cut_en = f"按价值取头部 {f['analysed']:,} 条", f"the top {f['analysed']:,} by value"
     else:
         cut_zh, cut_en = (f"取价值 ≥ {value_min:.2f} 者 {f['analysed']:,} 条",

@@ -505,6 +505,9 @@ class Case:
     # the editor's corrections this run applied ({kind, what, source}: fixlore.rules.overrides);
     # exported only when there are some
     overrides: list[dict[str, str]] = field(default_factory=list)
+    # learned value weights' part in the cut (`fixlore run --value-weights`, series.weights.cut_note):
+    # {p, file, gate, analysed, why}; exported only when the run used weights
+    value_weights: dict[str, Any] = field(default_factory=dict)
 
     @property
     def key(self) -> str:
@@ -558,6 +561,7 @@ class Case:
             "candidates": [dict(c) for c in self.candidates], "audit": dict(self.audit),
             **({"unread": list(self.unread)} if self.unread else {}),
             **({"overrides": [dict(o) for o in self.overrides]} if self.overrides else {}),
+            **({"value_weights": dict(self.value_weights)} if self.value_weights else {}),
         }
 
     @classmethod
@@ -591,4 +595,5 @@ class Case:
             candidates=[dict(c) for c in row.get("candidates", [])], audit=dict(row.get("audit", {})),
             unread=[str(u) for u in row.get("unread", [])],
             overrides=[dict(o) for o in row.get("overrides", [])],
+            value_weights=dict(row.get("value_weights") or {}),
         )

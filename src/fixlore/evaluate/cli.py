@@ -26,7 +26,11 @@ def register(app: typer.Typer) -> None:
         world: list[Path] = typer.Option([], "--world", help="A world folder: link it and score it against its "
                                                              "truth.yaml; repeat for one report per world."),
         split: Optional[str] = typer.Option(None, "--split", help="Score only truth rows with this `split` "
-                                                                  "(e.g. tune, tune2, heldout2)."),
+                                                                  "(e.g. tune, tune2, heldout2; a truth naming "
+                                                                  "none is split tune / heldout by the SHA-1 rule). "
+                                                                  "A run made with --value-weights learned from a "
+                                                                  "split is held out only on the others (the report "
+                                                                  "says which)."),
         as_json: bool = typer.Option(False, "--json", help="Print the full report as JSON."),
         show: int = typer.Option(15, "--show", min=0, help="How many mismatching keys to list."),
         overrides: Optional[Path] = typer.Option(None, "--overrides", help="Score --cases / --out against the "
@@ -54,7 +58,7 @@ def register(app: typer.Typer) -> None:
                 report = {**report, "mismatches": report["mismatches"][:show]}
             typer.echo(json.dumps(report, ensure_ascii=False, indent=2))
             return
-        from fixlore.evaluate.score import load_truth, score, split_truth
+        from fixlore.evaluate.score import load_truth, score, selection_agreement, split_truth
         from fixlore.link.cli import load_or_build_cases
 
         if all_worlds is not None:
@@ -86,7 +90,13 @@ def register(app: typer.Typer) -> None:
                 runs[w.name] = (load_truth(w / "truth.yaml"), load_or_build_cases(world=w))
         else:
             runs[truth.parent.name or str(truth)] = (load_truth(truth), read_cases_jsonl(cases))
-        reports = {name: score(split_truth(t, split), c).as_dict() for name, (t, c) in runs.items()}
+        reports = {name: score(split_truth(t, split), c).as_dict()
+                   | {"selection_agreement": round(selection_agreement(split_truth(t, split), c), 4)}
+                   for name, (t, c) in runs.items()}
+        if out is not None and not world and len(reports) == 1:
+            note = weights_note(Path(out), split)
+            if note:
+                next(iter(reports.values()))["value_weights"] = note
         if as_json:
             one = len(reports) == 1 and not world
             typer.echo(json.dumps(next(iter(reports.values())) if one else reports, ensure_ascii=False, indent=2))
@@ -128,6 +138,24 @@ def register(app: typer.Typer) -> None:
                       f"{fitted['none_when_none']}/{fitted['without_doc']} none when none", highlight=False)
         console.print(f"{folds}-fold held-out (mean of {cv['repeats']} shuffles): {cv['right_doc_first']}/{cv['with_doc']} "
                       f"right doc first, {cv['none_when_none']}/{cv['without_doc']} none when none", highlight=False)
+
+
+def weights_note(out: Path, split: str | None) -> dict[str, Any] | None:
+    """What a run folder's value weights were learned from, and whether the scored split is held
+    out from them (run.json's ``value_weights``, `fixlore run --value-weights`); None without."""
+    try:
+        info = json.loads((out / "run.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    vw = info.get("value_weights") if isinstance(info, dict) else None
+    if not isinstance(vw, dict) or not vw.get("file"):
+        return None
+    learned_on = [str(s) for s in vw.get("splits") or []]
+    held = bool(split) and bool(learned_on) and split not in learned_on
+    return {"file": vw.get("file"), "learned_on": learned_on, "gate": bool(vw.get("gate")),
+            "scored_split": split, "held_out": held,
+            "reading": "held out: the weights never saw these rows" if held else
+                       "NOT held out: score a split the weights were not learned from (--split)"}
 
 
 def split_rows(worlds: list[Path]) -> list[dict[str, Any]]:
@@ -188,6 +216,12 @@ def print_score(console: Console, report: dict[str, Any], show: int = 15) -> Non
     summary = Table(title=f"score over {report['keys']} truth keys", title_justify="left")
     summary.add_column("metric")
     summary.add_column("value", justify="right")
+    if "selection_agreement" in report:
+        summary.add_row("selection agreement (selected or not)", f"{report['selection_agreement']:.3f}")
+    vw = report.get("value_weights")
+    if vw:
+        summary.add_row("value weights", f"{vw['file']} (learned on {', '.join(vw['learned_on']) or '?'}; "
+                        f"gate {'applied' if vw['gate'] else 'not applied'}): {vw['reading']}")
     summary.add_row("funnel accuracy", f"{report['funnel_accuracy']:.3f}")
     summary.add_row("funnel accuracy (analysis≡selected)", f"{report['funnel_accuracy_pre_analysis']:.3f}")
     summary.add_row("timing accuracy", f"{report['timing_accuracy']:.3f} of {report['timing_total']}")

@@ -106,10 +106,14 @@ def load_truth(path: str | Path) -> dict[str, dict[str, Any]]:
 
 
 def split_truth(truth: dict[str, dict[str, Any]], split: str | None) -> dict[str, dict[str, Any]]:
-    """The truth rows of one `split` (npu-threads: tune, tune2, heldout2); all rows without one."""
+    """The truth rows of one `split` (npu-threads: tune, tune2, heldout2; a truth naming none is
+    split by the SHA-1 rule, `fixlore.evaluate.splits`); all rows without one."""
+    from fixlore.evaluate.splits import splits_by_key
+
     if not split:
         return truth
-    rows = {k: row for k, row in truth.items() if str(row.get("split", "")) == split}
+    of = splits_by_key(truth)
+    rows = {k: row for k, row in truth.items() if of[k] == split}
     if not rows:
         raise ConfigError(f"no truth row has split {split!r}")
     return rows

@@ -17,10 +17,10 @@ from collections import Counter, defaultdict
 from dataclasses import asdict, dataclass, field
 from functools import partial
 from datetime import datetime
-from typing import Any, Callable
+from typing import Any
 
 from fixlore.core.enums import EvidenceKind, FunnelStage, Timing, Trap
-from fixlore.core.model import Case, Comment, Corpus, Issue, pull_label
+from fixlore.core.model import Case, Corpus, Issue, pull_label
 from fixlore.link.closes import Close, close_storms
 from fixlore.link.conclude import TRAP_ORDER, answer_finder, candidate_row, conclude
 from fixlore.link.config import LinkConfig
@@ -32,7 +32,8 @@ from fixlore.rules.answers import canned_replies
 from fixlore.rules.funnel.declined import closing_decline
 from fixlore.rules.funnel.stale_reason import settled, stale_default_close
 from fixlore.rules.funnel import CHEAP_STAGES, POOL, FunnelConfig, cheap_funnel, own_change_ticket, template_lines
-from fixlore.rules.funnel.rank import pool_cut, value_features, value_score
+from fixlore.link.ranking import rank_pool
+from fixlore.rules.funnel.rank import value_features, value_score
 from fixlore.rules.unread import ISSUE, PULL, REPO, case_gaps, fix_unknown
 
 __all__ = ["FunnelCounts", "analysis_candidates", "build_cases"]
@@ -151,14 +152,7 @@ def _build_cases(corpus: Corpus, since: datetime, config: Any, until: datetime |
     clock("close storms")
 
     pool = [(c, k) for c, k, stage in zip(cases, case_keys, case_stages) if stage == POOL]
-    comments = idx.issue_comments
-    # A case whose own thread was read in part is analysed, never left in the backlog: its value cannot be read from what
-    # was not read, so it keeps one of the K slots rather than losing it to a case behind it (the
-    # analysis then names the gap: fix_unknown). The other cases are cut as before.
-    read_in_part = {k for c, k in pool if any(u.startswith("issues/") for u in c.unread)}
-    items = [(k, c.value, len(comments.get((c.repo, c.number), ())), c.closed_at.timestamp() if c.closed_at else 0.0)
-             for c, k in pool]
-    top_set = pool_cut(items, cfg.funnel.rank_top_k, cfg.funnel.value_min, read_in_part)
+    top_set = rank_pool(pool, idx.issue_comments, cfg)
     for c, k in pool:
         if k in top_set:
             c.funnel, c.provisional = FunnelStage.SELECTED, True

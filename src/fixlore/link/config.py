@@ -19,6 +19,9 @@ from fixlore.rules.funnel.config import FunnelConfig
 @dataclass(slots=True)
 class LinkConfig:
     funnel: FunnelConfig = field(default_factory=FunnelConfig)
+    # Learned value weights (`fixlore run --value-weights`; series.weights): the pool is ranked by
+    # the learned probability, and cut at series.weights.EVEN when the file's check favours the gate.
+    value_weights: dict | None = None
     # True: every issue closed inside the window carries its fix, evidence, timing and traps,
     # whatever its funnel stage (a fix is a fact about the issue). False: only the top-K
     # analysis candidates do; the others keep their candidates and a close storm.

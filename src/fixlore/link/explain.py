@@ -62,6 +62,12 @@ def render_case(case: Case) -> Group:
         stage += "  [awaiting deep analysis]"
     facts.add_row("funnel", text(stage))
     facts.add_row("value", text(f"{case.value:.3f}"))
+    vw = case.value_weights
+    if vw:                               # the run was given learned weights (`fixlore run --value-weights`)
+        facts.add_row("value weights", text(f"used ({vw.get('file', '')}): learned p {vw.get('p', 0):.3f}, "
+                                            f"gate {'on' if vw.get('gate') else 'off'}, "
+                                            f"{'sent to analysis' if vw.get('analysed') else 'not sent to analysis'}"))
+        facts.add_row("", text(str(vw.get("why", "")), style="dim"))
     facts.add_row("closed", text(f"{_t(case.closed_at)}" + (f" by {case.closed_by}" if case.closed_by else "")))
     lag = "" if case.lag_s is None else f", lag {_human(case.lag_s)}"
     facts.add_row("timing", text(f"{case.timing}{lag}"))

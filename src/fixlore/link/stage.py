@@ -22,8 +22,8 @@ from fixlore.settings.runcontext import RunContext
 AUDIT_SAMPLE = 21      # the seed digest audits 21 timing claims (ascend-2026-09); not a fitted figure
 
 
-def link_config(settings: Settings) -> LinkConfig:
-    return LinkConfig(funnel=settings.funnel_rules, workers=settings.link_workers)
+def link_config(settings: Settings, value_weights: dict | None = None) -> LinkConfig:
+    return LinkConfig(funnel=settings.funnel_rules, workers=settings.link_workers, value_weights=value_weights)
 
 
 class LinkSummary(TypedDict):
@@ -63,7 +63,11 @@ def _apply_overrides(ctx: RunContext, cases: list, corpus: Any, counts: Any) -> 
 
 def run(ctx: RunContext) -> LinkSummary:
     corpus = ctx.corpus()                 # in the window's own offset, as the notes show times
-    cases, counts = build_cases(corpus, ctx.since, link_config(ctx.settings), funnel=ctx.funnel)
+    cases, counts = build_cases(corpus, ctx.since, link_config(ctx.settings, ctx.value_weights), funnel=ctx.funnel)
+    if ctx.value_weights is not None:
+        from fixlore.rules.funnel.learned import weights_used
+
+        ctx.info["value_weights"] = weights_used(ctx.value_weights, cases)
     if ctx.overrides is not None:
         _apply_overrides(ctx, cases, corpus, counts)
     prior, seen, resumed = {}, None, set()

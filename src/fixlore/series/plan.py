@@ -20,7 +20,7 @@ from typing import Any, Callable, Collection, Iterable
 
 from fixlore.core.enums import FunnelStage
 from fixlore.core.model import Case
-from fixlore.rules.funnel.rank import top_keys
+from fixlore.rules.funnel.rank import cut
 
 POOL_STAGES = (FunnelStage.SELECTED, FunnelStage.ANALYSIS, FunnelStage.RANK)
 
@@ -97,12 +97,14 @@ def plan_edition(cases: Iterable[Case], prior: LedgerView, *, since: datetime | 
                  top_k: int, in_scope: Callable[[str], bool] = lambda repo: True, focus: Focus | None = None,
                  issue_states: dict[str, tuple[str, datetime | None]] | None = None,
                  keep: Collection[str] = (), drop: Collection[str] = (),
-                 value: Callable[[Case], float] | None = None) -> EditionPlan:
+                 value: Callable[[Case], float] | None = None, at_least: float | None = None) -> EditionPlan:
     """The plan of the next edition. `issue_states` (case key -> (state, closed_at) now) lets a
     reopened issue that no case describes any more be seen. `keep` / `drop` are the editors'
     (fixlore.rules.overrides): a kept candidate is analysed whatever its value, a dropped one
     is not; `value` ranks the candidates (default the pipeline's value; a series with learned
-    weights, `fixlore.series.weights`, ranks by those)."""
+    weights, `fixlore.series.weights`, ranks by those); `at_least` analyses every candidate
+    ranking at least that instead of the top K (the learned weights' gate, when their file's
+    check favours it: `series.weights.gate_favoured`)."""
     focus = focus or Focus()
     by_key = {c.key: c for c in cases}
     plan = EditionPlan()
@@ -142,7 +144,7 @@ def plan_edition(cases: Iterable[Case], prior: LedgerView, *, since: datetime | 
     items = [(c.key, rank(c), 0, c.closed_at.timestamp() if c.closed_at else 0.0) for c in candidates
              if c.key not in drop]
     # as at a run's cut: a kept case joins the analysed ones, a dropped one frees its slot
-    plan.analyse = sorted(set(top_keys(items, top_k)) | {c.key for c in candidates if c.key in keep})
+    plan.analyse = sorted(set(cut(items, top_k, at_least)) | {c.key for c in candidates if c.key in keep})
     for key, row in sorted(prior.published.items()):
         repo = row.get("repo", key.rsplit("#", 1)[0])
         if not in_scope(repo):

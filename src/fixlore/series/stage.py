@@ -32,7 +32,7 @@ class SeriesSummary(TypedDict, total=False):
 def _editors(ctx: RunContext, edition: dict) -> dict:
     """The editors' keep / drop (their overrides file) and the value weights learned from their
     past decisions (`fixlore.series.weights`, when saved beside the ledger) for the plan."""
-    from fixlore.series.weights import learned_ranker
+    from fixlore.series.weights import EVEN, learned_ranker
 
     extra: dict = {}
     if ctx.overrides is not None:
@@ -40,6 +40,8 @@ def _editors(ctx: RunContext, edition: dict) -> dict:
     ranker, about = learned_ranker(ctx.out_dir, edition["name"])
     if ranker is not None:
         extra["value"] = ranker
+        if about.get("gate"):             # the file's own check favours cutting by them (`fixlore weights learn`)
+            extra["at_least"] = EVEN
         ctx.info["value_weights"] = about
     return extra
 
@@ -62,7 +64,7 @@ def run(ctx: RunContext) -> SeriesSummary:
 
     plan = planned(**editors)
     # what the editors' keep / drop moved: the same plan without them (the plan is pure and cheap)
-    without = planned(**{k: v for k, v in editors.items() if k == "value"}).analyse if ctx.overrides else []
+    without = planned(**{k: v for k, v in editors.items() if k in ("value", "at_least")}).analyse if ctx.overrides else []
     chosen, waiting = set(plan.analyse), set(plan.candidates())
     for c in cases:
         if c.key in chosen:

@@ -17,20 +17,25 @@ setting here was chosen by looking at a figure.
 Saved beside the ledger as OUT/value-weights-NAME.json (means, scales, coefficients): the next
 edition's plan ranks its candidates by the learned probability when that file exists
 (`learned_ranker`; scikit-learn is needed to fit, not to apply).
+
+The same format, learned from a truth file or an overrides file by `fixlore weights learn`
+(`fixlore.series.selection`), carries a `check` of the gate (a cut at learned p >= `EVEN`);
+`gate_favoured` reads it, and `fixlore run --value-weights` (link.build) ranks by the weights
+and cuts at `EVEN` only when it is favoured (`cut_note`, `weights_used`: what the run says).
 """
 
 from __future__ import annotations
 
 import hashlib
-import json
-import math
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from fixlore.core.enums import EvidenceKind, FunnelStage, Timing
+from fixlore.core.enums import FunnelStage
 from fixlore.core.errors import ConfigError
 from fixlore.core.model import Case
+from fixlore.rules.funnel.learned import EVEN, case_features, check_text, gate_favoured, learned_score  # noqa: F401
+from fixlore.settings.valueweights import read_weights
 
 MODEL = "logistic regression (scikit-learn), standardised features, L2 C=1, class_weight balanced"
 HOLD_OUT_EVERY = 4                       # one decision in four, by key hash
@@ -38,24 +43,6 @@ HOLD_OUT_EVERY = 4                       # one decision in four, by key hash
 
 def weights_file(out: Path, series: str) -> Path:
     return Path(out) / f"value-weights-{series}.json"
-
-
-def case_features(case: Case) -> dict[str, float]:
-    """What the link stage knows of a case, as numbers (the analysis' own words are not used:
-    the plan ranks before the analysis)."""
-    kinds = {e.kind for e in case.evidence}
-    feats = {"value": float(case.value),
-             "fix_merged": float(any(f.merged for f in case.fix)),
-             "fix_prs": float(len(case.fix)),
-             "fix_pending": float(bool(case.pending_fix)),
-             "traps": float(len(case.traps)),
-             "no_fix": float(case.timing == Timing.NO_FIX),
-             "title_chars": math.log1p(len(case.title or "")),
-             "candidates": math.log1p(len(case.candidates))}
-    feats.update({f"evidence_{k.value}": float(k in kinds) for k in EvidenceKind})
-    # what the case teaches, as the value read it (rules.funnel.rank.value_features; pool cases)
-    feats.update({f"content_{k}": float(x) for k, x in case.value_features.items()})
-    return feats
 
 
 def fold(key: str) -> int:
@@ -141,11 +128,7 @@ def fit(labelled: Mapping[str, tuple[Mapping[str, float], int]]) -> dict[str, An
     return saved
 
 
-def learned_score(features: Mapping[str, float], saved: Mapping[str, Any]) -> float:
-    """The learned probability that the editors publish a case with these features."""
-    z = saved["intercept"] + sum(c * (float(features.get(n, 0.0)) - m) / s for n, m, s, c in
-                                 zip(saved["features"], saved["mean"], saved["scale"], saved["coef"]))
-    return 1.0 / (1.0 + math.exp(-max(-60.0, min(60.0, z))))
+
 
 
 def learned_ranker(out: Path, series: str) -> tuple[Callable[[Case], float] | None, dict[str, Any]]:
@@ -153,12 +136,10 @@ def learned_ranker(out: Path, series: str) -> tuple[Callable[[Case], float] | No
     path = weights_file(out, series)
     if not path.is_file():
         return None, {}
-    try:
-        saved = json.loads(path.read_text(encoding="utf-8"))
-        saved["features"], saved["coef"]                      # noqa: B018 (a file without them is not weights)
-    except (ValueError, KeyError, TypeError) as exc:
-        raise ConfigError(f"value weights {path} cannot be read ({exc}); learn them again with "
-                          f"`fixlore series weights {series}`") from None
+    saved = read_weights(path, f"fixlore series weights {series}")
     about = {k: saved.get(k) for k in ("decisions", "heldout", "heldout_auc", "heldout_auc_value",
                                        "heldout_pairs_reordered")} | {"file": path.name}
+    if gate_favoured(saved):              # a file `fixlore weights learn` saved, whose check favours the gate
+        about |= {"gate": True, "threshold": EVEN, "check": dict(saved["check"]),
+                  "splits": list(saved.get("splits") or []), "why": check_text(saved)}
     return (lambda c: round(learned_score(case_features(c), saved), 6)), about

@@ -60,6 +60,8 @@ class RunContext:
     # Issue.key -> cheap funnel stage, for every issue updated in the window (None: not yet worked out)
     funnel: dict[str, str] | None = None
     overrides: Overrides | None = None      # the editor's corrections (`--overrides`, a series' file)
+    # learned value weights (`--value-weights`, series.weights.read_weights; "file" names it): the link stage's cut
+    value_weights: dict[str, Any] | None = None
     _corpus: Corpus | None = field(default=None, repr=False)
     _cases: list[Case] | None = field(default=None, repr=False)
 
