@@ -29,6 +29,7 @@ from fixlore.link.index import CorpusIndex, Key, issue_map
 from fixlore.link.value import Members, value_inputs
 from fixlore.link.verdict import FixVerdict, decide
 from fixlore.rules.answers import canned_replies
+from fixlore.rules.bursts import awaits_reporter
 from fixlore.rules.funnel.declined import closing_decline
 from fixlore.rules.funnel.stale_reason import settled, stale_default_close
 from fixlore.rules.funnel import CHEAP_STAGES, POOL, FunnelConfig, cheap_funnel, own_change_ticket, template_lines
@@ -260,7 +261,9 @@ def _link_one(sh: _Shared, key: Key) -> tuple[Case | None, Close | None, bool]:
         else:
             # Older closes only tell a close storm whether a linked fix merged just before them.
             explained = _explained_close(issue, idx, cfg)
-        close = Close(issue.key, actor, issue.closed_at, explained, issue.author)
+        awaited = awaits_reporter(issue.author, idx.issue_comments.get(key, []), issue.closed_at,
+                                  cfg.stale_warning_days * 86400)
+        close = Close(issue.key, actor, issue.closed_at, explained, issue.author, awaited)
     if not considered:
         return None, close, False
     case = Case(repo=issue.repo, number=issue.number, title=issue.title,

@@ -75,6 +75,7 @@ class Close:
     at: datetime
     explained: bool
     opener: str = ""          # who opened the issue ("" when unknown)
+    awaited: bool = False     # closed waiting on its reporter (rules.bursts.awaits_reporter)
 
 
 _EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
@@ -88,8 +89,10 @@ def _instant_us(at: datetime) -> int:
 
 def close_storms(closes: list[Close], cfg: LinkConfig) -> dict[str, str]:
     """Issue key -> note, for every close inside a run of >= storm_min_closes closes by one
-    actor within storm_window_s of issues opened by >= storm_min_openers people; an actor's
-    closes of their own issues are not counted."""
+    actor within storm_window_s of issues opened by >= storm_min_openers people, or inside a
+    no-reply sweep: a run of >= sweep_min_closes such closes of issues each closed waiting on
+    its reporter (`Close.awaited`, rules.bursts.awaits_reporter); an actor's closes of their own
+    issues are not counted."""
     by_actor: dict[str, list[Close]] = defaultdict(list)
     for c in closes:
         if c.actor and not c.explained and not own_close(c.actor, c.opener):
@@ -104,15 +107,12 @@ def close_storms(closes: list[Close], cfg: LinkConfig) -> dict[str, str]:
         order = sorted(range(len(items)), key=unsorted.__getitem__)
         items = [items[k] for k in order]
         us = [unsorted[k] for k in order]
-        marked = [False] * len(items)
-        j = 0
-        for i in range(len(items)):
-            while us[i] - us[j] > window_us:
-                j += 1
-            if i - j + 1 >= cfg.storm_min_closes and \
-                    distinct_openers(x.opener for x in items[j:i + 1]) >= cfg.storm_min_openers:
-                for k in range(j, i + 1):
-                    marked[k] = True
+        marked = _marked(items, us, window_us, cfg.storm_min_closes, cfg.storm_min_openers)
+        awaited = [k for k, c in enumerate(items) if c.awaited]
+        swept = _marked([items[k] for k in awaited], [us[k] for k in awaited], window_us,
+                        cfg.sweep_min_closes, cfg.storm_min_openers)
+        for k, m in zip(awaited, swept):
+            marked[k] = marked[k] or m
         run: list[Close] = []
         for c, m in zip(items + [None], marked + [False]):
             if m:
@@ -121,9 +121,25 @@ def close_storms(closes: list[Close], cfg: LinkConfig) -> dict[str, str]:
             if run:
                 span = int((run[-1].at - run[0].at).total_seconds())
                 names = ", ".join(x.key for x in run[:8]) + (" …" if len(run) > 8 else "")
-                note = (f"{actor} closed {len(run)} issues within {span}s "
+                # A run shorter than a storm is a no-reply sweep: the note says what made it one.
+                what = "issues" if len(run) >= cfg.storm_min_closes else "issues waiting on their reporters"
+                note = (f"{actor} closed {len(run)} {what} within {span}s "
                         f"({run[0].at.isoformat()} – {run[-1].at.isoformat()}): {names}")
                 for x in run:
                     notes[x.key] = note
             run = []
     return notes
+
+
+def _marked(items: list[Close], us: list[int], window_us: int, min_closes: int, min_openers: int) -> list[bool]:
+    """Which of one actor's closes (sorted, `us` their instants) fall in a run of >= min_closes
+    within window_us whose issues >= min_openers people opened."""
+    marked = [False] * len(items)
+    j = 0
+    for i in range(len(items)):
+        while us[i] - us[j] > window_us:
+            j += 1
+        if i - j + 1 >= min_closes and distinct_openers(x.opener for x in items[j:i + 1]) >= min_openers:
+            for k in range(j, i + 1):
+                marked[k] = True
+    return marked

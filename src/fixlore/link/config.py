@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from fixlore.rules.answers import ANSWER_MIN_CHARS
-from fixlore.rules.bursts import MIN_OPENERS, STORM_MIN_CLOSES, STORM_WINDOW_S
+from fixlore.rules.bursts import MIN_OPENERS, STORM_MIN_CLOSES, STORM_WINDOW_S, SWEEP_MIN_CLOSES
 from fixlore.rules.funnel.config import FunnelConfig
 
 
@@ -49,6 +49,11 @@ class LinkConfig:
     # ... and whose issues were opened by at least this many people; an actor's closes of their
     # own issues never count (rules.bursts.own_close). Not fitted.
     storm_min_openers: int = MIN_OPENERS
+    # A no-reply sweep (rules.bursts.SWEEP_MIN_CLOSES): this many closes within storm_window_s,
+    # each of an issue closed waiting on its reporter (a request for information left unanswered
+    # for >= stale_warning_days), is a storm too. Not fitted: read off how triage processes close
+    # issues whose filer never answered; seed-twin2's 09-20 pair (tune) is the case that asked.
+    sweep_min_closes: int = SWEEP_MIN_CLOSES
     # Stale closes: the closing account looks like a bot (and the close is no auto-close), or
     # a bot posted a stale notice, or a stale notice was posted after >= stale_idle_days
     # without activity and >= stale_warning_days before the close. Fitted on: ascend-2026-09

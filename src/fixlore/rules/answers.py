@@ -35,10 +35,24 @@ def canned_replies(corpus: Corpus, min_issues: int = 3) -> set[str]:
     return {text for text, where in seen.items() if len(where) >= min_issues}
 
 
+# What asking the reporter for something looks like (logs, versions, a reproduction).
+_ASK_ZH = r"(?:提供|补充|附上|上传|贴一下|发一下)"
+_ASK_EN = r"(?:provide|share|attach|post|upload)"
 # A reply that only asks for more information is not an answer.
-_ASKS_ONLY = re.compile(r"^\s*(?:请|麻烦)?(?:提供|补充|附上|上传|贴一下|发一下)[^。！？!?]{0,60}[。！？!?]?\s*$|"
-                        r"^\s*(?:please|could you|can you)\s+(?:provide|share|attach|post|upload)\b[^.!?]{0,80}[.!?]?\s*$",
+_ASKS_ONLY = re.compile(rf"^\s*(?:请|麻烦)?{_ASK_ZH}[^。！？!?]{{0,60}}[。！？!?]?\s*$|"
+                        rf"^\s*(?:please|could you|can you)\s+{_ASK_EN}\b[^.!?]{{0,80}}[.!?]?\s*$",
                         re.IGNORECASE)
+# A reply that asks the reporter for something anywhere in it ("…这个说法不符。请补充模型、commit 和
+# 完整日志以便复现", "Could you please share the full log?", "needs more info"): the thread then
+# waits on the reporter (rules.bursts.awaits_reporter).
+ASKS_REPORTER = re.compile(rf"(?:请|麻烦|能否|可否|方便)\s*(?:您|你)?\s*(?:再|先)?\s*{_ASK_ZH}|"
+                           rf"\b(?:please|could you|can you|would you)\s+(?:please\s+)?{_ASK_EN}\b|"
+                           r"\bneeds? more (?:info|information|details)\b", re.IGNORECASE)
+
+
+def closing_note(body: str) -> bool:
+    """A bare closing note ("关闭", "已解决，关闭", "closing")."""
+    return bool(_CLOSING_NOTE.match(body or ""))
 
 
 def best_answer(reporter: str, comments: Iterable[Comment], min_chars: int,

@@ -22,6 +22,10 @@ from collections import defaultdict
 from datetime import datetime
 from typing import Iterable
 
+from fixlore.core.model import Comment
+from fixlore.rules.answers import ASKS_REPORTER, closing_note
+from fixlore.rules.bots import STALE_NOTICE, is_bot
+
 STORM_MIN_CLOSES = 3
 STORM_WINDOW_S = 600
 # A storm sweeps other people's tickets: an opener closing the issues they filed themselves (an
@@ -47,6 +51,37 @@ def distinct_openers(openers: Iterable[str]) -> int:
         else:
             unknown += 1
     return len(known) + unknown
+# A no-reply sweep: a maintainer walks the tracker's "waiting for the reporter" list and closes the
+# tickets whose reporter never answered a request for logs, versions or a reproduction. Projects write
+# this pass into their triage process (GitHub Desktop's first responder: "review the needs-reproduction
+# issues and close any that have gone 2 weeks with no new activity"; eslint, ember.js and
+# microsoft/ebpf-for-windows: close when the filer has not answered a request for information within one
+# or two weeks), and it is done by hand, one ticket after another, minutes apart. Such closes are few
+# per pass, so two in one run are a sweep where two ordinary closes are not: each close's own thread
+# shows why it was closed then, and none of it is a fix. Not fitted: two is the least a run can be.
+SWEEP_MIN_CLOSES = 2
+
+
+def awaits_reporter(opener: str, comments: Iterable[Comment], closed_at: datetime, min_wait_s: float) -> bool:
+    """Whether the issue was closed waiting on its reporter: someone else asked the opener for
+    something (rules.answers.ASKS_REPORTER) at least `min_wait_s` before the close, and after that
+    request the opener wrote nothing and nobody else wrote more than a stale notice or a bare
+    closing note. An unknown opener never waits (who would have answered is not known)."""
+    if not opener:
+        return False
+    asked: datetime | None = None
+    for c in sorted((c for c in comments if c.created_at is not None and c.created_at <= closed_at),
+                    key=lambda c: c.created_at):
+        body = c.body or ""
+        if own_close(c.author, opener):
+            asked = None
+        elif not c.author or is_bot(c.author) or STALE_NOTICE.search(body) or closing_note(body):
+            continue
+        else:
+            asked = c.created_at if ASKS_REPORTER.search(body) else None
+    return asked is not None and (closed_at - asked).total_seconds() >= min_wait_s
+
+
 # A bot sweeps a whole organisation in seconds (ascend-2026-09's stale bot: 3 closes in 4 s over two
 # repositories); across repositories only a run this tight counts (within 60 s, 57 issues of that
 # world would, 37 of them outside the pool). Read off ascend-2026-09, checked on seed-twin (read): it
