@@ -150,6 +150,18 @@ def test_answer_evidence_skips_closing_notes_refusals_and_canned_replies():
     assert [e.kind for e in _by(corpus)[1].evidence] == ["answer"]
 
 
+def test_a_bare_request_to_confirm_is_no_answer():
+    """Handing the question back ("please confirm tp/pp match") is an ask, like "please provide the
+    log"; "确认" as an acknowledgment, or a request with the explanation, stays an answer."""
+    asks = {1: "请确认转换时 tp/pp 与训练一致。", 2: "Could you confirm the CANN version you run?",
+            3: "确认是问题，是 rank 表没有同步导致的。", 4: "请确认版本：8.0 起 aclnn 接口改名了，旧脚本要改用新名字"}
+    corpus = Corpus(issues=[issue(n, closed=t(18)) for n in asks],
+                    comments=[comment(n, text, author="m") for n, text in asks.items()])
+    cases = _by(corpus)
+    assert [cases[n].evidence for n in (1, 2)] == [[], []]
+    assert [[e.kind for e in cases[n].evidence] for n in (3, 4)] == [["answer"], ["answer"]]
+
+
 def test_answer_is_kept_only_on_analysis_candidates():
     corpus = Corpus(issues=[issue(1, "question one", closed=t(18)), issue(2, "question two", closed=t(18))],
                     comments=[comment(1, "当前支持 core_r0.12 ~ core_r0.13，详见发布说明。", author="m"),

@@ -38,15 +38,23 @@ def canned_replies(corpus: Corpus, min_issues: int = 3) -> set[str]:
 # What asking the reporter for something looks like (logs, versions, a reproduction).
 _ASK_ZH = r"(?:提供|补充|附上|上传|贴一下|发一下)"
 _ASK_EN = r"(?:provide|share|attach|post|upload)"
+# Asking the reporter to confirm or verify something ("请确认转换时 tp/pp 与训练一致", "could you confirm the
+# version?") hands the question back as well; without the request word "确认" is an acknowledgment
+# ("确认是问题，已修复"), so it counts only after one.
+_CONFIRM_ZH = r"(?:请|麻烦|能否|可否)\s*(?:您|你)?\s*(?:再|先)?\s*(?:确认|核实|核对)"
+_CONFIRM_EN = r"(?:please|could you|can you)\s+(?:please\s+)?(?:confirm|verify|double-check)"
 # A reply that only asks for more information is not an answer.
+# (A request to confirm followed by a colon goes on to explain: "请确认版本：8.0 起接口改名了".)
 _ASKS_ONLY = re.compile(rf"^\s*(?:请|麻烦)?{_ASK_ZH}[^。！？!?]{{0,60}}[。！？!?]?\s*$|"
-                        rf"^\s*(?:please|could you|can you)\s+{_ASK_EN}\b[^.!?]{{0,80}}[.!?]?\s*$",
+                        rf"^\s*{_CONFIRM_ZH}[^。！？!?：:]{{0,60}}[。！？!?]?\s*$|"
+                        rf"^\s*(?:please|could you|can you)\s+{_ASK_EN}\b[^.!?]{{0,80}}[.!?]?\s*$|"
+                        rf"^\s*{_CONFIRM_EN}\b[^.!?:]{{0,80}}[.!?]?\s*$",
                         re.IGNORECASE)
 # A reply that asks the reporter for something anywhere in it ("…这个说法不符。请补充模型、commit 和
 # 完整日志以便复现", "Could you please share the full log?", "needs more info"): the thread then
 # waits on the reporter (rules.bursts.awaits_reporter).
-ASKS_REPORTER = re.compile(rf"(?:请|麻烦|能否|可否|方便)\s*(?:您|你)?\s*(?:再|先)?\s*{_ASK_ZH}|"
-                           rf"\b(?:please|could you|can you|would you)\s+(?:please\s+)?{_ASK_EN}\b|"
+ASKS_REPORTER = re.compile(rf"(?:请|麻烦|能否|可否|方便)\s*(?:您|你)?\s*(?:再|先)?\s*{_ASK_ZH}|{_CONFIRM_ZH}|"
+                           rf"\b(?:please|could you|can you|would you)\s+(?:please\s+)?{_ASK_EN}\b|\b{_CONFIRM_EN}\b|"
                            r"\bneeds? more (?:info|information|details)\b", re.IGNORECASE)
 
 
