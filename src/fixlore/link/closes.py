@@ -11,7 +11,9 @@ A close storm is one actor closing many issues in a short run; computed over eve
 the corpus, leaving out closes explained by a linked fix merging just before them and closes of
 an actor's own issues (a person tidying up the tickets they opened is not sweeping anyone's
 tracker), and counting a run only when its issues come from at least `storm_min_openers`
-people (`rules.bursts.MIN_OPENERS`).
+people (`rules.bursts.MIN_OPENERS`). A no-reply sweep is one too: a shorter run (two closes) of
+issues each closed waiting on its reporter, a request for information left unanswered
+(`rules.bursts.awaits_reporter`).
 
 The thresholds are in link.config, each with the world it was fitted on.
 """
