@@ -41,12 +41,12 @@ from fixlore.analyse.cells import problem_cell, symptom_cell, title_within
 from fixlore.analyse.confirmed import confirmed_causes
 from fixlore.analyse.context import CaseContext
 from fixlore.analyse.keep import keep_or_drop, language_of
-from fixlore.analyse.fit import fit, fit_cell, fit_shown, row_budget, shown_len, without_dangling, without_restated
+from fixlore.analyse.fit import fit, fit_cell, fit_facts, row_budget, shown_len, without_dangling, without_restated
 from fixlore.analyse.roles import (OFFICIAL, asks, facts_kept, is_measurement, is_scope, is_template_note, is_workaround,
                                    is_log_line, only_tests, says_something, states_cause,
                                    states_change, states_reason, without_merge_news)
 from fixlore.analyse.roles import pulls_named as _pulls_named
-from fixlore.analyse.room import (figures_only, new_figures, points_elsewhere, repeats, same_wording,
+from fixlore.analyse.room import (cut_terms, figures_only, new_figures, points_elsewhere, repeats, same_wording,
                                   without_own_reference)
 from fixlore.analyse.room import worth_room as room_for
 from fixlore.analyse.scored import Scored
@@ -237,7 +237,9 @@ class OfflineAnalyst:
                     text = figures_only(text, like[c.text][0].text)
                 # measured as the reader sees it: code marks take no room (analyse/fit.shown_len)
                 if shown_len(text) > limit:
-                    cut = fit_shown(text, max(limit, 0))
+                    # its head, the cause or the change, then the clauses naming what the row lacks
+                    cut = fit_facts(text, max(limit, 0),
+                                    **cut_terms([title, stated] + [t for _, _, t in taken], case.repo))
                     # whole clauses only, never an ellipsis (analyse/fit.py); a bound on versions is
                     # kept whole or not at all ("需要 A ≥ 1；B ≥ 2" cut after the first clause states a
                     # wrong requirement); anything else cut must still name something (the first
