@@ -6,6 +6,8 @@ from fixlore.rules.clause_choice import choose_clauses
 from fixlore.rules.clauses import DANGLING, clause_ends, dangles, fit, without_dangling
 from fixlore.rules.text import hard_facts, overlap, tokens
 
+# a sentence cut to fewer characters than this says too little to keep
+MIN_PIECE = 24
 # a clause whose words a clause already in the row holds this much of says it again
 RESTATED = 0.8
 
@@ -81,4 +83,4 @@ def clauses(text: str) -> list[str]:
     return [text[a:b] for a, b in zip(cuts, cuts[1:]) if text[a:b].strip()]
 
 
-__all__ = ["DANGLING", "ROW_CHARS", "clause_ends", "dangles", "fit", "fit_cell", "fit_facts", "fit_shown", "clauses", "row_budget", "shown_len", "without_dangling", "without_restated"]
+__all__ = ["DANGLING", "MIN_PIECE", "ROW_CHARS", "clause_ends", "dangles", "fit", "fit_cell", "fit_facts", "fit_shown", "clauses", "row_budget", "shown_len", "without_dangling", "without_restated"]
