@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from fixlore.rules.clause_choice import choose_clauses
 from fixlore.rules.clauses import DANGLING, clause_ends, dangles, fit, without_dangling
 from fixlore.rules.text import hard_facts, overlap, tokens
 
+# a sentence cut to fewer characters than this says too little to keep
+MIN_PIECE = 24
 # a clause whose words a clause already in the row holds this much of says it again
 RESTATED = 0.8
 
@@ -35,6 +38,13 @@ def fit_shown(text: str, limit: int) -> str:
         if shown_len(cut) <= limit:
             return cut
     return ""
+
+
+def fit_facts(text: str, limit: int, facts=hard_facts, known: set | None = None, needed=None) -> str:
+    """`text` within `limit` characters a reader sees (`shown_len`) by whole clauses chosen for the
+    facts (`facts`) the row lacks (`known`: what it states), its head and the clauses a reader
+    `needed` kept (rules/clause_choice.py); "" when not even its head fits."""
+    return choose_clauses(text, limit, facts=facts, known=known, measure=shown_len, needed=needed)
 
 
 def row_budget(problem: str, stated: str, least: int) -> int:
@@ -73,4 +83,4 @@ def clauses(text: str) -> list[str]:
     return [text[a:b] for a, b in zip(cuts, cuts[1:]) if text[a:b].strip()]
 
 
-__all__ = ["DANGLING", "ROW_CHARS", "clause_ends", "dangles", "fit", "fit_cell", "fit_shown", "clauses", "row_budget", "shown_len", "without_dangling", "without_restated"]
+__all__ = ["DANGLING", "MIN_PIECE", "ROW_CHARS", "clause_ends", "dangles", "fit", "fit_cell", "fit_facts", "fit_shown", "clauses", "row_budget", "shown_len", "without_dangling", "without_restated"]

@@ -41,15 +41,16 @@ from fixlore.analyse.cells import problem_cell, symptom_cell, title_within
 from fixlore.analyse.confirmed import confirmed_causes
 from fixlore.analyse.context import CaseContext
 from fixlore.analyse.keep import keep_or_drop, language_of
-from fixlore.analyse.fit import fit, fit_cell, fit_shown, row_budget, shown_len, without_dangling, without_restated
+from fixlore.analyse.fit import MIN_PIECE, fit, fit_cell, fit_facts, row_budget, shown_len, without_dangling, without_restated
 from fixlore.analyse.roles import (OFFICIAL, asks, facts_kept, is_measurement, is_scope, is_template_note, is_workaround,
                                    is_log_line, only_tests, says_something, states_cause,
                                    states_change, states_reason, without_merge_news)
 from fixlore.analyse.roles import pulls_named as _pulls_named
-from fixlore.analyse.room import (figures_only, new_figures, points_elsewhere, repeats, same_wording,
+from fixlore.analyse.room import (cut_terms, figures_only, new_figures, points_elsewhere, repeats, same_wording,
                                   without_own_reference)
 from fixlore.analyse.room import worth_room as room_for
-from fixlore.analyse.scored import Scored
+from fixlore.analyse.row_choice import choose_sentences
+from fixlore.analyse.scored import Scored, best
 from fixlore.analyse.tense import in_tense
 from fixlore.core.enums import Trap
 from fixlore.core.model import Case, Written
@@ -69,7 +70,6 @@ SOURCE_WEIGHT = {"maintainer": 1.0, "pull": 0.9, "pull_comment": 0.7, "commit": 
 # characters the analyst writes per row (two sentences, read at a glance); the pipeline's facts (fix,
 # where it landed, the close: ~30-40 more) are the composer's to word and do not shorten it
 EXPLAIN_BUDGET = 150
-MIN_PIECE = 24      # a sentence cut to fewer characters than this says too little to keep
 class OfflineAnalyst:
     name = "offline"
     _title_within = staticmethod(title_within)
@@ -172,18 +172,7 @@ class OfflineAnalyst:
         vecs = self.embedder.encode([title] + texts)
         return [float(vecs[0] @ v) for v in vecs[1:]]
 
-    @staticmethod
-    def _best(items: list[Scored], n: int) -> list[Scored]:
-        """Top `n` by score, skipping near-repeats of a sentence already taken."""
-        out: list[Scored] = []
-        for item in sorted(items, key=lambda x: (-x.score, x.order)):
-            toks = tokens(item.text)
-            if any(max(overlap(toks, o_t := tokens(o.text)), overlap(o_t, toks)) > 0.5 for o in out):
-                continue
-            out.append(item)
-            if len(out) >= n:
-                break
-        return out
+    _best = staticmethod(best)      # top n by score, near-repeats skipped (analyse/scored.py)
 
     def _explanation(self, case: Case, cands: list[Scored], budget: int,
                      title: str = "", stated: str = "", room: int | None = None) -> list[tuple[str, Scored, str]]:
@@ -237,7 +226,9 @@ class OfflineAnalyst:
                     text = figures_only(text, like[c.text][0].text)
                 # measured as the reader sees it: code marks take no room (analyse/fit.shown_len)
                 if shown_len(text) > limit:
-                    cut = fit_shown(text, max(limit, 0))
+                    # its head, the cause or the change, then the clauses naming what the row lacks
+                    cut = fit_facts(text, max(limit, 0),
+                                    **cut_terms([title, stated] + [t for _, _, t in taken], case.repo))
                     # whole clauses only, never an ellipsis (analyse/fit.py); a bound on versions is
                     # kept whole or not at all ("需要 A ≥ 1；B ≥ 2" cut after the first clause states a
                     # wrong requirement); anything else cut must still name something (the first
@@ -283,30 +274,39 @@ class OfflineAnalyst:
         else:
             # no fix to describe: "建议改用 AscendC 实现" is advice, though it names a change
             take("workaround", [c for c in official if c.workaround])
-        take("scope", [c for c in usable if c.scope and not c.aside and (c.source in OFFICIAL or c.facts)])
-        if not any(c.measured for _, c, _ in taken):
-            take("mechanism", [c for c in official if c.measured and not c.aside and not c.change])
-        # the row has its cause and its change: a sentence more is room spent, worth it for a fact
-        # the row lacks (issue #22: facts chosen to fit the length), not for the cause in other words
-        take("mechanism", [c for c in usable if c.mechanism and worth_room(c)])
-        if not any(r == "workaround" for r, _, _ in taken):
-            take("workaround", [c for c in official if c.workaround and not c.change and not c.aside])
+        def further() -> None:
+            take("scope", [c for c in usable if c.scope and not c.aside and (c.source in OFFICIAL or c.facts)])
+            if not any(c.measured for _, c, _ in taken):
+                take("mechanism", [c for c in official if c.measured and not c.aside and not c.change])
+            # the row has its cause and its change: a sentence more is room spent, worth it for a fact
+            # the row lacks (issue #22: facts chosen to fit the length), not for the cause in other words
+            take("mechanism", [c for c in usable if c.mechanism and worth_room(c)])
+            if not any(r == "workaround" for r, _, _ in taken):
+                take("workaround", [c for c in official if c.workaround and not c.change and not c.aside])
+        further()
         if not taken:   # no cue anywhere: what the official voice said, then what the PR says
             take("mechanism", [c for c in usable if c.source == "maintainer"], first=True)
             take("change" if case.fix else "mechanism", [c for c in usable if c.source == "pull"], first=True)
-        # room left: more of what the people who changed the code said that names something. A
-        # whole sentence shorter than a cut may be ("实践文档另见 #498", "需 CANN ≥ 9.2.0") fits what
-        # is left; MIN_PIECE bounds only what a cut keeps (take() above)
-        while left > 0 and len(taken) < 6:
-            before = len(taken)
-            more = [c for c in official if not c.aside and not any(c.text == t.text for _, t, _ in taken)]
-            take("change" if case.fix else "mechanism",
-                 [c for c in more if (c.facts or c.mechanism or c.change or points_elsewhere(c.text, case.repo, case.number, stated))
-                  and worth_room(c)])
-            if len(taken) == before:
-                break
-        take("aside", [c for c in official if c.aside and c.facts])
-        return taken
+
+        def room_left() -> None:
+            # room left: more of what the people who changed the code said that names something. A
+            # whole sentence shorter than a cut may be ("实践文档另见 #498", "需 CANN ≥ 9.2.0") fits what
+            # is left; MIN_PIECE bounds only what a cut keeps (take() above)
+            while left > 0 and len(taken) < 6:
+                before = len(taken)
+                more = [c for c in official if not c.aside and not any(c.text == t.text for _, t, _ in taken)]
+                take("change" if case.fix else "mechanism",
+                     [c for c in more if (c.facts or c.mechanism or c.change or points_elsewhere(c.text, case.repo, case.number, stated))
+                      and worth_room(c)])
+                if len(taken) == before:
+                    break
+            take("aside", [c for c in official if c.aside and c.facts])
+        room_left()
+        # one more row's worth gathered, the sentences kept chosen for the facts (analyse/row_choice.py)
+        first_pass, left = len(taken), left + budget
+        further()
+        room_left()
+        return choose_sentences(taken, budget, [title, stated], case.repo, first_pass)
 
     def problem(self, case: Case, ctx: CaseContext) -> str:
         return problem_cell(case, ctx)

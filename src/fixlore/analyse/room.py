@@ -38,7 +38,7 @@ from __future__ import annotations
 
 import re
 
-from fixlore.analyse.roles import pulls_named
+from fixlore.analyse.roles import pulls_named, states_cause, states_change, states_reason
 from fixlore.rules.refs import find_refs, without_written_refs
 from fixlore.rules.text import hard_facts, overlap, tokens
 
@@ -132,6 +132,15 @@ def without_own_reference(text: str, repo: str, number: int) -> str:
     return "".join(kept).strip().lstrip("，,；;").strip() if kept else ""
 
 
+def cut_terms(said: list[str], repo: str) -> dict:
+    """How a sentence that must shrink chooses its clauses (analyse/fit.fit_facts, issue #22): by
+    the facts it `named` that the row (`said`: the title, the fact sentences, the sentences taken)
+    does not, a clause stating the cause or what the change does kept first: the names a row
+    lists mean nothing to a reader who is not told what was wrong or what was done."""
+    return {"facts": lambda s: named(s, repo), "known": named(" ".join(said), repo),
+            "needed": lambda s: states_cause(s) or states_reason(s) or states_change(s)}
+
+
 def worth_room(text: str, roles: set[str], shown: list[str], stated: str, repo: str) -> bool:
     """Whether `text` earns room in a row that already says what was wrong and what was done (a
     mechanism, and the change or the advice): only by naming a fact (a number, a name, a version,
@@ -145,4 +154,4 @@ def worth_room(text: str, roles: set[str], shown: list[str], stated: str, repo: 
     return bool(named(text, repo) - named(" ".join([stated] + shown), repo))
 
 
-__all__ = ["SAME_WORDING", "figures", "figures_only", "named", "new_figures", "points_elsewhere", "repeats", "same_wording", "without_own_reference", "worth_room"]
+__all__ = ["SAME_WORDING", "cut_terms", "figures", "figures_only", "named", "new_figures", "points_elsewhere", "repeats", "same_wording", "without_own_reference", "worth_room"]

@@ -7,6 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from fixlore.analyse.roles import OFFICIAL
+from fixlore.rules.text import overlap, tokens
 
 
 @dataclass(slots=True)
@@ -44,3 +45,16 @@ class Scored:
     def change(self) -> bool:
         """Describes the change, in the words of the people who made it."""
         return self.source in OFFICIAL and not self.aside and (self.fix > 0 or self.changed)
+
+
+def best(items: list[Scored], n: int) -> list[Scored]:
+    """Top `n` by score, skipping near-repeats of a sentence already taken."""
+    out: list[Scored] = []
+    for item in sorted(items, key=lambda x: (-x.score, x.order)):
+        toks = tokens(item.text)
+        if any(max(overlap(toks, o_t := tokens(o.text)), overlap(o_t, toks)) > 0.5 for o in out):
+            continue
+        out.append(item)
+        if len(out) >= n:
+            break
+    return out

@@ -1,0 +1,91 @@
+"""Which of the sentences gathered for a row it keeps when they do not all fit (issue #22: facts
+chosen to fit the length, never cut).
+
+The analyst gathers sentences by role, in the order a reader needs them (analyse/offline.py), from
+more room than the row has; taking them in that order until the room runs out would keep a later
+role's sentence that names nothing over an even later one that names the versions, the PR and the
+figures a reader acts on. So the row keeps:
+
+- what a reader needs to act at all: the first mechanism (what was wrong) and the first change or
+  advice (what was done, what to do). Names and numbers without these tell a reader nothing;
+- a sentence in the words of one kept (a second measurement: "qwen3.5-27B：0.25%，1.3× bf16" after
+  the line it repeats) only with that one;
+- of the sets of whole sentences that fit, the one stating the most facts the row does not state
+  otherwise (room.named: identifiers, versions, PRs and issues, measured numbers); of those, the
+  one closest to the row taken in the order a reader needs (the first pass), then the shortest.
+  A row of a few sentences has few such sets: all are weighed;
+- room left goes to the sentence left out that names the most facts, cut to its clauses chosen for
+  them (analyse/fit.fit_facts) when the cut keeps a new fact and at least MIN_PIECE characters.
+
+When all the sentences gathered fit, the row keeps them all. What is kept reads in the order it
+was gathered. Written from what a reader of a row needs; no
+world's figure chose it.
+"""
+
+from __future__ import annotations
+
+from fixlore.analyse.fit import MIN_PIECE, fit_facts, shown_len
+from fixlore.analyse.room import cut_terms, named, same_wording
+
+# the most sentences whose sets are all weighed (2**12 sets); a row gathers far fewer
+WEIGHED = 12
+# the roles that say what was done or what to do
+DONE = ("change", "workaround")
+
+
+def _needs(gathered: list[tuple], i: int) -> set[int]:
+    """`i` and the sentences gathered before it in whose words it is written (`same_wording`)."""
+    return {i} | {j for j in range(i) if same_wording(gathered[i][1].text, gathered[j][1].text)}
+
+
+def _first(gathered: list[tuple], roles: tuple, measured: bool) -> int | None:
+    of = [i for i, (r, _, _) in enumerate(gathered) if r in roles]
+    return next((i for i in of if measured or not gathered[i][1].measured), of[0] if of else None)
+
+
+def choose_sentences(gathered: list[tuple], room: int, said: list[str], repo: str, first_pass: int | None = None) -> list[tuple]:
+    """The (role, sentence, text) of `gathered` a row of `room` visible characters keeps (see the
+    module's docstring); `said`: what the row states besides (the title, the pipeline's fact
+    sentences); `first_pass`: how many of `gathered` were taken within `room` in the order a reader
+    needs them: that row stands unless a choice states more facts."""
+    # each sentence and the mark after it (the row's last one closes it: no room of its own)
+    cost = lambda texts: sum(shown_len(t) + 1 for t in texts)  # noqa: E731
+    room += 1
+    texts = [t for _, _, t in gathered]
+    if cost(texts) <= room:
+        return gathered
+    base = set(range(len(gathered) if first_pass is None else first_pass))
+    if len(gathered) > WEIGHED:
+        return gathered[:len(base)]
+    known = named(" ".join(said), repo)
+    facts = [named(t, repo) - known for t in texts]
+    needs = [_needs(gathered, i) for i in range(len(gathered))]
+    # what was wrong (the explanation the analyst put first, a measurement when no cause was stated),
+    # and what was done: a measurement says how well, a sentence saying what the change does first
+    # (of the row taken first: a sentence gathered only with more room is no sentence a reader needs)
+    first = gathered[:len(base)]
+    must = {i for i in (_first(first, ("mechanism",), True), _first(first, DONE, False)) if i is not None}
+    best, best_key = base, None
+    for mask in range(1 << len(gathered)):
+        kept = {i for i in range(len(gathered)) if mask >> i & 1}
+        if not must <= kept or any(not needs[i] <= kept for i in kept) or cost(texts[i] for i in kept) > room:
+            continue
+        # the most facts; then the row a reader needs in order (the first pass); then the shorter
+        key = (len(set().union(*(facts[i] for i in kept))), len(kept & base), -cost(texts[i] for i in kept))
+        if best_key is None or key > best_key:
+            best, best_key = kept, key
+    kept = {i: texts[i] for i in best}
+    # room left: the sentence left out that names the most facts the row lacks, cut to its clauses
+    said_now = said + list(kept.values())
+    for i in sorted(set(range(len(gathered))) - kept.keys(), key=lambda i: -len(facts[i])):
+        if not needs[i] - {i} <= kept.keys():
+            continue
+        left = room - cost(kept.values()) - 1
+        cut = fit_facts(texts[i], left, **cut_terms(said_now, repo)) if left > 0 else ""
+        if len(cut) >= MIN_PIECE and named(cut, repo) - named(" ".join(said_now), repo):
+            kept[i] = cut
+            break
+    return [(r, c, kept[i]) for i, (r, c, _) in enumerate(gathered) if i in kept]
+
+
+__all__ = ["choose_sentences"]

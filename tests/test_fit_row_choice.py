@@ -1,0 +1,62 @@
+"""Issue #22: the sentences a row keeps when all it gathered do not fit are chosen for the facts
+(analyse/row_choice.py): the most facts the row lacks, what was wrong and what was done kept, the
+order written, the row taken first when a choice states no more."""
+
+from fixlore.analyse.fit import shown_len
+from fixlore.analyse.row_choice import choose_sentences
+from fixlore.analyse.scored import Scored
+
+REPO = "Ascend/demo"
+MECH = "调度器在重试时复用了旧的连接句柄，所以请求一直挂起"
+CHANGE = "改为每次重试新建 `conn_pool` 连接"
+PLAIN = "这个问题在多机场景下更容易出现，单机很少遇到"
+NAMES = "涉及 retry_limit、conn_timeout、pool_size 三个参数"
+
+
+def _s(text: str, measured: bool = False) -> Scored:
+    return Scored(text=text, source="maintainer", order=0, root=0, fix=0, action=0, score=1.0, measured=measured)
+
+
+def _row(*items: tuple[str, str]) -> list[tuple]:
+    return [(role, _s(text), text) for role, text in items]
+
+
+def _room(*texts: str) -> int:
+    return sum(shown_len(t) + 1 for t in texts) - 1
+
+
+def test_a_sentence_that_names_facts_replaces_one_that_names_none():
+    gathered = _row(("mechanism", MECH), ("change", CHANGE), ("mechanism", PLAIN), ("change", NAMES))
+    room = _room(MECH, CHANGE, NAMES)
+    kept = [t for _, _, t in choose_sentences(gathered, room, ["标题"], REPO, first_pass=3)]
+    assert kept == [MECH, CHANGE, NAMES]        # the order gathered, the fact-less sentence out
+
+
+def test_what_was_wrong_and_what_was_done_stay_for_a_list_of_names():
+    gathered = _row(("mechanism", MECH), ("change", CHANGE), ("change", NAMES))
+    room = _room(CHANGE, NAMES)                  # the names and the change fit, not with the cause
+    kept = [t for _, _, t in choose_sentences(gathered, room, ["标题"], REPO, first_pass=2)]
+    assert MECH in kept and CHANGE in kept and NAMES not in kept
+
+
+def test_the_row_taken_first_stands_when_no_choice_states_more():
+    other = "多机场景更容易出现，单机少见，日志里也看不出来"
+    gathered = _row(("mechanism", MECH), ("change", CHANGE), ("mechanism", PLAIN), ("mechanism", other))
+    room = _room(MECH, CHANGE, PLAIN)
+    kept = [t for _, _, t in choose_sentences(gathered, room, ["标题"], REPO, first_pass=3)]
+    assert kept == [MECH, CHANGE, PLAIN]
+
+
+def test_a_second_measurement_goes_only_with_the_line_it_repeats():
+    first = "qwen3-vl-30B：loss rel. err vs bf16 0.33%，throughput 1.1× bf16"
+    second = "qwen3-vl-30B：loss rel. err vs bf16 0.25%，throughput 1.3× bf16"
+    gathered = [("change", _s(CHANGE), CHANGE), ("mechanism", _s(first, True), first),
+                ("mechanism", _s(second, True), second)]
+    room = _room(CHANGE, second) + 2              # the second line alone would fit, not both
+    kept = [t for _, _, t in choose_sentences(gathered, room, ["标题"], REPO, first_pass=1)]
+    assert second not in kept or first in kept
+
+
+def test_all_that_fits_is_kept():
+    gathered = _row(("mechanism", MECH), ("change", CHANGE))
+    assert choose_sentences(gathered, 500, ["标题"], REPO, first_pass=1) == gathered
