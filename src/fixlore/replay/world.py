@@ -62,6 +62,7 @@ class World:
 
         self._cache: dict[Path, Any] = {}
         self._listings: dict[Path, list[int]] = {}
+        self._dirs: dict[tuple[str, str], Path] = {}
         self._lock = threading.Lock()
         if eager:
             self.load_all()
@@ -86,7 +87,19 @@ class World:
         return data
 
     def _repo_dir(self, owner: str, repo: str) -> Path | None:
-        """The folder of owner/repo; exact match first, then case-insensitive (paths are case-insensitive on the web)."""
+        """The folder of owner/repo; exact match first, then case-insensitive (paths are case-insensitive on the web).
+        Found once per spelling, as the files are read once (every request of a harvest asks)."""
+        key = (owner, repo)
+        with self._lock:
+            found = self._dirs.get(key)
+        if found is None:
+            found = self._find_repo_dir(owner, repo)
+            if found is not None:
+                with self._lock:
+                    self._dirs[key] = found
+        return found
+
+    def _find_repo_dir(self, owner: str, repo: str) -> Path | None:
         exact = self.path / "repos" / owner / repo
         if exact.is_dir():
             return exact

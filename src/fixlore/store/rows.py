@@ -36,23 +36,40 @@ def upsert(conn: sa.Connection, table: sa.Table, rows: list[dict[str, Any]], key
     """INSERT ... ON CONFLICT (keys) DO UPDATE, in the dialect's own syntax."""
     if not rows:
         return
-    keys = list(keys or [c.name for c in table.primary_key.columns])
-    if conn.dialect.name == "postgresql":
-        from sqlalchemy.dialects.postgresql import insert
-    else:
-        from sqlalchemy.dialects.sqlite import insert
-    stmt = insert(table)
-    cols = list(update) if update is not None else [c for c in rows[0] if c not in keys]
-    if cols:
-        stmt = stmt.on_conflict_do_update(index_elements=keys, set_={c: stmt.excluded[c] for c in cols})
-    else:
-        stmt = stmt.on_conflict_do_nothing(index_elements=keys)
+    keys = tuple(keys or [c.name for c in table.primary_key.columns])
+    cols = tuple(update) if update is not None else tuple(c for c in rows[0] if c not in keys)
+    stmt = _upsert_statement(conn.dialect.name, table, keys, cols)
     # Rows in key order: harvesters sharing one PostgreSQL then lock the rows they both write in
     # the same order, so two overlapping upserts wait for each other instead of deadlocking.
     rows = sorted(rows, key=lambda r: tuple((r.get(k) is None, str(r.get(k))) for k in keys))
     # Batches keep PostgreSQL's bind-parameter limit out of reach.
     for start in range(0, len(rows), 500):
         conn.execute(stmt, rows[start:start + 500])
+
+
+_STATEMENTS: dict[tuple, Any] = {}
+
+
+def _upsert_statement(dialect: str, table: sa.Table, keys: tuple[str, ...], cols: tuple[str, ...]) -> Any:
+    """The statement for these keys and columns, built once per process: building one makes an
+    alias of the table for ``excluded`` (a copy of every column), and a harvest upserts thousands
+    of times with a handful of shapes. Statements are immutable, so sharing them is safe."""
+    shape = (dialect, table, keys, cols)
+    stmt = _STATEMENTS.get(shape)
+    if stmt is None:
+        if dialect == "postgresql":
+            from sqlalchemy.dialects.postgresql import insert
+        else:
+            from sqlalchemy.dialects.sqlite import insert
+        stmt = insert(table)
+        if cols:
+            stmt = stmt.on_conflict_do_update(index_elements=list(keys), set_={c: stmt.excluded[c] for c in cols})
+        else:
+            stmt = stmt.on_conflict_do_nothing(index_elements=list(keys))
+        if len(_STATEMENTS) >= 256:          # tables made on the fly (a migration's) come and go
+            _STATEMENTS.clear()
+        _STATEMENTS[shape] = stmt
+    return stmt
 
 
 # ---------------------------------------------------------------------------
