@@ -59,6 +59,12 @@ _TEMPLATE: list[Path] = []
 _TEMPLATE_LOCK = threading.Lock()
 
 
+def fresh_stores_migrated_for_real(real: bool) -> None:
+    """For the rest of the running test: a new store migrates for real (True) or starts as the
+    migrated copy (False), whatever the test's marker says."""
+    _REAL_MIGRATIONS[0] = real
+
+
 def _template_store(real_migrate) -> Path:
     with _TEMPLATE_LOCK:                                # threads of one test may open stores at once
         if not _TEMPLATE:
