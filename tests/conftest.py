@@ -7,6 +7,7 @@ import contextlib
 import glob
 import os
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -117,10 +118,19 @@ _migrate_from_a_template()
 
 
 def pytest_configure(config):
-    """One cache of sentence vectors for the whole test run (retrieval/vector_cache.py), shared by
+    """Ctrl-C as a terminal delivers it, and one cache of sentence vectors for the whole run.
+
+    The tests of Ctrl-C need Python's own SIGINT handler: a runner that starts the suite in the
+    background (a non-interactive shell's `&`, nohup) hands it SIGINT ignored, which the workers
+    and every process a test starts would inherit (and fixlore, rightly, keeps an ignored SIGINT
+    ignored). Here in the controller and each worker alike.
+
+    One cache of sentence vectors for the whole test run (retrieval/vector_cache.py), shared by
     the workers and the processes tests start: a text embedded once (a world's documents, its
     cases) is not embedded again by the next test that runs that world. Fresh for each run, never
     the user's own cache. The workers inherit it from the controller's environment."""
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
     if os.environ.get("FIXLORE_VECTOR_CACHE") is None and not hasattr(config, "workerinput"):
         import atexit
 
