@@ -83,7 +83,8 @@ from fixlore.core.enums import FunnelStage  # noqa: E402
 from fixlore.core.model import Case  # noqa: E402
 from fixlore.evaluate.score import load_truth, selection_agreement  # noqa: E402
 from fixlore.series import selection as lib  # noqa: E402  (the shared logic: `fixlore weights learn` runs it too)
-from fixlore.series.weights import EVEN, auc, learned_score, case_features, reordered  # noqa: E402
+from fixlore.rules.funnel.learned import EVEN, case_features, learned_score  # noqa: E402
+from fixlore.series.weights import auc, reordered  # noqa: E402
 from fixlore.sources.offline import read_world_meta  # noqa: E402
 
 EVERY = lib.EVERY                      # a top K larger than any pool: every pool case is analysed

@@ -12,7 +12,8 @@ import pytest
 
 from fixlore.core.enums import FunnelStage
 from fixlore.edges.caseexport import read_cases_jsonl
-from fixlore.series.weights import case_features, learn, learned_score
+from fixlore.rules.funnel.learned import case_features, learned_score
+from fixlore.series.weights import learn
 
 from conftest import fixlore_here
 

@@ -187,7 +187,8 @@ def test_the_saved_model_scores_as_scikit_learn_predicts():
     from sklearn.linear_model import LogisticRegression
     from sklearn.preprocessing import StandardScaler
 
-    from fixlore.series.weights import fit, held_out, learned_score
+    from fixlore.rules.funnel.learned import learned_score
+    from fixlore.series.weights import fit, held_out
 
     rng = random.Random(7)
     labelled = {}

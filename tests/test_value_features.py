@@ -138,7 +138,7 @@ def test_the_link_stage_reads_the_answerer_the_diff_and_the_fix_text():
 
 
 def test_a_series_learns_over_the_content_features():
-    from fixlore.series.weights import case_features
+    from fixlore.rules.funnel.learned import case_features
 
     feats = value_features(_v(answer_chars=80, answer_text="because x_y failed"))
     learned = case_features(Case(repo="o/r", number=1, title="t", value=value_score(feats), value_features=feats))

@@ -16,7 +16,8 @@ from fixlore.core.enums import FunnelStage
 from fixlore.edges.caseexport import read_cases_jsonl
 from fixlore.evaluate.score import load_truth, selection_agreement, split_truth
 from fixlore.series import selection as lib
-from fixlore.series.weights import EVEN, gate_favoured, learned_score, case_features, read_weights
+from fixlore.rules.funnel.learned import EVEN, case_features, gate_favoured, learned_score
+from fixlore.settings.valueweights import read_weights
 
 ROOT = Path(__file__).parents[1]
 WORLD = ROOT / "worlds" / "github-mini"

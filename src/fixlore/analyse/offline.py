@@ -41,7 +41,7 @@ from fixlore.analyse.cells import problem_cell, symptom_cell, title_within
 from fixlore.analyse.confirmed import confirmed_causes
 from fixlore.analyse.context import CaseContext
 from fixlore.analyse.keep import keep_or_drop, language_of
-from fixlore.analyse.fit import MIN_PIECE, fit, fit_cell, fit_facts, row_budget, shown_len, without_dangling, without_restated
+from fixlore.analyse.fit import MIN_PIECE, fit_cell, fit_facts, row_budget, shown_len, without_dangling, without_restated
 from fixlore.analyse.roles import (OFFICIAL, asks, facts_kept, is_measurement, is_scope, is_template_note, is_workaround,
                                    is_log_line, only_tests, says_something, states_cause,
                                    states_change, states_reason, without_merge_news)
@@ -50,18 +50,18 @@ from fixlore.analyse.room import (cut_terms, figures_only, new_figures, points_e
                                   without_own_reference)
 from fixlore.analyse.room import worth_room as room_for
 from fixlore.analyse.row_choice import choose_sentences
-from fixlore.analyse.scored import Scored, best
+from fixlore.analyse.scored import Scored, top_by_score
 from fixlore.analyse.tense import in_tense
 from fixlore.core.enums import Trap
 from fixlore.core.model import Case, Written
-from fixlore.rules.refs import KIND_ISSUE, find_refs
+from fixlore.rules.refs import find_refs
 from fixlore.rules.text import (ACTION_CUES, FIX_CUES, ROOT_CUES, cjk_count, clean_title,
                                 fact_count, hard_facts, is_aside, is_cjk, is_language_neutral,
                                 is_status_update, keywords, overlap, sentences, tokens, without_stage_label,
                                 without_status)
 from fixlore.rules.topics import topic_words
 from fixlore.rules.words import cue_count
-from fixlore.wording.facts import any_fix_merged, cite_label, close_sentence, fix_sentence, is_merged, pr_label, row_close, unlanded
+from fixlore.wording.facts import any_fix_merged, cite_label, close_sentence, fix_sentence, pr_label, row_close, unlanded
 
 # how much a sentence's origin counts: maintainers explain, PRs describe the change,
 # reporters sometimes locate the cause themselves
@@ -172,8 +172,6 @@ class OfflineAnalyst:
         vecs = self.embedder.encode([title] + texts)
         return [float(vecs[0] @ v) for v in vecs[1:]]
 
-    _best = staticmethod(best)      # top n by score, near-repeats skipped (analyse/scored.py)
-
     def _explanation(self, case: Case, cands: list[Scored], budget: int,
                      title: str = "", stated: str = "", room: int | None = None) -> list[tuple[str, Scored, str]]:
         """(role, sentence, text) picked by role in the order a reader needs them when room is short:
@@ -210,7 +208,7 @@ class OfflineAnalyst:
             # a second measurement in the words of a sentence taken (analyse/room.py) comes after
             # the sentences that say something else
             again = [c for c in pool if like[c.text]]
-            for c in self._best([c for c in pool if c not in again], 3) + self._best(again, 3):
+            for c in top_by_score([c for c in pool if c not in again], 3) + top_by_score(again, 3):
                 second = c in again
                 limit = left - max(0, budget - room) if second and room is not None else left
                 # a clause the row already says (the cause again at the head of the PR's sentence) goes
@@ -325,7 +323,7 @@ class OfflineAnalyst:
         else:
             official = [c for c in cands if c.source in ("maintainer", "pull_comment") and c.action > 0]
         # "修复已合入，今晚 nightly 观察" is news about the fix, not something to do
-        return self._best([c for c in official if says_something(c.text) and not is_log_line(c.text)], 1)
+        return top_by_score([c for c in official if says_something(c.text) and not is_log_line(c.text)], 1)
 
     def first_action(self, case: Case, cands: list[Scored], zh: bool) -> str:
         merged = case.landed_fixes      # a fix merged after the close is the build to upgrade to too
@@ -344,7 +342,7 @@ class OfflineAnalyst:
                           90, watch)
         if best:
             return fit_cell(best[0].text, 90)
-        anyc = self._best([c for c in cands if c.source == "maintainer"], 1)
+        anyc = top_by_score([c for c in cands if c.source == "maintainer"], 1)
         return fit_cell(anyc[0].text, 90) if anyc else ""
 
     # -- the analysis ----------------------------------------------------------------------
@@ -353,7 +351,7 @@ class OfflineAnalyst:
         title = clean_title(case.title or (ctx.issue.title if ctx.issue else ""))
         cands = self._candidates(case, ctx, title, zh)
         # the verdict and the theme read the stated causes (cue words), as before rows were written
-        root_text = " ".join(c.text for c in self._best([c for c in cands if c.root > 0], self.cause_sentences))
+        root_text = " ".join(c.text for c in top_by_score([c for c in cands if c.root > 0], self.cause_sentences))
         stated = " ".join(p for p in (fix_sentence(case, zh), row_close(case, zh)) if p)
         problem = self.problem(case, ctx)
         # the row's room is what a reader sees of it: the cited document's name is read too

@@ -47,7 +47,7 @@ class Scored:
         return self.source in OFFICIAL and not self.aside and (self.fix > 0 or self.changed)
 
 
-def best(items: list[Scored], n: int) -> list[Scored]:
+def top_by_score(items: list[Scored], n: int) -> list[Scored]:
     """Top `n` by score, skipping near-repeats of a sentence already taken."""
     out: list[Scored] = []
     for item in sorted(items, key=lambda x: (-x.score, x.order)):

@@ -191,6 +191,7 @@ def weights_cmd(name: str = typer.Argument(..., help="Series name."),
     the next edition's plan uses them."""
     from fixlore.edges.atomicfile import write_atomic
     from fixlore.settings.overrides import load_overrides, series_overrides
+    from fixlore.rules.funnel.learned import case_features
     from fixlore.series import weights as w
     from fixlore.store.ledger import Ledger
 
@@ -207,7 +208,7 @@ def weights_cmd(name: str = typer.Argument(..., help="Series name."),
                               found.keys_of("drop") if found else ())
     finally:
         store.close()
-    saved = w.fit({k: (w.case_features(c), y) for k, (c, y) in decided.items()})
+    saved = w.fit({k: (case_features(c), y) for k, (c, y) in decided.items()})
     if not show_only:
         write_atomic(w.weights_file(out, name), json.dumps(saved, ensure_ascii=False, indent=2) + "\n")
     _echo({k: v for k, v in saved.items() if k not in ("mean", "scale")}

@@ -46,7 +46,8 @@ from fixlore.core.errors import ConfigError
 from fixlore.core.model import Case
 from fixlore.evaluate.splits import splits_by_key
 from fixlore.rules.funnel.rank import pool_cut
-from fixlore.series.weights import EVEN, HOLD_OUT_EVERY, case_features, fold, learn, learned_score
+from fixlore.rules.funnel.learned import EVEN, case_features, learned_score
+from fixlore.series.weights import HOLD_OUT_EVERY, fold, learn
 
 EVERY = 1_000_000                      # a top K larger than any pool: every pool case is analysed
 POOL = (FunnelStage.SELECTED, FunnelStage.ANALYSIS, FunnelStage.RANK)

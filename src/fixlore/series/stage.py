@@ -32,7 +32,8 @@ class SeriesSummary(TypedDict, total=False):
 def _editors(ctx: RunContext, edition: dict) -> dict:
     """The editors' keep / drop (their overrides file) and the value weights learned from their
     past decisions (`fixlore.series.weights`, when saved beside the ledger) for the plan."""
-    from fixlore.series.weights import EVEN, learned_ranker
+    from fixlore.rules.funnel.learned import EVEN
+    from fixlore.series.weights import learned_ranker
 
     extra: dict = {}
     if ctx.overrides is not None:

@@ -34,7 +34,7 @@ from typing import Any
 from fixlore.core.enums import FunnelStage
 from fixlore.core.errors import ConfigError
 from fixlore.core.model import Case
-from fixlore.rules.funnel.learned import EVEN, case_features, check_text, gate_favoured, learned_score  # noqa: F401
+from fixlore.rules.funnel.learned import EVEN, case_features, check_text, gate_favoured, learned_score
 from fixlore.settings.valueweights import read_weights
 
 MODEL = "logistic regression (scikit-learn), standardised features, L2 C=1, class_weight balanced"

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from datetime import datetime, timezone
+from functools import lru_cache
 from typing import Any, Iterable
 
 import sqlalchemy as sa
@@ -47,29 +48,19 @@ def upsert(conn: sa.Connection, table: sa.Table, rows: list[dict[str, Any]], key
         conn.execute(stmt, rows[start:start + 500])
 
 
-_STATEMENTS: dict[tuple, Any] = {}
-
-
+@lru_cache(maxsize=256)
 def _upsert_statement(dialect: str, table: sa.Table, keys: tuple[str, ...], cols: tuple[str, ...]) -> Any:
     """The statement for these keys and columns, built once per process: building one makes an
     alias of the table for ``excluded`` (a copy of every column), and a harvest upserts thousands
     of times with a handful of shapes. Statements are immutable, so sharing them is safe."""
-    shape = (dialect, table, keys, cols)
-    stmt = _STATEMENTS.get(shape)
-    if stmt is None:
-        if dialect == "postgresql":
-            from sqlalchemy.dialects.postgresql import insert
-        else:
-            from sqlalchemy.dialects.sqlite import insert
-        stmt = insert(table)
-        if cols:
-            stmt = stmt.on_conflict_do_update(index_elements=list(keys), set_={c: stmt.excluded[c] for c in cols})
-        else:
-            stmt = stmt.on_conflict_do_nothing(index_elements=list(keys))
-        if len(_STATEMENTS) >= 256:          # tables made on the fly (a migration's) come and go
-            _STATEMENTS.clear()
-        _STATEMENTS[shape] = stmt
-    return stmt
+    if dialect == "postgresql":
+        from sqlalchemy.dialects.postgresql import insert
+    else:
+        from sqlalchemy.dialects.sqlite import insert
+    stmt = insert(table)
+    if cols:
+        return stmt.on_conflict_do_update(index_elements=list(keys), set_={c: stmt.excluded[c] for c in cols})
+    return stmt.on_conflict_do_nothing(index_elements=list(keys))
 
 
 # ---------------------------------------------------------------------------
