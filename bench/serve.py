@@ -34,7 +34,8 @@ With --http, `fixlore serve http --out OUT` is started on a loopback port (argum
 after a short warm-up: for every analysed case, its symptom to /api/cases/search and
 /api/docs/search, its key to .../fix, the case and .../related, in a fixed shuffled order.
 First each distinct call once (what a server answers the first time it is asked; the
-warm-up's calls are left out, they would be answered from the memo), then
+warm-up's calls are left out, they would be answered from the memo; a server never reads a
+question's vector from the disk cache of a run's vectors, so a bench run again is first-time again), then
 cycling through them for SECONDS (a server asked again: the served indexes' answers are
 memoised). For each it prints requests per second, p50/p95/p99 latency and errors (and
 the same by kind: searches, related cases, lookups); then the

@@ -102,3 +102,31 @@ def test_a_second_run_embeds_nothing_and_writes_the_same_files(tmp_path, monkeyp
     assert second.returncode == 0, second.stderr
     for name in ("cases.jsonl", "digest.zh.md", "digest.en.md"):
         assert filecmp.cmp(tmp_path / "one" / name, tmp_path / "two" / name, shallow=False), name
+
+
+def test_a_write_reads_the_newest_row_from_an_index_not_every_row(tmp_path, monkeypatch):
+    """`written` sits behind a 2 KB vector: without its index each write scanned the whole cache
+    (~135 ms at MAX_ROWS, bench/embed_cache.py)."""
+    cache = tmp_path / "vectors.sqlite"
+    monkeypatch.setenv(vector_cache.ENV, str(cache))
+    vector_cache.store("m", 1, ["a", "b"], np.ones((2, 8), dtype=np.float32))
+    with sqlite3.connect(cache) as db:
+        for sql in ("SELECT coalesce(max(written), 0) + 1 FROM vectors",
+                    "SELECT written FROM vectors ORDER BY written DESC LIMIT 1 OFFSET 5"):
+            plan = " ".join(row[-1] for row in db.execute("EXPLAIN QUERY PLAN " + sql))
+            assert "INDEX vectors_written" in plan, (sql, plan)
+
+
+def test_a_served_question_neither_reads_nor_writes_the_disk_cache(tmp_path, monkeypatch, demo_run, fresh_process):
+    from fixlore.serve.knowledge import Knowledge, Locations
+
+    cache = tmp_path / "vectors.sqlite"
+    monkeypatch.setenv(vector_cache.ENV, str(cache))
+    UseEmbedder().encode(TEXTS[:1])                   # a run's passage, kept
+    read = []
+    real_lookup = vector_cache.lookup
+    monkeypatch.setattr(vector_cache, "lookup", lambda *a, **kw: read.append(a) or real_lookup(*a, **kw))
+    with Knowledge.open(Locations.of(out=demo_run)) as knowledge:
+        knowledge.search_cases("a question nobody asked before: 第一次 出现 的 超时")
+        knowledge.search_docs("another new question about HCCL 建链")
+    assert rows_in(cache) == 1 and read == []

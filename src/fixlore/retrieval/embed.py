@@ -81,9 +81,12 @@ class UseEmbedder:
     name = MODEL_NAME
     dim = DIM
 
-    def __init__(self, threads: int = 1):
+    def __init__(self, threads: int = 1, keep_on_disk: bool = True):
         self._threads = threads
         self._model = None
+        # Read and keep vectors in `vector_cache` (a run's passages, met again next week); a
+        # server turns it off for the questions it is asked (see `Knowledge.open`).
+        self.keep_on_disk = keep_on_disk
 
     def _load(self):
         if self._model is None:
@@ -96,7 +99,7 @@ class UseEmbedder:
         found = _remembered(self._threads, texts)
         missing = list(dict.fromkeys(t for t, row in zip(texts, found) if row is None))
         if missing:
-            new = vector_cache.lookup(self.name, self._threads, missing, self.dim)
+            new = vector_cache.lookup(self.name, self._threads, missing, self.dim) if self.keep_on_disk else {}
             if new:
                 _remember(self._threads, list(new), np.stack(list(new.values())))
             unknown = [t for t in missing if t not in new]
@@ -105,7 +108,8 @@ class UseEmbedder:
                 with blas_threads(self._threads):
                     vecs = normalise(np.asarray(model.encode(unknown), dtype=np.float32))
                 _remember(self._threads, unknown, vecs)
-                vector_cache.store(self.name, self._threads, unknown, vecs)
+                if self.keep_on_disk:
+                    vector_cache.store(self.name, self._threads, unknown, vecs)
                 new.update(zip(unknown, vecs))
             found = [new[t] if row is None else row for t, row in zip(texts, found)]
         return np.stack(found).astype(np.float32, copy=False)     # np.stack makes a new array

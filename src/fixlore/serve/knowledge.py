@@ -145,6 +145,13 @@ class Knowledge:
             if not (where.cases / "kb.sqlite").is_file():
                 index_cases(store, cases, where.cases, embedder=embedder, progress=progress, texts=texts)
             case_index = KnowledgeBase.open(where.cases, embedder=embedder, create=False)
+            # A served question is embedded once per process (the answers' memo keeps it). The
+            # disk cache is for a run's passages: a lookup and a write per first-time question
+            # took a search from ~6 to ~23 ms, and the server's processes queued on its lock
+            # (bench/serve.py, 35k cases).
+            for index in (case_index, doc_index):
+                if index is not None:
+                    index.embedder.keep_on_disk = False
             published = _editions_of(store)
         except BaseException:
             if doc_index is not None:
