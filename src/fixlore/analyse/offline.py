@@ -72,6 +72,7 @@ SOURCE_WEIGHT = {"maintainer": 1.0, "pull": 0.9, "pull_comment": 0.7, "commit": 
 EXPLAIN_BUDGET = 150
 class OfflineAnalyst:
     name = "offline"
+    widens = True           # analyse(extra=): the rows above the middle may say more (analyse/widen.py)
     _title_within = staticmethod(title_within)
 
     def __init__(self, embedder=None, cause_sentences: int = 2):
@@ -346,7 +347,8 @@ class OfflineAnalyst:
         return fit_cell(anyc[0].text, 90) if anyc else ""
 
     # -- the analysis ----------------------------------------------------------------------
-    def analyse(self, case: Case, ctx: CaseContext) -> Analysis:
+    def analyse(self, case: Case, ctx: CaseContext, extra: int = 0) -> Analysis:
+        """`extra`: characters the row may have beyond its share of ROW_CHARS (analyse/widen.py)."""
         zh = language_of(case, ctx)
         title = clean_title(case.title or (ctx.issue.title if ctx.issue else ""))
         cands = self._candidates(case, ctx, title, zh)
@@ -356,8 +358,8 @@ class OfflineAnalyst:
         problem = self.problem(case, ctx)
         # the row's room is what a reader sees of it: the cited document's name is read too
         shown = " ".join(p for p in (stated, cite_label(case, zh)) if p)
-        picked = self._explanation(case, cands, row_budget(problem, shown, EXPLAIN_BUDGET), title, stated,
-                                   room=row_budget(problem, shown, 0))
+        picked = self._explanation(case, cands, row_budget(problem, shown, EXPLAIN_BUDGET) + extra, title, stated,
+                                   room=row_budget(problem, shown, 0) + extra)
         # who is affected, as the people who own the code stated it: a defect confirmed and bounded
         established = " ".join(t for r, c, t in picked if r == "scope" and c.source in OFFICIAL)
         verdict = keep_or_drop(case, ctx, root_cause=root_text, established=established)

@@ -10,6 +10,7 @@ from fixlore.analyse.base import Analysis, Analyst
 from fixlore.analyse.context import ContextIndex, fix_users
 from fixlore.analyse.offline import OfflineAnalyst
 from fixlore.analyse.themes import assign_digest_themes, assign_themes, attach_to_themes
+from fixlore.analyse.widen import WIDER, widen
 from fixlore.core.enums import DropReason, FunnelStage
 from fixlore.core.model import Case, Corpus
 from fixlore.rules.text import tokens
@@ -85,6 +86,15 @@ def analyse_cases(cases: list[Case], corpus: Corpus | None, backend: Analyst | N
             done += 1
             if progress:
                 progress(done, len(todo))
+    if getattr(backend, "widens", False):       # rows above the middle may say more (analyse/widen.py)
+        by_key = {case.key: case for case in todo}
+
+        def rewrite(keys: list[str]) -> list[Analysis]:
+            with ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
+                return list(pool.map(lambda key: backend.analyse(by_key[key], index.context(by_key[key], users),
+                                                                 extra=WIDER), keys))
+
+        widen({case.key: (case, a) for case, a in zip(todo, results) if a.keep}, rewrite)
     decisions = {}
     for case, a in zip(todo, results):
         apply(case, a)

@@ -1,0 +1,68 @@
+"""Longer rows where the facts are, the median row where it was (analyse/widen.py, issue #22): only
+rows strictly above the middle are written again with more room, so the median cannot move; a wider
+row replaces the short one only when it states more hard facts, and only its cells change."""
+
+from __future__ import annotations
+
+import statistics
+
+from hypothesis import given, strategies as st
+
+from fixlore.analyse.base import Analysis
+from fixlore.analyse.offline import OfflineAnalyst
+from fixlore.core.model import Case
+from fixlore.analyse.widen import WIDER, above_the_middle, widen
+from fixlore.rules.text import hard_facts
+
+from test_digest_row_budget import _case
+
+
+@given(st.dictionaries(st.text(min_size=1, max_size=4), st.integers(0, 400), max_size=60),
+       st.integers(1, 500))
+def test_lengthening_the_rows_above_the_middle_never_moves_the_median(lengths, more):
+    chosen = above_the_middle(lengths)
+    assert len(chosen) <= max(0, (len(lengths) - 1) // 2)
+    if not lengths:
+        return
+    grown = {k: v + (more if k in chosen else 0) for k, v in lengths.items()}
+    assert statistics.median(grown.values()) == statistics.median(lengths.values())
+
+
+def test_the_rows_above_the_middle_are_the_longest_and_ties_go_by_key():
+    assert above_the_middle({"a": 10, "b": 20, "c": 30, "d": 40, "e": 50}) == ["d", "e"]
+    assert above_the_middle({"a": 10, "b": 10, "c": 10, "d": 10}) == ["d"]
+    assert above_the_middle({"a": 5, "b": 9}) == []
+
+
+def _analysis(answer: str, keep: bool = True) -> Analysis:
+    return Analysis(problem="问题", answer=answer, theme="t", first_action="先查 X", keep=keep)
+
+
+def test_a_wider_row_is_kept_only_when_it_states_more_and_only_its_cells_change():
+    kept = {f"o/r#{n}": (Case(repo="o/r", number=n, url="u"), _analysis("短。" * n)) for n in range(1, 6)}
+    # #4 and #5 lie above the middle
+    wider = {"o/r#4": _analysis("改 `max_tokens` 与 `chunk_size`，实测 36G。"),
+             "o/r#5": _analysis("说得更长但没有新事实，只是更多的字。")}
+    asked = []
+
+    def rewrite(keys):
+        asked.extend(keys)
+        return [wider[k] for k in keys]
+
+    assert widen(kept, rewrite) == ["o/r#4"]
+    assert asked == ["o/r#4", "o/r#5"]
+    assert kept["o/r#4"][1].answer == wider["o/r#4"].answer and kept["o/r#4"][1].first_action == "先查 X"
+    assert kept["o/r#5"][1].answer == "短。" * 5
+
+
+def test_the_offline_analyst_given_more_room_states_the_facts_the_short_row_left_out():
+    pr_body = ("新增 `lora_save_only` 开关：开启时只存 lora 权重与 adapter.json，不再走全量 DCP 写。"
+               "实测每次存盘少写约 36G，存盘耗时从 410s 降到 25s。"
+               "同时修正 `save_ckpt_dtype` 的生效点，移到 `merge_lora_weights` 之后；"
+               "`--lora-target-modules` 缺省值改为 `q_proj,v_proj`，与 `peft` 0.13.2 的默认一致。")
+    case, ctx = _case(77, "LoRA adapter-only 存盘仍走全量 DCP 写，每次多复制冻结基模型",
+                      ["确认：adapter-only 模式下仍调用了全量 DCP 保存，冻结的基模型参数也被写出。"], pr_body)
+    analyst = OfflineAnalyst()
+    short, wide = analyst.analyse(case, ctx), analyst.analyse(case, ctx, extra=WIDER)
+    assert hard_facts(wide.answer) > hard_facts(short.answer), (short.answer, wide.answer)
+    assert (wide.keep, wide.drop_reason, wide.problem) == (short.keep, short.drop_reason, short.problem)
