@@ -10,7 +10,6 @@ import logging
 from pathlib import Path
 
 import httpx2
-import openai
 import pytest
 
 from fake_openai import FakeOpenAI, Status
@@ -270,6 +269,8 @@ def test_an_endpoint_failing_every_request_opens_after_a_few_and_the_rest_are_no
 
 
 def test_a_rate_limited_endpoint_is_waited_for_not_given_up_on():
+    import openai         # here, not at the top: collecting every test file imported it (~0.4 s a worker)
+
     with FakeOpenAI(default=lambda user: Status(429, {"retry-after": "0"})) as fake:
         chat = ChatClient(base_url=fake.base_url, model="m", api_key="k", timeout=5, attempts=3, backoff_base=0.01)
         for n in range(5):
