@@ -61,6 +61,16 @@ docs/series.md "Learned value weights"): held out, the top-K ranking moves nothi
 lowers ascend, demo, seed-twin, seed-twin2 (0.926 -> 0.852); the proposal picks the gate on
 exactly npu-threads and paddle-threads and keeps the default elsewhere. The columns were
 added in the order above; no setting was varied after reading a figure.
+
+`--across` asks whether fixlore could ship one default model learned from the bundled worlds'
+pasts: for each world, weights learned from the other worlds' tune decisions only (its own
+labels never read), every one of its splits held out. Measured once, 2026-12-07: ranking by them
+moves paddle-threads heldout 0.727 -> 0.773 and ascend 1.000 -> 0.979 (heldout) / 0.988 (tune),
+nothing else; the gate lifts every npu-threads split (e.g. heldout3 0.864 -> 1.000) and
+paddle-threads (0.727 -> 1.000) but drops seed-twin heldout 0.969 -> 0.875, seed-twin2 heldout
+0.926 -> 0.704, ascend heldout 1.000 -> 0.975. The editors of the GitHub thread worlds and of the
+seed's GitCode worlds publish by different standards, so no default model is shipped: a series
+learns its own editors' weights (`fixlore weights learn`), a plain run keeps the value rule.
 """
 
 from __future__ import annotations
@@ -190,6 +200,30 @@ def world_rows(data: WorldData) -> list[dict[str, Any]]:
     return rows
 
 
+def across_rows(datas: list[WorldData]) -> list[dict[str, Any]]:
+    """`--across`: for each world, weights learned from the other worlds' tune decisions only (its
+    own labels never read), applied to its pool; agreement on each of its splits, every one of
+    them held out from this model. What a default model shipped with fixlore, learned from the
+    bundled worlds' pasts, would do on a world it never saw."""
+    rows = []
+    for data in datas:
+        train = {f"{other.name}:{k}": v for other in datas if other is not data
+                 for k, v in decisions(other).items()}
+        model = learned_or_none(train)
+        default_score = {c.key: c.value for c in data.pool}
+        default = selected(data, default_score)
+        score = {c.key: learned_score(case_features(c), model) for c in data.pool} if model else {}
+        learned = selected(data, score) if model else set()
+        gated = selected(data, score, EVEN) if model else set()
+        for split in sorted(set(data.split_of.values())):
+            rows.append({"world": data.name, "split": split, "train": len(train),
+                         "keys": sum(1 for s in data.split_of.values() if s == split),
+                         "default": round(agreement(data, default, {split}), 4),
+                         "learned": round(agreement(data, learned, {split}), 4) if model else None,
+                         "gate": round(agreement(data, gated, {split}), 4) if model else None})
+    return rows
+
+
 def _f(x: Any) -> str:
     if isinstance(x, bool):
         return "yes" if x else "no"
@@ -221,13 +255,20 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--keep", type=Path, help="Keep the analysed runs in this folder (default: a temporary one).")
     ap.add_argument("--reuse", action="store_true", help="With --keep: read the runs an earlier --keep left there "
                     "(made from the same sources) instead of running again.")
+    ap.add_argument("--across", action="store_true", help="Instead: for each world, weights learned from the "
+                    "other worlds' tune decisions only, scored on every split of this world (all held out).")
     args = ap.parse_args(argv)
     worlds = args.world or sorted(p for p in (ROOT / "worlds").iterdir() if (p / "truth.yaml").is_file())
     with tempfile.TemporaryDirectory(prefix="learned-selection-") as tmp:
         runs = args.keep or Path(tmp)
-        rows = [row for w in worlds for row in world_rows(read_world(w, runs, args.reuse and args.keep is not None))]
+        datas = [read_world(w, runs, args.reuse and args.keep is not None) for w in worlds]
+        rows = across_rows(datas) if args.across else [row for d in datas for row in world_rows(d)]
     if args.json:
         print(json.dumps(rows, ensure_ascii=False, indent=2))
+    elif args.across:
+        for r in rows:
+            print(f"{r['world']:16s} {r['split']:9s} keys {r['keys']:3d}  default {_f(r['default'])}  "
+                  f"learned elsewhere {_f(r['learned'])}  gate p>=0.5 {_f(r['gate'])}  (trained on {r['train']})")
     else:
         print_rows(rows)
     return 0

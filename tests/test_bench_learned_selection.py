@@ -82,3 +82,19 @@ def test_held_out_labels_never_reach_the_fit(measured):
     default = bench.selected(data, {c.key: c.value for c in data.pool})
     assert bench.gate_helps_on_tune(data_flipped, default) == bench.gate_helps_on_tune(data, default)
     assert bench.decisions(data_flipped, train=False) != bench.decisions(data, train=False)
+
+
+def test_across_worlds_a_world_is_scored_by_weights_learned_from_the_other_worlds_alone(measured, tmp_path):
+    data, _, _ = measured
+    other = bench.read_world(ROOT / "worlds" / "demo", tmp_path)
+    rows = [r for r in bench.across_rows([data, other]) if r["world"] == data.name]
+    assert {r["split"] for r in rows} == set(data.split_of.values())      # every split of it is held out
+    assert all(r["train"] == len(bench.decisions(other)) for r in rows)
+    # the figures are those of a model fitted on demo's tune decisions only, whatever github-mini's truth says
+    model = bench.learned_or_none({f"demo:{k}": v for k, v in bench.decisions(other).items()})
+    score = {c.key: learned_score(case_features(c), model) for c in data.pool}
+    for r in rows:
+        assert r["learned"] == round(bench.agreement(data, bench.selected(data, score), {r["split"]}), 4)
+        assert r["gate"] == round(bench.agreement(data, bench.selected(data, score, bench.EVEN), {r["split"]}), 4)
+        assert r["default"] == round(bench.agreement(data, bench.selected(data, {c.key: c.value for c in data.pool}),
+                                                     {r["split"]}), 4)
