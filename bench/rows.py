@@ -255,13 +255,16 @@ def measure(title: str, refs: list[SeedRow], digest: dict, world: Path, show: in
     total, hit = Counter(), Counter()
     per_row: list[tuple[float, SeedRow, list[Fact]]] = []
     missing_rows = [r.key for r in refs if r.key not in ours]
+    both_total = both_hit = 0          # on the rows both digests publish (selection set aside)
     for row in refs:
         text = fold(ours.get(row.key, ""))
         misses = []
         for fact in row.facts:
             total[fact.kind] += 1
+            both_total += row.key in ours
             if carried(fact, text):
                 hit[fact.kind] += 1
+                both_hit += 1
             else:
                 misses.append(fact)
         if row.facts:
@@ -272,7 +275,8 @@ def measure(title: str, refs: list[SeedRow], digest: dict, world: Path, show: in
     print(f"reference rows: {len(refs)}; with a row of ours: {len(refs) - len(missing_rows)}"
           + (f" (missing: {', '.join(missing_rows)})" if missing_rows else ""))
     print(f"fact recall: {n_hit}/{n_total} = {n_hit / max(n_total, 1):.3f} (micro); "
-          f"median per row {statistics.median([r for r, _, _ in per_row] or [0]):.3f}")
+          f"median per row {statistics.median([r for r, _, _ in per_row] or [0]):.3f}; on the rows both publish "
+          f"{both_hit}/{both_total} = {both_hit / max(both_total, 1):.3f}")
     for kind in ("ref", "ident", "version", "measure", "literal"):
         if total[kind]:
             print(f"  {kind:8s} {hit[kind]:4d}/{total[kind]:<4d} = {hit[kind] / total[kind]:.3f}")
