@@ -66,3 +66,40 @@ def test_the_offline_analyst_given_more_room_states_the_facts_the_short_row_left
     short, wide = analyst.analyse(case, ctx), analyst.analyse(case, ctx, extra=WIDER)
     assert hard_facts(wide.answer) > hard_facts(short.answer), (short.answer, wide.answer)
     assert (wide.keep, wide.drop_reason, wide.problem) == (short.keep, short.drop_reason, short.problem)
+
+
+def test_the_median_is_taken_over_the_rows_the_digest_shows_not_those_settle_unknown_drops():
+    """A case whose unread parts leave the fix open is never kept (run.settle_unknown), whatever the
+    analyst decided: counting its row in the middle would widen a row at the shown rows' median."""
+    import statistics
+
+    from fixlore.analyse.run import analyse_cases
+    from fixlore.analyse.widen import row_length
+    from fixlore.core.enums import FunnelStage
+    from fixlore.core.model import Written
+
+    class Sized:
+        widens = True
+        name = "sized"
+
+        def analyse(self, case, ctx, extra=0):
+            words = "w" * (10 * case.number + extra)
+            fact = " v9.9.9" if extra else ""
+            return Analysis(problem="p", answer=words + fact, theme="t", keep=True,
+                            written=Written(lang="en", mechanism=words + fact))
+
+    def run(widens: bool) -> float:
+        cases = [Case(repo="o/r", number=n, url="u", title="t", funnel=FunnelStage.ANALYSIS) for n in range(1, 6)]
+        for c in cases[:2]:                       # the two shortest rows: a fix-naming part unread
+            c.unread = [f"issues/{c.number}/comments"]
+        backend = Sized()
+        backend.widens = widens
+        analyse_cases(cases, None, backend=backend, workers=1, theme_size=0)
+        shown = [c for c in cases if c.funnel == FunnelStage.SELECTED]
+        assert [c.number for c in shown] == [3, 4, 5]
+        return statistics.median(shown_len_of(c) for c in shown)
+
+    def shown_len_of(c):
+        return row_length(c, Analysis(problem=c.problem, answer=c.answer, written=c.written))
+
+    assert run(True) == run(False)

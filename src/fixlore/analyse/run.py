@@ -87,6 +87,9 @@ def analyse_cases(cases: list[Case], corpus: Corpus | None, backend: Analyst | N
             if progress:
                 progress(done, len(todo))
     if getattr(backend, "widens", False):       # rows above the middle may say more (analyse/widen.py)
+        # the middle of the rows the digest will show: a row the unread parts leave open is not one
+        for case, a in zip(todo, results):
+            settle_unknown(case, a)
         by_key = {case.key: case for case in todo}
 
         def rewrite(keys: list[str]) -> list[Analysis]:
