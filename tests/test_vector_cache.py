@@ -130,3 +130,17 @@ def test_a_served_question_neither_reads_nor_writes_the_disk_cache(tmp_path, mon
         knowledge.search_cases("a question nobody asked before: 第一次 出现 的 超时")
         knowledge.search_docs("another new question about HCCL 建链")
     assert rows_in(cache) == 1 and read == []
+
+
+def test_a_lookup_writes_nothing_to_a_cache_made_before_the_index(tmp_path, monkeypatch):
+    """A reader of an older cache (a read-only home) must not need to create the writers' index."""
+    cache = tmp_path / "vectors.sqlite"
+    monkeypatch.setenv(vector_cache.ENV, str(cache))
+    key = vector_cache.vector_key("m", 1, "old text")
+    with sqlite3.connect(cache) as db:
+        db.execute("CREATE TABLE vectors (key BLOB PRIMARY KEY, vec BLOB NOT NULL, written INTEGER NOT NULL)")
+        db.execute("INSERT INTO vectors VALUES (?, ?, 1)", (key, np.ones(8, dtype=np.float32).tobytes()))
+    assert list(vector_cache.lookup("m", 1, ["old text"], 8)) == ["old text"]
+    with sqlite3.connect(cache) as db:
+        assert db.execute("SELECT count(*) FROM sqlite_master WHERE type = 'index' AND name = 'vectors_written'"
+                          ).fetchone()[0] == 0

@@ -36,6 +36,8 @@ class Analysis:
 
 
 class Analyst(Protocol):
+    """An analyst. One that sets `widens = True` also takes `analyse(case, context, extra=N)`: N more
+    characters for the row (analyse/widen.py gives them to the rows above the middle)."""
     name: str
 
     def analyse(self, case: Case, context: CaseContext) -> Analysis: ...

@@ -12,7 +12,7 @@ WIDER is a product choice, not a fitted number: a wide row stays within about 30
 characters, two or three sentences, what the seed's longest rows run to (its text export cuts
 rows at ~254 characters, so their real length is unknown). No world's figure chose it or the
 rule: both were written first and measured once after, so every bundled world is held out for
-them (bench/rows.py / bench/facts_reader.py; the figures are in the CHANGELOG entry of issue #22).
+them (the tune / held-out splits the figures name are the worlds' own, kept for other rules) (bench/rows.py / bench/facts_reader.py; the figures are in the CHANGELOG entry of issue #22).
 """
 
 from __future__ import annotations

@@ -54,16 +54,18 @@ def vector_key(model: str, threads: int, text: str) -> bytes:
     return hashlib.sha256(f"{model}\0{_model_version()}\0{threads}\0{text}".encode("utf-8")).digest()[:20]
 
 
-def _connect(path: Path) -> sqlite3.Connection:
+def _connect(path: Path, write: bool = False) -> sqlite3.Connection:
     path.parent.mkdir(parents=True, exist_ok=True)
     db = sqlite3.connect(path, timeout=_BUSY_MS / 1000, isolation_level=None)
     db.execute("PRAGMA journal_mode=WAL")
     db.execute("PRAGMA synchronous=NORMAL")
     db.execute("CREATE TABLE IF NOT EXISTS vectors (key BLOB PRIMARY KEY, vec BLOB NOT NULL, "
                "written INTEGER NOT NULL)")
-    # Without it, each write's max(written) and each prune read every row, and `written` sits
-    # behind a 2 KB vector: ~135 ms a write at MAX_ROWS instead of ~1 ms (bench/embed_cache.py).
-    db.execute("CREATE INDEX IF NOT EXISTS vectors_written ON vectors (written)")
+    if write:
+        # Without it, each write's max(written) and each prune read every row, and `written` sits
+        # behind a 2 KB vector: ~135 ms a write at MAX_ROWS instead of ~1 ms (bench/embed_cache.py).
+        # Made by a writer only: a reader of a cache written before it existed needs no index.
+        db.execute("CREATE INDEX IF NOT EXISTS vectors_written ON vectors (written)")
     return db
 
 
@@ -101,7 +103,7 @@ def store(model: str, threads: int, texts: Sequence[str], vecs: np.ndarray) -> N
         return
     try:
         with _lock:
-            db = _connect(path)
+            db = _connect(path, write=True)
             try:
                 db.execute("BEGIN IMMEDIATE")
                 now = db.execute("SELECT coalesce(max(written), 0) + 1 FROM vectors").fetchone()[0]
