@@ -62,7 +62,8 @@ def analyse_cases(cases: list[Case], corpus: Corpus | None, backend: Analyst | N
     """Analyse every candidate in place; return the run summary of this stage.
 
     Summary keys: backend, candidates, analysed, kept, dropped, drop_reasons{code: n},
-    themes{theme: [kept case keys]}, fallbacks [case keys], llm_failed, decisions{case key:
+    themes{theme: [kept case keys]}, fallbacks [case keys], llm_failed, widened [case keys whose
+    rows took analyse/widen.py's extra room], decisions{case key:
     keep, drop_reason, notes, analysed_by}, and `llm` (model, prompt_version, requests,
     cache_hits, tokens, cost, llm_failures) when the backend reports stats, and `editorial` (the
     editorial pass's record, `analyse.editorial`) when the backend ran one.
@@ -86,6 +87,7 @@ def analyse_cases(cases: list[Case], corpus: Corpus | None, backend: Analyst | N
             done += 1
             if progress:
                 progress(done, len(todo))
+    widened: list[str] = []
     if getattr(backend, "widens", False):       # rows above the middle may say more (analyse/widen.py)
         # the middle of the rows the digest will show: a row the unread parts leave open is not one
         for case, a in zip(todo, results):
@@ -97,7 +99,7 @@ def analyse_cases(cases: list[Case], corpus: Corpus | None, backend: Analyst | N
                 return list(pool.map(lambda key: backend.analyse(by_key[key], index.context(by_key[key], users),
                                                                  extra=WIDER), keys))
 
-        widen({case.key: (case, a) for case, a in zip(todo, results) if a.keep}, rewrite)
+        widened = widen({case.key: (case, a) for case, a in zip(todo, results) if a.keep}, rewrite)
     decisions = {}
     for case, a in zip(todo, results):
         apply(case, a)
@@ -125,7 +127,7 @@ def analyse_cases(cases: list[Case], corpus: Corpus | None, backend: Analyst | N
         "candidates": len(todo), "analysed": len(results), "kept": len(kept),
         "dropped": len(todo) - len(kept),
         "drop_reasons": dict(Counter(str(c.drop_reason) for c in todo if c.funnel == FunnelStage.ANALYSIS)),
-        "themes": themes, "fallbacks": fallbacks, "llm_failed": len(fallbacks),
+        "themes": themes, "fallbacks": fallbacks, "llm_failed": len(fallbacks), "widened": widened,
         "decisions": decisions,
     }
     edit = getattr(backend, "edit", None)
