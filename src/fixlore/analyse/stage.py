@@ -25,6 +25,7 @@ class AnalyseSummary(TypedDict, total=False):
     themes: dict[str, list[str]]
     fallbacks: list[str]
     llm_failed: int
+    widened: list[str]          # rows given analyse/widen.py's extra room
     decisions: dict[str, dict[str, Any]]
     llm: dict[str, Any]
     editor_overrides: int

@@ -8,6 +8,10 @@ the middle (lengthening them cannot move the median, of an odd or an even count)
 again with WIDER more characters, and a wider row is kept only when it states hard facts
 (`rules.text.hard_facts`) beyond the short one's.
 
+The rows are those the analysis keeps. An editor's keep or drop (an overrides file) is applied
+after it, so each such correction can move the published median by one row; the LLM analyst
+writes its own lengths and is not widened.
+
 WIDER is a product choice, not a fitted number: a wide row stays within about 300 visible
 characters, two or three sentences, what the seed's longest rows run to (its text export cuts
 rows at ~254 characters, so their real length is unknown). No world's figure chose it or the
