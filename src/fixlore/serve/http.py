@@ -97,15 +97,19 @@ def create_app(knowledge: Knowledge, allowed_hosts: list[str] | None = LOOPBACK_
     async def _bad(_: Request, exc: ValueError) -> JSONResponse:
         return JSONResponse({"error": str(exc)}, status_code=400)
 
-    # Lookups (a dict read and a view built, tens of microseconds) are answered on the event
-    # loop; a search blocks for milliseconds and runs in the thread pool. A lookup queued in
-    # the pool behind searches waited for them (bench/serve.py --http: lookups p50 3-10 ms).
+    # The API answers on the event loop, lookups (tens of microseconds) and searches (milliseconds
+    # of CPU) alike: a search handed to the thread pool cost its hand-over and fought the loop for
+    # the GIL. Measured, bench/serve.py --synthetic 100000 --http, first-time calls, three
+    # alternating pairs at 8 clients with two processes: thread pool 449 / 351 / 445 requests/s,
+    # p95 44.9 / 55.4 / 53.0 ms; on the loop 461 / 407 / 486, p95 36.2 / 40.1 / 34.8 ms (one
+    # process: p95 62.6 / 65.6 -> 45.2 / 51.1 ms; a lookup's p50 rises, it may wait for a search).
+    # The pages for people (below) stay in the pool.
     @app.get("/api/stats")
     async def stats() -> Response:
         return _json(knowledge.stats())
 
     @app.get("/api/cases/search")
-    def search_cases(q: str = Query(..., min_length=1, max_length=2000,
+    async def search_cases(q: str = Query(..., min_length=1, max_length=2000,
                                    description="The symptom: an error message, what was done, the version."), k: int = K,
                      repo: str | None = Query(None, max_length=300, description="Only this repository (OWNER/REPO); "
                                                                             "an unknown repository is a 404.")) -> Response:
@@ -120,11 +124,11 @@ def create_app(knowledge: Knowledge, allowed_hosts: list[str] | None = LOOPBACK_
         return _json(knowledge.fix_status(f"{owner}/{repo}#{number}"))
 
     @app.get("/api/cases/{owner}/{repo}/{number}/related")
-    def related(owner: str, repo: str, number: int, k: int = K) -> Response:
+    async def related(owner: str, repo: str, number: int, k: int = K) -> Response:
         return _json(knowledge.related_cases(f"{owner}/{repo}#{number}", k=k))
 
     @app.get("/api/docs/search")
-    def search_docs(q: str = Query(..., min_length=1, max_length=2000,
+    async def search_docs(q: str = Query(..., min_length=1, max_length=2000,
                                    description="What to look for in the documents and code (Chinese or English)."),
                     k: int = K) -> Response:
         return _json(knowledge.search_docs(q, k=k))
