@@ -103,3 +103,22 @@ def test_close_before_a_pending_merge_gets_its_lag(analysed):
     c.pending_fix, c.fix, c.lag_s = list(c.fix), [], None
     before = compute_figures(cases)["timing"]["before_merge"]
     assert before == [{"case": "msdemo#115", "lag_s": -3 * 3600, "note": c.trap_notes["closed_before_merge"]}]
+
+
+def test_the_widened_rows_are_disclosed_published_ones_only(analysed):
+    from fixlore.compose.disclosure import disclosure
+    from fixlore.core.enums import FunnelStage
+
+    cases, summary = analysed
+    kept = [c for c in cases if c.funnel == FunnelStage.SELECTED]
+    dropped = [c for c in cases if c.funnel == FunnelStage.ANALYSIS]
+    assert kept and dropped
+    widened = [kept[0].key, dropped[0].key]          # a dropped row is not in the digest: not disclosed
+    run = {"stages": [{"name": "analyse", "summary": {**summary, "widened": widened, "widen_chars": 80}}]}
+    fig = compute_figures(cases, run)
+    ref = Refs(cases)
+    assert fig["analysis"]["widened"] == [ref(kept[0])] and fig["analysis"]["widen_chars"] == 80
+    text = next(i["text"] for i in disclosure(fig, run, "zh") if i["label"] == "分析方式")
+    assert f"事实较多的 1 条解答放宽至多 80 字" in text and ref(kept[0]) in text and ref(dropped[0]) not in text
+    plain = compute_figures(cases, {"stages": [{"name": "analyse", "summary": {**summary, "widened": []}}]})
+    assert "放宽" not in next(i["text"] for i in disclosure(plain, run, "zh") if i["label"] == "分析方式")

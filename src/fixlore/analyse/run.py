@@ -128,6 +128,7 @@ def analyse_cases(cases: list[Case], corpus: Corpus | None, backend: Analyst | N
         "dropped": len(todo) - len(kept),
         "drop_reasons": dict(Counter(str(c.drop_reason) for c in todo if c.funnel == FunnelStage.ANALYSIS)),
         "themes": themes, "fallbacks": fallbacks, "llm_failed": len(fallbacks), "widened": widened,
+        "widen_chars": WIDER if widened else 0,
         "decisions": decisions,
     }
     edit = getattr(backend, "edit", None)

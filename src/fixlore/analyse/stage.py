@@ -26,6 +26,7 @@ class AnalyseSummary(TypedDict, total=False):
     fallbacks: list[str]
     llm_failed: int
     widened: list[str]          # rows given analyse/widen.py's extra room
+    widen_chars: int            # how much room (0 when none was given)
     decisions: dict[str, dict[str, Any]]
     llm: dict[str, Any]
     editor_overrides: int

@@ -360,6 +360,11 @@ def disclosure(fig: dict, run: dict, lang: str, editorial: str = "") -> list[dic
             llm_bits += _t(lang, "（删去：" + "；".join(f"{r['case']} " + "、".join(_removed_zh(x) for x in r["claims"])
                                                      for r in removed) + "）",
                            " (removed: " + "; ".join(f"{r['case']} " + ", ".join(r["claims"]) for r in removed) + ")")
+    if an.get("widened"):       # rows that run longer than the rest, and why the median did not move
+        n, extra = len(an["widened"]), an.get("widen_chars") or 0
+        llm_bits += _t(lang, f"；事实较多的 {n} 条解答放宽至多 {extra} 字（只放宽长度在中位以上的，中位不变：{_j(lang, an['widened'])}）",
+                       f"; {n} answers with more facts were given up to {extra} more characters (only those above the "
+                       f"median length, so the median does not move: {_j(lang, an['widened'])})")
     items.append({"label": _t(lang, "分析方式", "Analysis"), "text": _t(
         lang, f"深析方式：{ab or '无'}{llm_bits}；以上计的是深析的 {f['analysed']} 条（入选 {f['kept']}、弃 {f['dropped']}）。",
         f"Analysis workers: {ab or 'none'}{llm_bits}; counted over the {f['analysed']} analysed cases "
