@@ -61,7 +61,7 @@ from fixlore.rules.text import (ACTION_CUES, FIX_CUES, ROOT_CUES, cjk_count, cle
                                 without_status)
 from fixlore.rules.topics import topic_words
 from fixlore.rules.words import cue_count
-from fixlore.wording.facts import any_fix_merged, cite_label, close_sentence, fix_sentence, pr_label, row_close, unlanded
+from fixlore.wording.facts import any_fix_merged, cite_label, close_sentence, fix_sentence, pr_label, row_facts, unlanded
 
 # how much a sentence's origin counts: maintainers explain, PRs describe the change,
 # reporters sometimes locate the cause themselves
@@ -354,7 +354,7 @@ class OfflineAnalyst:
         cands = self._candidates(case, ctx, title, zh)
         # the verdict and the theme read the stated causes (cue words), as before rows were written
         root_text = " ".join(c.text for c in top_by_score([c for c in cands if c.root > 0], self.cause_sentences))
-        stated = " ".join(p for p in (fix_sentence(case, zh), row_close(case, zh)) if p)
+        stated = " ".join(row_facts(case, zh))
         problem = self.problem(case, ctx)
         # the row's room is what a reader sees of it: the cited document's name is read too
         shown = " ".join(p for p in (stated, cite_label(case, zh)) if p)

@@ -81,25 +81,24 @@ def analyse_cases(cases: list[Case], corpus: Corpus | None, backend: Analyst | N
         return backend.analyse(case, index.context(case, users))
 
     results: list[Analysis] = []
+    widened: list[str] = []
     with ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
         for a in pool.map(one, todo):    # map keeps the input order: the result is deterministic
             results.append(a)
             done += 1
             if progress:
                 progress(done, len(todo))
-    widened: list[str] = []
-    if getattr(backend, "widens", False):       # rows above the middle may say more (analyse/widen.py)
-        # the middle of the rows the digest will show: a row the unread parts leave open is not one
-        for case, a in zip(todo, results):
-            settle_unknown(case, a)
-        by_key = {case.key: case for case in todo}
+        if getattr(backend, "widens", False):       # rows above the middle may say more (analyse/widen.py)
+            # the middle of the rows the digest will show: a row the unread parts leave open is not one
+            for case, a in zip(todo, results):
+                settle_unknown(case, a)
+            by_key = {case.key: case for case in todo}
 
-        def rewrite(keys: list[str]) -> list[Analysis]:
-            with ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
+            def rewrite(keys: list[str]) -> list[Analysis]:
                 return list(pool.map(lambda key: backend.analyse(by_key[key], index.context(by_key[key], users),
                                                                  extra=WIDER), keys))
 
-        widened = widen({case.key: (case, a) for case, a in zip(todo, results) if a.keep}, rewrite)
+            widened = widen({case.key: (case, a) for case, a in zip(todo, results) if a.keep}, rewrite)
     decisions = {}
     for case, a in zip(todo, results):
         apply(case, a)

@@ -27,7 +27,7 @@ from fixlore.analyse.base import Analysis
 from fixlore.analyse.fit import shown_len
 from fixlore.core.model import Case
 from fixlore.rules.text import hard_facts
-from fixlore.wording.facts import cite_label, fix_sentence, row_close
+from fixlore.wording.facts import cite_label, row_facts
 
 WIDER = 80
 
@@ -37,8 +37,8 @@ def row_length(case: Case, a: Analysis) -> int:
     words, the pipeline's facts (where and when the fix landed, the close when it tells more) and
     the cited document's name, code marks not counted (`compose.digest` words the same parts)."""
     zh = (a.written.lang or "zh") == "zh"
-    facts = (fix_sentence(case, zh), row_close(case, zh), cite_label(case, zh))
-    return shown_len(a.problem) + shown_len(a.written.text()) + sum(shown_len(f) for f in facts if f)
+    return shown_len(a.problem) + shown_len(a.written.text()) + \
+        sum(shown_len(f) for f in [*row_facts(case, zh), cite_label(case, zh)])
 
 
 def above_the_middle(lengths: dict[str, int]) -> list[str]:

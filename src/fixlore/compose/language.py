@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 
 from fixlore.core.model import Case
-from fixlore.wording.facts import fix_sentence, row_close
+from fixlore.wording.facts import row_facts
 
 MARK = "[zh]"
 _HAN = re.compile(r"[\u3400-\u9fff]")
@@ -72,7 +72,7 @@ def facts_in(case: Case, lang: str, quoted: list[str] | None = None) -> list[str
     relates to it as a row states it: `row_close`), worded in `lang` from the structured conclusions; a comment they quote is
     marked as a quote in the English digest."""
     zh = lang == "zh"
-    out = [s.rstrip("。. ") for s in (fix_sentence(case, zh), row_close(case, zh)) if s]
+    out = [s.rstrip("。. ") for s in row_facts(case, zh)]
     if zh:
         return out
     return [mark_runs(_capital(s), lang, quoted if quoted is not None else []) for s in out]

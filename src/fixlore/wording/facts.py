@@ -111,6 +111,12 @@ def close_sentence(case: Case, zh: bool) -> str:
     return ("；" if zh else "; ").join(p for p in [_close_state(case, zh)] + _close_notes(case, zh) if p)
 
 
+def row_facts(case: Case, zh: bool) -> list[str]:
+    """The pipeline's sentences a digest row states beside the analyst's words: where and when the
+    fix landed (`fix_sentence`), and the close when it tells more (`row_close`)."""
+    return [s for s in (fix_sentence(case, zh), row_close(case, zh)) if s]
+
+
 def row_close(case: Case, zh: bool) -> str:
     """The close as a table row states it: what the close tells a reader beyond the fix sentence's
     merge date. A close the merge itself made (`CLOSED_BY_MERGE`) tells nothing more: the row
