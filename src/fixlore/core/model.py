@@ -146,6 +146,7 @@ class Issue(OnTheForge):
     comments_count: int = 0
     html_url: str = ""
     closed_by: str = ""                 # from the issue (GitHub) or its events
+    assignees: list[str] = field(default_factory=list)   # logins the issue is assigned to
     platform: str = ""                  # "gitcode" | "github" (the source that normalised it)
     is_pull: bool = False               # a PR item of GitHub's issue list, not an issue
     raw: dict[str, Any] = field(default_factory=dict, repr=False)
@@ -228,6 +229,10 @@ class Comment:
     author: str
     body: str
     created_at: datetime | None
+    # how the platform says the author is tied to the repo (GitHub's author_association: "OWNER",
+    # "MEMBER", "COLLABORATOR", "CONTRIBUTOR", "NONE", ...; "" where the platform says nothing,
+    # as GitCode): rules.voices reads it
+    association: str = ""
     raw: dict[str, Any] = field(default_factory=dict, repr=False)
 
 

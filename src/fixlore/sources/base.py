@@ -109,6 +109,14 @@ def login_of(user: Any) -> str:
     return as_str(user) if isinstance(user, str) else ""
 
 
+def assignees_of(raw: dict[str, Any]) -> list[str]:
+    """The logins an issue is assigned to: its `assignees` list, else its single `assignee`
+    (both platforms send both; either may be null), in order, each once."""
+    people = raw.get("assignees") if isinstance(raw.get("assignees"), list) else []
+    logins = [login_of(u) for u in [*people, raw.get("assignee")]]
+    return list(dict.fromkeys(x for x in logins if x))
+
+
 def label_names(labels: Any) -> list[str]:
     names = []
     for label in labels or []:

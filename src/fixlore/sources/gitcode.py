@@ -22,7 +22,7 @@ from fixlore.core.errors import SourceError
 from fixlore.core.timeutil import PLATFORM_ZONES, parse_time
 from fixlore.rules.refs import log_number
 from fixlore.rules.unread import COMMENTS, COMMITS, EVENTS, FILES, LINKS
-from fixlore.sources.base import (IssueDetail, NewestFirst, PullDetail, as_int, as_str, label_names,
+from fixlore.sources.base import (IssueDetail, NewestFirst, PullDetail, as_int, as_str, assignees_of, label_names,
                                   login_of, read_part, sub)
 from fixlore.sources.http import ApiClient, NotFound, repo_pages
 from fixlore.sources.listforms import OrderForms, ProbeForms, ordered_pages
@@ -115,7 +115,7 @@ def normalize_issue(raw: dict[str, Any], repo: str) -> m.Issue:
         workflow_state=as_str(raw.get("issue_state") or sub(raw, "issue_state_detail", "title")),
         issue_type=as_str(raw.get("issue_type") or sub(raw, "issue_type_detail", "title")),
         labels=labels, comments_count=as_int(raw.get("comments")), html_url=as_str(raw.get("html_url")),
-        closed_by=login_of(raw.get("closed_by")), platform=PLATFORM, raw=raw)
+        closed_by=login_of(raw.get("closed_by")), assignees=assignees_of(raw), platform=PLATFORM, raw=raw)
 
 
 def normalize_pull(raw: dict[str, Any], repo: str = "") -> m.Pull:

@@ -17,8 +17,8 @@ from fixlore.core.errors import SourceError
 from fixlore.core.timeutil import parse_time
 from fixlore.rules.refs import github_repo_in_url
 from fixlore.rules.unread import COMMENTS, COMMITS, EVENTS, FILES
-from fixlore.sources.base import (IssueDetail, NewestFirst, PullDetail, as_int, as_str, label_names, login_of,
-                                  read_part, sub)
+from fixlore.sources.base import (IssueDetail, NewestFirst, PullDetail, as_int, as_str, assignees_of, label_names,
+                                  login_of, read_part, sub)
 from fixlore.sources.http import ApiClient, NotFound, repo_pages
 from fixlore.sources.listforms import OrderForms, ProbeForms, ordered_pages
 from fixlore.sources.policy import GITHUB_POLICY
@@ -60,7 +60,7 @@ def normalize_issue(raw: dict[str, Any], repo: str) -> m.Issue:
                    closed_at=parse_time(raw.get("closed_at")), author=login_of(raw.get("user")),
                    state_reason=reason, labels=labels, comments_count=as_int(raw.get("comments")),
                    html_url=as_str(raw.get("html_url")), closed_by=login_of(raw.get("closed_by")),
-                   platform=PLATFORM, is_pull=is_pull_item(raw), raw=raw)
+                   assignees=assignees_of(raw), platform=PLATFORM, is_pull=is_pull_item(raw), raw=raw)
 
 
 def normalize_pull(raw: dict[str, Any], repo: str = "") -> m.Pull:
@@ -82,7 +82,8 @@ def normalize_pull(raw: dict[str, Any], repo: str = "") -> m.Pull:
 def normalize_comment(raw: dict[str, Any], repo: str, parent_kind: str, number: int) -> m.Comment:
     return m.Comment(repo=repo, parent_kind=parent_kind, parent_number=number, id=as_str(raw.get("id")),
                      author=login_of(raw.get("user")), body=as_str(raw.get("body")),
-                     created_at=parse_time(raw.get("created_at")), raw=raw)
+                     created_at=parse_time(raw.get("created_at")),
+                     association=as_str(raw.get("author_association")).upper(), raw=raw)
 
 
 def _repo_of_issue_obj(obj: dict[str, Any], default: str) -> str:

@@ -76,7 +76,8 @@ class CorpusReads:
             rows = conn.execute(sa.select(t.comments).where(c.repo == repo, c.parent_kind == kind,
                                                             c.parent_number == number))
             return [m.Comment(repo=r.repo, parent_kind=r.parent_kind, parent_number=r.parent_number, id=r.id,
-                              author=r.author, body=r.body, created_at=r.created_at, raw=r.raw or {}) for r in rows]
+                              author=r.author, body=r.body, created_at=r.created_at, association=r.association,
+                              raw=r.raw or {}) for r in rows]
 
     def links_of_issue(self, repo: str, number: int) -> list[m.Link]:
         c = t.issue_pull_links.c
@@ -119,7 +120,7 @@ class CorpusReads:
             corpus.pulls = [_pull_of(r, platform.get(r.repo, "")) for r in rows(t.pulls, "repo", "repo", "number")]
             corpus.comments = [m.Comment(repo=r.repo, parent_kind=r.parent_kind, parent_number=r.parent_number,
                                          id=r.id, author=r.author, body=r.body, created_at=r.created_at,
-                                         raw=r.raw or {})
+                                         association=r.association, raw=r.raw or {})
                                for r in rows(t.comments, "repo", "repo", "parent_kind", "parent_number", "created_at")]
             corpus.events = [m.Event(repo=r.repo, parent_kind=r.parent_kind, parent_number=r.parent_number, id=r.id,
                                      action=r.action, actor=r.actor, created_at=r.created_at, detail=r.detail or {},

@@ -79,7 +79,8 @@ def issue_row(issue: m.Issue) -> dict[str, Any]:
             "title": issue.title, "body": issue.body,
             "state": issue.state, "state_reason": issue.state_reason, "workflow_state": issue.workflow_state,
             "issue_type": issue.issue_type, "author": issue.author, "closed_by": issue.closed_by,
-            "labels": list(issue.labels), "comments_count": issue.comments_count, "html_url": issue.html_url,
+            "labels": list(issue.labels), "assignees": list(issue.assignees),
+            "comments_count": issue.comments_count, "html_url": issue.html_url,
             "created_at": issue.created_at, "updated_at": issue.updated_at, "closed_at": issue.closed_at,
             "is_pull": issue.is_pull, "raw": _jsonable(issue.raw)}
 
@@ -98,7 +99,8 @@ def _issue_of(row: Any, platform: str = "") -> m.Issue:
                    created_at=row.created_at, updated_at=row.updated_at, closed_at=row.closed_at,
                    author=row.author, state_reason=row.state_reason, workflow_state=row.workflow_state,
                    issue_type=row.issue_type, labels=list(row.labels or []), comments_count=row.comments_count,
-                   html_url=row.html_url, closed_by=row.closed_by, platform=platform, is_pull=bool(row.is_pull),
+                   html_url=row.html_url, closed_by=row.closed_by, assignees=list(row.assignees or []),
+                   platform=platform, is_pull=bool(row.is_pull),
                    raw=row.raw or {})
 
 

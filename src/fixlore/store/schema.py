@@ -92,6 +92,7 @@ issues = sa.Table(
     sa.Column("author", sa.String(200), nullable=False, server_default=""),
     sa.Column("closed_by", sa.String(200), nullable=False, server_default=""),
     sa.Column("labels", sa.JSON),
+    sa.Column("assignees", sa.JSON),             # logins (0008)
     sa.Column("comments_count", sa.Integer, nullable=False, server_default="0"),
     sa.Column("html_url", sa.Text, nullable=False, server_default=""),
     sa.Column("created_at", UTCDateTime),
@@ -140,6 +141,8 @@ comments = sa.Table(
     sa.Column("author", sa.String(200), nullable=False, server_default=""),
     sa.Column("body", sa.Text, nullable=False, server_default=""),
     sa.Column("created_at", UTCDateTime),
+    # GitHub's author_association ("MEMBER", "NONE", ...); "" where the platform says nothing (0008)
+    sa.Column("association", sa.String(40), nullable=False, server_default=""),
     sa.Column("raw", sa.JSON),
 )
 

@@ -56,7 +56,8 @@ class StoreWriter:
     def _replace_comments(self, repo: str, kind: str, number: int, comments: list[m.Comment]) -> None:
         self._replace_children(t.comments, "repo", "parent_number", repo, number, [
             {"repo": repo, "parent_kind": kind, "parent_number": number, "id": c.id, "author": c.author,
-             "body": c.body, "created_at": c.created_at, "raw": _jsonable(c.raw)} for c in comments],
+             "body": c.body, "created_at": c.created_at, "association": c.association,
+             "raw": _jsonable(c.raw)} for c in comments],
             {"parent_kind": kind})
 
     def _replace_events(self, repo: str, kind: str, number: int, events: list[m.Event]) -> None:

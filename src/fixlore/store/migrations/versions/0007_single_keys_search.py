@@ -28,6 +28,8 @@ _KEYS = {"issues": ("id", "repo", "number"), "pulls": ("id", "repo", "number"), 
          "case_evidence": ("case_id", "repo", "number"), "case_kb_refs": ("case_id", "repo", "number")}
 _PULL_ID = ("case_fixes", "pull_id", "pr_repo", "pr_number")
 _KEYED = ("issues", "pulls", "cases")          # id becomes the primary key
+# columns later revisions add to these tables: not part of their shape at this revision
+_LATER = {"issues": ("assignees",)}          # 0008_who_speaks
 _INDEXES = {f"ix_{name}_case_id": (name, "case_id") for name in _KEYS if name.startswith("case_")} | \
     {"ix_case_fixes_pull_id": ("case_fixes", "pull_id")}
 
@@ -59,13 +61,37 @@ def _old_shape(md: sa.MetaData, head: sa.Table, keys: list[str]) -> sa.Table:
     return table
 
 
+def _at_this_revision(md: sa.MetaData, name: str) -> sa.Table:
+    """The head's table `name` (`fixlore.store.schema`) without the columns later revisions add
+    (`_LATER`), in `md`; the head's own table when no later revision changed it."""
+    head = schema.metadata.tables[name]
+    later = set(_LATER.get(name, ()))
+    if not later:
+        return head
+    if name in md.tables:
+        return md.tables[name]
+    for fk in head.foreign_key_constraints:        # the tables it refers to, for its foreign keys
+        referred = fk.referred_table
+        if referred.name not in md.tables:
+            referred.to_metadata(md)
+    columns = [c._copy() for c in head.columns if c.name not in later]
+    uniques = [sa.UniqueConstraint(*[c.name for c in u.columns], name=u.name)
+               for u in head.constraints if isinstance(u, sa.UniqueConstraint)]
+    fks = [sa.ForeignKeyConstraint(fk.column_keys, [e.target_fullname for e in fk.elements], name=fk.name)
+           for fk in head.foreign_key_constraints]
+    table = sa.Table(name, md, *columns, *uniques, *fks)
+    for index in head.indexes:
+        sa.Index(index.name, *[table.c[c.name] for c in index.columns])
+    return table
+
+
 def upgrade() -> None:
     conn = op.get_bind()
     views.drop_views(conn)
     _fill(conn)
     if conn.dialect.name == "sqlite":
         for name in ("issues", "pulls", "cases", "case_fixes", "case_traps", "case_evidence", "case_kb_refs"):
-            with op.batch_alter_table(name, recreate="always", copy_from=schema.metadata.tables[name]):
+            with op.batch_alter_table(name, recreate="always", copy_from=_at_this_revision(sa.MetaData(), name)):
                 pass
         views.create_search(conn)
     else:
@@ -95,7 +121,7 @@ def downgrade() -> None:
             if table.name not in keys:
                 table.to_metadata(md)
         for name, pk in keys.items():           # referred tables first: the shapes resolve their foreign keys
-            _old_shape(md, schema.metadata.tables[name], pk)
+            _old_shape(md, _at_this_revision(sa.MetaData(), name), pk)
         for name in keys:
             with op.batch_alter_table(name, recreate="always", copy_from=md.tables[name]):
                 pass
