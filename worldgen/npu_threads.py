@@ -37,9 +37,7 @@ else ``tune``. Every issue of a later batch (``LATER_SPLITS``) carries that batc
 ``heldout4`` (whole PR threads: a release-branch twin, a revert and its re-land, a workaround PR before the
 fix, a stale close with cross-referencing PRs closed unmerged), then ``heldout5`` (collected after the rules read
 off the fourth batch: projects not used before, a release-branch twin on a named release branch, merged closing
-PRs on issues the stored copies show open, an internal ticket closed by another developer's PR), then ``heldout6``
-(issue #23: collected and labelled by hand on 2026-12-07 from projects no bundled world used, committed before its
-first run through the pipeline).
+PRs on issues the stored copies show open, an internal ticket closed by another developer's PR).
 
 A PR whose thread is not stored may be given as the record of its squash-merge commit (number and title from
 the subject, body = the commit message, ``created`` = the commit day); the data file says which.
@@ -64,8 +62,7 @@ DATA = HERE / "data" / "npu_threads.yaml"
 LATER_SPLITS = {"heldout2": HERE / "data" / "npu_threads_heldout2.yaml",
                 "heldout3": HERE / "data" / "npu_threads_heldout3.yaml",
                 "heldout4": HERE / "data" / "npu_threads_heldout4.yaml",
-                "heldout5": HERE / "data" / "npu_threads_heldout5.yaml",
-                "heldout6": HERE / "data" / "npu_threads_heldout6.yaml"}
+                "heldout5": HERE / "data" / "npu_threads_heldout5.yaml"}
 API = "https://api.github.com"
 WEB = "https://github.com"
 SNAPSHOT = "2026-09-25T00:00:00Z"
@@ -423,7 +420,7 @@ def write(out: Path, data_path: Path = DATA, later: dict[str, Path] | None = Non
         "of the issue URL starts with 0-4 -> tune2 (the first held-out split, spent: measured once, then read for "
         "failure classes), else tune; heldout2 = the second batch, held out; heldout3 = the third batch (with fix "
         "pairs), held out; heldout4 = the fourth batch (whole PR threads), held out; heldout5 = the fifth batch, "
-        "held out; heldout6 = the sixth batch (issue #23), held out. Times of day, merge and close "
+        "held out. Times of day, merge and close "
         "times are synthetic (rules in worldgen/npu_threads.py); lag_s follows from them. rank_top_k is "
         "{top_k}: every selected and analysis entry."))
 
