@@ -13,11 +13,13 @@ from fixlore.core.timeutil import parse_time
 ROOT = Path(__file__).resolve().parents[1]
 WORLDS = {"demo": "worldgen/demo.py", "github-mini": "worldgen/github_mini.py", "npu-threads": "worldgen/npu_threads.py",
           "seed-twin": "worldgen/seed_twin.py", "seed-twin2": "worldgen/seed_twin2.py",
-          "paddle-threads": "worldgen/paddle_threads.py", "pytest-threads": "worldgen/pytest_threads.py"}
+          "paddle-threads": "worldgen/paddle_threads.py", "pytest-threads": "worldgen/pytest_threads.py",
+          "accel-threads": "worldgen/accel_threads.py"}
 # Worlds whose truth entries carry provenance after the common keys (real-data worlds).
 PROVENANCE_KEYS = {"npu-threads": ["split", "source", "fix_sources", "why"], "seed-twin": ["split", "why"],
                    "seed-twin2": ["split", "why"], "paddle-threads": ["split", "source", "fix_sources", "why"],
-                   "pytest-threads": ["split", "source", "fix_sources", "why"]}
+                   "pytest-threads": ["split", "source", "fix_sources", "why"],
+                   "accel-threads": ["split", "source", "fix_sources", "why"]}
 
 FUNNEL = ["window", "unresolved", "internal", "cve", "empty_title", "noise", "rank", "analysis", "selected"]
 DROP_REASONS = {"not_adopted", "no_fix_evidence", "internal_process", "consultation_only", "env_workaround",
@@ -302,6 +304,29 @@ def test_npu_threads_closes_follow_the_labelled_close_kind():
             assert issue["closed_by"]["login"] == "github-actions[bot]" and issue["state_reason"] == "not_planned"
         else:
             assert close[0]["commit_id"] is None and issue["state_reason"] is None
+
+
+# ---------------------------------------------------------------- accel-threads: real threads, all held out
+
+def test_accel_threads_truth_is_the_hand_labels_all_held_out():
+    import yaml
+
+    threads = yaml.safe_load((ROOT / "worldgen" / "data" / "accel_threads.yaml").read_text(encoding="utf-8"))["threads"]
+    issues = {t["url"]: t for t in threads if "/issues/" in t["url"]}
+    entries = World(ROOT / "worlds" / "accel-threads").truth()["issues"]
+    assert len(entries) >= 25 and sorted(e["source"] for e in entries) == sorted(issues)
+    for e in entries:
+        label = issues[e["source"]]
+        assert e["source"] == f"https://github.com/{e['repo']}/issues/{e['number']}"
+        assert e["funnel"] == label["truth"]["funnel"] and e["why"] == label["truth"]["why"].strip()
+        assert [[f["number"], f["role"]] for f in e["fix"]] == (label["truth"].get("fix") or [])
+        assert (label["state"] == "open") == (e["funnel"] == "window")
+        assert e["split"] == "heldout"
+    # it measures fix precision and recall: fix pairs and non-fixes both
+    assert sum(bool(e["fix"]) for e in entries) >= 4 and sum(not e["fix"] for e in entries) >= 10
+    # projects no other bundled world holds
+    others = {e["repo"] for w in WORLDS if w != "accel-threads" for e in World(ROOT / "worlds" / w).truth()["issues"]}
+    assert not others & {e["repo"] for e in entries}
 
 
 # ---------------------------------------------------------------- paddle-threads: real threads, hand labels
