@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+from hypothesis import given
+from hypothesis import strategies as st
+
+from fixlore.rules.answers import is_me_too
+
 from fixlore.analyse.roles import (facts_kept, is_log_line, is_scope, is_workaround, says_something, states_cause,
                                    states_change, states_reason)
 
@@ -61,3 +66,29 @@ def test_a_labelled_change_line_states_the_change():
     assert states_change("Fix: skip bookkeeping edges in the matcher")
     assert not states_change("matcher 把 bookkeeping 用户当成数据路径用户")
     assert not states_change("修改前的日志如下")
+
+
+def test_one_more_reporter_and_a_request_to_the_reporter_say_nothing_a_row_should_state():
+    # another person with the problem, whatever versions come with it
+    for text in ("version(v0.18.0)   same issue", "Same problem here!", "+1", "I have the same issue on v2.1.0",
+                 "我也遇到了同样的问题", "同问", "遇到了相同的报错"):
+        assert not says_something(text), text
+    # a request for what the report lacks
+    for text in ("We notice that you only recorded the issue without providing detailed reproduction steps",
+                 "请提供 hang 住时各 rank 的 py-spy dump 和 plog", "Could you please share the full log",
+                 "麻烦补充一下完整日志"):
+        assert not says_something(text), text
+    # a sentence that says more than "me too" stays
+    assert says_something("Same error on 910B; setting HCCL_BUFFSIZE=400 fixed it")
+    assert says_something("Same root cause as #12: the cache key ignores `dtype`")
+
+
+@given(st.sampled_from(["same issue", "me too", "+1", "我也遇到了同样的问题"]),
+       st.lists(st.sampled_from(["v0.18.0", "version 2.1.3", "(8.0.RC1)", "，", "!", " "]), max_size=3))
+def test_me_too_stays_me_too_whatever_versions_surround_it(core, noise):
+    assert is_me_too(" ".join([*noise[:1], core, *noise[1:]]))
+
+
+@given(st.sampled_from(["same issue", "同问"]), st.sampled_from(["setting X=1 fixes it", "根因是 tiling 未对齐"]))
+def test_me_too_with_an_answer_is_not_me_too(core, more):
+    assert not is_me_too(f"{core}; {more}")

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 
 from fixlore.analyse.fit import clauses
+from fixlore.rules.answers import asks_the_reporter, is_me_too
 from fixlore.rules.refs import KIND_ISSUE, find_refs, with_numbers
 from fixlore.rules.text import hard_facts
 from fixlore.rules.words import has_cue
@@ -86,9 +87,10 @@ def asks(sentence: str) -> bool:
 
 def says_something(sentence: str) -> bool:
     """False for bookkeeping ("修复已合入，今晚 nightly 观察", "已给出迁移指引，关闭", "Fixed by #12"):
-    it reports that something happened, not what; for a question (`asks`) and for a bare courtesy
-    ("Thanks for your feedback")."""
-    if asks(sentence) or _COURTESY.match(sentence):
+    it reports that something happened, not what; for a question (`asks`), a bare courtesy
+    ("Thanks for your feedback"), one more person with the problem ("same issue", "我也遇到了") and a
+    request to the reporter ("please share the full log", "请提供完整日志")."""
+    if asks(sentence) or _COURTESY.match(sentence) or is_me_too(sentence) or asks_the_reporter(sentence):
         return False
     if any(re.search(r"[A-Za-z]", f) for f in hard_facts(sentence)):   # it names code
         return True

@@ -60,6 +60,37 @@ ASKS_REPORTER = re.compile(rf"(?:请|麻烦|能否|可否|方便)\s*(?:您|你)?
                            r"\bneeds? more (?:info|information|details)\b", re.IGNORECASE)
 
 
+# One more person with the problem, once versions and the environment are set aside ("same issue",
+# "version(v0.18.0)   same issue", "+1", "I have the same problem", "我也遇到了同样的问题", "同问"): a reply that
+# adds a reporter. It answers nothing and states nothing a row can carry; a sentence that says more than
+# this ("same error on 910B; setting X=1 fixed it") is not one. Written after reading the rows of the
+# npu-threads, paddle-threads, pytest-threads and github-mini digests (fitted for it: "Version(v0.18.0) same
+# issue" and "We notice … without providing detailed reproduction steps" stood as answers there); held out:
+# ascend-2026-09, seed-twin, seed-twin2, whose row recall is unchanged (bench/rows.py, bench/facts_reader.py).
+_ME_TOO = re.compile(r"(?:(?:i|we)\s+(?:also\s+)?(?:have|had|got|get|met|meet|see|saw|am seeing|hit|face|faced|am facing|"
+                     r"encounter(?:ed)?|ran into|run into)\s+)?(?:the\s+|a\s+)?(?:exact\s+)?same\s+(?:issue|problem|error|"
+                     r"bug|thing)(?:\s+(?:here|too|as well))?(?:\s+(?:on|in|with|for|using))?|same\s+here|me\s+too|\+1|同问|(?:我|我们)?也(?:遇到|碰到|出现)了?"
+                     r"(?:同样|相同|一样|类似)?的?(?:问题|错误|报错|情况)?|(?:遇到|碰到|出现)?了?(?:同样|相同|一样)的(?:问题|错误|报错|情况)",
+                     re.IGNORECASE)
+_SET_ASIDE = re.compile(r"\bversions?\b|版本|v?\d+(?:\.\d+)+[\w.+-]*|[()（）\[\]:：,，.。!！~\s-]+", re.IGNORECASE)
+# Saying what the report lacks is asking for it ("We notice that you only recorded the issue without
+# providing detailed reproduction steps").
+_LACKS = re.compile(r"\bwithout (?:providing|giving|sharing|attaching)\b[^.!?]{0,60}\b(?:steps?|logs?|reproduc\w*|details?|"
+                    r"info(?:rmation)?|environment|code|scripts?)\b|缺少(?:复现|日志|环境|版本)", re.IGNORECASE)
+
+
+def is_me_too(sentence: str) -> bool:
+    """The sentence only says that someone else has the problem too."""
+    rest = _SET_ASIDE.sub(" ", sentence or "").strip()
+    return bool(rest) and _ME_TOO.fullmatch(rest) is not None
+
+
+def asks_the_reporter(sentence: str) -> bool:
+    """The sentence asks the reporter for something (logs, steps, a version, a confirmation), or says
+    what the report lacks: the thread waits on the reporter; a reader learns nothing established."""
+    return bool(ASKS_REPORTER.search(sentence or "") or _LACKS.search(sentence or ""))
+
+
 def closing_note(body: str) -> bool:
     """A bare closing note ("关闭", "已解决，关闭", "closing")."""
     return bool(_CLOSING_NOTE.match(body or ""))
