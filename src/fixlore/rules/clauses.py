@@ -63,12 +63,31 @@ def needs_more(part: str) -> bool:
             or any(bare.endswith(w) for w in NEEDS_MORE if not w.isascii()))
 
 
+# a run that is only the clause that sets up the sentence ("Fix: after re-collection,", "当 rank 数大于 8 时，",
+# "如果开启了 CP，"): what happens then was in the clause cut off. Written from how sentences open in both
+# languages after pytest-threads' row "…Fix: after re-collection." (fitted there); every other world's rows
+# held out: ascend-2026-09, seed-twin, seed-twin2 and the demo unchanged; npu-threads vllm-omni#7400 (a cut
+# "After the vLLM 0.29 rebase was merged in #7230") now states its test report instead.
+_SPAN = r"(?:[^,，;；:：。.!?！？]|\.(?=\d))*"     # within one clause (a version's dots included)
+_SETUP_ONLY = re.compile(r"^(?:[^\s,，:：;；]{1,20}\s*[:：]\s*)?(?:"
+                         r"(?:after|before|when|whenever|if|once|since|while|although|though|unless|until|upon|during|"
+                         r"whereas)\b" + _SPAN + r"|(?:如果|若是|假如|由于|因为|虽然|尽管|除非|一旦|为了)" + _SPAN +
+                         r"|(?:当|在)" + _SPAN + r"(?:时|时候|之后|之前|以后|以前|后|前|期间))[,，]\s*$", re.IGNORECASE)
+
+
+def sets_up_only(part: str) -> bool:
+    """`part` is only a sentence's opening clause (a condition, a time, a reason) with its comma:
+    the clause it sets up is missing ("Fix: after re-collection," of "…, replace any fresh node")."""
+    return bool(_SETUP_ONLY.match((part or "").strip()))
+
+
 def leaves_open(part: str) -> bool:
     """The one rule of where a run of clauses may not stop, its closing mark read with it: it
-    `announces` what followed (a colon, a list cut after its first number) or ends on a word that
-    announces it (`dangles`). Rows, guide cells and theme bullets all stop by it; a theme bullet
-    also never ends on a word that `needs_more` (`is_open`)."""
-    return announces(part) or dangles(part)
+    `announces` what followed (a colon, a list cut after its first number), ends on a word that
+    announces it (`dangles`), or is only the opening clause of what followed (`sets_up_only`).
+    Rows, guide cells and theme bullets all stop by it; a theme bullet also never ends on a word
+    that `needs_more` (`is_open`)."""
+    return announces(part) or dangles(part) or sets_up_only(part)
 
 
 # where a text may also stop: after a sentence's full stop inside it ("…the image. docker guidance doc:")
@@ -145,5 +164,5 @@ def whole_clauses(text: str, limit: int) -> str:
     return ""
 
 
-__all__ = ["ANALYST_CUT", "DANGLING", "HEADLESS", "NEEDS_MORE", "announces", "clause_ends", "cut_already", "dangles", "fit", "is_open", "leaves_open",
+__all__ = ["ANALYST_CUT", "DANGLING", "HEADLESS", "NEEDS_MORE", "announces", "sets_up_only", "clause_ends", "cut_already", "dangles", "fit", "is_open", "leaves_open",
            "needs_more", "whole_clauses", "without_dangling"]

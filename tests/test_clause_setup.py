@@ -1,0 +1,41 @@
+"""A run of clauses that is only a sentence's opening clause (a condition, a time, a reason) is no
+place to stop: what it sets up was cut off (rules.clauses.sets_up_only, read by leaves_open)."""
+
+from __future__ import annotations
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from fixlore.rules.clauses import fit, leaves_open, sets_up_only, whole_clauses
+
+OPENERS_EN = ["after", "before", "when", "if", "once", "since", "while", "unless", "until"]
+OPENERS_ZH = [("如果", ""), ("由于", ""), ("当", "时"), ("在", "之后"), ("一旦", "")]
+WORDS = st.text(alphabet="abcdefghijklmnopqrstuvwxyz", min_size=2, max_size=8)
+
+
+@given(st.sampled_from(OPENERS_EN), st.lists(WORDS, min_size=1, max_size=4), st.sampled_from(["", "Fix: ", "Note: "]))
+def test_an_english_opening_clause_alone_leaves_the_sentence_open(opener, words, label):
+    part = f"{label}{opener} {' '.join(words)},"
+    assert sets_up_only(part) and leaves_open(part)
+    # with the clause it sets up, the run is whole
+    assert not sets_up_only(f"{part} replace the stale node")
+
+
+@given(st.sampled_from(OPENERS_ZH), st.sampled_from(["开启 CP", "rank 数大于 8", "升级到 9.1.0", "重新收集"]))
+def test_a_chinese_opening_clause_alone_leaves_the_sentence_open(opener, middle):
+    head, tail = opener
+    assert sets_up_only(f"{head}{middle}{tail}，")
+    assert not sets_up_only(f"{head}{middle}{tail}，改为按 taskid 匹配")
+
+
+def test_statements_that_end_on_a_comma_are_not_opening_clauses():
+    for part in ("The cache is stale,", "在宿主机上修改，", "Done. When X,", "iffy start,"):
+        assert not sets_up_only(part), part
+
+
+def test_a_cut_never_keeps_only_the_opening_clause():
+    text = ("Fix: after re-collection, replace any freshly-created Directory children with the previously-seen "
+            "instances for the same path.")
+    assert fit(text, 40) == ""
+    assert whole_clauses(text, 40) == ""
+    assert fit(text, 200) == text
