@@ -107,3 +107,13 @@ def test_a_linked_pr_that_is_not_the_fix_is_said_in_both_languages():
     assert "990" not in close_sentence(case, True)                  # not linked on the page: nothing to warn about
     case.traps = ["linked_unrelated"]
     assert "不是本单修复" not in close_sentence(case, True)         # the trap's own sentence says it
+
+
+def test_an_english_sentence_that_starts_with_code_keeps_its_case():
+    from fixlore.wording.sentence import capital
+
+    for code in ("pytest.approx gives a confusing error", "npu_smi info fails", "torch.compile() hangs",
+                 "--timeout is ignored", "v0.18.0 adds it", "fooBar is unset", "`x` is None", "gemm_v0 算错"):
+        assert capital(code) == code
+    assert capital("the cache is stale") == "The cache is stale"
+    assert capital("") == ""

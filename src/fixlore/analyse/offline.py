@@ -62,6 +62,7 @@ from fixlore.rules.text import (ACTION_CUES, FIX_CUES, ROOT_CUES, cjk_count, cle
 from fixlore.rules.topics import topic_words
 from fixlore.rules.words import cue_count
 from fixlore.wording.facts import any_fix_merged, cite_label, close_sentence, fix_sentence, pr_label, row_facts, unlanded
+from fixlore.wording.sentence import capital
 
 # how much a sentence's origin counts: maintainers explain, PRs describe the change,
 # reporters sometimes locate the cause themselves
@@ -380,7 +381,7 @@ class OfflineAnalyst:
         # pipeline's facts (the cited documents stay structured in case.kb_refs)
         parts = [fields[f] for f in Written.FIELDS if fields[f]] + facts
         if not zh:
-            parts = [p[:1].upper() + p[1:] for p in parts if p]
+            parts = [capital(p) for p in parts if p]
         answer = sep.join(p.rstrip("。. ") for p in parts if p)
         answer = answer + ("。" if zh else ".") if answer else ""
         theme_kw = topic_words(title + " " + root_text, 3)

@@ -14,6 +14,7 @@ import re
 
 from fixlore.core.model import Case
 from fixlore.wording.facts import row_facts
+from fixlore.wording.sentence import capital
 
 MARK = "[zh]"
 _HAN = re.compile(r"[\u3400-\u9fff]")
@@ -63,10 +64,6 @@ def quote(text: str, lang: str, quoted: list[str]) -> str:
     return f"{MARK} {text}"
 
 
-def _capital(sentence: str) -> str:
-    return sentence[:1].upper() + sentence[1:]
-
-
 def facts_in(case: Case, lang: str, quoted: list[str] | None = None) -> list[str]:
     """The pipeline's fact sentences about the case (its fix and where it landed, how the close
     relates to it as a row states it: `row_close`), worded in `lang` from the structured conclusions; a comment they quote is
@@ -75,7 +72,7 @@ def facts_in(case: Case, lang: str, quoted: list[str] | None = None) -> list[str
     out = [s.rstrip("。. ") for s in row_facts(case, zh)]
     if zh:
         return out
-    return [mark_runs(_capital(s), lang, quoted if quoted is not None else []) for s in out]
+    return [mark_runs(capital(s), lang, quoted if quoted is not None else []) for s in out]
 
 
 def answer_of(case: Case, lang: str, quoted: list[str]) -> str | None:

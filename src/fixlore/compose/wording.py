@@ -7,6 +7,7 @@ import re
 
 from fixlore.compose.figures import Refs, merged
 from fixlore.core.model import Case
+from fixlore.wording.sentence import capital  # noqa: F401  (the compose stage names it here)
 
 
 def t(lang: str, zh: str, en: str) -> str:
@@ -19,10 +20,6 @@ def j(lang: str, items) -> str:
 
 def date(iso: str) -> str:
     return iso[:10] if iso else ""
-
-
-def capital(sentence: str) -> str:
-    return sentence[:1].upper() + sentence[1:]
 
 
 def gist(answer: str) -> str:
