@@ -308,20 +308,27 @@ def test_npu_threads_closes_follow_the_labelled_close_kind():
 
 # ---------------------------------------------------------------- accel-threads: real threads, all held out
 
-def test_accel_threads_truth_is_the_hand_labels_all_held_out():
+def _entries_are_the_hand_labels(world: str, data_file: str) -> list[dict]:
+    """A real-data world's truth entries, each checked against its hand label in the data file:
+    source URL, funnel, why, fix set, and open issues (and only they) in the window."""
     import yaml
 
-    threads = yaml.safe_load((ROOT / "worldgen" / "data" / "accel_threads.yaml").read_text(encoding="utf-8"))["threads"]
+    threads = yaml.safe_load((ROOT / "worldgen" / "data" / data_file).read_text(encoding="utf-8"))["threads"]
     issues = {t["url"]: t for t in threads if "/issues/" in t["url"]}
-    entries = World(ROOT / "worlds" / "accel-threads").truth()["issues"]
-    assert len(entries) >= 25 and sorted(e["source"] for e in entries) == sorted(issues)
+    entries = World(ROOT / "worlds" / world).truth()["issues"]
+    assert sorted(e["source"] for e in entries) == sorted(issues)
     for e in entries:
         label = issues[e["source"]]
         assert e["source"] == f"https://github.com/{e['repo']}/issues/{e['number']}"
         assert e["funnel"] == label["truth"]["funnel"] and e["why"] == label["truth"]["why"].strip()
         assert [[f["number"], f["role"]] for f in e["fix"]] == (label["truth"].get("fix") or [])
         assert (label["state"] == "open") == (e["funnel"] == "window")
-        assert e["split"] == "heldout"
+    return entries
+
+
+def test_accel_threads_truth_is_the_hand_labels_all_held_out():
+    entries = _entries_are_the_hand_labels("accel-threads", "accel_threads.yaml")
+    assert len(entries) >= 25 and all(e["split"] == "heldout" for e in entries)
     # it measures fix precision and recall: fix pairs and non-fixes both
     assert sum(bool(e["fix"]) for e in entries) >= 4 and sum(not e["fix"] for e in entries) >= 10
     # projects no other bundled world holds
@@ -334,18 +341,9 @@ def test_accel_threads_truth_is_the_hand_labels_all_held_out():
 def test_paddle_threads_truth_is_the_hand_labels_split_by_the_stated_hash():
     import hashlib
 
-    import yaml
-
-    threads = yaml.safe_load((ROOT / "worldgen" / "data" / "paddle_threads.yaml").read_text(encoding="utf-8"))["threads"]
-    issues = {t["url"]: t for t in threads if "/issues/" in t["url"]}
-    entries = World(ROOT / "worlds" / "paddle-threads").truth()["issues"]
-    assert 30 <= len(entries) <= 50 and sorted(e["source"] for e in entries) == sorted(issues)
+    entries = _entries_are_the_hand_labels("paddle-threads", "paddle_threads.yaml")
+    assert 30 <= len(entries) <= 50
     for e in entries:
-        label = issues[e["source"]]
-        assert e["source"] == f"https://github.com/{e['repo']}/issues/{e['number']}"
-        assert e["funnel"] == label["truth"]["funnel"] and e["why"] == label["truth"]["why"].strip()
-        assert [[f["number"], f["role"]] for f in e["fix"]] == (label["truth"].get("fix") or [])
-        assert (label["state"] == "open") == (e["funnel"] == "window")
         first = hashlib.sha1(f"{e['repo']}#{e['number']}".encode("utf-8")).hexdigest()[0]
         assert e["split"] == ("tune" if first in "01234567" else "heldout")
     halves = [sum(e["split"] == s for e in entries) for s in ("tune", "heldout")]
