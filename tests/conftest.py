@@ -455,6 +455,105 @@ def fixlore_here(*args: str, env: dict[str, str | None] | None = None) -> subpro
     return subprocess.CompletedProcess(["fixlore", *args], code, stdout, stderr)
 
 
+def fixlore_forked(*args: str, env: dict[str, str | None] | None = None, cwd: str | Path | None = None,
+                   timeout: float = 300) -> subprocess.CompletedProcess:
+    """`fixlore ARGS` as a process of its own, forked from this one: its stdin /dev/null, its stdout
+    and stderr (the file descriptors: whatever writes to them, Python or not) captured as text, its
+    exit status as `subprocess.run` gives it (minus the signal when one ended it), `env` set (None
+    unsets) and `cwd` entered in the process only.
+
+    For a test of what a command's process writes and exits with, not of a new interpreter's start:
+    the copy starts warm (no seconds of imports, jieba's dictionary and the sentence model; ~2.5 s
+    of CPU less for a run of a small world). What Python reads from the environment when it starts
+    or imports (PYTHONHASHSEED, an import-time switch such as FIXLORE_KILL_AT) is this process's:
+    a test of those keeps `subprocess`."""
+    import io
+
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        pid = os.fork()
+        if pid == 0:                                     # the child: never returns into pytest
+            code = 1
+            try:
+                os.dup2(os.open(os.devnull, os.O_RDONLY), 0)
+                os.dup2(out.fileno(), 1)
+                os.dup2(err.fileno(), 2)
+                for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGALRM):
+                    signal.signal(sig, signal.default_int_handler if sig == signal.SIGINT else signal.SIG_DFL)
+                # as the interpreter makes them: stdout block-buffered, stderr line-buffered (not a tty)
+                sys.stdin = io.TextIOWrapper(io.FileIO(0, "r", closefd=False), **_text_of(sys.__stdin__))
+                sys.stdout = io.TextIOWrapper(io.FileIO(1, "w", closefd=False), **_text_of(sys.__stdout__))
+                sys.stderr = io.TextIOWrapper(io.FileIO(2, "w", closefd=False), **_text_of(sys.__stderr__),
+                                              line_buffering=True)
+                _interpreters_warnings()
+                for name, value in (env or {}).items():
+                    if value is None:
+                        os.environ.pop(name, None)
+                    else:
+                        os.environ[name] = value
+                if cwd is not None:
+                    os.chdir(cwd)
+                sys.argv = ["fixlore", *args]
+                from fixlore.cli.commands import main
+
+                try:
+                    main(list(args))
+                    code = 0
+                except SystemExit as exc:
+                    code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+            except BaseException:                        # noqa: BLE001 -- as an interpreter would: the traceback, 1
+                import traceback
+
+                traceback.print_exc()
+            finally:
+                with contextlib.suppress(BaseException):
+                    sys.stdout.flush()
+                    sys.stderr.flush()
+                os._exit(code)
+        deadline = time.monotonic() + timeout
+        while True:
+            done, status = os.waitpid(pid, os.WNOHANG)
+            if done:
+                break
+            if time.monotonic() > deadline:
+                os.kill(pid, signal.SIGKILL)
+                os.waitpid(pid, 0)
+                raise subprocess.TimeoutExpired(["fixlore", *args], timeout)
+            time.sleep(0.02)
+        code = os.waitstatus_to_exitcode(status)
+        texts = []
+        for fh, stream in ((out, sys.__stdout__), (err, sys.__stderr__)):
+            fh.seek(0)
+            texts.append(fh.read().decode(_text_of(stream)["encoding"]))    # strict, as subprocess's text=True
+    return subprocess.CompletedProcess(["fixlore", *args], code, texts[0], texts[1])
+
+
+def _interpreters_warnings() -> None:
+    """Warnings shown on stderr as a new interpreter shows them: its filters (the defaults, -W and
+    PYTHONWARNINGS: the C module's list, which pytest's catch_warnings leaves alone) and its
+    display, instead of the recording pytest does around the running test."""
+    import _warnings
+    import warnings
+
+    def show(msg) -> None:                              # warnings._showwarnmsg_impl
+        file = msg.file if msg.file is not None else sys.stderr
+        if file is not None:
+            with contextlib.suppress(OSError):
+                file.write(warnings._formatwarnmsg(msg))
+
+    warnings.filters = list(_warnings.filters)
+    warnings._filters_mutated()
+    warnings.showwarning = warnings._showwarning_orig
+    warnings._showwarnmsg_impl = show
+
+
+def _text_of(stream) -> dict[str, str]:
+    """The encoding and error handler this interpreter chose for a standard stream (from the
+    locale and PYTHONIOENCODING, as a new one started with the same environment chooses)."""
+    return {"encoding": getattr(stream, "encoding", None) or "utf-8", "errors": getattr(stream, "errors", None) or "strict"}
+
+
 @contextlib.contextmanager
 def served_process(cmd: list[str], port: int, ready: str | None = None, timeout: float = 60, **popen):
     """Run `cmd` (a server listening on loopback `port`) while the block runs; yields its base URL

@@ -17,6 +17,8 @@ from fixlore.replay.server import ReplayServer
 from fixlore.store import Store
 from fixlore.store import schema as t
 
+from conftest import fixlore_forked
+
 SINCE = "2026-09-17T00:00:00+08:00"
 CODE = "import sys; from fixlore.cli.commands import main; sys.argv[0] = 'fixlore'; main()"
 
@@ -45,11 +47,11 @@ def _start_paced_run(srv: ReplayServer, out, db: str) -> subprocess.Popen:
 
 
 def _resume(srv: ReplayServer, out, db: str) -> subprocess.CompletedProcess:
-    """The same run again, unpaced: what the user types after an interruption."""
-    return subprocess.run([sys.executable, "-c", CODE, "run", "--platform", "gitcode", "--org", "acme", "--org", "beta",
-                           "--since", SINCE, "--base-url", srv.base_url, "--out", str(out), "--db", db,
-                           "--no-rate-limit", "-q", "--stage", "harvest"],
-                          capture_output=True, text=True, timeout=300, env=TOKEN_ENV)
+    """The same run again, unpaced: what the user types after an interruption (a process of its
+    own, forked warm from this one: conftest.fixlore_forked)."""
+    return fixlore_forked("run", "--platform", "gitcode", "--org", "acme", "--org", "beta",
+                          "--since", SINCE, "--base-url", srv.base_url, "--out", str(out), "--db", db,
+                          "--no-rate-limit", "-q", "--stage", "harvest", timeout=300, env={"GITCODE_TOKEN": "t0ken"})
 
 
 def _wait_for_requests(srv: ReplayServer, child: subprocess.Popen, n: int) -> None:
