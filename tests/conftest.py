@@ -457,76 +457,127 @@ def fixlore_here(*args: str, env: dict[str, str | None] | None = None) -> subpro
 
 def fixlore_forked(*args: str, env: dict[str, str | None] | None = None, cwd: str | Path | None = None,
                    timeout: float = 300) -> subprocess.CompletedProcess:
-    """`fixlore ARGS` as a process of its own, forked from this one: its stdin /dev/null, its stdout
-    and stderr (the file descriptors: whatever writes to them, Python or not) captured as text, its
-    exit status as `subprocess.run` gives it (minus the signal when one ended it), `env` set (None
-    unsets) and `cwd` entered in the process only.
+    """`fixlore ARGS` as a process of its own, forked from this one (ForkedFixlore), run to its end:
+    its stdout and stderr as text and its exit status, as `subprocess.run(..., capture_output=True,
+    text=True)` gives them."""
+    proc = ForkedFixlore(*args, env=env, cwd=cwd)
+    try:
+        proc.wait(timeout)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait(30)
+        raise
+    try:
+        return subprocess.CompletedProcess(["fixlore", *args], proc.returncode, proc.stdout_text(), proc.stderr_text())
+    finally:
+        proc.close()
 
-    For a test of what a command's process writes and exits with, not of a new interpreter's start:
-    the copy starts warm (no seconds of imports, jieba's dictionary and the sentence model; ~2.5 s
-    of CPU less for a run of a small world). What Python reads from the environment when it starts
-    or imports (PYTHONHASHSEED, an import-time switch such as FIXLORE_KILL_AT) is this process's:
-    a test of those keeps `subprocess`."""
-    import io
 
-    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+class ForkedFixlore:
+    """`fixlore ARGS` started as a process of its own, forked from this one, with what a test reads
+    of a `subprocess.Popen`: pid, poll, wait, terminate, kill, returncode; its stdin /dev/null, its
+    stdout and stderr (the file descriptors: whatever writes to them, Python or not) kept in files,
+    `env` set (None unsets) and `cwd` entered in the process only, signals and warnings as a new
+    interpreter has them.
+
+    For a test of what a command's process writes, answers and exits with, not of a new
+    interpreter's start: the copy starts warm (no seconds of imports, jieba's dictionary and the
+    sentence model; ~2.5 s of CPU less for a run of a small world). What Python reads from the
+    environment when it starts or imports (PYTHONHASHSEED, an import-time switch such as
+    FIXLORE_KILL_AT) is this process's: a test of those keeps `subprocess`."""
+
+    def __init__(self, *args: str, env: dict[str, str | None] | None = None, cwd: str | Path | None = None):
+        self.args = ["fixlore", *args]
+        self.returncode: int | None = None
+        self._out, self._err = tempfile.TemporaryFile(), tempfile.TemporaryFile()
         sys.stdout.flush()
         sys.stderr.flush()
-        pid = os.fork()
-        if pid == 0:                                     # the child: never returns into pytest
-            code = 1
+        self.pid = os.fork()
+        if self.pid == 0:                                # the child: never returns into pytest
+            self._child(list(args), env or {}, cwd)
+
+    def _child(self, args: list[str], env: dict[str, str | None], cwd: str | Path | None) -> None:
+        import io
+
+        code = 1
+        try:
+            os.dup2(os.open(os.devnull, os.O_RDONLY), 0)
+            os.dup2(self._out.fileno(), 1)
+            os.dup2(self._err.fileno(), 2)
+            signal.signal(signal.SIGINT, signal.default_int_handler)
+            for sig in (signal.SIGTERM, signal.SIGALRM):
+                signal.signal(sig, signal.SIG_DFL)
+            # as the interpreter makes them: stdout block-buffered, stderr line-buffered (not a tty)
+            sys.stdin = io.TextIOWrapper(io.FileIO(0, "r", closefd=False), **_text_of(sys.__stdin__))
+            sys.stdout = io.TextIOWrapper(io.FileIO(1, "w", closefd=False), **_text_of(sys.__stdout__))
+            sys.stderr = io.TextIOWrapper(io.FileIO(2, "w", closefd=False), **_text_of(sys.__stderr__),
+                                          line_buffering=True)
+            _interpreters_warnings()
+            for name, value in env.items():
+                if value is None:
+                    os.environ.pop(name, None)
+                else:
+                    os.environ[name] = value
+            if cwd is not None:
+                os.chdir(cwd)
+            sys.argv = ["fixlore", *args]
+            from fixlore.cli.commands import main
+
             try:
-                os.dup2(os.open(os.devnull, os.O_RDONLY), 0)
-                os.dup2(out.fileno(), 1)
-                os.dup2(err.fileno(), 2)
-                for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGALRM):
-                    signal.signal(sig, signal.default_int_handler if sig == signal.SIGINT else signal.SIG_DFL)
-                # as the interpreter makes them: stdout block-buffered, stderr line-buffered (not a tty)
-                sys.stdin = io.TextIOWrapper(io.FileIO(0, "r", closefd=False), **_text_of(sys.__stdin__))
-                sys.stdout = io.TextIOWrapper(io.FileIO(1, "w", closefd=False), **_text_of(sys.__stdout__))
-                sys.stderr = io.TextIOWrapper(io.FileIO(2, "w", closefd=False), **_text_of(sys.__stderr__),
-                                              line_buffering=True)
-                _interpreters_warnings()
-                for name, value in (env or {}).items():
-                    if value is None:
-                        os.environ.pop(name, None)
-                    else:
-                        os.environ[name] = value
-                if cwd is not None:
-                    os.chdir(cwd)
-                sys.argv = ["fixlore", *args]
-                from fixlore.cli.commands import main
+                main(args)
+                code = 0
+            except SystemExit as exc:
+                code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+        except BaseException:                            # noqa: BLE001 -- as an interpreter would: the traceback, 1
+            import traceback
 
-                try:
-                    main(list(args))
-                    code = 0
-                except SystemExit as exc:
-                    code = exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
-            except BaseException:                        # noqa: BLE001 -- as an interpreter would: the traceback, 1
-                import traceback
+            traceback.print_exc()
+        finally:
+            with contextlib.suppress(BaseException):
+                sys.stdout.flush()
+                sys.stderr.flush()
+            os._exit(code)
 
-                traceback.print_exc()
-            finally:
-                with contextlib.suppress(BaseException):
-                    sys.stdout.flush()
-                    sys.stderr.flush()
-                os._exit(code)
-        deadline = time.monotonic() + timeout
-        while True:
-            done, status = os.waitpid(pid, os.WNOHANG)
+    def poll(self) -> int | None:
+        if self.returncode is None:
+            done, status = os.waitpid(self.pid, os.WNOHANG)
             if done:
-                break
-            if time.monotonic() > deadline:
-                os.kill(pid, signal.SIGKILL)
-                os.waitpid(pid, 0)
-                raise subprocess.TimeoutExpired(["fixlore", *args], timeout)
+                self.returncode = os.waitstatus_to_exitcode(status)
+        return self.returncode
+
+    def wait(self, timeout: float | None = None) -> int:
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while self.poll() is None:
+            if deadline is not None and time.monotonic() > deadline:
+                raise subprocess.TimeoutExpired(self.args, timeout)
             time.sleep(0.02)
-        code = os.waitstatus_to_exitcode(status)
-        texts = []
-        for fh, stream in ((out, sys.__stdout__), (err, sys.__stderr__)):
-            fh.seek(0)
-            texts.append(fh.read().decode(_text_of(stream)["encoding"]))    # strict, as subprocess's text=True
-    return subprocess.CompletedProcess(["fixlore", *args], code, texts[0], texts[1])
+        return self.returncode
+
+    def send_signal(self, sig: int) -> None:
+        if self.poll() is None:
+            os.kill(self.pid, sig)
+
+    def terminate(self) -> None:
+        self.send_signal(signal.SIGTERM)
+
+    def kill(self) -> None:
+        self.send_signal(signal.SIGKILL)
+
+    def stdout_text(self) -> str:
+        return self._read(self._out, sys.__stdout__)
+
+    def stderr_text(self) -> str:
+        return self._read(self._err, sys.__stderr__)
+
+    def close(self) -> None:
+        """The files that held its output (the process itself is the caller's to stop)."""
+        self._out.close()
+        self._err.close()
+
+    @staticmethod
+    def _read(fh, stream) -> str:
+        fh.seek(0)
+        return fh.read().decode(_text_of(stream)["encoding"])     # strict, as subprocess's text=True
 
 
 def _interpreters_warnings() -> None:
@@ -559,30 +610,47 @@ def served_process(cmd: list[str], port: int, ready: str | None = None, timeout:
     """Run `cmd` (a server listening on loopback `port`) while the block runs; yields its base URL
     once it answers: `ready` a path that must answer 200, or None for the port accepting
     connections. A server that exits first fails with the end of its stderr."""
-    import httpx2
-
-    base = f"http://127.0.0.1:{port}"
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, **popen)
     try:
-        deadline = time.monotonic() + timeout
-        while True:
-            assert proc.poll() is None, proc.stderr.read().decode(errors="replace")[-2000:]
-            if ready is None:
-                with socket.socket() as s:
-                    if s.connect_ex(("127.0.0.1", port)) == 0:
-                        break
-            else:
-                try:
-                    if httpx2.get(base + ready, timeout=2).status_code == 200:
-                        break
-                except httpx2.HTTPError:
-                    pass
-            assert time.monotonic() < deadline, f"{cmd[2:4]} did not start within {timeout:g} s"
-            time.sleep(0.2)
-        yield base
+        yield _answering(proc, lambda: proc.stderr.read().decode(errors="replace"), port, ready, timeout, cmd[2:4])
     finally:
         proc.terminate()
         proc.wait(30)
+
+
+@contextlib.contextmanager
+def served_fixlore(args: list[str], port: int, ready: str | None = None, timeout: float = 60):
+    """served_process of `fixlore ARGS` as a process forked from this one (ForkedFixlore): for a
+    test of what the server answers and how its processes behave, not of a new interpreter's start."""
+    proc = ForkedFixlore(*args)
+    try:
+        yield _answering(proc, lambda: proc.stderr_text(), port, ready, timeout, args[:2])
+    finally:
+        proc.terminate()
+        proc.wait(30)
+        proc.close()
+
+
+def _answering(proc, stderr, port: int, ready: str | None, timeout: float, what) -> str:
+    """The base URL once the server `proc` answers (see served_process)."""
+    import httpx2
+
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + timeout
+    while True:
+        assert proc.poll() is None, stderr()[-2000:]
+        if ready is None:
+            with socket.socket() as s:
+                if s.connect_ex(("127.0.0.1", port)) == 0:
+                    return base
+        else:
+            try:
+                if httpx2.get(base + ready, timeout=2).status_code == 200:
+                    return base
+            except httpx2.HTTPError:
+                pass
+        assert time.monotonic() < deadline, f"{what} did not start within {timeout:g} s"
+        time.sleep(0.2)
 
 
 @contextlib.contextmanager
