@@ -553,6 +553,14 @@ class ForkedFixlore:
             time.sleep(0.02)
         return self.returncode
 
+    def communicate(self, timeout: float | None = None) -> tuple[str, str]:
+        """Wait for its end; its stdout and stderr as text (the files that held them closed)."""
+        self.wait(timeout)
+        try:
+            return self.stdout_text(), self.stderr_text()
+        finally:
+            self.close()
+
     def send_signal(self, sig: int) -> None:
         if self.poll() is None:
             os.kill(self.pid, sig)
