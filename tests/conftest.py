@@ -221,6 +221,24 @@ def make_world(tmp_path):
     return make
 
 
+@pytest.fixture(scope="session")
+def shared_world(tmp_path_factory):
+    """make_world for tests that only read the world (serve it, harvest it, load it): one folder
+    per name and shape for the whole session, written once (a world of a few hundred issues costs
+    ~0.1 s of CPU to write; test_harvest_strict asks for the same shape up to nine times)."""
+    from fixlore.sources.synthetic import WorldShape, write_world
+
+    made: dict[tuple, Path] = {}
+
+    def make(name: str = "world", **shape) -> Path:
+        key = (name, tuple(sorted(shape.items())))
+        if key not in made:
+            made[key] = write_world(tmp_path_factory.mktemp("shared-world") / name, WorldShape(**shape))
+        return made[key]
+
+    return make
+
+
 # ---------------------------------------------------------------------------
 # PostgreSQL: a real server started from Debian's binaries for the whole session
 
