@@ -526,11 +526,14 @@ class ForkedFixlore:
             for sig in (signal.SIGTERM, signal.SIGALRM):
                 signal.signal(sig, signal.SIG_DFL)
             # as the interpreter makes them: stdout block-buffered, stderr line-buffered (not a tty)
+            before = {id(stream): name for name in ("stdout", "stderr")
+                      for stream in (getattr(sys, name), getattr(sys, f"__{name}__"))}
             sys.stdin = io.TextIOWrapper(io.FileIO(0, "r", closefd=False), **_text_of(sys.__stdin__))
             sys.stdout = io.TextIOWrapper(io.FileIO(1, "w", closefd=False), **_text_of(sys.__stdout__))
             sys.stderr = io.TextIOWrapper(io.FileIO(2, "w", closefd=False), **_text_of(sys.__stderr__),
                                           line_buffering=True)
             _interpreters_warnings()
+            _interpreters_logging(before)
             for name, value in env.items():
                 if value is None:
                     os.environ.pop(name, None)
@@ -623,6 +626,23 @@ def _interpreters_warnings() -> None:
     warnings._filters_mutated()
     warnings.showwarning = warnings._showwarning_orig
     warnings._showwarnmsg_impl = show
+
+
+def _interpreters_logging(streams: dict[int, str]) -> None:
+    """Logging as a new interpreter has it once its modules are imported: the root logger without
+    pytest's capturing handlers (a library's warning then reaches stderr through logging's last
+    resort), and a handler a module bound to the standard streams at import (jieba's) writing to
+    this process's (`streams`: id of a stream that was sys.stdout/stderr -> which one)."""
+    import logging
+
+    root = logging.getLogger()
+    for handler in list(root.handlers):
+        root.removeHandler(handler)
+    root.setLevel(logging.WARNING)
+    for logger in [root, *logging.Logger.manager.loggerDict.values()]:
+        for handler in getattr(logger, "handlers", ()):
+            if type(handler) is logging.StreamHandler and id(handler.stream) in streams:
+                handler.setStream(getattr(sys, streams[id(handler.stream)]))
 
 
 def _text_of(stream) -> dict[str, str]:
