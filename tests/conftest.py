@@ -554,9 +554,7 @@ class ForkedFixlore:
 
             traceback.print_exc()
         finally:
-            with contextlib.suppress(BaseException):
-                sys.stdout.flush()
-                sys.stderr.flush()
+            _interpreters_exit()
             os._exit(code)
 
     def poll(self) -> int | None:
@@ -626,6 +624,22 @@ def _interpreters_warnings() -> None:
     warnings._filters_mutated()
     warnings.showwarning = warnings._showwarning_orig
     warnings._showwarnmsg_impl = show
+
+
+def _interpreters_exit() -> None:
+    """What a new interpreter does when its program ends, before the process exits: it waits for
+    the threads that are not daemons (and tells thread pools left open to finish), flushes and
+    closes the logging handlers, flushes stdout and stderr. Nothing of pytest's (its atexit
+    handlers and the conftest's, which remove the session's folders) runs in the copy."""
+    import logging
+
+    with contextlib.suppress(BaseException):
+        threading._shutdown()                           # noqa: SLF001 -- as Py_FinalizeEx calls it
+    with contextlib.suppress(BaseException):
+        logging.shutdown()
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(BaseException):
+            stream.flush()
 
 
 def _interpreters_logging(streams: dict[int, str]) -> None:
