@@ -2,7 +2,7 @@
 What a run writes (run.json, the store) is checked on the command run in this process
 (conftest.fixlore_here: the same `main`, exit codes and output, without a new interpreter's
 seconds of imports and model loading); what a user's terminal or shell sees stays a process,
-forked warm from this one (conftest.fixlore_forked: its file descriptors and exit status, the
+forked warm from this one (forked_process.fixlore_forked: its file descriptors and exit status, the
 environment given to it). A new interpreter's own start (nothing on stderr before the one line)
 is test_bad_inputs' SUBPROCESS rows' to show; the process killed mid-harvest here is one."""
 
@@ -21,7 +21,8 @@ import pytest
 from fixlore.replay.server import ReplayServer
 from fixlore.store import Store
 
-from conftest import fixlore_forked, fixlore_here, free_port
+from conftest import fixlore_here, free_port
+from forked_process import fixlore_forked
 
 SECRET = "gct-VERY-SECRET-token-4242"
 SINCE = "2026-09-17T00:00:00+08:00"

@@ -16,7 +16,7 @@ from fixlore.replay.server import ReplayServer
 from fixlore.store import Store
 from fixlore.store import schema as t
 
-from conftest import ForkedFixlore, fixlore_forked
+from forked_process import ForkedFixlore, fixlore_forked
 
 SINCE = "2026-09-17T00:00:00+08:00"
 
@@ -38,7 +38,7 @@ TOKEN = {"GITCODE_TOKEN": "t0ken"}
 
 def _start_paced_run(srv: ReplayServer, out, db: str) -> ForkedFixlore:
     # Paced by the client-side limiter (50 per 60 s / 30) so the signal lands mid-harvest. A process
-    # of its own forked warm from this one (conftest.ForkedFixlore): the signal and what the process
+    # of its own forked warm from this one (forked_process.ForkedFixlore): the signal and what the process
     # then writes and exits with are the test's; a new interpreter's start is test_bad_inputs'.
     return ForkedFixlore("run", "--platform", "gitcode", "--org", "acme", "--org", "beta",
                          "--since", SINCE, "--base-url", srv.base_url, "--out", str(out), "--db", db,
@@ -47,7 +47,7 @@ def _start_paced_run(srv: ReplayServer, out, db: str) -> ForkedFixlore:
 
 def _resume(srv: ReplayServer, out, db: str) -> subprocess.CompletedProcess:
     """The same run again, unpaced: what the user types after an interruption (a process of its
-    own, forked warm from this one: conftest.fixlore_forked)."""
+    own, forked warm from this one: forked_process.fixlore_forked)."""
     return fixlore_forked("run", "--platform", "gitcode", "--org", "acme", "--org", "beta",
                           "--since", SINCE, "--base-url", srv.base_url, "--out", str(out), "--db", db,
                           "--no-rate-limit", "-q", "--stage", "harvest", timeout=300, env=TOKEN)

@@ -2,7 +2,7 @@
 the store, run.json, the log file, the digests, the indexes, stdout or stderr.
 
 The run is a process of its own (what reaches its file descriptors is read, whatever wrote it),
-forked warm from this one (conftest.fixlore_forked): the password is given on the command line,
+forked warm from this one (forked_process.fixlore_forked): the password is given on the command line,
 nothing of it is read when an interpreter starts."""
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import pytest
 from fixlore.replay.server import ReplayServer
 from fixlore.store import Store
 
-from conftest import fixlore_forked
+from forked_process import fixlore_forked
 
 SINCE = "2026-09-17T00:00:00+08:00"
 PLANTED = "PlantedPassw0rd-7731"

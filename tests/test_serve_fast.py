@@ -115,10 +115,11 @@ def _gone(pid: int, within: float) -> bool:
 
 @contextlib.contextmanager
 def _forked_server(out: Path, workers: int | None):
-    from conftest import ForkedFixlore, free_port
+    from conftest import free_port
+    from forked_process import ForkedFixlore
 
     port = free_port()
-    # a process of its own forked from this one (conftest.ForkedFixlore): what it answers and how
+    # a process of its own forked from this one (forked_process.ForkedFixlore): what it answers and how
     # its serving processes start and stop are the test's, not a new interpreter's start
     proc = ForkedFixlore("serve", "http", "--out", str(out), "--port", str(port),
                          *(["--workers", str(workers)] if workers else []))
