@@ -221,6 +221,24 @@ def make_world(tmp_path):
     return make
 
 
+@pytest.fixture(scope="session")
+def shared_world(tmp_path_factory):
+    """make_world for tests that only read the world (serve it, harvest it, load it): one folder
+    per name and shape for the whole session, written once (a world of a few hundred issues costs
+    ~0.1 s of CPU to write; test_harvest_strict asks for the same shape up to nine times)."""
+    from fixlore.sources.synthetic import WorldShape, write_world
+
+    made: dict[tuple, Path] = {}
+
+    def make(name: str = "world", **shape) -> Path:
+        key = (name, tuple(sorted(shape.items())))
+        if key not in made:
+            made[key] = write_world(tmp_path_factory.mktemp("shared-world") / name, WorldShape(**shape))
+        return made[key]
+
+    return make
+
+
 # ---------------------------------------------------------------------------
 # PostgreSQL: a real server started from Debian's binaries for the whole session
 
@@ -460,30 +478,49 @@ def served_process(cmd: list[str], port: int, ready: str | None = None, timeout:
     """Run `cmd` (a server listening on loopback `port`) while the block runs; yields its base URL
     once it answers: `ready` a path that must answer 200, or None for the port accepting
     connections. A server that exits first fails with the end of its stderr."""
-    import httpx2
-
-    base = f"http://127.0.0.1:{port}"
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, **popen)
     try:
-        deadline = time.monotonic() + timeout
-        while True:
-            assert proc.poll() is None, proc.stderr.read().decode(errors="replace")[-2000:]
-            if ready is None:
-                with socket.socket() as s:
-                    if s.connect_ex(("127.0.0.1", port)) == 0:
-                        break
-            else:
-                try:
-                    if httpx2.get(base + ready, timeout=2).status_code == 200:
-                        break
-                except httpx2.HTTPError:
-                    pass
-            assert time.monotonic() < deadline, f"{cmd[2:4]} did not start within {timeout:g} s"
-            time.sleep(0.2)
-        yield base
+        yield _answering(proc, lambda: proc.stderr.read().decode(errors="replace"), port, ready, timeout, cmd[2:4])
     finally:
         proc.terminate()
         proc.wait(30)
+
+
+@contextlib.contextmanager
+def served_fixlore(args: list[str], port: int, ready: str | None = None, timeout: float = 60):
+    """served_process of `fixlore ARGS` as a process forked from this one (ForkedFixlore): for a
+    test of what the server answers and how its processes behave, not of a new interpreter's start."""
+    from forked_process import ForkedFixlore
+
+    proc = ForkedFixlore(*args)
+    try:
+        yield _answering(proc, lambda: proc.stderr_text(), port, ready, timeout, args[:2])
+    finally:
+        proc.terminate()
+        proc.wait(30)
+        proc.close()
+
+
+def _answering(proc, stderr, port: int, ready: str | None, timeout: float, what) -> str:
+    """The base URL once the server `proc` answers (see served_process)."""
+    import httpx2
+
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + timeout
+    while True:
+        assert proc.poll() is None, stderr()[-2000:]
+        if ready is None:
+            with socket.socket() as s:
+                if s.connect_ex(("127.0.0.1", port)) == 0:
+                    return base
+        else:
+            try:
+                if httpx2.get(base + ready, timeout=2).status_code == 200:
+                    return base
+            except httpx2.HTTPError:
+                pass
+        assert time.monotonic() < deadline, f"{what} did not start within {timeout:g} s"
+        time.sleep(0.2)
 
 
 @contextlib.contextmanager

@@ -7,6 +7,7 @@ be read is recorded and reported.
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 
 import pytest
@@ -17,6 +18,7 @@ from fixlore.sources import make_source
 from fixlore.sources.http import ApiClient
 from fixlore.sources.offline import load_world, read_world_meta
 from fixlore.store import Store
+from fixlore.core.model import Corpus
 from fixlore.core.timeutil import parse_time
 
 
@@ -35,15 +37,22 @@ def harvest_world(world: Path, db: str, strict=None, time_scale: float = 1.0, **
     return store, report, client.accounting, refused, stats
 
 
+@functools.lru_cache(maxsize=8)
+def loaded(world: Path) -> Corpus:
+    """The world as a run reads it, once per world (the tests' worlds are shared and never written:
+    conftest.shared_world)."""
+    return load_world(world)
+
+
 def window_issues(world: Path, skip: set[str] = frozenset()) -> set[tuple[str, int]]:
     since = parse_time(read_world_meta(world)["window"]["since"])
-    return {(i.repo, i.number) for i in load_world(world).issues if i.updated_at >= since and i.repo not in skip}
+    return {(i.repo, i.number) for i in loaded(world).issues if i.updated_at >= since and i.repo not in skip}
 
 
 @pytest.mark.parametrize("platform", ["gitcode", "github"])
 @pytest.mark.parametrize("strict", [None, "closed_module"])
-def test_one_unreadable_repo_is_recorded_and_the_rest_harvested(make_world, tmp_path, platform, strict):
-    world = make_world(platform=platform, repos=4, closed_in_window=30, other_updated=10, old_issues=10)
+def test_one_unreadable_repo_is_recorded_and_the_rest_harvested(shared_world, tmp_path, platform, strict):
+    world = shared_world(platform=platform, repos=4, closed_in_window=30, other_updated=10, old_issues=10)
     store, report, acc, refused, _ = harvest_world(world, f"sqlite:///{tmp_path / 'h.db'}", strict)
     assert bool(refused) == bool(strict)
     stored = {(i.repo, i.number) for i in store.load_corpus().issues}
@@ -58,8 +67,8 @@ def test_one_unreadable_repo_is_recorded_and_the_rest_harvested(make_world, tmp_
     assert report.issues_detailed > 0 and report.repos == 4
 
 
-def test_unreadable_repo_is_retried_next_run_and_cleared_once_readable(make_world, tmp_path):
-    world = make_world(repos=3, closed_in_window=20, other_updated=5, old_issues=5)
+def test_unreadable_repo_is_retried_next_run_and_cleared_once_readable(shared_world, tmp_path):
+    world = shared_world(repos=3, closed_in_window=20, other_updated=5, old_issues=5)
     db = f"sqlite:///{tmp_path / 'h.db'}"
     _, first, _, refused, _ = harvest_world(world, db, "closed_module")
     (repo,) = refused
@@ -72,12 +81,12 @@ def test_unreadable_repo_is_retried_next_run_and_cleared_once_readable(make_worl
         (i.repo, i.number) for i in store.load_corpus([repo]).issues}
 
 
-def test_run_with_an_unreadable_repo_exits_3_and_the_digest_says_so(make_world, tmp_path):
+def test_run_with_an_unreadable_repo_exits_3_and_the_digest_says_so(shared_world, tmp_path):
     import json
 
     from conftest import fixlore_here
 
-    world = make_world(repos=3, closed_in_window=20, other_updated=5, old_issues=5)
+    world = shared_world(repos=3, closed_in_window=20, other_updated=5, old_issues=5)
     out = tmp_path / "out"
     proc = fixlore_here("run", "--world", str(world), "--out", str(out), "--quirks", "closed_module")
     assert proc.returncode == 6, proc.stderr
@@ -99,15 +108,15 @@ PAGING_QUIRKS = ["per_page_cap", "per_page_cap,no_totals", "repeat_page", "repea
 
 
 @pytest.mark.parametrize("strict", [None, *PAGING_QUIRKS])
-def test_paging_quirks_lose_nothing(make_world, tmp_path, strict):
+def test_paging_quirks_lose_nothing(shared_world, tmp_path, strict):
     # 130 issues updated in a repo's window: three pages of 50 when per_page is capped.
-    world = make_world(repos=2, closed_in_window=200, other_updated=60, old_issues=120, seed=5)
+    world = shared_world(repos=2, closed_in_window=200, other_updated=60, old_issues=120, seed=5)
     store, report, acc, refused, _ = harvest_world(world, f"sqlite:///{tmp_path / 'h.db'}", strict)
     stored = {(i.repo, i.number) for i in store.load_corpus().issues}
     assert window_issues(world, refused) <= stored
     assert {f["repo"] for f in report.unreadable} == refused
     corpus = store.load_corpus()
-    truth = load_world(world)
+    truth = loaded(world)
     detailed = {p for p in {(c.repo, c.pull_number) for c in corpus.commits}}
     assert detailed, "no PR detailed: the test would prove nothing"
     want = {(c.repo, c.pull_number, c.sha) for c in truth.commits if (c.repo, c.pull_number) in detailed}
@@ -116,8 +125,8 @@ def test_paging_quirks_lose_nothing(make_world, tmp_path, strict):
     assert acc.total < 2000
 
 
-def test_repeated_pages_from_faults_lose_nothing(make_world, tmp_path):
-    world = make_world(repos=1, closed_in_window=130, other_updated=30, old_issues=20, seed=7)   # 160 in one list
+def test_repeated_pages_from_faults_lose_nothing(shared_world, tmp_path):
+    world = shared_world(repos=1, closed_in_window=130, other_updated=30, old_issues=20, seed=7)   # 160 in one list
     clean, _, _, _, _ = harvest_world(world, f"sqlite:///{tmp_path / 'clean.db'}")
     db = f"sqlite:///{tmp_path / 'faulty.db'}"
     meta = read_world_meta(world)
@@ -135,21 +144,21 @@ def test_repeated_pages_from_faults_lose_nothing(make_world, tmp_path):
 
 @pytest.mark.parametrize("platform", ["gitcode", "github"])
 @pytest.mark.parametrize("strict", [None, "sort_ignored", "order_ignored", "order_ignored,per_page_cap"])
-def test_order_is_proven_before_stopping_early(make_world, tmp_path, platform, strict):
+def test_order_is_proven_before_stopping_early(shared_world, tmp_path, platform, strict):
     if platform == "github" and strict == "sort_ignored":
         pytest.skip("a GitCode quirk")
-    world = make_world(platform=platform, repos=2, closed_in_window=150, other_updated=60, old_issues=150, seed=9)
+    world = shared_world(platform=platform, repos=2, closed_in_window=150, other_updated=60, old_issues=150, seed=9)
     store, report, acc, _, _ = harvest_world(world, f"sqlite:///{tmp_path / 'h.db'}", strict)
     stored = {(i.repo, i.number) for i in store.load_corpus().issues}
     assert window_issues(world) <= stored
     since = parse_time(read_world_meta(world)["window"]["since"])
-    in_window_pulls = {(p.repo, p.number) for p in load_world(world).pulls
+    in_window_pulls = {(p.repo, p.number) for p in loaded(world).pulls
                        if p.updated_at >= since - __import__("datetime").timedelta(days=60)}
     assert in_window_pulls <= {(p.repo, p.number) for p in store.load_corpus().pulls}
 
 
-def test_an_unsorted_list_is_filtered_by_the_server_or_walked_to_the_end(make_world, tmp_path):
-    world = make_world(repos=1, closed_in_window=60, other_updated=30, old_issues=400, seed=9)
+def test_an_unsorted_list_is_filtered_by_the_server_or_walked_to_the_end(shared_world, tmp_path):
+    world = shared_world(repos=1, closed_in_window=60, other_updated=30, old_issues=400, seed=9)
     ep = "/repos/{owner}/{repo}/issues"
     asked = {}
     for quirks in ("sort_ignored", "order_ignored", "order_ignored,filter_ignored"):
@@ -205,8 +214,8 @@ def test_close_events_under_other_names_are_recognised_and_reported(tmp_path):
     assert report.unknown_actions and set(report.unknown_actions) <= {"issue_close", "update_state", "state_change"}
 
 
-def test_github_secondary_limits_are_waited_out_never_retried_early(make_world, tmp_path):
-    world = make_world(platform="github", repos=3, closed_in_window=30, other_updated=10, old_issues=10)
+def test_github_secondary_limits_are_waited_out_never_retried_early(shared_world, tmp_path):
+    world = shared_world(platform="github", repos=3, closed_in_window=30, other_updated=10, old_issues=10)
     meta = read_world_meta(world)
     store = Store.open(f"sqlite:///{tmp_path / 'h.db'}")
     scale = 3000.0                      # a minute lasts 20 ms: the test waits, but not for real minutes
@@ -221,13 +230,13 @@ def test_github_secondary_limits_are_waited_out_never_retried_early(make_world, 
     assert window_issues(world) <= {(i.repo, i.number) for i in store.load_corpus().issues}
 
 
-def test_a_live_run_stores_in_out_warns_without_token_and_reads_bare_dates_in_the_platform_zone(make_world, tmp_path,
+def test_a_live_run_stores_in_out_warns_without_token_and_reads_bare_dates_in_the_platform_zone(shared_world, tmp_path,
                                                                                                monkeypatch):
     import json
 
     from conftest import fixlore_here
 
-    world = make_world(repos=2, closed_in_window=10, other_updated=3, old_issues=3)
+    world = shared_world(repos=2, closed_in_window=10, other_updated=3, old_issues=3)
     out = tmp_path / "live"
     monkeypatch.chdir(tmp_path)
     with ReplayServer(world, strict=True) as srv:
@@ -259,12 +268,12 @@ def test_bare_dates_mean_the_platform_zone(raw, platform, expected):
 
 @pytest.mark.parametrize("platform,strict", [("gitcode", None), ("gitcode", "gitcode"), ("gitcode", "gitcode-no-totals"),
                                              ("github", None), ("github", "github")])
-def test_every_readable_repo_is_harvested_whole_under_each_named_quirk_set(make_world, tmp_path, platform, strict):
+def test_every_readable_repo_is_harvested_whole_under_each_named_quirk_set(shared_world, tmp_path, platform, strict):
     """The acceptance in one test: every in-window issue of every readable repo, its pool details, the
     refused repo recorded; against the default replay and each platform's strict set."""
     from fixlore.rules.funnel import cheap_funnel
 
-    world = make_world(platform=platform, repos=4, closed_in_window=160, other_updated=40, old_issues=80, seed=13)
+    world = shared_world(platform=platform, repos=4, closed_in_window=160, other_updated=40, old_issues=80, seed=13)
     store, report, acc, refused, stats = harvest_world(world, f"sqlite:///{tmp_path / 'h.db'}", strict,
                                                        time_scale=3000.0)
     assert bool(refused) == bool(strict)
@@ -272,7 +281,7 @@ def test_every_readable_repo_is_harvested_whole_under_each_named_quirk_set(make_
     expected = window_issues(world, refused)
     assert expected <= {(i.repo, i.number) for i in corpus.issues}
     since = parse_time(read_world_meta(world)["window"]["since"])
-    window = [i for i in load_world(world).issues if (i.repo, i.number) in expected]
+    window = [i for i in loaded(world).issues if (i.repo, i.number) in expected]
     verdicts = cheap_funnel(window, since)
     pool = {(i.repo, i.number) for i in window if verdicts[i.key] == "pool"}
     detailed = {(repo, n) for repo in {r for r, _ in pool}
@@ -282,13 +291,13 @@ def test_every_readable_repo_is_harvested_whole_under_each_named_quirk_set(make_
     assert all(f["endpoint"] == "/repos/{owner}/{repo}/issues" for f in report.unreadable)
 
 
-def test_github_issue_list_whose_order_cannot_be_proven_is_asked_again_with_since(make_world, tmp_path):
+def test_github_issue_list_whose_order_cannot_be_proven_is_asked_again_with_since(shared_world, tmp_path):
     """GitHub documents ``since`` on the issue list (not on the pull list): when the list comes in
     creation order whatever is asked, the harvester asks it filtered rather than walking every page."""
     from fixlore.replay.strict import NAMED, Quirks
     from fixlore.edges.summary import summary_lines
 
-    world = make_world(platform="github", repos=2, closed_in_window=20, other_updated=5, old_issues=400)
+    world = shared_world(platform="github", repos=2, closed_in_window=20, other_updated=5, old_issues=400)
     meta = read_world_meta(world)
     since = parse_time(meta["window"]["since"])
     lists: dict[str, int] = {}
@@ -311,7 +320,7 @@ def test_github_issue_list_whose_order_cannot_be_proven_is_asked_again_with_sinc
         assert rows["lists in unproven order"] == f"{len(source.unsorted)} ({', '.join(parts)})"
         stored = {(i.repo, i.number) for i in store.load_corpus().issues}
         assert window_issues(world) <= stored, label
-        repos = sorted({i.repo for i in load_world(world).issues})
+        repos = sorted({i.repo for i in loaded(world).issues})
         assert sorted(x for x in source.unsorted if x[0].endswith("/issues")) == [
             (f"/repos/{r}/issues", "since") for r in repos], label
         # No `since` on GitHub's pull list: an unproven one is walked, and said so.

@@ -21,6 +21,7 @@ do not read a number behind a mark.
 from __future__ import annotations
 
 import ast
+import functools
 import importlib
 import re
 from dataclasses import dataclass
@@ -73,8 +74,10 @@ def _module_name(path: Path) -> str:
     return ".".join(path.relative_to(SRC).with_suffix("").parts)
 
 
-def _collect() -> tuple[list[Pattern], list[str]]:
-    """(every pattern known before run time, every pattern built at run time as 'module:line')."""
+@functools.cache
+def _collect() -> tuple[tuple[Pattern, ...], tuple[str, ...]]:
+    """(every pattern known before run time, every pattern built at run time as 'module:line');
+    worked out once for the file's tests (a parse of the package costs ~0.6 s of CPU)."""
     known: list[Pattern] = []
     dynamic: list[str] = []
     for path in sorted(PACKAGE.rglob("*.py")):
@@ -95,7 +98,7 @@ def _collect() -> tuple[list[Pattern], list[str]]:
                 continue
             assert isinstance(pattern, str) and isinstance(flags, int), f"{where}:{node.lineno}"
             known.append(Pattern(where, node.lineno, pattern, int(flags)))
-    return known, dynamic
+    return tuple(known), tuple(dynamic)
 
 
 def _number_span(sample: str) -> tuple[int, int]:
@@ -129,7 +132,9 @@ def reads_a_reference(p: Pattern) -> list[str]:
     return read
 
 
+@functools.cache
 def _readers() -> dict[str, list[str]]:
+    """Module:line -> what its pattern reads as a reference (once for the file's tests; read only)."""
     known, _ = _collect()
     out: dict[str, list[str]] = {}
     for p in known:

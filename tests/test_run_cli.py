@@ -1,7 +1,10 @@
 """`fixlore run` / `fixlore harvest` as a user runs them: subprocesses, exit codes, one-line errors, no secrets.
 What a run writes (run.json, the store) is checked on the command run in this process
 (conftest.fixlore_here: the same `main`, exit codes and output, without a new interpreter's
-seconds of imports and model loading); what a user's terminal or shell sees stays a process."""
+seconds of imports and model loading); what a user's terminal or shell sees stays a process,
+forked warm from this one (forked_process.fixlore_forked: its file descriptors and exit status, the
+environment given to it). A new interpreter's own start (nothing on stderr before the one line)
+is test_bad_inputs' SUBPROCESS rows' to show; the process killed mid-harvest here is one."""
 
 from __future__ import annotations
 
@@ -19,16 +22,14 @@ from fixlore.replay.server import ReplayServer
 from fixlore.store import Store
 
 from conftest import fixlore_here, free_port
+from forked_process import fixlore_forked
 
 SECRET = "gct-VERY-SECRET-token-4242"
 SINCE = "2026-09-17T00:00:00+08:00"
 
 
 def fixlore(*args: str, env_extra: dict[str, str] | None = None, timeout: float = 300) -> subprocess.CompletedProcess:
-    env = {**os.environ, **(env_extra or {})}
-    code = "import sys; from fixlore.cli.commands import main; sys.argv[0] = 'fixlore'; main()"
-    return subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, env=env,
-                          timeout=timeout)
+    return fixlore_forked(*args, env=env_extra, timeout=timeout)
 
 
 def assert_one_line_error(proc: subprocess.CompletedProcess, *words: str) -> None:

@@ -8,7 +8,6 @@ import os
 import signal
 import socket
 import subprocess
-import sys
 import time
 
 import sqlalchemy as sa
@@ -17,8 +16,9 @@ from fixlore.replay.server import ReplayServer
 from fixlore.store import Store
 from fixlore.store import schema as t
 
+from forked_process import ForkedFixlore, fixlore_forked
+
 SINCE = "2026-09-17T00:00:00+08:00"
-CODE = "import sys; from fixlore.cli.commands import main; sys.argv[0] = 'fixlore'; main()"
 
 
 def _statuses(db: str) -> tuple[list[str], list[str]]:
@@ -33,26 +33,27 @@ def _statuses(db: str) -> tuple[list[str], list[str]]:
 
 
 # a token, so that stderr holds only what the test reads (no missing-token warning)
-TOKEN_ENV = {**os.environ, "GITCODE_TOKEN": "t0ken"}
+TOKEN = {"GITCODE_TOKEN": "t0ken"}
 
 
-def _start_paced_run(srv: ReplayServer, out, db: str) -> subprocess.Popen:
-    # Paced by the client-side limiter (50 per 60 s / 30) so the signal lands mid-harvest.
-    return subprocess.Popen([sys.executable, "-c", CODE, "run", "--platform", "gitcode", "--org", "acme", "--org", "beta",
-                             "--since", SINCE, "--base-url", srv.base_url, "--out", str(out), "--db", db,
-                             "--rate-limit", "--time-scale", "30", "-q"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=TOKEN_ENV)
+def _start_paced_run(srv: ReplayServer, out, db: str) -> ForkedFixlore:
+    # Paced by the client-side limiter (50 per 60 s / 30) so the signal lands mid-harvest. A process
+    # of its own forked warm from this one (forked_process.ForkedFixlore): the signal and what the process
+    # then writes and exits with are the test's; a new interpreter's start is test_bad_inputs'.
+    return ForkedFixlore("run", "--platform", "gitcode", "--org", "acme", "--org", "beta",
+                         "--since", SINCE, "--base-url", srv.base_url, "--out", str(out), "--db", db,
+                         "--rate-limit", "--time-scale", "30", "-q", env=TOKEN)
 
 
 def _resume(srv: ReplayServer, out, db: str) -> subprocess.CompletedProcess:
-    """The same run again, unpaced: what the user types after an interruption."""
-    return subprocess.run([sys.executable, "-c", CODE, "run", "--platform", "gitcode", "--org", "acme", "--org", "beta",
-                           "--since", SINCE, "--base-url", srv.base_url, "--out", str(out), "--db", db,
-                           "--no-rate-limit", "-q", "--stage", "harvest"],
-                          capture_output=True, text=True, timeout=300, env=TOKEN_ENV)
+    """The same run again, unpaced: what the user types after an interruption (a process of its
+    own, forked warm from this one: forked_process.fixlore_forked)."""
+    return fixlore_forked("run", "--platform", "gitcode", "--org", "acme", "--org", "beta",
+                          "--since", SINCE, "--base-url", srv.base_url, "--out", str(out), "--db", db,
+                          "--no-rate-limit", "-q", "--stage", "harvest", timeout=300, env=TOKEN)
 
 
-def _wait_for_requests(srv: ReplayServer, child: subprocess.Popen, n: int) -> None:
+def _wait_for_requests(srv: ReplayServer, child: ForkedFixlore, n: int) -> None:
     deadline = time.time() + 120
     while srv.stats()["total"] < n and time.time() < deadline and child.poll() is None:
         time.sleep(0.05)

@@ -28,7 +28,7 @@ from pathlib import Path
 import httpx2 as httpx
 import pytest
 
-from conftest import fixlore_here, free_port, served_process
+from conftest import fixlore_here, free_port, served_fixlore
 
 ROOT = Path(__file__).resolve().parents[1]
 DEMO = ROOT / "worlds" / "demo"
@@ -153,7 +153,7 @@ def run_dir(demo_run, tmp_path_factory) -> Path:
 @pytest.fixture(scope="module")
 def served(run_dir):
     port = free_port()
-    with served_process([sys.executable, "-m", "fixlore", "serve", "http", "--out", str(run_dir), "--port", str(port)],
+    with served_fixlore(["serve", "http", "--out", str(run_dir), "--port", str(port)],
                         port, ready="/api/stats", timeout=120) as base:
         yield base
 

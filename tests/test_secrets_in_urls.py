@@ -1,10 +1,13 @@
 """A password planted in the base URL (and the database URL) is found nowhere a run writes:
-the store, run.json, the log file, the digests, the indexes, stdout or stderr."""
+the store, run.json, the log file, the digests, the indexes, stdout or stderr.
+
+The run is a process of its own (what reaches its file descriptors is read, whatever wrote it),
+forked warm from this one (forked_process.fixlore_forked): the password is given on the command line,
+nothing of it is read when an interpreter starts."""
 
 from __future__ import annotations
 
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -12,9 +15,10 @@ import pytest
 from fixlore.replay.server import ReplayServer
 from fixlore.store import Store
 
+from forked_process import fixlore_forked
+
 SINCE = "2026-09-17T00:00:00+08:00"
 PLANTED = "PlantedPassw0rd-7731"
-CODE = "import sys; from fixlore.cli.commands import main; sys.argv[0] = 'fixlore'; main()"
 
 
 def _bytes_everywhere(folder: Path) -> list[tuple[Path, bytes]]:
@@ -23,10 +27,10 @@ def _bytes_everywhere(folder: Path) -> list[tuple[Path, bytes]]:
 
 def _run(srv: ReplayServer, out: Path, db: str, log: Path, *extra: str) -> subprocess.CompletedProcess:
     base = srv.base_url.replace("http://", f"http://harvester:{PLANTED}@")
-    return subprocess.run([sys.executable, "-c", CODE, "-vv", "--log-file", str(log), "run", "--platform", "gitcode",
-                           "--org", "acme", "--org", "beta", "--since", SINCE, "--base-url", base, "--out", str(out),
-                           "--db", db, "--no-rate-limit", "--time-scale", "20", *extra],   # retries wait 1/20
-                          capture_output=True, text=True, timeout=600)
+    return fixlore_forked("-vv", "--log-file", str(log), "run", "--platform", "gitcode",
+                          "--org", "acme", "--org", "beta", "--since", SINCE, "--base-url", base, "--out", str(out),
+                          "--db", db, "--no-rate-limit", "--time-scale", "20", *extra,   # retries wait 1/20
+                          timeout=600)
 
 
 @pytest.mark.parametrize("faults", ["", "500:0.04"])

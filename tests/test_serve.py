@@ -23,7 +23,7 @@ from fixlore.serve.http import create_app
 from fixlore.serve.knowledge import CASE_INDEX, Knowledge, Locations, UnknownCase, UnknownRepo, index_cases
 from fixlore.store import Store
 
-from conftest import fixlore_here, free_port, served_process
+from conftest import fixlore_here, free_port, served_fixlore
 
 ROOT = Path(__file__).resolve().parents[1]
 DEMO = ROOT / "worlds" / "demo"
@@ -424,8 +424,8 @@ def test_mcp_over_stdio_with_the_official_client(run_dir, monkeypatch):
 
 def test_mcp_over_streamable_http_on_loopback(run_dir):
     port = free_port()
-    with served_process([sys.executable, "-m", "fixlore", "serve", "mcp", "--out", str(run_dir), "--transport",
-                         "http", "--port", str(port)], port) as base:
+    with served_fixlore(["serve", "mcp", "--out", str(run_dir), "--transport", "http", "--port", str(port)],
+                        port) as base:
         _check_mcp(_mcp_calls(f"{base}/mcp"))
 
 

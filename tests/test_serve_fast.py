@@ -116,15 +116,17 @@ def _gone(pid: int, within: float) -> bool:
 @contextlib.contextmanager
 def _forked_server(out: Path, workers: int | None):
     from conftest import free_port
+    from forked_process import ForkedFixlore
 
     port = free_port()
-    proc = subprocess.Popen([sys.executable, "-m", "fixlore", "serve", "http", "--out", str(out), "--port", str(port),
-                             *(["--workers", str(workers)] if workers else [])],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    # a process of its own forked from this one (forked_process.ForkedFixlore): what it answers and how
+    # its serving processes start and stop are the test's, not a new interpreter's start
+    proc = ForkedFixlore("serve", "http", "--out", str(out), "--port", str(port),
+                         *(["--workers", str(workers)] if workers else []))
     try:
         deadline = time.monotonic() + 120
         while True:
-            assert proc.poll() is None, proc.stderr.read().decode(errors="replace")[-2000:]
+            assert proc.poll() is None, proc.stderr_text()[-2000:]
             try:
                 if httpx.get(f"http://127.0.0.1:{port}/api/stats", timeout=2).status_code == 200:
                     break
@@ -137,6 +139,7 @@ def _forked_server(out: Path, workers: int | None):
         if proc.poll() is None:
             proc.terminate()
         proc.wait(30)
+        proc.close()
 
 
 @pytest.mark.skipif(not hasattr(os, "fork") or not Path("/proc/self/task").is_dir(), reason="fork and /proc needed")

@@ -8,6 +8,7 @@ typed Task) must leave every conclusion as it was; removing an issue's fixing PR
 from __future__ import annotations
 
 import copy
+import dataclasses
 import random
 import re
 
@@ -17,6 +18,17 @@ from fixlore.rules.refs import find_refs
 from fixlore.core.model import Corpus
 
 _SEPARATORS = (" ", "-", "_")
+
+
+def _own(corpus: Corpus, *changed: str) -> Corpus:
+    """A new Corpus of new lists; the items of the lists named `changed` are copies of their own
+    (a transform changes their fields), the others the input's, untouched (a deep copy of the
+    Ascend world costs 0.2 s of CPU, and the metamorphic tests make one per transform)."""
+    fields = {f.name: getattr(corpus, f.name) for f in dataclasses.fields(corpus)}
+    return dataclasses.replace(corpus, **{
+        name: dict(value) if isinstance(value, dict) else
+        [copy.copy(item) for item in value] if name in changed else list(value)
+        for name, value in fields.items() if isinstance(value, (list, dict))})
 
 
 def _respell(term: str, rng: random.Random) -> str:
@@ -35,7 +47,7 @@ def _respell(term: str, rng: random.Random) -> str:
 def respell_labels(corpus: Corpus, seed: int = 13) -> Corpus:
     """Every label, workflow state and issue type written another way ("wontfix" -> "Wont-Fix")."""
     rng = random.Random(seed)
-    out = copy.deepcopy(corpus)
+    out = _own(corpus, "issues")
     for i in out.issues:
         i.labels = [_respell(x, rng) for x in i.labels]
         i.workflow_state = _respell(i.workflow_state, rng)
@@ -53,7 +65,7 @@ def terse_pr_titles(corpus: Corpus, seed: int = 13) -> Corpus:
     """Every PR title replaced by a terse one ("fix bug", "修复问题", "补充参数说明" …); the
     references the title carried stay, with their keyword or background cue."""
     rng = random.Random(seed)
-    out = copy.deepcopy(corpus)
+    out = _own(corpus, "pulls")
     for p in out.pulls:
         parts = [rng.choice(_TERSE)]
         for r in find_refs(p.title, p.repo):
@@ -91,7 +103,7 @@ def rename_accounts(corpus: Corpus) -> Corpus:
 def shuffle_order(corpus: Corpus, seed: int = 13) -> Corpus:
     """Every list of the corpus in another order (issues, PRs, comments, events, links, files, commits)."""
     rng = random.Random(seed)
-    out = copy.deepcopy(corpus)
+    out = _own(corpus)
     for name in ("repos", "issues", "pulls", "comments", "events", "links", "files", "commits"):
         items = list(getattr(out, name))
         rng.shuffle(items)
@@ -101,7 +113,7 @@ def shuffle_order(corpus: Corpus, seed: int = 13) -> Corpus:
 
 def type_as_task(corpus: Corpus, keys: set[str]) -> Corpus:
     """The issues `keys` (a bot's flood) carry the internal-looking issue type "Task"."""
-    out = copy.deepcopy(corpus)
+    out = _own(corpus, "issues")
     for i in out.issues:
         if i.key in keys:
             i.issue_type = "Task"
@@ -109,12 +121,17 @@ def type_as_task(corpus: Corpus, keys: set[str]) -> Corpus:
 
 
 def remove_pull(corpus: Corpus, repo: str, number: int) -> Corpus:
-    """The PR and everything hanging off it (links, files, commits, its comments and events) gone."""
-    out = copy.deepcopy(corpus)
-    out.pulls = [p for p in out.pulls if (p.repo, p.number) != (repo, number)]
-    out.links = [x for x in out.links if (x.pull_repo, x.pull_number) != (repo, number)]
-    out.files = [f for f in out.files if (f.repo, f.pull_number) != (repo, number)]
-    out.commits = [c for c in out.commits if (c.repo, c.pull_number) != (repo, number)]
-    out.comments = [c for c in out.comments if not (c.parent_kind == "pull" and (c.repo, c.parent_number) == (repo, number))]
-    out.events = [e for e in out.events if not (e.parent_kind == "pull" and (e.repo, e.parent_number) == (repo, number))]
-    return out
+    """The PR and everything hanging off it (links, files, commits, its comments and events) gone.
+
+    Nothing is changed, only left out: the new Corpus holds new lists of the same items (a deep
+    copy of the Ascend world costs 0.2 s of CPU, and a test removes a dozen PRs one by one)."""
+    return dataclasses.replace(
+        corpus,
+        pulls=[p for p in corpus.pulls if (p.repo, p.number) != (repo, number)],
+        links=[x for x in corpus.links if (x.pull_repo, x.pull_number) != (repo, number)],
+        files=[f for f in corpus.files if (f.repo, f.pull_number) != (repo, number)],
+        commits=[c for c in corpus.commits if (c.repo, c.pull_number) != (repo, number)],
+        comments=[c for c in corpus.comments
+                  if not (c.parent_kind == "pull" and (c.repo, c.parent_number) == (repo, number))],
+        events=[e for e in corpus.events if not (e.parent_kind == "pull" and (e.repo, e.parent_number) == (repo, number))],
+        repos=list(corpus.repos), issues=list(corpus.issues), unread=dict(corpus.unread))
