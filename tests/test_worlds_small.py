@@ -14,12 +14,13 @@ ROOT = Path(__file__).resolve().parents[1]
 WORLDS = {"demo": "worldgen/demo.py", "github-mini": "worldgen/github_mini.py", "npu-threads": "worldgen/npu_threads.py",
           "seed-twin": "worldgen/seed_twin.py", "seed-twin2": "worldgen/seed_twin2.py",
           "paddle-threads": "worldgen/paddle_threads.py", "pytest-threads": "worldgen/pytest_threads.py",
-          "accel-threads": "worldgen/accel_threads.py"}
+          "accel-threads": "worldgen/accel_threads.py", "accel-threads2": "worldgen/accel_threads2.py"}
 # Worlds whose truth entries carry provenance after the common keys (real-data worlds).
 PROVENANCE_KEYS = {"npu-threads": ["split", "source", "fix_sources", "why"], "seed-twin": ["split", "why"],
                    "seed-twin2": ["split", "why"], "paddle-threads": ["split", "source", "fix_sources", "why"],
                    "pytest-threads": ["split", "source", "fix_sources", "why"],
-                   "accel-threads": ["split", "source", "fix_sources", "why"]}
+                   "accel-threads": ["split", "source", "fix_sources", "why"],
+                   "accel-threads2": ["split", "source", "fix_sources", "why"]}
 
 FUNNEL = ["window", "unresolved", "internal", "cve", "empty_title", "noise", "rank", "analysis", "selected"]
 DROP_REASONS = {"not_adopted", "no_fix_evidence", "internal_process", "consultation_only", "env_workaround",
@@ -333,6 +334,15 @@ def test_accel_threads_truth_is_the_hand_labels_all_held_out():
     assert sum(bool(e["fix"]) for e in entries) >= 4 and sum(not e["fix"] for e in entries) >= 10
     # projects no other bundled world holds
     others = {e["repo"] for w in WORLDS if w != "accel-threads" for e in World(ROOT / "worlds" / w).truth()["issues"]}
+    assert not others & {e["repo"] for e in entries}
+
+
+def test_accel_threads2_truth_is_the_hand_labels_all_held_out():
+    # the held-out test for the failure classes named on accel-threads: all held out, no shared project
+    entries = _entries_are_the_hand_labels("accel-threads2", "accel_threads2.yaml")
+    assert len(entries) >= 25 and all(e["split"] == "heldout" for e in entries)
+    assert sum(bool(e["fix"]) for e in entries) >= 4 and sum(not e["fix"] for e in entries) >= 10
+    others = {e["repo"] for w in WORLDS if w != "accel-threads2" for e in World(ROOT / "worlds" / w).truth()["issues"]}
     assert not others & {e["repo"] for e in entries}
 
 
