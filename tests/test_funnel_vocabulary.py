@@ -71,3 +71,10 @@ def test_close_reasons_and_labels_in_other_spellings_and_languages_are_unresolve
         assert _stage(issue(n, closed=t(18), labels=[label])) == "unresolved", label
     assert _stage(issue(30, closed=t(18), state_reason="completed")) == "pool"
     assert _stage(issue(31, closed=t(18), labels=["bug", "fixed in main"])) == "pool"
+
+
+def test_the_labels_of_a_retired_versions_sweep_close_an_issue_unresolved():
+    for n, label in enumerate(["deprecated", "Obsolete", "end-of-life", "已废弃", "不再维护"], 1):
+        assert _stage(issue(n, closed=t(18), labels=[label])) == "unresolved", label
+    # a label about deprecation warnings is a topic, not a verdict
+    assert _stage(issue(9, closed=t(18), labels=["deprecation"])) != "unresolved"
