@@ -78,6 +78,11 @@ def test_one_more_reporter_and_a_request_to_the_reporter_say_nothing_a_row_shoul
                  "请提供 hang 住时各 rank 的 py-spy dump 和 plog", "Could you please share the full log",
                  "麻烦补充一下完整日志"):
         assert not says_something(text), text
+    # advice in the imperative and statements of a cause are no requests, whatever words they share
+    for text in ("Please verify that HCCL_BUFFSIZE is at least 200", "请确认 CANN 版本 ≥ 8.0.RC2，否则会报错",
+                 "根因是缺少版本校验，旧 CANN 下调用了新接口", "缺少环境变量 ASCEND_HOME_PATH 导致 so 加载失败",
+                 "It now works without sharing code between ranks", "Please post-process the output first"):
+        assert says_something(text), text
     # a sentence that says more than "me too" stays
     assert says_something("Same error on 910B; setting HCCL_BUFFSIZE=400 fixed it")
     assert says_something("Same root cause as #12: the cache key ignores `dtype`")
@@ -92,3 +97,11 @@ def test_me_too_stays_me_too_whatever_versions_surround_it(core, noise):
 @given(st.sampled_from(["same issue", "同问"]), st.sampled_from(["setting X=1 fixes it", "根因是 tiling 未对齐"]))
 def test_me_too_with_an_answer_is_not_me_too(core, more):
     assert not is_me_too(f"{core}; {more}")
+
+
+def test_a_me_too_or_a_request_naming_another_ticket_still_withholds():
+    from fixlore.analyse.roles import withholds
+
+    for text in ("我也遇到了，见 #77", "+1 #77", "请提供完整日志，采集方法见 #498", "Please share the full log, as in #12"):
+        assert withholds(text), text
+    assert not withholds("See #77 for the root cause: the cache key ignores dtype")

@@ -31,6 +31,12 @@ def test_a_chinese_opening_clause_alone_leaves_the_sentence_open(opener, middle)
 def test_statements_that_end_on_a_comma_are_not_opening_clauses():
     for part in ("The cache is stale,", "在宿主机上修改，", "Done. When X,", "iffy start,"):
         assert not sets_up_only(part), part
+    # an opening word that heads a whole clause: a cause with its result, a condition with its outcome
+    for part in ("由于 tiling 计算错误导致越界，", "因为 HCCL_BUFFSIZE 默认过小导致 OOM，", "一旦超过 8 卡就会挂死，",
+                 "虽然 A 失败但 B 成功，", "If you set ASCEND_LAUNCH_BLOCKING=1 the hang goes away,",
+                 "Since 2.1 the default is fp32,", "Before/after comparison shows 2x speedup,"):
+        assert not sets_up_only(part), part
+    assert fit("由于 tiling 计算错误导致越界，已在 !123 中改为按块对齐处理并补了回归用例", 30) == "由于 tiling 计算错误导致越界"
 
 
 def test_a_cut_never_keeps_only_the_opening_clause():
@@ -39,3 +45,12 @@ def test_a_cut_never_keeps_only_the_opening_clause():
     assert fit(text, 40) == ""
     assert whole_clauses(text, 40) == ""
     assert fit(text, 200) == text
+
+
+def test_the_editorial_check_names_a_cell_that_keeps_only_an_opening_clause():
+    from fixlore.compose.check import _cut
+
+    found = _cut("answer", "Collected nodes are duplicated. Fix: after re-collection.")
+    assert [f.kind for f in found] == ["cut"] and "opening clause" in found[0].why
+    assert _cut("answer", "The cache key ignores dtype. Fix: PR#12 (merged 09-01).") == []
+    assert _cut("answer", "由于 tiling 计算错误导致越界。修复 !123（09-01 合入）。") == []

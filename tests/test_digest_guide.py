@@ -235,3 +235,13 @@ def test_the_guide_knows_where_its_first_check_comes_from_without_reading_its_wo
     assert step.startswith("先确认是否") and asks == STEP_THREAD and used is own, (step, asks)
     install = case(workaround="UB 场景需要 MindCluster 26.2.0 与 CANN 9.2.0 以上")
     assert _check([install], "zh", [], Editorial())[2] == STEP_INSTALL
+
+
+def test_an_english_check_keeps_names_in_their_case_and_needs_a_clause():
+    from fixlore.compose.steps import _has_subject, _in_sentence
+
+    assert _in_sentence("DataLoader fails to pickle the sampler") == "DataLoader fails to pickle the sampler"
+    assert _in_sentence("Qwen3VLModel.forward builds the mask") == "Qwen3VLModel.forward builds the mask"
+    assert _in_sentence("The cache is stale") == "the cache is stale"
+    assert _has_subject("Early stopping fails") and _has_subject("torch.compile hangs")
+    assert not _has_subject("AssertionError") and not _has_subject("currently results in a failure")

@@ -44,7 +44,7 @@ from fixlore.analyse.keep import keep_or_drop, language_of
 from fixlore.analyse.fit import MIN_PIECE, fit_cell, fit_facts, row_budget, shown_len, without_dangling, without_restated
 from fixlore.analyse.roles import (OFFICIAL, asks, facts_kept, is_measurement, is_scope, is_template_note, is_workaround,
                                    is_log_line, only_tests, says_something, states_cause,
-                                   states_change, states_reason, without_merge_news)
+                                   states_change, states_reason, withholds, without_merge_news)
 from fixlore.analyse.roles import pulls_named as _pulls_named
 from fixlore.analyse.room import (cut_terms, figures_only, new_figures, points_elsewhere, repeats, same_wording,
                                   without_own_reference)
@@ -258,7 +258,8 @@ class OfflineAnalyst:
         # ticket a reader can open, though its own words are few: a pointer, not bookkeeping (a
         # question about another ticket still asks, the fix's own PR is the row's fact sentence)
         def says(c: Scored) -> bool:
-            return says_something(c.text) or (not asks(c.text) and points_elsewhere(c.text, case.repo, case.number, stated))
+            return says_something(c.text) or (not asks(c.text) and not withholds(c.text)
+                                               and points_elsewhere(c.text, case.repo, case.number, stated))
 
         usable = [c for c in cands if says(c) and not restates(c)
                   and not is_log_line(without_own_reference(c.text, case.repo, case.number) or c.text)

@@ -85,12 +85,19 @@ def asks(sentence: str) -> bool:
     return body.endswith(("?", "？")) or (body.endswith(("吗", "呢")) and len(body) > 2)
 
 
+def withholds(sentence: str) -> bool:
+    """One more person with the problem ("same issue", "我也遇到了") or a request to the reporter for
+    their material ("please share the full log", "请提供完整日志"): it says nothing established, even
+    when it names another ticket ("我也遇到了，见 #77")."""
+    return is_me_too(sentence) or asks_the_reporter(sentence)
+
+
 def says_something(sentence: str) -> bool:
     """False for bookkeeping ("修复已合入，今晚 nightly 观察", "已给出迁移指引，关闭", "Fixed by #12"):
     it reports that something happened, not what; for a question (`asks`), a bare courtesy
     ("Thanks for your feedback"), one more person with the problem ("same issue", "我也遇到了") and a
     request to the reporter ("please share the full log", "请提供完整日志")."""
-    if asks(sentence) or _COURTESY.match(sentence) or is_me_too(sentence) or asks_the_reporter(sentence):
+    if asks(sentence) or _COURTESY.match(sentence) or withholds(sentence):
         return False
     if any(re.search(r"[A-Za-z]", f) for f in hard_facts(sentence)):   # it names code
         return True
@@ -185,4 +192,4 @@ def pulls_named(text: str, repo: str) -> set[tuple[str, int]]:
     return {(r.repo, r.number) for r in find_refs(text, repo) if r.kind != KIND_ISSUE}
 
 
-__all__ = ["OFFICIAL", "MERGE_NEWS", "asks", "pulls_named", "without_merge_news", "facts_kept", "is_template_note", "only_tests", "is_log_line", "states_cause", "says_something", "is_measurement", "is_scope", "is_workaround", "states_change", "states_reason"]
+__all__ = ["OFFICIAL", "MERGE_NEWS", "asks", "pulls_named", "without_merge_news", "facts_kept", "is_template_note", "only_tests", "is_log_line", "states_cause", "says_something", "is_measurement", "is_scope", "is_workaround", "states_change", "states_reason", "withholds"]

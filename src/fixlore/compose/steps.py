@@ -195,11 +195,19 @@ def _clauses(text: str) -> list[tuple[str, bool]]:
 
 
 def _has_subject(clause: str) -> bool:
-    """An English clause "Check whether" can take: a few words, not opening on an adverb ("currently
-    results in …" lost its subject to a code line; "AssertionError" alone is a name, not a clause).
-    Written after pytest-threads' guide (fitted); every other world's guide held out."""
+    """An English clause "Check whether" can take: more than a name ("AssertionError" alone is none),
+    not opening in lower case on an adverb ("currently results in …" lost its subject to a code line;
+    "Early stopping fails" keeps its). Written after pytest-threads' guide (fitted); every other
+    world's guide held out."""
     words = clause.split()
-    return len(words) >= 3 and not words[0].lower().endswith("ly")
+    return len(words) >= 2 and not (words[0].islower() and words[0].endswith("ly"))
+
+
+def _in_sentence(clause: str) -> str:
+    """`clause` after "Check whether": a plain capitalised first word goes to lower case ("The cache
+    …" → "the cache …"); a name keeps its case ("DataLoader", "Qwen3VLModel.forward", "HCCL")."""
+    first = clause.split(maxsplit=1)[0] if clause.split() else ""
+    return clause[:1].lower() + clause[1:] if re.fullmatch(r"[A-Z][a-z]+", first) else clause
 
 
 def cause_check(c: Case, lang: str) -> str:
@@ -228,7 +236,7 @@ def cause_check(c: Case, lang: str) -> str:
     clause = best[1]
     if lang == "zh":
         return "先确认是否" + (" " if clause[:1].isascii() else "") + clause
-    return "Check whether " + (clause[:1].lower() + clause[1:] if not clause[:2].isupper() else clause)
+    return "Check whether " + _in_sentence(clause)
 
 
 def terms_check(c: Case, names: list[str], lang: str) -> tuple[str, str]:

@@ -72,11 +72,25 @@ _ME_TOO = re.compile(r"(?:(?:i|we)\s+(?:also\s+)?(?:have|had|got|get|met|meet|se
                      r"bug|thing)(?:\s+(?:here|too|as well))?(?:\s+(?:on|in|with|for|using))?|same\s+here|me\s+too|\+1|同问|(?:我|我们)?也(?:遇到|碰到|出现)了?"
                      r"(?:同样|相同|一样|类似)?的?(?:问题|错误|报错|情况)?|(?:遇到|碰到|出现)?了?(?:同样|相同|一样)的(?:问题|错误|报错|情况)",
                      re.IGNORECASE)
-_SET_ASIDE = re.compile(r"\bversions?\b|版本|v?\d+(?:\.\d+)+[\w.+-]*|[()（）\[\]:：,，.。!！~\s-]+", re.IGNORECASE)
-# Saying what the report lacks is asking for it ("We notice that you only recorded the issue without
-# providing detailed reproduction steps").
-_LACKS = re.compile(r"\bwithout (?:providing|giving|sharing|attaching)\b[^.!?]{0,60}\b(?:steps?|logs?|reproduc\w*|details?|"
-                    r"info(?:rmation)?|environment|code|scripts?)\b|缺少(?:复现|日志|环境|版本)", re.IGNORECASE)
+# set aside too: a pointer to another ticket ("我也遇到了，见 #77", "+1 #77") adds no answer of its own
+_SET_ASIDE = re.compile(r"\bversions?\b|版本|v?\d+(?:\.\d+)+[\w.+-]*|[\w./-]*[#!]\d+|\b(?:see|cf)\b|参见|参考|见|"
+                        r"[()（）\[\]:：,，.。!！~\s-]+", re.IGNORECASE)
+# What a request to the reporter asks for: the reporter's own material (logs, steps, versions, the
+# environment, a script), not a setting a maintainer advises ("please verify that HCCL_BUFFSIZE is at least
+# 200", "请确认 CANN 版本 ≥ 8.0.RC2" are advice and stay).
+_MATERIAL = (r"(?:full\s+|complete\s+|detailed\s+|more\s+|the\s+|your\s+)*(?:logs?|steps?|reproduc\w*|repro\b|scripts?|"
+             r"(?:sample\s+)?code|config(?:uration)?s?|environment|env\b|versions?|screenshots?|outputs?|details|"
+             r"info(?:rmation)?|traceback|stack\s*trace)")
+_MATERIAL_ZH = r"(?:完整|详细|具体|更多|一下|下)?(?:的)?(?:日志|复现|脚本|代码|配置|环境|版本|截图|报错|信息|堆栈|plog)"
+_REQUEST_FOR_MATERIAL = re.compile(
+    rf"\b(?:please|pls|could you|can you|would you)\s+(?:please\s+)?(?:provide|share|attach|post(?!-)|upload|paste|send)\b"
+    rf"[^.!?]{{0,40}}?\b{_MATERIAL}|(?:请|麻烦|能否|可否|方便)\s*(?:您|你)?\s*(?:再|先)?\s*(?:提供|补充|附上|上传|贴|发)"
+    rf"[^。！？]{{0,40}}?{_MATERIAL_ZH}|\bneeds? more (?:info|information|details)\b", re.IGNORECASE)
+# Saying that the report lacks such material is asking for it ("We notice that you only recorded the issue
+# without providing detailed reproduction steps"; "您只提供了标题，缺少复现步骤"): the report is its subject.
+_LACKS = re.compile(rf"\b(?:you|the (?:issue|report))\b[^.!?]{{0,60}}\bwithout (?:providing|giving|sharing|attaching)\b"
+                    rf"[^.!?]{{0,40}}?\b{_MATERIAL}|(?:您|你|issue|问题单)[^。！？]{{0,20}}缺少(?:复现(?:步骤|脚本|代码)|"
+                    rf"(?:完整)?日志|环境信息|版本信息)", re.IGNORECASE)
 
 
 def is_me_too(sentence: str) -> bool:
@@ -86,9 +100,10 @@ def is_me_too(sentence: str) -> bool:
 
 
 def asks_the_reporter(sentence: str) -> bool:
-    """The sentence asks the reporter for something (logs, steps, a version, a confirmation), or says
-    what the report lacks: the thread waits on the reporter; a reader learns nothing established."""
-    return bool(ASKS_REPORTER.search(sentence or "") or _LACKS.search(sentence or ""))
+    """The sentence asks the reporter for their own material (logs, steps, versions, the environment),
+    or says the report lacks it: the thread waits on the reporter; a reader learns nothing established.
+    (Advice in the imperative, "please verify that X is at least 200", is not such a request.)"""
+    return bool(_REQUEST_FOR_MATERIAL.search(sentence or "") or _LACKS.search(sentence or ""))
 
 
 def closing_note(body: str) -> bool:
