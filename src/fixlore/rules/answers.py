@@ -8,6 +8,7 @@ from typing import Collection, Iterable
 
 from fixlore.core.model import Comment, Corpus
 from fixlore.rules.bots import STALE_NOTICE, is_bot
+from fixlore.rules.refs import without_refs
 
 # An official answer has at least this many non-space characters (the linker's default,
 # `LinkConfig.answer_min_chars`). Fitted on: ascend-2026-09.
@@ -73,7 +74,7 @@ _ME_TOO = re.compile(r"(?:(?:i|we)\s+(?:also\s+)?(?:have|had|got|get|met|meet|se
                      r"(?:同样|相同|一样|类似)?的?(?:问题|错误|报错|情况)?|(?:遇到|碰到|出现)?了?(?:同样|相同|一样)的(?:问题|错误|报错|情况)",
                      re.IGNORECASE)
 # set aside too: a pointer to another ticket ("我也遇到了，见 #77", "+1 #77") adds no answer of its own
-_SET_ASIDE = re.compile(r"\bversions?\b|版本|v?\d+(?:\.\d+)+[\w.+-]*|[\w./-]*[#!]\d+|\b(?:see|cf)\b|参见|参考|见|"
+_SET_ASIDE = re.compile(r"\bversions?\b|版本|v?\d+(?:\.\d+)+[\w.+-]*|\b(?:see|cf)\b|参见|参考|见|"
                         r"[()（）\[\]:：,，.。!！~\s-]+", re.IGNORECASE)
 # What a request to the reporter asks for: the reporter's own material (logs, steps, versions, the
 # environment, a script), not a setting a maintainer advises ("please verify that HCCL_BUFFSIZE is at least
@@ -95,7 +96,7 @@ _LACKS = re.compile(rf"\b(?:you|the (?:issue|report))\b[^.!?]{{0,60}}\bwithout (
 
 def is_me_too(sentence: str) -> bool:
     """The sentence only says that someone else has the problem too."""
-    rest = _SET_ASIDE.sub(" ", sentence or "").strip()
+    rest = _SET_ASIDE.sub(" ", without_refs(sentence or "")).strip()
     return bool(rest) and _ME_TOO.fullmatch(rest) is not None
 
 
