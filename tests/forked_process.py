@@ -35,6 +35,7 @@ def fixlore_forked(*args: str, env: dict[str, str | None] | None = None, cwd: st
     except subprocess.TimeoutExpired:
         proc.kill()
         proc.wait(30)
+        proc.close()
         raise
     try:
         return subprocess.CompletedProcess(["fixlore", *args], proc.returncode, proc.stdout_text(), proc.stderr_text())
@@ -56,7 +57,10 @@ class ForkedFixlore:
         sys.stderr.flush()
         self.pid = os.fork()
         if self.pid == 0:                                # the child: never returns into pytest
-            self._child(list(args), env or {}, cwd)
+            try:
+                self._child(list(args), env or {}, cwd)
+            finally:                                     # (a signal before _child's own guard, too)
+                os._exit(1)
 
     def _child(self, args: list[str], env: dict[str, str | None], cwd: str | Path | None) -> None:
         import io

@@ -1,4 +1,4 @@
-"""The facts rules/voices.py reads come through harvest and store: GitHub's author_association
+"""The facts that tell a project's answer from a bystander's come through harvest and store: GitHub's author_association
 on each comment (GitCode's comments carry none) and an issue's assignees, kept in their own
 columns (migration 0008, which fills them from the payloads stores already keep)."""
 
@@ -73,3 +73,27 @@ def test_the_migration_fills_them_from_the_kept_payloads(tmp_path):
         assert {c.id: c.association for c in corpus.comments} == {"c1": "COLLABORATOR", "c2": ""}
     finally:
         store.close()
+
+
+def test_going_back_from_0008_keeps_the_issues_search_box(tmp_path):
+    url = f"sqlite:///{tmp_path / 'back.db'}"
+    cfg = Config(str(ROOT / "src" / "fixlore" / "store" / "alembic.ini"))
+    cfg.set_main_option("script_location", str(ROOT / "src" / "fixlore" / "store" / "migrations"))
+    engine = sa.create_engine(url)
+    with engine.begin() as conn:
+        cfg.attributes["connection"] = conn
+        command.upgrade(cfg, "0008_who_speaks")
+        conn.execute(sa.text("INSERT INTO repos (full_name, platform, owner, name) VALUES ('o/r', 'gitcode', 'o', 'r')"))
+        conn.execute(sa.text("INSERT INTO issues (id, repo, number, title, raw) VALUES ('o/r#1', 'o/r', 1, "
+                             "'偶发超时 before', '{}')"))
+        command.downgrade(cfg, "0007_single_keys_search")
+        # a row written after the downgrade is found too: the triggers are back
+        conn.execute(sa.text("INSERT INTO issues (id, repo, number, title, raw) VALUES ('o/r#2', 'o/r', 2, "
+                             "'多卡部署 after', '{}')"))
+        found = {r[0] for r in conn.execute(sa.text(
+            "SELECT number FROM issues WHERE rowid IN (SELECT rowid FROM issues_fts WHERE issues_fts MATCH :q)"),
+            {"q": '"偶发超时" OR "多卡部署"'})}
+        triggers = {r[0] for r in conn.execute(sa.text("SELECT name FROM sqlite_master WHERE type = 'trigger'"))}
+    engine.dispose()
+    assert found == {1, 2}
+    assert {"issues_fts_ai", "issues_fts_ad", "issues_fts_au"} <= triggers

@@ -20,6 +20,7 @@ from fixlore.compose.render import safe_url
 from fixlore.compose.wording import j as _j, t as _t
 from fixlore.core.enums import FunnelStage
 from fixlore.core.model import Case
+from fixlore.wording.sentence import capital
 
 
 def frame_of(run: dict[str, Any]) -> dict[str, Any]:
@@ -130,8 +131,7 @@ def introduction(cs: list[Case], description: str, lang: str, said: list[str],
         return (f"{what}，" if what else "") + body
     head = quote(what, lang, said) + "; " if what else ""
     body = f"{about}, {n} case{'s' if n > 1 else ''}" if about else f"{n} case{'s' if n > 1 else ''}"
-    out = head + body
-    return out[:1].upper() + out[1:]
+    return capital(head + body)
 
 
 def holdings(cs: list[Case], sections: list[dict[str, Any]], ref: Refs, lang: str) -> str:

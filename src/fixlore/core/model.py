@@ -231,7 +231,7 @@ class Comment:
     created_at: datetime | None
     # how the platform says the author is tied to the repo (GitHub's author_association: "OWNER",
     # "MEMBER", "COLLABORATOR", "CONTRIBUTOR", "NONE", ...; "" where the platform says nothing,
-    # as GitCode): rules.voices reads it
+    # as GitCode); kept for telling a project's answer from a bystander's, which no rule does yet
     association: str = ""
     raw: dict[str, Any] = field(default_factory=dict, repr=False)
 

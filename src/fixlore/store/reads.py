@@ -159,7 +159,7 @@ class CorpusReads:
                         out[(repo, row.number)] = m.IssueText(author=row.author or "", body=row.body or "")
                     for row in conn.execute(
                             sa.select(t.comments.c.parent_number, t.comments.c.id, t.comments.c.author,
-                                      t.comments.c.body, t.comments.c.created_at)
+                                      t.comments.c.body, t.comments.c.created_at, t.comments.c.association)
                             .where(t.comments.c.repo == repo, t.comments.c.parent_kind == "issue",
                                    t.comments.c.parent_number.in_(part))
                             .order_by(t.comments.c.parent_number, t.comments.c.created_at, t.comments.c.id)):
@@ -167,7 +167,7 @@ class CorpusReads:
                         if text is not None:
                             text.comments.append(m.Comment(repo=repo, parent_kind="issue", parent_number=row.parent_number,
                                                            id=row.id, author=row.author or "", body=row.body or "",
-                                                           created_at=row.created_at))
+                                                           created_at=row.created_at, association=row.association or ""))
         return out
 
     def pull_texts(self, keys: Iterable[tuple[str, int]]) -> dict[tuple[str, int], tuple[str, str]]:

@@ -1,6 +1,6 @@
 """who speaks for the project: comments.association (GitHub's author_association) and
-issues.assignees, which the sources now normalise so that rules/voices.py can tell a project's
-answer from a bystander's comment
+issues.assignees, which the sources now normalise: the facts a rule needs to tell a project's answer
+from a bystander's comment (no rule reads them yet)
 
 Revision ID: 0008_who_speaks
 Revises: 0007_single_keys_search
@@ -11,6 +11,8 @@ normalisers' rule: `author_association` of a GitHub comment, upper case; the log
 """
 import sqlalchemy as sa
 from alembic import op
+
+from fixlore.store import views
 
 revision = '0008_who_speaks'
 down_revision = '0007_single_keys_search'
@@ -52,7 +54,12 @@ def upgrade() -> None:
 
 
 def downgrade() -> None:
+    # SQLite drops a column by rebuilding the table, which takes the search box's triggers with it
+    # and may renumber the rows its index points at: the search is taken down and built again
+    conn = op.get_bind()
+    views.drop_search(conn)
     with op.batch_alter_table('issues') as batch:
         batch.drop_column('assignees')
     with op.batch_alter_table('comments') as batch:
         batch.drop_column('association')
+    views.create_search(conn)
