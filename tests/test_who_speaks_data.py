@@ -22,6 +22,14 @@ ROOT = Path(__file__).resolve().parents[1]
 WHEN = datetime(2026, 9, 18, tzinfo=timezone.utc)
 
 
+def _migrations(conn: sa.Connection) -> Config:
+    """The store's alembic configuration, run on `conn`."""
+    cfg = Config(str(ROOT / "src" / "fixlore" / "store" / "alembic.ini"))
+    cfg.set_main_option("script_location", str(ROOT / "src" / "fixlore" / "store" / "migrations"))
+    cfg.attributes["connection"] = conn
+    return cfg
+
+
 def test_sources_keep_the_platforms_word_and_the_assignees():
     c = gh.normalize_comment({"id": 1, "body": "+1", "user": {"login": "fan"}, "author_association": "member"},
                              "o/r", "issue", 3)
@@ -50,11 +58,9 @@ def test_the_store_keeps_them(db_url):
 
 def test_the_migration_fills_them_from_the_kept_payloads(tmp_path):
     url = f"sqlite:///{tmp_path / 'old.db'}"
-    cfg = Config(str(ROOT / "src" / "fixlore" / "store" / "alembic.ini"))
-    cfg.set_main_option("script_location", str(ROOT / "src" / "fixlore" / "store" / "migrations"))
     engine = sa.create_engine(url)
     with engine.begin() as conn:
-        cfg.attributes["connection"] = conn
+        cfg = _migrations(conn)
         command.upgrade(cfg, "0007_single_keys_search")
         conn.execute(sa.text("INSERT INTO repos (full_name, platform, owner, name) VALUES ('o/r', 'github', 'o', 'r')"))
         conn.execute(sa.text("INSERT INTO issues (id, repo, number, raw) VALUES ('o/r#1', 'o/r', 1, :raw)"),
@@ -77,11 +83,9 @@ def test_the_migration_fills_them_from_the_kept_payloads(tmp_path):
 
 def test_going_back_from_0008_keeps_the_issues_search_box(tmp_path):
     url = f"sqlite:///{tmp_path / 'back.db'}"
-    cfg = Config(str(ROOT / "src" / "fixlore" / "store" / "alembic.ini"))
-    cfg.set_main_option("script_location", str(ROOT / "src" / "fixlore" / "store" / "migrations"))
     engine = sa.create_engine(url)
     with engine.begin() as conn:
-        cfg.attributes["connection"] = conn
+        cfg = _migrations(conn)
         command.upgrade(cfg, "0008_who_speaks")
         conn.execute(sa.text("INSERT INTO repos (full_name, platform, owner, name) VALUES ('o/r', 'gitcode', 'o', 'r')"))
         conn.execute(sa.text("INSERT INTO issues (id, repo, number, title, raw) VALUES ('o/r#1', 'o/r', 1, "

@@ -327,22 +327,16 @@ def _entries_are_the_hand_labels(world: str, data_file: str) -> list[dict]:
     return entries
 
 
-def test_accel_threads_truth_is_the_hand_labels_all_held_out():
-    entries = _entries_are_the_hand_labels("accel-threads", "accel_threads.yaml")
+@pytest.mark.parametrize("world, data_file", [("accel-threads", "accel_threads.yaml"),
+                                              # the held-out test for the failure classes named on accel-threads
+                                              ("accel-threads2", "accel_threads2.yaml")])
+def test_a_blind_world_is_its_hand_labels_all_held_out(world, data_file):
+    entries = _entries_are_the_hand_labels(world, data_file)
     assert len(entries) >= 25 and all(e["split"] == "heldout" for e in entries)
     # it measures fix precision and recall: fix pairs and non-fixes both
     assert sum(bool(e["fix"]) for e in entries) >= 4 and sum(not e["fix"] for e in entries) >= 10
     # projects no other bundled world holds
-    others = {e["repo"] for w in WORLDS if w != "accel-threads" for e in World(ROOT / "worlds" / w).truth()["issues"]}
-    assert not others & {e["repo"] for e in entries}
-
-
-def test_accel_threads2_truth_is_the_hand_labels_all_held_out():
-    # the held-out test for the failure classes named on accel-threads: all held out, no shared project
-    entries = _entries_are_the_hand_labels("accel-threads2", "accel_threads2.yaml")
-    assert len(entries) >= 25 and all(e["split"] == "heldout" for e in entries)
-    assert sum(bool(e["fix"]) for e in entries) >= 4 and sum(not e["fix"] for e in entries) >= 10
-    others = {e["repo"] for w in WORLDS if w != "accel-threads2" for e in World(ROOT / "worlds" / w).truth()["issues"]}
+    others = {e["repo"] for w in WORLDS if w != world for e in World(ROOT / "worlds" / w).truth()["issues"]}
     assert not others & {e["repo"] for e in entries}
 
 

@@ -28,17 +28,9 @@ SINCE = "2025-07-01T00:00:00Z"      # npu-threads' window: the batch was collect
 
 
 def write(out: Path, data_path: Path = DATA) -> None:
-    data, threads = npu_threads.load(data_path, later={})
-    for t in threads:
-        t.split = "heldout"
-    npu_threads.write_world(out, data, threads, since=SINCE, description=(
+    npu_threads.write_held_out(out, data_path, SINCE, description=(
         "Real public issue/PR threads of AI-serving and accelerator projects no other world uses (Xinference, "
-        "tt-inference-server, AI Playground), labelled by hand; times of day are synthetic."), notes=(
-        "Hand labels of real public threads (worldgen/data/accel_threads2.yaml; guide in worlds/README.md, "
-        "npu-threads), labelled before the batch's first run. Each entry names its source URL, the fix PR URLs and "
-        "the evidence (why). Every issue is held out. Times of day, merge and close times are synthetic (rules in "
-        "worldgen/npu_threads.py); lag_s follows from them. rank_top_k is {top_k}: every selected and analysis "
-        "entry."))
+        "tt-inference-server, AI Playground), labelled by hand; times of day are synthetic."))
 
 
 def main(argv: list[str]) -> None:

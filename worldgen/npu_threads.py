@@ -456,6 +456,20 @@ def write_world(out: Path, data: dict, threads: list[Thread], *, since: str, des
     })
 
 
+def write_held_out(out: Path, data_path: Path, since: str, description: str) -> None:
+    """A world of collected threads labelled before their first run, every issue held out
+    (worldgen/accel_threads*.py): written by `write_world`, its notes naming the data file."""
+    data, threads = load(data_path, later={})
+    for t in threads:
+        t.split = "heldout"
+    write_world(out, data, threads, since=since, description=description, notes=(
+        f"Hand labels of real public threads (worldgen/data/{data_path.name}; guide in worlds/README.md, "
+        "npu-threads), labelled before the batch's first run. Each entry names its source URL, the fix PR URLs and "
+        "the evidence (why). Every issue is held out. Times of day, merge and close times are synthetic (rules in "
+        "worldgen/npu_threads.py); lag_s follows from them. rank_top_k is {top_k}: every selected and analysis "
+        "entry."))
+
+
 def main(argv: list[str]) -> None:
     out = Path(argv[1]) if len(argv) > 1 else HERE.parent / "worlds" / "npu-threads"
     write(out)
