@@ -238,7 +238,8 @@ def test_the_guide_knows_where_its_first_check_comes_from_without_reading_its_wo
 
 
 def test_an_english_check_keeps_names_in_their_case_and_needs_a_clause():
-    from fixlore.compose.steps import _has_subject, _in_sentence
+    from fixlore.compose.steps import _has_subject
+    from fixlore.wording.sentence import within as _in_sentence
 
     assert _in_sentence("DataLoader fails to pickle the sampler") == "DataLoader fails to pickle the sampler"
     assert _in_sentence("Qwen3VLModel.forward builds the mask") == "Qwen3VLModel.forward builds the mask"

@@ -16,7 +16,7 @@ from dataclasses import asdict, dataclass
 from typing import Any, Mapping
 
 from fixlore.compose.language import MARK as QUOTE_MARK, foreign_prose
-from fixlore.rules.clauses import ANALYST_CUT, HEADLESS, sets_up_only
+from fixlore.rules.clauses import ANALYST_CUT, HEADLESS, opening_alone
 from fixlore.rules.credit import creditable_pulls, merged_pulls
 from fixlore.rules.refs import credited_pulls
 
@@ -111,7 +111,7 @@ def _cut(where: str, text: str) -> list[Finding]:
         return [Finding(where, "cut", text, f"a sentence cut at '{m.group(0).strip()}'")]
     # a sentence that is only the opening clause of one ("Fix: after re-collection."): its main clause was cut
     for sentence in _PARA_SENTENCE.findall(stripped):
-        if sets_up_only(sentence.strip().rstrip("。！？；.;") + ","):
+        if opening_alone(sentence):
             return [Finding(where, "cut", text, f"'{sentence.strip()}' is only the opening clause of a sentence")]
     return []
 

@@ -23,7 +23,8 @@ from fixlore.compose.language import answer_of, facts_in, quote
 from fixlore.compose.links import doc_parts, doc_url, pr_links
 from fixlore.compose.render import safe_url
 from fixlore.compose.themes import heading as themes_heading, themes
-from fixlore.compose.wording import capital as _capital, date as _date, j as _j, t as _t
+from fixlore.compose.wording import date as _date, j as _j, t as _t
+from fixlore.wording.sentence import capital as _capital
 from fixlore.core.enums import FunnelStage
 from fixlore.core.model import Case
 from fixlore.wording.facts import cited_doc, close_sentence, fix_sentence, kb_sentence

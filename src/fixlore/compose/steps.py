@@ -21,6 +21,7 @@ from fixlore.core.model import Case, FixRef
 from fixlore.rules.clauses import clause_ends, leaves_open
 from fixlore.rules.refs import find_refs, title_without_lead_ref, title_without_tail_ref
 from fixlore.rules.text import overlap, tokens
+from fixlore.wording.sentence import within
 
 # an exception's name or a platform's error code: what a user pastes into a search box
 ERROR_NAME = re.compile(r"\b[A-Z][A-Za-z]*(?:Error|Exception)\b|\bCode \d{3}\b")
@@ -203,13 +204,6 @@ def _has_subject(clause: str) -> bool:
     return len(words) >= 2 and not (words[0].islower() and words[0].endswith("ly"))
 
 
-def _in_sentence(clause: str) -> str:
-    """`clause` after "Check whether": a plain capitalised first word goes to lower case ("The cache
-    …" → "the cache …"); a name keeps its case ("DataLoader", "Qwen3VLModel.forward", "HCCL")."""
-    first = clause.split(maxsplit=1)[0] if clause.split() else ""
-    return clause[:1].lower() + clause[1:] if re.fullmatch(r"[A-Z][a-z]+", first) else clause
-
-
 def cause_check(c: Case, lang: str) -> str:
     """The first check drawn from the case's stated cause: does the cause hold for the reader
     ("先确认是否 Init 配置里把标签写成了下划线")? The clause of the mechanism that names what goes wrong
@@ -236,7 +230,7 @@ def cause_check(c: Case, lang: str) -> str:
     clause = best[1]
     if lang == "zh":
         return "先确认是否" + (" " if clause[:1].isascii() else "") + clause
-    return "Check whether " + _in_sentence(clause)
+    return "Check whether " + within(clause)
 
 
 def terms_check(c: Case, names: list[str], lang: str) -> tuple[str, str]:

@@ -7,7 +7,6 @@ import re
 
 from fixlore.compose.figures import Refs, merged
 from fixlore.core.model import Case
-from fixlore.wording.sentence import capital  # noqa: F401  (the compose stage names it here)
 
 
 def t(lang: str, zh: str, en: str) -> str:

@@ -39,6 +39,10 @@ def canned_replies(corpus: Corpus, min_issues: int = 3) -> set[str]:
 # What asking the reporter for something looks like (logs, versions, a reproduction).
 _ASK_ZH = r"(?:提供|补充|附上|上传|贴一下|发一下)"
 _ASK_EN = r"(?:provide|share|attach|post|upload)"
+# who asks: a request's opening words ("请", "麻烦您先", "could you please")
+_ASKER_ZH = r"(?:请|麻烦|能否|可否|方便)\s*(?:您|你)?\s*(?:再|先)?\s*"
+_ASKER_EN = r"\b(?:please|could you|can you|would you)\s+(?:please\s+)?"
+_NEEDS_MORE = r"\bneeds? more (?:info|information|details)\b"
 # Asking the reporter to confirm or verify something ("请确认转换时 tp/pp 与训练一致", "could you confirm the
 # version?") hands the question back as well; without the request word "确认" is an acknowledgment
 # ("确认是问题，已修复"), so it counts only after one. Read on seed-twin2's tune split (MindSpeed-Bridge#85,
@@ -56,9 +60,8 @@ _ASKS_ONLY = re.compile(rf"^\s*(?:请|麻烦)?{_ASK_ZH}[^。！？!?]{{0,60}}[�
 # A reply that asks the reporter for something anywhere in it ("…这个说法不符。请补充模型、commit 和
 # 完整日志以便复现", "Could you please share the full log?", "needs more info"): the thread then
 # waits on the reporter (rules.bursts.awaits_reporter).
-ASKS_REPORTER = re.compile(rf"(?:请|麻烦|能否|可否|方便)\s*(?:您|你)?\s*(?:再|先)?\s*{_ASK_ZH}|{_CONFIRM_ZH}|"
-                           rf"\b(?:please|could you|can you|would you)\s+(?:please\s+)?{_ASK_EN}\b|\b{_CONFIRM_EN}\b|"
-                           r"\bneeds? more (?:info|information|details)\b", re.IGNORECASE)
+ASKS_REPORTER = re.compile(rf"{_ASKER_ZH}{_ASK_ZH}|{_CONFIRM_ZH}|{_ASKER_EN}{_ASK_EN}\b|\b{_CONFIRM_EN}\b|{_NEEDS_MORE}",
+                           re.IGNORECASE)
 
 
 # One more person with the problem, once versions and the environment are set aside ("same issue",
@@ -83,10 +86,8 @@ _MATERIAL = (r"(?:full\s+|complete\s+|detailed\s+|more\s+|the\s+|your\s+)*(?:log
              r"(?:sample\s+)?code|config(?:uration)?s?|environment|env\b|versions?|screenshots?|outputs?|details|"
              r"info(?:rmation)?|traceback|stack\s*trace)")
 _MATERIAL_ZH = r"(?:完整|详细|具体|更多|一下|下)?(?:的)?(?:日志|复现|脚本|代码|配置|环境|版本|截图|报错|信息|堆栈|plog)"
-_REQUEST_FOR_MATERIAL = re.compile(
-    rf"\b(?:please|pls|could you|can you|would you)\s+(?:please\s+)?(?:provide|share|attach|post(?!-)|upload|paste|send)\b"
-    rf"[^.!?]{{0,40}}?\b{_MATERIAL}|(?:请|麻烦|能否|可否|方便)\s*(?:您|你)?\s*(?:再|先)?\s*(?:提供|补充|附上|上传|贴|发)"
-    rf"[^。！？]{{0,40}}?{_MATERIAL_ZH}|\bneeds? more (?:info|information|details)\b", re.IGNORECASE)
+_REQUEST_FOR_MATERIAL = re.compile(rf"{_ASKER_EN}{_ASK_EN}\b(?!-)[^.!?]{{0,40}}?\b{_MATERIAL}|"
+                                   rf"{_ASKER_ZH}{_ASK_ZH}[^。！？]{{0,40}}?{_MATERIAL_ZH}|{_NEEDS_MORE}", re.IGNORECASE)
 # Saying that the report lacks such material is asking for it ("We notice that you only recorded the issue
 # without providing detailed reproduction steps"; "您只提供了标题，缺少复现步骤"): the report is its subject.
 _LACKS = re.compile(rf"\b(?:you|the (?:issue|report))\b[^.!?]{{0,60}}\bwithout (?:providing|giving|sharing|attaching)\b"

@@ -73,16 +73,24 @@ def needs_more(part: str) -> bool:
 # at most 16 characters with no word of consequence ("由于 tiling 计算错误导致越界，" states a cause whole).
 _WORD = r"\s+(?:[^\s,，;；:：。!?！？]|\.(?=\d))+"
 _ZH_SPAN = r"(?:(?![导会就则便使才但却而])[^,，;；:：。.!?！？]|\.(?=\d)){0,16}"
-_SETUP_ONLY = re.compile(r"^(?:[^,，:：;；]{1,24}[:：]\s*)?(?:"
-                         r"(?:after|before|when|whenever|if|once|since|while|although|though|unless|until|upon|during|"
-                         r"whereas)(?:" + _WORD + r"){1,4}\s*|(?:如果|若是|假如|由于|因为|虽然|尽管|除非|一旦|为了)" + _ZH_SPAN +
-                         r"|(?:当|在)" + _ZH_SPAN + r"(?:时|时候|之后|之前|以后|以前|后|前|期间))[,，]\s*$", re.IGNORECASE)
+_OPENING = (r"^(?:[^,，:：;；]{1,24}[:：]\s*)?(?:"
+            r"(?:after|before|when|whenever|if|once|since|while|although|though|unless|until|upon|during|"
+            r"whereas)(?:" + _WORD + r"){1,4}\s*|(?:如果|若是|假如|由于|因为|虽然|尽管|除非|一旦|为了)" + _ZH_SPAN +
+            r"|(?:当|在)" + _ZH_SPAN + r"(?:时|时候|之后|之前|以后|以前|后|前|期间))")
+_SETUP_ONLY = re.compile(_OPENING + r"[,，]\s*$", re.IGNORECASE)          # the comma that awaits the rest
+_OPENING_ALONE = re.compile(_OPENING + r"[。.！!？?；;]?\s*$", re.IGNORECASE)  # closed as if it were a sentence
 
 
 def sets_up_only(part: str) -> bool:
     """`part` is only a sentence's opening clause (a condition, a time, a reason) with its comma:
     the clause it sets up is missing ("Fix: after re-collection," of "…, replace any fresh node")."""
     return bool(_SETUP_ONLY.match((part or "").strip()))
+
+
+def opening_alone(sentence: str) -> bool:
+    """`sentence` is only such an opening clause, closed as a sentence ("Fix: after re-collection."):
+    what a cut left when it stopped at the comma (the editorial check reads a shown cell by it)."""
+    return bool(_OPENING_ALONE.match((sentence or "").strip()))
 
 
 def leaves_open(part: str) -> bool:
@@ -168,5 +176,5 @@ def whole_clauses(text: str, limit: int) -> str:
     return ""
 
 
-__all__ = ["ANALYST_CUT", "DANGLING", "HEADLESS", "NEEDS_MORE", "announces", "sets_up_only", "clause_ends", "cut_already", "dangles", "fit", "is_open", "leaves_open",
+__all__ = ["ANALYST_CUT", "DANGLING", "HEADLESS", "NEEDS_MORE", "announces", "opening_alone", "sets_up_only", "clause_ends", "cut_already", "dangles", "fit", "is_open", "leaves_open",
            "needs_more", "whole_clauses", "without_dangling"]

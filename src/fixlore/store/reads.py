@@ -10,7 +10,7 @@ import sqlalchemy as sa
 
 from fixlore.core import model as m
 from fixlore.store import schema as t
-from fixlore.store.rows import _issue_of, _pull_of
+from fixlore.store.rows import _comment_of, _issue_of, _pull_of
 
 
 def _platforms(conn: sa.Connection) -> dict[str, str]:
@@ -75,9 +75,7 @@ class CorpusReads:
         with self.engine.connect() as conn:
             rows = conn.execute(sa.select(t.comments).where(c.repo == repo, c.parent_kind == kind,
                                                             c.parent_number == number))
-            return [m.Comment(repo=r.repo, parent_kind=r.parent_kind, parent_number=r.parent_number, id=r.id,
-                              author=r.author, body=r.body, created_at=r.created_at, association=r.association,
-                              raw=r.raw or {}) for r in rows]
+            return [_comment_of(r) for r in rows]
 
     def links_of_issue(self, repo: str, number: int) -> list[m.Link]:
         c = t.issue_pull_links.c
@@ -118,10 +116,8 @@ class CorpusReads:
             platform = {r.full_name: r.platform for r in corpus.repos}
             corpus.issues = [_issue_of(r, platform.get(r.repo, "")) for r in rows(t.issues, "repo", "repo", "number")]
             corpus.pulls = [_pull_of(r, platform.get(r.repo, "")) for r in rows(t.pulls, "repo", "repo", "number")]
-            corpus.comments = [m.Comment(repo=r.repo, parent_kind=r.parent_kind, parent_number=r.parent_number,
-                                         id=r.id, author=r.author, body=r.body, created_at=r.created_at,
-                                         association=r.association, raw=r.raw or {})
-                               for r in rows(t.comments, "repo", "repo", "parent_kind", "parent_number", "created_at")]
+            corpus.comments = [_comment_of(r) for r in rows(t.comments, "repo", "repo", "parent_kind", "parent_number",
+                                                            "created_at")]
             corpus.events = [m.Event(repo=r.repo, parent_kind=r.parent_kind, parent_number=r.parent_number, id=r.id,
                                      action=r.action, actor=r.actor, created_at=r.created_at, detail=r.detail or {},
                                      raw=r.raw or {})

@@ -104,6 +104,12 @@ def _issue_of(row: Any, platform: str = "") -> m.Issue:
                    raw=row.raw or {})
 
 
+def _comment_of(row: Any) -> m.Comment:
+    return m.Comment(repo=row.repo, parent_kind=row.parent_kind, parent_number=row.parent_number, id=row.id,
+                     author=row.author, body=row.body, created_at=row.created_at, association=row.association,
+                     raw=row.raw or {})
+
+
 def _pull_of(row: Any, platform: str = "") -> m.Pull:
     return m.Pull(repo=row.repo, number=row.number, title=row.title, body=row.body, state=row.state,
                   created_at=row.created_at, updated_at=row.updated_at, merged_at=row.merged_at,

@@ -1,4 +1,5 @@
-"""An English sentence as the digest shows it: one rule for where it starts with a capital."""
+"""An English sentence as the digest shows it: one rule for the case of its first word, at its start
+(`capital`) and inside another sentence (`within`)."""
 
 from __future__ import annotations
 
@@ -17,4 +18,12 @@ def capital(sentence: str) -> str:
     return sentence[:1].upper() + sentence[1:]
 
 
-__all__ = ["capital"]
+def within(clause: str) -> str:
+    """`clause` inside another sentence ("Check whether …"): a plain capitalised first word goes to
+    lower case ("The cache …" → "the cache …"); a name keeps its case ("DataLoader",
+    "Qwen3VLModel.forward", "HCCL")."""
+    first = clause.split(maxsplit=1)[0] if clause.split() else ""
+    return clause[:1].lower() + clause[1:] if re.fullmatch(r"[A-Z][a-z]+", first) else clause
+
+
+__all__ = ["capital", "within"]

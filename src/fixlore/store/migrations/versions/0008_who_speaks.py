@@ -20,6 +20,8 @@ branch_labels = None
 depends_on = None
 
 
+# The normalisers' rule (sources.base.login_of / assignees_of) copied, not imported: a revision keeps
+# doing what it did when it was written, whatever the sources do later (and the store may not import them).
 def _login(user) -> str:
     if isinstance(user, dict):
         return str(user.get("login") or user.get("username") or user.get("name") or "")
