@@ -4,7 +4,9 @@ from dataclasses import replace
 
 from hypothesis import given, strategies as st
 
-from fixlore.rules.funnel.bookkeeping import own_change_ticket, own_words, says_nothing, template_lines
+from fixlore.rules.funnel.bookkeeping import (asks_for_new_work, own_change_ticket, own_words, says_nothing,
+                                              tells_own_use, template_lines)
+from fixlore.rules.funnel.config import FunnelConfig
 from fixlore.link import build_cases
 from fixlore.core.model import Corpus
 
@@ -15,12 +17,13 @@ FILLED = SKELETON.replace("Describe the problem here.",
                           "Loading a sharded checkpoint on two cards hangs in barrier after rank 1 prints its shapes.")
 
 
-def _corpus(body: str, *, pr_author: str = "dev", opened=t(18, 9, 20), others: int = 2):
+def _corpus(body: str, *, pr_author: str = "dev", opened=t(18, 9, 20), others: int = 2,
+            title: str = "fix rope on device", labels: tuple[str, ...] = ()):
     # Other issues of the repository use the same template (so its lines are template lines).
     filler = [issue(200 + i, f"other report {i}", body=SKELETON + f"case {i}: the kernel returns NaN",
                     closed=t(18), author=f"user{i}") for i in range(others)]
-    return Corpus(issues=[issue(10, "fix rope on device", body=body, author="dev", created=t(18, 9, 0),
-                                closed=t(18, 11, 0, 1))] + filler,
+    return Corpus(issues=[issue(10, title, body=body, author="dev", created=t(18, 9, 0),
+                                closed=t(18, 11, 0, 1), labels=list(labels))] + filler,
                   pulls=[replace(pull(11, "issue/10 - fix rope", body="closes #10", merged=t(18, 11), author=pr_author),
                                  created_at=opened)])
 
@@ -80,3 +83,36 @@ def test_metamorphic_renaming_accounts_keeps_the_verdict(suffix, n):
         i.author = i.author + "-renamed" * n
     renamed.pulls[0].author = renamed.pulls[0].author + "-renamed" * n
     assert _case(renamed)[0].funnel == before
+
+
+PLAN = ("## Feature Request\nAdd asynchronous scheduler metadata for FA v2/v3, aligned with the upstream "
+        "flash-attn interface, with softcap and sliding-window support.\n## Motivation\nAvoid host syncs.")
+
+
+def test_a_feature_ticket_its_author_builds_in_the_same_sitting_is_his_plan_however_long():
+    for title, labels in (("[FEAT]: async scheduler metadata", ()), ("async scheduler metadata", ("enhancement",)),
+                          ("【需求】异步调度元数据", ()), ("[NPU][Feature] async metadata", ())):
+        case, _ = _case(_corpus(PLAN, title=title, labels=labels))
+        assert case.funnel == "internal" and case.fix == [], (title, labels)
+
+
+def test_a_request_telling_of_its_authors_own_use_or_a_bug_stays_a_case():
+    used = "I attempted to run it on the 310P and found it does not build, so this PR adds the build path. " + PLAN
+    assert _case(_corpus(used, title="[Feature] 310P support"))[0].funnel != "internal"
+    assert _case(_corpus("我在 910B 上部署时发现不支持该模式，" + PLAN, title="【需求】新模式"))[0].funnel != "internal"
+    # A report kind decides before a request label; someone else's fix or a later sitting never counts.
+    assert _case(_corpus(PLAN, title="[Bug] async metadata", labels=("enhancement",)))[0].funnel != "internal"
+    assert _case(_corpus(PLAN, title="[FEAT]: x", pr_author="maint"))[0].funnel != "internal"
+    assert _case(_corpus(PLAN, title="[FEAT]: x", opened=t(19, 9)))[0].funnel != "internal"
+
+
+def test_the_kind_of_ticket_comes_from_its_first_kind_tag_then_its_labels():
+    cfg = FunnelConfig()
+    assert asks_for_new_work(issue(1, "[Ascend][Enhancement] faster load"), cfg)
+    assert not asks_for_new_work(issue(1, "[Bug][Feature] crash"), cfg)
+    assert not asks_for_new_work(issue(1, "faster load", labels=["enhancement", "bug"]), cfg)
+    assert asks_for_new_work(issue(1, "faster load", labels=["Feature-Request"]), cfg)
+    assert not asks_for_new_work(issue(1, "faster load"), cfg)
+    assert tells_own_use("We were running it on two cards when") and tells_own_use("我们尝试了 bf16")
+    assert not tells_own_use("This feature request aims to add support for V4.")
+    assert not tells_own_use("<!-- I tried the search before filing -->")

@@ -249,7 +249,7 @@ def _link_one(sh: _Shared, key: Key) -> tuple[Case | None, Close | None, bool]:
         if stage != FunnelStage.WINDOW or considered:
             v = decide(issue, idx, cfg, stage != FunnelStage.UNRESOLVED)
             if stage == POOL and v.fix and own_change_ticket(
-                    issue, [p for p, _ in v.fix], _template_lines(sh, issue.repo)) is not None:
+                    issue, [p for p, _ in v.fix], _template_lines(sh, issue.repo), cfg.funnel) is not None:
                 # Found only now: the rule needs the fix's author and opening time (rules.funnel.bookkeeping).
                 stage, own_change = FunnelStage.INTERNAL, True
             if stage == POOL and not v.fix and not v.pending and not v.after_close:

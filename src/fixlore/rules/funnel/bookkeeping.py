@@ -17,6 +17,20 @@ days only and makes up the times of day, so no bundled world can measure it. `MI
 (20 letters, digits or CJK characters: less than one short sentence) is a judgement too,
 checked on npu-threads' tune split only: its two own-change tickets keep 5 and 0 such
 characters, the two reports their authors fixed themselves the same day keep 83 and 315.
+
+A request for new work is the other form of the same record. A feature ticket ("[FEAT]: support
+X", labelled `enhancement` or `feature request`) opened by the account that opens the PR building
+it in the same sitting is the developer announcing his own change: a user who asks for a
+capability does not deliver it within the hour. Such tickets are often written out (a motivation,
+the design in a paragraph, "实现及测试见 #145"), so their length says nothing; the kind of ticket
+does. A failure report keeps the length test: its fixer writing the symptom down is a case worth
+keeping. So does a request that tells of its author's own use ("I attempted to test it on the 310P
+and found it does not build", "我在 910B 上部署时发现…"): an outside contributor who met the gap,
+then closed it himself, raised it from the user side; a developer's plan speaks of the change, not
+of having run into its absence. The kind is read from the title's first kind tag, else from the labels (`request_kinds`
+in vocabulary.yaml, a label naming a report kind such as `bug` overrides). Written after reading
+accel-threads' flash-attention-npu tickets (#78, #90, #144, #166: fitted there); accel-threads2 and
+every other world held out.
 """
 
 from __future__ import annotations
@@ -27,6 +41,9 @@ from datetime import datetime
 from typing import Iterable
 
 from fixlore.core.model import Issue, Pull
+from fixlore.rules.funnel.config import FunnelConfig
+from fixlore.rules.funnel.titles import leading_tags
+from fixlore.rules.funnel.vocabulary import fold, folded
 
 SITTING_S = 3600
 MIN_OWN_CHARS = 20
@@ -35,6 +52,13 @@ MIN_OWN_CHARS = 20
 _HEADING = re.compile(r"^\s*(#{1,6}\s.*|\*\*[^*]*\*\*:?|__[^_]*__:?|[-*]\s*\[[ xX]?\]\s*|[-*_=`>|\s]*)\s*$")
 _MEANINGFUL = re.compile(r"[^\W_]", re.UNICODE)
 _COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
+# The author telling what he met while using the project: a first person with a verb of trying or finding.
+_OWN_USE = re.compile(
+    r"\b(?:I|we)(?:'ve| have| had)?\s+(?:just\s+|recently\s+|also\s+)?(?:tried|attempted|tested|ran|found|encountered|"
+    r"hit|noticed|observed|got|saw|used|met|deployed|installed|was\s+(?:using|running|trying|testing)|"
+    r"am\s+(?:using|running|trying|testing)|were\s+(?:using|running|trying|testing))\b"
+    r"|我们?(?:在|尝试|试了|试着|测试|使用|用|运行|跑|部署|安装|发现|遇到|碰到)",
+    re.IGNORECASE)
 
 
 def _lines(body: str) -> list[str]:
@@ -64,17 +88,38 @@ def same_sitting(a: datetime | None, b: datetime | None, span_s: int = SITTING_S
     return a is not None and b is not None and abs((a - b).total_seconds()) <= span_s
 
 
-def own_change_ticket(issue: Issue, fixes: Iterable[Pull], shared: frozenset[str]) -> Pull | None:
+def asks_for_new_work(issue: Issue, cfg: FunnelConfig) -> bool:
+    """Whether `issue` is a request for new work: the first title tag naming a kind of ticket is
+    a request kind, or (no such tag) a label is one and no label names another report kind."""
+    requests = folded(tuple(cfg.request_kinds))
+    kinds = requests | folded(tuple(cfg.report_title_tags))
+    for tag in leading_tags(issue.title):
+        if fold(tag) in kinds:
+            return fold(tag) in requests
+    labels = {fold(label) for label in issue.labels}
+    return bool(labels & requests) and not labels & (kinds - requests)
+
+
+def tells_own_use(body: str) -> bool:
+    """Whether the author writes of what he tried or met while using the project (first person)."""
+    return bool(_OWN_USE.search(_COMMENT.sub("", body or "")))
+
+
+def own_change_ticket(issue: Issue, fixes: Iterable[Pull], shared: frozenset[str],
+                      cfg: FunnelConfig | None = None) -> Pull | None:
     """The merged fix that makes `issue` its author's bookkeeping ticket, or None.
 
     A fix counts when its author is the issue's author (logins compared case-insensitively)
     and it was opened within `SITTING_S` of the issue (before or after); the issue must then
-    say nothing of its own (`says_nothing`)."""
+    say nothing of its own (`says_nothing`) or ask for new work (`asks_for_new_work`) without telling
+    of its author's own use (`tells_own_use`)."""
     author = (issue.author or "").casefold()
     if not author:
         return None
+    cfg = cfg or FunnelConfig()
     for pull in fixes:
         if pull.merged and (pull.author or "").casefold() == author \
                 and same_sitting(issue.created_at, pull.created_at):
-            return pull if says_nothing(issue.body, shared) else None
+            planned = asks_for_new_work(issue, cfg) and not tells_own_use(issue.body)
+            return pull if planned or says_nothing(issue.body, shared) else None
     return None

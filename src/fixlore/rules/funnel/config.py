@@ -44,6 +44,8 @@ class FunnelConfig:
     internal_title_tags: tuple[str, ...] = field(default_factory=lambda: terms("internal_title_tags"))
     # Leading title tags of users' reports ("[Bug]: …"): a process tag after one does not count.
     report_title_tags: tuple[str, ...] = field(default_factory=lambda: terms("report_title_tags"))
+    # Title tags and labels of a request for new work (rules.funnel.bookkeeping).
+    request_kinds: tuple[str, ...] = field(default_factory=lambda: terms("request_kinds"))
     security_labels: tuple[str, ...] = field(default_factory=lambda: terms("security_labels"))
     unresolved_labels: tuple[str, ...] = field(default_factory=lambda: terms("unresolved_labels"))
     unresolved_states: tuple[str, ...] = field(default_factory=lambda: terms("unresolved_states"))
