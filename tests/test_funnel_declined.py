@@ -18,6 +18,8 @@ CLOSE = t(18, 12)
     "This is not on our roadmap; closing.", "Won't fix: the old API is going away.", "That is out of scope for this project.",
     "Old PRs and issues are being closed because they are no longer relevant. Please reopen if needed.",
     "Closing this due to inactivity.", "长期未更新的 issue 统一关闭。", "不予修复，该接口已废弃。",
+    "信息有限，没法提供帮助.", "Not enough information to investigate; closing.", "Closing due to lack of information.",
+    "信息不足，无法定位问题，先关闭。",
 ])
 def test_the_closers_decline_or_sweep_is_found(words):
     assert closing_decline("alice", "maint", CLOSE, [comment(1, words, author="maint", at=t(18, 11, 55))])
@@ -28,6 +30,8 @@ def test_the_closers_decline_or_sweep_is_found(words):
     "The cache key ignores the device id; set CACHE_DIR per device.",
     "已在 !812 修复，升级到 2.1 即可。",
     "Please try the 8.3 driver, the planned release fixes this.",
+    "The docs are missing information on this flag; the fix is to pass --device.",   # a gap named, with the way out
+    "We need more information: which CANN version?",                                   # a request, the thread goes on
 ])
 def test_an_answer_is_no_decline(words):
     assert not closing_decline("alice", "maint", CLOSE, [comment(1, words, author="maint", at=t(18, 11, 55))])

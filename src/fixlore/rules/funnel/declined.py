@@ -9,6 +9,10 @@ by the person who closes the ticket, at the close (within `CLOSE_WORDS_S` before
   "won't fix", "out of scope", "不在（主线）规划", "暂无计划", "没有适配计划", "不予修复";
 - a sweep of old tickets: "closing old issues that are no longer relevant", "closed because of
   inactivity", "长期未更新，统一关闭" — a stale close made by hand;
+- a close for too little information to act on: "not enough information to help", "closing due to
+  lack of information", "信息有限，没法提供帮助", "信息不足，无法定位" — the triage verdict GitHub's
+  close-reason docs file under "can't repro": the report could not be worked on, so nothing was
+  resolved (a request for the material, left open, is the stale rules' business);
 - a duplicate named: "Duplicate of #12" (GitHub's own marking), "duplicate with <issue URL>",
   "与 #12 重复" (`rules.refs.duplicate_of`): the close of a duplicate, as its close reason would say.
 
@@ -25,7 +29,8 @@ or a PR (the seed's `not_adopted`, decided by the analysis), not the ticket's wo
 Written from GitHub's close-reason docs ("Close as not planned … won't fix, can't repro,
 duplicate, stale") and how maintainers word a decline; read on npu-threads' heldout5 split (a
 MinerU fork declining NPU support, an ascend-device-plugin sweep) and, for the duplicate, on
-paddle-threads' heldout split (a PaddleSpeech duplicate closed by comment); every other world held
+paddle-threads' heldout split (a PaddleSpeech duplicate closed by comment), the too-little-information
+close on accel-threads (sherpa-onnx #3266, fitted there; accel-threads2 held out); every other world held
 out: no case of ascend-2026-09, the seed twins, demo, github-mini, pytest-threads or npu's other
 splits changes (npu heldout5 funnel accuracy 0.732 -> 0.780; paddle heldout unchanged at 0.636,
 the duplicate now right and one case moved into the freed top-K place wrong).
@@ -50,6 +55,13 @@ _DECLINE = re.compile(
     r"|不在.{0,6}(?:规划|计划|路标|路线图)|暂无(?:相关|支持|适配|修复)?的?(?:计划|规划)|没有(?:相关|支持|适配|修复)?的?(?:计划|规划)"
     r"|不(?:计划|打算|考虑)(?:支持|适配|修复|实现)|不予(?:支持|修复|处理|实现)",
     re.IGNORECASE)
+_TOO_LITTLE = re.compile(
+    r"\b(?:not\s+enough|insufficient|too\s+little|lack\s+of|missing)\s+(?:information|info|details)\b"
+    r".{0,40}?\b(?:to\s+(?:help|investigate|reproduce|debug|act|look)|clos(?:e|ed|ing))\b"
+    r"|\bclos(?:e|ed|ing)\b.{0,30}?\b(?:due\s+to|because\s+of|for)\s+(?:the\s+)?(?:lack\s+of|insufficient|missing)\s+"
+    r"(?:information|info|details)\b"
+    r"|信息(?:有限|不足|太少|不全|不够)[，,。\s]{0,2}.{0,6}(?:没法|无法|不能|难以)(?:提供)?(?:帮助|帮忙|定位|判断|分析|处理)",
+    re.IGNORECASE)
 _SWEEP = re.compile(
     r"\b(?:issues?|tickets?)\s+(?:are|is)\s+being\s+closed\b|\bno\s+longer\s+relevant\b"
     r"|\bclos(?:ed|ing)\s+(?:this\s+|it\s+)?(?:due\s+to|because\s+of)\s+(?:the\s+)?inactivity\b"
@@ -68,7 +80,7 @@ def closing_decline(reporter: str, closer: str, closed_at: datetime | None, comm
         if c.author != closer or c.created_at is None or not start <= c.created_at <= closed_at + timedelta(seconds=60):
             continue
         body = c.body or ""
-        m = _DECLINE.search(body) or _SWEEP.search(body)
+        m = _DECLINE.search(body) or _SWEEP.search(body) or _TOO_LITTLE.search(body)
         if m:
             return " ".join(body[max(0, m.start() - 30):m.end() + 30].split())[:80]
         duplicate = duplicate_of(body)
