@@ -14,13 +14,15 @@ ROOT = Path(__file__).resolve().parents[1]
 WORLDS = {"demo": "worldgen/demo.py", "github-mini": "worldgen/github_mini.py", "npu-threads": "worldgen/npu_threads.py",
           "seed-twin": "worldgen/seed_twin.py", "seed-twin2": "worldgen/seed_twin2.py",
           "paddle-threads": "worldgen/paddle_threads.py", "pytest-threads": "worldgen/pytest_threads.py",
-          "accel-threads": "worldgen/accel_threads.py", "accel-threads2": "worldgen/accel_threads2.py"}
+          "accel-threads": "worldgen/accel_threads.py", "accel-threads2": "worldgen/accel_threads2.py",
+          "accel-threads3": "worldgen/accel_threads3.py"}
 # Worlds whose truth entries carry provenance after the common keys (real-data worlds).
 PROVENANCE_KEYS = {"npu-threads": ["split", "source", "fix_sources", "why"], "seed-twin": ["split", "why"],
                    "seed-twin2": ["split", "why"], "paddle-threads": ["split", "source", "fix_sources", "why"],
                    "pytest-threads": ["split", "source", "fix_sources", "why"],
                    "accel-threads": ["split", "source", "fix_sources", "why"],
-                   "accel-threads2": ["split", "source", "fix_sources", "why"]}
+                   "accel-threads2": ["split", "source", "fix_sources", "why"],
+                   "accel-threads3": ["split", "source", "fix_sources", "why"]}
 
 FUNNEL = ["window", "unresolved", "internal", "cve", "empty_title", "noise", "rank", "analysis", "selected"]
 DROP_REASONS = {"not_adopted", "no_fix_evidence", "internal_process", "consultation_only", "env_workaround",
@@ -329,7 +331,9 @@ def _entries_are_the_hand_labels(world: str, data_file: str) -> list[dict]:
 
 @pytest.mark.parametrize("world, data_file", [("accel-threads", "accel_threads.yaml"),
                                               # the held-out test for the failure classes named on accel-threads
-                                              ("accel-threads2", "accel_threads2.yaml")])
+                                              ("accel-threads2", "accel_threads2.yaml"),
+                                              # a third batch, collected after accel-threads2 was measured
+                                              ("accel-threads3", "accel_threads3.yaml")])
 def test_a_blind_world_is_its_hand_labels_all_held_out(world, data_file):
     entries = _entries_are_the_hand_labels(world, data_file)
     assert len(entries) >= 25 and all(e["split"] == "heldout" for e in entries)
@@ -338,6 +342,17 @@ def test_a_blind_world_is_its_hand_labels_all_held_out(world, data_file):
     # projects no other bundled world holds
     others = {e["repo"] for w in WORLDS if w != world for e in World(ROOT / "worlds" / w).truth()["issues"]}
     assert not others & {e["repo"] for e in entries}
+
+
+def test_a_bare_issue_id_field_links_nothing_but_the_hand_close_waits_for_the_pr():
+    """TheRock's PR template gives the issue as 'ISSUE ID: 6207' (no '#'): GitHub makes no cross-reference of it,
+    and the generator still places the hand close after that PR merged (worldgen/npu_threads.py)."""
+    world = World(ROOT / "worlds" / "accel-threads3")
+    issue, pull = world.issue("ROCm", "TheRock", 6207), world.pull("ROCm", "TheRock", 7164)
+    assert "ISSUE ID: 6207" in pull["body"]
+    events = world.issue_file("ROCm", "TheRock", 6207, "events") or []
+    assert not [e for e in events if e["event"] == "cross-referenced"]
+    assert parse_time(issue["closed_at"]) > parse_time(pull["merged_at"])
 
 
 # ---------------------------------------------------------------- paddle-threads: real threads, hand labels

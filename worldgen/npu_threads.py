@@ -17,8 +17,9 @@ same on every run (worlds/README.md, "npu-threads", lists them):
 - an issue closed by hand (``close.how: hand``) closes a few minutes after its last comment when
   ``close.by`` names the closer (the thread shows who announced the close), else a day after its last
   activity by ``ghost``, GitHub's placeholder account; the last activity counts every collected PR that
-  names the issue (the mention and the PR's merge or close) and every collected PR the issue's comments name
-  (its merge or close);
+  names the issue (the mention and the PR's merge or close), every collected PR the issue's comments name
+  (its merge or close) and every collected PR that gives the issue as a bare ``ISSUE ID: N`` (its merge or
+  close; no cross-reference, as GitHub links no bare number);
 - an issue closed by a stale process (``close.how: stale``, its ``stale``/``inactive`` label is real)
   closes thirty days after its last activity, by ``github-actions[bot]``, as ``not_planned`` (the
   stale action's default close reason);
@@ -146,6 +147,12 @@ class Thread:
         pattern = re.compile(rf"(?<![\w/])#{number}\b|{re.escape(WEB)}/{re.escape(self.repo)}/pull/{number}\b")
         return any(pattern.search(text) for _, _, text in self.comments)
 
+    def names_in_ticket_field(self, number: int) -> bool:
+        """Whether this PR's title or body gives issue ``number`` as a bare ``ISSUE ID: N`` (a team's PR-template
+        field, third batch of accel threads): GitHub links no bare number, so no cross-reference comes of it."""
+        pattern = re.compile(rf"\bISSUE ID\s*:\s*{number}\b", re.IGNORECASE)
+        return any(pattern.search(self.raw.get(k) or "") for k in ("title", "body"))
+
     @property
     def author(self) -> str:
         return self.raw.get("author") or UNKNOWN_CLOSER
@@ -215,8 +222,9 @@ def resolve_closes(threads: list[Thread]) -> None:
             moments = pr.mentions(t.repo, t.number) if pr.repo == t.repo else []
             if moments:
                 seen += moments + ([pr.closed_at] if pr.closed_at else [])
-            elif pr.repo == t.repo and pr.closed_at and t.names_pull(pr.number):
-                seen.append(pr.closed_at)  # the thread points at this PR: its close waits for it
+            elif pr.repo == t.repo and pr.closed_at and (t.names_pull(pr.number)
+                                                         or pr.names_in_ticket_field(t.number)):
+                seen.append(pr.closed_at)  # the thread points at this PR, or it names the issue unlinked: wait
         last = max(seen)
         if how == "pr":
             pr = pulls[(t.repo, int(close["pr"]))]
