@@ -9,6 +9,8 @@ Signals (internal names; `conclude.EVIDENCE_OF` maps them to the exported eviden
   cross_ref     GitHub: a cross-reference from the PR, or a commit `referenced` event, on the issue's timeline
   comment       an issue comment cites the PR (claim=True when it says the PR fixed/merged)
   timing        the PR merged within the auto-close window before the close
+  files         no reference: the merge that changed the files the issue names (link.named_files)
+  quoted        no reference: the reporter's own PR repeating the report (link.quoted_fix)
   background    a PR title/body/commit names the issue as background ("前序 #631", "see also #7",
                 "related: #5"): never a fix signal; it refutes a platform link on its own
 """

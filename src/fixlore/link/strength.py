@@ -9,6 +9,7 @@ The order is the linker's own (`link.verdict.decide`), strongest first:
 | `medium` | two independent medium signals (`mention`, `cross_ref`, `comment`, `timing`) |
 | `timing` | a merge just before the close and nothing else (the timing-only candidate) |
 | `files` | no reference at all: the nearest default-branch merge before a "fixed" close changes the files the issue names (`link.named_files`); the weakest, and it never stands beside a textual reference |
+| `quoted` | no reference at all: the reporter's own merged PR repeats the report's command line or log (`link.quoted_fix`); as weak as `files` |
 | `follow-up` | a PR that calls itself the follow-up of a fix of the issue: role, not a fix |
 | `weak` | one medium signal: not enough |
 | `withheld` | only clauses that name the PR and withhold credit ("is this fixed by #12?", "not fixed by #12", "caused by #12"): no evidence |
@@ -46,6 +47,8 @@ def made_by(row: dict[str, Any]) -> tuple[str, str]:
         return "timing", "timing"
     if "files" in kinds:
         return "files", "files"
+    if "quoted" in kinds:
+        return "quoted", "quoted"
     if "comment" in kinds and row.get("verdict") in _FIX_LIKE:
         return "cited", "comment"      # the row keeps `claim`, not `cite`: a lone comment made fix-like cited it
     if "follow_up" in kinds:

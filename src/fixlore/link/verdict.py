@@ -25,6 +25,7 @@ from fixlore.link.candidates import MEDIUM, STRONG, Candidate, Signal, _sentence
 from fixlore.link.config import LinkConfig
 from fixlore.link.index import CorpusIndex, Key
 from fixlore.link.named_files import files_fix
+from fixlore.link.quoted_fix import quoted_fix
 from fixlore.link.text import overlap
 from fixlore.link.unrelated import _LazyTokens, pull_tokens, unrelated_reason
 from fixlore.rules.refs import KIND_ISSUE, KIND_PULL, find_refs, is_follow_up
@@ -81,6 +82,9 @@ def decide(issue: Issue, idx: CorpusIndex, cfg: LinkConfig, resolved: bool = Tru
         if found is not None:
             p, note = found
             cands[(p.repo, p.number)] = Candidate((p.repo, p.number), p, [Signal("files", note, f"pulls/{p.number}/files")])
+        elif (found := quoted_fix(issue, idx)) is not None:
+            p, note = found
+            cands[(p.repo, p.number)] = Candidate((p.repo, p.number), p, [Signal("quoted", note, f"pulls/{p.number}")])
 
     if close is not None:
         timing_from, timing_to = close - timedelta(seconds=cfg.auto_close_s) - slack, close + slack
@@ -115,7 +119,7 @@ def decide(issue: Issue, idx: CorpusIndex, cfg: LinkConfig, resolved: bool = Tru
             c.verdict = "unrelated"
         elif c.set_aside:        # a revert takes a change out, whatever names the issue
             c.verdict = "set_aside"
-        elif strong(c) or len(medium) >= 2 or k == {"timing"} or k == {"files"} or cited:
+        elif strong(c) or len(medium) >= 2 or k == {"timing"} or k in ({"files"}, {"quoted"}) or cited:
             fixlike.append(c)
         else:
             c.verdict = "weak"
