@@ -176,3 +176,15 @@ def test_an_english_answer_is_measured_in_what_it_says_not_in_letters():
     title, body = "import torch_npu fails on 910B", "ImportError: libhccl.so not found, is there an image?"
     thin = "Ascend has already provided the image. Docker guidance doc: https://github.com/o/r/blob/main/docs/docker.md"
     assert verdict(title, body, [("dev", thin)])[0] is False
+
+
+def test_the_reporters_own_environment_step_is_an_env_workaround():
+    bug = ("[Bug]: transfer failed on 910B A2", "put_start success, transfer failed")
+    assert verdict(*bug, [("user1", "with CANN 9.1.0"),
+                          ("user1", "forget set env:\nexport ASCEND_BUFFER_POOL=0:0\nexport HCCL_INTRA_ROCE_ENABLE=1")]
+                   ) == (False, "env_workaround")
+    assert verdict(*bug, [("user1", "忘了配置环境变量，加上后正常")]) == (False, "env_workaround")
+    # the step that did not help, or one from someone else, is not the reporter's fix
+    assert verdict(*bug, [("user1", "export HCCL_INTRA_ROCE_ENABLE=1 and it still fails")]) == (False, "no_fix_evidence")
+    assert verdict(*bug, [("user1", "export HCCL_INTRA_ROCE_ENABLE=1"), ("user1", "same error after a reboot")]
+                   ) == (False, "no_fix_evidence")

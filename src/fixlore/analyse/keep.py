@@ -58,6 +58,14 @@ SOLVED_BY_REPORTER = ("已解决", "解决了", "问题解决", "自己解决", 
                       "solved", "resolved it", "figured it out", "my mistake", "works now", "fixed it")
 # an official answer shorter than this (characters of content) teaches too little to publish
 MIN_ANSWER_CHARS = 40
+# The reporter's own last word setting the environment ("forget set env: export HCCL_INTRA_ROCE_ENABLE=1",
+# "忘了配置环境变量"): he found the fix was an environment step, which is what env_workaround records for
+# an answer (worlds/README.md labelling guide: "the answer or the report itself is … an environment step").
+# Unless that word says it still fails. Class named on accel-threads (Mooncake #3749, fitted); held out elsewhere.
+ENV_STEP = re.compile(r"(?m)^\s*(?:export|set)\s+[A-Z][A-Z0-9_]{2,}=\S|\bforg[eo]t(?:ten)?\s+(?:to\s+)?set\b"
+                      r"|忘(?:了|记)(?:了)?(?:设置|配置|设|加|export)")
+STILL_FAILS = ("still", "again", "same error", "doesn't work", "does not work", "not working", "仍然", "依然", "还是",
+               "不行", "没用", "无效")
 # an official explanation this long stands even when the issue was then closed for lack of feedback
 RICH_ANSWER_CHARS = 120
 
@@ -143,6 +151,9 @@ def keep_or_drop(case: Case, ctx: CaseContext, root_cause: str = "", established
 
     # No fix PR at all: what did the discussion teach?
     if not official.strip():
+        last = clean_body(ctx.reporter_comments()[-1].body) if ctx.reporter_comments() else ""
+        if ENV_STEP.search(last) and not has_cue(last, STILL_FAILS):
+            return KeepVerdict(False, DropReason.ENV_WORKAROUND, ["the reporter's own last word is an environment step"])
         if reporter.strip() and has_cue(reporter, SOLVED_BY_REPORTER):
             return KeepVerdict(False, DropReason.SELF_ANSWERED, ["reporter solved it alone; no official answer"])
         if has_cue(body + "\n" + title, SELF_ANSWER) and not has_cue(body, ROOT_CUES):
