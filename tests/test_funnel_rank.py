@@ -6,8 +6,9 @@ from fixlore.rules.funnel.rank import top_k, top_keys, value_score
 from case_builders import value_inputs as _v
 
 
-RICH = ("steps to reproduce: run train.sh on 8 cards\nTraceback (most recent call last): RuntimeError: ...\n"
-        "version CANN 8.0.RC1, torch 2.1.0, driver 24.1\n" * 3)
+# distinct lines: a line said again adds nothing to a report (rules.funnel.rank.said_once)
+RICH = "".join(f"steps to reproduce: run train.sh on {n} cards\nTraceback (most recent call last): RuntimeError: rank {n}\n"
+               f"version CANN 8.0.RC{n}, torch 2.1.0, driver 24.1\n" for n in (2, 4, 8))
 
 
 def test_values_stay_in_range():

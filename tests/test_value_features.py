@@ -144,3 +144,16 @@ def test_a_series_learns_over_the_content_features():
     learned = case_features(Case(repo="o/r", number=1, title="t", value=value_score(feats), value_features=feats))
     assert {f"content_{n}": x for n, x in feats.items()}.items() <= learned.items()
     assert not any(k.startswith("content_") for k in case_features(Case(repo="o/r", number=2, title="t")))
+
+
+def test_a_line_repeated_in_every_template_field_is_said_once():
+    from fixlore.rules.funnel.rank import said_once
+    line = "950 ATK memory检测数值超l2 cache"
+    thrice = f"### Bug Description\n\n{line}\n\n### Steps to Reproduce\n\n{line}\n\n### Error output\n\n{line}\n"
+    assert said_once(thrice).count(line) == 1
+    assert value_features(_v(body=thrice))["report"] == value_features(_v(body=said_once(thrice)))["report"]
+    assert value_features(_v(body=thrice))["report"] < value_features(_v(body=thrice.replace(line, "x", 0) + "\n"
+                                                                          + "\n".join(f"{line} {i}" for i in (1, 2))))["report"]
+    # markup and short labels repeat by nature: code fences and "None" stay
+    fenced = "```\nrun a\n```\nthen\n```\nrun b\n```\nNone\nNone"
+    assert said_once(fenced) == fenced

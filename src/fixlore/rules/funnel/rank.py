@@ -162,6 +162,28 @@ def identifiers(text: str) -> set[str]:
     return {m.group(0).strip("`").removesuffix("()").lower() for m in _IDENTIFIER.finditer(plain)}
 
 
+_WORDLIKE = re.compile(r"[^\W_]", re.UNICODE)
+_SAID_MIN = 10
+
+
+def said_once(body: str | None) -> str:
+    """The body with each line kept once: a template whose fields all repeat one line ("950 ATK
+    memory 检测数值超 l2 cache" as description, steps and error output) says that line, once.
+    Class named on accel-threads (flash-attention-npu #205, fitted); every other world held out."""
+    seen: set[str] = set()
+    kept: list[str] = []
+    for line in (body or "").strip().splitlines():
+        key = " ".join(line.split())
+        if len(_WORDLIKE.findall(key)) < _SAID_MIN and key:
+            kept.append(line)           # markup and short labels (code fences, "None", "N/A") repeat by nature
+            continue
+        if key in seen:
+            continue
+        seen.add(key)
+        kept.append(line)
+    return "\n".join(kept)
+
+
 FEATURES: tuple[str, ...] = ("knowledge", "report", "discussion", "closure", "cause_stated", "mechanism",
                              "fix_substance", "question_answered", "trap_lesson", "generic_body",
                              "bare_question", "thin_thanks")
@@ -179,7 +201,7 @@ def value_features(v: ValueInputs) -> dict[str, float]:
     are learnt over exactly this mapping).
 
     knowledge          max(answer, fix landed x what the case says, documented failure): see the module
-    report             body length (saturating at 300 characters) and its cues: reproduction steps,
+    report             body length, each line once (`said_once`; saturating at 300 characters) and its cues: reproduction steps,
                        logs/traceback/code, versions/environment
     discussion         human comments that say something, saturating at 3 (activity)
     closure            1.0 the close is explained by the fix (auto-close / minutes), 0.6 answered or fixed
@@ -200,7 +222,7 @@ def value_features(v: ValueInputs) -> dict[str, float]:
     thin_thanks        1.0 the reporter closes with "thanks / solved / ok" and there is neither a
                        merged fix nor a reply of 60 characters or more
     """
-    body = (v.body or "").strip()[:4000]
+    body = said_once(v.body)[:4000]
     size = min(1.0, max(len(body), v.fix_text_chars) / 150)
     answer = max(min(1.0, v.answer_chars / 80), 0.8 * min(1.0, v.self_explained_chars / 80))
     fix = 1.0 if v.fix_merged and v.fix_strong else 0.8 if v.fix_merged else 0.6 if v.fix_pending else 0.0
