@@ -14,7 +14,7 @@ from __future__ import annotations
 import gc
 import time
 from collections import Counter, defaultdict
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
 from functools import partial
 from datetime import datetime
 from typing import Any
@@ -32,7 +32,7 @@ from fixlore.rules.answers import canned_replies
 from fixlore.rules.bursts import awaits_reporter
 from fixlore.rules.funnel.declined import closing_decline
 from fixlore.rules.funnel.stale_reason import settled, stale_default_close
-from fixlore.rules.funnel import CHEAP_STAGES, POOL, FunnelConfig, cheap_funnel, own_change_ticket, template_lines
+from fixlore.rules.funnel import CHEAP_STAGES, POOL, FunnelConfig, cheap_funnel, own_change_ticket
 from fixlore.link.ranking import rank_pool
 from fixlore.rules.funnel.rank import value_features, value_score
 from fixlore.rules.unread import ISSUE, PULL, REPO, case_gaps, fix_unknown
@@ -213,19 +213,11 @@ class _Shared:
     stages: dict[str, str]
     canned: set[str]
     since: datetime
-    templates: dict[str, frozenset[str]] = field(default_factory=dict)   # repo -> its template lines
     members: Members | None = None
 
     def __post_init__(self) -> None:
         if self.members is None:
             self.members = Members(self.idx)
-
-
-def _template_lines(sh: _Shared, repo: str) -> frozenset[str]:
-    """Worked out on first use per repository (own-change tickets are rare; most runs never ask)."""
-    if repo not in sh.templates:
-        sh.templates[repo] = template_lines(i.body for (r, _), i in sh.idx.issues.items() if r == repo)
-    return sh.templates[repo]
 
 
 def _link_one(sh: _Shared, key: Key) -> tuple[Case | None, Close | None, bool]:
@@ -249,7 +241,7 @@ def _link_one(sh: _Shared, key: Key) -> tuple[Case | None, Close | None, bool]:
         if stage != FunnelStage.WINDOW or considered:
             v = decide(issue, idx, cfg, stage != FunnelStage.UNRESOLVED)
             if stage == POOL and v.fix and own_change_ticket(
-                    issue, [p for p, _ in v.fix], _template_lines(sh, issue.repo), cfg.funnel) is not None:
+                    issue, [p for p, _ in v.fix], sh.idx.template_lines(issue.repo), cfg.funnel) is not None:
                 # Found only now: the rule needs the fix's author and opening time (rules.funnel.bookkeeping).
                 stage, own_change = FunnelStage.INTERNAL, True
             if stage == POOL and not v.fix and not v.pending and not v.after_close:

@@ -18,6 +18,7 @@ from fixlore.core.model import (EV_CLOSED, EV_CROSS_REF, EV_LINKED, EV_REFERENCE
                            FileChange, Issue, Pull, pull_label)
 from fixlore.link.forked import ChunkPool, can_fork, chunked
 from fixlore.link.shapes import backport_shape
+from fixlore.rules.funnel.bookkeeping import template_lines
 from fixlore.rules.refs import (KIND_EITHER, KIND_ISSUE, KIND_PULL, Ref, find_refs, log_number_at_end,
                                 refs_from_branch, settle_background)
 
@@ -114,6 +115,7 @@ class CorpusIndex:
         self.corpus = corpus
         self.platform = corpus.platform     # how PRs are written: model.pull_label
         self.issues: dict[Key, Issue] = issue_map(corpus)
+        self._templates: dict[str, frozenset[str]] = {}    # repo -> its template lines (`template_lines`)
         self.pulls: dict[Key, Pull] = {(p.repo, p.number): p for p in corpus.pulls}
         self.default_branch: dict[str, str] = {r.full_name: r.default_branch for r in corpus.repos if r.default_branch}
         # (kind, repo, number) -> parts that could not be read (fixlore.rules.unread)
@@ -307,6 +309,14 @@ class CorpusIndex:
         """The PR a commit SHA (full or an abbreviation of >= 7) belongs to: one of its commits, its
         merge or squash commit, or its source branch's head."""
         return _pull_of_sha(sha, (self.sha_to_pull, self.head_to_pull))
+
+    def template_lines(self, repo: str) -> frozenset[str]:
+        """The lines the repository's issue template writes into every body
+        (`rules.funnel.bookkeeping.template_lines`), worked out on first use per repository:
+        only the rare own-change and quoted-fix tests ask."""
+        if repo not in self._templates:
+            self._templates[repo] = template_lines(i.body for (r, _), i in self.issues.items() if r == repo)
+        return self._templates[repo]
 
     def is_default_branch(self, repo: str, branch: str) -> bool:
         if not branch:

@@ -12,7 +12,7 @@ wrote both and what both quote, not a reference. The rule is conservative and, l
   issue's fix);
 - its title and description repeat a run of at least `QUOTE_MIN_CHARS` characters of the
   report (spaces folded), left after the lines the repository's template writes into every
-  issue (`rules.funnel.bookkeeping.template_lines`): a command line, a log line, a traceback.
+  issue (`link.index.CorpusIndex.template_lines`): a command line, a log line, a traceback.
 
 Its strength is as weak as the named-files rule's (`link.strength`): it never stands beside a
 textual reference. `WINDOW_S` (3 days: "shortly after") and `QUOTE_MIN_CHARS` (60: longer than
@@ -29,7 +29,7 @@ from difflib import SequenceMatcher
 
 from fixlore.core.model import Issue, Pull
 from fixlore.link.index import CorpusIndex
-from fixlore.rules.funnel.bookkeeping import SITTING_S, template_lines
+from fixlore.rules.funnel.bookkeeping import SITTING_S
 from fixlore.rules.refs import find_refs, visible
 
 WINDOW_S = 3 * 86400
@@ -52,7 +52,7 @@ def shared_run(report: str, change: str) -> str:
 
 
 def _report_text(issue: Issue, idx: CorpusIndex) -> str:
-    shared = template_lines(i.body for (repo, _), i in idx.issues.items() if repo == issue.repo)
+    shared = idx.template_lines(issue.repo)
     return "\n".join(line for line in visible(issue.body or "").splitlines() if line.strip() not in shared)
 
 
