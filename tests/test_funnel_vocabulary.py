@@ -78,3 +78,21 @@ def test_the_labels_of_a_retired_versions_sweep_close_an_issue_unresolved():
         assert _stage(issue(n, closed=t(18), labels=[label])) == "unresolved", label
     # a label about deprecation warnings is a topic, not a verdict
     assert _stage(issue(9, closed=t(18), labels=["deprecation"])) != "unresolved"
+
+
+def test_a_scoped_label_is_read_by_its_value():
+    from fixlore.rules.funnel.vocabulary import label_keys
+    for n, label in enumerate(("resolution: duplicate", "Status: Won't Fix", "triage/not-reproducible",
+                               "resolution::duplicate"), start=1):
+        assert _stage(issue(n, closed=t(18), labels=[label])) == "unresolved", label
+    assert FunnelConfig().stale_label(["type:bug", "status:stale"]) == "status:stale"
+    assert FunnelConfig().stale_label(["lifecycle/stale"]) == "lifecycle/stale"
+    assert FunnelConfig().stale_label(["status:awaiting user response", "stalled-build"]) == ""
+    assert _stage(issue(9, closed=t(18), labels=["status: fixed"])) == "pool"
+    assert label_keys("bug") == {"bug"} and label_keys("") == frozenset()
+
+
+@given(st.text(max_size=40))
+def test_label_keys_always_hold_the_whole_name(label):
+    from fixlore.rules.funnel.vocabulary import label_keys
+    assert not fold(label) or fold(label) in label_keys(label)

@@ -43,7 +43,7 @@ from typing import Iterable
 from fixlore.core.model import Issue, Pull
 from fixlore.rules.funnel.config import FunnelConfig
 from fixlore.rules.funnel.titles import leading_tags
-from fixlore.rules.funnel.vocabulary import fold, folded
+from fixlore.rules.funnel.vocabulary import fold, folded, has_label
 
 SITTING_S = 3600
 MIN_OWN_CHARS = 20
@@ -96,8 +96,7 @@ def asks_for_new_work(issue: Issue, cfg: FunnelConfig) -> bool:
     for tag in leading_tags(issue.title):
         if fold(tag) in kinds:
             return fold(tag) in requests
-    labels = {fold(label) for label in issue.labels}
-    return bool(labels & requests) and not labels & (kinds - requests)
+    return bool(has_label(issue.labels, requests)) and not has_label(issue.labels, kinds - requests)
 
 
 def tells_own_use(body: str) -> bool:

@@ -20,7 +20,7 @@ from fixlore.rules.funnel.stale_reason import stale_default_close
 from fixlore.rules.funnel.titles import title_says_internal
 from fixlore.rules.text import ERROR_CUES
 from fixlore.rules.words import has_cue
-from fixlore.rules.funnel.vocabulary import fold, folded
+from fixlore.rules.funnel.vocabulary import fold, folded, has_label
 
 # Not a stage: the verdict of an issue no cheap stage drops (it goes on to `rank`, `analysis`, `selected`).
 POOL = "pool"
@@ -69,8 +69,7 @@ def _unresolved_mark(issue: Issue, cfg: FunnelConfig) -> bool:
         return True
     if issue.workflow_state and fold(issue.workflow_state) in states:
         return True
-    labels = folded(tuple(cfg.unresolved_labels))
-    return any(fold(label) in labels for label in issue.labels)
+    return bool(has_label(issue.labels, folded(tuple(cfg.unresolved_labels))))
 
 
 def is_internal(issue: Issue, cfg: FunnelConfig) -> bool:
@@ -88,8 +87,7 @@ def is_internal(issue: Issue, cfg: FunnelConfig) -> bool:
 
     Own-change bookkeeping tickets need the fix PR's author and time: the link stage decides
     them (funnel.bookkeeping)."""
-    labels = folded(tuple(cfg.internal_labels))
-    if any(fold(label) in labels for label in issue.labels):
+    if has_label(issue.labels, folded(tuple(cfg.internal_labels))):
         return True
     def tagged() -> bool:
         return title_says_internal(issue.title, folded(tuple(cfg.internal_title_tags)),

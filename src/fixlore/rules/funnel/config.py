@@ -6,7 +6,7 @@ from dataclasses import dataclass, field, fields
 from typing import Any
 
 from fixlore.core.errors import ConfigError
-from fixlore.rules.funnel.vocabulary import fold, folded, terms
+from fixlore.rules.funnel.vocabulary import fold, folded, has_label, terms
 
 DEFAULT_TEMPLATES = ("API一致性任务", "重复-请忽略")
 
@@ -54,9 +54,9 @@ class FunnelConfig:
     extra: dict[str, Any] = field(default_factory=dict)
 
     def stale_label(self, labels: list[str] | tuple[str, ...]) -> str:
-        """The first of `labels` a stale process sets (`stale_labels`, compared folded), or ""."""
-        known = folded(tuple(self.stale_labels))
-        return next((label for label in labels if fold(label) in known), "")
+        """The first of `labels` a stale process sets (`stale_labels`, compared folded, a scoped
+        label by its value: "status:stale"), or ""."""
+        return has_label(labels, folded(tuple(self.stale_labels)))
 
     @classmethod
     def from_mapping(cls, data: dict[str, Any] | None) -> "FunnelConfig":

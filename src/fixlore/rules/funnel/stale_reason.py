@@ -27,7 +27,7 @@ from typing import Collection, Iterable
 from fixlore.core.model import REASON_NOT_PLANNED, Comment, Issue
 from fixlore.rules.answers import best_answer
 from fixlore.rules.bots import is_bot
-from fixlore.rules.funnel.vocabulary import fold
+from fixlore.rules.funnel.vocabulary import fold, has_label
 
 # "the problem is solved", as reporters and others write it once it works.
 SOLVED = re.compile(r"已解决|已经解决|解决了|问题解决|可以了|搞定了?|成功了|"
@@ -45,8 +45,7 @@ def stale_default_close(issue: Issue, stale_labels: Collection[str]) -> bool:
     wontfix label, a workflow state) are the caller's to test first."""
     if not issue.state_reason or fold(issue.state_reason) != fold(REASON_NOT_PLANNED):
         return False
-    known = {fold(s) for s in stale_labels}
-    return any(fold(label) in known for label in issue.labels)
+    return bool(has_label(issue.labels, frozenset(fold(s) for s in stale_labels)))
 
 
 _NEGATED = re.compile(r"(?:\bnot|n't|\bnever|没有?|未|无法|还是没)\W{0,2}\w{0,3}\W{0,2}$", re.IGNORECASE)

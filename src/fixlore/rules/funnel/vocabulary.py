@@ -46,3 +46,21 @@ def terms(name: str) -> tuple[str, ...]:
 @lru_cache(maxsize=64)
 def folded(values: tuple[str, ...]) -> frozenset[str]:
     return frozenset(k for k in map(fold, values) if k)
+
+
+# A scoped label names its scope, then its value: "status:stale", "lifecycle/stale", "Status: Won't Fix",
+# "resolution::duplicate" (GitLab's scoped form), "type:feature". The value is the label a tracker
+# without scopes would write.
+_SCOPE = re.compile(r"^.*[:/：]+\s*")
+
+
+def label_keys(label: str) -> frozenset[str]:
+    """A label's folded name, and its folded value when it is scoped ("status:stale" -> "stale")."""
+    whole = fold(label)
+    value = fold(_SCOPE.sub("", label or ""))
+    return frozenset(k for k in (whole, value) if k)
+
+
+def has_label(labels, terms_folded: frozenset[str]) -> str:
+    """The first of `labels` whose name or scoped value is one of `terms_folded`, or ""."""
+    return next((label for label in labels if label_keys(label) & terms_folded), "")
