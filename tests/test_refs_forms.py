@@ -91,12 +91,14 @@ def _url(draw):
 def _word(draw):
     word = draw(st.sampled_from(["pr", "prs", "mr", "mrs", "pull request", "merge request", "issue", "issues"]))
     word = _mixed_case(word, draw(st.lists(st.booleans(), max_size=13)))
+    # a template's field label after the word: "ISSUE ID: 6207", "Issue No. 12", "PR number: 7"
+    field = draw(st.sampled_from(["", " ID", " id", " No.", " number", " 编号"]))
     colon = draw(st.sampled_from(["", ":", "：", "/"]))
     sig = draw(st.sampled_from(["", "#", "＃", "!", "！"]))
     space = draw(st.sampled_from(["", " "]))
     n = draw(_numbers)
     kind = KIND_ISSUE if word.lower().startswith("issue") and sig not in ("!", "！") else KIND_PULL
-    return f"{word}{space}{colon}{space}{sig}{n}", kind, REPO, n, FORM_WORD
+    return f"{word}{field}{space}{colon}{space}{sig}{n}", kind, REPO, n, FORM_WORD
 
 
 @st.composite

@@ -36,7 +36,7 @@ KIND_EITHER = "either"
 
 FORM_URL = "url"          # https://gitcode.com/o/r/issues/3, .../merge_requests/4, github.com/o/r/pull/9
 FORM_FULL = "full"        # o/r#5, o/r!6
-FORM_WORD = "word"        # PR 12, MR !4, pull request #7, issue #8, issue/302
+FORM_WORD = "word"        # PR 12, MR !4, pull request #7, issue #8, issue/302, ISSUE ID: 6207, Issue No. 12
 FORM_SHORT = "short"      # #12, !34 (and their full-width marks)
 FORM_WRITTEN = "written"  # written_refs: #N, !N, PR N, MR N as a writer puts them in an answer
 FORM_GH = "gh"            # GH-123: GitHub's own autolinked form (GitHub only)
@@ -74,7 +74,7 @@ _FULL_RE = re.compile(
     rf"(?P<f_num>\d+)(?![A-Za-z0-9_]))")
 _WORD_RE = re.compile(
     rf"(?P<word>(?<![A-Za-z0-9_/\-])(?P<w_kw>PRs?|MRs?|pull\s+request|merge\s+request|issues?)"
-    rf"\s*(?:[:：/]\s*)?(?P<w_sig>{_HASH}|{_BANG})?\s*(?P<w_num>\d+)(?![A-Za-z0-9_]|[.:]\d))",
+    rf"(?:\s*(?:id|no\.|number|num|编号))?\s*(?:[:：/]\s*)?(?P<w_sig>{_HASH}|{_BANG})?\s*(?P<w_num>\d+)(?![A-Za-z0-9_]|[.:]\d))",
     re.IGNORECASE)
 # The sigil comes first and the look-behind after it (checking the character before the
 # sigil): a pattern that starts with a character class lets the engine skip ahead to the
