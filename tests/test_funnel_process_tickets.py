@@ -99,7 +99,9 @@ SGLang has accumulated some MoE-related issues on NPU:
 
 @pytest.mark.parametrize("body", [ROADMAP, "Release tracking issue for the `2.2-rc2` release.\n\nLinked PR: #387",
                                   "This issue tracks the graph-mode gaps on 910B.", "Tracking issue for the v1 API.",
-                                  "本 issue 用于跟踪 CANN 8.3 适配进展。", "该需求跟踪 MoE 算子的精度问题。"])
+                                  "本 issue 用于跟踪 CANN 8.3 适配进展。", "该需求跟踪 MoE 算子的精度问题。",
+                                  "### ROCm ASAN Packaging\n\nParent ticket for tracking shipping ASAN packages.",
+                                  "Umbrella issue for the 2.0 release.", "This is an epic issue to track the port."])
 def test_a_plan_in_sentences_or_a_ticket_that_says_it_tracks_is_internal(body):
     assert _stage(issue(1, "NPU MoE work", body=body, closed=t(18))) == "internal"
 
@@ -110,6 +112,8 @@ def test_a_plan_in_sentences_or_a_ticket_that_says_it_tracks_is_internal(body):
     "I am tracking down a crash where the dispatcher hangs, see #12 and #13.",
     "<!-- - [ ] #12\n- [ ] #13 -->\nThe loader hangs.",
     "Tracking the memory: it grows by 2 GB per step.",
+    "The parent issue for this bug is #12; the child process crashes.",
+    "## Describe the bug\nThe parent process hangs when a worker dies.",
 ])
 def test_a_report_that_mentions_issues_or_tracking_stays_a_report(body):
     assert _stage(issue(1, "dispatcher hangs", body=body, closed=t(18))) == "pool"

@@ -16,8 +16,10 @@ and PR ("| 3 | #3697 | asr命令报错 | @dev (状态-完成任务) #3794 |"): c
 `TABLE_REF_ROWS` (3) rows whose cell is only an issue or PR reference is such a plan; a report
 quotes a related issue in a sentence, not in a column.
 
-A ticket can also say what it is in its first line: "Release tracking issue for …", "This issue
-tracks …", "本 issue 用于跟踪 …" — the wording of release and epic tickets.
+A ticket can also say what it is in its first line (after any heading it opens with): "Release
+tracking issue for …", "This issue tracks …", "Parent ticket for tracking …", "Umbrella issue for
+…", "本 issue 用于跟踪 …" — the wording of release, parent and epic tickets. (The parent and
+umbrella wordings and the heading skip were read on accel-threads3, TheRock #5914: fitted there.)
 
 The table rule was read on paddle-threads' tune split (a PaddleSpeech backlog campaign ticket),
 the sentence checklist and the first-line rule on npu-threads' heldout5 split (an sglang NPU
@@ -33,10 +35,15 @@ from fixlore.rules.refs import TABLE_REF_ROWS, has_task_list_ref, table_ref_rows
 
 TASK_REF_LINES = 2
 _SAYS_IT_TRACKS = re.compile(
-    r"^\s*(?:(?:this|a|the)\s+(?:is\s+(?:a|the)\s+)?)?(?:release\s+|umbrella\s+|meta\s+)?tracking\s+(?:issue|ticket)\b"
+    r"^\s*(?:(?:this|a|the)\s+(?:is\s+(?:a|the|an)\s+)?)?(?:release\s+|umbrella\s+|meta\s+)?tracking\s+(?:issue|ticket)\b"
+    r"|^\s*(?:this\s+(?:issue\s+|ticket\s+)?is\s+(?:a|an|the)\s+|an?\s+)?(?:parent|umbrella|meta|epic)\s+(?:issue|ticket)\s+"
+    r"(?:for|to\s+track)\b"
     r"|^\s*this\s+(?:issue|ticket)\s+(?:is\s+(?:to|for)\s+)?track(?:s|ing)?\b"
     r"|^\s*(?:本|此|该)\s*(?:issue|工单|需求|任务)?\s*(?:用于|用来|主要)?(?:跟踪|追踪)",
     re.IGNORECASE)
+
+
+_HEADING = re.compile(r"^\s{0,3}#{1,6}\s")
 
 
 def is_tracking_ticket(body: str | None) -> bool:
@@ -46,5 +53,6 @@ def is_tracking_ticket(body: str | None) -> bool:
     if has_task_list_ref(body) or task_lines_with_refs(body) >= TASK_REF_LINES \
             or table_ref_rows(body) >= TABLE_REF_ROWS:
         return True
-    first = next((line for line in visible(body).splitlines() if line.strip()), "")
+    # the first line that is not a heading: a plan often opens with its own title ("### ROCm ASAN Packaging")
+    first = next((line for line in visible(body).splitlines() if line.strip() and not _HEADING.match(line)), "")
     return bool(_SAYS_IT_TRACKS.match(first))
