@@ -72,6 +72,13 @@ def _touches(named: set[str], filename: str) -> bool:
     return False
 
 
+def closes_an_issue(p: Pull, idx: CorpusIndex) -> bool:
+    """The PR names some issue with a closing keyword: it is that issue's fix, not a change found
+    by what it touched or quoted."""
+    return any(m.ref.keyword for m in idx.pull_issue_refs.get((p.repo, p.number), [])) or any(
+        r.keyword for r in find_refs(f"{p.title or ''}\n{p.body or ''}", p.repo, p.platform))
+
+
 def fixed_note(issue: Issue, idx: CorpusIndex, after, until) -> str:
     """The sentence of someone other than the reporter saying it is fixed, naming no PR or issue, or ""."""
     for c in idx.issue_comments.get((issue.repo, issue.number), []):
@@ -100,8 +107,7 @@ def files_fix(issue: Issue, idx: CorpusIndex) -> tuple[Pull, str] | None:
         touched = sorted(f.filename for f in idx.files.get((p.repo, p.number), []) if _touches(named, f.filename))
         if not touched:
             continue
-        if any(m.ref.keyword for m in idx.pull_issue_refs.get((p.repo, p.number), [])) or any(
-                r.keyword for r in find_refs(f"{p.title or ''}\n{p.body or ''}", p.repo, p.platform)):
+        if closes_an_issue(p, idx):
             return None
         note = fixed_note(issue, idx, p.merged_at, close + timedelta(seconds=NOTE_AFTER_CLOSE_S))
         if not note:

@@ -4,61 +4,83 @@ A user who hits a bug and fixes it himself often opens the PR without naming the
 title in his own words ("fix: 修复了 Ascend NPU 上下文导致的崩溃问题"), a description that
 pastes the same command line and log he put in the report. What shows the link is then who
 wrote both and what both quote, not a reference. The rule is conservative and, like
-`link.named_files`, runs only where no reference of any kind names a PR for the issue:
+`link.named_files`, runs only where no reference of any kind names a PR for the issue (it is
+tried first of the two: the same author quoting the report is the more specific sign):
 
 - the PR's author is the issue's author (logins compared case-insensitively), it was opened
   from `SITTING_S` before the issue up to `WINDOW_S` after it, merged into the default branch
   before the issue was closed, and it names no issue with a closing keyword (it would be that
   issue's fix);
 - its title and description repeat a run of at least `QUOTE_MIN_CHARS` characters of the
-  report (spaces folded), left after the lines the repository's template writes into every
-  issue (`link.index.CorpusIndex.template_lines`): a command line, a log line, a traceback.
+  report (spaces folded, addresses left out), left after the lines the repository's template
+  writes into every issue (`CorpusIndex.template_lines`), and the run is a command or a log:
+  it holds a flag, a path to run, a shell prompt or an error word. An environment line
+  ("CANN 8.0.RC3, torch 2.1.0, Python 3.10") is the author's, not the report's: he pastes it
+  into every report and PR he writes.
 
 Its strength is as weak as the named-files rule's (`link.strength`): it never stands beside a
 textual reference. `WINDOW_S` (3 days: "shortly after") and `QUOTE_MIN_CHARS` (60: longer than
 a title's worth of shared words, shorter than any command line with its flags) are judgements,
 fitted on no world; the class was named on accel-threads (sherpa-onnx #3510 ← #3512), which is
-fitted for it, and every other world is held out.
+fitted for it, and every other world is held out. Texts are read up to `READ_CHARS` each, and
+the shared run is found by hashing every `QUOTE_MIN_CHARS` window of one text (linear time, so
+a 64 KB log costs milliseconds).
 """
 
 from __future__ import annotations
 
 import re
 from datetime import timedelta
-from difflib import SequenceMatcher
 
 from fixlore.core.model import Issue, Pull
 from fixlore.link.index import CorpusIndex
+from fixlore.link.named_files import closes_an_issue
 from fixlore.rules.funnel.bookkeeping import SITTING_S
-from fixlore.rules.refs import find_refs, visible
+from fixlore.rules.refs import visible
+from fixlore.rules.text import without_urls
 
 WINDOW_S = 3 * 86400
 QUOTE_MIN_CHARS = 60
+READ_CHARS = 20_000
 
 _SPACE = re.compile(r"\s+")
+# what makes a run a command or a log rather than prose or an environment line
+_COMMAND_OR_LOG = re.compile(r"(?:^|\s)--?[A-Za-z][\w-]*(?:=|\s)|(?:^|\s)\.{0,2}/[\w.-]+/|[#$>]\s|"
+                             r"\b\w*(?:Error|Exception|Traceback|Fault)\b|\bfailed\b|报错|错误|异常", re.IGNORECASE)
 
 
 def _folded(text: str) -> str:
-    return _SPACE.sub(" ", text).strip()
+    return _SPACE.sub(" ", without_urls(text[:READ_CHARS])).strip()
 
 
-def shared_run(report: str, change: str) -> str:
-    """The longest run of characters both texts hold, spaces folded."""
+def quoted_run(report: str, change: str, size: int = QUOTE_MIN_CHARS) -> str:
+    """The longest run of at least `size` characters both texts hold (spaces folded), found from
+    the first shared `size`-character window at each place of `change`; "" when there is none."""
     a, b = _folded(report), _folded(change)
-    if not a or not b:
+    if len(a) < size or len(b) < size:
         return ""
-    m = SequenceMatcher(None, a, b, autojunk=False).find_longest_match(0, len(a), 0, len(b))
-    return a[m.a:m.a + m.size].strip()
+    first: dict[str, int] = {}
+    for i in range(len(a) - size + 1):
+        first.setdefault(a[i:i + size], i)
+    best = ""
+    j = 0
+    while j <= len(b) - size:
+        i = first.get(b[j:j + size])
+        if i is None:
+            j += 1
+            continue
+        k = size
+        while i + k < len(a) and j + k < len(b) and a[i + k] == b[j + k]:
+            k += 1
+        if k > len(best):
+            best = a[i:i + k]
+        j += k
+    return best
 
 
 def _report_text(issue: Issue, idx: CorpusIndex) -> str:
     shared = idx.template_lines(issue.repo)
     return "\n".join(line for line in visible(issue.body or "").splitlines() if line.strip() not in shared)
-
-
-def _names_a_closed_issue(p: Pull, idx: CorpusIndex) -> bool:
-    return any(m.ref.keyword for m in idx.pull_issue_refs.get((p.repo, p.number), [])) or any(
-        r.keyword for r in find_refs(f"{p.title or ''}\n{p.body or ''}", p.repo, p.platform))
 
 
 def quoted_fix(issue: Issue, idx: CorpusIndex) -> tuple[Pull, str] | None:
@@ -74,8 +96,8 @@ def quoted_fix(issue: Issue, idx: CorpusIndex) -> tuple[Pull, str] | None:
         return None
     report = _report_text(issue, idx)
     for p in sorted(own, key=lambda p: p.merged_at):
-        run = shared_run(report, f"{p.title or ''}\n{visible(p.body or '')}")
-        if len(run) >= QUOTE_MIN_CHARS and not _names_a_closed_issue(p, idx):
+        run = quoted_run(report, f"{p.title or ''}\n{visible(p.body or '')}")
+        if run and _COMMAND_OR_LOG.search(run) and not closes_an_issue(p, idx):
             lag = int((close - p.merged_at).total_seconds())
             return p, (f"no reference names a PR; the reporter's own PR, merged {lag}s before the close, "
                        f"repeats the report: '{run[:80]}'")

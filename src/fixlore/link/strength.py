@@ -43,12 +43,13 @@ def made_by(row: dict[str, Any]) -> tuple[str, str]:
     medium = [k for k in dict.fromkeys(kinds) if k in MEDIUM]
     if len(medium) >= 2:
         return "medium", " + ".join(medium)
-    if medium == ["timing"]:
-        return "timing", "timing"
-    if "files" in kinds:
-        return "files", "files"
+    # a rule's candidate merged just before the close keeps its rule's name: the timing is a detail
     if "quoted" in kinds:
         return "quoted", "quoted"
+    if "files" in kinds:
+        return "files", "files"
+    if medium == ["timing"]:
+        return "timing", "timing"
     if "comment" in kinds and row.get("verdict") in _FIX_LIKE:
         return "cited", "comment"      # the row keeps `claim`, not `cite`: a lone comment made fix-like cited it
     if "follow_up" in kinds:

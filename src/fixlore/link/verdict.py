@@ -78,13 +78,13 @@ def decide(issue: Issue, idx: CorpusIndex, cfg: LinkConfig, resolved: bool = Tru
     if close is not None and not any(c.pull is not None for c in cands.values()):
         _timing_only(issue, idx, cfg, cands, itoks)
     if close is not None and not cands:
-        found = files_fix(issue, idx)
-        if found is not None:
-            p, note = found
-            cands[(p.repo, p.number)] = Candidate((p.repo, p.number), p, [Signal("files", note, f"pulls/{p.number}/files")])
-        elif (found := quoted_fix(issue, idx)) is not None:
+        # the reporter's own PR quoting the report is the more specific sign: tried first
+        if (found := quoted_fix(issue, idx)) is not None:
             p, note = found
             cands[(p.repo, p.number)] = Candidate((p.repo, p.number), p, [Signal("quoted", note, f"pulls/{p.number}")])
+        elif (found := files_fix(issue, idx)) is not None:
+            p, note = found
+            cands[(p.repo, p.number)] = Candidate((p.repo, p.number), p, [Signal("files", note, f"pulls/{p.number}/files")])
 
     if close is not None:
         timing_from, timing_to = close - timedelta(seconds=cfg.auto_close_s) - slack, close + slack
@@ -119,7 +119,7 @@ def decide(issue: Issue, idx: CorpusIndex, cfg: LinkConfig, resolved: bool = Tru
             c.verdict = "unrelated"
         elif c.set_aside:        # a revert takes a change out, whatever names the issue
             c.verdict = "set_aside"
-        elif strong(c) or len(medium) >= 2 or k == {"timing"} or k in ({"files"}, {"quoted"}) or cited:
+        elif strong(c) or len(medium) >= 2 or k == {"timing"} or k - {"timing"} in ({"files"}, {"quoted"}) or cited:
             fixlike.append(c)
         else:
             c.verdict = "weak"
