@@ -1,5 +1,7 @@
 """A close whose own words decline the work or sweep old tickets is a close as not planned (issue #23)."""
 
+from dataclasses import replace
+
 import pytest
 from hypothesis import given, strategies as st
 
@@ -19,7 +21,9 @@ CLOSE = t(18, 12)
     "Old PRs and issues are being closed because they are no longer relevant. Please reopen if needed.",
     "Closing this due to inactivity.", "长期未更新的 issue 统一关闭。", "不予修复，该接口已废弃。",
     "信息有限，没法提供帮助.", "Not enough information to investigate; closing.", "Closing due to lack of information.",
-    "信息不足，无法定位问题，先关闭。",
+    "信息不足，无法定位问题，先关闭。", "Closing as there is insufficient information.",
+    "Closing this issue as we don't have enough information to reproduce.", "由于缺少必要信息，无法复现，先关闭",
+    "信息太少了，我们这边没法帮你定位",
 ])
 def test_the_closers_decline_or_sweep_is_found(words):
     assert closing_decline("alice", "maint", CLOSE, [comment(1, words, author="maint", at=t(18, 11, 55))])
@@ -31,10 +35,21 @@ def test_the_closers_decline_or_sweep_is_found(words):
     "已在 !812 修复，升级到 2.1 即可。",
     "Please try the 8.3 driver, the planned release fixes this.",
     "The docs are missing information on this flag; the fix is to pass --device.",   # a gap named, with the way out
-    "We need more information: which CANN version?",                                   # a request, the thread goes on
+    # requests for the material, and a lack of information that is the bug's subject or is over
+    "There's not enough information to reproduce. Could you share your script and CANN version?",
+    "Missing info to debug: please post the full log.", "日志信息有限，无法判断，请提供plog",
+    "lack of information in the log when closing the socket is a known gap; use DEBUG=1",
+    "我们之前信息不足，无法定位，现在已经定位到是驱动版本问题，升级到 24.1 即可。",
 ])
 def test_an_answer_is_no_decline(words):
     assert not closing_decline("alice", "maint", CLOSE, [comment(1, words, author="maint", at=t(18, 11, 55))])
+
+
+def test_too_little_information_counts_only_as_the_closers_last_word():
+    asked = comment(1, "Not enough information to investigate.", author="maint", at=t(18, 9))
+    answered = comment(2, "It is the driver: upgrade to 24.1, the ring buffer size changed.", author="maint", at=t(18, 11))
+    assert not closing_decline("alice", "maint", CLOSE, [asked, answered])
+    assert closing_decline("alice", "maint", CLOSE, [answered, replace(asked, created_at=t(18, 11, 30))])
 
 
 def test_only_the_closers_own_words_at_the_close_count():

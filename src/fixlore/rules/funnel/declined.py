@@ -9,10 +9,12 @@ by the person who closes the ticket, at the close (within `CLOSE_WORDS_S` before
   "won't fix", "out of scope", "不在（主线）规划", "暂无计划", "没有适配计划", "不予修复";
 - a sweep of old tickets: "closing old issues that are no longer relevant", "closed because of
   inactivity", "长期未更新，统一关闭" — a stale close made by hand;
-- a close for too little information to act on: "not enough information to help", "closing due to
-  lack of information", "信息有限，没法提供帮助", "信息不足，无法定位" — the triage verdict GitHub's
-  close-reason docs file under "can't repro": the report could not be worked on, so nothing was
-  resolved (a request for the material, left open, is the stale rules' business);
+- a close for too little information to act on: "not enough information to help", "closing as
+  there is insufficient information", "closing due to lack of information", "信息有限，没法提供帮助",
+  "缺少必要信息，无法复现" — the triage verdict GitHub's close-reason docs file under "can't repro":
+  the report could not be worked on, so nothing was resolved. Only as the closer's last word at
+  the close, and only when it does not ask for the material (a request, answered or not, is the
+  thread's or the stale rules' business) or say the cause was found after all;
 - a duplicate named: "Duplicate of #12" (GitHub's own marking), "duplicate with <issue URL>",
   "与 #12 重复" (`rules.refs.duplicate_of`): the close of a duplicate, as its close reason would say.
 
@@ -56,12 +58,19 @@ _DECLINE = re.compile(
     r"|不(?:计划|打算|考虑)(?:支持|适配|修复|实现)|不予(?:支持|修复|处理|实现)",
     re.IGNORECASE)
 _TOO_LITTLE = re.compile(
-    r"\b(?:not\s+enough|insufficient|too\s+little|lack\s+of|missing)\s+(?:information|info|details)\b"
-    r".{0,40}?\b(?:to\s+(?:help|investigate|reproduce|debug|act|look)|clos(?:e|ed|ing))\b"
-    r"|\bclos(?:e|ed|ing)\b.{0,30}?\b(?:due\s+to|because\s+of|for)\s+(?:the\s+)?(?:lack\s+of|insufficient|missing)\s+"
-    r"(?:information|info|details)\b"
-    r"|信息(?:有限|不足|太少|不全|不够)[，,。\s]{0,2}.{0,6}(?:没法|无法|不能|难以)(?:提供)?(?:帮助|帮忙|定位|判断|分析|处理)",
+    r"(?:\bnot|n't)\s+(?:have\s+|got\s+)?enough\s+(?:information|info|details)\s+to\b"
+    r"|\b(?:insufficient|too\s+little)\s+(?:information|info|details)\b"
+    r"|\bclos(?:e|ed|ing)\b.{0,40}?\b(?:lack|absence)\s+of\s+(?:information|info|details)\b"
+    r"|信息(?:有限|不足|太少|不全|不够)了?[，,。\s]{0,2}.{0,10}?(?:没法|无法|不能|难以)(?:提供)?(?:帮助|帮忙|帮你|定位|判断|分析|处理|复现)"
+    r"|缺(?:少|乏)(?:必要|足够)?的?(?:信息|日志|材料)[，,。\s]{0,2}.{0,6}?(?:没法|无法|不能|难以)(?:复现|定位|判断|分析|处理)",
     re.IGNORECASE)
+# A close for too little information holds only as the closer's last word, and only when that word
+# neither asks for the material ("… could you share your script?", "请提供 plog") nor says the cause
+# was found after all ("之前信息不足，无法定位，现在已经定位到是驱动版本问题").
+_ASKS = re.compile(r"[?？]|\b(?:could|can|would)\s+you\b|\bplease\s+(?:provide|share|attach|post|upload|send)\b"
+                   r"|请(?:您|你)?(?:再|先)?(?:提供|补充|附上|上传|发)", re.IGNORECASE)
+_FOUND_AFTER_ALL = re.compile(r"已(?:经)?定位|定位到|找到(?:了)?原因|root\s+cause|found\s+the\s+(?:cause|problem|bug)",
+                              re.IGNORECASE)
 _SWEEP = re.compile(
     r"\b(?:issues?|tickets?)\s+(?:are|is)\s+being\s+closed\b|\bno\s+longer\s+relevant\b"
     r"|\bclos(?:ed|ing)\s+(?:this\s+|it\s+)?(?:due\s+to|because\s+of)\s+(?:the\s+)?inactivity\b"
@@ -76,11 +85,14 @@ def closing_decline(reporter: str, closer: str, closed_at: datetime | None, comm
     if not closer or closed_at is None or closer == reporter or is_bot(closer):
         return ""
     start = closed_at - timedelta(seconds=CLOSE_WORDS_S)
-    for c in comments:
-        if c.author != closer or c.created_at is None or not start <= c.created_at <= closed_at + timedelta(seconds=60):
-            continue
+    own = [c for c in comments if c.author == closer and c.created_at is not None
+           and start <= c.created_at <= closed_at + timedelta(seconds=60)]
+    last = max(own, key=lambda c: c.created_at, default=None)
+    for c in own:
         body = c.body or ""
-        m = _DECLINE.search(body) or _SWEEP.search(body) or _TOO_LITTLE.search(body)
+        m = _DECLINE.search(body) or _SWEEP.search(body)
+        if m is None and c is last and not _ASKS.search(body) and not _FOUND_AFTER_ALL.search(body):
+            m = _TOO_LITTLE.search(body)
         if m:
             return " ".join(body[max(0, m.start() - 30):m.end() + 30].split())[:80]
         duplicate = duplicate_of(body)
