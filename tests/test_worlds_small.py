@@ -15,14 +15,15 @@ WORLDS = {"demo": "worldgen/demo.py", "github-mini": "worldgen/github_mini.py", 
           "seed-twin": "worldgen/seed_twin.py", "seed-twin2": "worldgen/seed_twin2.py",
           "paddle-threads": "worldgen/paddle_threads.py", "pytest-threads": "worldgen/pytest_threads.py",
           "accel-threads": "worldgen/accel_threads.py", "accel-threads2": "worldgen/accel_threads2.py",
-          "accel-threads3": "worldgen/accel_threads3.py"}
+          "accel-threads3": "worldgen/accel_threads3.py", "accel-threads4": "worldgen/accel_threads4.py"}
 # Worlds whose truth entries carry provenance after the common keys (real-data worlds).
 PROVENANCE_KEYS = {"npu-threads": ["split", "source", "fix_sources", "why"], "seed-twin": ["split", "why"],
                    "seed-twin2": ["split", "why"], "paddle-threads": ["split", "source", "fix_sources", "why"],
                    "pytest-threads": ["split", "source", "fix_sources", "why"],
                    "accel-threads": ["split", "source", "fix_sources", "why"],
                    "accel-threads2": ["split", "source", "fix_sources", "why"],
-                   "accel-threads3": ["split", "source", "fix_sources", "why"]}
+                   "accel-threads3": ["split", "source", "fix_sources", "why"],
+                   "accel-threads4": ["split", "source", "fix_sources", "why"]}
 
 FUNNEL = ["window", "unresolved", "internal", "cve", "empty_title", "noise", "rank", "analysis", "selected"]
 DROP_REASONS = {"not_adopted", "no_fix_evidence", "internal_process", "consultation_only", "env_workaround",
@@ -333,7 +334,9 @@ def _entries_are_the_hand_labels(world: str, data_file: str) -> list[dict]:
                                               # the held-out test for the failure classes named on accel-threads
                                               ("accel-threads2", "accel_threads2.yaml"),
                                               # a third batch, collected after accel-threads2 was measured
-                                              ("accel-threads3", "accel_threads3.yaml")])
+                                              ("accel-threads3", "accel_threads3.yaml"),
+                                              # a fourth batch, collected after accel-threads3 was measured
+                                              ("accel-threads4", "accel_threads4.yaml")])
 def test_a_blind_world_is_its_hand_labels_all_held_out(world, data_file):
     entries = _entries_are_the_hand_labels(world, data_file)
     assert len(entries) >= 25 and all(e["split"] == "heldout" for e in entries)
@@ -353,6 +356,20 @@ def test_a_bare_issue_id_field_links_nothing_but_the_hand_close_waits_for_the_pr
     events = world.issue_file("ROCm", "TheRock", 6207, "events") or []
     assert not [e for e in events if e["event"] == "cross-referenced"]
     assert parse_time(issue["closed_at"]) > parse_time(pull["merged_at"])
+
+
+def test_a_url_only_chinese_reference_links_the_issue_but_closes_nothing():
+    """EvalScope's '相关issue描述：<issue URL>' (no closing keyword): GitHub cross-references the issue from both the
+    closed and the merged PR, and the issue stays open, as its stored copy shows (accel-threads4)."""
+    world = World(ROOT / "worlds" / "accel-threads4")
+    issue = world.issue("modelscope", "evalscope", 1245)
+    assert issue["state"] == "open" and issue["closed_at"] is None
+    merged, closed = world.pull("modelscope", "evalscope", 1254), world.pull("modelscope", "evalscope", 1246)
+    assert merged["merged_at"] and not closed["merged_at"]
+    assert "相关issue描述：https://github.com/modelscope/evalscope/issues/1245" in merged["body"]
+    events = world.issue_file("modelscope", "evalscope", 1245, "events") or []
+    sources = sorted(e["source"]["issue"]["number"] for e in events if e["event"] == "cross-referenced")
+    assert sources == [1246, 1254]
 
 
 # ---------------------------------------------------------------- paddle-threads: real threads, hand labels
