@@ -188,3 +188,13 @@ def test_the_reporters_own_environment_step_is_an_env_workaround():
     assert verdict(*bug, [("user1", "export HCCL_INTRA_ROCE_ENABLE=1 and it still fails")]) == (False, "no_fix_evidence")
     assert verdict(*bug, [("user1", "export HCCL_INTRA_ROCE_ENABLE=1"), ("user1", "same error after a reboot")]
                    ) == (False, "no_fix_evidence")
+
+
+def test_a_pasted_script_a_question_or_a_failure_is_no_environment_fix():
+    bug = ("[Bug]: HCCL timeout on 8 cards", "the job hangs at init")
+    for last in ("my launch script:\nexport HCCL_CONNECT_TIMEOUT=1200\npython train.py\nTraceback: RuntimeError: hccl",
+                 "是不是忘了配置什么环境变量？", "Did I forget to set something?",
+                 "export HCCL_BUFFSIZE=400 but it fails with the same timeout", "export X=1 之后报错依旧"):
+        assert verdict(*bug, [("user1", last)]) == (False, "no_fix_evidence"), last
+    # a step in a code fence is still the reporter's step
+    assert verdict(*bug, [("user1", "```\nexport HCCL_INTRA_ROCE_ENABLE=1\n```\nworks now")]) == (False, "env_workaround")

@@ -2,6 +2,8 @@
 
 from dataclasses import replace
 
+import pytest
+
 from hypothesis import given, strategies as st
 
 from fixlore.rules.funnel.bookkeeping import (asks_for_new_work, own_change_ticket, own_words, says_nothing,
@@ -116,3 +118,25 @@ def test_the_kind_of_ticket_comes_from_its_first_kind_tag_then_its_labels():
     assert tells_own_use("We were running it on two cards when") and tells_own_use("我们尝试了 bf16")
     assert not tells_own_use("This feature request aims to add support for V4.")
     assert not tells_own_use("<!-- I tried the search before filing -->")
+
+
+@pytest.mark.parametrize("text", ["When I run the model with bf16 on 310P I get a crash", "I'm using vLLM 0.6 on 910B",
+                                  "I've been trying to deploy on 310P", "在 910B 上运行时发现不支持该算子",
+                                  "使用过程中发现显存泄漏", "We were running it on two cards when it hung"])
+def test_a_user_tells_of_his_own_use(text):
+    assert tells_own_use(text)
+
+
+@pytest.mark.parametrize("text", ["我们在 PR #145 中实现了异步调度", "我在此 PR 中添加 softcap", "我们用新的调度器替换旧实现",
+                                  "I have tested the implementation with the unit tests in #145",
+                                  "We used to sync the host for every step", "When we implement V4 the scheduler moves"])
+def test_a_developers_plan_speaks_of_the_change(text):
+    assert not tells_own_use(text)
+
+
+def test_a_ticked_template_line_is_not_the_authors_own_use():
+    ticked = "- [x] I have tried the latest version"
+    assert tells_own_use(ticked + "\nAdd V4") and not tells_own_use(ticked + "\nAdd V4", frozenset({ticked}))
+    # "help wanted" beside "enhancement" names no kind of work: still a request
+    assert asks_for_new_work(issue(1, "faster load", labels=["enhancement", "help wanted"]), FunnelConfig())
+    assert asks_for_new_work(issue(1, "faster load", labels=["kind/feature"]), FunnelConfig())

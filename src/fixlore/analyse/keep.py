@@ -61,11 +61,14 @@ MIN_ANSWER_CHARS = 40
 # The reporter's own last word setting the environment ("forget set env: export HCCL_INTRA_ROCE_ENABLE=1",
 # "忘了配置环境变量"): he found the fix was an environment step, which is what env_workaround records for
 # an answer (worlds/README.md labelling guide: "the answer or the report itself is … an environment step").
-# Unless that word says it still fails. Class named on accel-threads (Mooncake #3749, fitted); held out elsewhere.
+# Read on the raw comment (a step in a code fence counts); not when that word asks ("是不是忘了配置什么？"),
+# shows an error (a launch script pasted with its traceback) or says it still fails.
+# Class named on accel-threads (Mooncake #3749, fitted); held out elsewhere.
 ENV_STEP = re.compile(r"(?m)^\s*(?:export|set)\s+[A-Z][A-Z0-9_]{2,}=\S|\bforg[eo]t(?:ten)?\s+(?:to\s+)?set\b"
                       r"|忘(?:了|记)(?:了)?(?:设置|配置|设|加|export)")
-STILL_FAILS = ("still", "again", "same error", "doesn't work", "does not work", "not working", "仍然", "依然", "还是",
-               "不行", "没用", "无效")
+STILL_FAILS = ("still", "again", "same error", "doesn't work", "does not work", "not working", "no luck", "fails",
+               "failed", "仍然", "依然", "依旧", "还是", "不行", "没用", "无效", "报错", "失败")
+_ASKS_OR_ERRS = re.compile(r"[?？]|是不是|是否|\bdid\s+I\b|\b\w*(?:Error|Exception|Fault)\b|Traceback", re.IGNORECASE)
 # an official explanation this long stands even when the issue was then closed for lack of feedback
 RICH_ANSWER_CHARS = 120
 
@@ -151,8 +154,8 @@ def keep_or_drop(case: Case, ctx: CaseContext, root_cause: str = "", established
 
     # No fix PR at all: what did the discussion teach?
     if not official.strip():
-        last = clean_body(ctx.reporter_comments()[-1].body) if ctx.reporter_comments() else ""
-        if ENV_STEP.search(last) and not has_cue(last, STILL_FAILS):
+        last = (ctx.reporter_comments()[-1].body or "") if ctx.reporter_comments() else ""
+        if ENV_STEP.search(last) and not has_cue(last, STILL_FAILS) and not _ASKS_OR_ERRS.search(last):
             return KeepVerdict(False, DropReason.ENV_WORKAROUND, ["the reporter's own last word is an environment step"])
         if reporter.strip() and has_cue(reporter, SOLVED_BY_REPORTER):
             return KeepVerdict(False, DropReason.SELF_ANSWERED, ["reporter solved it alone; no official answer"])

@@ -25,6 +25,13 @@ import re
 from functools import lru_cache
 
 _CJK = re.compile(r"[\u3400-\u9fff]")
+_LETTER = re.compile(r"[^\W_]", re.UNICODE)     # a letter or digit of any script, CJK included
+
+
+def letters(text: str | None) -> int:
+    """How many letters and digits `text` holds, of any script: what a person wrote, without the
+    marks, markup and spaces around it."""
+    return len(_LETTER.findall(text or ""))
 _ALNUM = re.compile(r"[a-z0-9]")
 _WORD = r"[a-z0-9]"              # a name's parts end at anything else ("_" too)
 _PROSE = r"[a-z0-9_]"            # prose words end at spaces and marks; an identifier is one word

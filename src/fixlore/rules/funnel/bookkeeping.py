@@ -44,20 +44,25 @@ from fixlore.core.model import Issue, Pull
 from fixlore.rules.funnel.config import FunnelConfig
 from fixlore.rules.funnel.titles import leading_tags
 from fixlore.rules.funnel.vocabulary import fold, folded, has_label
+from fixlore.rules.words import letters
 
 SITTING_S = 3600
 MIN_OWN_CHARS = 20
 
 # A line that is only markup around a heading: "## Describe the bug", "**版本**", "- [ ]".
 _HEADING = re.compile(r"^\s*(#{1,6}\s.*|\*\*[^*]*\*\*:?|__[^_]*__:?|[-*]\s*\[[ xX]?\]\s*|[-*_=`>|\s]*)\s*$")
-_MEANINGFUL = re.compile(r"[^\W_]", re.UNICODE)
 _COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
-# The author telling what he met while using the project: a first person with a verb of trying or finding.
+# The author telling what he met while using the project: a first person trying, running or meeting
+# something, or the circumstance of a use ("When I run …", "在 910B 上部署时"). A developer's plan
+# speaks of the change ("we use a new scheduler", "我们在此 PR 中实现", "I have tested it with the unit
+# tests"), so neither bare use nor testing counts, nor "在" before the PR.
 _OWN_USE = re.compile(
-    r"\b(?:I|we)(?:'ve| have| had)?\s+(?:just\s+|recently\s+|also\s+)?(?:tried|attempted|tested|ran|found|encountered|"
-    r"hit|noticed|observed|got|saw|used|met|deployed|installed|was\s+(?:using|running|trying|testing)|"
-    r"am\s+(?:using|running|trying|testing)|were\s+(?:using|running|trying|testing))\b"
-    r"|我们?(?:在|尝试|试了|试着|测试|使用|用|运行|跑|部署|安装|发现|遇到|碰到)",
+    r"\b(?:when|while|after|if)\s+(?:I|we)\s+(?!implement|add|refactor|change|write|wrote)\w+"
+    r"|\bI(?:'m|\s+am|\s+was)\s+(?:using|running|trying|deploying)\b|\bwe(?:'re|\s+are|\s+were)\s+(?:using|running|trying|deploying)\b"
+    r"|\b(?:I|we)(?:'ve|\s+have|\s+had)?\s+(?:been\s+)?(?:just\s+|recently\s+|also\s+)?"
+    r"(?:tried|trying|attempted|encountered|noticed|observed|ran\s+into|run\s+into|hit|met|got|saw|found\s+(?:that|an?|the|it))\b"
+    r"|我们?(?:在(?!\s*(?:此|本|这个|该)?\s*(?:PR|MR|pr|mr|#|!|！|＃))|尝试|试了|试着|运行|跑|部署|安装|发现|遇到|碰到)"
+    r"|在[^。，,\n]{1,24}?上(?:运行|部署|使用|测试|跑)[^。，,\n]{0,8}?时|使用(?:过程)?中(?:发现|遇到)",
     re.IGNORECASE)
 
 
@@ -81,27 +86,32 @@ def own_words(body: str, shared: frozenset[str]) -> str:
 
 
 def says_nothing(body: str, shared: frozenset[str], min_chars: int = MIN_OWN_CHARS) -> bool:
-    return len(_MEANINGFUL.findall(own_words(body, shared))) < min_chars
+    return letters(own_words(body, shared)) < min_chars
 
 
 def same_sitting(a: datetime | None, b: datetime | None, span_s: int = SITTING_S) -> bool:
     return a is not None and b is not None and abs((a - b).total_seconds()) <= span_s
 
 
+# Report tags that name no kind of work: "help wanted" asks for hands on whatever the ticket is.
+_NEITHER = frozenset({"help", "helpwanted", "goodfirstissue"})
+
+
 def asks_for_new_work(issue: Issue, cfg: FunnelConfig) -> bool:
     """Whether `issue` is a request for new work: the first title tag naming a kind of ticket is
     a request kind, or (no such tag) a label is one and no label names another report kind."""
     requests = folded(tuple(cfg.request_kinds))
-    kinds = requests | folded(tuple(cfg.report_title_tags))
+    kinds = (requests | folded(tuple(cfg.report_title_tags))) - _NEITHER
     for tag in leading_tags(issue.title):
         if fold(tag) in kinds:
             return fold(tag) in requests
     return bool(has_label(issue.labels, requests)) and not has_label(issue.labels, kinds - requests)
 
 
-def tells_own_use(body: str) -> bool:
-    """Whether the author writes of what he tried or met while using the project (first person)."""
-    return bool(_OWN_USE.search(_COMMENT.sub("", body or "")))
+def tells_own_use(body: str, shared: frozenset[str] = frozenset()) -> bool:
+    """Whether the author writes of what he tried or met while using the project, in his own words
+    (`own_words`: the template's lines, such as a ticked "I have tried the latest version", are not his)."""
+    return bool(_OWN_USE.search(own_words(body, shared)))
 
 
 def own_change_ticket(issue: Issue, fixes: Iterable[Pull], shared: frozenset[str],
@@ -119,6 +129,6 @@ def own_change_ticket(issue: Issue, fixes: Iterable[Pull], shared: frozenset[str
     for pull in fixes:
         if pull.merged and (pull.author or "").casefold() == author \
                 and same_sitting(issue.created_at, pull.created_at):
-            planned = asks_for_new_work(issue, cfg) and not tells_own_use(issue.body)
+            planned = asks_for_new_work(issue, cfg) and not tells_own_use(issue.body, shared)
             return pull if planned or says_nothing(issue.body, shared) else None
     return None

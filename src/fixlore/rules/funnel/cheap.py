@@ -21,6 +21,7 @@ from fixlore.rules.funnel.titles import title_says_internal
 from fixlore.rules.text import ERROR_CUES
 from fixlore.rules.words import has_cue
 from fixlore.rules.funnel.vocabulary import fold, folded, has_label
+from fixlore.rules.words import letters
 
 # Not a stage: the verdict of an issue no cheap stage drops (it goes on to `rank`, `analysis`, `selected`).
 POOL = "pool"
@@ -29,7 +30,6 @@ CHEAP_STAGES = (FunnelStage.WINDOW, FunnelStage.UNRESOLVED, FunnelStage.INTERNAL
 
 _CVE = re.compile(r"\bCVE-\d{4}-\d{3,}\b", re.IGNORECASE)
 # A title with no letter, digit or CJK character says nothing ("...", "？？", "[]").
-_MEANINGFUL = re.compile(r"[^\W_]", re.UNICODE)
 
 
 def is_pull_item(issue: Issue) -> bool:
@@ -118,7 +118,7 @@ def _label_root(label: str) -> str:
 
 
 def is_empty_title(issue: Issue) -> bool:
-    return not _MEANINGFUL.search(issue.title or "")
+    return letters(issue.title) == 0
 
 
 _PUNCT_SPACE = re.compile(r"[\W_]+", re.UNICODE)

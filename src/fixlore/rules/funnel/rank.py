@@ -61,6 +61,7 @@ from dataclasses import dataclass
 from typing import Mapping
 
 from fixlore.core.enums import Trap
+from fixlore.rules.words import letters
 
 # Report cues, tested on the lower-cased body: literals as substring tests (one C scan each;
 # an alternation of literals enters the regex engine at every position of a long body).
@@ -162,20 +163,20 @@ def identifiers(text: str) -> set[str]:
     return {m.group(0).strip("`").removesuffix("()").lower() for m in _IDENTIFIER.finditer(plain)}
 
 
-_WORDLIKE = re.compile(r"[^\W_]", re.UNICODE)
 _SAID_MIN = 10
 
 
 def said_once(body: str | None) -> str:
-    """The body with each line kept once: a template whose fields all repeat one line ("950 ATK
+    """The body with each line of `_SAID_MIN` or more letters kept once (blank lines, fences and short
+    labels all stay): a template whose fields all repeat one line ("950 ATK
     memory 检测数值超 l2 cache" as description, steps and error output) says that line, once.
     Class named on accel-threads (flash-attention-npu #205, fitted); every other world held out."""
     seen: set[str] = set()
     kept: list[str] = []
     for line in (body or "").strip().splitlines():
         key = " ".join(line.split())
-        if len(_WORDLIKE.findall(key)) < _SAID_MIN and key:
-            kept.append(line)           # markup and short labels (code fences, "None", "N/A") repeat by nature
+        if letters(key) < _SAID_MIN:
+            kept.append(line)           # blank lines, markup and short labels (fences, "None") repeat by nature
             continue
         if key in seen:
             continue
@@ -201,7 +202,9 @@ def value_features(v: ValueInputs) -> dict[str, float]:
     are learnt over exactly this mapping).
 
     knowledge          max(answer, fix landed x what the case says, documented failure): see the module
-    report             body length, each line once (`said_once`; saturating at 300 characters) and its cues: reproduction steps,
+    (Every feature below that reads the body reads it with each line of ten or more letters said
+    once, `said_once`: report, knowledge's size, generic_body and bare_question.)
+    report             body length (saturating at 300 characters) and its cues: reproduction steps,
                        logs/traceback/code, versions/environment
     discussion         human comments that say something, saturating at 3 (activity)
     closure            1.0 the close is explained by the fix (auto-close / minutes), 0.6 answered or fixed
