@@ -20,6 +20,7 @@ CLOSE = t(18, 12)
     "This is not on our roadmap; closing.", "Won't fix: the old API is going away.", "That is out of scope for this project.",
     "Old PRs and issues are being closed because they are no longer relevant. Please reopen if needed.",
     "Closing this due to inactivity.", "长期未更新的 issue 统一关闭。", "不予修复，该接口已废弃。",
+    "It's not likely to happen. But we're open to community contributions.", "We don't plan to support RK3588.",
     "信息有限，没法提供帮助.", "Not enough information to investigate; closing.", "Closing due to lack of information.",
     "信息不足，无法定位问题，先关闭。", "Closing as there is insufficient information.",
     "Closing this issue as we don't have enough information to reproduce.", "由于缺少必要信息，无法复现，先关闭",
@@ -34,6 +35,7 @@ def test_the_closers_decline_or_sweep_is_found(words):
     "The cache key ignores the device id; set CACHE_DIR per device.",
     "已在 !812 修复，升级到 2.1 即可。",
     "Please try the 8.3 driver, the planned release fixes this.",
+    "With the larger buffer the OOM is not likely to happen again.",
     "The docs are missing information on this flag; the fix is to pass --device.",   # a gap named, with the way out
     # requests for the material, and a lack of information that is the bug's subject or is over
     "There's not enough information to reproduce. Could you share your script and CANN version?",

@@ -6,7 +6,8 @@ without close reasons (GitCode, Gitee) only ever have the words. Two kinds of wo
 by the person who closes the ticket, at the close (within `CLOSE_WORDS_S` before it):
 
 - a decline of the work itself: "not planned", "no plans to support …", "not on our roadmap",
-  "won't fix", "out of scope", "不在（主线）规划", "暂无计划", "没有适配计划", "不予修复";
+  "won't fix", "out of scope", "not likely to happen", "we don't plan to support …" (the last two
+  read on accel-threads3, LiteRT #7216: fitted there), "不在（主线）规划", "暂无计划", "没有适配计划", "不予修复";
 - a sweep of old tickets: "closing old issues that are no longer relevant", "closed because of
   inactivity", "长期未更新，统一关闭" — a stale close made by hand;
 - a close for too little information to act on: "not enough information to help", "closing as
@@ -54,6 +55,8 @@ _DECLINE = re.compile(
     r"\bnot\s+(?:currently\s+|yet\s+)?planned\b|\bno\s+(?:current\s+)?plans?\s+to\s+(?:support|fix|implement|add|adapt)"
     r"|\bnot\s+(?:on|in)\s+(?:our|the)\s+(?:road\s?map|plan)|\bwon'?t\s+(?:be\s+)?(?:fix(?:ed)?|implement(?:ed)?)\b"
     r"|\bwill\s+not\s+(?:be\s+)?(?:fix(?:ed)?|implement(?:ed)?)\b|\bout\s+of\s+(?:the\s+)?scope\b|\bwontfix\b"
+    r"|\b(?:not|un)\s?likely\s+to\s+(?:happen(?!\s+again)|be\s+(?:supported|implemented|added))\b"
+    r"|\b(?:do|does)\s*(?:n't|\s+not)\s+plan\s+to\s+(?:support|fix|implement|add)\b"
     r"|不在.{0,6}(?:规划|计划|路标|路线图)|暂无(?:相关|支持|适配|修复)?的?(?:计划|规划)|没有(?:相关|支持|适配|修复)?的?(?:计划|规划)"
     r"|不(?:计划|打算|考虑)(?:支持|适配|修复|实现)|不予(?:支持|修复|处理|实现)",
     re.IGNORECASE)
