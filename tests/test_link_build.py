@@ -271,8 +271,9 @@ def test_funnel_counts_ranking_and_provisional_marker():
     titles = ["loss diverges after resume", "parquet reader fails", "LoRA save writes full model",
               "etcd double leader", "bind address not available"]
     pool = [issue(100 + i, titles[i], closed=t(18),
-                  body="".join(f"steps to reproduce: run train.sh on node {k}\nTraceback: RuntimeError at step {k}\n"
-                               f"version CANN 8.0.RC{k}\n" for k in range(i + 1)))
+                  # each report's own lines (a line two reports share is the template's: link.value)
+                  body=f"steps to reproduce ({i}), version CANN 8.{i}:\n"
+                       + "".join(f"run t{i}.sh on n{k}: RuntimeError\n" for k in range(i + 1)))
             for i in range(5)]
     corpus = Corpus(issues=pool + [issue(1, "old", closed=t(1), updated=t(18)), issue(2, "open one"),
                                    issue(3, "dup", closed=t(18), labels=["duplicate"]),

@@ -16,6 +16,7 @@ from fixlore.core.model import Case, Comment, Issue
 from fixlore.link.index import CorpusIndex
 from fixlore.rules.answers import squash
 from fixlore.rules.bots import STALE_NOTICE, is_bot
+from fixlore.rules.funnel.bookkeeping import own_words
 from fixlore.rules.funnel.rank import CAUSE, ValueInputs, is_acknowledgement
 
 __all__ = ["Members", "value_inputs"]
@@ -92,8 +93,11 @@ def value_inputs(issue: Issue, case: Case, fix_strong: bool, idx: CorpusIndex,
     longest = max(explained, key=lambda b: len(squash(b)), default="")
     fix_texts = _fix_text(case, idx)
     code, other, lines = _diff(case, idx)
+    # The report as its writer wrote it: the repository's template lines, bare headings and HTML
+    # comments are every report's, so they tell nothing of this one ("### Reproduction" is no
+    # reproduction). Written from how templates fill bodies; read on accel-threads3 (fitted).
     return ValueInputs(
-        title=issue.title, body=issue.body or "", author=issue.author,
+        title=issue.title, body=own_words(issue.body or "", idx.template_lines(issue.repo)), author=issue.author,
         answer_chars=best[0] if best else 0, self_explained_chars=len(squash(longest)),
         human_comments=sum(1 for c in human if not is_acknowledgement(c.body)),
         reporter_last=own[-1].body if own else "",

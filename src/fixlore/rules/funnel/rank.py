@@ -202,8 +202,9 @@ def value_features(v: ValueInputs) -> dict[str, float]:
     are learnt over exactly this mapping).
 
     knowledge          max(answer, fix landed x what the case says, documented failure): see the module
-    (Every feature below that reads the body reads it with each line of ten or more letters said
-    once, `said_once`: report, knowledge's size, generic_body and bare_question.)
+    (Every feature below that reads the body reads the reporter's own words, `link.value` having
+    left out the repository's template lines, bare headings and HTML comments, with each line of ten
+    or more letters said once, `said_once`: report, knowledge's size, generic_body and bare_question.)
     report             body length (saturating at 300 characters) and its cues: reproduction steps,
                        logs/traceback/code, versions/environment
     discussion         human comments that say something, saturating at 3 (activity)
