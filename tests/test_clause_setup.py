@@ -13,7 +13,8 @@ OPENERS_ZH = [("如果", ""), ("由于", ""), ("当", "时"), ("在", "之后"),
 WORDS = st.text(alphabet="abcdefghijklmnopqrstuvwxyz", min_size=2, max_size=8)
 
 
-@given(st.sampled_from(OPENERS_EN), st.lists(WORDS, min_size=1, max_size=4), st.sampled_from(["", "Fix: ", "Note: "]))
+@given(st.sampled_from(OPENERS_EN), st.lists(WORDS, min_size=1, max_size=4),
+       st.sampled_from(["", "Fix: ", "Note: ", "The root cause is in TheRock's `cmake/therock_sanitizers.cmake`: "]))
 def test_an_english_opening_clause_alone_leaves_the_sentence_open(opener, words, label):
     part = f"{label}{opener} {' '.join(words)},"
     assert sets_up_only(part) and leaves_open(part)

@@ -246,3 +246,12 @@ def test_an_english_check_keeps_names_in_their_case_and_needs_a_clause():
     assert _in_sentence("The cache is stale") == "the cache is stale"
     assert _has_subject("Early stopping fails") and _has_subject("torch.compile hangs")
     assert not _has_subject("AssertionError") and not _has_subject("currently results in a failure")
+
+
+def test_an_english_cause_check_takes_the_cause_not_its_because():
+    from fixlore.compose.steps import cause_check
+    c = _english_case()
+    c.written.mechanism = ("Because MIOpen builds with `-Werror`, the `[-Woption-ignored]` diagnostic becomes a "
+                           "fatal error and kills the entire build")
+    step = cause_check(c, "en")
+    assert step.startswith("Check whether MIOpen builds with `-Werror`"), step

@@ -154,7 +154,9 @@ def identifiers(c: Case, k: int = 2) -> list[str]:
 
 
 # how a stated cause opens ("原因是…", "根因：…"): the check asks about the cause itself
-CAUSE_LEAD = re.compile(r"^(?:根因|原因|问题)(?:是|在于|出在)?\s*[：:]?\s*|^(?:因为|由于|是因为)\s*")
+CAUSE_LEAD = re.compile(r"^(?:根因|原因|问题)(?:是|在于|出在)?\s*[：:]?\s*|^(?:因为|由于|是因为)\s*"
+                        r"|^(?:the\s+)?(?:root\s+)?cause\s+(?:is|was)\s+(?:that\s+)?|^(?:because|since)\s+(?!of\b)",
+                        re.IGNORECASE)
 # a measured result ("误差 0.25%，性能 1.3×bf16"): what the fix achieved, not what to check or change
 RESULT = re.compile(r"\d(?:\.\d+)?\s?(?:%|×|x\b|倍)")
 CHECK_CLAUSE = 50       # a check is read at a glance: a clause of the cause, not its paragraph

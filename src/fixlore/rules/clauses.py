@@ -68,12 +68,14 @@ def needs_more(part: str) -> bool:
 # languages after pytest-threads' row "…Fix: after re-collection." (fitted there); every other world's rows
 # held out: ascend-2026-09, seed-twin, seed-twin2 and the demo unchanged; npu-threads vllm-omni#7400 (a cut
 # "After the vLLM 0.29 rebase was merged in #7230") now states its test report instead.
+# What stands before a colon is a label or a lead ("Fix:", "The root cause is in TheRock's `cmake/…`:"), whatever
+# its length: the clause after it opens a sentence (read on accel-threads3, TheRock #6207, fitted).
 # The opening clause is short and says no result: an English opener and at most four words ("when X is
 # set,"; "If you set ASCEND_LAUNCH_BLOCKING=1 the hang goes away," is a whole sentence), a Chinese one of
 # at most 16 characters with no word of consequence ("由于 tiling 计算错误导致越界，" states a cause whole).
 _WORD = r"\s+(?:[^\s,，;；:：。!?！？]|\.(?=\d))+"
 _ZH_SPAN = r"(?:(?![导会就则便使才但却而])[^,，;；:：。.!?！？]|\.(?=\d)){0,16}"
-_OPENING = (r"^(?:[^,，:：;；]{1,24}[:：]\s*)?(?:"
+_OPENING = (r"^(?:[^,，:：;；]{1,160}[:：]\s*)?(?:"
             r"(?:after|before|when|whenever|if|once|since|while|although|though|unless|until|upon|during|"
             r"whereas)(?:" + _WORD + r"){1,4}\s*|(?:如果|若是|假如|由于|因为|虽然|尽管|除非|一旦|为了)" + _ZH_SPAN +
             r"|(?:当|在)" + _ZH_SPAN + r"(?:时|时候|之后|之前|以后|以前|后|前|期间))")
