@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from fixlore.rules.clauses import fit, leaves_open, sets_up_only, whole_clauses
 
-OPENERS_EN = ["after", "before", "when", "if", "once", "since", "while", "unless", "until"]
+OPENERS_EN = ["after", "before", "when", "if", "once", "since", "because", "while", "unless", "until"]
 OPENERS_ZH = [("如果", ""), ("由于", ""), ("当", "时"), ("在", "之后"), ("一旦", "")]
 WORDS = st.text(alphabet="abcdefghijklmnopqrstuvwxyz", min_size=2, max_size=8)
 

@@ -76,7 +76,7 @@ def needs_more(part: str) -> bool:
 _WORD = r"\s+(?:[^\s,，;；:：。!?！？]|\.(?=\d))+"
 _ZH_SPAN = r"(?:(?![导会就则便使才但却而])[^,，;；:：。.!?！？]|\.(?=\d)){0,16}"
 _OPENING = (r"^(?:[^,，:：;；]{1,160}[:：]\s*)?(?:"
-            r"(?:after|before|when|whenever|if|once|since|while|although|though|unless|until|upon|during|"
+            r"(?:after|before|when|whenever|if|once|since|because|while|although|though|unless|until|upon|during|"
             r"whereas)(?:" + _WORD + r"){1,4}\s*|(?:如果|若是|假如|由于|因为|虽然|尽管|除非|一旦|为了)" + _ZH_SPAN +
             r"|(?:当|在)" + _ZH_SPAN + r"(?:时|时候|之后|之前|以后|以前|后|前|期间))")
 _SETUP_ONLY = re.compile(_OPENING + r"[,，]\s*$", re.IGNORECASE)          # the comma that awaits the rest
