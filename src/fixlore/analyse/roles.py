@@ -13,7 +13,7 @@ import re
 
 from fixlore.analyse.fit import clauses
 from fixlore.rules.answers import asks_the_reporter, is_me_too
-from fixlore.rules.refs import KIND_ISSUE, find_refs, with_numbers, without_refs
+from fixlore.rules.refs import KIND_ISSUE, find_refs, with_numbers
 from fixlore.rules.text import hard_facts
 from fixlore.rules.words import has_cue
 
@@ -69,8 +69,7 @@ _BOOKKEEPING = with_numbers(
     r"修复|已|均|都|合入|关闭|关单|答复|回复|给出|观察|关注|跟踪|处理|完成|见|参考|今晚|后续|指引|验证|通过|感谢|谢谢",
     r"master|main|nightly|分支|版本|"
     r"\b(?:fixed|fix|merged|closing|closed|close|done|thanks|see|in|by|via|the|on|is|was|has|been|will|now|"
-    r"solved|resolved|it|this|issue|after|personal|discussion|offline|reopen|if|needed|can|i|we|"
-    r"address(?:es|ed)?|relat(?:es|ed)\s+to|refs?|resolves?|closes?)\b",
+    r"solved|resolved|it|this|issue|after|personal|discussion|offline|reopen|if|needed|can|i|we)\b",
     re.I)
 
 
@@ -100,8 +99,7 @@ def says_something(sentence: str) -> bool:
     request to the reporter ("please share the full log", "请提供完整日志")."""
     if asks(sentence) or _COURTESY.match(sentence) or withholds(sentence):
         return False
-    # it names code (a reference is no code: "address InternLM/lmdeploy#3763" only points at the ticket)
-    if any(re.search(r"[A-Za-z]", f) for f in hard_facts(without_refs(sentence))):
+    if any(re.search(r"[A-Za-z]", f) for f in hard_facts(sentence)):   # it names code
         return True
     rest = re.sub(r"[\W_]+", "", _BOOKKEEPING.sub("", _VERSION.sub("", sentence)))
     return len(rest) >= 6
