@@ -83,7 +83,7 @@ def _synthetic_store(n: int, keep: Path | None) -> tuple[Path, str, "tempfile.Te
     marker = where / "synthetic.txt"
     if marker.is_file() and marker.read_text().strip() == str(n) and (where / "cases-index" / "kb.sqlite").is_file():
         print(f"reusing the synthetic store of {n:,} issues in {where}")
-        store = Store.open(url, migrate=False)
+        store = Store.open(url)     # a store kept by older code gets the current schema (e.g. comments.association)
         started = time.perf_counter()
         info = index_cases(store, store.load_cases(), where / "cases-index")   # what newer code keeps in it
         store.close()

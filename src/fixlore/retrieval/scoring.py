@@ -31,7 +31,7 @@ data (`fixlore.kb.calibrate`); docs/kb.md has the figures.
 from __future__ import annotations
 
 import math
-from typing import Iterable, Mapping
+from typing import Callable, Iterable, Mapping
 
 RRF_K = 60
 
@@ -75,10 +75,18 @@ def coverage_total(weights: Mapping[str, float], floor: float = 0.0) -> float:
 
 def covered(weights: Mapping[str, float], passage_tokens: Iterable[str], total: float) -> float:
     """`coverage` with its denominator given (`coverage_total`)."""
-    if total <= 0:
-        return 0.0
     present = passage_tokens if isinstance(passage_tokens, (set, frozenset)) else set(passage_tokens)
-    return sum(w for t, w in weights.items() if t in present) / total
+    return coverer(weights, total)(present)
+
+
+def coverer(weights: Mapping[str, float], total: float) -> Callable[[set[str] | frozenset[str]], float]:
+    """`covered` for one query and many passages: the function of a passage's token set (a
+    search scores a hundred passages with the same weights; summed in the weights' order, so
+    every passage gets the very number `covered` gives)."""
+    if total <= 0:
+        return lambda present: 0.0
+    items = tuple(weights.items())
+    return lambda present: sum([w for t, w in items if t in present]) / total
 
 
 def combined_score(cosine: float, cover: float, focus_cover: float) -> float:

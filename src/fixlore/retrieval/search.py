@@ -68,16 +68,20 @@ class SearchMixin:
         are those `search` fuses (either retriever's top passages). Without `with_text`, the
         passages' `text` and `heading` are left empty (a caller that ranks documents by their
         passages' scores does not read them, and they are most of what a search reads)."""
-        return sorted(self._candidates(query, kind, doc_prefix, with_text),
+        # (doc, chunk) names one passage: this order is total, whatever order the candidates come in
+        return sorted(self._candidates(query, kind, doc_prefix, with_text, fused=False),
                       key=lambda p: (-p.score, p.doc, p.chunk))[:k]
 
     def _candidates(self, query: str | KbQuery, kind: str | Sequence[str] | None,
-                    doc_prefix: str | None = None, with_text: bool = True) -> list[Passage]:
+                    doc_prefix: str | None = None, with_text: bool = True, fused: bool = True) -> list[Passage]:
         with self._lock:
-            return self._candidates_locked(query, kind, doc_prefix, with_text)
+            return self._candidates_locked(query, kind, doc_prefix, with_text, fused)
 
     def _candidates_locked(self, query: str | KbQuery, kind: str | Sequence[str] | None,
-                           doc_prefix: str | None = None, with_text: bool = True) -> list[Passage]:
+                           doc_prefix: str | None = None, with_text: bool = True, fused: bool = True
+                           ) -> list[Passage]:
+        """The fused candidates, in fusion order (`fused`; else in no particular order, for a
+        caller that sorts them its own way)."""
         q = query if isinstance(query, KbQuery) else KbQuery(text=query)
         kinds = (kind,) if isinstance(kind, str) else (tuple(kind) if kind else None)
         if self._n_chunks is None:
@@ -110,8 +114,10 @@ class SearchMixin:
             return []
         rows = self._chunk_rows(ids) if with_text else self._chunk_tokens(ids)
         cos_of = vectors.cosines(self._matrix, self._ids, qvec, known, ids) if qvec is not None else {}
-        total = scoring.coverage_total(weights, floor)
-        focus_total = scoring.coverage_total(focus_weights, floor)
+        cover_of = scoring.coverer(weights, scoring.coverage_total(weights, floor))
+        focus_of = None if focus_weights is weights else \
+            scoring.coverer(focus_weights, scoring.coverage_total(focus_weights, floor))
+        combined, rrf = scoring.combined_score, scoring.rrf
         out: list[Passage] = []
         for cid in ids:
             row = rows.get(cid)
@@ -120,14 +126,13 @@ class SearchMixin:
             doc, chunk, ckind, heading, text, toks = row
             cos = cos_of.get(cid, 0.0)
             passage_tokens = set(toks.split())
-            cover = scoring.covered(weights, passage_tokens, total)
-            focus_cover = cover if focus_weights is weights else \
-                scoring.covered(focus_weights, passage_tokens, focus_total)
+            cover = cover_of(passage_tokens)
+            focus_cover = cover if focus_of is None else focus_of(passage_tokens)
             br, vr = bm25_rank.get(cid), vec_rank.get(cid)
-            out.append(Passage(doc=doc, chunk=chunk, score=scoring.combined_score(cos, cover, focus_cover), text=text,
-                               heading=heading, bm25_rank=br, vector_rank=vr, kind=ckind,
-                               rrf=scoring.rrf(br, vr), cosine=cos, coverage=cover, focus_coverage=focus_cover))
-        out.sort(key=lambda p: (-p.rrf, -p.score, p.doc, p.chunk))
+            out.append(Passage(doc, chunk, combined(cos, cover, focus_cover), text, heading, br, vr, ckind,
+                               rrf(br, vr), cos, cover, focus_cover))
+        if fused:
+            out.sort(key=lambda p: (-p.rrf, -p.score, p.doc, p.chunk))
         return out
 
     def _bm25(self, weights: dict[str, float], dfs: dict[str, int], kinds: tuple[str, ...] | None,
@@ -243,7 +248,7 @@ class SearchMixin:
             mask = self._prefix_mask(doc_prefix) if mask is None else mask & self._prefix_mask(doc_prefix)
         # The worker thread is idle now: it takes half of the memory-bound pass (a 100k x 128
         # pass takes 7.7 ms on one core of this machine, 5.4 ms shared between two).
-        helper = self._pool if (os.cpu_count() or 1) > 1 and self._helper_thread else None
+        helper = self._pool if self._helper_thread and (os.cpu_count() or 1) > 1 else None
         with blas_threads(1):
             rows, known = vectors.top_rows(self._matrix, qvec, CANDIDATES, mask, self._coarse, self._projection,
                                            helper=helper)
@@ -257,11 +262,7 @@ class SearchMixin:
         out: dict[int, tuple] = {}
         if self._tokens is not None:
             names, tokens = self._names, self._tokens
-            for cid in ids:
-                name, toks = names.get(cid), tokens.get(cid)
-                if name is not None and toks is not None:
-                    out[cid] = (*name, "", "", toks)
-            return out
+            return {cid: (*names[cid], "", "", tokens[cid]) for cid in ids if cid in names and cid in tokens}
         for i in range(0, len(ids), 400):
             part = ids[i:i + 400]
             for cid, toks in self.db.execute(

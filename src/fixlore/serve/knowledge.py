@@ -21,7 +21,7 @@ from sqlalchemy.exc import SQLAlchemyError
 import fixlore
 from fixlore.core.errors import ConfigError, FixloreError
 from fixlore.core.model import Case, IssueText, pull_label
-from fixlore.retrieval.base import DOC_KINDS, KnowledgeBase
+from fixlore.retrieval.base import DOC_KINDS, KnowledgeBase, case_doc
 from fixlore.serve import citations, views
 from fixlore.serve.limits import MAX_K, relevant
 from fixlore.serve.shared import Memo
@@ -122,6 +122,10 @@ class Knowledge:
     _lock: threading.Lock = field(default_factory=threading.Lock)
     _memo: Memo = field(default_factory=lambda: Memo())
     _shared: Any = None                                          # SharedAnswers of a server's processes
+
+    def __post_init__(self) -> None:
+        self._doc_keys = {case_doc(c): key for key, c in self.cases.items()}     # case document -> key
+        self._pool = {key for key, c in self.cases.items() if c.funnel in views.POOL_STAGES}   # searchable
 
     @classmethod
     def open(cls, where: Locations, progress: Callable[[str, int, int], None] | None = None) -> "Knowledge":
@@ -330,8 +334,7 @@ class Knowledge:
         return views.card(self.cases[key], score, self._gists.get(key), self.look)
 
     def _servable(self, key: str) -> bool:
-        other = self.cases.get(key)
-        return other is not None and other.funnel in views.POOL_STAGES
+        return key in self._pool
 
     def _similarity(self, text: str, key: str) -> float:
         """The score of one case's best passage for `text` (0 when it has none)."""
@@ -347,9 +350,10 @@ class Knowledge:
         def ranked() -> list[tuple[str, float]]:
             hits = self._locked(self.case_index.best, text, k=k, kind="case", doc_prefix=doc_prefix, with_text=False)
             best: dict[str, float] = {}
+            keys = self._doc_keys
             for p in hits:
-                key = _key_of_doc(p.doc)
-                if key in self.cases and p.score > best.get(key, -1.0) and (not cut or relevant(p.cosine, p.coverage)):
+                key = keys.get(p.doc)
+                if key is not None and p.score > best.get(key, -1.0) and (not cut or relevant(p.cosine, p.coverage)):
                     best[key] = p.score
             return sorted(best.items(), key=lambda kv: (-kv[1], kv[0]))
 
@@ -364,12 +368,6 @@ def _editions_of(store: Any) -> dict[str, list[dict[str, Any]]]:
         return Ledger(store).all_appearances()
     except SQLAlchemyError:
         return {}
-
-
-def _key_of_doc(doc: str) -> str:
-    # case_doc() writes cases/<owner>/<repo>/<number>
-    head, _, number = doc.rpartition("/")
-    return f"{head.removeprefix('cases/')}#{number}"
 
 
 def _query(text: str) -> str:
