@@ -33,3 +33,27 @@ def test_what_the_writer_put_into_the_template_still_counts():
     bare = TEMPLATE.format(bug="the server crashes", repro="", env="", err="")
     rich, thin = _values(filled, bare)
     assert rich > thin
+
+
+def test_what_is_pasted_in_a_fence_stays_the_writers_own():
+    from fixlore.rules.funnel.bookkeeping import own_words, template_lines
+    a = "It crashes:\n```\nTraceback (most recent call last):\n  main()\nRuntimeError: a\n```\n"
+    b = "Also here:\n```\nTraceback (most recent call last):\n  main()\nRuntimeError: b\n```\n"
+    shared = template_lines([a, b])
+    assert "Traceback (most recent call last):" not in shared and "```" not in shared
+    assert "Traceback (most recent call last):" in own_words(a, shared) and "```" in own_words(a, shared)
+
+
+def test_one_writers_two_reports_make_no_template():
+    from fixlore.rules.funnel.bookkeeping import template_lines
+    cmd = "python serve.py --port 6006 --workers 5"
+    assert cmd not in template_lines([[f"crash:\n{cmd}", f"hang:\n{cmd}"], "other report"])
+    assert cmd in template_lines([f"crash:\n{cmd}", f"hang:\n{cmd}"])
+
+
+def test_an_unclosed_comment_costs_linear_time():
+    import time
+    from fixlore.rules.funnel.bookkeeping import own_words
+    start = time.process_time()
+    own_words("<!-- " * 13000, frozenset())
+    assert time.process_time() - start < 1

@@ -312,11 +312,15 @@ class CorpusIndex:
 
     def template_lines(self, repo: str) -> frozenset[str]:
         """The lines the repository's issue template writes into every body
-        (`rules.funnel.bookkeeping.template_lines`), worked out on first use per repository:
-        only the rare own-change and quoted-fix tests ask."""
-        if repo not in self._templates:
-            self._templates[repo] = template_lines(i.body for (r, _), i in self.issues.items() if r == repo)
-        return self._templates[repo]
+        (`rules.funnel.bookkeeping.template_lines`, counted over writers: one person's two reports
+        do not make their lines a template). Worked out for every repository in one pass over the
+        issues, on first use (the value of each pool case asks)."""
+        if not self._templates:
+            by_writer: dict[str, dict[str, list[str]]] = defaultdict(lambda: defaultdict(list))
+            for (r, _), i in self.issues.items():
+                by_writer[r][i.author or f"#{i.number}"].append(i.body or "")
+            self._templates = {r: template_lines(writers.values()) for r, writers in by_writer.items()}
+        return self._templates.get(repo, frozenset())
 
     def is_default_branch(self, repo: str, branch: str) -> bool:
         if not branch:

@@ -42,6 +42,7 @@ from typing import Iterable
 
 from fixlore.core.model import Issue, Pull
 from fixlore.rules.funnel.config import FunnelConfig
+from fixlore.rules.refs import visible
 from fixlore.rules.funnel.titles import leading_tags
 from fixlore.rules.funnel.vocabulary import fold, folded, has_label
 from fixlore.rules.words import letters
@@ -51,7 +52,7 @@ MIN_OWN_CHARS = 20
 
 # A line that is only markup around a heading: "## Describe the bug", "**版本**", "- [ ]".
 _HEADING = re.compile(r"^\s*(#{1,6}\s.*|\*\*[^*]*\*\*:?|__[^_]*__:?|[-*]\s*\[[ xX]?\]\s*|[-*_=`>|\s]*)\s*$")
-_COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
+_FENCE = re.compile(r"^\s*(?:```|~~~)")
 # The author telling what he met while using the project: a first person trying, running or meeting
 # something, or the circumstance of a use ("When I run …", "在 910B 上部署时"). A developer's plan
 # speaks of the change ("we use a new scheduler", "我们在此 PR 中实现", "I have tested it with the unit
@@ -66,23 +67,37 @@ _OWN_USE = re.compile(
     re.IGNORECASE)
 
 
-def _lines(body: str) -> list[str]:
-    return [line.strip() for line in _COMMENT.sub("", body or "").splitlines() if line.strip()]
+def _lines(body: str) -> list[tuple[str, bool]]:
+    """The body's non-blank lines, stripped, without HTML comments, each with whether it lies in a
+    code fence (what the writer pasted: a log, a command, code) or is a fence's own line."""
+    out: list[tuple[str, bool]] = []
+    fenced = False
+    for line in visible(body or "").splitlines():
+        fence = bool(_FENCE.match(line))
+        if line.strip():
+            out.append((line.strip(), fenced or fence))
+        fenced = fenced != fence
+    return out
 
 
-def template_lines(bodies: Iterable[str]) -> frozenset[str]:
-    """Lines found in two or more issue bodies of one repository: the template wrote them
-    (headings, hints such as "Steps to reproduce", unfilled placeholders), not a reporter."""
+def template_lines(writers: Iterable[str | Iterable[str]]) -> frozenset[str]:
+    """Lines outside code fences found in the bodies of two or more writers of one repository
+    (each item: one writer's body, or all of his bodies): the template wrote them (headings, hints
+    such as "Steps to reproduce", unfilled placeholders), not a reporter. What is pasted in a fence
+    (a traceback's first line, `main()`) is each writer's own, however common."""
     seen: Counter[str] = Counter()
-    for body in bodies:
-        seen.update(set(_lines(body)))
+    for bodies in writers:
+        seen.update({line for body in ([bodies] if isinstance(bodies, str) else bodies)
+                     for line, fenced in _lines(body) if not fenced})
     return frozenset(line for line, n in seen.items() if n >= 2)
 
 
 def own_words(body: str, shared: frozenset[str]) -> str:
-    """What the reporter wrote: the body without HTML comments, heading-only lines and lines
-    the repository's other issues share."""
-    return "\n".join(line for line in _lines(body) if line not in shared and not _HEADING.match(line))
+    """What the reporter wrote: the body without HTML comments, and, outside code fences, without
+    heading-only lines and the lines the repository's template writes (`shared`); a fence and
+    what it holds stay whole."""
+    return "\n".join(line for line, fenced in _lines(body)
+                     if fenced or (line not in shared and not _HEADING.match(line)))
 
 
 def says_nothing(body: str, shared: frozenset[str], min_chars: int = MIN_OWN_CHARS) -> bool:
