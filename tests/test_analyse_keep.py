@@ -198,3 +198,15 @@ def test_a_pasted_script_a_question_or_a_failure_is_no_environment_fix():
         assert verdict(*bug, [("user1", last)]) == (False, "no_fix_evidence"), last
     # a step in a code fence is still the reporter's step
     assert verdict(*bug, [("user1", "```\nexport HCCL_INTRA_ROCE_ENABLE=1\n```\nworks now")]) == (False, "env_workaround")
+
+
+def test_a_step_that_worked_is_read_whatever_it_quotes_or_links():
+    bug = ("[Bug]: HCCL timeout on 8 cards", "the job hangs at init")
+    for last in ("Turned out I forgot to set the env var; `export HCCL_CONNECT_TIMEOUT=1200` and training no longer fails",
+                 "忘了设置环境变量 export HCCL_X=1，不再报错了",
+                 "> Did you set HCCL_INTRA_ROCE_ENABLE?\n\nYes, I forgot. export HCCL_INTRA_ROCE_ENABLE=1 and it works",
+                 "export HF_ENDPOINT=https://hf-mirror.com/?x=1 fixed the download",
+                 "<!-- Did you set it? -->\nexport HCCL_X=1 works",
+                 "export PYTHONPATH=/opt/lib (the default is empty) fixed it",
+                 "Forgot to set HCCL_X, works now", "env: export HCCL_X=1"):
+        assert verdict(*bug, [("user1", last)]) == (False, "env_workaround"), last

@@ -122,14 +122,18 @@ def test_the_kind_of_ticket_comes_from_its_first_kind_tag_then_its_labels():
 
 @pytest.mark.parametrize("text", ["When I run the model with bf16 on 310P I get a crash", "I'm using vLLM 0.6 on 910B",
                                   "I've been trying to deploy on 310P", "在 910B 上运行时发现不支持该算子",
-                                  "使用过程中发现显存泄漏", "We were running it on two cards when it hung"])
+                                  "使用过程中发现显存泄漏", "We were running it on two cards when it hung",
+                                  "I get a segfault on start", "I keep getting OOM", "I use CANN 8.0 and it crashes"])
 def test_a_user_tells_of_his_own_use(text):
     assert tells_own_use(text)
 
 
 @pytest.mark.parametrize("text", ["我们在 PR #145 中实现了异步调度", "我在此 PR 中添加 softcap", "我们用新的调度器替换旧实现",
                                   "I have tested the implementation with the unit tests in #145",
-                                  "We used to sync the host for every step", "When we implement V4 the scheduler moves"])
+                                  "We used to sync the host for every step", "When we implement V4 the scheduler moves",
+                                  "When we merge this PR, the API changes", "If I understand correctly, this PR adds it",
+                                  "I found that the current API lacks a flag, so this PR adds it", "我们在新版本中支持了 X",
+                                  "本PR在910B上测试时性能提升", "我们运行了单元测试", "我们跑了benchmark"])
 def test_a_developers_plan_speaks_of_the_change(text):
     assert not tells_own_use(text)
 

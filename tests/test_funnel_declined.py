@@ -25,6 +25,9 @@ CLOSE = t(18, 12)
     "信息不足，无法定位问题，先关闭。", "Closing as there is insufficient information.",
     "Closing this issue as we don't have enough information to reproduce.", "由于缺少必要信息，无法复现，先关闭",
     "信息太少了，我们这边没法帮你定位",
+    "Closing due to insufficient information. Please provide a minimal reproducer and we will reopen.",
+    "Closing: insufficient information to determine the root cause. Feel free to reopen.",
+    "Closing for lack of info, see https://example.org/faq?lang=en",
 ])
 def test_the_closers_decline_or_sweep_is_found(words):
     assert closing_decline("alice", "maint", CLOSE, [comment(1, words, author="maint", at=t(18, 11, 55))])
@@ -42,6 +45,11 @@ def test_the_closers_decline_or_sweep_is_found(words):
     "Missing info to debug: please post the full log.", "日志信息有限，无法判断，请提供plog",
     "lack of information in the log when closing the socket is a known gap; use DEBUG=1",
     "我们之前信息不足，无法定位，现在已经定位到是驱动版本问题，升级到 24.1 即可。",
+    "原来的报错信息不足，无法定位问题，新版本已经增加了详细日志，升级即可。",
+    "The error message had insufficient information; this PR adds the device id. Closing.",
+    "This is unlikely to happen in practice, since the allocator retries; closing.",
+    "It's not likely to happen in normal usage.",
+    "We don't plan to support Python 3.7 anymore; please upgrade to 3.9, which fixes this.",
 ])
 def test_an_answer_is_no_decline(words):
     assert not closing_decline("alice", "maint", CLOSE, [comment(1, words, author="maint", at=t(18, 11, 55))])

@@ -89,6 +89,10 @@ def test_a_scoped_label_is_read_by_its_value():
     assert FunnelConfig().stale_label(["lifecycle/stale"]) == "lifecycle/stale"
     assert FunnelConfig().stale_label(["status:awaiting user response", "stalled-build"]) == ""
     assert _stage(issue(9, closed=t(18), labels=["status: fixed"])) == "pool"
+    # a topic scope is no verdict: "area/docs", "component: task", "docs/outdated", "cache/stale"
+    for n, label in enumerate(("docs/outdated", "api/deprecated", "component: task", "area: tracking"), start=10):
+        assert _stage(issue(n, closed=t(18), labels=[label])) == "pool", label
+    assert FunnelConfig().stale_label(["cache/stale", "exempt/stale"]) == ""
     assert label_keys("bug") == {"bug"} and label_keys("") == frozenset()
 
 

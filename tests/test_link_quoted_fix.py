@@ -7,7 +7,7 @@ from hypothesis import given, strategies as st
 
 from fixlore.core.model import Corpus
 from fixlore.link import build_cases
-from fixlore.link.quoted_fix import QUOTE_MIN_CHARS, quoted_run
+from fixlore.link.quoted_fix import QUOTE_MIN_CHARS, _command_or_log, quoted_runs
 from fixlore.link.strength import made_by
 
 from test_link_builders import SINCE, issue, pull, t
@@ -58,10 +58,10 @@ def test_a_textual_reference_is_never_overruled():
 
 
 @given(st.text(max_size=300), st.text(max_size=300))
-def test_the_quoted_run_is_in_both_texts(a, b):
-    run = quoted_run(a, b, size=8)
+def test_the_quoted_runs_are_in_both_texts(a, b):
     fold = lambda s: " ".join(s.split())
-    assert run in fold(a) and run in fold(b) and (not run or len(run) >= 8)
+    for run in quoted_runs(a, b, size=8):
+        assert run in fold(a) and run in fold(b) and len(run) >= 8
 
 
 @given(st.text(alphabet="abc xyz", max_size=80), st.text(alphabet="abc xyz", min_size=70, max_size=120),
@@ -70,15 +70,15 @@ def test_a_run_written_into_both_is_found(before, common, after):
     common = " ".join(common.split())
     if len(common) < QUOTE_MIN_CHARS:
         return
-    assert len(quoted_run(f"{before}\n{common}\n{after}", f"PR: {common} done")) >= QUOTE_MIN_CHARS
+    assert max(map(len, quoted_runs(f"{before}\n{common}\n{after}", f"PR: {common} done"))) >= QUOTE_MIN_CHARS
 
 
 def test_a_long_body_costs_linear_time():
     import time
     log = "".join(f"step {i}: loss={i * 0.37:.3f} grad_norm={i % 7}\n" for i in range(3000))   # ~100 KB
     start = time.process_time()
-    quoted_run(log, log[::-1])
-    quoted_run("a" * 60_000, "a" * 60_000)
+    quoted_runs(log, log[::-1])
+    quoted_runs("a" * 60_000, "a" * 60_000)
     assert time.process_time() - start < 5          # a quadratic matcher takes minutes here
 
 
@@ -105,3 +105,20 @@ def test_an_environment_line_or_template_text_is_no_quote():
 def test_a_pr_opened_just_over_an_hour_before_the_report_is_not_its_own_fix():
     assert _case(_corpus(opened=t(18, 8, 59))).fix == []
     assert [f.number for f in _case(_corpus(opened=t(18, 9, 1))).fix] == [7]
+
+
+def test_a_phrase_the_report_repeats_is_tried_at_each_place():
+    phrase = "the websocket server crashes as soon as a python client connects to it"
+    report = f"{phrase}.\nAgain: {phrase} --device npu:0 RuntimeError: aclrtSetDevice failed"
+    change = f"fix: {phrase} --device npu:0 RuntimeError: aclrtSetDevice failed"
+    assert any(_command_or_log(r) for r in quoted_runs(report, change))
+
+
+def test_an_environment_dump_is_no_command_or_log():
+    for line in ("## Environment - CANN: 8.0.RC3, torch 2.1.0", "Python version: 3.8.10 (default, Nov 22 2023)",
+                 "CANN toolkit path /usr/local/Ascend/ascend-toolkit/latest", "Atlas 800T A2 -> 8x 910B3",
+                 "# of NPUs: 8"):
+        assert not _command_or_log(line), line
+    for line in ("./bin/server --port=6006", "root@host:/opt/build# ./bin/server", "$ python run.py",
+                 "RuntimeError: aclrtSetDevice failed"):
+        assert _command_or_log(line), line

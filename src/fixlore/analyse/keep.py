@@ -14,9 +14,9 @@ from fixlore.analyse.context import CaseContext
 from fixlore.core.enums import DropReason, EvidenceKind, Trap
 from fixlore.core.model import Case
 from fixlore.rules.answers import DECLINED
-from fixlore.rules.refs import hash_numbers, merged_into, pull_numbers
+from fixlore.rules.refs import hash_numbers, merged_into, pull_numbers, visible
 from fixlore.rules.text import without_urls, PROBLEM_CUES, ROOT_CUES, cjk_count, clean_body, is_cjk
-from fixlore.rules.words import has_cue
+from fixlore.rules.words import ERROR_SEEN, has_cue
 from fixlore.wording.facts import landed, unlanded
 
 NOT_A_PROBLEM = ("不是问题", "非问题", "不是bug", "不是 bug", "并非问题", "不存在该问题", "实际不存在", "不存在此问题",
@@ -64,11 +64,40 @@ MIN_ANSWER_CHARS = 40
 # Read on the raw comment (a step in a code fence counts); not when that word asks ("是不是忘了配置什么？"),
 # shows an error (a launch script pasted with its traceback) or says it still fails.
 # Class named on accel-threads (Mooncake #3749, fitted); held out elsewhere.
-ENV_STEP = re.compile(r"(?m)^\s*(?:export|set)\s+[A-Z][A-Z0-9_]{2,}=\S|\bforg[eo]t(?:ten)?\s+(?:to\s+)?set\b"
-                      r"|忘(?:了|记)(?:了)?(?:设置|配置|设|加|export)")
+ENV_STEP = re.compile(r"(?m)(?:^|[:：.。;；,，`]\s*)\s*(?:export|set)\s+[A-Z][A-Z0-9_]{2,}=\S|\bforg[eo]t(?:ten)?\s+(?:to\s+)?set\b"
+                      r"|忘(?:了|记)(?:了)?(?:设置|配置|设|加|export)", re.IGNORECASE)
 STILL_FAILS = ("still", "again", "same error", "doesn't work", "does not work", "not working", "no luck", "fails",
                "failed", "仍然", "依然", "依旧", "还是", "不行", "没用", "无效", "报错", "失败")
-_ASKS_OR_ERRS = re.compile(r"[?？]|是不是|是否|\bdid\s+I\b|\b\w*(?:Error|Exception|Fault)\b|Traceback", re.IGNORECASE)
+# a failure word said to be over ("no longer fails", "不再报错", "没有报错了"): the step worked
+_OVER = re.compile(r"(?:no\s+longer|not|n't|never|不再|没有|没|无)\s*\S{0,2}\s*$", re.IGNORECASE)
+_QUOTED = re.compile(r"(?m)^\s*>.*$")
+_ASKS = re.compile(r"[?？]|是不是|是否|\bdid\s+I\b", re.IGNORECASE)
+
+
+def _reporters_step(last: str) -> bool:
+    """The reporter's last word is an environment step that worked: read without what it quotes,
+    its comments and its addresses (a "?" there is not his), not asking, showing no error
+    (rules.words.ERROR_SEEN), and naming no failure unless it says the failure is over."""
+    own = _QUOTED.sub("", visible(last))
+    said = without_urls(own)
+    if not ENV_STEP.search(own) or _ASKS.search(said) or ERROR_SEEN.search(_clear_of_over(said)):
+        return False
+    low = said.lower()
+    for cue in STILL_FAILS:
+        at = low.find(cue)
+        while at >= 0:
+            if not _OVER.search(low[max(0, at - 12):at]):
+                return False
+            at = low.find(cue, at + 1)
+    return True
+
+
+def _clear_of_over(text: str) -> str:
+    """`text` without failure words said to be over ("不再报错", "no longer fails")."""
+    return re.sub(r"(?:no\s+longer|不再|没有|没)\s*(?:\S{0,2}\s*)?(?:报错|错误|异常|fails?|errors?)", " ", text,
+                  flags=re.IGNORECASE)
+
+
 # an official explanation this long stands even when the issue was then closed for lack of feedback
 RICH_ANSWER_CHARS = 120
 
@@ -155,7 +184,7 @@ def keep_or_drop(case: Case, ctx: CaseContext, root_cause: str = "", established
     # No fix PR at all: what did the discussion teach?
     if not official.strip():
         last = (ctx.reporter_comments()[-1].body or "") if ctx.reporter_comments() else ""
-        if ENV_STEP.search(last) and not has_cue(last, STILL_FAILS) and not _ASKS_OR_ERRS.search(last):
+        if _reporters_step(last):
             return KeepVerdict(False, DropReason.ENV_WORKAROUND, ["the reporter's own last word is an environment step"])
         if reporter.strip() and has_cue(reporter, SOLVED_BY_REPORTER):
             return KeepVerdict(False, DropReason.SELF_ANSWERED, ["reporter solved it alone; no official answer"])

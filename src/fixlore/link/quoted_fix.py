@@ -14,7 +14,7 @@ tried first of the two: the same author quoting the report is the more specific 
 - its title and description repeat a run of at least `QUOTE_MIN_CHARS` characters of the
   report (spaces folded, addresses left out), left after the lines the repository's template
   writes into every issue (`CorpusIndex.template_lines`), and the run is a command or a log:
-  it holds a flag, a path to run, a shell prompt or an error word. An environment line
+  it holds a long flag, a path to run, a shell prompt before a command or a failure shown. An environment line
   ("CANN 8.0.RC3, torch 2.1.0, Python 3.10") is the author's, not the report's: he pastes it
   into every report and PR he writes.
 
@@ -23,8 +23,8 @@ textual reference. `WINDOW_S` (3 days: "shortly after") and `QUOTE_MIN_CHARS` (6
 a title's worth of shared words, shorter than any command line with its flags) are judgements,
 fitted on no world; the class was named on accel-threads (sherpa-onnx #3510 ← #3512), which is
 fitted for it, and every other world is held out. Texts are read up to `READ_CHARS` each, and
-the shared run is found by hashing every `QUOTE_MIN_CHARS` window of one text (linear time, so
-a 64 KB log costs milliseconds).
+every shared run is found by hashing each `QUOTE_MIN_CHARS` window of the report (linear time),
+and any of them that is a command or a log will do.
 """
 
 from __future__ import annotations
@@ -38,44 +38,54 @@ from fixlore.link.named_files import closes_an_issue
 from fixlore.rules.funnel.bookkeeping import SITTING_S
 from fixlore.rules.refs import visible
 from fixlore.rules.text import without_urls
+from fixlore.rules.words import ERROR_SEEN
 
 WINDOW_S = 3 * 86400
 QUOTE_MIN_CHARS = 60
 READ_CHARS = 20_000
 
 _SPACE = re.compile(r"\s+")
-# what makes a run a command or a log rather than prose or an environment line
-_COMMAND_OR_LOG = re.compile(r"(?:^|\s)--?[A-Za-z][\w-]*(?:=|\s)|(?:^|\s)\.{0,2}/[\w.-]+/|[#$>]\s|"
-                             r"\b\w*(?:Error|Exception|Traceback|Fault)\b|\bfailed\b|报错|错误|异常", re.IGNORECASE)
+# what makes a run a command or a log rather than prose or an environment line: a long flag, a path
+# to run ("./bin/x", "../run.sh"), a shell prompt before a command, or a failure shown (rules.words.ERROR_SEEN)
+_COMMAND = re.compile(r"(?:^|\s)--[A-Za-z][\w-]*(?:=|\s)|(?:^|\s)\.{1,2}/[\w.-]+|(?:^|\s)\$\s+\S|(?:[\]~]|/[\w.-]*)#\s+\S")
+
+
+def _command_or_log(run: str) -> bool:
+    return bool(_COMMAND.search(run) or ERROR_SEEN.search(run))
 
 
 def _folded(text: str) -> str:
     return _SPACE.sub(" ", without_urls(text[:READ_CHARS])).strip()
 
 
-def quoted_run(report: str, change: str, size: int = QUOTE_MIN_CHARS) -> str:
-    """The longest run of at least `size` characters both texts hold (spaces folded), found from
-    the first shared `size`-character window at each place of `change`; "" when there is none."""
+def quoted_runs(report: str, change: str, size: int = QUOTE_MIN_CHARS, places: int = 8) -> list[str]:
+    """Every maximal run of at least `size` characters both texts hold (spaces folded), found from
+    each shared `size`-character window of `change` and up to `places` places of it in `report`
+    (a phrase the report repeats is tried at each); linear in the texts' length."""
     a, b = _folded(report), _folded(change)
     if len(a) < size or len(b) < size:
-        return ""
-    first: dict[str, int] = {}
+        return []
+    where: dict[str, list[int]] = {}
     for i in range(len(a) - size + 1):
-        first.setdefault(a[i:i + size], i)
-    best = ""
+        at = where.setdefault(a[i:i + size], [])
+        if len(at) < places:
+            at.append(i)
+    runs: list[str] = []
     j = 0
     while j <= len(b) - size:
-        i = first.get(b[j:j + size])
-        if i is None:
+        starts = where.get(b[j:j + size])
+        if not starts:
             j += 1
             continue
-        k = size
-        while i + k < len(a) and j + k < len(b) and a[i + k] == b[j + k]:
-            k += 1
-        if k > len(best):
-            best = a[i:i + k]
-        j += k
-    return best
+        longest = size
+        for i in starts:
+            k = size
+            while i + k < len(a) and j + k < len(b) and a[i + k] == b[j + k]:
+                k += 1
+            runs.append(a[i:i + k])
+            longest = max(longest, k)
+        j += longest
+    return runs
 
 
 def _report_text(issue: Issue, idx: CorpusIndex) -> str:
@@ -96,8 +106,10 @@ def quoted_fix(issue: Issue, idx: CorpusIndex) -> tuple[Pull, str] | None:
         return None
     report = _report_text(issue, idx)
     for p in sorted(own, key=lambda p: p.merged_at):
-        run = quoted_run(report, f"{p.title or ''}\n{visible(p.body or '')}")
-        if run and _COMMAND_OR_LOG.search(run) and not closes_an_issue(p, idx):
+        if closes_an_issue(p, idx):
+            continue
+        run = next((r for r in quoted_runs(report, f"{p.title or ''}\n{visible(p.body or '')}") if _command_or_log(r)), "")
+        if run:
             lag = int((close - p.merged_at).total_seconds())
             return p, (f"no reference names a PR; the reporter's own PR, merged {lag}s before the close, "
                        f"repeats the report: '{run[:80]}'")

@@ -73,8 +73,9 @@ _FULL_RE = re.compile(
     rf"(?P<full>(?<![A-Za-z0-9_/.\-@])(?P<f_owner>{_NAME})/(?P<f_repo>{_NAME})(?P<f_sig>{_HASH}|{_BANG})"
     rf"(?P<f_num>\d+)(?![A-Za-z0-9_]))")
 _WORD_RE = re.compile(
-    rf"(?P<word>(?<![A-Za-z0-9_/\-])(?P<w_kw>PRs?|MRs?|pull\s+request|merge\s+request|issues?)"
-    rf"(?:\s*(?:id|no\.|number|num|编号))?\s*(?:[:：/]\s*)?(?P<w_sig>{_HASH}|{_BANG})?\s*(?P<w_num>\d+)(?![A-Za-z0-9_]|[.:]\d))",
+    rf"(?P<word>(?<![A-Za-z0-9_/\-])(?P<w_kw>PRs?|MRs?|pull\s++request|merge\s++request|issues?)"
+    rf"(?:\s*+(?:(?:id|number|num)\s*+(?=[:：#＃])|no\.|编号))?\s*+(?:[:：/]\s*+)?(?P<w_sig>{_HASH}|{_BANG})?\s*+"
+    rf"(?P<w_num>\d+)(?![A-Za-z0-9_]|[.:]\d))",
     re.IGNORECASE)
 # The sigil comes first and the look-behind after it (checking the character before the
 # sigil): a pattern that starts with a character class lets the engine skip ahead to the

@@ -28,6 +28,13 @@ _CJK = re.compile(r"[\u3400-\u9fff]")
 _LETTER = re.compile(r"[^\W_]", re.UNICODE)     # a letter or digit of any script, CJK included
 
 
+# What a pasted log shows when something went wrong, matched with its case ("RuntimeError", "ERROR:",
+# "Segmentation fault", "报错"; not "default" nor "the error handling docs"): one pattern for the
+# rules that ask whether a text carries a failure (link.quoted_fix, analyse.keep).
+ERROR_SEEN = re.compile(r"\b[A-Z]\w*(?:Error|Exception|Fault)\b|\b(?:Error|Exception|ERROR|FATAL)\b"
+                        r"|\berror:|Segmentation fault|Traceback|报错|错误|异常")
+
+
 def letters(text: str | None) -> int:
     """How many letters and digits `text` holds, of any script: what a person wrote, without the
     marks, markup and spaces around it."""

@@ -57,13 +57,18 @@ _FENCE = re.compile(r"^\s*(?:```|~~~)")
 # something, or the circumstance of a use ("When I run …", "在 910B 上部署时"). A developer's plan
 # speaks of the change ("we use a new scheduler", "我们在此 PR 中实现", "I have tested it with the unit
 # tests"), so neither bare use nor testing counts, nor "在" before the PR.
+_USE_VERB = r"(?:run|running|ran|use|using|used|load|loading|call|calling|deploy|deploying|try|trying|tried|start|" \
+            r"starting|launch|launching|train|training|infer|serve|serving|build|building|install|installing|compile)"
 _OWN_USE = re.compile(
-    r"\b(?:when|while|after|if)\s+(?:I|we)\s+(?!implement|add|refactor|change|write|wrote)\w+"
+    r"\b(?:when|while|after|if)\s+(?:I|we)\s+(?:(?:am|are|was|were)\s+)?(?:try\s+to\s+)?" + _USE_VERB + r"\b"
     r"|\bI(?:'m|\s+am|\s+was)\s+(?:using|running|trying|deploying)\b|\bwe(?:'re|\s+are|\s+were)\s+(?:using|running|trying|deploying)\b"
     r"|\b(?:I|we)(?:'ve|\s+have|\s+had)?\s+(?:been\s+)?(?:just\s+|recently\s+|also\s+)?"
-    r"(?:tried|trying|attempted|encountered|noticed|observed|ran\s+into|run\s+into|hit|met|got|saw|found\s+(?:that|an?|the|it))\b"
-    r"|我们?(?:在(?!\s*(?:此|本|这个|该)?\s*(?:PR|MR|pr|mr|#|!|！|＃))|尝试|试了|试着|运行|跑|部署|安装|发现|遇到|碰到)"
-    r"|在[^。，,\n]{1,24}?上(?:运行|部署|使用|测试|跑)[^。，,\n]{0,8}?时|使用(?:过程)?中(?:发现|遇到)",
+    r"(?:tried|trying|attempted|encountered|noticed|observed|ran\s+into|run\s+into|hit|met|got|saw)\b"
+    r"|\bI\s+(?:get|keep\s+getting|see)\s+(?:an?\s+|the\s+)?(?:\w+\s+){0,2}(?:error|crash|segfault|oom|hang|failure|exception)"
+    r"|\bI\s+use\s+\S+.{0,40}?\b(?:and|but)\s+(?:it|the)\b"
+    r"|我们?(?:在(?!\s*(?:此|本|这个|该|新)?\s*(?:PR|MR|pr|mr|#|!|！|＃|版本))|尝试|试了|试着|部署|安装|发现|遇到|碰到)"
+    r"|我们?(?:运行|跑)(?!了?\s*(?:单元测试|单测|UT|ut|benchmark|测试用例|用例))"
+    r"|(?<!PR)(?<!pr)在[^。，,\n]{1,24}?上(?:运行|部署|使用|跑)[^。，,\n]{0,8}?时|使用(?:过程)?中(?:发现|遇到)",
     re.IGNORECASE)
 
 

@@ -48,6 +48,7 @@ from typing import Iterable
 from fixlore.core.model import Comment
 from fixlore.rules.bots import is_bot
 from fixlore.rules.refs import duplicate_of
+from fixlore.rules.text import without_urls
 
 CLOSE_WORDS_S = 86_400
 
@@ -55,25 +56,35 @@ _DECLINE = re.compile(
     r"\bnot\s+(?:currently\s+|yet\s+)?planned\b|\bno\s+(?:current\s+)?plans?\s+to\s+(?:support|fix|implement|add|adapt)"
     r"|\bnot\s+(?:on|in)\s+(?:our|the)\s+(?:road\s?map|plan)|\bwon'?t\s+(?:be\s+)?(?:fix(?:ed)?|implement(?:ed)?)\b"
     r"|\bwill\s+not\s+(?:be\s+)?(?:fix(?:ed)?|implement(?:ed)?)\b|\bout\s+of\s+(?:the\s+)?scope\b|\bwontfix\b"
-    r"|\b(?:not|un)\s?likely\s+to\s+(?:happen(?!\s+again)|be\s+(?:supported|implemented|added))\b"
+    r"|\b(?:this|it|that|support|the\s+feature|the\s+request)(?:'s|\s+is)\s+(?:not|un)\s?likely\s+to\s+"
+    r"(?:happen|be\s+(?:supported|implemented|added))(?!\s+(?:again|in\s+practice|in\s+normal|often|normally))\b"
     r"|\b(?:do|does)\s*(?:n't|\s+not)\s+plan\s+to\s+(?:support|fix|implement|add)\b"
     r"|不在.{0,6}(?:规划|计划|路标|路线图)|暂无(?:相关|支持|适配|修复)?的?(?:计划|规划)|没有(?:相关|支持|适配|修复)?的?(?:计划|规划)"
     r"|不(?:计划|打算|考虑)(?:支持|适配|修复|实现)|不予(?:支持|修复|处理|实现)",
     re.IGNORECASE)
 _TOO_LITTLE = re.compile(
     r"(?:\bnot|n't)\s+(?:have\s+|got\s+)?enough\s+(?:information|info|details)\s+to\b"
-    r"|\b(?:insufficient|too\s+little)\s+(?:information|info|details)\b"
     r"|\bclos(?:e|ed|ing)\b.{0,40}?\b(?:lack|absence)\s+of\s+(?:information|info|details)\b"
-    r"|信息(?:有限|不足|太少|不全|不够)了?[，,。\s]{0,2}.{0,10}?(?:没法|无法|不能|难以)(?:提供)?(?:帮助|帮忙|帮你|定位|判断|分析|处理|复现)"
+    r"|\bclos(?:e|ed|ing)\b.{0,40}?\b(?:insufficient|too\s+little)\s+(?:information|info|details)\b"
+    r"|\b(?:insufficient|too\s+little)\s+(?:information|info|details)\s+(?:to|for)\s+(?:help|investigat|reproduc|debug|act|proceed|look)"
+    r"|^\s*信息(?:有限|不足|太少|不全|不够)了?[，,。\s]{0,2}.{0,10}?(?:没法|无法|不能|难以)(?:提供)?(?:帮助|帮忙|帮你|定位|判断|分析|处理|复现)"
+    r"|(?:我们|这边|目前)[^。]{0,6}信息(?:有限|不足|太少|不全|不够)了?[，,。\s]{0,2}.{0,10}?(?:没法|无法|不能|难以)(?:提供)?(?:帮助|帮忙|帮你|定位|判断|分析|处理|复现)"
+    r"|信息(?:太少|有限)了?[，,]?\s*(?:我们)?(?:这边)?(?:没法|无法)(?:帮你|帮助)"
     r"|缺(?:少|乏)(?:必要|足够)?的?(?:信息|日志|材料)[，,。\s]{0,2}.{0,6}?(?:没法|无法|不能|难以)(?:复现|定位|判断|分析|处理)",
-    re.IGNORECASE)
+    re.IGNORECASE | re.MULTILINE)
 # A close for too little information holds only as the closer's last word, and only when that word
 # neither asks for the material ("… could you share your script?", "请提供 plog") nor says the cause
 # was found after all ("之前信息不足，无法定位，现在已经定位到是驱动版本问题").
 _ASKS = re.compile(r"[?？]|\b(?:could|can|would)\s+you\b|\bplease\s+(?:provide|share|attach|post|upload|send)\b"
                    r"|请(?:您|你)?(?:再|先)?(?:提供|补充|附上|上传|发)", re.IGNORECASE)
-_FOUND_AFTER_ALL = re.compile(r"已(?:经)?定位|定位到|找到(?:了)?原因|root\s+cause|found\s+the\s+(?:cause|problem|bug)",
+# ... unless the request only says what would reopen it ("Please provide a reproducer and we will reopen")
+_REOPEN = re.compile(r"\breopen|重新打开|重开", re.IGNORECASE)
+_FOUND_AFTER_ALL = re.compile(r"已(?:经)?定位|定位到|找到(?:了)?原因|(?:found|identified|located)\s+the\s+(?:root\s+)?"
+                              r"(?:cause|problem|bug)|(?:升级|更新)(?:到|至)?.{0,12}即可|(?:upgrade|update)\s+to\b",
                               re.IGNORECASE)
+# a decline that points the way out ("we don't plan to support 3.7; please upgrade to 3.9") is an answer
+_WAY_OUT = re.compile(r"\bplease\s+(?:upgrade|use|switch)|\buse\s+\S+\s+instead|可以(?:用|使用|改用)|请(?:升级|改用|使用)",
+                      re.IGNORECASE)
 _SWEEP = re.compile(
     r"\b(?:issues?|tickets?)\s+(?:are|is)\s+being\s+closed\b|\bno\s+longer\s+relevant\b"
     r"|\bclos(?:ed|ing)\s+(?:this\s+|it\s+)?(?:due\s+to|because\s+of)\s+(?:the\s+)?inactivity\b"
@@ -93,8 +104,10 @@ def closing_decline(reporter: str, closer: str, closed_at: datetime | None, comm
     last = max(own, key=lambda c: c.created_at, default=None)
     for c in own:
         body = c.body or ""
-        m = _DECLINE.search(body) or _SWEEP.search(body)
-        if m is None and c is last and not _ASKS.search(body) and not _FOUND_AFTER_ALL.search(body):
+        said = without_urls(body)
+        m = _SWEEP.search(body) or (None if _WAY_OUT.search(said) else _DECLINE.search(body))
+        if m is None and c is last and not _FOUND_AFTER_ALL.search(said) \
+                and (not _ASKS.search(said) or _REOPEN.search(said)):
             m = _TOO_LITTLE.search(body)
         if m:
             return " ".join(body[max(0, m.start() - 30):m.end() + 30].split())[:80]

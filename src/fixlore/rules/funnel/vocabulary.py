@@ -49,15 +49,20 @@ def folded(values: tuple[str, ...]) -> frozenset[str]:
 
 
 # A scoped label names its scope, then its value: "status:stale", "lifecycle/stale", "Status: Won't Fix",
-# "resolution::duplicate" (GitLab's scoped form), "type:feature". The value is the label a tracker
-# without scopes would write.
-_SCOPE = re.compile(r"^.*[:/：]+\s*")
+# "resolution::duplicate" (GitLab's scoped form), "type:feature". Under a scope that says what a ticket is
+# or where it stands (`_VERDICT_SCOPES`) the value is the label a tracker without scopes would write; under
+# one that says what it is about ("area/docs", "component: task", "cache/stale") it is a topic, not a verdict.
+_SCOPE = re.compile(r"^\s*([^:/：]+?)\s*[:/：]+\s*(.+)$")
+_VERDICT_SCOPES = frozenset({"status", "state", "resolution", "resolved", "lifecycle", "triage", "kind", "type",
+                             "closed", "close", "reason", "stage", "issue", "状态", "类型", "类别", "结论"})
 
 
 def label_keys(label: str) -> frozenset[str]:
-    """A label's folded name, and its folded value when it is scoped ("status:stale" -> "stale")."""
+    """A label's folded name, and its folded value when its scope says what the ticket is or where it
+    stands ("status:stale" -> "stale"; "area/docs" keeps only its name)."""
     whole = fold(label)
-    value = fold(_SCOPE.sub("", label or ""))
+    m = _SCOPE.match(label or "")
+    value = fold(m.group(2)) if m and fold(m.group(1)) in _VERDICT_SCOPES else ""
     return frozenset(k for k in (whole, value) if k)
 
 
