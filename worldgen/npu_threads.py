@@ -478,6 +478,27 @@ def write_held_out(out: Path, data_path: Path, since: str, description: str) -> 
         "entry."))
 
 
+HELD_OUT_SINCE = "2025-07-01T00:00:00Z"     # npu-threads' window: the held-out batches were collected for it
+
+
+def held_out_batch(world: str, description: str):
+    """`write(out)` and `main(argv)` of a held-out batch's script (worldgen/accel_threads*.py): the world
+    `worlds/<world>` from `worldgen/data/<world, '-' as '_'>.yaml`, every issue held out, written by
+    `write_held_out` in npu-threads' window. What the stored excerpts do not show (times of day, merge and
+    close times, closers, cross-reference events) is filled by this module's fixed rules."""
+    data = HERE / "data" / f"{world.replace('-', '_')}.yaml"
+
+    def write(out: Path, data_path: Path = data) -> None:
+        write_held_out(out, data_path, HELD_OUT_SINCE, description)
+
+    def main(argv: list[str]) -> None:
+        out = Path(argv[1]) if len(argv) > 1 else HERE.parent / "worlds" / world
+        write(out)
+        print(f"wrote {out}")
+
+    return write, main
+
+
 def main(argv: list[str]) -> None:
     out = Path(argv[1]) if len(argv) > 1 else HERE.parent / "worlds" / "npu-threads"
     write(out)
