@@ -60,6 +60,9 @@ def test_too_little_information_counts_only_as_the_closers_last_word():
     answered = comment(2, "It is the driver: upgrade to 24.1, the ring buffer size changed.", author="maint", at=t(18, 11))
     assert not closing_decline("alice", "maint", CLOSE, [asked, answered])
     assert closing_decline("alice", "maint", CLOSE, [answered, replace(asked, created_at=t(18, 11, 30))])
+    # a bare "/close" after the words is the act of closing, not a later word
+    bare = comment(3, "/close", author="maint", at=t(18, 11, 59))
+    assert closing_decline("alice", "maint", CLOSE, [answered, replace(asked, created_at=t(18, 11, 30)), bare])
 
 
 def test_only_the_closers_own_words_at_the_close_count():

@@ -46,6 +46,7 @@ from datetime import datetime, timedelta
 from typing import Iterable
 
 from fixlore.core.model import Comment
+from fixlore.rules.answers import closing_note
 from fixlore.rules.bots import is_bot
 from fixlore.rules.refs import duplicate_of
 from fixlore.rules.text import without_urls
@@ -101,7 +102,8 @@ def closing_decline(reporter: str, closer: str, closed_at: datetime | None, comm
     start = closed_at - timedelta(seconds=CLOSE_WORDS_S)
     own = [c for c in comments if c.author == closer and c.created_at is not None
            and start <= c.created_at <= closed_at + timedelta(seconds=60)]
-    last = max(own, key=lambda c: c.created_at, default=None)
+    # his last word that says something: a bare "/close" or "closing" after it is the act, not a word
+    last = max((c for c in own if not closing_note(c.body or "")), key=lambda c: c.created_at, default=None)
     for c in own:
         body = c.body or ""
         said = without_urls(body)
