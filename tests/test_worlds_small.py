@@ -15,7 +15,8 @@ WORLDS = {"demo": "worldgen/demo.py", "github-mini": "worldgen/github_mini.py", 
           "seed-twin": "worldgen/seed_twin.py", "seed-twin2": "worldgen/seed_twin2.py",
           "paddle-threads": "worldgen/paddle_threads.py", "pytest-threads": "worldgen/pytest_threads.py",
           "accel-threads": "worldgen/accel_threads.py", "accel-threads2": "worldgen/accel_threads2.py",
-          "accel-threads3": "worldgen/accel_threads3.py", "accel-threads4": "worldgen/accel_threads4.py"}
+          "accel-threads3": "worldgen/accel_threads3.py", "accel-threads4": "worldgen/accel_threads4.py",
+          "accel-threads5": "worldgen/accel_threads5.py"}
 # Worlds whose truth entries carry provenance after the common keys (real-data worlds).
 PROVENANCE_KEYS = {"npu-threads": ["split", "source", "fix_sources", "why"], "seed-twin": ["split", "why"],
                    "seed-twin2": ["split", "why"], "paddle-threads": ["split", "source", "fix_sources", "why"],
@@ -23,7 +24,8 @@ PROVENANCE_KEYS = {"npu-threads": ["split", "source", "fix_sources", "why"], "se
                    "accel-threads": ["split", "source", "fix_sources", "why"],
                    "accel-threads2": ["split", "source", "fix_sources", "why"],
                    "accel-threads3": ["split", "source", "fix_sources", "why"],
-                   "accel-threads4": ["split", "source", "fix_sources", "why"]}
+                   "accel-threads4": ["split", "source", "fix_sources", "why"],
+                   "accel-threads5": ["split", "source", "fix_sources", "why"]}
 
 FUNNEL = ["window", "unresolved", "internal", "cve", "empty_title", "noise", "rank", "analysis", "selected"]
 DROP_REASONS = {"not_adopted", "no_fix_evidence", "internal_process", "consultation_only", "env_workaround",
@@ -345,6 +347,25 @@ def test_a_blind_world_is_its_hand_labels_all_held_out(world, data_file):
     # projects no other bundled world holds
     others = {e["repo"] for w in WORLDS if w != world for e in World(ROOT / "worlds" / w).truth()["issues"]}
     assert not others & {e["repo"] for e in entries}
+
+
+def test_the_fifth_blind_world_is_a_precision_test_of_team_tickets():
+    """accel-threads5 (hand labels, all held out, projects no other world holds) has no fix pair by hand: its merged PRs
+    name developers' own tickets, which the labelling guide calls `internal`. GitHub still records the close: the
+    `fixes #10243` PR closes the ticket a second after its merge, and both PRs whose title field reads `[#10243]`
+    cross-reference it."""
+    entries = _entries_are_the_hand_labels("accel-threads5", "accel_threads5.yaml")
+    assert len(entries) >= 20 and all(e["split"] == "heldout" for e in entries)
+    assert not any(e["fix"] for e in entries) and sum(e["funnel"] == "internal" for e in entries) >= 5
+    others = {e["repo"] for w in WORLDS if w != "accel-threads5" for e in World(ROOT / "worlds" / w).truth()["issues"]}
+    assert not others & {e["repo"] for e in entries}
+    world = World(ROOT / "worlds" / "accel-threads5")
+    issue, pull = world.issue("NVIDIA", "TensorRT-LLM", 10243), world.pull("NVIDIA", "TensorRT-LLM", 11430)
+    assert "fixes #10243" in pull["body"] and pull["merged_at"]
+    assert (parse_time(issue["closed_at"]) - parse_time(pull["merged_at"])).total_seconds() == 1
+    events = world.issue_file("NVIDIA", "TensorRT-LLM", 10243, "events") or []
+    sources = sorted(e["source"]["issue"]["number"] for e in events if e["event"] == "cross-referenced")
+    assert sources == [11430, 11627]
 
 
 def test_a_bare_issue_id_field_links_nothing_but_the_hand_close_waits_for_the_pr():
