@@ -208,5 +208,10 @@ def test_a_step_that_worked_is_read_whatever_it_quotes_or_links():
                  "export HF_ENDPOINT=https://hf-mirror.com/?x=1 fixed the download",
                  "<!-- Did you set it? -->\nexport HCCL_X=1 works",
                  "export PYTHONPATH=/opt/lib (the default is empty) fixed it",
-                 "Forgot to set HCCL_X, works now", "env: export HCCL_X=1"):
+                 "Forgot to set HCCL_X, works now", "env: export HCCL_X=1",
+                 "export HCCL_X=1 后就不报错了", "export HCCL_X=1 之后未再报错", "export HCCL_X=1 fixed it; tested against 8 cards",
+                 "export HCCL_X=1 works, the distilled model loads now"):
         assert verdict(*bug, [("user1", last)]) == (False, "env_workaround"), last
+    for last in ("export HCCL_CONNECT_TIMEOUT=1200 无果，还是 hang", "设置了：export HCCL_CONNECT_TIMEOUT=1200，没变，依旧卡住",
+                 "I tried `export HCCL_CONNECT_TIMEOUT=1200`, no change.", "export HCCL_X=1 didn't work"):
+        assert verdict(*bug, [("user1", last)]) == (False, "no_fix_evidence"), last

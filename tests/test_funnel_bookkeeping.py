@@ -133,7 +133,7 @@ def test_a_user_tells_of_his_own_use(text):
                                   "We used to sync the host for every step", "When we implement V4 the scheduler moves",
                                   "When we merge this PR, the API changes", "If I understand correctly, this PR adds it",
                                   "I found that the current API lacks a flag, so this PR adds it", "我们在新版本中支持了 X",
-                                  "本PR在910B上测试时性能提升", "我们运行了单元测试", "我们跑了benchmark"])
+                                  "本PR在910B上运行时性能提升", "本 PR 在 910B 上运行时性能提升", "我们运行了单元测试", "我们跑了benchmark"])
 def test_a_developers_plan_speaks_of_the_change(text):
     assert not tells_own_use(text)
 

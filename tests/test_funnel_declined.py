@@ -28,6 +28,10 @@ CLOSE = t(18, 12)
     "Closing due to insufficient information. Please provide a minimal reproducer and we will reopen.",
     "Closing: insufficient information to determine the root cause. Feel free to reopen.",
     "Closing for lack of info, see https://example.org/faq?lang=en",
+    "由于信息不足，无法定位问题，先关闭。", "因信息不足无法复现，关闭此 issue",
+    "Won't fix. Please use GitHub Discussions for usage questions.", "不予支持，如有疑问可以用邮件联系我们。",
+    "Closing due to lack of information. Please update to the latest release and reopen if it persists.",
+    "This feature is unlikely to be supported.", "Support for Python 3.7 is unlikely to be added.",
 ])
 def test_the_closers_decline_or_sweep_is_found(words):
     assert closing_decline("alice", "maint", CLOSE, [comment(1, words, author="maint", at=t(18, 11, 55))])

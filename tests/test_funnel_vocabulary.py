@@ -93,6 +93,8 @@ def test_a_scoped_label_is_read_by_its_value():
     for n, label in enumerate(("docs/outdated", "api/deprecated", "component: task", "area: tracking"), start=10):
         assert _stage(issue(n, closed=t(18), labels=[label])) == "pool", label
     assert FunnelConfig().stale_label(["cache/stale", "exempt/stale"]) == ""
+    for scoped in ("status/needs-info/stale", "issue-status: stale", "Closed-Reason: Stale", "stat:stale"):
+        assert FunnelConfig().stale_label([scoped]) == scoped, scoped
     assert label_keys("bug") == {"bug"} and label_keys("") == frozenset()
 
 

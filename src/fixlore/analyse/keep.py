@@ -61,16 +61,19 @@ MIN_ANSWER_CHARS = 40
 # The reporter's own last word setting the environment ("forget set env: export HCCL_INTRA_ROCE_ENABLE=1",
 # "忘了配置环境变量"): he found the fix was an environment step, which is what env_workaround records for
 # an answer (worlds/README.md labelling guide: "the answer or the report itself is … an environment step").
-# Read on the raw comment (a step in a code fence counts); not when that word asks ("是不是忘了配置什么？"),
+# Read on what the reporter wrote himself (a step in a code fence counts; quoted lines, comments and addresses do not); not when that word asks ("是不是忘了配置什么？"),
 # shows an error (a launch script pasted with its traceback) or says it still fails.
 # Class named on accel-threads (Mooncake #3749, fitted); held out elsewhere.
-ENV_STEP = re.compile(r"(?m)(?:^|[:：.。;；,，`]\s*)\s*(?:export|set)\s+[A-Z][A-Z0-9_]{2,}=\S|\bforg[eo]t(?:ten)?\s+(?:to\s+)?set\b"
+ENV_STEP = re.compile(r"(?m)(?:^|[:：.。;；,，])[^\S\n]*+(?:export|set)\s++[A-Z][A-Z0-9_]{2,}=\S|\bforg[eo]t(?:ten)?\s+(?:to\s+)?set\b"
                       r"|忘(?:了|记)(?:了)?(?:设置|配置|设|加|export)", re.IGNORECASE)
-STILL_FAILS = ("still", "again", "same error", "doesn't work", "does not work", "not working", "no luck", "fails",
-               "failed", "仍然", "依然", "依旧", "还是", "不行", "没用", "无效", "报错", "失败")
-# a failure word said to be over ("no longer fails", "不再报错", "没有报错了"): the step worked
-_OVER = re.compile(r"(?:no\s+longer|not|n't|never|不再|没有|没|无)\s*\S{0,2}\s*$", re.IGNORECASE)
-_QUOTED = re.compile(r"(?m)^\s*>.*$")
+STILL_FAILS = ("still", "again", "same error", "doesn't work", "does not work", "didn't work", "did not work",
+               "not working", "no luck", "no change", "fails", "failed", "仍然", "依然", "依旧", "还是", "不行", "没用", "无效",
+               "无果", "没变", "报错", "失败")
+# A failure word said to be over ("no longer fails", "不再报错", "没有报错了", "之后未再报错", "后无报错"): the step
+# worked. One negation list for both uses; in Chinese the failure word follows the negation directly.
+_NEGATION = r"(?:no\s+longer|not|n't|never|no)\s+|(?:不再|没有再?|没再?|未再?|无|不)"
+_OVER = re.compile(rf"(?:{_NEGATION})\s*$", re.IGNORECASE)
+_QUOTED = re.compile(r"(?m)^[ \t]*+>.*$")
 _ASKS = re.compile(r"[?？]|是不是|是否|\bdid\s+I\b", re.IGNORECASE)
 
 
@@ -86,7 +89,9 @@ def _reporters_step(last: str) -> bool:
     for cue in STILL_FAILS:
         at = low.find(cue)
         while at >= 0:
-            if not _OVER.search(low[max(0, at - 12):at]):
+            # as a word where the cue is one ("again" is not in "against", "still" not in "distilled")
+            whole = not cue.isascii() or not (low[at - 1:at].isalpha() or low[at + len(cue):at + len(cue) + 1].isalpha())
+            if whole and not _OVER.search(low[max(0, at - 12):at]):
                 return False
             at = low.find(cue, at + 1)
     return True
@@ -94,8 +99,7 @@ def _reporters_step(last: str) -> bool:
 
 def _clear_of_over(text: str) -> str:
     """`text` without failure words said to be over ("不再报错", "no longer fails")."""
-    return re.sub(r"(?:no\s+longer|不再|没有|没)\s*(?:\S{0,2}\s*)?(?:报错|错误|异常|fails?|errors?)", " ", text,
-                  flags=re.IGNORECASE)
+    return re.sub(rf"(?:{_NEGATION})\s*(?:报错|错误|异常|fails?|errors?)", " ", text, flags=re.IGNORECASE)
 
 
 # an official explanation this long stands even when the issue was then closed for lack of feedback

@@ -47,7 +47,7 @@ READ_CHARS = 20_000
 _SPACE = re.compile(r"\s+")
 # what makes a run a command or a log rather than prose or an environment line: a long flag, a path
 # to run ("./bin/x", "../run.sh"), a shell prompt before a command, or a failure shown (rules.words.ERROR_SEEN)
-_COMMAND = re.compile(r"(?:^|\s)--[A-Za-z][\w-]*(?:=|\s)|(?:^|\s)\.{1,2}/[\w.-]+|(?:^|\s)\$\s+\S|(?:[\]~]|/[\w.-]*)#\s+\S")
+_COMMAND = re.compile(r"(?:^|\s)--[A-Za-z][\w-]*(?:=|\s)|(?:^|\s)\.{1,2}/(?:[\w.-]+/)*[\w-]+(?:\.(?:sh|py|bin|exe))?(?![\w.]*\.(?:md|txt|rst|html?))(?=\s|$)|(?:^|\s)\$\s+\S|(?:[\]~]|/[\w.-]*)#\s+\S")
 
 
 def _command_or_log(run: str) -> bool:
@@ -59,9 +59,9 @@ def _folded(text: str) -> str:
 
 
 def quoted_runs(report: str, change: str, size: int = QUOTE_MIN_CHARS, places: int = 8) -> list[str]:
-    """Every maximal run of at least `size` characters both texts hold (spaces folded), found from
-    each shared `size`-character window of `change` and up to `places` places of it in `report`
-    (a phrase the report repeats is tried at each); linear in the texts' length."""
+    """Runs of at least `size` characters both texts hold (spaces folded), found left to right in
+    `change`: at each shared `size`-character window, the run from each of up to `places` places of
+    it in `report` (a phrase the report repeats is tried at each), then past the longest; linear."""
     a, b = _folded(report), _folded(change)
     if len(a) < size or len(b) < size:
         return []

@@ -18,8 +18,8 @@ ANSWER_MIN_CHARS = 12
 DECLINED = ("不采纳", "不予采纳", "不接纳", "不受理", "不予受理", "否决", "不做修改", "不会修改", "不计划支持", "暂不考虑",
             "won't fix", "wont fix", "will not fix", "not planned", "declined", "rejected", "we will not", "won't be")
 
-_CLOSING_NOTE = re.compile(r"^[\s\W]*(?:已答复|已回复|已解决|已修复|问题已解决|答复完毕)?[\s\W]*"
-                           r"(?:关闭|先关闭|关单|closing|close[sd]?)[\s\W]*$", re.IGNORECASE)
+_CLOSING_NOTE = re.compile(r"^[\s\W]*+(?:(?:已答复|已回复|已解决|已修复|问题已解决|答复完毕)[\s\W]*+)?"
+                           r"(?:关闭|先关闭|关单|closing|close[sd]?)[\s\W]*+$", re.IGNORECASE)
 
 
 def squash(text: str) -> str:

@@ -74,7 +74,7 @@ _FULL_RE = re.compile(
     rf"(?P<f_num>\d+)(?![A-Za-z0-9_]))")
 _WORD_RE = re.compile(
     rf"(?P<word>(?<![A-Za-z0-9_/\-])(?P<w_kw>PRs?|MRs?|pull\s++request|merge\s++request|issues?)"
-    rf"(?:\s*+(?:(?:id|number|num)\s*+(?=[:：#＃])|no\.|编号))?\s*+(?:[:：/]\s*+)?(?P<w_sig>{_HASH}|{_BANG})?\s*+"
+    rf"(?:\s*+(?:id|number|num|no\.|编号))?\s*+(?:[:：/]\s*+)?(?P<w_sig>{_HASH}|{_BANG})?\s*+"
     rf"(?P<w_num>\d+)(?![A-Za-z0-9_]|[.:]\d))",
     re.IGNORECASE)
 # The sigil comes first and the look-behind after it (checking the character before the
@@ -108,7 +108,15 @@ def _from_full(m: re.Match[str], text: str, repo: str) -> tuple[str, str, int] |
     return _checked(kind, f"{m.group('f_owner')}/{m.group('f_repo')}", m.group("f_num"))
 
 
+# "the issue number 5 of the magazine", "I have issue ID 3 devices": a field word with no colon, then a
+# count of things, is prose, not a ticket's field
+_FIELD_WORD = re.compile(r"\s(?:id|number|num)\s*\d", re.IGNORECASE)
+_COUNTED_AFTER = re.compile(r"\s+(?:of|in|on|devices?|cards?|nodes?|times?|items?)\b", re.IGNORECASE)
+
+
 def _from_word(m: re.Match[str], text: str, repo: str) -> tuple[str, str, int] | None:
+    if _FIELD_WORD.search(m.group("word")) and _COUNTED_AFTER.match(text, m.end()):
+        return None
     kind = KIND_ISSUE if m.group("w_kw").lower().startswith("issue") else KIND_PULL
     if kind == KIND_ISSUE and m.group("w_sig") in ("!", "！"):
         kind = KIND_PULL

@@ -29,9 +29,10 @@ _LETTER = re.compile(r"[^\W_]", re.UNICODE)     # a letter or digit of any scrip
 
 
 # What a pasted log shows when something went wrong, matched with its case ("RuntimeError", "ERROR:",
-# "Segmentation fault", "报错"; not "default" nor "the error handling docs"): one pattern for the
+# "Error: …", "Segmentation fault", "报错"; not "default", "Error messages are unclear" nor "the error
+# handling docs"): one pattern for the
 # rules that ask whether a text carries a failure (link.quoted_fix, analyse.keep).
-ERROR_SEEN = re.compile(r"\b[A-Z]\w*(?:Error|Exception|Fault)\b|\b(?:Error|Exception|ERROR|FATAL)\b"
+ERROR_SEEN = re.compile(r"\b[A-Z]\w*(?:Error|Exception|Fault)\b|\b(?:Error|Exception)\s*:|\b(?:ERROR|FATAL)\b"
                         r"|\berror:|Segmentation fault|Traceback|报错|错误|异常")
 
 

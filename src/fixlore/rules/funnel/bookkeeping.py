@@ -51,8 +51,11 @@ SITTING_S = 3600
 MIN_OWN_CHARS = 20
 
 # A line that is only markup around a heading: "## Describe the bug", "**版本**", "- [ ]".
-_HEADING = re.compile(r"^\s*(#{1,6}\s.*|\*\*[^*]*\*\*:?|__[^_]*__:?|[-*]\s*\[[ xX]?\]\s*|[-*_=`>|\s]*)\s*$")
-_FENCE = re.compile(r"^\s*(?:```|~~~)")
+_HEADING = re.compile(r"^\s*+(#{1,6}\s.*|\*\*[^*]*\*\*:?|__[^_]*__:?|[-*]\s*+\[[ xX]?\]\s*+|[-*_=`>|\s]*+)\s*+$")
+# CommonMark's fences: an opening run of 3+ backticks or tildes whose info string holds no backtick (so an
+# inline ```code``` span opens nothing), closed by a bare run of the same mark at least as long.
+_FENCE_OPEN = re.compile(r"^ {0,3}(`{3,}(?=[^`]*$)|~{3,})")
+_FENCE_CLOSE = re.compile(r"^ {0,3}(`{3,}|~{3,})[ \t]*$")
 # The author telling what he met while using the project: a first person trying, running or meeting
 # something, or the circumstance of a use ("When I run …", "在 910B 上部署时"). A developer's plan
 # speaks of the change ("we use a new scheduler", "我们在此 PR 中实现", "I have tested it with the unit
@@ -68,20 +71,32 @@ _OWN_USE = re.compile(
     r"|\bI\s+use\s+\S+.{0,40}?\b(?:and|but)\s+(?:it|the)\b"
     r"|我们?(?:在(?!\s*(?:此|本|这个|该|新)?\s*(?:PR|MR|pr|mr|#|!|！|＃|版本))|尝试|试了|试着|部署|安装|发现|遇到|碰到)"
     r"|我们?(?:运行|跑)(?!了?\s*(?:单元测试|单测|UT|ut|benchmark|测试用例|用例))"
-    r"|(?<!PR)(?<!pr)在[^。，,\n]{1,24}?上(?:运行|部署|使用|跑)[^。，,\n]{0,8}?时|使用(?:过程)?中(?:发现|遇到)",
+    r"|(?<!PR)(?<!PR\s)在[^。，,\n]{1,24}?上(?:运行|部署|使用|跑)[^。，,\n]{0,8}?时|使用(?:过程)?中(?:发现|遇到)",
     re.IGNORECASE)
 
 
 def _lines(body: str) -> list[tuple[str, bool]]:
     """The body's non-blank lines, stripped, without HTML comments, each with whether it lies in a
-    code fence (what the writer pasted: a log, a command, code) or is a fence's own line."""
+    code fence (what the writer pasted: a log, a command, code) or is a fence's own line. A fence
+    left open at the end of the body fenced nothing: its lines are read as prose."""
     out: list[tuple[str, bool]] = []
-    fenced = False
+    opener = ""
+    opened_at = -1
     for line in visible(body or "").splitlines():
-        fence = bool(_FENCE.match(line))
+        if opener:
+            close = _FENCE_CLOSE.match(line)
+            if close and close.group(1)[0] == opener[0] and len(close.group(1)) >= len(opener):
+                opener = ""
+            if line.strip():
+                out.append((line.strip(), True))
+            continue
+        start = _FENCE_OPEN.match(line)
+        if start:
+            opener, opened_at = start.group(1), len(out)
         if line.strip():
-            out.append((line.strip(), fenced or fence))
-        fenced = fenced != fence
+            out.append((line.strip(), bool(start)))
+    if opener:
+        out[opened_at + 1:] = [(text, False) for text, _ in out[opened_at + 1:]]
     return out
 
 

@@ -57,7 +57,7 @@ _DECLINE = re.compile(
     r"\bnot\s+(?:currently\s+|yet\s+)?planned\b|\bno\s+(?:current\s+)?plans?\s+to\s+(?:support|fix|implement|add|adapt)"
     r"|\bnot\s+(?:on|in)\s+(?:our|the)\s+(?:road\s?map|plan)|\bwon'?t\s+(?:be\s+)?(?:fix(?:ed)?|implement(?:ed)?)\b"
     r"|\bwill\s+not\s+(?:be\s+)?(?:fix(?:ed)?|implement(?:ed)?)\b|\bout\s+of\s+(?:the\s+)?scope\b|\bwontfix\b"
-    r"|\b(?:this|it|that|support|the\s+feature|the\s+request)(?:'s|\s+is)\s+(?:not|un)\s?likely\s+to\s+"
+    r"|\b(?:this|it|that|support|the\s+\w+)(?:\s+[\w.]+){0,4}?(?:'s|\s+is)\s+(?:not|un)\s?likely\s+to\s+"
     r"(?:happen|be\s+(?:supported|implemented|added))(?!\s+(?:again|in\s+practice|in\s+normal|often|normally))\b"
     r"|\b(?:do|does)\s*(?:n't|\s+not)\s+plan\s+to\s+(?:support|fix|implement|add)\b"
     r"|不在.{0,6}(?:规划|计划|路标|路线图)|暂无(?:相关|支持|适配|修复)?的?(?:计划|规划)|没有(?:相关|支持|适配|修复)?的?(?:计划|规划)"
@@ -68,7 +68,7 @@ _TOO_LITTLE = re.compile(
     r"|\bclos(?:e|ed|ing)\b.{0,40}?\b(?:lack|absence)\s+of\s+(?:information|info|details)\b"
     r"|\bclos(?:e|ed|ing)\b.{0,40}?\b(?:insufficient|too\s+little)\s+(?:information|info|details)\b"
     r"|\b(?:insufficient|too\s+little)\s+(?:information|info|details)\s+(?:to|for)\s+(?:help|investigat|reproduc|debug|act|proceed|look)"
-    r"|^\s*信息(?:有限|不足|太少|不全|不够)了?[，,。\s]{0,2}.{0,10}?(?:没法|无法|不能|难以)(?:提供)?(?:帮助|帮忙|帮你|定位|判断|分析|处理|复现)"
+    r"|(?:^|由于|因为?|鉴于|[，。,])\s*信息(?:有限|不足|太少|不全|不够)了?[，,。\s]{0,2}.{0,10}?(?:没法|无法|不能|难以)(?:提供)?(?:帮助|帮忙|帮你|定位|判断|分析|处理|复现)"
     r"|(?:我们|这边|目前)[^。]{0,6}信息(?:有限|不足|太少|不全|不够)了?[，,。\s]{0,2}.{0,10}?(?:没法|无法|不能|难以)(?:提供)?(?:帮助|帮忙|帮你|定位|判断|分析|处理|复现)"
     r"|信息(?:太少|有限)了?[，,]?\s*(?:我们)?(?:这边)?(?:没法|无法)(?:帮你|帮助)"
     r"|缺(?:少|乏)(?:必要|足够)?的?(?:信息|日志|材料)[，,。\s]{0,2}.{0,6}?(?:没法|无法|不能|难以)(?:复现|定位|判断|分析|处理)",
@@ -81,11 +81,11 @@ _ASKS = re.compile(r"[?？]|\b(?:could|can|would)\s+you\b|\bplease\s+(?:provide|
 # ... unless the request only says what would reopen it ("Please provide a reproducer and we will reopen")
 _REOPEN = re.compile(r"\breopen|重新打开|重开", re.IGNORECASE)
 _FOUND_AFTER_ALL = re.compile(r"已(?:经)?定位|定位到|找到(?:了)?原因|(?:found|identified|located)\s+the\s+(?:root\s+)?"
-                              r"(?:cause|problem|bug)|(?:升级|更新)(?:到|至)?.{0,12}即可|(?:upgrade|update)\s+to\b",
-                              re.IGNORECASE)
+                              r"(?:cause|problem|bug)|(?:升级|更新)(?:到|至)?.{0,12}即可|(?:upgrade|update)\s+to\s+v?\d"
+                              r"|\bwhich\s+fixes\b", re.IGNORECASE)
 # a decline that points the way out ("we don't plan to support 3.7; please upgrade to 3.9") is an answer
-_WAY_OUT = re.compile(r"\bplease\s+(?:upgrade|use|switch)|\buse\s+\S+\s+instead|可以(?:用|使用|改用)|请(?:升级|改用|使用)",
-                      re.IGNORECASE)
+_WAY_OUT = re.compile(r"\bplease\s+(?:upgrade|switch)\s+to\s+v?\d|\buse\s+(?!the\s+forum|github\s+discussions)\S+\s+instead"
+                      r"|\bwhich\s+fixes\b|可以(?:用|使用|改用)(?!邮件|论坛)|请(?:升级|改用)(?:到|至)?\s*v?\d", re.IGNORECASE)
 _SWEEP = re.compile(
     r"\b(?:issues?|tickets?)\s+(?:are|is)\s+being\s+closed\b|\bno\s+longer\s+relevant\b"
     r"|\bclos(?:ed|ing)\s+(?:this\s+|it\s+)?(?:due\s+to|because\s+of)\s+(?:the\s+)?inactivity\b"

@@ -52,17 +52,21 @@ def folded(values: tuple[str, ...]) -> frozenset[str]:
 # "resolution::duplicate" (GitLab's scoped form), "type:feature". Under a scope that says what a ticket is
 # or where it stands (`_VERDICT_SCOPES`) the value is the label a tracker without scopes would write; under
 # one that says what it is about ("area/docs", "component: task", "cache/stale") it is a topic, not a verdict.
-_SCOPE = re.compile(r"^\s*([^:/：]+?)\s*[:/：]+\s*(.+)$")
-_VERDICT_SCOPES = frozenset({"status", "state", "resolution", "resolved", "lifecycle", "triage", "kind", "type",
-                             "closed", "close", "reason", "stage", "issue", "状态", "类型", "类别", "结论"})
+_SCOPE = re.compile(r"^\s*(.+?)\s*[:/：]+\s*([^:/：]+?)\s*$")
+_VERDICT_SCOPES = ("status", "stat", "state", "resolution", "resolved", "lifecycle", "triage", "kind", "type",
+                   "closed", "close", "reason", "stage", "issue", "状态", "类型", "类别", "结论")
 
 
 def label_keys(label: str) -> frozenset[str]:
-    """A label's folded name, and its folded value when its scope says what the ticket is or where it
-    stands ("status:stale" -> "stale"; "area/docs" keeps only its name)."""
+    """A label's folded name, and its folded last value when its scope says what the ticket is or
+    where it stands ("status:stale", "issue-status: stale", "status/needs-info/stale" -> "stale";
+    "area/docs" keeps only its name): a scope is a verdict scope when one of `_VERDICT_SCOPES`
+    starts or ends it ("Closed-Reason", "issue-status")."""
     whole = fold(label)
     m = _SCOPE.match(label or "")
-    value = fold(m.group(2)) if m and fold(m.group(1)) in _VERDICT_SCOPES else ""
+    scope = fold(re.split(r"[:/：]", m.group(1))[0]) if m else ""
+    verdict = bool(scope) and any(scope.startswith(fold(v)) or scope.endswith(fold(v)) for v in _VERDICT_SCOPES)
+    value = fold(m.group(2)) if m and verdict else ""
     return frozenset(k for k in (whole, value) if k)
 
 
