@@ -5,6 +5,7 @@ columns (migration 0008, which fills them from the payloads stores already keep)
 from __future__ import annotations
 
 import json
+from contextlib import contextmanager
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -28,6 +29,21 @@ def _migrations(conn: sa.Connection) -> Config:
     cfg.set_main_option("script_location", str(ROOT / "src" / "fixlore" / "store" / "migrations"))
     cfg.attributes["connection"] = conn
     return cfg
+
+
+@contextmanager
+def _store_at(url: str, revision: str, platform: str):
+    """A SQLite store migrated up to `revision` holding repo o/r: its connection and alembic config."""
+    engine = sa.create_engine(url)
+    try:
+        with engine.begin() as conn:
+            cfg = _migrations(conn)
+            command.upgrade(cfg, revision)
+            conn.execute(sa.text("INSERT INTO repos (full_name, platform, owner, name) VALUES ('o/r', :p, 'o', 'r')"),
+                         {"p": platform})
+            yield conn, cfg
+    finally:
+        engine.dispose()
 
 
 def test_sources_keep_the_platforms_word_and_the_assignees():
@@ -58,11 +74,7 @@ def test_the_store_keeps_them(db_url):
 
 def test_the_migration_fills_them_from_the_kept_payloads(tmp_path):
     url = f"sqlite:///{tmp_path / 'old.db'}"
-    engine = sa.create_engine(url)
-    with engine.begin() as conn:
-        cfg = _migrations(conn)
-        command.upgrade(cfg, "0007_single_keys_search")
-        conn.execute(sa.text("INSERT INTO repos (full_name, platform, owner, name) VALUES ('o/r', 'github', 'o', 'r')"))
+    with _store_at(url, "0007_single_keys_search", "github") as (conn, _):
         conn.execute(sa.text("INSERT INTO issues (id, repo, number, raw) VALUES ('o/r#1', 'o/r', 1, :raw)"),
                      {"raw": json.dumps({"assignees": [{"login": "lead"}], "assignee": {"login": "lead"}})})
         conn.execute(sa.text("INSERT INTO issues (id, repo, number, raw) VALUES ('o/r#2', 'o/r', 2, :raw)"),
@@ -71,7 +83,6 @@ def test_the_migration_fills_them_from_the_kept_payloads(tmp_path):
             conn.execute(sa.text("INSERT INTO comments (repo, parent_kind, parent_number, id, author, raw) "
                                  "VALUES ('o/r', 'issue', 1, :id, 'x', :raw)"),
                          {"id": cid, "raw": json.dumps({"author_association": said} if said else {})})
-    engine.dispose()
     store = Store.open(url)
     try:
         corpus = store.load_corpus()
@@ -83,11 +94,7 @@ def test_the_migration_fills_them_from_the_kept_payloads(tmp_path):
 
 def test_going_back_from_0008_keeps_the_issues_search_box(tmp_path):
     url = f"sqlite:///{tmp_path / 'back.db'}"
-    engine = sa.create_engine(url)
-    with engine.begin() as conn:
-        cfg = _migrations(conn)
-        command.upgrade(cfg, "0008_who_speaks")
-        conn.execute(sa.text("INSERT INTO repos (full_name, platform, owner, name) VALUES ('o/r', 'gitcode', 'o', 'r')"))
+    with _store_at(url, "0008_who_speaks", "gitcode") as (conn, cfg):
         conn.execute(sa.text("INSERT INTO issues (id, repo, number, title, raw) VALUES ('o/r#1', 'o/r', 1, "
                              "'偶发超时 before', '{}')"))
         command.downgrade(cfg, "0007_single_keys_search")
@@ -98,6 +105,5 @@ def test_going_back_from_0008_keeps_the_issues_search_box(tmp_path):
             "SELECT number FROM issues WHERE rowid IN (SELECT rowid FROM issues_fts WHERE issues_fts MATCH :q)"),
             {"q": '"偶发超时" OR "多卡部署"'})}
         triggers = {r[0] for r in conn.execute(sa.text("SELECT name FROM sqlite_master WHERE type = 'trigger'"))}
-    engine.dispose()
     assert found == {1, 2}
     assert {"issues_fts_ai", "issues_fts_ad", "issues_fts_au"} <= triggers

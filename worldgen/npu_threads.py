@@ -466,7 +466,7 @@ def write_world(out: Path, data: dict, threads: list[Thread], *, since: str, des
 
 def write_held_out(out: Path, data_path: Path, since: str, description: str) -> None:
     """A world of collected threads labelled before their first run, every issue held out
-    (worldgen/accel_threads*.py): written by `write_world`, its notes naming the data file."""
+    (worldgen/held_out_batches.py): written by `write_world`, its notes naming the data file."""
     data, threads = load(data_path, later={})
     for t in threads:
         t.split = "heldout"
@@ -482,7 +482,7 @@ HELD_OUT_SINCE = "2025-07-01T00:00:00Z"     # npu-threads' window: the held-out 
 
 
 def held_out_batch(world: str, description: str):
-    """`write(out)` and `main(argv)` of a held-out batch's script (worldgen/accel_threads*.py): the world
+    """`write(out)` and `main(argv)` of a held-out batch (worldgen/held_out_batches.py): the world
     `worlds/<world>` from `worldgen/data/<world, '-' as '_'>.yaml`, every issue held out, written by
     `write_held_out` in npu-threads' window. What the stored excerpts do not show (times of day, merge and
     close times, closers, cross-reference events) is filled by this module's fixed rules."""

@@ -187,8 +187,8 @@ def keep_or_drop(case: Case, ctx: CaseContext, root_cause: str = "", established
 
     # No fix PR at all: what did the discussion teach?
     if not official.strip():
-        last = (ctx.reporter_comments()[-1].body or "") if ctx.reporter_comments() else ""
-        if _reporters_step(last):
+        own = ctx.reporter_comments()
+        if own and _reporters_step(own[-1].body or ""):
             return KeepVerdict(False, DropReason.ENV_WORKAROUND, ["the reporter's own last word is an environment step"])
         if reporter.strip() and has_cue(reporter, SOLVED_BY_REPORTER):
             return KeepVerdict(False, DropReason.SELF_ANSWERED, ["reporter solved it alone; no official answer"])

@@ -12,8 +12,9 @@ tried first of the two: the same author quoting the report is the more specific 
   before the issue was closed, and it names no issue with a closing keyword (it would be that
   issue's fix);
 - its title and description repeat a run of at least `QUOTE_MIN_CHARS` characters of the
-  report (spaces folded, addresses left out), left after the lines the repository's template
-  writes into every issue (`CorpusIndex.template_lines`), and the run is a command or a log:
+  report in its writer's own words (`rules.funnel.bookkeeping.own_words`: the repository's template
+  lines and bare headings left out, fences kept whole; spaces folded, addresses left out), and the
+  run is a command or a log:
   it holds a long flag, a path to run, a shell prompt before a command or a failure shown. An environment line
   ("CANN 8.0.RC3, torch 2.1.0, Python 3.10") is the author's, not the report's: he pastes it
   into every report and PR he writes.
@@ -35,7 +36,7 @@ from datetime import timedelta
 from fixlore.core.model import Issue, Pull
 from fixlore.link.index import CorpusIndex
 from fixlore.link.named_files import closes_an_issue
-from fixlore.rules.funnel.bookkeeping import SITTING_S
+from fixlore.rules.funnel.bookkeeping import SITTING_S, own_words
 from fixlore.rules.refs import visible
 from fixlore.rules.text import without_urls
 from fixlore.rules.words import ERROR_SEEN
@@ -88,11 +89,6 @@ def quoted_runs(report: str, change: str, size: int = QUOTE_MIN_CHARS, places: i
     return runs
 
 
-def _report_text(issue: Issue, idx: CorpusIndex) -> str:
-    shared = idx.template_lines(issue.repo)
-    return "\n".join(line for line in visible(issue.body or "").splitlines() if line.strip() not in shared)
-
-
 def quoted_fix(issue: Issue, idx: CorpusIndex) -> tuple[Pull, str] | None:
     """The reporter's own merge this rule names as the fix, with what shows it; None when any condition fails."""
     close, opened, author = issue.closed_at, issue.created_at, (issue.author or "").casefold()
@@ -104,7 +100,7 @@ def quoted_fix(issue: Issue, idx: CorpusIndex) -> tuple[Pull, str] | None:
            and idx.is_default_branch(p.repo, p.base_ref)]
     if not own:
         return None
-    report = _report_text(issue, idx)
+    report = own_words(issue.body or "", idx.template_lines(issue.repo))
     for p in sorted(own, key=lambda p: p.merged_at):
         if closes_an_issue(p, idx):
             continue

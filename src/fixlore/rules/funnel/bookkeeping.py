@@ -75,6 +75,11 @@ _OWN_USE = re.compile(
     re.IGNORECASE)
 
 
+def is_heading_line(line: str) -> bool:
+    """A line that is only markup around a heading or nothing ("## Describe the bug", "**版本**", "- [ ]")."""
+    return bool(_HEADING.match(line))
+
+
 def _lines(body: str) -> list[tuple[str, bool]]:
     """The body's non-blank lines, stripped, without HTML comments, each with whether it lies in a
     code fence (what the writer pasted: a log, a command, code) or is a fence's own line. A fence
@@ -117,7 +122,7 @@ def own_words(body: str, shared: frozenset[str]) -> str:
     heading-only lines and the lines the repository's template writes (`shared`); a fence and
     what it holds stay whole."""
     return "\n".join(line for line, fenced in _lines(body)
-                     if fenced or (line not in shared and not _HEADING.match(line)))
+                     if fenced or (line not in shared and not is_heading_line(line)))
 
 
 def says_nothing(body: str, shared: frozenset[str], min_chars: int = MIN_OWN_CHARS) -> bool:

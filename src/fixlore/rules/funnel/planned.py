@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import re
 
+from fixlore.rules.funnel.bookkeeping import is_heading_line
 from fixlore.rules.refs import TABLE_REF_ROWS, has_task_list_ref, table_ref_rows, task_lines_with_refs, visible
 
 TASK_REF_LINES = 2
@@ -43,9 +44,6 @@ _SAYS_IT_TRACKS = re.compile(
     re.IGNORECASE)
 
 
-_HEADING = re.compile(r"^\s{0,3}#{1,6}\s")
-
-
 def is_tracking_ticket(body: str | None) -> bool:
     """Whether `body` is a plan (a task list of references, `TASK_REF_LINES` checklist lines naming
     issues or PRs, a table of `TABLE_REF_ROWS` reference rows) or opens by saying it tracks."""
@@ -54,5 +52,5 @@ def is_tracking_ticket(body: str | None) -> bool:
             or table_ref_rows(body) >= TABLE_REF_ROWS:
         return True
     # the first line that is not a heading: a plan often opens with its own title ("### ROCm ASAN Packaging")
-    first = next((line for line in visible(body).splitlines() if line.strip() and not _HEADING.match(line)), "")
+    first = next((line for line in visible(body).splitlines() if line.strip() and not is_heading_line(line)), "")
     return bool(_SAYS_IT_TRACKS.match(first))

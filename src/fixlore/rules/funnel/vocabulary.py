@@ -57,6 +57,7 @@ _VERDICT_SCOPES = ("status", "stat", "state", "resolution", "resolved", "lifecyc
                    "closed", "close", "reason", "stage", "issue", "状态", "类型", "类别", "结论")
 
 
+@lru_cache(maxsize=4096)
 def label_keys(label: str) -> frozenset[str]:
     """A label's folded name, and its folded last value when its scope says what the ticket is or
     where it stands ("status:stale", "issue-status: stale", "status/needs-info/stale" -> "stale";
