@@ -15,7 +15,8 @@ WORLDS = {"demo": "worldgen/demo.py", "github-mini": "worldgen/github_mini.py", 
           "seed-twin": "worldgen/seed_twin.py", "seed-twin2": "worldgen/seed_twin2.py",
           "paddle-threads": "worldgen/paddle_threads.py", "pytest-threads": "worldgen/pytest_threads.py",
           **{w: "worldgen/held_out_batches.py"
-             for w in ("accel-threads", "accel-threads2", "accel-threads3", "accel-threads4", "accel-threads5")}}
+             for w in ("accel-threads", "accel-threads2", "accel-threads3", "accel-threads4", "accel-threads5",
+                       "accel-threads6")}}
 # Worlds whose truth entries carry provenance after the common keys (real-data worlds).
 PROVENANCE_KEYS = {"npu-threads": ["split", "source", "fix_sources", "why"], "seed-twin": ["split", "why"],
                    "seed-twin2": ["split", "why"], "paddle-threads": ["split", "source", "fix_sources", "why"],
@@ -24,7 +25,8 @@ PROVENANCE_KEYS = {"npu-threads": ["split", "source", "fix_sources", "why"], "se
                    "accel-threads2": ["split", "source", "fix_sources", "why"],
                    "accel-threads3": ["split", "source", "fix_sources", "why"],
                    "accel-threads4": ["split", "source", "fix_sources", "why"],
-                   "accel-threads5": ["split", "source", "fix_sources", "why"]}
+                   "accel-threads5": ["split", "source", "fix_sources", "why"],
+                   "accel-threads6": ["split", "source", "fix_sources", "why"]}
 
 FUNNEL = ["window", "unresolved", "internal", "cve", "empty_title", "noise", "rank", "analysis", "selected"]
 DROP_REASONS = {"not_adopted", "no_fix_evidence", "internal_process", "consultation_only", "env_workaround",
@@ -338,7 +340,9 @@ def _entries_are_the_hand_labels(world: str, data_file: str) -> list[dict]:
                                               # a third batch, collected after accel-threads2 was measured
                                               ("accel-threads3", "accel_threads3.yaml"),
                                               # a fourth batch, collected after accel-threads3 was measured
-                                              ("accel-threads4", "accel_threads4.yaml")])
+                                              ("accel-threads4", "accel_threads4.yaml"),
+                                              # a sixth batch (one project, THUDM/slime), after accel-threads5
+                                              ("accel-threads6", "accel_threads6.yaml")])
 def test_a_blind_world_is_its_hand_labels_all_held_out(world, data_file):
     entries = _entries_are_the_hand_labels(world, data_file)
     assert len(entries) >= 25 and all(e["split"] == "heldout" for e in entries)
@@ -366,6 +370,29 @@ def test_the_fifth_blind_world_is_a_precision_test_of_team_tickets():
     events = world.issue_file("NVIDIA", "TensorRT-LLM", 10243, "events") or []
     sources = sorted(e["source"]["issue"]["number"] for e in events if e["event"] == "cross-referenced")
     assert sources == [11430, 11627]
+
+
+def test_the_sixth_blind_world_keeps_slime_s_ways_of_naming_an_issue():
+    """accel-threads6 (THUDM/slime): 'fix #1440' closes the issue a second after the merge, and the later competing PR
+    closed unmerged ('as reported in #1440') still cross-references it; the reporter's own PR that gives only the issue
+    URL links it and closes nothing, so the hand close comes after the merge; 'Autofix/issue 1578' in a title has no
+    '#': GitHub links nothing and the issue stays open, as its stored copy shows."""
+    world = World(ROOT / "worlds" / "accel-threads6")
+
+    def referrers(number):
+        events = world.issue_file("THUDM", "slime", number, "events") or []
+        return sorted(e["source"]["issue"]["number"] for e in events if e["event"] == "cross-referenced")
+
+    issue, fix, later = (world.issue("THUDM", "slime", 1440), world.pull("THUDM", "slime", 1445),
+                         world.pull("THUDM", "slime", 2207))
+    assert fix["body"] == "fix #1440" and fix["merged_at"] and not later["merged_at"]
+    assert (parse_time(issue["closed_at"]) - parse_time(fix["merged_at"])).total_seconds() == 1
+    assert referrers(1440) == [1445, 2207]
+    issue, fix = world.issue("THUDM", "slime", 2245), world.pull("THUDM", "slime", 2246)
+    assert "https://github.com/THUDM/slime/issues/2245" in fix["body"] and referrers(2245) == [2246]
+    assert parse_time(issue["closed_at"]) > parse_time(fix["merged_at"]) and issue["state_reason"] is None
+    assert world.pull("THUDM", "slime", 1636)["merged_at"] and referrers(1578) == []
+    assert world.issue("THUDM", "slime", 1578)["state"] == "open"
 
 
 def test_a_bare_issue_id_field_links_nothing_but_the_hand_close_waits_for_the_pr():

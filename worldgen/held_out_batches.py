@@ -1,4 +1,4 @@
-"""Generate the held-out batches of real public issue/PR threads (worlds/accel-threads, accel-threads2 … 5).
+"""Generate the held-out batches of real public issue/PR threads (worlds/accel-threads, accel-threads2 … 6).
 
     python worldgen/held_out_batches.py WORLD [OUT_DIR]   (default: worlds/WORLD next to this folder)
 
@@ -11,7 +11,7 @@ worlds/README.md); every issue is ``heldout``.
 Which batches a later round read, and so is fitted for (worlds/README.md says which rules):
 - accel-threads: its per-case errors were read after its first measure; rules for five of their classes.
 - accel-threads3: its per-case output was read after its first measure; four rules and the value's own words.
-- accel-threads2, accel-threads4, accel-threads5: never read; their per-case results are not written down.
+- accel-threads2, accel-threads4, accel-threads5, accel-threads6: never read; their per-case results are not written down.
 """
 
 from __future__ import annotations
@@ -41,6 +41,9 @@ BATCHES: dict[str, str] = {
     "accel-threads5": (
         "Real public issue/PR threads of ML-infrastructure and accelerator projects no other world uses "
         "(TensorRT-LLM's AutoDeploy team tracker, vLLM's TPU backend), labelled by hand; times of day are synthetic."),
+    "accel-threads6": (
+        "Real public issue/PR threads of an RL post-training framework no other world uses (THUDM's slime: Chinese "
+        "and English reports, Chinese-speaking maintainers), labelled by hand; times of day are synthetic."),
 }
 
 
