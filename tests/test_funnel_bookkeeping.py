@@ -138,6 +138,31 @@ def test_a_developers_plan_speaks_of_the_change(text):
     assert not tells_own_use(text)
 
 
+@pytest.mark.parametrize("text", ["If we use the new API, the copy goes away", "if I use the fused op the latency halves",
+                                  "when we would use the new scheduler, the queue moves", "如果我们使用新的调度器，性能会提升",
+                                  "如果我们在 910B 上部署，可以省掉一次拷贝", "If we were running two cards, the split would help",
+                                  "If I tried a larger batch it should fit", "What if we use a ring buffer?",
+                                  "假如我们尝试 bf16，精度可能下降", "We use a ring buffer and the copy goes away",
+                                  "we use the new scheduler and it removes the lock"])
+def test_a_use_supposed_under_if_is_not_one_met(text):
+    assert not tells_own_use(text)
+
+
+@pytest.mark.parametrize("text", ["we use X in production and it crashes", "We use vLLM 0.6 on 910B and it hangs after an hour",
+                                  "we use the fused kernel in training but the loss is NaN",
+                                  "If I run the script with --bf16, I get an error", "Even so, we tried it on 310P",
+                                  "我们在 910B 上部署时发现不支持"])
+def test_a_use_met_is_told_beside_an_if_or_without_one(text):
+    assert tells_own_use(text)
+
+
+def test_a_request_supposing_a_use_is_still_its_authors_plan():
+    supposed = "If we use the new API, the host sync goes away. " + PLAN
+    assert _case(_corpus(supposed, title="[Feature] async metadata"))[0].funnel == "internal"
+    assert _case(_corpus("We use it in production and it crashes on long prompts. " + PLAN,
+                         title="[Feature] async metadata"))[0].funnel != "internal"
+
+
 def test_a_ticked_template_line_is_not_the_authors_own_use():
     ticked = "- [x] I have tried the latest version"
     assert tells_own_use(ticked + "\nAdd V4") and not tells_own_use(ticked + "\nAdd V4", frozenset({ticked}))

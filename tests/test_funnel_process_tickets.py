@@ -119,6 +119,37 @@ def test_a_report_that_mentions_issues_or_tracking_stays_a_report(body):
     assert _stage(issue(1, "dispatcher hangs", body=body, closed=t(18))) == "pool"
 
 
+# ---------------------------------------------------------------- the tracking words as a report template's field
+
+@pytest.mark.parametrize("body", [
+    "**Describe the bug**\nTracking issue (if any):\nvllm crashes on start",
+    "### Bug\nParent issue for this bug (optional): \nthe loader hangs",
+    "Umbrella issue for this report, if any: #\nthe loader hangs",
+    "A tracking issue for this bug? Link it below.\nThe loader hangs",
+    "Tracking issue: #100\n## Describe the bug\nloader hangs",
+    "Parent issue: <link>\n## Describe the bug\nloader hangs",
+    "Parent issue for this bug: acme/core#4\nloader hangs",
+    "Tracking issue for this bug (optional)\n\n### Describe the bug\nloader hangs",
+    "Umbrella issue for grouping related bugs? Link it here.\n### Steps\n1. run",
+    "本 issue 跟踪的父任务（如有）：\n### 问题描述\n加载卡住",
+    "- [ ] This is a tracking issue for several bugs\n- [x] I searched the parent issue for this bug\nThe loader hangs",
+])
+def test_a_report_templates_tracking_field_or_checkbox_leaves_the_report_a_report(body):
+    assert _stage(issue(1, "loader hangs", body=body, closed=t(18))) == "pool"
+
+
+@pytest.mark.parametrize("body", [
+    "This is a tracking issue for the new scheduler.",
+    "Parent issue for the following sub-tasks:\n- [ ] #12",
+    "Parent issue for the following sub-tasks:\n\n1. the cache\n2. the loader",
+    "Tracking issue for optional dependencies support.",
+    "本 issue 用于跟踪可选算子的适配。",
+    "Umbrella issue for regressions if any appear after the 2.0 release.",
+])
+def test_a_ticket_that_says_it_tracks_is_still_a_plan_beside_those_words(body):
+    assert _stage(issue(1, "NPU MoE work", body=body, closed=t(18))) == "internal"
+
+
 # ---------------------------------------------------------------- a failure reported under the generic task type
 
 def test_a_failure_filed_under_the_generic_task_type_is_a_users_report_unless_marked_internal():

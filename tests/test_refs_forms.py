@@ -270,6 +270,16 @@ def test_every_reader_of_references_skips_what_a_reader_never_sees():
     assert has_task_list_ref(shown) and table_ref_rows(shown) == 3 and picked_shas(shown)
 
 
+def test_a_field_word_qualified_by_another_tracker_is_that_trackers_ticket():
+    for other in ("Internal Jira issue ID: 4512", "JIRA issue: 4512", "nvbugs issue 4512", "Bugzilla issue #4512",
+                  "内部 issue 编号：4512", "Linear issue ID: 4512", "Internal issue: #4512", "Jira's issue 4512",
+                  "JIRA ISSUE ID: 4512"):
+        assert find_refs(other, REPO) == [], other
+    for ours in ("ISSUE ID: 4512", "Issue ID: #4512", "Fixes issue #4512", "contract issue 4512",
+                 "Internal tracker: see issue #4512", "Jira: ABC-12, GitHub issue: #4512", "see issue 4512, internal"):
+        assert [(r.number, r.repo) for r in find_refs(ours, REPO)] == [(4512, REPO)], ours
+
+
 def test_a_field_word_without_its_colon_is_prose_and_long_blanks_cost_nothing():
     import time
     assert find_refs("the issue number 5 of the magazine", REPO) == []

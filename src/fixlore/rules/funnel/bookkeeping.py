@@ -59,20 +59,28 @@ _FENCE_CLOSE = re.compile(r"^ {0,3}(`{3,}|~{3,})[ \t]*$")
 # The author telling what he met while using the project: a first person trying, running or meeting
 # something, or the circumstance of a use ("When I run …", "在 910B 上部署时"). A developer's plan
 # speaks of the change ("we use a new scheduler", "我们在此 PR 中实现", "I have tested it with the unit
-# tests"), so neither bare use nor testing counts, nor "在" before the PR.
+# tests"), so neither bare use nor testing counts, nor "在" before the PR; "we use X" counts with what went
+# wrong in the same sentence ("we use X in production and it crashes"), not with what the change does.
 _USE_VERB = r"(?:run|running|ran|use|using|used|load|loading|call|calling|deploy|deploying|try|trying|tried|start|" \
             r"starting|launch|launching|train|training|infer|serve|serving|build|building|install|installing|compile)"
 _OWN_USE = re.compile(
-    r"\b(?:when|while|after|if)\s+(?:I|we)\s+(?:(?:am|are|was|were)\s+)?(?:try\s+to\s+)?" + _USE_VERB + r"\b"
+    r"\b(?:when|while|after)\s+(?:I|we)\s+(?:(?:am|are|was|were)\s+)?(?:try\s+to\s+)?" + _USE_VERB + r"\b"
     r"|\bI(?:'m|\s+am|\s+was)\s+(?:using|running|trying|deploying)\b|\bwe(?:'re|\s+are|\s+were)\s+(?:using|running|trying|deploying)\b"
     r"|\b(?:I|we)(?:'ve|\s+have|\s+had)?\s+(?:been\s+)?(?:just\s+|recently\s+|also\s+)?"
     r"(?:tried|trying|attempted|encountered|noticed|observed|ran\s+into|run\s+into|hit|met|got|saw)\b"
     r"|\bI\s+(?:get|keep\s+getting|see)\s+(?:an?\s+|the\s+)?(?:\w+\s+){0,2}(?:error|crash|segfault|oom|hang|failure|exception)"
     r"|\bI\s+use\s+\S+.{0,40}?\b(?:and|but)\s+(?:it|the)\b"
+    r"|\bwe\s+use\s+\S+.{0,40}?\b(?:and|but)\s+(?:it|the\s+\w+)\s+(?:\w+\s+){0,2}?(?:crash|fail|hang|break|segfault|"
+    r"error|OOM|leak|freez|stall|abort|wrong|incorrect|broken|nan\b|slow|does\s*n[o']t|won't|can't|cannot)"
     r"|我们?(?:在(?!\s*(?:此|本|这个|该|新)?\s*(?:PR|MR|pr|mr|#|!|！|＃|版本))|尝试|试了|试着|部署|安装|发现|遇到|碰到)"
     r"|我们?(?:运行|跑)(?!了?\s*(?:单元测试|单测|UT|ut|benchmark|测试用例|用例))"
     r"|(?<!PR)(?<!PR\s)在[^。，,\n]{1,24}?上(?:运行|部署|使用|跑)[^。，,\n]{0,8}?时|使用(?:过程)?中(?:发现|遇到)",
     re.IGNORECASE)
+# A use told as a condition is supposed, not met: "If we use the new API, the copy goes away", "if I
+# were running two cards", "如果我们在 910B 上部署". What the writer met is told without the "if" ("we use it
+# in production and it crashes"); a report that sets its trigger as a condition ("If I run X, I get an
+# error") still tells what it met in the words after it.
+_SUPPOSED = re.compile(r"(?:\b(?:if|unless|suppose|supposing|whether)|如果|假如|假设|要是|倘若|如若|若)\s*$", re.IGNORECASE)
 
 
 def is_heading_line(line: str) -> bool:
@@ -150,8 +158,10 @@ def asks_for_new_work(issue: Issue, cfg: FunnelConfig) -> bool:
 
 def tells_own_use(body: str, shared: frozenset[str] = frozenset()) -> bool:
     """Whether the author writes of what he tried or met while using the project, in his own words
-    (`own_words`: the template's lines, such as a ticked "I have tried the latest version", are not his)."""
-    return bool(_OWN_USE.search(own_words(body, shared)))
+    (`own_words`: the template's lines, such as a ticked "I have tried the latest version", are not his);
+    a use under "if"/"如果" (`_SUPPOSED`) is supposed, not told."""
+    text = own_words(body, shared)
+    return any(not _SUPPOSED.search(text, max(0, m.start() - 12), m.start()) for m in _OWN_USE.finditer(text))
 
 
 def own_change_ticket(issue: Issue, fixes: Iterable[Pull], shared: frozenset[str],

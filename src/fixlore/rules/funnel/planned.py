@@ -20,6 +20,13 @@ A ticket can also say what it is in its first line (after any heading it opens w
 tracking issue for …", "This issue tracks …", "Parent ticket for tracking …", "Umbrella issue for
 …", "本 issue 用于跟踪 …" — the wording of release, parent and epic tickets. (The parent and
 umbrella wordings and the heading skip were read on accel-threads3, TheRock #5914: fitted there.)
+A report template writes the same words as a field for the reporter to fill, not as a sentence
+about the ticket: a bare label with a colon and at most a reference or placeholder ("Tracking
+issue: #100", "Parent issue:", "Parent issue for this bug: #4"), or a hint that asks ("A tracking
+issue for this bug? Link it below.", "Umbrella issue for this report, if any:", "Tracking issue
+(optional)", "（如有）"). Such a line (`_TEMPLATE_FIELD`) says the report may belong to a plan, so
+the ticket is not one; a checklist line ticked in a template ("- [ ] This is a tracking issue …")
+never opens a declaration. Written from how issue templates lay out their fields, no world read.
 
 The table rule was read on paddle-threads' tune split (a PaddleSpeech backlog campaign ticket),
 the sentence checklist and the first-line rule on npu-threads' heldout5 split (an sglang NPU
@@ -42,6 +49,18 @@ _SAYS_IT_TRACKS = re.compile(
     r"|^\s*this\s+(?:issue|ticket)\s+(?:is\s+(?:to|for)\s+)?track(?:s|ing)?\b"
     r"|^\s*(?:本|此|该)\s*(?:issue|工单|需求|任务)?\s*(?:用于|用来|主要)?(?:跟踪|追踪)",
     re.IGNORECASE)
+# A template's field or hint in the words above: a bare label and a colon followed by nothing, a
+# reference or a placeholder (the report's own parent), the label bound to "this bug/report", or a
+# hint that asks (a question before the first full stop; "(if any)", ", optional", "（如有）" set off as an
+# aside: "for optional dependencies", "跟踪可选算子" are what a plan is about).
+_LABEL = r"(?:(?:release\s+|umbrella\s+|meta\s+)?tracking|parent|umbrella|meta|epic)\s+(?:issue|ticket)"
+_REPORT_NOUN = r"(?:bug|report|issue|ticket|problem|crash|error|failure|defect|regression)"
+_TEMPLATE_FIELD = re.compile(
+    r"^\s*(?:an?\s+|the\s+)?" + _LABEL + r"(?:\s+(?:for|of)\s+this\s+" + _REPORT_NOUN + r")?\s*+[:：]\s*+"
+    r"(?:#\d*|<[^<>\n]*>|\[[^\[\]\n]*\]|N/?A|none|TBD|无|-+|_+|\S+://\S+|[\w.-]+/[\w.-]+#\d+)?\s*$"
+    r"|^[^.。!！\n]*[?？]"
+    r"|[(（,，]\s*+(?:if\s+(?:any|applicable|exists|there\s+is\s+one)\b|optional\b|如有|若有|可选|选填|非必填)",
+    re.IGNORECASE)
 
 
 def is_tracking_ticket(body: str | None) -> bool:
@@ -53,4 +72,4 @@ def is_tracking_ticket(body: str | None) -> bool:
         return True
     # the first line that is not a heading: a plan often opens with its own title ("### ROCm ASAN Packaging")
     first = next((line for line in visible(body).splitlines() if line.strip() and not is_heading_line(line)), "")
-    return bool(_SAYS_IT_TRACKS.match(first))
+    return bool(_SAYS_IT_TRACKS.match(first)) and not _TEMPLATE_FIELD.search(first)
