@@ -311,7 +311,10 @@ class ReplayServer:
             payload = json.loads(body.decode("utf-8") or "null")
         except (UnicodeDecodeError, json.JSONDecodeError):
             payload = None
-        return _Reply(endpoint, github_graphql.answer(self.world, payload), extra=self._rate_headers())
+        answer = github_graphql.answer(self.world, payload)
+        if self.quirks:
+            answer = self.quirks.graphql_partial(self.platform, body, answer)
+        return _Reply(endpoint, answer, extra=self._rate_headers())
 
     def _rate_headers(self) -> dict[str, str]:
         return self._github_limit.headers() if self.platform == "github" else {}
