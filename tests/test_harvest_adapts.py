@@ -365,6 +365,20 @@ def test_graphql_that_answers_part_of_a_batch_asks_again_for_the_rest_and_loses_
     assert linked and _fixes(store, MINI) == _fixes(clean, MINI)
 
 
+@pytest.mark.parametrize("world", [MINI, DEMO], ids=["github", "gitcode"])
+def test_a_harvest_through_301_redirects_to_moved_repositories_equals_the_clean_one(tmp_path, world):
+    """GitHub answers a renamed or transferred repository's old address with 301 and a Location under
+    /repositories/{id}, and asks clients to follow redirects; GitCode documents 301 with Location too.
+    Every list, page (its Link names the new address), item and detail is read through them."""
+    clean, clean_report, _ = _harvest(world, f"sqlite:///{tmp_path / 'clean.db'}")
+    store, report, stats = _harvest(world, f"sqlite:///{tmp_path / 'moved.db'}", strict="moved_repos")
+    assert stats["by_status"].get("301", 0) >= report.issues_detailed > 0
+    assert report.unreadable == [] == report.unread_items
+    assert (report.issues_listed, report.issues_detailed, report.pulls_detailed) == (
+        clean_report.issues_listed, clean_report.issues_detailed, clean_report.pulls_detailed)
+    assert _fixes(store, world) == _fixes(clean, world)
+
+
 def _graphql_source(answers: list):
     """A GitHub source whose GraphQL answers are ``answers`` in turn (the queries asked are returned too)."""
     asked: list[str] = []

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any, Callable
 from urllib.parse import parse_qsl, urlsplit
 
-from fixlore.replay import api_gitcode, api_github, github_graphql
+from fixlore.replay import api_gitcode, api_github, github_graphql, moved
 from fixlore.replay.asof import open_world
 from fixlore.replay.faults import FaultPlan, FaultSpec
 from fixlore.replay.limits import gitcode_limiter, github_limiter
@@ -226,7 +226,14 @@ class ReplayServer:
         routed = None
         path = _without_enterprise_prefix(self.platform, path)
         if path.startswith(prefix):
-            routed = _ROUTERS[self.platform].match(path[len(prefix):] or "/")
+            inner = path[len(prefix):] or "/"
+            if self.quirks.on("moved_repos"):
+                new = moved.new_address(self.world, inner)
+                if new is not None:
+                    location = self_url[: len(self_url) - len(inner)] + new + (f"?{raw_query}" if raw_query else "")
+                    return _Reply("GET (moved)", moved.moved(location), extra=self._rate_headers())
+                inner = moved.by_name(self.world, inner) or inner
+            routed = _ROUTERS[self.platform].match(inner)
         if routed is None:
             endpoint = "GET (unmatched)"
             answer = api_gitcode.not_found() if self.platform == "gitcode" else api_github.not_found()

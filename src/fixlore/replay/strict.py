@@ -42,6 +42,9 @@ so a test can switch a single one on:
                         ("Something went wrong while executing your query. This may be the result of a
                         timeout"): a field that fails is nulled and its siblings kept (GraphQL spec, "Handling
                         Field Errors"); asked again, such an issue is answered.
+``moved_repos``         (not in the named sets) every ``/repos/{owner}/{repo}...`` request answers 301 Moved
+                        Permanently to ``/repositories/{id}...``, as GitHub does for a renamed or transferred
+                        repository (GitCode documents 301 with Location too); see ``moved.py``.
 ``null_commit_id``      GitHub: ``closed`` entries of the REST timeline and events list carry ``commit_id``
                         and ``commit_url`` null even when a commit or a merged PR closed the issue, as GitHub
                         does for many closes made through a PR. GraphQL (``github_graphql.py``) reads the
@@ -70,7 +73,8 @@ GITCODE_QUIRKS = frozenset({"sort_ignored", "per_page_cap", "commits_ignore_page
 GITHUB_QUIRKS = frozenset({"commits_ignore_page", "repeat_page", "closed_module", "secondary_limit",
                            "null_commit_id"})
 # Faults a harvester must adapt to (issue #21); switched on one by one, never in a named set.
-ADAPT_QUIRKS = frozenset({"sort_combined_400", "pages_ignored", "graphql_501", "graphql_flaky", "graphql_partial"})
+ADAPT_QUIRKS = frozenset({"sort_combined_400", "pages_ignored", "graphql_501", "graphql_flaky", "graphql_partial",
+                          "moved_repos"})
 ALL_QUIRKS = GITCODE_QUIRKS | GITHUB_QUIRKS | ADAPT_QUIRKS | {"no_totals", "order_ignored", "filter_ignored"}
 
 # Named sets: `--strict` picks the platform's own; the variant drops GitCode's paging headers.
