@@ -379,6 +379,35 @@ def test_a_harvest_through_301_redirects_to_moved_repositories_equals_the_clean_
     assert _fixes(store, world) == _fixes(clean, world)
 
 
+def test_a_spent_graphql_budget_holds_up_no_rest_request(tmp_path):
+    """GitHub keeps the REST ("core") and GraphQL ("graphql") budgets apart and names the one an answer's
+    X-RateLimit-* headers count (X-RateLimit-Resource): GraphQL's budget spent, its reset an hour away, is
+    no reason to hold the REST harvest; the issues GraphQL then refuses are named unread, with its words."""
+    from fixlore.replay.strict import Quirks
+
+    def sleep(seconds: float) -> None:
+        assert seconds < 60, f"the harvest was held {seconds:.0f} s"
+
+    clean, clean_report, clean_stats = _harvest(MINI, f"sqlite:///{tmp_path / 'clean.db'}", strict="null_commit_id",
+                                                token=TOKEN)
+    meta = read_world_meta(MINI)
+    store = Store.open(f"sqlite:///{tmp_path / 'spent.db'}")
+    with ReplayServer(MINI, strict=Quirks(frozenset({"null_commit_id", "graphql_budget"}), graphql_points=0),
+                      token=TOKEN) as srv:
+        client = ApiClient(srv.base_url, "github", TOKEN, cache=store.http_cache(), rate_limit=False,
+                           backoff_base=0.01, sleep=sleep)
+        try:
+            report = harvest(store, make_source("github", client), meta["orgs"], parse_time(meta["window"]["since"]))
+        finally:
+            client.close()
+        stats = srv.stats()
+    assert clean_stats["by_endpoint"]["POST /graphql"] >= 1 and stats["by_endpoint"]["POST /graphql"] >= 1
+    assert report.issues_detailed == clean_report.issues_detailed and report.unreadable == []
+    lost = report.as_dict()["closing_refs_unread"]
+    assert lost and all("rate limit" in x["why"] for x in lost)
+    assert ("minilab/widgets", 102) in {(x["repo"], n) for x in lost for n in x["numbers"]}   # its sidebar fix
+
+
 def _graphql_source(answers: list):
     """A GitHub source whose GraphQL answers are ``answers`` in turn (the queries asked are returned too)."""
     asked: list[str] = []

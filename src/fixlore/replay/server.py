@@ -28,7 +28,7 @@ from urllib.parse import parse_qsl, urlsplit
 from fixlore.replay import api_gitcode, api_github, github_graphql, moved
 from fixlore.replay.asof import open_world
 from fixlore.replay.faults import FaultPlan, FaultSpec
-from fixlore.replay.limits import gitcode_limiter, github_limiter
+from fixlore.replay.limits import gitcode_limiter, github_graphql_limiter, github_limiter
 from fixlore.replay.listing import Answer, Query
 from fixlore.replay.strict import Quirks
 
@@ -92,6 +92,7 @@ class ReplayServer:
         self.quirks = Quirks.of(strict, self.platform)
         self._gitcode_limit = gitcode_limiter(time_scale)
         self._github_limit = github_limiter(time_scale)
+        self._graphql_limit = github_graphql_limiter(self.quirks.graphql_points, time_scale)
         self._stats_lock = threading.Lock()
         self._total = 0
         self._ordinal = 0
@@ -168,6 +169,7 @@ class ReplayServer:
         self.quirks.reset()
         self._gitcode_limit.reset()
         self._github_limit.reset()
+        self._graphql_limit.reset()
 
     def _next_ordinal(self) -> int:
         with self._stats_lock:
@@ -314,17 +316,26 @@ class ReplayServer:
         fault = self.quirks.graphql_fault(self.platform, body) if self.quirks else None
         if fault is not None:
             return _Reply(endpoint, fault, extra=self._rate_headers())
-        try:
-            payload = json.loads(body.decode("utf-8") or "null")
-        except (UnicodeDecodeError, json.JSONDecodeError):
-            payload = None
-        answer = github_graphql.answer(self.world, payload)
+        if self.quirks.on("graphql_budget"):
+            # its own budget, named in its headers; spent, a 200 that says so (GitHub's GraphQL rate limit)
+            spent = not self._graphql_limit.take()
+            limited = Answer(200, {"errors": [{"type": "RATE_LIMITED", "message": "API rate limit exceeded"}]})
+            return _Reply(endpoint, limited if spent else github_graphql.answer(self.world, _json_or_none(body)),
+                          extra=self._graphql_limit.headers())
+        answer = github_graphql.answer(self.world, _json_or_none(body))
         if self.quirks:
             answer = self.quirks.graphql_partial(self.platform, body, answer)
         return _Reply(endpoint, answer, extra=self._rate_headers())
 
     def _rate_headers(self) -> dict[str, str]:
         return self._github_limit.headers() if self.platform == "github" else {}
+
+
+def _json_or_none(body: bytes) -> Any:
+    try:
+        return json.loads(body.decode("utf-8") or "null")
+    except (UnicodeDecodeError, json.JSONDecodeError):
+        return None
 
 
 def _says_more(answer: Answer) -> bool:

@@ -42,6 +42,10 @@ so a test can switch a single one on:
                         ("Something went wrong while executing your query. This may be the result of a
                         timeout"): a field that fails is nulled and its siblings kept (GraphQL spec, "Handling
                         Field Errors"); asked again, such an issue is answered.
+``graphql_budget``      (not in the named sets) GitHub: GraphQL queries are counted against a budget of their own
+                        (``graphql_points`` an hour, scaled), apart from REST's, and their answers carry its
+                        ``X-RateLimit-*`` headers with ``X-RateLimit-Resource: graphql``; once it is spent a query
+                        answers 200 with a ``RATE_LIMITED`` error, as GitHub's GraphQL API does.
 ``moved_repos``         (not in the named sets) every ``/repos/{owner}/{repo}...`` request answers 301 Moved
                         Permanently to ``/repositories/{id}...``, as GitHub does for a renamed or transferred
                         repository (GitCode documents 301 with Location too); see ``moved.py``.
@@ -74,7 +78,7 @@ GITHUB_QUIRKS = frozenset({"commits_ignore_page", "repeat_page", "closed_module"
                            "null_commit_id"})
 # Faults a harvester must adapt to (issue #21); switched on one by one, never in a named set.
 ADAPT_QUIRKS = frozenset({"sort_combined_400", "pages_ignored", "graphql_501", "graphql_flaky", "graphql_partial",
-                          "moved_repos"})
+                          "moved_repos", "graphql_budget"})
 ALL_QUIRKS = GITCODE_QUIRKS | GITHUB_QUIRKS | ADAPT_QUIRKS | {"no_totals", "order_ignored", "filter_ignored"}
 
 # Named sets: `--strict` picks the platform's own; the variant drops GitCode's paging headers.
@@ -111,6 +115,7 @@ class Quirks:
     per_page_cap: int = 50
     secondary_every: int = 40
     secondary_seconds: float = 60.0
+    graphql_points: int = 5000
     _seen_pages: set[str] = field(default_factory=set, repr=False)
     _refused_names: frozenset[str] | None = field(default=None, repr=False)   # lower-cased, set by refuse()
     _limited_until: float = field(default=0.0, repr=False)

@@ -163,7 +163,12 @@ def _verdict(status: int, body: Any) -> str:
     return "gone" if 400 <= status < 500 else "retry"
 
 
-def _why(status: int) -> str:
+def _why(status: int, body: Any = None) -> str:
+    errors = body.get("errors") if isinstance(body, dict) else None
+    said = next((str(e.get("message") or "")[:160] for e in errors if isinstance(e, dict)), "") \
+        if isinstance(errors, list) else ""
+    if status == 200 and said:
+        return f"GraphQL answered: {said}"
     if status == 0:
         return "GraphQL could not be reached"
     if status == 501:
@@ -224,7 +229,7 @@ def closing_refs(source: Any, repo: str, numbers: list[int]) -> ClosingRead:
             host.failed_in_row = 0
             read.why = f"{read.why} (after {attempt} attempt(s))"
             continue
-        read.why = _why(status) + ("" if verdict == "gone" else f" (after {attempt} attempt(s))")
+        read.why = _why(status, body) + ("" if verdict == "gone" else f" (after {attempt} attempt(s))")
         host.failed_in_row += 1
         # Unreachable three times (each ask may have waited a read timeout): not worth another batch.
         if verdict == "gone" or host.failed_in_row >= FAILED_BATCHES or status == 0:
