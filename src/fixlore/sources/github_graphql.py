@@ -6,10 +6,10 @@ The REST timeline often says nothing useful here: a ``connected`` entry does not
 repo (aliases ``i<N>``), so a page of pool issues costs one request.
 
 GraphQL needs a token; without one it is not asked and the REST timeline is the only source.
-With one, a query that meets a transport error, a 5xx or a rate limit is asked again, a bounded
+With one, a query that meets a transport error, a 5xx, a 429 or a timeout is asked again, a bounded
 number of times (GitHub's GraphQL answers 502 on heavy queries now and then); an answer that says
-GraphQL is not to be had here (501 Not Implemented, 401/403/404/410, a schema without the field)
-gives up on it for that host at once, and so do two batches in a row that kept failing, or one
+GraphQL is not to be had here (501 Not Implemented, 401/403/404/410, a schema without the field, its
+own budget spent: GitHub says not to ask again before its reset) gives up on it for that host at once, and so do two batches in a row that kept failing, or one
 that could not reach it at all: no repeated cost. An answer that holds some issues null beside an
 error naming them (a field that timed out) is asked again for those only; an issue still null, one
 with more closing PRs than a query lists, or a repository GraphQL does not resolve is unread, never
@@ -157,9 +157,10 @@ def _verdict(status: int, body: Any) -> str:
         errors = [e for e in errors if isinstance(e, dict)] if isinstance(errors, list) else []
         kinds = {str(e.get("type") or "") for e in errors}
         said = " ".join(str(e.get("message") or "") for e in errors).lower()
-        # a limit, or GitHub's "Something went wrong ... may be the result of a timeout": asked again;
-        # a schema without the field: no use asking again
-        return "retry" if "RATE_LIMITED" in kinds or "timeout" in said or "went wrong" in said else "gone"
+        # GitHub's "Something went wrong ... may be the result of a timeout": asked again. Its budget spent
+        # (RATE_LIMITED): "do not retry until after x-ratelimit-reset", up to an hour away: given up for
+        # the run, as a schema without the field is (no use asking again)
+        return "retry" if "RATE_LIMITED" not in kinds and ("timeout" in said or "went wrong" in said) else "gone"
     return "gone" if 400 <= status < 500 else "retry"
 
 
