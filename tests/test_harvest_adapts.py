@@ -296,7 +296,7 @@ def test_a_commit_list_that_ignores_paging_keeps_the_pr_and_its_links(tmp_path):
 
 @pytest.mark.parametrize("status,body,verdict", [
     (200, {"data": {"repository": {}}}, "ok"),
-    (0, None, "retry"), (502, None, "retry"), (503, "<html>", "retry"), (429, None, "retry"),
+    (0, None, "retry"), (502, None, "retry"), (503, "<html>", "retry"), (429, None, "failed"),
     (501, {"message": "Not Implemented"}, "gone"), (401, {"message": "Bad credentials"}, "gone"),
     (404, None, "gone"), (403, {"message": "You have exceeded a secondary rate limit"}, "failed"),
     (200, {"errors": [{"type": "RATE_LIMITED", "message": "API rate limit exceeded"}]}, "gone"),   # until reset

@@ -6,7 +6,7 @@ The REST timeline often says nothing useful here: a ``connected`` entry does not
 repo (aliases ``i<N>``), so a page of pool issues costs one request.
 
 GraphQL needs a token; without one it is not asked and the REST timeline is the only source.
-With one, a query that meets a transport error, a 5xx, a 429 or a timeout is asked again, a bounded
+With one, a query that meets a transport error, a 5xx or a timeout is asked again, a bounded
 number of times (GitHub's GraphQL answers 502 on heavy queries now and then); an answer that says
 GraphQL is not to be had here (501 Not Implemented, 401/403/404/410, a schema without the field, its
 own budget spent: GitHub says not to ask again before its reset) gives up on it for that host at once, and so do two batches in a row that kept failing, or one
@@ -35,7 +35,7 @@ ENDPOINT = "POST /graphql"
 _SAFE = re.compile(r"^[A-Za-z0-9_.\-]+$")
 ATTEMPTS = 3             # asks per batch before that batch is given up
 FAILED_BATCHES = 2       # batches in a row given up before GraphQL is given up for the host
-RETRY_STATUSES = frozenset({0, 429, 500, 502, 503, 504})      # 0: a transport error
+RETRY_STATUSES = frozenset({0, 500, 502, 503, 504})      # 0: a transport error
 GONE_STATUSES = frozenset({401, 403, 404, 410, 501})          # not to be had here with this token
 log = logging.getLogger(__name__)
 
@@ -145,11 +145,13 @@ def _verdict(status: int, body: Any) -> str:
     """"ok", "retry" (worth asking again), "gone" (not to be had on this host) or "failed" (this batch)."""
     if status == 200 and isinstance(body, dict) and isinstance(body.get("data"), dict):
         return "ok"
+    text = str(body)[:500].lower()
+    if status == 429 or (status == 403 and "rate limit" in text):
+        # a limit (GitHub answers 403 or 429; wait a minute at least before asking again): not worth
+        # hammering within seconds, not a verdict on the host either
+        return "failed"
     if status in RETRY_STATUSES:
         return "retry"
-    text = str(body)[:500].lower()
-    if status == 403 and "rate limit" in text:
-        return "failed"                   # a limit: not worth hammering, not a verdict on the host either
     if status in GONE_STATUSES:
         return "gone"
     if status == 200:
