@@ -5,16 +5,17 @@ The REST timeline often says nothing useful here: a ``connected`` entry does not
 ``closedByPullRequestsReferences`` names them. One query asks for a batch of issues of one
 repo (aliases ``i<N>``), so a page of pool issues costs one request.
 
-GraphQL needs a token; without one it is not asked and the REST timeline is the only source.
-With one, a query that meets a transport error, a 5xx or a timeout is asked again, a bounded
-number of times (GitHub's GraphQL answers 502 on heavy queries now and then); an answer that says
-GraphQL is not to be had here (501 Not Implemented, 401/403/404/410, a schema without the field, its
-own budget spent: GitHub says not to ask again before its reset) gives up on it for that host at once, and so do two batches in a row that kept failing, or one
-that could not reach it at all: no repeated cost. An answer that holds some issues null beside an
-error naming them (a field that timed out) is asked again for those only; an issue still null, one
-with more closing PRs than a query lists, or a repository GraphQL does not resolve is unread, never
-an issue no PR closes (`read_answer`). Every issue whose references could not be read is named (`ClosingRead.unread`,
-with why), so the harvest can say per repo what the sidebar may hold that this run did not see.
+GraphQL needs a token; without one it is not asked and the REST timeline is the only source. With
+one, a query that meets a transport error, a 5xx or a timeout is asked again, a bounded number of
+times (GitHub's GraphQL answers 502 on heavy queries now and then); an answer that says GraphQL is
+not to be had here (501 Not Implemented, 401/403/404/410, a schema without the field, its own budget
+spent: GitHub says not to ask again before its reset) gives up on it for that host at once, and so
+do two batches in a row that kept failing, or one that could not reach it at all: no repeated cost.
+An answer that holds some issues null beside an error naming them (a field that timed out) is asked
+again for those only; an issue still null, one with more closing PRs than a query lists, or a
+repository GraphQL does not resolve is unread, never an issue no PR closes (`read_answer`). Every
+issue whose references could not be read is named (`ClosingRead.unread`, with why), so the harvest
+can say per repo what the sidebar may hold that this run did not see.
 """
 
 from __future__ import annotations
