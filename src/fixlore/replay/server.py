@@ -34,7 +34,7 @@ from fixlore.replay.strict import Quirks
 
 ADMIN_STATS = "/__replay__/stats"
 GRAPHQL_PATHS = ("/graphql", "/api/graphql")
-_STATUS_FAULTS = {"429", "429-retry-after", "500", "502", "503", "202", "404"}
+_STATUS_FAULTS = {"429", "429-retry-after", "500", "502", "503", "202", "404", "451"}
 _SECRET_PARAMS = {"access_token"}
 _SAFE_HOST = re.compile(r"[A-Za-z0-9.\-]+(:\d{1,5})?|\[[0-9A-Fa-f:.]+\](:\d{1,5})?")
 
@@ -216,6 +216,10 @@ class ReplayServer:
             return api_gitcode.not_found() if self.platform == "gitcode" else api_github.not_found()
         if kind == "202":
             return Answer(202, {})           # as GitHub's statistics answer while they compute
+        if kind == "451":
+            return Answer(451, api_github.DMCA_BODY if self.platform == "github" else
+                          {"error_code": 451, "error_code_name": "UNAVAILABLE_FOR_LEGAL_REASONS",
+                           "error_message": "repository access blocked"})
         # Gateways answer 502/503 with an HTML page, not JSON.
         text = {"502": "502 Bad Gateway", "503": "503 Service Temporarily Unavailable"}[kind]
         return Answer(int(kind), f"<html><head><title>{text}</title></head><body><center><h1>{text}</h1></center></body></html>")
