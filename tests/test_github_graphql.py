@@ -115,3 +115,23 @@ def test_graphql_refused_falls_back_to_rest(tmp_path):
         store.close()
     assert served.get("POST /graphql") == 1          # tried once, then not again this run
     assert report.issues_detailed > 0
+
+
+def test_a_connection_lists_its_first_nodes_and_counts_them_all_and_the_client_names_the_rest(monkeypatch):
+    """pytest-dev/pytest#12444 is closed by two PRs (12445, 13815): asked for the first one, the replay
+    answers one node and totalCount 2, as GitHub's connections do, and the client keeps that one and names
+    the issue unread rather than cut its closing PRs short in silence."""
+    import fixlore.sources.github_graphql as gq
+    world = ROOT / "worlds" / "pytest-threads"
+    monkeypatch.setattr(gq, "PRS_PER_ISSUE", 1)
+    with ReplayServer(world, token=TOKEN) as srv:
+        raw = httpx2.post(f"{srv.base_url}/graphql", json={"query": gq.closing_query("pytest-dev", "pytest", [12444])},
+                          headers={"Authorization": f"Bearer {TOKEN}"}, timeout=10).json()
+        client = ApiClient(srv.base_url, "github", TOKEN, rate_limit=False)
+        try:
+            read = gq.closing_refs(make_source("github", client), "pytest-dev/pytest", [12444])
+        finally:
+            client.close()
+    refs = raw["data"]["repository"]["i12444"]["closedByPullRequestsReferences"]
+    assert refs["totalCount"] == 2 and [n["number"] for n in refs["nodes"]] == [12445]
+    assert [lk.pull_number for lk in read.links[12444]] == [12445] and read.unread == [12444]

@@ -296,11 +296,13 @@ def test_a_commit_list_that_ignores_paging_keeps_the_pr_and_its_links(tmp_path):
 
 @pytest.mark.parametrize("status,body,verdict", [
     (200, {"data": {"repository": {}}}, "ok"),
-    (0, None, "retry"), (502, None, "retry"), (503, "<html>", "retry"), (429, None, "retry"),
+    (0, None, "retry"), (502, None, "retry"), (503, "<html>", "retry"), (429, None, "failed"),
     (501, {"message": "Not Implemented"}, "gone"), (401, {"message": "Bad credentials"}, "gone"),
     (404, None, "gone"), (403, {"message": "You have exceeded a secondary rate limit"}, "failed"),
-    (200, {"errors": [{"type": "RATE_LIMITED", "message": "API rate limit exceeded"}]}, "retry"),
+    (200, {"errors": [{"type": "RATE_LIMITED", "message": "API rate limit exceeded"}]}, "gone"),   # until reset
     (200, {"errors": [{"message": "Field 'closedByPullRequestsReferences' doesn't exist"}]}, "gone"),
+    (200, {"data": None, "errors": [{"message": "Something went wrong while executing your query. This may be the "
+                                                "result of a timeout, or it could be a GitHub bug."}]}, "retry"),
 ])
 def test_graphql_answers_are_read_as_retry_give_up_or_done(status, body, verdict):
     assert _verdict(status, body) == verdict
@@ -347,6 +349,118 @@ def test_graphql_that_stumbles_once_is_asked_again_and_loses_nothing(tmp_path):
     assert stats["by_status"]["502"] == clean_stats["by_endpoint"]["POST /graphql"]
     assert _fixes(store, MINI) == _fixes(clean, MINI)
     assert "linked" in _fixes(store, MINI)[("minilab/widgets", 102)][1]
+
+
+def test_graphql_that_answers_part_of_a_batch_asks_again_for_the_rest_and_loses_nothing(tmp_path):
+    """A field that fails is nulled beside its siblings, its error naming the path (GraphQL spec, "Handling
+    Field Errors"; GitHub: "Something went wrong while executing your query. This may be the result of a
+    timeout"): the issues left null are asked again, never read as issues no PR closes."""
+    clean, clean_report, clean_stats = _harvest(MINI, f"sqlite:///{tmp_path / 'clean.db'}", strict="null_commit_id",
+                                                token=TOKEN)
+    store, report, stats = _harvest(MINI, f"sqlite:///{tmp_path / 'part.db'}",
+                                    strict="null_commit_id,graphql_partial", token=TOKEN)
+    assert stats["by_endpoint"]["POST /graphql"] > clean_stats["by_endpoint"]["POST /graphql"]   # asked again
+    assert report.as_dict()["closing_refs_unread"] == [] == clean_report.as_dict()["closing_refs_unread"]
+    linked = {k: v for k, v in _fixes(clean, MINI).items() if "linked" in v[1]}
+    assert linked and _fixes(store, MINI) == _fixes(clean, MINI)
+
+
+@pytest.mark.parametrize("world", [MINI, DEMO], ids=["github", "gitcode"])
+def test_a_harvest_through_301_redirects_to_moved_repositories_equals_the_clean_one(tmp_path, world):
+    """GitHub answers a renamed or transferred repository's old address with 301 and a Location under
+    /repositories/{id}, and asks clients to follow redirects; GitCode documents 301 with Location too.
+    Every list, page (its Link names the new address), item and detail is read through them."""
+    clean, clean_report, _ = _harvest(world, f"sqlite:///{tmp_path / 'clean.db'}")
+    store, report, stats = _harvest(world, f"sqlite:///{tmp_path / 'moved.db'}", strict="moved_repos")
+    assert stats["by_status"].get("301", 0) >= report.issues_detailed > 0
+    assert report.unreadable == [] == report.unread_items
+    assert (report.issues_listed, report.issues_detailed, report.pulls_detailed) == (
+        clean_report.issues_listed, clean_report.issues_detailed, clean_report.pulls_detailed)
+    assert _fixes(store, world) == _fixes(clean, world)
+
+
+def test_a_spent_graphql_budget_holds_up_no_rest_request(tmp_path):
+    """GitHub keeps the REST ("core") and GraphQL ("graphql") budgets apart and names the one an answer's
+    X-RateLimit-* headers count (X-RateLimit-Resource): GraphQL's budget spent, its reset an hour away, is
+    no reason to hold the REST harvest; the issues GraphQL then refuses are named unread, with its words."""
+    from fixlore.replay.strict import Quirks
+
+    def sleep(seconds: float) -> None:
+        assert seconds < 60, f"the harvest was held {seconds:.0f} s"
+
+    clean, clean_report, clean_stats = _harvest(MINI, f"sqlite:///{tmp_path / 'clean.db'}", strict="null_commit_id",
+                                                token=TOKEN)
+    meta = read_world_meta(MINI)
+    store = Store.open(f"sqlite:///{tmp_path / 'spent.db'}")
+    with ReplayServer(MINI, strict=Quirks(frozenset({"null_commit_id", "graphql_budget"}), graphql_points=0),
+                      token=TOKEN) as srv:
+        client = ApiClient(srv.base_url, "github", TOKEN, cache=store.http_cache(), rate_limit=False,
+                           backoff_base=0.01, sleep=sleep)
+        try:
+            report = harvest(store, make_source("github", client), meta["orgs"], parse_time(meta["window"]["since"]))
+        finally:
+            client.close()
+        stats = srv.stats()
+    # GitHub: "do not retry until after x-ratelimit-reset": one answer says so, no query is asked again
+    assert clean_stats["by_endpoint"]["POST /graphql"] >= 1 and stats["by_endpoint"]["POST /graphql"] == 1
+    assert report.issues_detailed == clean_report.issues_detailed and report.unreadable == []
+    lost = report.as_dict()["closing_refs_unread"]
+    assert lost and all("rate limit" in x["why"] for x in lost)
+    assert ("minilab/widgets", 102) in {(x["repo"], n) for x in lost for n in x["numbers"]}   # its sidebar fix
+
+
+def _graphql_source(answers: list):
+    """A GitHub source whose GraphQL answers are ``answers`` in turn (the queries asked are returned too)."""
+    asked: list[str] = []
+
+    def handler(request: httpx2.Request) -> httpx2.Response:
+        import json as _json
+        asked.append(_json.loads(request.content)["query"])
+        return httpx2.Response(200, json=answers[min(len(asked), len(answers)) - 1])
+
+    client = ApiClient("https://api.example.test", "github", TOKEN, transport=httpx2.MockTransport(handler),
+                       rate_limit=False, sleep=lambda s: None)
+    return make_source("github", client), asked
+
+
+def _refs(number: int, *pulls: int, total: int | None = None) -> dict:
+    nodes = [{"number": n, "url": "", "merged": True, "state": "MERGED", "repository": {"nameWithOwner": "o/a"}}
+             for n in pulls]
+    return {"number": number, "closedByPullRequestsReferences": {"totalCount": len(pulls) if total is None else total,
+                                                                 "nodes": nodes}}
+
+
+def test_graphql_issues_left_null_by_an_error_are_unread_never_read_as_closed_by_nothing():
+    from fixlore.sources.github_graphql import ATTEMPTS, closing_refs
+    timeout = {"message": "Something went wrong while executing your query. This may be the result of a timeout",
+               "path": ["repository", "i2"]}
+    gone = {"type": "NOT_FOUND", "message": "Could not resolve to an Issue with the number of 3.",
+            "path": ["repository", "i3"]}
+    partial = {"data": {"repository": {"i1": _refs(1, 11), "i2": None, "i3": None}}, "errors": [timeout, gone]}
+    source, asked = _graphql_source([partial, {"data": {"repository": {"i2": _refs(2, 12)}}}])
+    read = closing_refs(source, "o/a", [1, 2, 3])
+    assert {n: [lk.pull_number for lk in v] for n, v in read.links.items()} == {1: [11], 2: [12]}
+    assert read.unread == [] and len(asked) == 2 and "i2:" in asked[1] and "i1:" not in asked[1]
+    # Still null after every ask: unread, with the platform's words; the issue GitHub says is not there is not.
+    source, asked = _graphql_source([partial])
+    read = closing_refs(source, "o/a", [1, 2, 3])
+    assert read.unread == [2] and "timeout" in read.why and len(asked) == ATTEMPTS
+    assert [lk.pull_number for lk in read.links[1]] == [11]
+    # A repository GraphQL cannot resolve while REST reads it: every issue unread, none "closed by nothing".
+    source, _ = _graphql_source([{"data": {"repository": None}, "errors": [
+        {"type": "NOT_FOUND", "message": "Could not resolve to a Repository", "path": ["repository"]}]}])
+    assert closing_refs(source, "o/a", [1, 2]).unread == [1, 2]
+
+
+def test_graphql_closing_references_past_the_first_page_are_unread_never_cut_short():
+    """A connection lists at most ``first`` nodes and counts them all in ``totalCount`` (GitHub GraphQL
+    pagination): an issue with more closing PRs than one query lists keeps what came and is named unread."""
+    from fixlore.sources.github_graphql import PRS_PER_ISSUE, closing_refs
+    many = list(range(100, 100 + PRS_PER_ISSUE))
+    source, _ = _graphql_source([{"data": {"repository": {"i1": _refs(1, *many, total=PRS_PER_ISSUE + 2),
+                                                          "i2": _refs(2, 7)}}}])
+    read = closing_refs(source, "o/a", [1, 2])
+    assert len(read.links[1]) == PRS_PER_ISSUE and read.unread == [1] and "closing" in read.why
 
 
 def test_the_digest_names_the_repos_whose_closing_references_were_not_read():

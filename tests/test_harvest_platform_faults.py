@@ -6,6 +6,8 @@ each one heals (the store is the clean run's) or is named in the run's report, n
   "occasional incomplete pages" on 2024-11-22 and a 500-page paging cap on 2024-11-14.
 - ``202``: 202 Accepted with nothing yet (GitHub's statistics endpoints while they compute,
   docs.github.com/en/rest/metrics/statistics; GitCode lists 202 among its status codes, DOC-INTRO).
+- ``451``: a repository blocked by a DMCA takedown answers 451 "Repository access blocked" on every
+  endpoint (GitHub's REST docs list 451 on repository endpoints).
 """
 
 from __future__ import annotations
@@ -115,3 +117,17 @@ def test_github_primary_limit_is_waited_out_until_its_reset_under_a_compressed_c
     assert report.unreadable == [] and report.unread_items == []
     assert store.canonical_dump() == clean.canonical_dump()
     assert limited <= 3                           # the low-water pause keeps most requests from the wall
+
+
+@pytest.mark.parametrize("platform", ["gitcode", "github"])
+def test_a_repository_blocked_for_legal_reasons_is_named_and_the_others_harvested(make_world, tmp_path, platform):
+    world = make_world(platform=platform, repos=2, closed_in_window=20, other_updated=5, old_issues=5, seed=3)
+    clean, clean_report, _ = _harvest(world, f"sqlite:///{tmp_path / 'clean.db'}")
+    repos = sorted({i.repo for i in clean.issues()})
+    blocked, readable = repos[0], repos[1]
+    store, report, injected = _harvest(world, f"sqlite:///{tmp_path / 'dmca.db'}", faults=f"451=*/repos/{blocked}*")
+    assert injected.get("451", 0) > 0
+    named = [f for f in report.as_dict()["unreadable"] if f["repo"] == blocked]
+    assert named and named[0]["status"] == "451" and "blocked" in named[0]["message"]
+    assert {f["repo"] for f in report.as_dict()["unreadable"]} == {blocked}
+    assert {i.number for i in store.issues([readable])} == {i.number for i in clean.issues([readable])}

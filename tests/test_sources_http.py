@@ -709,3 +709,20 @@ def test_a_github_page_that_stays_empty_while_linking_a_next_page_is_passed_over
     assert got == [1, 3]
     (note,) = c.paging_report()
     assert note["kind"] == "empty-page" and "page 2 stayed empty" in note["detail"]
+
+
+def test_a_redirect_that_never_ends_concerns_that_resource_only():
+    """GitHub asks clients to follow redirects (301 for a renamed or transferred repository, 302/307
+    temporary); one that leads back to itself is that resource's failure, named, never a crash."""
+    from fixlore.sources.http import ApiError
+
+    def handler(request):
+        if request.url.path.endswith("/loop"):
+            return httpx2.Response(301, headers={"Location": str(request.url)}, json={"message": "Moved Permanently"})
+        return ok([])
+
+    c = client(handler, platform="github")
+    with pytest.raises(ApiError) as err:
+        c.get("/repos/o/r/loop")
+    assert "redirect" in str(err.value)
+    assert c.get("/repos/o/r/issues").data == []          # the host still answers the rest

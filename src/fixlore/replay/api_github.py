@@ -49,6 +49,10 @@ UNAUTHORIZED_BODY = {"message": "Bad credentials", "documentation_url": DOCS, "s
 PRIMARY_LIMIT_BODY = {"message": "API rate limit exceeded. (But here's the good news: Authenticated requests get a "
                                  "higher rate limit. Check out the documentation for more details.)",
                       "documentation_url": "https://docs.github.com/rest/overview/resources-in-the-rest-api#rate-limiting"}
+# A repository taken down under the DMCA answers 451 on every endpoint (docs.github.com REST: 451 on repository
+# endpoints; the block object as GitHub sends it).
+DMCA_BODY = {"message": "Repository access blocked",
+             "block": {"reason": "dmca", "created_at": "2026-01-01T00:00:00Z", "html_url": "https://github.com/github/dmca"}}
 SECONDARY_LIMIT_BODY = {"message": "You have exceeded a secondary rate limit. Please wait a few minutes before you try again.",
                         "documentation_url": "https://docs.github.com/rest/overview/rate-limits-for-the-rest-api"}
 

@@ -39,6 +39,8 @@ KINDS = (
                        # "project not found" (gitcode-api.md §6); mostly used as kind=GLOB
     "202",             # 202 Accepted with no body: "not ready, ask again" (GitHub's statistics endpoints
                        # answer so while they compute; GitCode lists 202 among its status codes)
+    "451",             # 451 Unavailable For Legal Reasons: GitHub's answer for a repository blocked by a DMCA
+                       # takedown ("Repository access blocked"); mostly used as kind=GLOB
 )
 
 MAX_CONSECUTIVE_PER_URL = 2

@@ -10,6 +10,7 @@ linked by hand in the Development sidebar. A world does not name the sidebar's P
 that PR merged, the issue's ``closed`` entry carries its merge commit, so the replay reads
 the link from there (the world's own data, even where the strict ``null_commit_id`` quirk
 hides it from the REST answer).
+A connection lists at most its ``first`` nodes while ``totalCount`` counts them all, as GitHub's do.
 Any other query gets a GraphQL error, as a schema-checking server would give an unknown field.
 """
 
@@ -81,6 +82,8 @@ def answer(world: World, payload: Any) -> Answer:
             f"Could not resolve to a Repository with the name '{owner}/{name}'.", type="NOT_FOUND",
             path=["repository"])]})
     include_closed = re.search(r"includeClosedPrs\s*:\s*true", query) is not None
+    first = re.search(r"closedByPullRequestsReferences\s*\([^)]*\bfirst\s*:\s*(\d+)", query)
+    limit = int(first.group(1)) if first else None
     full = f"{canon[0]}/{canon[1]}"
     data: dict[str, Any] = {}
     errors = []
@@ -93,7 +96,8 @@ def answer(world: World, payload: Any) -> Answer:
                                  path=["repository", alias]))
             continue
         nodes = [_node(p, full) for p in closing_pulls(world, *canon, number, include_closed)]
-        data[alias] = {"number": number, "closedByPullRequestsReferences": {"totalCount": len(nodes), "nodes": nodes}}
+        data[alias] = {"number": number, "closedByPullRequestsReferences": {"totalCount": len(nodes),
+                                                                            "nodes": nodes[:limit]}}
     body: dict[str, Any] = {"data": {"repository": data}}
     if errors:
         body["errors"] = errors

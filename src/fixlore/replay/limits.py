@@ -47,8 +47,9 @@ def gitcode_limiter(time_scale: float = 1.0) -> SlidingWindows:
 class FixedWindow:
     """GitHub's primary limit: ``limit`` requests per period, the counter resets at a fixed moment."""
 
-    def __init__(self, limit: int = 5000, period: float = 3600.0, clock=time.time) -> None:
+    def __init__(self, limit: int = 5000, period: float = 3600.0, clock=time.time, resource: str = "core") -> None:
         self.limit = limit
+        self.resource = resource          # GitHub's budget name: "core" (REST), "graphql", ...
         self.period = period
         self._clock = clock
         self._start: float | None = None
@@ -83,7 +84,7 @@ class FixedWindow:
                 "X-RateLimit-Remaining": str(max(0, self.limit - self.used)),
                 "X-RateLimit-Reset": str(reset),
                 "X-RateLimit-Used": str(self.used),
-                "X-RateLimit-Resource": "core",
+                "X-RateLimit-Resource": self.resource,
             }
 
     def reset(self) -> None:
@@ -94,3 +95,8 @@ class FixedWindow:
 
 def github_limiter(time_scale: float = 1.0) -> FixedWindow:
     return FixedWindow(5000, 3600.0 / time_scale)
+
+
+def github_graphql_limiter(points: int, time_scale: float = 1.0) -> FixedWindow:
+    """GitHub's GraphQL budget, apart from REST's (``X-RateLimit-Resource: graphql``); one point a query here."""
+    return FixedWindow(points, 3600.0 / time_scale, resource="graphql")

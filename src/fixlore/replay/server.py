@@ -25,16 +25,16 @@ from pathlib import Path
 from typing import Any, Callable
 from urllib.parse import parse_qsl, urlsplit
 
-from fixlore.replay import api_gitcode, api_github, github_graphql
+from fixlore.replay import api_gitcode, api_github, github_graphql, moved
 from fixlore.replay.asof import open_world
 from fixlore.replay.faults import FaultPlan, FaultSpec
-from fixlore.replay.limits import gitcode_limiter, github_limiter
+from fixlore.replay.limits import gitcode_limiter, github_graphql_limiter, github_limiter
 from fixlore.replay.listing import Answer, Query
 from fixlore.replay.strict import Quirks
 
 ADMIN_STATS = "/__replay__/stats"
 GRAPHQL_PATHS = ("/graphql", "/api/graphql")
-_STATUS_FAULTS = {"429", "429-retry-after", "500", "502", "503", "202", "404"}
+_STATUS_FAULTS = {"429", "429-retry-after", "500", "502", "503", "202", "404", "451"}
 _SECRET_PARAMS = {"access_token"}
 _SAFE_HOST = re.compile(r"[A-Za-z0-9.\-]+(:\d{1,5})?|\[[0-9A-Fa-f:.]+\](:\d{1,5})?")
 
@@ -92,6 +92,7 @@ class ReplayServer:
         self.quirks = Quirks.of(strict, self.platform)
         self._gitcode_limit = gitcode_limiter(time_scale)
         self._github_limit = github_limiter(time_scale)
+        self._graphql_limit = github_graphql_limiter(self.quirks.graphql_points, time_scale)
         self._stats_lock = threading.Lock()
         self._total = 0
         self._ordinal = 0
@@ -168,6 +169,7 @@ class ReplayServer:
         self.quirks.reset()
         self._gitcode_limit.reset()
         self._github_limit.reset()
+        self._graphql_limit.reset()
 
     def _next_ordinal(self) -> int:
         with self._stats_lock:
@@ -214,6 +216,10 @@ class ReplayServer:
             return api_gitcode.not_found() if self.platform == "gitcode" else api_github.not_found()
         if kind == "202":
             return Answer(202, {})           # as GitHub's statistics answer while they compute
+        if kind == "451":
+            return Answer(451, api_github.DMCA_BODY if self.platform == "github" else
+                          {"error_code": 451, "error_code_name": "UNAVAILABLE_FOR_LEGAL_REASONS",
+                           "error_message": "repository access blocked"})
         # Gateways answer 502/503 with an HTML page, not JSON.
         text = {"502": "502 Bad Gateway", "503": "503 Service Temporarily Unavailable"}[kind]
         return Answer(int(kind), f"<html><head><title>{text}</title></head><body><center><h1>{text}</h1></center></body></html>")
@@ -226,7 +232,14 @@ class ReplayServer:
         routed = None
         path = _without_enterprise_prefix(self.platform, path)
         if path.startswith(prefix):
-            routed = _ROUTERS[self.platform].match(path[len(prefix):] or "/")
+            inner = path[len(prefix):] or "/"
+            if self.quirks.on("moved_repos"):
+                new = moved.new_address(self.world, inner)
+                if new is not None:
+                    location = self_url[: len(self_url) - len(inner)] + new + (f"?{raw_query}" if raw_query else "")
+                    return _Reply("GET (moved)", moved.moved(location), extra=self._rate_headers())
+                inner = moved.by_name(self.world, inner) or inner
+            routed = _ROUTERS[self.platform].match(inner)
         if routed is None:
             endpoint = "GET (unmatched)"
             answer = api_gitcode.not_found() if self.platform == "gitcode" else api_github.not_found()
@@ -307,14 +320,26 @@ class ReplayServer:
         fault = self.quirks.graphql_fault(self.platform, body) if self.quirks else None
         if fault is not None:
             return _Reply(endpoint, fault, extra=self._rate_headers())
-        try:
-            payload = json.loads(body.decode("utf-8") or "null")
-        except (UnicodeDecodeError, json.JSONDecodeError):
-            payload = None
-        return _Reply(endpoint, github_graphql.answer(self.world, payload), extra=self._rate_headers())
+        if self.quirks.on("graphql_budget"):
+            # its own budget, named in its headers; spent, a 200 that says so (GitHub's GraphQL rate limit)
+            spent = not self._graphql_limit.take()
+            limited = Answer(200, {"errors": [{"type": "RATE_LIMITED", "message": "API rate limit exceeded"}]})
+            return _Reply(endpoint, limited if spent else github_graphql.answer(self.world, _json_or_none(body)),
+                          extra=self._graphql_limit.headers())
+        answer = github_graphql.answer(self.world, _json_or_none(body))
+        if self.quirks:
+            answer = self.quirks.graphql_partial(self.platform, body, answer)
+        return _Reply(endpoint, answer, extra=self._rate_headers())
 
     def _rate_headers(self) -> dict[str, str]:
         return self._github_limit.headers() if self.platform == "github" else {}
+
+
+def _json_or_none(body: bytes) -> Any:
+    try:
+        return json.loads(body.decode("utf-8") or "null")
+    except (UnicodeDecodeError, json.JSONDecodeError):
+        return None
 
 
 def _says_more(answer: Answer) -> bool:

@@ -37,6 +37,18 @@ so a test can switch a single one on:
                         Enterprise server or a proxy without GraphQL does.
 ``graphql_flaky``       (not in the named sets) GitHub: the first ask of each GraphQL query answers 502 Bad Gateway
                         (GitHub's GraphQL does so on heavy queries now and then); asked again it answers.
+``graphql_partial``     (not in the named sets) GitHub: a GraphQL answer holds every other issue asked for the
+                        first time null and, beside the data, an error whose ``path`` names it
+                        ("Something went wrong while executing your query. This may be the result of a
+                        timeout"): a field that fails is nulled and its siblings kept (GraphQL spec, "Handling
+                        Field Errors"); asked again, such an issue is answered.
+``graphql_budget``      (not in the named sets) GitHub: GraphQL queries are counted against a budget of their own
+                        (``graphql_points`` an hour, scaled), apart from REST's, and their answers carry its
+                        ``X-RateLimit-*`` headers with ``X-RateLimit-Resource: graphql``; once it is spent a query
+                        answers 200 with a ``RATE_LIMITED`` error, as GitHub's GraphQL API does.
+``moved_repos``         (not in the named sets) every ``/repos/{owner}/{repo}...`` request answers 301 Moved
+                        Permanently to ``/repositories/{id}...``, as GitHub does for a renamed or transferred
+                        repository (GitCode documents 301 with Location too); see ``moved.py``.
 ``null_commit_id``      GitHub: ``closed`` entries of the REST timeline and events list carry ``commit_id``
                         and ``commit_url`` null even when a commit or a merged PR closed the issue, as GitHub
                         does for many closes made through a PR. GraphQL (``github_graphql.py``) reads the
@@ -50,6 +62,7 @@ and the big repos stay readable for the other quirks), so a test can ask
 
 from __future__ import annotations
 
+import re
 import threading
 import time
 from dataclasses import dataclass, field, replace
@@ -64,7 +77,8 @@ GITCODE_QUIRKS = frozenset({"sort_ignored", "per_page_cap", "commits_ignore_page
 GITHUB_QUIRKS = frozenset({"commits_ignore_page", "repeat_page", "closed_module", "secondary_limit",
                            "null_commit_id"})
 # Faults a harvester must adapt to (issue #21); switched on one by one, never in a named set.
-ADAPT_QUIRKS = frozenset({"sort_combined_400", "pages_ignored", "graphql_501", "graphql_flaky"})
+ADAPT_QUIRKS = frozenset({"sort_combined_400", "pages_ignored", "graphql_501", "graphql_flaky", "graphql_partial",
+                          "moved_repos", "graphql_budget"})
 ALL_QUIRKS = GITCODE_QUIRKS | GITHUB_QUIRKS | ADAPT_QUIRKS | {"no_totals", "order_ignored", "filter_ignored"}
 
 # Named sets: `--strict` picks the platform's own; the variant drops GitCode's paging headers.
@@ -84,6 +98,11 @@ GITHUB_ISSUES_DISABLED = {"message": "Issues are disabled for this repo",
                           "documentation_url": "https://docs.github.com/rest/issues/issues#list-repository-issues",
                           "status": "410"}
 
+_GRAPHQL_REPO = re.compile(r'repository\s*\([^)]*\)')
+GRAPHQL_TIMEOUT = ("Something went wrong while executing your query. This may be the result of a timeout, or it "
+                   "could be a GitHub bug. Please include `0000:0000:0000000:0000000:00000000` when reporting this "
+                   "issue.")
+
 # Close log entries as a GitCode that names them otherwise might write them: (action_type, content or None=keep).
 _CLOSE_VARIANTS = (("issue_close", None), ("update_state", "将任务状态修改为 已关闭"), ("state_change", ""))
 
@@ -96,11 +115,13 @@ class Quirks:
     per_page_cap: int = 50
     secondary_every: int = 40
     secondary_seconds: float = 60.0
+    graphql_points: int = 5000
     _seen_pages: set[str] = field(default_factory=set, repr=False)
     _refused_names: frozenset[str] | None = field(default=None, repr=False)   # lower-cased, set by refuse()
     _limited_until: float = field(default=0.0, repr=False)
     retried_too_soon: int = 0            # requests that came back inside a secondary limit's minute
     _graphql_seen: set[str] = field(default_factory=set, repr=False)
+    _partial_seen: set[str] = field(default_factory=set, repr=False)
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
     @classmethod
@@ -132,6 +153,7 @@ class Quirks:
         with self._lock:
             self._seen_pages.clear()
             self._graphql_seen.clear()
+            self._partial_seen.clear()
             self._limited_until = 0.0
             self.retried_too_soon = 0
             self._refused_names = None      # worked out again from the world served next
@@ -233,6 +255,26 @@ class Quirks:
             if first:
                 return Answer(502, "<html><head><title>502 Bad Gateway</title></head><body></body></html>")
         return None
+
+    def graphql_partial(self, platform: str, body: bytes, answer: Answer) -> Answer:
+        """``graphql_partial``: every other issue asked for the first time is lost to a field error."""
+        data = answer.body.get("data") if isinstance(answer.body, dict) else None
+        repository = data.get("repository") if isinstance(data, dict) else None
+        if platform != "github" or not self.on("graphql_partial") or not isinstance(repository, dict):
+            return answer
+        named = _GRAPHQL_REPO.search(body.decode("utf-8", "replace"))
+        where = named.group(0) if named else ""
+        with self._lock:
+            fresh = [alias for alias, issue in repository.items()
+                     if issue is not None and f"{where}:{alias}" not in self._partial_seen]
+            self._partial_seen.update(f"{where}:{alias}" for alias in repository)
+        lost = fresh[::2]
+        if not lost:
+            return answer
+        errors = list(answer.body.get("errors") or []) + [
+            {"message": GRAPHQL_TIMEOUT, "path": ["repository", alias], "locations": []} for alias in lost]
+        kept = {alias: (None if alias in lost else issue) for alias, issue in repository.items()}
+        return replace(answer, body={**answer.body, "data": {**data, "repository": kept}, "errors": errors})
 
     # -- after the handler
     def reshape(self, platform: str, template: str, answer: Answer, url_key: str) -> Answer:

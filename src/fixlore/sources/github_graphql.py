@@ -5,13 +5,17 @@ The REST timeline often says nothing useful here: a ``connected`` entry does not
 ``closedByPullRequestsReferences`` names them. One query asks for a batch of issues of one
 repo (aliases ``i<N>``), so a page of pool issues costs one request.
 
-GraphQL needs a token; without one it is not asked and the REST timeline is the only source.
-With one, a query that meets a transport error, a 5xx or a rate limit is asked again, a bounded
-number of times (GitHub's GraphQL answers 502 on heavy queries now and then); an answer that says
-GraphQL is not to be had here (501 Not Implemented, 401/403/404/410, a schema without the field)
-gives up on it for that host at once, and so do two batches in a row that kept failing, or one
-that could not reach it at all: no repeated cost. Every issue whose references could not be read is named (`ClosingRead.unread`,
-with why), so the harvest can say per repo what the sidebar may hold that this run did not see.
+GraphQL needs a token; without one it is not asked and the REST timeline is the only source. With
+one, a query that meets a transport error, a 5xx or a timeout is asked again, a bounded number of
+times (GitHub's GraphQL answers 502 on heavy queries now and then); an answer that says GraphQL is
+not to be had here (501 Not Implemented, 401/403/404/410, a schema without the field, its own budget
+spent: GitHub says not to ask again before its reset) gives up on it for that host at once, and so
+do two batches in a row that kept failing, or one that could not reach it at all: no repeated cost.
+An answer that holds some issues null beside an error naming them (a field that timed out) is asked
+again for those only; an issue still null, one with more closing PRs than a query lists, or a
+repository GraphQL does not resolve is unread, never an issue no PR closes (`read_answer`). Every
+issue whose references could not be read is named (`ClosingRead.unread`, with why), so the harvest
+can say per repo what the sidebar may hold that this run did not see.
 """
 
 from __future__ import annotations
@@ -32,7 +36,7 @@ ENDPOINT = "POST /graphql"
 _SAFE = re.compile(r"^[A-Za-z0-9_.\-]+$")
 ATTEMPTS = 3             # asks per batch before that batch is given up
 FAILED_BATCHES = 2       # batches in a row given up before GraphQL is given up for the host
-RETRY_STATUSES = frozenset({0, 429, 500, 502, 503, 504})      # 0: a transport error
+RETRY_STATUSES = frozenset({0, 500, 502, 503, 504})      # 0: a transport error
 GONE_STATUSES = frozenset({401, 403, 404, 410, 501})          # not to be had here with this token
 log = logging.getLogger(__name__)
 
@@ -93,25 +97,82 @@ def parse_closing(body: Any, repo: str) -> dict[int, list[m.Link]]:
     return out
 
 
+@dataclass
+class Answered:
+    """What one answer holds for the issues asked: their links, the issues it left null beside an error
+    (``left``: worth asking again) and those it cannot give whole by being asked again (``kept``: more
+    closing PRs than one query lists, or a repository GraphQL does not resolve), with why."""
+    links: dict[int, list[m.Link]]
+    left: list[int]
+    kept: list[int]
+    why: str = ""
+
+
+def read_answer(body: Any, repo: str, numbers: list[int]) -> Answered:
+    """The answer for ``numbers`` read whole or named. A field that fails is null beside its siblings, its
+    error naming its path (GraphQL spec, "Handling Field Errors": GitHub's timeouts do so), so an issue
+    answered null is unread unless its error says it does not exist (NOT_FOUND: nothing to read). A
+    connection lists at most ``first`` nodes while ``totalCount`` counts them all: an issue with more
+    closing PRs than that keeps what came and is unread, never cut short in silence."""
+    asked = set(numbers)
+    links = {n: v for n, v in parse_closing(body, repo).items() if n in asked}
+    errors = [e for e in (body.get("errors") or []) if isinstance(e, dict)] if isinstance(body, dict) else []
+    gone = {str(e["path"][-1]) for e in errors if str(e.get("type") or "") == "NOT_FOUND"
+            and isinstance(e.get("path"), list) and e["path"]}
+    repository = (body.get("data") or {}).get("repository") if isinstance(body.get("data"), dict) else None
+    if not isinstance(repository, dict):
+        said = next((str(e.get("message") or "")[:160] for e in errors), "")
+        return Answered(links, [], list(numbers), f"GraphQL did not resolve {repo}: {said or 'no data'}")
+    left, kept = [], []
+    for number in numbers:
+        issue = repository.get(f"i{number}")
+        refs = issue.get("closedByPullRequestsReferences") if isinstance(issue, dict) else None
+        nodes = refs.get("nodes") if isinstance(refs, dict) else None
+        if isinstance(nodes, list):
+            total = refs.get("totalCount")
+            if isinstance(total, int) and total > len(nodes):
+                kept.append(number)
+        elif not (issue is None and f"i{number}" in gone):
+            left.append(number)
+    paths = {f"i{n}" for n in left}
+    said = next((str(e.get("message") or "")[:160] for e in errors
+                 if isinstance(e.get("path"), list) and e["path"] and str(e["path"][-1]) in paths), "")
+    why = (f"GraphQL left {len(left)} issue(s) unanswered: {said or 'no data for them'}" if left else
+           f"{len(kept)} issue(s) have more closing PRs than the {PRS_PER_ISSUE} one query lists" if kept else "")
+    return Answered(links, left, kept, why)
+
+
 def _verdict(status: int, body: Any) -> str:
     """"ok", "retry" (worth asking again), "gone" (not to be had on this host) or "failed" (this batch)."""
     if status == 200 and isinstance(body, dict) and isinstance(body.get("data"), dict):
         return "ok"
+    text = str(body)[:500].lower()
+    if status == 429 or (status == 403 and "rate limit" in text):
+        # a limit (GitHub answers 403 or 429; wait a minute at least before asking again): not worth
+        # hammering within seconds, not a verdict on the host either
+        return "failed"
     if status in RETRY_STATUSES:
         return "retry"
-    text = str(body)[:500].lower()
-    if status == 403 and "rate limit" in text:
-        return "failed"                   # a limit: not worth hammering, not a verdict on the host either
     if status in GONE_STATUSES:
         return "gone"
     if status == 200:
         errors = body.get("errors") if isinstance(body, dict) else None
-        kinds = {str(e.get("type") or "") for e in errors if isinstance(e, dict)} if isinstance(errors, list) else set()
-        return "retry" if "RATE_LIMITED" in kinds else "gone"      # a schema without the field: no use asking again
+        errors = [e for e in errors if isinstance(e, dict)] if isinstance(errors, list) else []
+        kinds = {str(e.get("type") or "") for e in errors}
+        said = " ".join(str(e.get("message") or "") for e in errors).lower()
+        # GitHub's "Something went wrong ... may be the result of a timeout": asked again. Its budget spent
+        # (RATE_LIMITED): "do not retry until after x-ratelimit-reset", up to an hour away: given up for
+        # the run, as a schema without the field is (no use asking again)
+        return "retry" if "RATE_LIMITED" not in kinds and ("timeout" in said or "went wrong" in said) else "gone"
     return "gone" if 400 <= status < 500 else "retry"
 
 
-def _why(status: int) -> str:
+def _why(status: int, body: Any = None) -> str:
+    errors = body.get("errors") if isinstance(body, dict) else None
+    said = next((str(e.get("message") or "")[:160] for e in errors if isinstance(e, dict)), "") \
+        if isinstance(errors, list) else ""
+    if status == 200 and said:
+        return f"GraphQL answered: {said}"
     if status == 0:
         return "GraphQL could not be reached"
     if status == 501:
@@ -142,22 +203,37 @@ def closing_refs(source: Any, repo: str, numbers: list[int]) -> ClosingRead:
         if host.gone:
             read.unread += part
             continue
-        verdict, status, body = "retry", 0, None
-        for attempt in range(1, ATTEMPTS + 1):
+        verdict, status, body, asking, attempt, partial = "retry", 0, None, part, 0, False
+        while attempt < ATTEMPTS:
+            attempt += 1
             if attempt > 1:
                 client.sleep(min(client.backoff_max, client.backoff_base * 2 ** (attempt - 2)) / client.time_scale)
             status, body = client.post_json(graphql_url(client.base_url),
-                                            {"query": closing_query(owner, name, part)}, endpoint=ENDPOINT)
-            verdict = _verdict(status, body)
-            if verdict != "retry":
+                                            {"query": closing_query(owner, name, asking)}, endpoint=ENDPOINT)
+            verdict, partial = _verdict(status, body), False
+            if verdict == "ok":
+                got = read_answer(body, repo, asking)
+                for number, links in got.links.items():
+                    read.links.setdefault(number, []).extend(links)
+                if got.kept:                  # not to be had by asking again (cut short, no such repository)
+                    read.unread += got.kept
+                    read.why = got.why
+                asking = got.left             # nulled by an error beside the data: asked again
+                if not asking:
+                    break
+                read.why, verdict, partial = got.why, "retry", True
+            elif verdict != "retry":
                 break
         if verdict == "ok":
             host.failed_in_row = 0
-            for number, links in parse_closing(body, repo).items():
-                read.links.setdefault(number, []).extend(links)
             continue
-        read.unread += part
-        read.why = _why(status) + ("" if verdict == "gone" else f" (after {attempt} attempt(s))")
+        read.unread += asking
+        if partial:
+            # the host answers, only not about these issues: named, the host not given up
+            host.failed_in_row = 0
+            read.why = f"{read.why} (after {attempt} attempt(s))"
+            continue
+        read.why = _why(status, body) + ("" if verdict == "gone" else f" (after {attempt} attempt(s))")
         host.failed_in_row += 1
         # Unreachable three times (each ask may have waited a read timeout): not worth another batch.
         if verdict == "gone" or host.failed_in_row >= FAILED_BATCHES or status == 0:

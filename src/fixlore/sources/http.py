@@ -73,10 +73,6 @@ def shared_tls_context() -> ssl.SSLContext:
         return _TLS
 
 
-# ---------------------------------------------------------------------------
-# Rate limiting
-
-
 class _Retryable(Exception):
     """An attempt worth repeating; ``limited`` when the host answered "wait" (a rate limit), which
     is no failure of the host."""
@@ -279,6 +275,9 @@ class ApiClient(PagingMixin):
         except (httpx2.TransportError, httpx2.DecodingError) as exc:
             self.accounting.record(endpoint, "cut_off")
             raise _Retryable("connection dropped mid-response", cause=exc) from None
+        except httpx2.TooManyRedirects:          # redirects are followed; one without end: this resource's
+            self.accounting.record(endpoint, "redirect_loop")
+            raise ApiError(endpoint, "redirects", "redirected again and again without an answer") from None
 
         self._answered = True
         status = resp.status_code

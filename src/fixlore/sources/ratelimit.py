@@ -9,6 +9,8 @@ from typing import Callable
 
 import httpx2
 
+REST_RESOURCE = "core"          # GitHub's name for the REST API's primary budget
+
 
 class TokenBucket:
     """``capacity`` tokens refilled evenly over ``period`` seconds (divided by ``time_scale``)."""
@@ -117,7 +119,13 @@ class RateLimiter:
         return max(0.0, until - self.clock())
 
     def observe(self, headers: httpx2.Headers) -> None:
-        """Honour GitHub-style ``X-RateLimit-Remaining`` / ``X-RateLimit-Reset``."""
+        """Honour GitHub-style ``X-RateLimit-Remaining`` / ``X-RateLimit-Reset`` of the budget the REST
+        requests spend. GitHub keeps budgets apart (REST's ``core``, ``graphql``, ``search``...) and names
+        the one an answer counted in ``X-RateLimit-Resource``: another budget spent holds up no REST request
+        (GraphQL's own answer says it is limited: `sources.github_graphql`)."""
+        resource = headers.get("x-ratelimit-resource")
+        if resource and resource.strip().lower() != REST_RESOURCE:
+            return
         remaining = headers.get("x-ratelimit-remaining")
         reset = headers.get("x-ratelimit-reset")
         if remaining is None or reset is None:
