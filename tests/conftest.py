@@ -378,8 +378,8 @@ def _fixlore_json(*args: str) -> dict:
 
 @pytest.fixture(scope="session")
 def ascend_series_16(tmp_path_factory) -> dict:
-    """The Ascend series as the seed frames it, edition 16 published as of 09-19 (marked: its rows
-    hold a real editorial finding), once a session: test_series_ascend, test_series_history and
+    """The Ascend series as the seed frames it, edition 16 published as of 09-19 (refused on an
+    editorial finding, as a publish is by default: it has none), once a session: test_series_ascend, test_series_history and
     test_series_overrides each start from it (an Ascend publish is the suite's costliest step; the
     scheduler keeps the three on one worker). The folder is read, never written: copy it
     (`series_copy`) to publish more."""
@@ -392,18 +392,18 @@ def ascend_series_16(tmp_path_factory) -> dict:
                   "--org-out", "mindspore", "--since", "2026-09-17T00:00:00+08:00", "--first-number", "16",
                   "--out", str(out))
     first = _fixlore_json("series", "publish", "ascend", "--world", str(ASCEND_WORLD), "--as-of",
-                          "2026-09-19T00:00:00+08:00", "--out", str(out), "--on-findings", "mark")
+                          "2026-09-19T00:00:00+08:00", "--out", str(out))
     return {"out": out, "first": first}
 
 
 @pytest.fixture(scope="session")
 def ascend_series_17(ascend_series_16, tmp_path_factory) -> dict:
-    """ascend_series_16 and then special edition 17 on two repositories as of 09-20 (marked);
+    """ascend_series_16 and then special edition 17 on two repositories as of 09-20;
     read, never written, as ascend_series_16."""
     out = series_copy(ascend_series_16["out"], tmp_path_factory.mktemp("ascend-17") / "out")
     special = _fixlore_json("series", "publish", "ascend", "--world", str(ASCEND_WORLD), "--as-of",
                             "2026-09-20T00:00:00+08:00", "--repo", ASCEND_FOCUS[0], "--repo", ASCEND_FOCUS[1],
-                            "--out", str(out), "--on-findings", "mark")
+                            "--out", str(out))
     return {"out": out, "first": ascend_series_16["first"], "special": special}
 
 

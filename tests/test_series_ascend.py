@@ -38,13 +38,12 @@ def fixlore(*args: str) -> dict:
 @pytest.fixture(scope="module")
 def series(ascend_series_17, tmp_path_factory):
     # editions 16 and 17 as the session made them (conftest: the seed's framing, 16 as of 09-19,
-    # 17 on FOCUS as of 09-20, both marked: the Ascend editions hold rows the editorial check
-    # flags; tests/test_editorial_gate.py covers the refusal a publish makes by default), copied
+    # 17 on FOCUS as of 09-20, both passing the editorial check a publish makes by default), copied
     out = series_copy(ascend_series_17["out"], tmp_path_factory.mktemp("ascend-series") / "out")
     assert Path(ascend_series_17["special"]["folder"]) == edition_dir(ascend_series_17["out"], "ascend", 17)
     special = {**ascend_series_17["special"], "folder": str(edition_dir(out, "ascend", 17))}
     last = fixlore("run", "--series", "ascend", "--world", str(WORLD), "--as-of", "2026-09-21T00:00:00+08:00",
-                   "--out", str(out), "--on-findings", "mark")
+                   "--out", str(out))
     store = Store.open(f"sqlite:///{out / 'fixlore.db'}")
     try:
         eds = editions(store, "ascend")

@@ -37,10 +37,8 @@ ROOT = Path(__file__).resolve().parents[1]
 DEMO = ROOT / "worlds" / "demo"
 ASCEND = ROOT / "worlds" / "ascend-2026-09"
 REOPENED = "demo-ai/modelkit#111"            # the world transform's case
-# The bundled worlds' editions hold rows the editorial check flags (the demo's cluster-agent#95 cell
-# stops at "CrashLoopBackOff：。"): a publish refuses them by default (compose/gate.py), so this
-# history publishes them marked; tests/test_editorial_gate.py covers the refusal.
-MARKED = ["--on-findings", "mark"]
+# Every edition below is published as a user publishes it, refused on any editorial finding
+# (compose/gate.py): each passes the check (issue #22); tests/test_editorial_gate.py covers the refusal.
 
 
 def fixlore(*args: str, code: int = 0) -> subprocess.CompletedProcess:
@@ -221,13 +219,12 @@ def demo(tmp_path_factory):
             "--agent-pointer", "mcp", "--org", "demo-ai", "--org", "demo-infra", "--since",
             "2026-09-17T00:00:00+08:00", "--top-k", "5", "--out", str(out))
     w = ["--world", str(world)]
-    pub = ["series", "publish", "demo", *w, "--out", str(out), *MARKED]
+    pub = ["series", "publish", "demo", *w, "--out", str(out)]
     fixlore(*pub, "--as-of", "2026-09-18T15:00:00+08:00", "-q")                  # 1, regular
     fixlore(*pub, "--as-of", "2026-09-19T12:00:00+08:00", "--repo", "demo-ai/infer-serve")   # 2, special
     refused(out, "demo", [*w, "--as-of", "2026-09-19T12:00:00+08:00", "--repo", "demo-ai/infer-srve"], 2,
             "infer-srve")
-    fixlore("run", "--series", "demo", *w, "--as-of", "2026-09-19T12:00:00+08:00", "--out", str(out), "-q",
-            *MARKED)  # 3
+    fixlore("run", "--series", "demo", *w, "--as-of", "2026-09-19T12:00:00+08:00", "--out", str(out), "-q")  # 3
     nothing = [*w, "--as-of", "2026-09-19T12:00:00+08:00", "--theme", "no-such-theme-anywhere"]
     refused(out, "demo", nothing, 1, "would have no rows")
     before = ledger_state(out, "demo")
@@ -235,7 +232,7 @@ def demo(tmp_path_factory):
     assert dry["dry_run"] and dry["number"] == 4 and dry["counts"]["rows"] == 0 and "refused" in dry
     assert ledger_state(out, "demo") == before and "demo-004" not in folders(out)
     fixlore("series", "publish", "demo", *nothing, "--out", str(out), "--allow-empty", "-q")   # 4, empty on purpose
-    last = [*w, "--as-of", "2026-09-19T17:00:00+08:00", *MARKED]
+    last = [*w, "--as-of", "2026-09-19T17:00:00+08:00"]
     pre = base / "pre"
     shutil.copytree(out, pre)
     quiet = fixlore("series", "publish", "demo", *last, "--out", str(out), "-q")    # 5, regular
@@ -243,7 +240,7 @@ def demo(tmp_path_factory):
     after = ledger_state(out, "demo")
     # to the world's end: whatever closed after 17:00 is dropped by the offline analyst, so
     # the edition would be empty; refused unless it holds a row
-    end = [*w, "--as-of", "2026-09-21T00:00:00+08:00", *MARKED]
+    end = [*w, "--as-of", "2026-09-21T00:00:00+08:00"]
     dry = json.loads(fixlore("series", "publish", "demo", *end, "--out", str(out), "--dry-run").stdout)
     if dry["counts"]["rows"]:
         fixlore("series", "publish", "demo", *end, "--out", str(out), "-q")
@@ -303,8 +300,7 @@ def test_a_publish_killed_anywhere_leaves_the_ledger_before_or_after(demo):
     from fixlore.series.publish import publish_edition
 
     with killpoints.tracing() as trace:
-        publish_edition("demo", out=traced, world=Path(demo["last"][1]), as_of=parse_time(demo["last"][3]),
-                        on_findings="mark")
+        publish_edition("demo", out=traced, world=Path(demo["last"][1]), as_of=parse_time(demo["last"][3]))
     assert ledger_state(traced, "demo") == after
     last_file = max(i for i, (_, _, what) in enumerate(trace) if what.startswith("file "))
     chosen = random.Random(24).sample(range(len(trace)), 3) + [last_file, len(trace) - 1]
@@ -330,9 +326,9 @@ def test_a_publish_killed_anywhere_leaves_the_ledger_before_or_after(demo):
 @pytest.mark.skipif(not (ASCEND / "world.yaml").is_file(), reason="ascend world not generated")
 def test_ascend_history_holds(ascend_series_17, tmp_path):
     # editions 16 (regular, as of 09-19) and 17 (special: Ascend/mind-cluster and Ascend/MindIE-LLM
-    # as of 09-20), marked, as the session published them (conftest), copied; then:
+    # as of 09-20), as the session published them (conftest), copied; then:
     out = series_copy(ascend_series_17["out"], tmp_path / "ascend")
-    w = ["--world", str(ASCEND), *MARKED]
+    w = ["--world", str(ASCEND)]
     refused(out, "ascend", [*w, "--as-of", "2026-09-20T00:00:00+08:00", "--repo", "Ascend/mind-clustr"], 2,
             "mind-clustr")
     fixlore("series", "publish", "ascend", *w, "--as-of", "2026-09-20T12:00:00+08:00", "--out", str(out), "-q")

@@ -221,17 +221,16 @@ def test_weights_need_both_kinds_of_decision():
 def test_ascend_weights_learned_from_an_edition_reorder_the_held_out_cases_and_rank_the_next(ascend_series_16,
                                                                                               tmp_path):
     world = ROOT / "worlds" / "ascend-2026-09"
-    # the series and its edition 16 as of 09-19 (marked: the Ascend editions hold a real editorial
-    # finding, theme arithmetic, disclosed), as the session published them (conftest), copied
+    # the series and its edition 16 as of 09-19, as the session published them (conftest), copied
     out = series_copy(ascend_series_16["out"], tmp_path / "ascend")
     learned = json.loads(run("series", "weights", "ascend", "--out", str(out)).stdout)
     # reported, not tuned (docs/series.md records the figures)
     assert learned["heldout"] > 0 and learned["heldout_auc"] is not None and learned["heldout_auc_value"] is not None
     assert learned["heldout_pairs_reordered"] > 0
     assert (out / "value-weights-ascend.json").is_file()
-    # the Ascend editions hold a real editorial finding (theme arithmetic, disclosed): marked, not refused
+    # published as a user publishes: refused on any editorial finding, and there is none
     run("series", "publish", "ascend", "--world", str(world), "--as-of", "2026-09-21T00:00:00+08:00",
-        "--out", str(out), "--on-findings", "mark")
+        "--out", str(out))
     info = json.loads((out / "run.json").read_text(encoding="utf-8"))
     assert info["value_weights"]["decisions"] == learned["decisions"]
     text = (out / "editions" / "ascend-017" / "digest.zh.md").read_text(encoding="utf-8")
