@@ -143,7 +143,10 @@ def test_a_developers_plan_speaks_of_the_change(text):
                                   "如果我们在 910B 上部署，可以省掉一次拷贝", "If we were running two cards, the split would help",
                                   "If I tried a larger batch it should fit", "What if we use a ring buffer?",
                                   "假如我们尝试 bf16，精度可能下降", "We use a ring buffer and the copy goes away",
-                                  "we use the new scheduler and it removes the lock"])
+                                  "we use the new scheduler and it removes the lock",
+                                  "With this PR we use the new allocator and the memory no longer leaks.",
+                                  "We use a ring buffer and the old path doesn't need the lock.",
+                                  "we use an int64 index and it cannot overflow", "If we use this, it never fails again."])
 def test_a_use_supposed_under_if_is_not_one_met(text):
     assert not tells_own_use(text)
 
@@ -151,7 +154,14 @@ def test_a_use_supposed_under_if_is_not_one_met(text):
 @pytest.mark.parametrize("text", ["we use X in production and it crashes", "We use vLLM 0.6 on 910B and it hangs after an hour",
                                   "we use the fused kernel in training but the loss is NaN",
                                   "If I run the script with --bf16, I get an error", "Even so, we tried it on 310P",
-                                  "我们在 910B 上部署时发现不支持"])
+                                  "我们在 910B 上部署时发现不支持",
+                                  # a trigger set as a condition, with what went wrong after it
+                                  "If I run this on 910B it crashes, we use it in production",
+                                  "If I run the training script, it hangs after 3 steps",
+                                  "if we deploy it on two nodes the server OOMs",
+                                  "If I try to load the checkpoint, it fails with KeyError",
+                                  "如果我在 910B 上运行这个脚本，就会报错", "if we tried it on 310P it crashed every time",
+                                  "we use vllm 0.9 but it doesn't work on 310P"])
 def test_a_use_met_is_told_beside_an_if_or_without_one(text):
     assert tells_own_use(text)
 
@@ -161,6 +171,10 @@ def test_a_request_supposing_a_use_is_still_its_authors_plan():
     assert _case(_corpus(supposed, title="[Feature] async metadata"))[0].funnel == "internal"
     assert _case(_corpus("We use it in production and it crashes on long prompts. " + PLAN,
                          title="[Feature] async metadata"))[0].funnel != "internal"
+    assert _case(_corpus("If I run the 8-card job with bf16 it crashes in the allreduce. " + PLAN,
+                         title="[Feature] async metadata"))[0].funnel != "internal"
+    assert _case(_corpus("With this PR we use the new allocator and the memory no longer leaks. " + PLAN,
+                         title="[Feature] async metadata"))[0].funnel == "internal"
 
 
 def test_a_ticked_template_line_is_not_the_authors_own_use():

@@ -271,12 +271,15 @@ def test_every_reader_of_references_skips_what_a_reader_never_sees():
 
 
 def test_a_field_word_qualified_by_another_tracker_is_that_trackers_ticket():
-    for other in ("Internal Jira issue ID: 4512", "JIRA issue: 4512", "nvbugs issue 4512", "Bugzilla issue #4512",
-                  "内部 issue 编号：4512", "Linear issue ID: 4512", "Internal issue: #4512", "Jira's issue 4512",
-                  "JIRA ISSUE ID: 4512"):
+    for other in ("Internal Jira issue ID: 4512", "JIRA issue: 4512", "nvbugs issue 4512", "Bugzilla issue 4512",
+                  "内部 issue 编号：4512", "Internal issue: 4512", "Jira's issue 4512", "JIRA ISSUE ID: 4512"):
         assert find_refs(other, REPO) == [], other
+    # with "#" the platform links this repository's ticket whatever stands before it; words that name a
+    # tracker and a thing ("linear"), or a qualifier on the line before, leave the reference as it is
     for ours in ("ISSUE ID: 4512", "Issue ID: #4512", "Fixes issue #4512", "contract issue 4512",
-                 "Internal tracker: see issue #4512", "Jira: ABC-12, GitHub issue: #4512", "see issue 4512, internal"):
+                 "Internal tracker: see issue #4512", "Jira: ABC-12, GitHub issue: #4512", "see issue 4512, internal",
+                 "Bugzilla issue #4512", "Fixes internal issue #4512", "Fix nn.Linear issue #4512 on NPU",
+                 "fused linear issue 4512 (bf16)", "The crash is internal\nIssue 4512 has the trace"):
         assert [(r.number, r.repo) for r in find_refs(ours, REPO)] == [(4512, REPO)], ours
 
 

@@ -115,19 +115,22 @@ _COUNTED_AFTER = re.compile(r"\s+(?:of|in|on|devices?|cards?|nodes?|times?|items
 
 
 # "Internal Jira issue ID: 4512", "Bugzilla issue 12", "内部 issue 编号：4512": the word qualified by another
-# tracker (an internal one, or a product's: Jira, NVBugs, Bugzilla, Linear, YouTrack, Redmine, Trac, Launchpad,
-# Phabricator, JBS, TAPD, DTS) is that tracker's ticket, not one of this repository's. Written from how
-# PR and issue templates name an internal ticket beside the public one; no world read.
+# tracker (an internal one, or a product's: Jira, NVBugs, Bugzilla, YouTrack, Redmine, Launchpad, Phabricator,
+# JBS, TAPD) right before it, on the same line, is that tracker's ticket, not one of this repository's. Not
+# with a "#" or "!" before the number ("internal issue #12", "nn.Linear issue #12"): the platform links
+# that to this repository whatever words stand before it. Names that are ordinary words too ("linear",
+# "trac", "dts") are left out. Written from how PR and issue templates name an internal ticket beside
+# the public one; no world read.
 _OTHER_TRACKER_BEFORE = re.compile(
-    r"(?:\b(?:internal|jira|nvbugs?|bugzilla|linear|youtrack|redmine|trac|launchpad|phabricator|jbs|tapd|dts)"
-    r"|内部|内网)(?:'s)?[ \t\-_]*$", re.IGNORECASE)
+    r"(?:\b(?:internal|jira|nvbugs?|bugzilla|youtrack|redmine|launchpad|phabricator|jbs|tapd)"
+    r"|内部|内网)(?:'s)?[ \t\-_]*+\Z", re.IGNORECASE)
 _TRACKER_WINDOW = 16     # characters looked at before the word: the qualifier is written right before it
 
 
 def _from_word(m: re.Match[str], text: str, repo: str) -> tuple[str, str, int] | None:
     if _FIELD_WORD.search(m.group("word")) and _COUNTED_AFTER.match(text, m.end()):
         return None
-    if _OTHER_TRACKER_BEFORE.search(text, max(0, m.start() - _TRACKER_WINDOW), m.start()):
+    if not m.group("w_sig") and _OTHER_TRACKER_BEFORE.search(text[max(0, m.start() - _TRACKER_WINDOW):m.start()]):
         return None
     kind = KIND_ISSUE if m.group("w_kw").lower().startswith("issue") else KIND_PULL
     if kind == KIND_ISSUE and m.group("w_sig") in ("!", "！"):

@@ -64,23 +64,40 @@ _FENCE_CLOSE = re.compile(r"^ {0,3}(`{3,}|~{3,})[ \t]*$")
 _USE_VERB = r"(?:run|running|ran|use|using|used|load|loading|call|calling|deploy|deploying|try|trying|tried|start|" \
             r"starting|launch|launching|train|training|infer|serve|serving|build|building|install|installing|compile)"
 _OWN_USE = re.compile(
-    r"\b(?:when|while|after)\s+(?:I|we)\s+(?:(?:am|are|was|were)\s+)?(?:try\s+to\s+)?" + _USE_VERB + r"\b"
+    r"\b(?:when|while|after|(?P<cond>if))\s+(?:I|we)\s+(?:(?:am|are|was|were)\s+)?(?:try\s+to\s+)?" + _USE_VERB + r"\b"
     r"|\bI(?:'m|\s+am|\s+was)\s+(?:using|running|trying|deploying)\b|\bwe(?:'re|\s+are|\s+were)\s+(?:using|running|trying|deploying)\b"
     r"|\b(?:I|we)(?:'ve|\s+have|\s+had)?\s+(?:been\s+)?(?:just\s+|recently\s+|also\s+)?"
     r"(?:tried|trying|attempted|encountered|noticed|observed|ran\s+into|run\s+into|hit|met|got|saw)\b"
     r"|\bI\s+(?:get|keep\s+getting|see)\s+(?:an?\s+|the\s+)?(?:\w+\s+){0,2}(?:error|crash|segfault|oom|hang|failure|exception)"
     r"|\bI\s+use\s+\S+.{0,40}?\b(?:and|but)\s+(?:it|the)\b"
-    r"|\bwe\s+use\s+\S+.{0,40}?\b(?:and|but)\s+(?:it|the\s+\w+)\s+(?:\w+\s+){0,2}?(?:crash|fail|hang|break|segfault|"
-    r"error|OOM|leak|freez|stall|abort|wrong|incorrect|broken|nan\b|slow|does\s*n[o']t|won't|can't|cannot)"
+    r"|(?P<we_use>\bwe\s+use\s+\S+.{0,40}?\b(?:and|but)\s+(?:it|the\s+\w+)\b)"
     r"|我们?(?:在(?!\s*(?:此|本|这个|该|新)?\s*(?:PR|MR|pr|mr|#|!|！|＃|版本))|尝试|试了|试着|部署|安装|发现|遇到|碰到)"
     r"|我们?(?:运行|跑)(?!了?\s*(?:单元测试|单测|UT|ut|benchmark|测试用例|用例))"
     r"|(?<!PR)(?<!PR\s)在[^。，,\n]{1,24}?上(?:运行|部署|使用|跑)[^。，,\n]{0,8}?时|使用(?:过程)?中(?:发现|遇到)",
     re.IGNORECASE)
 # A use told as a condition is supposed, not met: "If we use the new API, the copy goes away", "if I
-# were running two cards", "如果我们在 910B 上部署". What the writer met is told without the "if" ("we use it
-# in production and it crashes"); a report that sets its trigger as a condition ("If I run X, I get an
-# error") still tells what it met in the words after it.
+# were running two cards", "如果我们在 910B 上部署". It is met when the rest of its sentence tells what went
+# wrong ("If I run the training script, it hangs after 3 steps", "如果我在 910B 上运行这个脚本，就会报错");
+# so is "we use X … and it/the Y" (a plan says "we use a ring buffer and the copy goes away").
 _SUPPOSED = re.compile(r"(?:\b(?:if|unless|suppose|supposing|whether)|如果|假如|假设|要是|倘若|如若|若)\s*$", re.IGNORECASE)
+# What went wrong, as a reporter tells it: a failure word not negated right before it ("no longer
+# leaks", "never fails" are a change's promise), or a refusal to work.
+_WENT_WRONG = re.compile(
+    r"\b(?:crash|fail|hang|hangs|hung|break|breaks|broke|segfault|error|oom|leak|freez|stall|abort|wrong|incorrect"
+    r"|broken|nan|slow)\w*+|\b(?:does\s*+n[o']t|did\s*+n[o']t|won't|can't|cannot)\s++(?:work|start|run|load|launch|finish)\b"
+    r"|报错|失败|崩溃|卡住|卡死|挂掉|异常|出错|无法|不能(?:运行|启动|使用)",
+    re.IGNORECASE)
+_NEGATED = re.compile(r"(?:\bno\s+longer|\bnot|\bnever|n't|\bwithout|\bno|不再|没有|不会|未)\s*+(?:\w+\s+)?$", re.IGNORECASE)
+_SENTENCE_END = re.compile(r"[.!?](?=\s|$)|[。！？\n]")
+_SENTENCE_CHARS = 200
+
+
+def _tells_what_went_wrong(text: str, at: int) -> bool:
+    """Whether the sentence going on from `at` tells of a failure (`_WENT_WRONG`, not negated)."""
+    rest = text[at:at + _SENTENCE_CHARS]
+    end = _SENTENCE_END.search(rest)
+    rest = rest[:end.start()] if end else rest
+    return any(not _NEGATED.search(rest, max(0, m.start() - 16), m.start()) for m in _WENT_WRONG.finditer(rest))
 
 
 def is_heading_line(line: str) -> bool:
@@ -159,9 +176,14 @@ def asks_for_new_work(issue: Issue, cfg: FunnelConfig) -> bool:
 def tells_own_use(body: str, shared: frozenset[str] = frozenset()) -> bool:
     """Whether the author writes of what he tried or met while using the project, in his own words
     (`own_words`: the template's lines, such as a ticked "I have tried the latest version", are not his);
-    a use under "if"/"如果" (`_SUPPOSED`) is supposed, not told."""
+    a use under "if"/"如果" (`_SUPPOSED`), or "we use X and it …", is told only with what went wrong after it."""
     text = own_words(body, shared)
-    return any(not _SUPPOSED.search(text, max(0, m.start() - 12), m.start()) for m in _OWN_USE.finditer(text))
+    for m in _OWN_USE.finditer(text):
+        supposed = (m.group("cond") or m.group("we_use")) is not None \
+            or _SUPPOSED.search(text, max(0, m.start() - 12), m.start())
+        if not supposed or _tells_what_went_wrong(text, m.end()):
+            return True
+    return False
 
 
 def own_change_ticket(issue: Issue, fixes: Iterable[Pull], shared: frozenset[str],

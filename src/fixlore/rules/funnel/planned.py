@@ -22,9 +22,9 @@ tracking issue for …", "This issue tracks …", "Parent ticket for tracking �
 umbrella wordings and the heading skip were read on accel-threads3, TheRock #5914: fitted there.)
 A report template writes the same words as a field for the reporter to fill, not as a sentence
 about the ticket: a bare label with a colon and at most a reference or placeholder ("Tracking
-issue: #100", "Parent issue:", "Parent issue for this bug: #4"), or a hint that asks ("A tracking
-issue for this bug? Link it below.", "Umbrella issue for this report, if any:", "Tracking issue
-(optional)", "（如有）"). Such a line (`_TEMPLATE_FIELD`) says the report may belong to a plan, so
+issue: #100", "Parent issue:", "Parent issue for this bug: #4"), or a hint that asks right after
+the label ("A tracking issue for this bug? Link it below.", "Umbrella issue for this report, if
+any:", "Tracking issue (optional)", "（如有）"). Such a line (`_TEMPLATE_FIELD`) says the report may belong to a plan, so
 the ticket is not one; a checklist line ticked in a template ("- [ ] This is a tracking issue …")
 never opens a declaration. Written from how issue templates lay out their fields, no world read.
 
@@ -49,18 +49,24 @@ _SAYS_IT_TRACKS = re.compile(
     r"|^\s*this\s+(?:issue|ticket)\s+(?:is\s+(?:to|for)\s+)?track(?:s|ing)?\b"
     r"|^\s*(?:本|此|该)\s*(?:issue|工单|需求|任务)?\s*(?:用于|用来|主要)?(?:跟踪|追踪)",
     re.IGNORECASE)
-# A template's field or hint in the words above: a bare label and a colon followed by nothing, a
-# reference or a placeholder (the report's own parent), the label bound to "this bug/report", or a
-# hint that asks (a question before the first full stop; "(if any)", ", optional", "（如有）" set off as an
-# aside: "for optional dependencies", "跟踪可选算子" are what a plan is about).
+# A template's field or hint in the words above: the label and a colon followed by nothing, a reference
+# or a placeholder (the report's own parent), the label bound to "this bug/report"; or, early in the line
+# and before any sentence ends or bracket opens, a hint that asks ("… for grouping related bugs? Link it
+# here."), a bracketed aside ("(optional)", "（如有）") or a comma one that ends the field (", if any:").
+# A plan's own sentence asks or sets things aside inside brackets or mid-sentence ("Umbrella issue for FP8
+# (which kernels?)", "Tracking issue for the new scheduler (optional features below)", "跟踪 910B 适配，
+# 可选算子见下表", "… for 2.0, if any slips we move it").
 _LABEL = r"(?:(?:release\s+|umbrella\s+|meta\s+)?tracking|parent|umbrella|meta|epic)\s+(?:issue|ticket)"
 _REPORT_NOUN = r"(?:bug|report|issue|ticket|problem|crash|error|failure|defect|regression)"
+_ASIDE = r"(?:if\s+(?:any|applicable|exists|there\s+is\s+one)|optional|如有|若有|可选|选填|非必填)"
 _TEMPLATE_FIELD = re.compile(
-    r"^\s*(?:an?\s+|the\s+)?" + _LABEL + r"(?:\s+(?:for|of)\s+this\s+" + _REPORT_NOUN + r")?\s*+[:：]\s*+"
-    r"(?:#\d*|<[^<>\n]*>|\[[^\[\]\n]*\]|N/?A|none|TBD|无|-+|_+|\S+://\S+|[\w.-]+/[\w.-]+#\d+)?\s*$"
-    r"|^[^.。!！\n]*[?？]"
-    r"|[(（,，]\s*+(?:if\s+(?:any|applicable|exists|there\s+is\s+one)\b|optional\b|如有|若有|可选|选填|非必填)",
+    r"^\s*+(?:an?\s+|the\s+)?" + _LABEL + r"(?:\s+(?:for|of)\s+this\s+" + _REPORT_NOUN + r")?\s*+"
+    r"[:：]\s*+(?:#\d*|<[^<>\n]*>|\[[^\[\]\n]*\]|N/?A|none|TBD|无|-+|_+|[a-z][\w+.-]*+://\S*+"
+    r"|[\w.-]++/[\w.-]++#\d+)?\s*$"
+    r"|^[^.。!！?？(（\n]{0,60}?(?:[?？]|[(（]\s*+" + _ASIDE + r"\s*+[)）]|[,，]\s*+" + _ASIDE + r"\s*+(?:[:：]|$))",
     re.IGNORECASE)
+# a declaration is the ticket's first sentence: what lies past this many characters is not read
+_FIRST_LINE_CHARS = 300
 
 
 def is_tracking_ticket(body: str | None) -> bool:
@@ -72,4 +78,5 @@ def is_tracking_ticket(body: str | None) -> bool:
         return True
     # the first line that is not a heading: a plan often opens with its own title ("### ROCm ASAN Packaging")
     first = next((line for line in visible(body).splitlines() if line.strip() and not is_heading_line(line)), "")
+    first = first[:_FIRST_LINE_CHARS]
     return bool(_SAYS_IT_TRACKS.match(first)) and not _TEMPLATE_FIELD.search(first)
