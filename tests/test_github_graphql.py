@@ -135,3 +135,32 @@ def test_a_connection_lists_its_first_nodes_and_counts_them_all_and_the_client_n
     refs = raw["data"]["repository"]["i12444"]["closedByPullRequestsReferences"]
     assert refs["totalCount"] == 2 and [n["number"] for n in refs["nodes"]] == [12445]
     assert [lk.pull_number for lk in read.links[12444]] == [12445] and read.unread == [12444]
+
+
+def _node(n: int) -> dict:
+    return {"number": n, "merged": True, "repository": {"nameWithOwner": "o/a"}}
+
+
+def test_an_answer_part_failed_is_asked_again_and_one_that_cannot_be_had_is_named():
+    """GraphQL nulls a field that failed and names its path (spec, "Handling Field Errors"): a list
+    node nulled leaves its issue part-read (asked again), not read with a PR lost; the repository field
+    failing on a timeout leaves every issue to ask again; one that does not exist leaves them named."""
+    from fixlore.sources.github_graphql import _verdict, read_answer
+
+    timeout = {"message": "Something went wrong while executing your query. This may be the result of a timeout"}
+    nulled = {"data": {"repository": {
+        "i1": {"number": 1, "closedByPullRequestsReferences": {"totalCount": 2, "nodes": [_node(11), None]}},
+        "i2": {"number": 2, "closedByPullRequestsReferences": {"totalCount": 1, "nodes": [_node(12)]}}}},
+        "errors": [{**timeout, "path": ["repository", "i1", "closedByPullRequestsReferences", "nodes", 1]}]}
+    read = read_answer(nulled, "o/a", [1, 2])
+    assert read.left == [1] and read.kept == [] and "timeout" in read.why
+    assert [lk.pull_number for lk in read.links[2]] == [12]
+    whole = read_answer({"data": {"repository": None}, "errors": [{**timeout, "path": ["repository"]}]}, "o/a", [1, 2])
+    assert whole.left == [1, 2] and whole.kept == []
+    missing = read_answer({"data": {"repository": None}, "errors": [
+        {"type": "NOT_FOUND", "path": ["repository"], "message": "Could not resolve to a Repository"}]}, "o/a", [1, 2])
+    assert missing.left == [] and missing.kept == [1, 2] and "did not resolve" in missing.why
+    # a secondary limit answered as 200 is this batch's failure, not the host given up for the run
+    limited = {"data": None, "errors": [{"message": "You have exceeded a secondary rate limit. Please wait."}]}
+    assert _verdict(200, limited) == "failed"
+    assert _verdict(200, {"data": None, "errors": [{"type": "RATE_LIMITED", "message": "API rate limit exceeded"}]}) == "gone"

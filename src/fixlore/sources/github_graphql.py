@@ -122,21 +122,27 @@ def read_answer(body: Any, repo: str, numbers: list[int]) -> Answered:
     repository = (body.get("data") or {}).get("repository") if isinstance(body.get("data"), dict) else None
     if not isinstance(repository, dict):
         said = next((str(e.get("message") or "")[:160] for e in errors), "")
-        return Answered(links, [], list(numbers), f"GraphQL did not resolve {repo}: {said or 'no data'}")
+        if "repository" in gone or not errors:      # no such repository here: asking again gives nothing
+            return Answered(links, [], list(numbers), f"GraphQL did not resolve {repo}: {said or 'no data'}")
+        # the whole field failed (a timeout): every issue is worth asking again
+        return Answered(links, list(numbers), [], f"GraphQL left {repo} unanswered: {said}")
+    # an error under an issue's field (a node of its list nulled, a timeout inside it) leaves it part-read
+    failed_under = {str(e["path"][1]) for e in errors if str(e.get("type") or "") != "NOT_FOUND"
+                    and isinstance(e.get("path"), list) and len(e["path"]) > 2 and e["path"][0] == "repository"}
     left, kept = [], []
     for number in numbers:
         issue = repository.get(f"i{number}")
         refs = issue.get("closedByPullRequestsReferences") if isinstance(issue, dict) else None
         nodes = refs.get("nodes") if isinstance(refs, dict) else None
-        if isinstance(nodes, list):
+        if isinstance(nodes, list) and f"i{number}" not in failed_under and all(isinstance(n, dict) for n in nodes):
             total = refs.get("totalCount")
             if isinstance(total, int) and total > len(nodes):
                 kept.append(number)
         elif not (issue is None and f"i{number}" in gone):
             left.append(number)
     paths = {f"i{n}" for n in left}
-    said = next((str(e.get("message") or "")[:160] for e in errors
-                 if isinstance(e.get("path"), list) and e["path"] and str(e["path"][-1]) in paths), "")
+    said = next((str(e.get("message") or "")[:160] for e in errors if isinstance(e.get("path"), list)
+                 and len(e["path"]) > 1 and str(e["path"][1]) in paths), "")
     why = (f"GraphQL left {len(left)} issue(s) unanswered: {said or 'no data for them'}" if left else
            f"{len(kept)} issue(s) have more closing PRs than the {PRS_PER_ISSUE} one query lists" if kept else "")
     return Answered(links, left, kept, why)
@@ -147,7 +153,10 @@ def _verdict(status: int, body: Any) -> str:
     if status == 200 and isinstance(body, dict) and isinstance(body.get("data"), dict):
         return "ok"
     text = str(body)[:500].lower()
-    if status == 429 or (status == 403 and "rate limit" in text):
+    limited = isinstance(body, dict) and "RATE_LIMITED" in {str(e.get("type") or "") for e in body.get("errors") or []
+                                                          if isinstance(e, dict)}
+    # a secondary limit comes as 403 or as 200 with its message (docs.github.com, GraphQL rate limits)
+    if status == 429 or (status in (200, 403) and "rate limit" in text and not limited):
         # a limit (GitHub answers 403 or 429; wait a minute at least before asking again): not worth
         # hammering within seconds, not a verdict on the host either
         return "failed"
