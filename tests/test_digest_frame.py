@@ -107,7 +107,7 @@ def test_the_frame_with_and_without_a_number():
     bare = build_digest(cases, run, "zh")
     assert "期" not in bare["title"]
     assert bare["frame"]["tagline"] and bare["frame"]["backlog"] is not None
-    assert [p["text"] for p in bare["frame"]["pointer"]["items"]] == ["fixlore serve mcp", "fixlore serve http"]
+    assert [p["text"] for p in bare["frame"]["pointer"]["items"]] == ["fixlore serve mcp --out OUT", "fixlore serve http --out OUT"]
     run17 = dict(run, frame={"number": 17, "serve_out": "runs/09", "tagline": "一句话的标语"})
     zh, en = build_digest(cases, run17, "zh"), build_digest(cases, run17, "en")
     assert "（第 17 期）" in zh["title"] and "No. 17" in en["title"] and "No." not in build_digest(cases, run, "en")["title"]

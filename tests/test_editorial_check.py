@@ -53,6 +53,15 @@ def test_each_planted_defect_is_caught_by_its_class(digest, answer, kind):
     assert kind in _kinds(data, "zh infer-serve#31")
 
 
+def test_the_fix_called_an_unrelated_link_is_a_credit_finding(digest):
+    """infer-serve#33's own fix !61 was named beside the unrelated !60 ("与本单无关（!60、!61）")."""
+    data = _zh_only(digest)
+    row = _row(data, "infer-serve#33")
+    assert "与本单无关（!60）" in row["answer"] and "credit" not in _kinds(data, "zh infer-serve#33")
+    row["answer"] = row["answer"].replace("与本单无关（!60）", "与本单无关（!60、!61）")
+    assert "credit" in _kinds(data, "zh infer-serve#33")
+
+
 def test_an_unlanded_fix_told_as_merged_is_a_tense_finding(digest):
     data = _zh_only(digest)
     _row(data, "infer-serve#35")["answer"] = "问题已修复，09-18 合入。"
@@ -259,3 +268,13 @@ def test_a_guide_action_said_verbatim_more_than_twice_is_boilerplate(digest):
     assert any(f.kind == "boilerplate" and f.where == "zh guide" for f in check_digest(data))
     guide[2]["first_action"] = "先确认所用版本"
     assert not any(f.where == "zh guide" for f in check_digest(data))
+
+
+def test_a_theme_bullet_left_with_an_ordinal_says_nothing(digest):
+    data = _zh_only(digest)
+    bullet = data["digests"]["zh"]["themes"][0]["bullets"][0]
+    assert "cut" not in _kinds(data, f"zh theme 1 {bullet['ref']}")
+    bullet["text"] = "1（!57）"               # "根因： 1. …" read to its first sentence
+    assert "cut" in _kinds(data, f"zh theme 1 {bullet['ref']}")
+    bullet["text"] = ""                       # no text: the case's problem alone, no separator shown
+    assert "cut" not in _kinds(data, f"zh theme 1 {bullet['ref']}")

@@ -145,7 +145,7 @@ def test_series_settings_are_checked():
         Series(name="s", title="x", agent_pointer="javascript:alert(1)").check()
     with pytest.raises(ConfigError):
         Series.from_dict({"name": "s", "title": "x", "colour": "red"})
-    assert Series(name="s", title="x", agent_pointer="mcp").check().pointer_text() == "fixlore serve mcp"
+    assert Series(name="s", title="x", agent_pointer="mcp").check().pointer_text() == "fixlore serve mcp --out OUT"
 
 
 # ---------------------------------------------------------------- ledger
@@ -243,7 +243,7 @@ def test_demo_edition_one_rebuilds_byte_for_byte_after_later_editions(demo_serie
 def test_demo_edition_header_and_footer_come_from_the_series(demo_series):
     folder = Path(demo_series["second"]["folder"])
     zh = (folder / "digest.zh.md").read_text("utf-8")
-    assert _page(zh).startswith("# 演示仓精选（二）·2026-09 增量\n\n> 一句话让 Agent 懂演示仓。 接入 fixlore serve mcp\n")
+    assert _page(zh).startswith("# 演示仓精选（二）·2026-09 增量\n\n> 一句话让 Agent 懂演示仓。 接入 fixlore serve mcp --out OUT\n")
     page = (folder / "digest.html").read_text("utf-8")
     assert 'class="series-tagline"' in page and "系列下一篇" in page and "Next edition" in page
     listing = fixlore("series", "list", "--out", str(demo_series["out"]))
@@ -325,7 +325,7 @@ def test_series_from_a_config_file(tmp_path):
     path.write_text('[series.ascend]\ntitle = "Ascend 精选"\norgs = ["cann", "Ascend"]\norgs_out = "mindspore"\n'
                     'agent_pointer = "mcp"\nfirst_number = 16\n', encoding="utf-8")
     [s] = series_from_file(str(path))
-    assert (s.name, s.first_number, s.orgs_out, s.pointer_text()) == ("ascend", 16, ["mindspore"], "fixlore serve mcp")
+    assert (s.name, s.first_number, s.orgs_out, s.pointer_text()) == ("ascend", 16, ["mindspore"], "fixlore serve mcp --out OUT")
     assert s.in_scope("cann/hccl") and not s.in_scope("mindspore/mindspore") and not s.in_scope("other/x")
 
 

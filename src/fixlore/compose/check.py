@@ -18,7 +18,7 @@ from typing import Any, Mapping
 from fixlore.compose.language import MARK as QUOTE_MARK, foreign_prose
 from fixlore.rules.clauses import ANALYST_CUT, HEADLESS, opening_alone
 from fixlore.rules.credit import creditable_pulls, merged_pulls
-from fixlore.rules.refs import credited_pulls
+from fixlore.rules.refs import credited_pulls, disowned_pulls
 
 CLASSES = ("tense", "cut", "arithmetic", "credit", "language", "boilerplate", "disclosure")
 FORMAT = "fixlore-digest/1"
@@ -116,6 +116,19 @@ def _cut(where: str, text: str) -> list[Finding]:
     return []
 
 
+# what a bullet says before the PRs it names ("1（!1309）", "", "(RuntimeError)."): letters of a word or more
+_PRS_AFTER = re.compile(r"[（(]?(?:见\s*+|see\s++)?(?:[!！#＃]\d+|PR#\d+)(?:[、,，\s]*+(?:[!！#＃]\d+|PR#\d+))*+[）)]?\s*+$")
+
+
+def _says_nothing(where: str, text: str) -> list[Finding]:
+    """A theme bullet whose words before its PRs hold fewer than three letters: its fact was lost (a
+    bullet with no text shows its case's problem alone, with no separator after it)."""
+    said = _PRS_AFTER.sub("", text.strip())
+    if text.strip() and sum(1 for ch in said if ch.isalnum()) < 3 and not _PRS_AFTER.fullmatch(text.strip()):
+        return [Finding(where, "cut", text, "the bullet says nothing of its case")]
+    return []
+
+
 # a paragraph's sentences: the marks that end one in either language ("; " and "；" end a clause that
 # is read as said too: a theme's examples are joined by them)
 _PARA_SENTENCE = re.compile(r"[^。！？；]+[。！？；]|[^.;]+[.;](?=\s|$)|[^。！？；.;]+$")
@@ -149,9 +162,12 @@ def _paragraph_cut(where: str, text: str) -> list[Finding]:
 
 def _credit(where: str, text: str, case: Mapping[str, Any]) -> list[Finding]:
     allowed = creditable_pulls(case)
+    fixes = merged_pulls(case)
     return [Finding(where, "credit", text, f"!{n} is credited as the fix; the case's links make "
                     + (", ".join(f"!{a}" for a in sorted(allowed)) or "no PR") + " its fix")
-            for n in dict.fromkeys(credited_pulls(text)) if n not in allowed]
+            for n in dict.fromkeys(credited_pulls(text)) if n not in allowed] + \
+        [Finding(where, "credit", text, f"!{n} is called unrelated; the case's links make it the fix")
+         for n in dict.fromkeys(disowned_pulls(text)) if n in fixes]
 
 
 def _language(where: str, text: str, lang: str, quoted: Any = ()) -> list[Finding]:
@@ -325,7 +341,8 @@ def check_digest(data: Mapping[str, Any]) -> list[Finding]:
             found += _paragraph_cut(f"{where} paragraph", str(theme.get("paragraph") or ""))
             found += _one_repo(where, theme)
             for bullet in theme.get("bullets") or ():
-                found += _cut(f"{where} {bullet.get('ref')}", str(bullet.get("text") or ""))
+                found += _cut(f"{where} {bullet.get('ref')}", str(bullet.get("text") or "")) \
+                    + _says_nothing(f"{where} {bullet.get('ref')}", str(bullet.get("text") or ""))
             found += _cut(where, str(theme.get("headline") or ""))
         for i, item in enumerate(digest.get("insights") or (), 1):
             found += _insight(f"{lang} insight {i}", item) + _cut(f"{lang} insight {i}", str(item.get("text") or ""))

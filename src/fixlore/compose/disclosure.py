@@ -218,16 +218,20 @@ def disclosure(fig: dict, run: dict, lang: str, editorial: str = "") -> list[dic
         lang,
         f"{kb['rows']} 行中 {kb['with_refs']} 行挂知识库文档" + (f"（{kb_list}）" if kb_list else "")
         + (f"，所挂文档相似度 {low:.3f}~{high:.3f}" if kb["cases"] else "")
-        + (f"；{kb['without_refs']} 行无高于阈值的命中，留空。" if kb["without_refs"] else "。"),
+        + ((f"；{kb['without_refs']} 行无高于阈值的命中，留空。" if kb.get("searched", True)
+            else f"；本次运行没有文档可检索（未建文档索引），{kb['without_refs']} 行未做文档检索。")
+           if kb["without_refs"] else "。"),
         f"{kb['with_refs']} of {kb['rows']} rows cite a knowledge-base document" + (f" ({kb_list})" if kb_list else "")
         + (f", the documents cited scoring {low:.3f} to {high:.3f}" if kb["cases"] else "")
-        + (f"; {kb['without_refs']} rows had no passage above the threshold and are left empty." if kb["without_refs"] else "."))
+        + ((f"; {kb['without_refs']} rows had no passage above the threshold and are left empty." if kb.get("searched", True)
+            else f"; this run had no documents to search (no document index), so {kb['without_refs']} rows were not "
+                 "searched against documents.") if kb["without_refs"] else "."))
         + _fallback_note(kb.get("check") or {}, lang, "这些例沿用阈值命中。", "they keep the threshold's references")})
     carriers, elsewhere = [], []
     for trap, (zh, en) in CARRIER_TEXT.items():
         shown = [x for x in car[trap] if x.get("funnel", "selected") == "selected"]
         if shown:
-            names = _j(lang, [x["case"] + note_in(x["note"], lang == "zh") for x in shown])
+            names = _j(lang, [x["case"] + note_in(x["note"], lang == "zh", x.get("own_fix", ())) for x in shown])
             carriers.append(_t(lang, f"{zh} {len(shown)} 例：{names}", f"{en}: {len(shown)} ({names})"))
         elsewhere += [(x["case"], zh, en) for x in car[trap] if x.get("funnel", "selected") != "selected"]
     n_carriers = sum(1 for v in car.values() for x in v if x.get("funnel", "selected") == "selected")

@@ -11,7 +11,7 @@ from fixlore.core.enums import EvidenceKind, FixState, FunnelStage, Timing, Trap
 from fixlore.core.model import FUNNEL_STAGES, MERGED_CLOSED, Case, FixRef, merge_variant, pr_sigil
 from fixlore.core.timeutil import lag_seconds
 from fixlore.rules.unread import ISSUE, fix_unknown, unjudged
-from fixlore.wording.facts import CLOSED_BY_MERGE, landed
+from fixlore.wording.facts import CLOSED_BY_MERGE, landed, own_fix_labels
 
 AUTO_CLOSE_TIMINGS = CLOSED_BY_MERGE      # the one rule: wording.facts
 # Keys of the digest's figures, so plain strings (orjson takes no enum keys).
@@ -104,7 +104,9 @@ def carrier_figures(analysed: list[Case], ref: Refs) -> dict[str, list[dict[str,
     for c in analysed:
         for t in CARRIER_TRAPS:
             if t in c.traps:
-                out[t].append({"case": ref(c), "note": c.trap_notes.get(t, ""), "funnel": c.funnel})
+                # an unrelated link's note names the case's own fix beside it: that one is no unrelated PR
+                out[t].append({"case": ref(c), "note": c.trap_notes.get(t, ""), "funnel": c.funnel,
+                               "own_fix": own_fix_labels(c) if t == Trap.LINKED_UNRELATED else []})
     return out
 
 
@@ -343,7 +345,9 @@ def compute_figures(cases: list[Case], run: dict[str, Any] | None = None) -> dic
     return {
         "window": window_of(cases, run),
         "funnel": funnel_figures(cases),
-        "kb": kb_figures(kept, ref) | {"check": kb_check_figures(run)},
+        # a kb stage that found no documents searched nothing: its rows are not "below the threshold"
+        "kb": kb_figures(kept, ref) | {"check": kb_check_figures(run),
+                                       "searched": not stage_summary(run, "kb").get("skipped")},
         "merge": merge_figures(analysed),
         # the same over the published cases: what the disclosure speaks of
         "merge_published": merge_figures(kept),

@@ -69,12 +69,14 @@ def pointer(run: dict[str, Any], lang: str) -> dict[str, Any]:
     if own:
         url = safe_url(own) if own.startswith(("http://", "https://")) else ""
         return {"label": label, "items": [{"text": own, "url": url}]}
-    out = str(fr.get("serve_out") or "").strip()
-    where = f" --out {out}" if out else ""
+    # the run's folder by name, not by its path on this machine (a digest does not depend on where it
+    # was written): `--out OUT`, the note saying what OUT is, so the command runs as printed once it is
+    out = str(fr.get("serve_out") or "").strip() or "OUT"
+    what = "" if out != "OUT" else _t(lang, "；OUT 为本次运行的输出目录", "; OUT is this run's output folder")
     return {"label": label, "items": [
-        {"text": f"fixlore serve mcp{where}", "url": "",
-         "note": _t(lang, "MCP，由 Agent 启动此命令", "MCP: an agent starts this command")},
-        {"text": f"fixlore serve http{where}", "url": "", "note": _t(lang, "HTTP 接口", "HTTP API")}]}
+        {"text": f"fixlore serve mcp --out {out}", "url": "",
+         "note": _t(lang, "MCP，由 Agent 启动此命令", "MCP: an agent starts this command") + what},
+        {"text": f"fixlore serve http --out {out}", "url": "", "note": _t(lang, "HTTP 接口", "HTTP API")}]}
 
 
 def _what(description: str) -> str:

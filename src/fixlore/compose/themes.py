@@ -93,7 +93,10 @@ def told(text: str, limit: int) -> str:
     """The first sentence of `text` (its label "定位：" dropped), or its first whole clauses that fit
     `limit`; '' when none ends a clause (a text the analyst already cut is not said again) or the
     clauses stop inside a bracket."""
-    first = LABEL.sub("", next(iter(sentences(text)), "")).rstrip("。；;. ")
+    # the first sentence that says something: a list's ordinal ("1" of "根因： 1. …"), a greeting or an
+    # apology ("Apologies for the delayed response") is none
+    first = next((x for x in (LABEL.sub("", s).strip().rstrip("。；;. ") for s in sentences(text))
+                  if x and not ORDINAL.fullmatch(x) and not TALK.match(x)), "")
     shown = whole_clauses(first, limit)
     # a clause cut inside a bracket ("(description not in the excerpt") is a cut too: not shown
     for o, c in (("(", ")"), ("（", "）"), ("[", "]"), ("【", "】")):

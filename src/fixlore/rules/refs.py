@@ -761,3 +761,14 @@ _CREDITED_PULL = re.compile(r"(?:修复|fix(?:ed)?(?:\s+by)?|fixes)\s*[:：]?\s*
 def credited_pulls(text: str) -> list[int]:
     """PR numbers a written cell credits as the fix, in order of appearance."""
     return [int(m.group(1)) for m in _CREDITED_PULL.finditer(text or "")]
+
+
+# A PR written as not the case's fix: "页面关联的 PR 与本单无关（!60、!61）", "the linked PR is unrelated (!60)";
+# a bracket that is a sentence ("(linked !60 touches …, while the issue's own fix !61 …)") lists none.
+_DISOWNED = re.compile(r"(?:与本单无关|\bis unrelated|is not this issue's fix)\s*+[（(]((?:[!！]\d{1,7}[、,，\s]*+)+)[）)]")
+_PULL_IN_LIST = re.compile(r"[!！](\d{1,7})(?!\d)")
+
+
+def disowned_pulls(text: str) -> list[int]:
+    """PR numbers a written cell says are not the fix, in order of appearance."""
+    return [int(n) for m in _DISOWNED.finditer(text or "") for n in _PULL_IN_LIST.findall(m.group(1))]

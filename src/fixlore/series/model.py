@@ -58,7 +58,8 @@ class Series:
         return not self.orgs or org in {o.lower() for o in self.orgs}
 
     def pointer_text(self) -> str:
-        return "fixlore serve mcp" if self.agent_pointer == OWN_MCP else self.agent_pointer
+        # the series folder by name (OUT), not by its path on the machine that published it
+        return "fixlore serve mcp --out OUT" if self.agent_pointer == OWN_MCP else self.agent_pointer
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)

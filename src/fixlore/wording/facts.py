@@ -4,7 +4,7 @@ which PRs fixed the case and where they landed, and how the close relates to the
 from __future__ import annotations
 
 import re
-
+from collections.abc import Iterable
 
 from fixlore.core.enums import FixState, Timing, Trap
 from fixlore.core.model import Case, FixRef, pull_label
@@ -173,7 +173,8 @@ def _close_notes(case: Case, zh: bool) -> list[str]:
                      + note_in(note, zh))
     if Trap.LINKED_UNRELATED in case.traps:
         note = case.trap_notes.get(Trap.LINKED_UNRELATED, "")
-        extra.append(("页面关联的 PR 与本单无关" if zh else "the linked PR is unrelated") + note_in(note, zh))
+        extra.append(("页面关联的 PR 与本单无关" if zh else "the linked PR is unrelated")
+                     + note_in(note, zh, own_fix_labels(case)))
     if Trap.ONE_PR_MANY_ISSUES in case.traps:
         # which other issues: the same bare "一 PR 修多单" in every row the PR fixed is boilerplate
         others = shared_with(case.trap_notes.get(Trap.ONE_PR_MANY_ISSUES, ""))
@@ -228,16 +229,22 @@ def readable_note(note: str) -> str:
     return re.sub(r"\s{2,}", " ", text).strip()
 
 
-def note_in(note: str, zh: bool) -> str:
+def note_in(note: str, zh: bool, besides: Iterable[str] = ()) -> str:
     """A linker note in brackets. The notes are written in English, so a Chinese text names only
-    the PRs the note cites (the full note stays in the export's trap_notes); an English text reads
-    it as `readable_note` words it."""
+    the PRs the note cites (the full note stays in the export's trap_notes), leaving out those in
+    `besides` (the case's own fix, which a note names beside the PR it is about: "linked !60 …
+    while the issue's own fix !61 …"); an English text reads it as `readable_note` words it."""
     if not note:
         return ""
     if not zh:
         return f" ({readable_note(note)})"
-    prs = note_pull_labels(note)
+    prs = [p for p in note_pull_labels(note) if p not in set(besides)]
     return f"（{'、'.join(prs)}）" if prs else ""
+
+
+def own_fix_labels(case: Case) -> list[str]:
+    """The case's own fix and pending fix PRs as a linker note writes them (`!N`, this repository's)."""
+    return [f"!{f.number}" for f in case.fix + case.pending_fix if f.repo == case.repo]
 
 
 def cited_doc(case: Case):
