@@ -18,7 +18,7 @@ from typing import Any, Mapping
 from fixlore.compose.language import MARK as QUOTE_MARK, foreign_prose
 from fixlore.rules.clauses import ANALYST_CUT, HEADLESS, opening_alone
 from fixlore.rules.credit import creditable_pulls, merged_pulls
-from fixlore.rules.refs import credited_pulls, disowned_pulls
+from fixlore.rules.refs import credited_pulls, disowned_pulls, without_trailing_pulls
 
 CLASSES = ("tense", "cut", "arithmetic", "credit", "language", "boilerplate", "disclosure")
 FORMAT = "fixlore-digest/1"
@@ -116,15 +116,12 @@ def _cut(where: str, text: str) -> list[Finding]:
     return []
 
 
-# what a bullet says before the PRs it names ("1（!1309）", "", "(RuntimeError)."): letters of a word or more
-_PRS_AFTER = re.compile(r"[（(]?(?:见\s*+|see\s++)?(?:[!！#＃]\d+|PR#\d+)(?:[、,，\s]*+(?:[!！#＃]\d+|PR#\d+))*+[）)]?\s*+$")
-
-
 def _says_nothing(where: str, text: str) -> list[Finding]:
-    """A theme bullet whose words before its PRs hold fewer than three letters: its fact was lost (a
-    bullet with no text shows its case's problem alone, with no separator after it)."""
-    said = _PRS_AFTER.sub("", text.strip())
-    if text.strip() and sum(1 for ch in said if ch.isalnum()) < 3 and not _PRS_AFTER.fullmatch(text.strip()):
+    """A theme bullet whose words before its PRs hold fewer than three letters ("1（!1309）"): its fact
+    was lost (a bullet with no text shows its case's problem alone, with no separator after it; one
+    that is only its PRs, "见 !57", says where the fix is)."""
+    said = without_trailing_pulls(text.strip())
+    if said and sum(1 for ch in said if ch.isalnum()) < 3:
         return [Finding(where, "cut", text, "the bullet says nothing of its case")]
     return []
 

@@ -769,6 +769,21 @@ _DISOWNED = re.compile(r"(?:与本单无关|\bis unrelated|is not this issue's f
 _PULL_IN_LIST = re.compile(r"[!！](\d{1,7})(?!\d)")
 
 
+# the PRs a written text ends on: "（!1309）", " (PR#12, PR#13)", "见 !57"
+_TRAILING_PULLS = re.compile(r"[（(]?(?:见\s*+|see\s++)?(?:[!！#＃]\d+|PR#\d+)(?:[、,，\s]*+(?:[!！#＃]\d+|PR#\d+))*+[）)]?\s*+\Z")
+
+
+_TRAILING_CHARS = 200     # a list of PRs a text ends on is read from its last characters only
+
+
+def without_trailing_pulls(text: str) -> str:
+    """`text` without the PRs it ends on ('' when it is only those). Searched in its last
+    `_TRAILING_CHARS` characters: from every start in a long run of PRs the search would fail again."""
+    text = text or ""
+    m = _TRAILING_PULLS.search(text, max(0, len(text) - _TRAILING_CHARS))
+    return text[:m.start()] if m else text
+
+
 def disowned_pulls(text: str) -> list[int]:
     """PR numbers a written cell says are not the fix, in order of appearance."""
     return [int(n) for m in _DISOWNED.finditer(text or "") for n in _PULL_IN_LIST.findall(m.group(1))]
