@@ -16,7 +16,7 @@ WORLDS = {"demo": "worldgen/demo.py", "github-mini": "worldgen/github_mini.py", 
           "paddle-threads": "worldgen/paddle_threads.py", "pytest-threads": "worldgen/pytest_threads.py",
           **{w: "worldgen/held_out_batches.py"
              for w in ("accel-threads", "accel-threads2", "accel-threads3", "accel-threads4", "accel-threads5",
-                       "accel-threads6")}}
+                       "accel-threads6", "accel-threads7")}}
 # Worlds whose truth entries carry provenance after the common keys (real-data worlds).
 PROVENANCE_KEYS = {"npu-threads": ["split", "source", "fix_sources", "why"], "seed-twin": ["split", "why"],
                    "seed-twin2": ["split", "why"], "paddle-threads": ["split", "source", "fix_sources", "why"],
@@ -26,7 +26,8 @@ PROVENANCE_KEYS = {"npu-threads": ["split", "source", "fix_sources", "why"], "se
                    "accel-threads3": ["split", "source", "fix_sources", "why"],
                    "accel-threads4": ["split", "source", "fix_sources", "why"],
                    "accel-threads5": ["split", "source", "fix_sources", "why"],
-                   "accel-threads6": ["split", "source", "fix_sources", "why"]}
+                   "accel-threads6": ["split", "source", "fix_sources", "why"],
+                   "accel-threads7": ["split", "source", "fix_sources", "why"]}
 
 FUNNEL = ["window", "unresolved", "internal", "cve", "empty_title", "noise", "rank", "analysis", "selected"]
 DROP_REASONS = {"not_adopted", "no_fix_evidence", "internal_process", "consultation_only", "env_workaround",
@@ -393,6 +394,34 @@ def test_the_sixth_blind_world_keeps_slime_s_ways_of_naming_an_issue():
     assert parse_time(issue["closed_at"]) > parse_time(fix["merged_at"]) and issue["state_reason"] is None
     assert world.pull("THUDM", "slime", 1636)["merged_at"] and referrers(1578) == []
     assert world.issue("THUDM", "slime", 1578)["state"] == "open"
+
+
+def test_the_seventh_world_is_a_tune_world_of_two_unseen_projects():
+    """accel-threads7 (vllm-ascend, MNN; hand labels, split `tune`: read after its first run) holds fix pairs and
+    non-fixes of projects no other bundled world holds. GitHub's records follow the texts: 'will fix <issue URL>'
+    closes #8463 a second after the merge; MNN's sync PR titled '(fix issue #4673)' (no closing syntax) cross-references
+    the issue and the hand close comes after its merge; the release-branch twin #2314 keeps its base; #7308 stays open
+    although the merged #7427 says 'Fix <issue URL>.', as its stored copy shows."""
+    entries = _entries_are_the_hand_labels("accel-threads7", "accel_threads7.yaml")
+    assert len(entries) >= 30 and all(e["split"] == "tune" for e in entries)
+    assert sum(bool(e["fix"]) for e in entries) >= 10 and sum(not e["fix"] for e in entries) >= 10
+    others = {e["repo"] for w in WORLDS if w != "accel-threads7" for e in World(ROOT / "worlds" / w).truth()["issues"]}
+    assert not others & {e["repo"] for e in entries}
+    world = World(ROOT / "worlds" / "accel-threads7")
+
+    def referrers(owner, repo, number):
+        events = world.issue_file(owner, repo, number, "events") or []
+        return sorted(e["source"]["issue"]["number"] for e in events if e["event"] == "cross-referenced")
+
+    issue, fix = world.issue("vllm-project", "vllm-ascend", 8463), world.pull("vllm-project", "vllm-ascend", 8465)
+    assert "will fix https://github.com/vllm-project/vllm-ascend/issues/8463" in fix["body"]
+    assert (parse_time(issue["closed_at"]) - parse_time(fix["merged_at"])).total_seconds() == 1
+    issue, sync = world.issue("alibaba", "MNN", 4673), world.pull("alibaba", "MNN", 4775)
+    assert "(fix issue #4673)" in sync["title"] and referrers("alibaba", "MNN", 4673) == [4775]
+    assert parse_time(issue["closed_at"]) > parse_time(sync["merged_at"]) and issue["state_reason"] is None
+    assert world.pull("vllm-project", "vllm-ascend", 2314)["base"]["ref"] == "v0.9.1-dev"
+    assert world.pull("vllm-project", "vllm-ascend", 7427)["merged_at"]
+    assert world.issue("vllm-project", "vllm-ascend", 7308)["state"] == "open"
 
 
 def test_a_bare_issue_id_field_links_nothing_but_the_hand_close_waits_for_the_pr():

@@ -1,4 +1,4 @@
-"""Generate the held-out batches of real public issue/PR threads (worlds/accel-threads, accel-threads2 … 6).
+"""Generate the batches of real public issue/PR threads (worlds/accel-threads, accel-threads2 … 7).
 
     python worldgen/held_out_batches.py WORLD [OUT_DIR]   (default: worlds/WORLD next to this folder)
 
@@ -6,12 +6,14 @@ Each batch is the threads of projects no other world uses, with their hand label
 ``worldgen/data/<WORLD, '-' as '_'>.yaml`` (its header says when and how it was collected and which threads
 were dropped), labelled by hand and committed before the batch was first run through the pipeline (issue
 #23). The worlds are written by ``npu_threads.held_out_batch`` (the fixed rules listed there and in
-worlds/README.md); every issue is ``heldout``.
+worlds/README.md); every issue is ``heldout``, except in the batches of ``SPLITS`` (accel-threads7: ``tune``,
+collected so that its per-case output is read after its first run).
 
 Which batches a later round read, and so is fitted for (worlds/README.md says which rules):
 - accel-threads: its per-case errors were read after its first measure; rules for five of their classes.
 - accel-threads3: its per-case output was read after its first measure; four rules and the value's own words.
 - accel-threads2, accel-threads4, accel-threads5, accel-threads6: never read; their per-case results are not written down.
+- accel-threads7: a tune world from the start (split ``tune``): its per-case output is read after its first run.
 """
 
 from __future__ import annotations
@@ -44,18 +46,24 @@ BATCHES: dict[str, str] = {
     "accel-threads6": (
         "Real public issue/PR threads of an RL post-training framework no other world uses (THUDM's slime: Chinese "
         "and English reports, Chinese-speaking maintainers), labelled by hand; times of day are synthetic."),
+    "accel-threads7": (
+        "Real public issue/PR threads of two projects no other world uses (vLLM's Ascend plugin vllm-ascend, Alibaba's "
+        "MNN: Chinese and English reports, Chinese-speaking maintainers), labelled by hand, a tune world; times of day "
+        "are synthetic."),
 }
+# Batches whose issues are not held out: collected to be read after their first run (every other batch: heldout).
+SPLITS: dict[str, str] = {"accel-threads7": "tune"}
 
 
 def writer(world: str):
     """`write(out)` for one batch (what tests/test_worlds_small.py rebuilds)."""
-    return npu_threads.held_out_batch(world, BATCHES[world])[0]
+    return npu_threads.held_out_batch(world, BATCHES[world], SPLITS.get(world, "heldout"))[0]
 
 
 def main(argv: list[str]) -> None:
     if len(argv) < 2 or argv[1] not in BATCHES:
         sys.exit(f"usage: {argv[0]} WORLD [OUT_DIR]; WORLD is one of {', '.join(BATCHES)}")
-    npu_threads.held_out_batch(argv[1], BATCHES[argv[1]])[1]([argv[0], *argv[2:]])
+    npu_threads.held_out_batch(argv[1], BATCHES[argv[1]], SPLITS.get(argv[1], "heldout"))[1]([argv[0], *argv[2:]])
 
 
 if __name__ == "__main__":

@@ -464,16 +464,19 @@ def write_world(out: Path, data: dict, threads: list[Thread], *, since: str, des
     })
 
 
-def write_held_out(out: Path, data_path: Path, since: str, description: str) -> None:
-    """A world of collected threads labelled before their first run, every issue held out
-    (worldgen/held_out_batches.py): written by `write_world`, its notes naming the data file."""
+def write_held_out(out: Path, data_path: Path, since: str, description: str, split: str = "heldout") -> None:
+    """A world of collected threads labelled before their first run, every issue in one split
+    (worldgen/held_out_batches.py): ``heldout`` (never read), or ``tune`` for a batch collected to be read after its
+    first run (accel-threads7). Written by `write_world`, its notes naming the data file."""
     data, threads = load(data_path, later={})
     for t in threads:
-        t.split = "heldout"
+        t.split = split
+    kept = ("Every issue is held out." if split == "heldout" else
+            f"Every issue is in split {split}: its per-case output is read after the first run.")
     write_world(out, data, threads, since=since, description=description, notes=(
         f"Hand labels of real public threads (worldgen/data/{data_path.name}; guide in worlds/README.md, "
         "npu-threads), labelled before the batch's first run. Each entry names its source URL, the fix PR URLs and "
-        "the evidence (why). Every issue is held out. Times of day, merge and close times are synthetic (rules in "
+        f"the evidence (why). {kept} Times of day, merge and close times are synthetic (rules in "
         "worldgen/npu_threads.py); lag_s follows from them. rank_top_k is {top_k}: every selected and analysis "
         "entry."))
 
@@ -481,15 +484,16 @@ def write_held_out(out: Path, data_path: Path, since: str, description: str) -> 
 HELD_OUT_SINCE = "2025-07-01T00:00:00Z"     # npu-threads' window: the held-out batches were collected for it
 
 
-def held_out_batch(world: str, description: str):
-    """`write(out)` and `main(argv)` of a held-out batch (worldgen/held_out_batches.py): the world
-    `worlds/<world>` from `worldgen/data/<world, '-' as '_'>.yaml`, every issue held out, written by
-    `write_held_out` in npu-threads' window. What the stored excerpts do not show (times of day, merge and
-    close times, closers, cross-reference events) is filled by this module's fixed rules."""
+def held_out_batch(world: str, description: str, split: str = "heldout"):
+    """`write(out)` and `main(argv)` of a batch (worldgen/held_out_batches.py): the world
+    `worlds/<world>` from `worldgen/data/<world, '-' as '_'>.yaml`, every issue in `split` (held out unless the
+    batch is a tune world), written by `write_held_out` in npu-threads' window. What the stored excerpts do not
+    show (times of day, merge and close times, closers, cross-reference events) is filled by this module's fixed
+    rules."""
     data = HERE / "data" / f"{world.replace('-', '_')}.yaml"
 
     def write(out: Path, data_path: Path = data) -> None:
-        write_held_out(out, data_path, HELD_OUT_SINCE, description)
+        write_held_out(out, data_path, HELD_OUT_SINCE, description, split)
 
     def main(argv: list[str]) -> None:
         out = Path(argv[1]) if len(argv) > 1 else HERE.parent / "worlds" / world
