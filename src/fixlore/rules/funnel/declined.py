@@ -16,6 +16,10 @@ by the person who closes the ticket, at the close (within `CLOSE_WORDS_S` before
   the report could not be worked on, so nothing was resolved. Only as the closer's last word at
   the close, and only when it does not ask for the material (a request, answered or not, is the
   thread's or the stale rules' business) or say the cause was found after all;
+- a ticket off the tracker's purpose: "Issues are intended for bug reports, new features and ideas,
+  but NOT for posting homework", "this is not the right place for …", "Issue是用来记录问题…而不是…"
+  (read on accel-threads7, vllm-ascend #13541/#13567: fitted there): GitHub files it under "not
+  planned" too;
 - a duplicate named: "Duplicate of #12" (GitHub's own marking), "duplicate with <issue URL>",
   "与 #12 重复" (`rules.refs.duplicate_of`): the close of a duplicate, as its close reason would say.
 
@@ -86,6 +90,14 @@ _FOUND_AFTER_ALL = re.compile(r"已(?:经)?定位|定位到|找到(?:了)?原因
 # a decline that points the way out ("we don't plan to support 3.7; please upgrade to 3.9") is an answer
 _WAY_OUT = re.compile(r"\bplease\s+(?:upgrade|switch)\s+to\s+v?\d|\buse\s+(?!the\s+forum|github\s+discussions)\S+\s+instead"
                       r"|\bwhich\s+fixes\b|可以(?:用|使用|改用)(?!邮件|论坛)|请(?:升级|改用)(?:到|至)?\s*v?\d", re.IGNORECASE)
+# a ticket off the tracker's purpose: "Issues are intended for bug reports … but NOT for posting homework",
+# "this is not the right place for usage questions", "Issue是用来记录问题、新特性的，而不是…", "这里不是…的地方"
+_OFF_PURPOSE = re.compile(
+    r"\bissues?\s+(?:are|is)\s+(?:\w+\s+){0,2}?(?:intended|meant|reserved|used|only|here)\s+(?:\w+\s+){0,2}?for"
+    r"|\bnot\s+(?:the\s+)?(?:right\s+|correct\s+|appropriate\s+|proper\s+)?place\s+(?:for|to)\b"
+    r"|issue\s*(?:区|页面)?\s*(?:是|只)?用(?:来|于)[^。\n]{0,40}?(?:而不是|而非|不是|并非)"
+    r"|(?:这里|这儿|issue\s*区?)\s*不是[^。\n]{0,20}?的地方",
+    re.IGNORECASE)
 _SWEEP = re.compile(
     r"\b(?:issues?|tickets?)\s+(?:are|is)\s+being\s+closed\b|\bno\s+longer\s+relevant\b"
     r"|\bclos(?:ed|ing)\s+(?:this\s+|it\s+)?(?:due\s+to|because\s+of)\s+(?:the\s+)?inactivity\b"
@@ -107,7 +119,7 @@ def closing_decline(reporter: str, closer: str, closed_at: datetime | None, comm
     for c in own:
         body = c.body or ""
         said = without_urls(body)
-        m = _SWEEP.search(body) or (None if _WAY_OUT.search(said) else _DECLINE.search(body))
+        m = _SWEEP.search(body) or _OFF_PURPOSE.search(body) or (None if _WAY_OUT.search(said) else _DECLINE.search(body))
         if m is None and c is last and not _FOUND_AFTER_ALL.search(said) \
                 and (not _ASKS.search(said) or _REOPEN.search(said)):
             m = _TOO_LITTLE.search(body)
