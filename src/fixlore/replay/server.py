@@ -18,8 +18,10 @@ import hmac
 import json
 import re
 import threading
+import time
 from collections import Counter
 from datetime import datetime
+from email.utils import formatdate
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any, Callable
@@ -70,12 +72,15 @@ class ReplayServer:
     through ``fault_seed``; ``token`` makes every request without that token a 401. ``strict``
     plays the platform's documented and observed quirks (``True`` for the platform's named set,
     a set name such as ``"gitcode-no-totals"``, or a comma list of quirk names; see ``strict.py``).
+    ``clock_skew`` sets the server's clock that many seconds off real time (negative: behind), in its
+    ``Date`` header and the moments its rate limits name (``X-RateLimit-Reset``): a client whose clock
+    runs ahead of the platform's, as a laptop's or a CI runner's may. Off (0) by default.
     """
 
     def __init__(self, world_path: str | Path, port: int = 0, host: str = "127.0.0.1", rate_limit: bool = False,
                  time_scale: float = 1.0, faults: str | FaultSpec | None = None, fault_seed: int = 0,
                  token: str | None = None, stall_seconds: float = 10.0, as_of: datetime | None = None,
-                 strict: "bool | str | Quirks | None" = None) -> None:
+                 strict: "bool | str | Quirks | None" = None, clock_skew: float = 0.0) -> None:
         if time_scale <= 0:
             raise ValueError("time_scale must be positive")
         self.world_path = Path(world_path)
@@ -91,8 +96,9 @@ class ReplayServer:
         self._faults = FaultPlan(faults, fault_seed)
         self.quirks = Quirks.of(strict, self.platform)
         self._gitcode_limit = gitcode_limiter(time_scale)
-        self._github_limit = github_limiter(time_scale)
-        self._graphql_limit = github_graphql_limiter(self.quirks.graphql_points, time_scale)
+        self.clock_skew = clock_skew
+        self._github_limit = github_limiter(time_scale, self.now)
+        self._graphql_limit = github_graphql_limiter(self.quirks.graphql_points, time_scale, self.now)
         self._stats_lock = threading.Lock()
         self._total = 0
         self._ordinal = 0
@@ -135,6 +141,10 @@ class ReplayServer:
 
     def __exit__(self, *exc: object) -> None:
         self.stop()
+
+    def now(self) -> float:
+        """The server's clock (epoch seconds): real time, ``clock_skew`` off when asked."""
+        return time.time() + self.clock_skew
 
     @property
     def base_url(self) -> str:
@@ -394,6 +404,10 @@ def _make_handler(server: ReplayServer) -> type[BaseHTTPRequestHandler]:
         disable_nagle_algorithm = True
         server_version = "fixlore-replay"
         sys_version = ""
+
+        def date_time_string(self, timestamp: float | None = None) -> str:
+            """The ``Date`` header, by the server's clock (``clock_skew``)."""
+            return formatdate(server.now() if timestamp is None else timestamp, usegmt=True)
 
         def log_message(self, format: str, *args: Any) -> None:  # noqa: A002
             # Silent: request lines may carry access_token in the query.
