@@ -8,7 +8,9 @@ from typing import Any, Iterator, Protocol
 
 from fixlore.core.model import Comment, Commit, Event, FileChange, Issue, Link, Pull, Repo
 from fixlore.core.textclean import clean_text, strip_escapes
-from fixlore.sources.responses import ApiError, HostDown, NotFound
+from fixlore.sources.responses import ApiError, HostDown, IssuesDisabled, NotFound
+
+GONE = "410"          # an issue list answered so: the repo's issues are disabled (`IssuesDisabled`)
 
 
 @dataclass
@@ -54,6 +56,20 @@ def read_part(unread: dict[str, Any], part: str, fetch: Any) -> list[Any]:
     except ApiError as exc:
         unread[part] = exc
         return []
+
+
+def issue_list(listing: Iterator[Issue]) -> Iterator[Issue]:
+    """A repo's issue list as a source walks it, where a 410 Gone says the repo's issues are disabled
+    (`IssuesDisabled`), never that the list could not be read. Its other failures (403, 404, 5xx) stay
+    what they were: the repo's list unread, asked again next run."""
+    try:
+        yield from listing
+    except HostDown:
+        raise
+    except ApiError as exc:
+        if exc.status == GONE:
+            raise IssuesDisabled(exc.endpoint, exc.status, exc.message) from None
+        raise
 
 
 class Source(Protocol):
