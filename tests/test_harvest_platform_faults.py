@@ -139,3 +139,32 @@ def test_a_repository_blocked_for_legal_reasons_is_named_and_the_others_harveste
     assert named and named[0]["status"] == "451" and "blocked" in named[0]["message"]
     assert {f["repo"] for f in report.as_dict()["unreadable"]} == {blocked}
     assert {i.number for i in store.issues([readable])} == {i.number for i in clean.issues([readable])}
+
+
+@pytest.mark.parametrize("platform", ["gitcode", "github"])
+def test_an_issue_deleted_after_it_was_listed_is_left_out_and_never_asked_again(make_world, tmp_path, platform):
+    """An issue deleted on the platform answers 410 Gone on GitHub ("This issue was deleted"), 404 on GitCode,
+    on itself and its parts, while a list may still carry it. Before: its parts were named unread
+    (`unread_items`, exit 6) on this run and on every later one, and it stayed a case. Now: asked for itself,
+    it is named deleted (`issues_deleted`), left out of every read of the store, and asked nothing again."""
+    from fixlore.link.build import build_cases
+
+    world = make_world(platform=platform, repos=2, closed_in_window=20, other_updated=5, old_issues=5, seed=3)
+    since = parse_time(read_world_meta(world)["window"]["since"])
+    clean, _, _ = _harvest(world, f"sqlite:///{tmp_path / 'clean.db'}")
+    repo, number = min((r, n) for r in sorted({i.repo for i in clean.issues()})
+                       for n, b in clean.issue_bookkeeping(r).items() if b["details_for"] is not None)
+    owner, name = repo.split("/")
+    faults = f"deleted=*/{repo}/issues/{number},deleted=*/{repo}/issues/{number}/*,deleted=*/{owner}/issues/{number}/*"
+    db = f"sqlite:///{tmp_path / 'deleted.db'}"
+    for run in (1, 2):
+        store, report, injected = _harvest(world, db, faults=faults)
+        assert report.unreadable == [] and report.unread_items == [], run
+        assert report.as_dict()["issues_deleted"] == ([{"repo": repo, "number": number, "why": (
+            "HTTP 410 This issue was deleted" if platform == "github" else "HTTP 404 not found (asked twice)")}]
+            if run == 1 else [])                        # the second run asks it nothing
+        assert (run == 1) == (injected.get("deleted", 0) > 0)
+        assert (repo, number) not in {(i.repo, i.number) for i in store.load_corpus().issues}
+        assert number not in store.issue_bookkeeping(repo) and store.item_failures() == []
+        cases, _ = build_cases(store.load_corpus(), since, {"conclude_all": True})
+        assert (repo, number) not in {(c.repo, c.number) for c in cases} and cases

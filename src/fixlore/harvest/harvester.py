@@ -42,7 +42,7 @@ from fixlore.rules.bursts import in_bursts
 from fixlore.rules.funnel import POOL, FunnelConfig, cheap_funnel
 from fixlore.rules.refs import KIND_EITHER, KIND_ISSUE, KIND_PULL, find_refs, refs_from_branch
 from fixlore.rules.unread import CLOSING_REFS, ISSUE, PULL, PULL_ITSELF, PULL_LIST, REPO
-from fixlore.sources.base import Source
+from fixlore.sources.base import Source, deleted_issue
 from fixlore.sources.github_graphql import closing_refs
 from fixlore.sources.http import ApiError, HostDown
 from fixlore.sources.responses import IssuesDisabled
@@ -85,6 +85,9 @@ class HarvestReport:
     # Repos with issues disabled (the repo object's has_issues false, or their issue list answered 410 Gone):
     # {repo, why}. Not asked for their issues, not unreadable: there is nothing to read.
     without_issues: list[dict[str, str]] = field(default_factory=list)
+    # Issues seen deleted on the platform when their details were asked for (sources.base.deleted_issue):
+    # {repo, number, why}. Left out of the store's reads from now on: no case, no unread part, no new ask.
+    issues_deleted: list[dict[str, Any]] = field(default_factory=list)
     # Issue.key -> cheap funnel stage of every issue updated in the window: the run's funnel
     # verdict (the funnel and link stages read it; not part of the summary)
     verdicts: dict[str, str] = field(default_factory=dict, repr=False)
@@ -107,6 +110,7 @@ class HarvestReport:
                 "list_forms": list(self.list_forms), "paging": list(self.paging),
                 "closing_refs_unread": list(self.closing_refs_unread),
                 "repos_without_issues": list(self.without_issues),
+                "issues_deleted": list(self.issues_deleted),
                 "phase_seconds": {k: round(v, 3) for k, v in self.phase_seconds.items()}}
 
 
@@ -489,6 +493,13 @@ class Harvester:
         for number in needs:
             issue = issues[number]
             detail = self.source.issue_detail(issue)
+            gone = deleted_issue(self.source, issue, detail.unread)
+            if gone:                            # deleted since it was listed: forgotten, never unread
+                with self.store.writer() as w:
+                    w.mark_deleted(repo, number)
+                self.report.issues_deleted.append({"repo": repo, "number": number, "why": gone})
+                progress.advance(issue_task)
+                continue
             detail.links.extend(closing.links.get(number, []))
             if number in closing.unread:     # the sidebar is asked for again next run (rules.unread)
                 detail.unread[CLOSING_REFS] = ApiError("graphql closingIssuesReferences", "graphql", closing.why)

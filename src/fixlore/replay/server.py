@@ -36,7 +36,7 @@ from fixlore.replay.strict import Quirks
 
 ADMIN_STATS = "/__replay__/stats"
 GRAPHQL_PATHS = ("/graphql", "/api/graphql")
-_STATUS_FAULTS = {"429", "429-retry-after", "500", "502", "503", "202", "404", "451"}
+_STATUS_FAULTS = {"429", "429-retry-after", "500", "502", "503", "202", "404", "451", "deleted"}
 _SECRET_PARAMS = {"access_token"}
 _SAFE_HOST = re.compile(r"[A-Za-z0-9.\-]+(:\d{1,5})?|\[[0-9A-Fa-f:.]+\](:\d{1,5})?")
 
@@ -222,8 +222,10 @@ class ReplayServer:
             return Answer(429, body, headers)
         if kind == "500":
             return Answer(500, {"message": "500 Internal Server Error"})
-        if kind == "404":
+        if kind == "404" or (kind == "deleted" and self.platform == "gitcode"):
             return api_gitcode.not_found() if self.platform == "gitcode" else api_github.not_found()
+        if kind == "deleted":
+            return Answer(410, api_github.ISSUE_DELETED_BODY)
         if kind == "202":
             return Answer(202, {})           # as GitHub's statistics answer while they compute
         if kind == "451":

@@ -72,6 +72,26 @@ def issue_list(listing: Iterator[Issue]) -> Iterator[Issue]:
         raise
 
 
+def deleted_issue(source: "Source", issue: Issue, unread: dict[str, Any]) -> str:
+    """Why ``issue`` is deleted on the platform, or "" when nothing says so. Asked only when a detail part
+    answered 410 or 404 (``unread``): then the issue itself is asked. GitHub answers a deleted issue
+    410 Gone ("This issue was deleted"); GitCode 404, asked twice since a lone 404 may be its transient
+    "project not found" (gitcode-api.md §6). Any other answer (the issue, a refusal, a failure) is no
+    deletion: the parts stay unread and are asked again next run."""
+    if not any(str(getattr(exc, "status", "")) in (GONE, "404") for exc in unread.values()):
+        return ""
+    for _ask in range(2):
+        try:
+            found = source.get_issue(issue.repo, issue.number)
+        except HostDown:
+            raise
+        except ApiError as exc:
+            return f"HTTP {exc.status} {exc.message}".strip() if exc.status == GONE else ""
+        if found is not None:
+            return ""
+    return "HTTP 404 not found (asked twice)"
+
+
 class Source(Protocol):
     """A code-hosting platform seen through its REST API (GitCode, GitHub)."""
 
