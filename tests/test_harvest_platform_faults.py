@@ -8,6 +8,8 @@ each one heals (the store is the clean run's) or is named in the run's report, n
   docs.github.com/en/rest/metrics/statistics; GitCode lists 202 among its status codes, DOC-INTRO).
 - ``451``: a repository blocked by a DMCA takedown answers 451 "Repository access blocked" on every
   endpoint (GitHub's REST docs list 451 on repository endpoints).
+- ``clock_skew``: the server's clock off ours; the moments it names (``x-ratelimit-reset``) are read
+  against its own ``Date``.
 """
 
 from __future__ import annotations
@@ -93,12 +95,17 @@ def test_a_detail_endpoint_answering_404_for_an_issue_just_listed_is_named_not_r
     assert report.issues_detailed == len({u["number"] for u in unread if u["kind"] == "issue"})
 
 
-def test_github_primary_limit_is_waited_out_until_its_reset_under_a_compressed_clock(make_world, tmp_path):
+@pytest.mark.parametrize("skew", [0.0, -120.0])
+def test_github_primary_limit_is_waited_out_until_its_reset_under_a_compressed_clock(make_world, tmp_path, skew):
     """GitHub's primary limit (403, x-ratelimit-remaining 0, x-ratelimit-reset in epoch seconds:
     docs.github.com/en/rest/using-the-rest-api/rate-limits-for-the-rest-api) with time compressed as
     `--time-scale` does for replay benchmarks: the reset is a moment on the wall clock, not a span of
     platform time, so the client waits until it whatever the scale. Before, the wait was divided by
-    the scale, every retry came back before the reset, and the resources were lost."""
+    the scale, every retry came back before the reset, and the resources were lost.
+
+    ``skew`` -120: the server's clock two minutes behind ours (its Date header and its resets). The wait
+    is the reset less the server's Date; before, it was the reset less our clock, always past: a wait
+    of 0, 8 attempts inside the same spent window, and issues and PRs given up (status "retries")."""
     from fixlore.replay.limits import FixedWindow
 
     world = make_world(platform="github", repos=1, closed_in_window=25, other_updated=5, old_issues=5, seed=8)
@@ -106,8 +113,9 @@ def test_github_primary_limit_is_waited_out_until_its_reset_under_a_compressed_c
     clean, _, _ = _harvest(world, f"sqlite:///{tmp_path / 'clean.db'}")
     scale = 3600.0                                # an hour's window lasts one second
     store = Store.open(f"sqlite:///{tmp_path / 'limited.db'}")
-    with ReplayServer(world, rate_limit=True, time_scale=scale) as srv:
-        srv._github_limit = FixedWindow(limit=25, period=3600.0 / scale)    # 25 requests a (scaled) hour: two resets
+    with ReplayServer(world, rate_limit=True, time_scale=scale, clock_skew=skew) as srv:
+        # 25 requests a (scaled) hour: two resets
+        srv._github_limit = FixedWindow(limit=25, period=3600.0 / scale, clock=srv.now)
         client = ApiClient(srv.base_url, "github", cache=store.http_cache(), rate_limit=True, time_scale=scale)
         report = harvest(store, make_source("github", client), meta["orgs"], parse_time(meta["window"]["since"]))
         client.close()
@@ -131,3 +139,32 @@ def test_a_repository_blocked_for_legal_reasons_is_named_and_the_others_harveste
     assert named and named[0]["status"] == "451" and "blocked" in named[0]["message"]
     assert {f["repo"] for f in report.as_dict()["unreadable"]} == {blocked}
     assert {i.number for i in store.issues([readable])} == {i.number for i in clean.issues([readable])}
+
+
+@pytest.mark.parametrize("platform", ["gitcode", "github"])
+def test_an_issue_deleted_after_it_was_listed_is_left_out_and_never_asked_again(make_world, tmp_path, platform):
+    """An issue deleted on the platform answers 410 Gone on GitHub ("This issue was deleted"), 404 on GitCode,
+    on itself and its parts, while a list may still carry it. Before: its parts were named unread
+    (`unread_items`, exit 6) on this run and on every later one, and it stayed a case. Now: asked for itself,
+    it is named deleted (`issues_deleted`), left out of every read of the store, and asked nothing again."""
+    from fixlore.link.build import build_cases
+
+    world = make_world(platform=platform, repos=2, closed_in_window=20, other_updated=5, old_issues=5, seed=3)
+    since = parse_time(read_world_meta(world)["window"]["since"])
+    clean, _, _ = _harvest(world, f"sqlite:///{tmp_path / 'clean.db'}")
+    repo, number = min((r, n) for r in sorted({i.repo for i in clean.issues()})
+                       for n, b in clean.issue_bookkeeping(r).items() if b["details_for"] is not None)
+    owner, name = repo.split("/")
+    faults = f"deleted=*/{repo}/issues/{number},deleted=*/{repo}/issues/{number}/*,deleted=*/{owner}/issues/{number}/*"
+    db = f"sqlite:///{tmp_path / 'deleted.db'}"
+    for run in (1, 2):
+        store, report, injected = _harvest(world, db, faults=faults)
+        assert report.unreadable == [] and report.unread_items == [], run
+        assert report.as_dict()["issues_deleted"] == ([{"repo": repo, "number": number, "why": (
+            "HTTP 410 This issue was deleted" if platform == "github" else "HTTP 404 not found (asked twice)")}]
+            if run == 1 else [])                        # the second run asks it nothing
+        assert (run == 1) == (injected.get("deleted", 0) > 0)
+        assert (repo, number) not in {(i.repo, i.number) for i in store.load_corpus().issues}
+        assert number not in store.issue_bookkeeping(repo) and store.item_failures() == []
+        cases, _ = build_cases(store.load_corpus(), since, {"conclude_all": True})
+        assert (repo, number) not in {(c.repo, c.number) for c in cases} and cases

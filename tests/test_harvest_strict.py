@@ -50,19 +50,30 @@ def window_issues(world: Path, skip: set[str] = frozenset()) -> set[tuple[str, i
 
 
 @pytest.mark.parametrize("platform", ["gitcode", "github"])
-@pytest.mark.parametrize("strict", [None, "closed_module"])
-def test_one_unreadable_repo_is_recorded_and_the_rest_harvested(shared_world, tmp_path, platform, strict):
+@pytest.mark.parametrize("strict", [None, "closed_module", "module_closed_late"])
+def test_a_repo_with_its_issues_switched_off_is_named_and_the_rest_harvested(shared_world, tmp_path, platform, strict):
+    """A repo whose listing says ``has_issues: false`` (GitHub's default for a fork) is not asked for its
+    issues and is named, not unreadable; so is a GitHub repo whose issue list answers 410 Gone after the
+    listing said otherwise. GitCode's 403 "issue module is closed" without that word stays unreadable (a 403
+    may be the token's or a blip: asked again next run). Before: every such repo was unreadable (exit 6)."""
     world = shared_world(platform=platform, repos=4, closed_in_window=30, other_updated=10, old_issues=10)
     store, report, acc, refused, _ = harvest_world(world, f"sqlite:///{tmp_path / 'h.db'}", strict)
     assert bool(refused) == bool(strict)
     stored = {(i.repo, i.number) for i in store.load_corpus().issues}
     assert window_issues(world, refused) <= stored
-    assert {f["repo"] for f in report.unreadable} == refused
-    assert report.repos_unreadable == len(refused)
+    unreadable = strict == "module_closed_late" and platform == "gitcode"
+    assert {f["repo"] for f in report.unreadable} == (refused if unreadable else set())
+    assert report.repos_unreadable == (len(refused) if unreadable else 0)
+    named = report.as_dict()["repos_without_issues"]
+    assert {x["repo"] for x in named} == (set() if unreadable else refused)
+    if strict == "closed_module":               # the listing said so: its issue list was never asked for
+        assert [x["why"] for x in named] == ["has_issues: false"]
+        assert acc.by_endpoint_status["/repos/{owner}/{repo}/issues " + ("403" if platform == "gitcode" else "410")] == 0
+    elif strict and not unreadable:
+        assert [x["why"] for x in named] == ["HTTP 410 Issues are disabled for this repo"]
     for failure in report.unreadable:           # status, message and time, as the platform said it
         assert failure["endpoint"] == "/repos/{owner}/{repo}/issues" and failure["failed_at"] is not None
-        assert (failure["status"], failure["message"]) in {
-            ("403", "issue module is closed"), ("410", "Issues are disabled for this repo")}
+        assert (failure["status"], failure["message"]) == ("403", "issue module is closed")
     # Its details and PRs were still fetched for every other repo.
     assert report.issues_detailed > 0 and report.repos == 4
 
@@ -70,15 +81,25 @@ def test_one_unreadable_repo_is_recorded_and_the_rest_harvested(shared_world, tm
 def test_unreadable_repo_is_retried_next_run_and_cleared_once_readable(shared_world, tmp_path):
     world = shared_world(repos=3, closed_in_window=20, other_updated=5, old_issues=5)
     db = f"sqlite:///{tmp_path / 'h.db'}"
-    _, first, _, refused, _ = harvest_world(world, db, "closed_module")
+    _, first, _, refused, _ = harvest_world(world, db, "module_closed_late")
     (repo,) = refused
-    store, second, acc, _, _ = harvest_world(world, db, "closed_module")
+    store, second, acc, _, _ = harvest_world(world, db, "module_closed_late")
     assert second.unreadable[0]["attempts"] == 2               # tried again, still closed
     owner, name = repo.split("/")
     store, third, _, _, _ = harvest_world(world, db, None)     # the module was opened again
     assert third.unreadable == [] and store.failures() == []
     assert {(r, n) for r, n in window_issues(world) if r == repo} <= {
         (i.repo, i.number) for i in store.load_corpus([repo]).issues}
+
+
+def test_a_repo_named_unreadable_once_is_cleared_when_its_listing_says_issues_are_off(shared_world, tmp_path):
+    world = shared_world(repos=3, closed_in_window=20, other_updated=5, old_issues=5)
+    db = f"sqlite:///{tmp_path / 'h.db'}"
+    _, first, _, refused, _ = harvest_world(world, db, "module_closed_late")     # 403: unreadable
+    assert {f["repo"] for f in first.unreadable} == refused
+    store, second, _, _, _ = harvest_world(world, db, "closed_module")          # the listing says has_issues false
+    assert second.unreadable == [] and store.failures() == []
+    assert {x["repo"] for x in second.without_issues} == refused
 
 
 def test_run_with_an_unreadable_repo_exits_3_and_the_digest_says_so(shared_world, tmp_path):
@@ -88,7 +109,7 @@ def test_run_with_an_unreadable_repo_exits_3_and_the_digest_says_so(shared_world
 
     world = shared_world(repos=3, closed_in_window=20, other_updated=5, old_issues=5)
     out = tmp_path / "out"
-    proc = fixlore_here("run", "--world", str(world), "--out", str(out), "--quirks", "closed_module")
+    proc = fixlore_here("run", "--world", str(world), "--out", str(out), "--quirks", "module_closed_late")
     assert proc.returncode == 6, proc.stderr
     assert "1 repo(s) could not be read" in proc.stderr and "Traceback" not in proc.stderr
     assert "HTTP 403 issue module is closed" in proc.stdout        # the end-of-run summary names it
@@ -103,6 +124,30 @@ def test_run_with_an_unreadable_repo_exits_3_and_the_digest_says_so(shared_world
     assert f"1/3 仓未能读取：{failure['repo']}" in digest_zh
 
 
+@pytest.mark.parametrize("quirk", ["closed_module", "module_closed_late"])
+def test_a_run_with_a_repo_whose_issues_are_off_is_whole_and_the_digest_names_it(shared_world, tmp_path, quirk):
+    """GitHub: a fork's issues are off by default (has_issues false; 410 Gone when switched off later). The
+    run is whole (exit 0, not 6 "partial"); run.json and the digest name the repo, not among the repos read."""
+    import json
+
+    from conftest import fixlore_here
+
+    world = shared_world(platform="github", repos=3, closed_in_window=20, other_updated=5, old_issues=5)
+    out = tmp_path / "out"
+    proc = fixlore_here("run", "--world", str(world), "--out", str(out), "--quirks", quirk)
+    assert proc.returncode == 0, proc.stderr
+    info = json.loads((out / "run.json").read_text())
+    assert info["status"] != "partial"
+    harvest_summary = next(s["summary"] for s in info["stages"] if s["name"] == "harvest")
+    assert harvest_summary["repos_unreadable"] == 0 and harvest_summary["unreadable"] == []
+    (off,) = harvest_summary["repos_without_issues"]
+    digest_en = next(out.rglob("*.en.md")).read_text()
+    digest_zh = next(p for p in out.rglob("*.md") if not p.name.endswith(".en.md") and "digest" in p.name).read_text()
+    assert f"1 of 3 repos have issues disabled: {off['repo']}" in digest_en
+    assert f"1/3 仓未开启问题功能：{off['repo']}" in digest_zh
+    assert "2 repositories," in digest_en and "2 仓，" in digest_zh
+
+
 PAGING_QUIRKS = ["per_page_cap", "per_page_cap,no_totals", "repeat_page", "repeat_page,no_totals",
                  "commits_ignore_page", "commits_ignore_page,no_totals", "gitcode", "gitcode-no-totals"]
 
@@ -114,7 +159,7 @@ def test_paging_quirks_lose_nothing(shared_world, tmp_path, strict):
     store, report, acc, refused, _ = harvest_world(world, f"sqlite:///{tmp_path / 'h.db'}", strict)
     stored = {(i.repo, i.number) for i in store.load_corpus().issues}
     assert window_issues(world, refused) <= stored
-    assert {f["repo"] for f in report.unreadable} == refused
+    assert report.unreadable == [] and {x["repo"] for x in report.without_issues} == refused   # has_issues false
     corpus = store.load_corpus()
     truth = loaded(world)
     detailed = {p for p in {(c.repo, c.pull_number) for c in corpus.commits}}
@@ -244,7 +289,8 @@ def test_a_live_run_stores_in_out_warns_without_token_and_reads_bare_dates_in_th
                             "--since", "2026-09-17", "--out", str(out), "--no-rate-limit", "--quiet",
                             env={"GITCODE_TOKEN": None, "GITHUB_TOKEN": None})
         first_request_seen = srv.stats()["total"] > 0
-    assert proc.returncode == 6, proc.stderr                  # the strict server refuses one repo's issues
+    # the strict server's repo with issues off (has_issues false) is named, not unreadable: no exit 6
+    assert proc.returncode == 0, proc.stderr
     assert proc.stderr.startswith("warning: no API token ($GITCODE_TOKEN")   # said before anything else
     assert first_request_seen and (out / "fixlore.db").is_file() and not (tmp_path / "fixlore.db").exists()
     info = json.loads((out / "run.json").read_text())
@@ -270,7 +316,7 @@ def test_bare_dates_mean_the_platform_zone(raw, platform, expected):
                                              ("github", None), ("github", "github")])
 def test_every_readable_repo_is_harvested_whole_under_each_named_quirk_set(shared_world, tmp_path, platform, strict):
     """The acceptance in one test: every in-window issue of every readable repo, its pool details, the
-    refused repo recorded; against the default replay and each platform's strict set."""
+    repo with issues off named; against the default replay and each platform's strict set."""
     from fixlore.rules.funnel import cheap_funnel
 
     world = shared_world(platform=platform, repos=4, closed_in_window=160, other_updated=40, old_issues=80, seed=13)
@@ -287,8 +333,8 @@ def test_every_readable_repo_is_harvested_whole_under_each_named_quirk_set(share
     detailed = {(repo, n) for repo in {r for r, _ in pool}
                 for n, b in store.issue_bookkeeping(repo).items() if b["details_for"] is not None}
     assert pool and pool <= detailed
-    assert [f["repo"] for f in report.unreadable] == sorted(refused)
-    assert all(f["endpoint"] == "/repos/{owner}/{repo}/issues" for f in report.unreadable)
+    assert report.unreadable == []               # the refused repo's listing says has_issues false: named
+    assert [x["repo"] for x in report.without_issues] == sorted(refused)
 
 
 def test_github_issue_list_whose_order_cannot_be_proven_is_asked_again_with_since(shared_world, tmp_path):

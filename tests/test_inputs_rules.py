@@ -111,7 +111,7 @@ def test_a_run_that_exits_6_says_partial(make_world, tmp_path, monkeypatch, caps
     world = make_world(repos=3, closed_in_window=6, other_updated=1, old_issues=1)
     out = tmp_path / "out"
     with pytest.raises(SystemExit) as exit_info:
-        main(["run", "--world", str(world), "--out", str(out), "--quirks", "closed_module", "-q",
+        main(["run", "--world", str(world), "--out", str(out), "--quirks", "module_closed_late", "-q",
               "--stage", "harvest"])
     assert exit_info.value.code == errors.EXIT_SOME_UNREADABLE, capsys.readouterr().err
     info = json.loads((out / "run.json").read_text())

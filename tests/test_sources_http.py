@@ -259,6 +259,23 @@ def test_github_remaining_low_sleeps_until_reset():
     assert now[0] >= 1100
 
 
+@pytest.mark.parametrize("date, waited", [(None, 1.0), (900.0, 31.0), ("not a date", 1.0)])
+def test_the_wait_until_a_reset_is_measured_on_the_servers_clock(date, waited):
+    """Our clock (1000) runs 100 s ahead of the server's (900), whose reset is 30 s away by its Date:
+    the wait is 30 s and a second. Without a Date (or one that does not parse), our clock decides: the
+    reset looks past, and the wait is the floor of a second, never 0."""
+    from email.utils import formatdate
+
+    now = [1000.0]
+    limiter = RateLimiter(clock=lambda: now[0], sleep=lambda s: now.__setitem__(0, now[0] + s))
+    headers = {"x-ratelimit-remaining": "0", "x-ratelimit-reset": "930"}
+    if date is not None:
+        headers["date"] = formatdate(date, usegmt=True) if isinstance(date, float) else date
+    limiter.observe(httpx2.Headers(headers))
+    limiter.acquire()
+    assert now[0] - 1000.0 == pytest.approx(waited)
+
+
 def test_github_secondary_limit_403_is_retried():
     script = Script(httpx2.Response(403, json={"message": "You have exceeded a secondary rate limit"},
                                     headers={"Retry-After": "3"}), ok({"ok": True}))

@@ -16,6 +16,23 @@ def unread_repos(api: dict) -> set[str]:
     return {fl["repo"] for fl in api.get("unreadable") or [] if fl.get("endpoint") == ISSUE_LIST}
 
 
+def without_issues(api: dict) -> set[str]:
+    """Repos whose issues are disabled (has_issues false, or a 410 Gone issue list): nothing to read there,
+    so not counted among the repos read, and named."""
+    return {x["repo"] for x in api.get("repos_without_issues") or []}
+
+
+def without_issues_note(api: dict, repos: int, lang: str) -> str:
+    """The repos walked whose issues are disabled, named: they hold no issue, and are no gap."""
+    off = sorted(without_issues(api))
+    if not off:
+        return ""
+    names = _j(lang, off)
+    return _t(lang, f"另有 {len(off)}/{repos} 仓未开启问题功能：{names}，无问题可读，不计入上述仓数。",
+              f" {len(off)} of {repos} repos have issues disabled: {names}; they hold no issues to read and are "
+              f"not counted among the repositories above.")
+
+
 def _status(fl: dict) -> str:
     return f"HTTP {fl['status']}" if str(fl.get("status", "")).isdigit() else str(fl.get("status", ""))
 

@@ -111,6 +111,9 @@ class Repo:
     description: str = ""
     updated_at: datetime | None = None
     raw: dict[str, Any] = field(default_factory=dict, repr=False)
+    # False when the repo object says its issues are disabled (``has_issues: false``, GitHub's for a fork
+    # by default, Gitee's and GitCode's repo objects alike): its issue list is not asked for.
+    issues_enabled: bool = True
 
 
 class OnTheForge:

@@ -56,6 +56,11 @@ def summary_lines(info: dict[str, Any]) -> list[tuple[str, str]]:
         rows.append(("PRs listed / detailed", f"{harvest.get('pulls_listed', 0)} / {harvest.get('pulls_detailed', 0)}"))
         if harvest.get("unreadable"):
             rows.append(("repos not read", str(len({f.get("repo") for f in harvest["unreadable"]}))))
+        if harvest.get("repos_without_issues"):      # not a gap: their issues are disabled
+            rows.append(("repos with issues disabled", ", ".join(x.get("repo", "") for x in harvest["repos_without_issues"])))
+        if harvest.get("issues_deleted"):            # gone on the platform: left out from now on, no gap
+            rows.append(("issues deleted on the platform", ", ".join(f"{x.get('repo')}#{x.get('number')}"
+                                                                     for x in harvest["issues_deleted"])))
         if harvest.get("unread_items"):
             rows.append(("issues / PRs read in part", str(len(_items(harvest["unread_items"])))))
         if harvest.get("unsorted_lists"):

@@ -42,9 +42,10 @@ from fixlore.rules.bursts import in_bursts
 from fixlore.rules.funnel import POOL, FunnelConfig, cheap_funnel
 from fixlore.rules.refs import KIND_EITHER, KIND_ISSUE, KIND_PULL, find_refs, refs_from_branch
 from fixlore.rules.unread import CLOSING_REFS, ISSUE, PULL, PULL_ITSELF, PULL_LIST, REPO
-from fixlore.sources.base import Source
+from fixlore.sources.base import Source, deleted_issue
 from fixlore.sources.github_graphql import closing_refs
 from fixlore.sources.http import ApiError, HostDown
+from fixlore.sources.responses import IssuesDisabled
 from fixlore.store import Store
 
 log = logging.getLogger(__name__)
@@ -81,6 +82,12 @@ class HarvestReport:
     paging: list[dict[str, Any]] = field(default_factory=list)
     # Repos whose GitHub closing references (the Development sidebar) could not be read: {repo, issues, why}.
     closing_refs_unread: list[dict[str, Any]] = field(default_factory=list)
+    # Repos with issues disabled (the repo object's has_issues false, or their issue list answered 410 Gone):
+    # {repo, why}. Not asked for their issues, not unreadable: there is nothing to read.
+    without_issues: list[dict[str, str]] = field(default_factory=list)
+    # Issues seen deleted on the platform when their details were asked for (sources.base.deleted_issue):
+    # {repo, number, why}. Left out of the store's reads from now on: no case, no unread part, no new ask.
+    issues_deleted: list[dict[str, Any]] = field(default_factory=list)
     # Issue.key -> cheap funnel stage of every issue updated in the window: the run's funnel
     # verdict (the funnel and link stages read it; not part of the summary)
     verdicts: dict[str, str] = field(default_factory=dict, repr=False)
@@ -102,6 +109,8 @@ class HarvestReport:
                 "unsorted_lists": len(self.unsorted), "unsorted": list(self.unsorted),
                 "list_forms": list(self.list_forms), "paging": list(self.paging),
                 "closing_refs_unread": list(self.closing_refs_unread),
+                "repos_without_issues": list(self.without_issues),
+                "issues_deleted": list(self.issues_deleted),
                 "phase_seconds": {k: round(v, 3) for k, v in self.phase_seconds.items()}}
 
 
@@ -255,6 +264,7 @@ class Harvester:
         self.bursts: set[str] = set()          # issue keys outside the pool whose close is in a burst
         self.pulls_tried: set[tuple[str, int]] = set()   # candidate PRs asked for in this run
         self.gaps: set[tuple[str, str, int]] = set()        # (kind, repo, number) unread before this run
+        self.no_issues: set[str] = set()       # repos whose issues are disabled: no issue asked for
 
     # -- phases
     def run(self, orgs: list[str]) -> HarvestReport:
@@ -350,6 +360,10 @@ class Harvester:
             if self._host_down():
                 self._not_reached([r.full_name for r in repos[at:]])
                 break
+            if not repo.issues_enabled:        # the listing says so: its issue list is not asked for
+                self._without_issues(repo.full_name, "has_issues: false")
+                progress.advance(task)
+                continue
             mark = self.store.watermark(repo.full_name)
             bound = self.since
             if self._watermark_applies(mark) and mark.get("issues_updated_at"):
@@ -361,10 +375,18 @@ class Harvester:
                     if len(batch) >= 100:
                         self._save_issues(batch)
                         batch = []
+            except IssuesDisabled as exc:      # switched off after the listing: nothing to read, nothing failed
+                self._without_issues(repo.full_name, f"HTTP {exc.status} {exc.message}".strip())
             except ApiError as exc:
                 self._fail(repo.full_name, exc)
             self._save_issues(batch)           # what was read is true; the watermark decides what is done
             progress.advance(task)
+
+    def _without_issues(self, repo: str, why: str) -> None:
+        """A repo whose issues are disabled: named, its earlier failures forgotten, no detail asked for."""
+        self.no_issues.add(repo)
+        self.report.without_issues.append({"repo": repo, "why": why})
+        self.store.clear_failures(repo)
 
     def _save_issues(self, batch: list[m.Issue]) -> None:
         if batch:
@@ -401,6 +423,8 @@ class Harvester:
         self.gaps = {(f["kind"], f["repo"], f["number"]) for f in self.store.item_failures()}
         list_gaps = {repo for kind, repo, _n in self.gaps if kind == REPO}
         for repo in repos:
+            if repo.full_name in self.no_issues:
+                continue
             book = self.store.issue_bookkeeping(repo.full_name)
             selected = [n for n, b in book.items()
                         if b["updated_at"] is not None and b["updated_at"] >= self.since
@@ -469,6 +493,13 @@ class Harvester:
         for number in needs:
             issue = issues[number]
             detail = self.source.issue_detail(issue)
+            gone = deleted_issue(self.source, issue, detail.unread)
+            if gone:                            # deleted since it was listed: forgotten, never unread
+                with self.store.writer() as w:
+                    w.mark_deleted(repo, number)
+                self.report.issues_deleted.append({"repo": repo, "number": number, "why": gone})
+                progress.advance(issue_task)
+                continue
             detail.links.extend(closing.links.get(number, []))
             if number in closing.unread:     # the sidebar is asked for again next run (rules.unread)
                 detail.unread[CLOSING_REFS] = ApiError("graphql closingIssuesReferences", "graphql", closing.why)

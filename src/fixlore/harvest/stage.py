@@ -30,6 +30,8 @@ class HarvestSummary(TypedDict, total=False):
     list_forms: list[dict[str, Any]]        # per list kind: the ordering form in use, forms refused
     paging: list[dict[str, Any]]            # over-long pages taken whole, repeated pages that ended a list
     closing_refs_unread: list[dict[str, Any]]   # {repo, issues, numbers, why}: GitHub sidebar links not read
+    repos_without_issues: list[dict[str, str]]  # {repo, why}: issues disabled, not asked for, not unreadable
+    issues_deleted: list[dict[str, Any]]        # {repo, number, why}: deleted on the platform, left out from now on
     phase_seconds: dict[str, float]
 
 

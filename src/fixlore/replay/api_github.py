@@ -51,6 +51,9 @@ PRIMARY_LIMIT_BODY = {"message": "API rate limit exceeded. (But here's the good 
                       "documentation_url": "https://docs.github.com/rest/overview/resources-in-the-rest-api#rate-limiting"}
 # A repository taken down under the DMCA answers 451 on every endpoint (docs.github.com REST: 451 on repository
 # endpoints; the block object as GitHub sends it).
+# An issue deleted by its repository's admin: "410 Gone" on the issue and its parts (GitHub REST, "Get an issue").
+ISSUE_DELETED_BODY = {"message": "This issue was deleted",
+                      "documentation_url": "https://docs.github.com/rest/issues/issues#get-an-issue", "status": "410"}
 DMCA_BODY = {"message": "Repository access blocked",
              "block": {"reason": "dmca", "created_at": "2026-01-01T00:00:00Z", "html_url": "https://github.com/github/dmca"}}
 SECONDARY_LIMIT_BODY = {"message": "You have exceeded a secondary rate limit. Please wait a few minutes before you try again.",

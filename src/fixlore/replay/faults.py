@@ -39,6 +39,9 @@ KINDS = (
                        # "project not found" (gitcode-api.md §6); mostly used as kind=GLOB
     "202",             # 202 Accepted with no body: "not ready, ask again" (GitHub's statistics endpoints
                        # answer so while they compute; GitCode lists 202 among its status codes)
+    "deleted",         # an issue deleted on the platform: GitHub 410 "This issue was deleted", GitCode its 404;
+                       # as kind=GLOB over one issue's paths (*/issues/104, */issues/104/*), one deleted after it
+                       # was listed (the list, another path, still carries it)
     "451",             # 451 Unavailable For Legal Reasons: GitHub's answer for a repository blocked by a DMCA
                        # takedown ("Repository access blocked"); mostly used as kind=GLOB
 )

@@ -93,10 +93,10 @@ class FixedWindow:
             self.used = 0
 
 
-def github_limiter(time_scale: float = 1.0) -> FixedWindow:
-    return FixedWindow(5000, 3600.0 / time_scale)
+def github_limiter(time_scale: float = 1.0, clock=time.time) -> FixedWindow:
+    return FixedWindow(5000, 3600.0 / time_scale, clock=clock)
 
 
-def github_graphql_limiter(points: int, time_scale: float = 1.0) -> FixedWindow:
+def github_graphql_limiter(points: int, time_scale: float = 1.0, clock=time.time) -> FixedWindow:
     """GitHub's GraphQL budget, apart from REST's (``X-RateLimit-Resource: graphql``); one point a query here."""
-    return FixedWindow(points, 3600.0 / time_scale, resource="graphql")
+    return FixedWindow(points, 3600.0 / time_scale, clock=clock, resource="graphql")

@@ -18,8 +18,10 @@ import hmac
 import json
 import re
 import threading
+import time
 from collections import Counter
 from datetime import datetime
+from email.utils import formatdate
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any, Callable
@@ -34,7 +36,7 @@ from fixlore.replay.strict import Quirks
 
 ADMIN_STATS = "/__replay__/stats"
 GRAPHQL_PATHS = ("/graphql", "/api/graphql")
-_STATUS_FAULTS = {"429", "429-retry-after", "500", "502", "503", "202", "404", "451"}
+_STATUS_FAULTS = {"429", "429-retry-after", "500", "502", "503", "202", "404", "451", "deleted"}
 _SECRET_PARAMS = {"access_token"}
 _SAFE_HOST = re.compile(r"[A-Za-z0-9.\-]+(:\d{1,5})?|\[[0-9A-Fa-f:.]+\](:\d{1,5})?")
 
@@ -70,12 +72,15 @@ class ReplayServer:
     through ``fault_seed``; ``token`` makes every request without that token a 401. ``strict``
     plays the platform's documented and observed quirks (``True`` for the platform's named set,
     a set name such as ``"gitcode-no-totals"``, or a comma list of quirk names; see ``strict.py``).
+    ``clock_skew`` sets the server's clock that many seconds off real time (negative: behind), in its
+    ``Date`` header and the moments its rate limits name (``X-RateLimit-Reset``): a client whose clock
+    runs ahead of the platform's, as a laptop's or a CI runner's may. Off (0) by default.
     """
 
     def __init__(self, world_path: str | Path, port: int = 0, host: str = "127.0.0.1", rate_limit: bool = False,
                  time_scale: float = 1.0, faults: str | FaultSpec | None = None, fault_seed: int = 0,
                  token: str | None = None, stall_seconds: float = 10.0, as_of: datetime | None = None,
-                 strict: "bool | str | Quirks | None" = None) -> None:
+                 strict: "bool | str | Quirks | None" = None, clock_skew: float = 0.0) -> None:
         if time_scale <= 0:
             raise ValueError("time_scale must be positive")
         self.world_path = Path(world_path)
@@ -91,8 +96,9 @@ class ReplayServer:
         self._faults = FaultPlan(faults, fault_seed)
         self.quirks = Quirks.of(strict, self.platform)
         self._gitcode_limit = gitcode_limiter(time_scale)
-        self._github_limit = github_limiter(time_scale)
-        self._graphql_limit = github_graphql_limiter(self.quirks.graphql_points, time_scale)
+        self.clock_skew = clock_skew
+        self._github_limit = github_limiter(time_scale, self.now)
+        self._graphql_limit = github_graphql_limiter(self.quirks.graphql_points, time_scale, self.now)
         self._stats_lock = threading.Lock()
         self._total = 0
         self._ordinal = 0
@@ -135,6 +141,10 @@ class ReplayServer:
 
     def __exit__(self, *exc: object) -> None:
         self.stop()
+
+    def now(self) -> float:
+        """The server's clock (epoch seconds): real time, ``clock_skew`` off when asked."""
+        return time.time() + self.clock_skew
 
     @property
     def base_url(self) -> str:
@@ -212,8 +222,10 @@ class ReplayServer:
             return Answer(429, body, headers)
         if kind == "500":
             return Answer(500, {"message": "500 Internal Server Error"})
-        if kind == "404":
+        if kind == "404" or (kind == "deleted" and self.platform == "gitcode"):
             return api_gitcode.not_found() if self.platform == "gitcode" else api_github.not_found()
+        if kind == "deleted":
+            return Answer(410, api_github.ISSUE_DELETED_BODY)
         if kind == "202":
             return Answer(202, {})           # as GitHub's statistics answer while they compute
         if kind == "451":
@@ -394,6 +406,10 @@ def _make_handler(server: ReplayServer) -> type[BaseHTTPRequestHandler]:
         disable_nagle_algorithm = True
         server_version = "fixlore-replay"
         sys_version = ""
+
+        def date_time_string(self, timestamp: float | None = None) -> str:
+            """The ``Date`` header, by the server's clock (``clock_skew``)."""
+            return formatdate(server.now() if timestamp is None else timestamp, usegmt=True)
 
         def log_message(self, format: str, *args: Any) -> None:  # noqa: A002
             # Silent: request lines may carry access_token in the query.

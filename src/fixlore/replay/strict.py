@@ -19,6 +19,8 @@ so a test can switch a single one on:
 ``closed_module``       one repo's issue list is refused: GitCode 403 "issue module is closed",
                         GitHub 410 "Issues are disabled for this repo" (forks, archived projects); its repo
                         object says ``has_issues: false``, as GitHub's does for a repo with issues disabled.
+``module_closed_late``  (not in the named sets) as ``closed_module``, but the repo objects still say
+                        ``has_issues: true``: the module was switched off after the repo list was read.
 ``merged_as_closed``    GitCode: every other merged PR reads ``state: closed`` with ``merged_at`` set
                         (the ``mark_auto_merged_mr_as_closed`` switch), everywhere: a ``state=closed`` list
                         holds it and a ``state=merged`` list does not.
@@ -78,7 +80,7 @@ GITHUB_QUIRKS = frozenset({"commits_ignore_page", "repeat_page", "closed_module"
                            "null_commit_id"})
 # Faults a harvester must adapt to (issue #21); switched on one by one, never in a named set.
 ADAPT_QUIRKS = frozenset({"sort_combined_400", "pages_ignored", "graphql_501", "graphql_flaky", "graphql_partial",
-                          "moved_repos", "graphql_budget"})
+                          "moved_repos", "graphql_budget", "module_closed_late"})
 ALL_QUIRKS = GITCODE_QUIRKS | GITHUB_QUIRKS | ADAPT_QUIRKS | {"no_totals", "order_ignored", "filter_ignored"}
 
 # Named sets: `--strict` picks the platform's own; the variant drops GitCode's paging headers.
@@ -160,7 +162,7 @@ class Quirks:
 
     # -- which repos refuse their issue list
     def refused_repos(self, world: World) -> set[str]:
-        if not self.on("closed_module"):
+        if not (self.on("closed_module") or self.on("module_closed_late")):
             return set()
         counts = [(len(world.issue_numbers(o, r)), f"{o}/{r}") for o, r in world.repos()]
         counts = [(n, name) for n, name in counts if n]
@@ -286,7 +288,7 @@ class Quirks:
             headers.pop("total_page", None)
             headers.pop("total_count", None)
         refused = self._refused_names
-        if refused and template in _REPO_OBJECTS:
+        if refused and template in _REPO_OBJECTS and self.on("closed_module"):
             body = _map_items(body, lambda r: _issues_switch(r, refused))
         if platform == "gitcode" and self.on("merged_as_closed") and template == _ISSUE_PULLS:
             body = _map_items(body, _merged_as_closed)      # an issue's own PR list, not read through the view

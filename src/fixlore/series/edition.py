@@ -161,7 +161,7 @@ def own_run(run: dict[str, Any], edition: dict[str, Any]) -> dict[str, Any]:
             if st.get("name") == "harvest" and isinstance(st.get("summary"), dict):
                 summ = st["summary"]
                 summ["repos"] = len(repos)
-                for k in ("unreadable", "closing_refs_unread"):
+                for k in ("unreadable", "closing_refs_unread", "repos_without_issues"):
                     if isinstance(summ.get(k), list):
                         summ[k] = [u for u in summ[k] if not isinstance(u, dict)
                                    or str(u.get("repo") or "").lower() in repos]

@@ -8,7 +8,9 @@ from typing import Any, Iterator, Protocol
 
 from fixlore.core.model import Comment, Commit, Event, FileChange, Issue, Link, Pull, Repo
 from fixlore.core.textclean import clean_text, strip_escapes
-from fixlore.sources.responses import ApiError, HostDown, NotFound
+from fixlore.sources.responses import ApiError, HostDown, IssuesDisabled, NotFound
+
+GONE = "410"          # an issue list answered so: the repo's issues are disabled (`IssuesDisabled`)
 
 
 @dataclass
@@ -54,6 +56,40 @@ def read_part(unread: dict[str, Any], part: str, fetch: Any) -> list[Any]:
     except ApiError as exc:
         unread[part] = exc
         return []
+
+
+def issue_list(listing: Iterator[Issue]) -> Iterator[Issue]:
+    """A repo's issue list as a source walks it, where a 410 Gone says the repo's issues are disabled
+    (`IssuesDisabled`), never that the list could not be read. Its other failures (403, 404, 5xx) stay
+    what they were: the repo's list unread, asked again next run."""
+    try:
+        yield from listing
+    except HostDown:
+        raise
+    except ApiError as exc:
+        if exc.status == GONE:
+            raise IssuesDisabled(exc.endpoint, exc.status, exc.message) from None
+        raise
+
+
+def deleted_issue(source: "Source", issue: Issue, unread: dict[str, Any]) -> str:
+    """Why ``issue`` is deleted on the platform, or "" when nothing says so. Asked only when a detail part
+    answered 410 or 404 (``unread``): then the issue itself is asked. GitHub answers a deleted issue
+    410 Gone ("This issue was deleted"); GitCode 404, asked twice since a lone 404 may be its transient
+    "project not found" (gitcode-api.md §6). Any other answer (the issue, a refusal, a failure) is no
+    deletion: the parts stay unread and are asked again next run."""
+    if not any(str(getattr(exc, "status", "")) in (GONE, "404") for exc in unread.values()):
+        return ""
+    for _ask in range(2):
+        try:
+            found = source.get_issue(issue.repo, issue.number)
+        except HostDown:
+            raise
+        except ApiError as exc:
+            return f"HTTP {exc.status} {exc.message}".strip() if exc.status == GONE else ""
+        if found is not None:
+            return ""
+    return "HTTP 404 not found (asked twice)"
 
 
 class Source(Protocol):

@@ -23,7 +23,7 @@ from fixlore.core.timeutil import PLATFORM_ZONES, parse_time
 from fixlore.rules.refs import log_number
 from fixlore.rules.unread import COMMENTS, COMMITS, EVENTS, FILES, LINKS
 from fixlore.sources.base import (IssueDetail, NewestFirst, PullDetail, as_int, as_str, assignees_of, label_names,
-                                  login_of, read_part, sub)
+                                  issue_list, login_of, read_part, sub)
 from fixlore.sources.http import ApiClient, NotFound, repo_pages
 from fixlore.sources.listforms import OrderForms, ProbeForms, ordered_pages
 from fixlore.sources.policy import GITCODE_POLICY
@@ -55,7 +55,7 @@ def normalize_repo(raw: dict[str, Any], platform: str = PLATFORM) -> m.Repo:
                   display_name=as_str(raw.get("name") or raw.get("human_name")),
                   default_branch=as_str(raw.get("default_branch")), html_url=html,
                   description=as_str(raw.get("description")),
-                  updated_at=parse_time(raw.get("updated_at")), raw=raw)
+                  updated_at=parse_time(raw.get("updated_at")), raw=raw, issues_enabled=raw.get("has_issues") is not False)
 
 
 _REASON_WORDS = (
@@ -367,8 +367,9 @@ class GitCodeSource:
 
     def iter_issues(self, repo: str, updated_since: datetime | None) -> Iterator[m.Issue]:
         owner, name = split_repo(repo)
-        yield from self._iter_updated("issues", f"/repos/{owner}/{name}/issues", "/repos/{owner}/{repo}/issues",
-                                      updated_since, lambda raw: normalize_issue(raw, repo))
+        yield from issue_list(self._iter_updated("issues", f"/repos/{owner}/{name}/issues",
+                                                 "/repos/{owner}/{repo}/issues", updated_since,
+                                                 lambda raw: normalize_issue(raw, repo)))
 
     def iter_pulls(self, repo: str, updated_since: datetime | None) -> Iterator[m.Pull]:
         owner, name = split_repo(repo)

@@ -18,7 +18,7 @@ from fixlore.core.timeutil import parse_time
 from fixlore.rules.refs import github_repo_in_url
 from fixlore.rules.unread import COMMENTS, COMMITS, EVENTS, FILES
 from fixlore.sources.base import (IssueDetail, NewestFirst, PullDetail, as_int, as_str, assignees_of, label_names,
-                                  login_of, read_part, sub)
+                                  issue_list, login_of, read_part, sub)
 from fixlore.sources.http import ApiClient, NotFound, repo_pages
 from fixlore.sources.listforms import OrderForms, ProbeForms, ordered_pages
 from fixlore.sources.policy import GITHUB_POLICY
@@ -36,7 +36,8 @@ def normalize_repo(raw: dict[str, Any]) -> m.Repo:
     return m.Repo(platform=PLATFORM, full_name=full, owner=owner or login_of(raw.get("owner")),
                   name=name or as_str(raw.get("name")), display_name=as_str(raw.get("name")),
                   default_branch=as_str(raw.get("default_branch")), html_url=as_str(raw.get("html_url")),
-                  description=as_str(raw.get("description")), updated_at=parse_time(raw.get("updated_at")), raw=raw)
+                  description=as_str(raw.get("description")), updated_at=parse_time(raw.get("updated_at")), raw=raw,
+                  issues_enabled=raw.get("has_issues") is not False)
 
 
 def is_pull_item(raw: dict[str, Any]) -> bool:
@@ -231,9 +232,9 @@ class GitHubSource:
             return
 
     def iter_issues(self, repo: str, updated_since: datetime | None) -> Iterator[m.Issue]:
-        yield from self._iter_updated("issues", f"/repos/{repo}/issues", "/repos/{owner}/{repo}/issues", updated_since,
+        yield from issue_list(self._iter_updated("issues", f"/repos/{repo}/issues", "/repos/{owner}/{repo}/issues", updated_since,
                                       lambda raw: normalize_issue(raw, repo), lambda raw: not is_pull_item(raw),
-                                      filterable=True)
+                                      filterable=True))
 
     def iter_pulls(self, repo: str, updated_since: datetime | None) -> Iterator[m.Pull]:
         yield from self._iter_updated("pulls", f"/repos/{repo}/pulls", "/repos/{owner}/{repo}/pulls", updated_since,

@@ -40,7 +40,7 @@ from fixlore.edges.circuit import Breaker
 from fixlore.sources.cache import Accounting, HttpCache, MemoryCache
 from fixlore.sources.paging import PagingMixin
 from fixlore.sources.policy import policy_for
-from fixlore.sources.ratelimit import RateLimiter, SlidingWindow, TokenBucket
+from fixlore.sources.ratelimit import RateLimiter, SlidingWindow, TokenBucket, server_now
 from fixlore.sources.responses import (KEPT_HEADERS, REASONS, ApiError, ApiResponse, HostDown, NotFound,
                                        TokenRefused, error_message, item_key, parse_retry_after,
                                        repo_pages, try_json)
@@ -292,13 +292,13 @@ class ApiClient(PagingMixin):
         if status == 202 and body.strip() in _NOTHING_YET:
             # "Accepted, ask again" (GitHub's statistics; a GitCode code): a wait, no empty answer
             self.accounting.record(endpoint, status)
-            retry_after = parse_retry_after(resp.headers.get("retry-after"))
+            retry_after = parse_retry_after(resp.headers.get("retry-after"), server_now(resp.headers))
             if retry_after is not None:
                 self.limiter.pause(retry_after)
             raise _Retryable("HTTP 202 Accepted with nothing yet", retry_after=0.0 if retry_after is not None else None,
                              limited=True)
         if status in RETRY_STATUSES or self._is_github_rate_limited(resp):
-            retry_after = parse_retry_after(resp.headers.get("retry-after"))
+            retry_after = parse_retry_after(resp.headers.get("retry-after"), server_now(resp.headers))
             # the host telling us to wait (a rate limit, an announced pause) is no failure of the host
             limited = status in (403, 429) or retry_after is not None
             secondary = status in (403, 429) and _SECONDARY.search(resp.text or "") is not None
@@ -379,12 +379,8 @@ class ApiClient(PagingMixin):
 
     def _github_reset_wait(self, resp: httpx2.Response) -> float | None:
         """Remaining 0 with a reset: every request is held until that moment (real seconds returned)."""
-        reset = resp.headers.get("x-ratelimit-reset")
-        if resp.headers.get("x-ratelimit-remaining") == "0" and reset:
-            try:
-                return self.limiter.pause_until_reset(float(reset))
-            except ValueError:
-                return None
+        if resp.headers.get("x-ratelimit-remaining") == "0":
+            return self.limiter.pause_for_reset(resp.headers)
         return None
 
     def _give_up(self, exc: _Retryable, endpoint: str, attempts: int, refused: str = "") -> SourceError:

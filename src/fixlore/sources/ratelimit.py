@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import email.utils
 import threading
 import time
 from collections import deque
@@ -10,6 +11,20 @@ from typing import Callable
 import httpx2
 
 REST_RESOURCE = "core"          # GitHub's name for the REST API's primary budget
+
+
+def server_now(headers: httpx2.Headers | dict[str, str] | None) -> float | None:
+    """The moment the server answered, by its own clock (its ``Date`` header, RFC 9110 §6.6.1), as epoch
+    seconds; None when it sent none or one that does not parse. A moment the server names (GitHub's
+    ``x-ratelimit-reset``, a ``Retry-After`` date) is measured against this, not against our clock: a
+    clock of ours that runs ahead would otherwise find every such moment already past."""
+    value = (headers or {}).get("date")
+    if not value:
+        return None
+    try:
+        return email.utils.parsedate_to_datetime(value).timestamp()
+    except (TypeError, ValueError, IndexError, OverflowError):
+        return None
 
 
 class TokenBucket:
@@ -109,14 +124,28 @@ class RateLimiter:
         """Hold every request for ``seconds`` of platform time (server asked us to)."""
         self.pause_until = max(self.pause_until, self.clock() + seconds / self.time_scale)
 
-    def pause_until_reset(self, reset_at: float) -> float:
+    def pause_until_reset(self, reset_at: float, answered_at: float | None = None) -> float:
         """Hold every request until ``reset_at``, the epoch second a server announced its quota comes
         back (GitHub's ``x-ratelimit-reset``), plus a second of platform time. A moment on the wall
         clock, never divided by ``time_scale`` as a span of platform time is: a compressed clock
-        moves the reset nearer, not the wait shorter. Returns the real seconds from now."""
-        until = reset_at + 1.0 / self.time_scale
-        self.pause_until = max(self.pause_until, until)
-        return max(0.0, until - self.clock())
+        moves the reset nearer, not the wait shorter. Returns the real seconds from now.
+
+        The wait is ``reset_at`` less ``answered_at``, the server's own time of the answer (`server_now`)
+        when it said it, so a skew between its clock and ours changes nothing; else our clock's now.
+        Never less than that second: a reset already past by our clock (ours ahead of the server's) once
+        gave a wait of 0, and the 8 attempts came back within the same exhausted window and gave up."""
+        now = self.clock()
+        wait = max(0.0, reset_at - (now if answered_at is None else answered_at)) + 1.0 / self.time_scale
+        self.pause_until = max(self.pause_until, now + wait)
+        return wait
+
+    def pause_for_reset(self, headers: httpx2.Headers) -> float | None:
+        """`pause_until_reset` from an answer's ``x-ratelimit-reset`` and ``Date`` (None: no reset named)."""
+        try:
+            reset_at = float(headers.get("x-ratelimit-reset") or "")
+        except ValueError:
+            return None
+        return self.pause_until_reset(reset_at, server_now(headers))
 
     def observe(self, headers: httpx2.Headers) -> None:
         """Honour GitHub-style ``X-RateLimit-Remaining`` / ``X-RateLimit-Reset`` of the budget the REST
@@ -126,16 +155,12 @@ class RateLimiter:
         resource = headers.get("x-ratelimit-resource")
         if resource and resource.strip().lower() != REST_RESOURCE:
             return
-        remaining = headers.get("x-ratelimit-remaining")
-        reset = headers.get("x-ratelimit-reset")
-        if remaining is None or reset is None:
-            return
         try:
-            remaining_n, reset_at = int(remaining), float(reset)
+            remaining = int(headers.get("x-ratelimit-remaining") or "")
         except ValueError:
             return
-        if remaining_n <= self.low_water:
-            self.pause_until_reset(reset_at)
+        if remaining <= self.low_water:
+            self.pause_for_reset(headers)
 
     def _sleep(self, seconds: float) -> None:
         self.slept += seconds

@@ -68,6 +68,12 @@ class ApiError(SourceError):
         self.message = message
 
 
+class IssuesDisabled(ApiError):
+    """A repository's issue list answered 410 Gone: its issues are disabled (GitHub: "Issues are disabled
+    for this repo", the default for a fork; the list of issues "410 Gone" in its REST docs), switched off
+    after the repo list said otherwise. Not a failure to read: there are no issues to read."""
+
+
 class HostDown(ApiError):
     """The host's circuit breaker is open (`fixlore.edges.circuit`): it stopped answering mid-run, so this
     request and every later one fail at once. An `ApiError`, so whatever records an unreadable

@@ -18,6 +18,11 @@ def _platforms(conn: sa.Connection) -> dict[str, str]:
     return {r.full_name: r.platform for r in conn.execute(sa.select(t.repos.c.full_name, t.repos.c.platform))}
 
 
+def _present() -> sa.ColumnElement[bool]:
+    """Issues not seen deleted on the platform (``deleted_at`` null, 0009): the only ones any read gives."""
+    return t.issues.c.deleted_at.is_(None)
+
+
 class CorpusReads:
     """`Store`'s reads of the harvest (a mixin: it needs ``self.engine``)."""
 
@@ -29,7 +34,7 @@ class CorpusReads:
         return dict(row._mapping) if row else None
 
     def issues(self, repos: Iterable[str] | None = None, updated_since: datetime | None = None) -> list[m.Issue]:
-        query = sa.select(t.issues)
+        query = sa.select(t.issues).where(_present())
         if repos is not None:
             query = query.where(t.issues.c.repo.in_(list(repos)))
         if updated_since is not None:
@@ -43,7 +48,8 @@ class CorpusReads:
         """number -> {updated_at, details_for, funnel_stage} for one repo."""
         c = t.issues.c
         with self.engine.connect() as conn:
-            rows = conn.execute(sa.select(c.number, c.updated_at, c.details_for, c.funnel_stage).where(c.repo == repo))
+            rows = conn.execute(sa.select(c.number, c.updated_at, c.details_for, c.funnel_stage)
+                                .where(c.repo == repo, _present()))
             return {r.number: {"updated_at": r.updated_at, "details_for": r.details_for,
                                "funnel_stage": r.funnel_stage} for r in rows}
 
@@ -102,6 +108,8 @@ class CorpusReads:
                                     for col in table.c])
                 if wanted is not None:
                     query = query.where(table.c[repo_col].in_(sorted(wanted)))
+                if table is t.issues:
+                    query = query.where(_present())
                 if order:
                     query = query.order_by(*[table.c[o] for o in order])
                 return conn.execute(query)

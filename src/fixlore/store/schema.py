@@ -102,6 +102,7 @@ issues = sa.Table(
     sa.Column("is_pull", sa.Boolean, nullable=False, server_default=sa.false()),  # a PR item of GitHub's issue list
     sa.Column("details_for", UTCDateTime),        # the updated_at whose details are stored (null: none)
     sa.Column("raw", sa.JSON),
+    sa.Column("deleted_at", UTCDateTime),         # when a harvest saw it deleted on the platform (0009): read by none
     sa.UniqueConstraint("repo", "number", name="uq_issues_repo_number"),
 )
 sa.Index("ix_issues_updated_at", issues.c.updated_at)

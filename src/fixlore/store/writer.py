@@ -9,7 +9,7 @@ from typing import Any
 import sqlalchemy as sa
 
 from fixlore.core import model as m
-from fixlore.rules.unread import COMMENTS, COMMITS, EVENTS, FILES
+from fixlore.rules.unread import COMMENTS, COMMITS, EVENTS, FILES, ISSUE
 from fixlore.store import schema as t
 from fixlore.store.rows import _jsonable, _now, issue_row, pull_row, repo_row, upsert
 
@@ -26,6 +26,16 @@ class StoreWriter:
     def upsert_issues(self, issues: list[m.Issue]) -> None:
         """Insert or refresh list-level fields; detail bookkeeping (details_for, funnel_stage) is kept."""
         upsert(self.conn, t.issues, [issue_row(i) for i in issues])
+
+    def mark_deleted(self, repo: str, number: int) -> None:
+        """The issue itself answered that it is gone: no read gives it again (store.reads), nothing is asked of
+        it again (its details count as done), and what it left unread is forgotten. Its row stays (a case
+        row refers to it); listed again (restored), `upsert_issues` brings it back."""
+        self.conn.execute(sa.update(t.issues).where(t.issues.c.repo == repo, t.issues.c.number == number)
+                          .values(deleted_at=_now(), details_for=t.issues.c.updated_at))
+        self.conn.execute(sa.delete(t.item_failures).where(t.item_failures.c.repo == repo,
+                                                           t.item_failures.c.kind == ISSUE,
+                                                           t.item_failures.c.number == number))
 
     def upsert_pulls(self, pulls: list[m.Pull]) -> None:
         upsert(self.conn, t.pulls, [pull_row(p) for p in pulls])

@@ -29,7 +29,7 @@ _KEYS = {"issues": ("id", "repo", "number"), "pulls": ("id", "repo", "number"), 
 _PULL_ID = ("case_fixes", "pull_id", "pr_repo", "pr_number")
 _KEYED = ("issues", "pulls", "cases")          # id becomes the primary key
 # columns later revisions add to these tables: not part of their shape at this revision
-_LATER = {"issues": ("assignees",)}          # 0008_who_speaks
+_LATER = {"issues": ("assignees", "deleted_at")}          # 0008_who_speaks, 0009_deleted_issues
 _INDEXES = {f"ix_{name}_case_id": (name, "case_id") for name in _KEYS if name.startswith("case_")} | \
     {"ix_case_fixes_pull_id": ("case_fixes", "pull_id")}
 

@@ -1,0 +1,52 @@
+"""Issues deleted on the platform in the store (migration 0009, `issues.deleted_at`): a store of the revision
+before keeps every issue, one marked deleted is left out of every read and asked nothing again, and going back
+from 0009 keeps the issues' search box."""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+
+import sqlalchemy as sa
+from alembic import command
+
+from fixlore.core import model as m
+from fixlore.store import Store
+
+from test_who_speaks_data import _store_at
+
+WHEN = datetime(2026, 9, 18, tzinfo=timezone.utc)
+
+
+def test_an_issue_marked_deleted_is_left_out_of_every_read_and_its_gaps_forgotten(tmp_path):
+    store = Store.open(f"sqlite:///{tmp_path / 's.db'}")
+    try:
+        with store.writer() as w:
+            w.upsert_repos([m.Repo("gitcode", "o/r", "o", "r")])
+            w.upsert_issues([m.Issue("o/r", n, f"#{n}", "", "closed", WHEN, WHEN, WHEN) for n in (1, 2)])
+        store.record_item_failure("o/r", "issue", 2, "comments", "/x", "410", "gone")
+        with store.writer() as w:
+            w.mark_deleted("o/r", 2)
+        assert [i.number for i in store.issues()] == [1] == [i.number for i in store.load_corpus().issues]
+        assert list(store.issue_bookkeeping("o/r")) == [1] and store.item_failures() == []
+        with store.writer() as w:                   # listed again: still deleted (GitHub cannot restore one)
+            w.upsert_issues([m.Issue("o/r", 2, "#2", "", "closed", WHEN, WHEN, WHEN)])
+        assert [i.number for i in store.issues()] == [1]
+    finally:
+        store.close()
+
+
+def test_0009_keeps_the_issues_stored_before_and_going_back_keeps_the_search_box(tmp_path):
+    url = f"sqlite:///{tmp_path / 'm.db'}"
+    with _store_at(url, "0008_who_speaks", "gitcode") as (conn, cfg):
+        conn.execute(sa.text("INSERT INTO issues (id, repo, number, title, raw) VALUES ('o/r#1', 'o/r', 1, "
+                             "'偶发超时 before', '{}')"))
+        command.upgrade(cfg, "0009_deleted_issues")
+        assert conn.execute(sa.text("SELECT number, deleted_at FROM issues")).all() == [(1, None)]
+        command.downgrade(cfg, "0008_who_speaks")
+        assert "deleted_at" not in {r[1] for r in conn.execute(sa.text("PRAGMA table_info(issues)"))}
+        conn.execute(sa.text("INSERT INTO issues (id, repo, number, title, raw) VALUES ('o/r#2', 'o/r', 2, "
+                             "'多卡部署 after', '{}')"))
+        found = {r[0] for r in conn.execute(sa.text(
+            "SELECT number FROM issues WHERE rowid IN (SELECT rowid FROM issues_fts WHERE issues_fts MATCH :q)"),
+            {"q": '"偶发超时" OR "多卡部署"'})}
+    assert found == {1, 2}
