@@ -32,6 +32,12 @@ CLOSE = t(18, 12)
     "Won't fix. Please use GitHub Discussions for usage questions.", "不予支持，如有疑问可以用邮件联系我们。",
     "Closing due to lack of information. Please update to the latest release and reopen if it persists.",
     "This feature is unlikely to be supported.", "Support for Python 3.7 is unlikely to be added.",
+    # off the tracker's purpose (accel-threads7, vllm-ascend #13541)
+    "Thank you for sharing your test results; however, please note that this is NOT an nice way to participate in the "
+    "community. Issues are intended fortrack bug reports, new features and ideas, but NOT for posting \"homework\".",
+    "This is not the right place for usage questions; I am closing this.",
+    "Issue是用来记录问题、新特性、新想法的，而不是承载“课后作业”的地方。这个问题我先关闭了。",
+    "这里不是发布测试报告的地方，先关闭。",
 ])
 def test_the_closers_decline_or_sweep_is_found(words):
     assert closing_decline("alice", "maint", CLOSE, [comment(1, words, author="maint", at=t(18, 11, 55))])

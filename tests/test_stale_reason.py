@@ -65,3 +65,14 @@ def test_linker_keeps_an_answered_stale_close_and_drops_an_unanswered_one():
     stage = {c.number: str(c.funnel) for c in cases}
     assert stage[2] == "unresolved"
     assert stage[1] != "unresolved"
+
+
+def test_a_fix_put_off_to_a_later_update_settles_nothing_until_it_lands():
+    """accel-threads7, MNN #3726: a guess and a promise, then the stale process's close."""
+    later = "像是内存溢出了，当前 opencl 在 intel gpu 上会优先使用浮点方式推理，后续更新后会更正"
+    assert not settled("alice", [comment(1, later, author="maint")], 12)
+    assert not settled("alice", [comment(1, "Thanks, this will be fixed in a future release.", author="maint")], 12)
+    # where it landed is an answer
+    assert settled("alice", [comment(1, "后续更新后会更正：已在 !812 修复，升级到 2.1 即可。", author="maint")], 12)
+    assert settled("alice", [comment(1, "The float path overflows on Intel GPUs; set precision=high instead.",
+                                     author="maint")], 12)

@@ -8,7 +8,9 @@ reason and the issue carries the stale process's own label, the reason says how 
 ended (nobody wrote for N days), not whether it was settled; the thread says that:
 
 - settled: someone other than the reporter replied with a statement (not a question, not a
-  "me too"), or anyone in the thread says it is solved ("已解决", "解决了", "solved", "works now");
+  "me too", not a fix put off to a later update with nothing landed: "像是内存溢出了…后续更新后会更正",
+  read on accel-threads7, MNN #3726: fitted there), or anyone in the thread says it is solved
+  ("已解决", "解决了", "solved", "works now");
 - not settled: no reply, or only people asking the same question or whether anyone maintains
   the project. Then the close stands as unresolved.
 
@@ -59,8 +61,25 @@ def says_solved(text: str) -> bool:
     return any(not _NEGATED.search(body[max(0, m.start() - 12):m.start()]) for m in SOLVED.finditer(body))
 
 
+# A reply that puts the work off: a fix promised for a later update ("后续更新后会更正", "will be fixed in a
+# future release", "we will look into it") settles nothing until it lands; one that says where it landed
+# ("fixed in 2.1", "已在 !12 修复") is an answer.
+_PUTS_OFF = re.compile(
+    r"(?:后续|之后|以后|下个|下一个?)(?:的)?(?:更新|版本|迭代)?(?:后|中)?(?:会|将)(?:更正|修复|修正|解决|支持|优化|处理)"
+    r"|(?:会|将)在(?:后续|之后|下个|下一个?)(?:的)?(?:更新|版本|迭代)"
+    r"|\bwill\s+(?:be\s+)?(?:fix|fixed|address|addressed|correct|corrected|support|supported|resolve|resolved)\s+"
+    r"(?:\w+\s+)?(?:in|with)\s+(?:a|the)?\s*(?:later|future|next|upcoming|coming)\b"
+    r"|\bwe(?:'ll|\s+will)\s+(?:look\s+into|investigate|check)\s+(?:it|this)\b",
+    re.IGNORECASE)
+_LANDED = re.compile(r"已(?:经)?(?:在|于)?.{0,12}?(?:修复|解决|支持|合入)"
+                     r"|\b(?:is|was|been|got)\s+(?:fixed|resolved)\s+(?:in|by)\s+(?:the\s+)?(?:latest|current|newest|main|master)\b"
+                     r"|[#!！]\d+|\bv?\d+\.\d+", re.IGNORECASE)
+
+
 def _answers(c: Comment) -> bool:
     body = (c.body or "").strip()
+    if _PUTS_OFF.search(body) and not _LANDED.search(body):
+        return False
     return not _ENDS_ASKING.search(body) and not _ME_TOO.match(body)
 
 
