@@ -18,7 +18,7 @@ def test_a_bullet_is_told_from_the_first_sentence_that_says_something():
 
 def test_a_run_without_documents_says_it_searched_none(tmp_path, demo_run):
     from conftest import fixlore_here
-    world = Path(__file__).resolve().parents[1] / "worlds" / "npu-threads"
+    world = Path(__file__).resolve().parents[1] / "worlds" / "pytest-threads"     # small, and no docs/
     out = tmp_path / "out"
     assert fixlore_here("run", "--world", str(world), "--out", str(out), "-q").returncode == 0
     zh = (out / "digest.zh.md").read_text("utf-8")

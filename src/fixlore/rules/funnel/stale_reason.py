@@ -30,6 +30,7 @@ from fixlore.core.model import REASON_NOT_PLANNED, Comment, Issue
 from fixlore.rules.answers import best_answer
 from fixlore.rules.bots import is_bot
 from fixlore.rules.funnel.vocabulary import fold, has_label
+from fixlore.rules.refs import written_refs
 
 # "the problem is solved", as reporters and others write it once it works.
 SOLVED = re.compile(r"已解决|已经解决|解决了|问题解决|可以了|搞定了?|成功了|"
@@ -63,7 +64,7 @@ def says_solved(text: str) -> bool:
 
 # A reply that puts the work off: a fix promised for a later update ("后续更新后会更正", "will be fixed in a
 # future release", "we will look into it") settles nothing until it lands; one that says where it landed
-# ("fixed in 2.1", "已在 !12 修复") is an answer.
+# ("fixed in 2.1", "已在 !12 修复", a PR named: `rules.refs.written_refs`) is an answer.
 _PUTS_OFF = re.compile(
     r"(?:后续|之后|以后|下个|下一个?)(?:的)?(?:更新|版本|迭代)?(?:后|中)?(?:会|将)(?:更正|修复|修正|解决|支持|优化|处理)"
     r"|(?:会|将)在(?:后续|之后|下个|下一个?)(?:的)?(?:更新|版本|迭代)"
@@ -73,12 +74,12 @@ _PUTS_OFF = re.compile(
     re.IGNORECASE)
 _LANDED = re.compile(r"已(?:经)?(?:在|于)?.{0,12}?(?:修复|解决|支持|合入)"
                      r"|\b(?:is|was|been|got)\s+(?:fixed|resolved)\s+(?:in|by)\s+(?:the\s+)?(?:latest|current|newest|main|master)\b"
-                     r"|[#!！]\d+|\bv?\d+\.\d+", re.IGNORECASE)
+                     r"|\bv?\d+\.\d+", re.IGNORECASE)
 
 
 def _answers(c: Comment) -> bool:
     body = (c.body or "").strip()
-    if _PUTS_OFF.search(body) and not _LANDED.search(body):
+    if _PUTS_OFF.search(body) and not _LANDED.search(body) and not written_refs(body):
         return False
     return not _ENDS_ASKING.search(body) and not _ME_TOO.match(body)
 
