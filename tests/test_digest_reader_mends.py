@@ -14,6 +14,11 @@ def test_a_bullet_is_told_from_the_first_sentence_that_says_something():
     assert told("根因： 1. 抢锁和健康检查共用 backendMutex_，互相阻塞。修改：超时 2s。", 90) == \
         "抢锁和健康检查共用 backendMutex_，互相阻塞"
     assert told("Apologies for the delayed response. The A5 build needs CANN 8.5.", 90) == "The A5 build needs CANN 8.5"
+    assert told("感谢反馈。根因是驱动版本不匹配。", 90) == "根因是驱动版本不匹配"
+    # a greeting that opens a sentence with something in it is kept whole
+    assert told("Thanks, this is caused by the HCCL timeout default of 120s.", 90) == \
+        "Thanks, this is caused by the HCCL timeout default of 120s"
+    assert told("Yes, this is a bug in the allreduce path; fixed in !12.", 90) == "Yes, this is a bug in the allreduce path"
 
 
 def test_a_run_without_documents_says_it_searched_none(tmp_path, demo_run):

@@ -278,6 +278,8 @@ def test_a_theme_bullet_left_with_an_ordinal_says_nothing(digest):
     assert "cut" in _kinds(data, f"zh theme 1 {bullet['ref']}")
     bullet["text"] = ""                       # no text: the case's problem alone, no separator shown
     assert "cut" not in _kinds(data, f"zh theme 1 {bullet['ref']}")
+    bullet["text"] = "升级（!57）"              # a Chinese word is two characters: it says something
+    assert "cut" not in _kinds(data, f"zh theme 1 {bullet['ref']}")
     import time
     start = time.process_time()
     bullet["text"] = "!1 " * 30_000 + "x"    # hostile: a run of PRs that is not the end

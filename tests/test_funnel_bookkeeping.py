@@ -146,7 +146,10 @@ def test_a_developers_plan_speaks_of_the_change(text):
                                   "we use the new scheduler and it removes the lock",
                                   "With this PR we use the new allocator and the memory no longer leaks.",
                                   "We use a ring buffer and the old path doesn't need the lock.",
-                                  "we use an int64 index and it cannot overflow", "If we use this, it never fails again."])
+                                  "we use an int64 index and it cannot overflow", "If we use this, it never fails again.",
+                                  "If we use the fused kernel, the OOM on 910B goes away.",
+                                  "If we use a ring buffer, it fixes the crash", "如果我们在 910B 上部署，就不报错了",
+                                  "If we use the new timer, it reports nanoseconds."])
 def test_a_use_supposed_under_if_is_not_one_met(text):
     assert not tells_own_use(text)
 
@@ -161,7 +164,7 @@ def test_a_use_supposed_under_if_is_not_one_met(text):
                                   "if we deploy it on two nodes the server OOMs",
                                   "If I try to load the checkpoint, it fails with KeyError",
                                   "如果我在 910B 上运行这个脚本，就会报错", "if we tried it on 310P it crashed every time",
-                                  "we use vllm 0.9 but it doesn't work on 310P"])
+                                  "we use vllm 0.9 but it doesn't work on 310P", "If I run it on 2.1, it now crashes."])
 def test_a_use_met_is_told_beside_an_if_or_without_one(text):
     assert tells_own_use(text)
 

@@ -60,6 +60,12 @@ def test_the_closers_decline_or_sweep_is_found(words):
     "This is unlikely to happen in practice, since the allocator retries; closing.",
     "It's not likely to happen in normal usage.",
     "We don't plan to support Python 3.7 anymore; please upgrade to 3.9, which fixes this.",
+    # words about the thing, not the tracker's purpose
+    "This issue is only seen for bf16 inputs; upgrading to CANN 8.0.RC2 fixes it.",
+    "The issue is only formatting: run black and the CI passes.",
+    "`.bashrc` is not the right place to set ASCEND_RT_VISIBLE_DEVICES; export it before `import torch_npu`.",
+    "issues are used for tracking; this one is fixed by #12",
+    "该 issue 用于跟踪 910B 的精度问题，而不是性能问题：精度问题已在 CANN 8.0 修复，请升级。",
 ])
 def test_an_answer_is_no_decline(words):
     assert not closing_decline("alice", "maint", CLOSE, [comment(1, words, author="maint", at=t(18, 11, 55))])

@@ -164,3 +164,18 @@ def test_an_answer_part_failed_is_asked_again_and_one_that_cannot_be_had_is_name
     limited = {"data": None, "errors": [{"message": "You have exceeded a secondary rate limit. Please wait."}]}
     assert _verdict(200, limited) == "failed"
     assert _verdict(200, {"data": None, "errors": [{"type": "RATE_LIMITED", "message": "API rate limit exceeded"}]}) == "gone"
+
+
+def test_a_final_error_on_a_node_is_named_not_asked_again_and_both_budget_types_give_graphql_up():
+    from fixlore.sources.github_graphql import _verdict, read_answer
+
+    saml = {"data": {"repository": {
+        "i7": {"number": 7, "closedByPullRequestsReferences": {"totalCount": 2, "nodes": [_node(11), None]}}}},
+        "errors": [{"type": "FORBIDDEN", "message": "Resource protected by organization SAML enforcement.",
+                    "path": ["repository", "i7", "closedByPullRequestsReferences", "nodes", 1]}]}
+    read = read_answer(saml, "o/a", [7])
+    assert read.left == [] and read.kept == [7] and [lk.pull_number for lk in read.links[7]] == [11]
+    for kind in ("RATE_LIMITED", "RATE_LIMIT"):
+        assert _verdict(200, {"data": None, "errors": [{"type": kind, "code": "graphql_rate_limit",
+                                                        "message": "API rate limit exceeded"}]}) == "gone"
+        assert _verdict(403, {"errors": [{"type": kind, "message": "API rate limit exceeded"}]}) == "gone"

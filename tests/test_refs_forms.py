@@ -293,3 +293,13 @@ def test_a_field_word_without_its_colon_is_prose_and_long_blanks_cost_nothing():
     find_refs("issue" + " " * 60000 + "x 1", REPO)
     find_refs("pull" + "\n" * 30000 + "request 1", REPO)
     assert time.process_time() - start < 2          # backtracking over the blanks took 38 s
+
+
+def test_a_closing_clause_that_only_names_the_ticket_is_left_out_of_a_sentence():
+    from fixlore.rules.refs import without_trailing_fix_ref as cut
+    assert cut("This PR fixes a compatibility issue in `moe_mlp.py` for newer vLLM versions and will fix "
+               "vllm-project/vllm-ascend#8463.") == "This PR fixes a compatibility issue in `moe_mlp.py` for newer vLLM versions."
+    assert cut("Refactor the loader, which fixes #12 and #13.") == "Refactor the loader."
+    assert cut("This pull request fixes LMCache/LMCache-Ascend#29") == ""
+    for whole in ("Fixes #12", "修复 #12", "The fix for #12 moves the lock", "This fixes the race in #12's loader"):
+        assert cut(whole) == whole

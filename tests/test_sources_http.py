@@ -743,3 +743,14 @@ def test_a_redirect_that_never_ends_concerns_that_resource_only():
         c.get("/repos/o/r/loop")
     assert "redirect" in str(err.value)
     assert c.get("/repos/o/r/issues").data == []          # the host still answers the rest
+
+
+def test_a_reset_wait_is_never_longer_than_githubs_window():
+    """A Date header far off (a proxy's stale or zero Date) once gave a wait of 57 years."""
+    from fixlore.sources.ratelimit import RESET_WINDOW_S, RateLimiter
+
+    base = 1_800_000_000.0
+    limiter = RateLimiter(clock=lambda: base)
+    assert 60 <= limiter.pause_until_reset(base + 60, answered_at=0.0) <= 61 + 1e-6   # a zero Date: our clock
+    assert limiter.pause_until_reset(base + 10 * 3600, answered_at=base) <= RESET_WINDOW_S + 1 + 1e-6
+    assert 120 <= limiter.pause_until_reset(base + 60, answered_at=base - 60) <= 121 + 1e-6  # skew still read

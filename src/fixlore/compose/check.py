@@ -121,7 +121,8 @@ def _says_nothing(where: str, text: str) -> list[Finding]:
     was lost (a bullet with no text shows its case's problem alone, with no separator after it; one
     that is only its PRs, "见 !57", says where the fix is)."""
     said = without_trailing_pulls(text.strip())
-    if said and sum(1 for ch in said if ch.isalnum()) < 3:
+    # a Chinese word is two characters ("升级", "换卡"): each counts as two letters
+    if said and sum(2 if "\u3400" <= ch <= "\u9fff" else 1 for ch in said if ch.isalnum()) < 3:
         return [Finding(where, "cut", text, "the bullet says nothing of its case")]
     return []
 

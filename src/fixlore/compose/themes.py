@@ -96,7 +96,7 @@ def told(text: str, limit: int) -> str:
     # the first sentence that says something: a list's ordinal ("1" of "根因： 1. …"), a greeting or an
     # apology ("Apologies for the delayed response") is none
     first = next((x for x in (LABEL.sub("", s).strip().rstrip("。；;. ") for s in sentences(text))
-                  if x and not ORDINAL.fullmatch(x) and not TALK.match(x)), "")
+                  if x and not ORDINAL.fullmatch(x) and not _talk(x)), "")
     shown = whole_clauses(first, limit)
     # a clause cut inside a bracket ("(description not in the excerpt") is a cut too: not shown
     for o, c in (("(", ")"), ("（", "）"), ("[", "]"), ("【", "】")):
@@ -130,6 +130,24 @@ VERIFIED = re.compile(r"(?:全部|均|验证|测试|回归|用例|读写|实测)
 TOLD_AS = re.compile(r"^(?!根因|原因|定位|问题)[^：:，,。\s]{2,6}[：:]")
 BRACKETS = (("(", ")"), ("（", "）"), ("[", "]"), ("【", "】"))
 TALK = re.compile(r"(?:yeah|yes|hi|hello|thanks?|thank you|apologies|sorry|sure|ok(?:ay)?|we will|i will|i'll)\b", re.I)
+# what makes a sentence that opens with talk say something: a figure, a name with its marks, a cause or a fix
+_SUBSTANCE = re.compile(r"\d|[_./`]|\b(?:caus\w*|because|root|bug|fix\w*|due\s+to|reason|workaround)\b|原因|根因|修复|因为",
+                        re.I)
+
+
+def _talk(sentence: str) -> bool:
+    """A sentence that is talk, not a fact: only a greeting or an apology, or one that opens with talk
+    ("Yeah, …", "we will …") and names no figure, code, cause or fix."""
+    return bool(TALK_ONLY.fullmatch(sentence) or (TALK.match(sentence) and not _SUBSTANCE.search(sentence)))
+
+
+# a sentence that is only a greeting, thanks or an apology ("Apologies for the delayed response", "感谢反馈"):
+# "Thanks, this is caused by …" says something after it
+TALK_ONLY = re.compile(
+    r"(?:(?:yeah|yes|hi|hello|thanks?|thank\s+you|apologies|sorry|sure|ok(?:ay)?)(?:[\s,!]+(?:a\s+lot|so\s+much|very\s+much"
+    r"|for\s+(?:the\s+)?(?:delayed|late|slow)\s+(?:response|reply)|for\s+(?:reporting|the\s+report|your\s+(?:feedback|report|patience))"
+    r"|for\s+sharing))*|(?:感谢|谢谢|多谢)(?:您的?|你的?)?(?:反馈|提问|关注|耐心)?|抱歉(?:回复晚了|回复较晚)?)[\s,，!！~]*",
+    re.I)
 # what is not prose: figures, code, names with their marks (a sigil is a name, whatever follows it)
 _FIGURE = re.compile(r"\S*\d\S*|`[^`]*`|\S*[_./()#＃]\S*|[!！]\S+")
 

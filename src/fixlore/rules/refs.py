@@ -629,6 +629,29 @@ def without_refs(text: str) -> str:
     return _REFS_WITH_CUE.sub("", text)
 
 
+# a sentence's closing clause that only says which ticket the change is for ("… and will fix
+# owner/repo#8463.", ", which fixes #12"): the row states the fix and its state itself, and a PR body's
+# future tense ("will fix") reads wrong once the PR is merged
+_TRAILING_FIX_REF = re.compile(
+    r"[,，]?\s*+(?:\b(?:and|which|that)\s+)?(?:will\s+|should\s+|would\s+)?\b(?:fix(?:es)?|close[sd]?|resolve[sd]?|address(?:es)?)"
+    r"\s+(?:[\w.-]+/[\w.-]+)?#\d+(?:[\s,，、]+(?:and\s+)?(?:[\w.-]+/[\w.-]+)?#\d+)*+(?=\s*[.。;；]?\s*\Z)", re.I)
+
+
+def without_trailing_fix_ref(sentence: str) -> str:
+    """`sentence` without a closing clause that only names the ticket it fixes; unchanged when that
+    clause is all it says."""
+    tail = max(0, len(sentence) - 160)
+    m = _TRAILING_FIX_REF.search(sentence, tail)
+    if m is None or not sentence[:m.start()].strip():
+        return sentence
+    if _CHANGE_ALONE.fullmatch(sentence[:m.start()]):     # "This PR fixes #12": it says nothing else
+        return ""
+    return sentence[:m.start()].rstrip() + sentence[m.end():]
+
+
+_CHANGE_ALONE = re.compile(r"\s*(?:this|the)\s+(?:pr|pull\s+request|mr|merge\s+request|change|patch|commit)\s*", re.I)
+
+
 def without_leading_refs(text: str) -> str:
     """`text` without the "Fixes #12, #13:" it opens with."""
     return _LEADING_REFS.sub("", text)

@@ -7,7 +7,7 @@ import logging
 import re
 from functools import lru_cache
 
-from fixlore.rules.refs import urls_as_keys, without_leading_refs, without_refs
+from fixlore.rules.refs import urls_as_keys, without_leading_refs, without_refs, without_trailing_fix_ref
 from fixlore.rules.words import has_cue
 
 _CJK = re.compile(r"[\u3400-\u9fff]")
@@ -249,7 +249,7 @@ def sentences(text: str) -> list[str]:
             continue
         # brackets a link leaves empty ("route()" is code and stays)
         s = re.sub(r"（\s*）|(?<![\w.])\(\s*\)", "", _URL.sub("", raw))
-        s = _GREETING.sub("", _ENUMERATOR.sub("", without_leading_refs(s).strip(" \t-—*>·•"))).strip()
+        s = without_trailing_fix_ref(_GREETING.sub("", _ENUMERATOR.sub("", without_leading_refs(s).strip(" \t-—*>·•"))).strip())
         # a long sentence with no clause mark to split at stays: a row takes its first clauses
         if 6 <= len(s) <= 400 and informative(s):
             out.append(s)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Iterator, Protocol
@@ -73,23 +75,25 @@ def issue_list(listing: Iterator[Issue]) -> Iterator[Issue]:
 
 
 def deleted_issue(source: "Source", issue: Issue, unread: dict[str, Any]) -> str:
-    """Why ``issue`` is deleted on the platform, or "" when nothing says so. Asked only when a detail part
-    answered 410 or 404 (``unread``): then the issue itself is asked. GitHub answers a deleted issue
-    410 Gone ("This issue was deleted"); GitCode 404, asked twice since a lone 404 may be its transient
-    "project not found" (gitcode-api.md §6). Any other answer (the issue, a refusal, a failure) is no
-    deletion: the parts stay unread and are asked again next run."""
-    if not any(str(getattr(exc, "status", "")) in (GONE, "404") for exc in unread.values()):
+    """Why ``issue`` is deleted on the platform, or "" when nothing says so for certain. Asked only when a
+    detail part answered 410 (``unread``): then the issue itself is asked. GitHub answers a deleted issue
+    410 Gone ("This issue was deleted"); the same status says "Issues are disabled for this repo", which
+    GitHub undoes when they are enabled again, and a 404 may be a transfer or lost access (GitHub's "Get
+    an issue"), GitCode's 404 a transient "project not found" (gitcode-api.md §6): none of those is a
+    deletion. Any other answer leaves the parts unread, asked again next run: named, never hidden."""
+    if not any(str(getattr(exc, "status", "")) == GONE for exc in unread.values()):
         return ""
-    for _ask in range(2):
-        try:
-            found = source.get_issue(issue.repo, issue.number)
-        except HostDown:
-            raise
-        except ApiError as exc:
-            return f"HTTP {exc.status} {exc.message}".strip() if exc.status == GONE else ""
-        if found is not None:
-            return ""
-    return "HTTP 404 not found (asked twice)"
+    try:
+        found = source.get_issue(issue.repo, issue.number)
+    except HostDown:
+        raise
+    except ApiError as exc:
+        said = f"HTTP {exc.status} {exc.message}".strip()
+        return said if exc.status == GONE and not _DISABLED.search(exc.message or "") else ""
+    return ""
+
+
+_DISABLED = re.compile(r"\bdisabled\b|未开启|已关闭", re.IGNORECASE)
 
 
 class Source(Protocol):

@@ -97,6 +97,10 @@ def parse_closing(body: Any, repo: str) -> dict[int, list[m.Link]]:
     return out
 
 
+# errors that asking again does not change (GraphQL error types GitHub sends)
+_FINAL_TYPES = frozenset({"NOT_FOUND", "FORBIDDEN"})
+
+
 @dataclass
 class Answered:
     """What one answer holds for the issues asked: their links, the issues it left null beside an error
@@ -127,16 +131,20 @@ def read_answer(body: Any, repo: str, numbers: list[int]) -> Answered:
         # the whole field failed (a timeout): every issue is worth asking again
         return Answered(links, list(numbers), [], f"GraphQL left {repo} unanswered: {said}")
     # an error under an issue's field (a node of its list nulled, a timeout inside it) leaves it part-read
-    failed_under = {str(e["path"][1]) for e in errors if str(e.get("type") or "") != "NOT_FOUND"
-                    and isinstance(e.get("path"), list) and len(e["path"]) > 2 and e["path"][0] == "repository"}
+    # ... unless that error is final (the node does not exist or may not be read: asking again gives the same)
+    under = [e for e in errors if isinstance(e.get("path"), list) and len(e["path"]) > 2 and e["path"][0] == "repository"]
+    failed_under = {str(e["path"][1]) for e in under if str(e.get("type") or "") not in _FINAL_TYPES}
+    final_under = {str(e["path"][1]) for e in under if str(e.get("type") or "") in _FINAL_TYPES}
     left, kept = [], []
     for number in numbers:
         issue = repository.get(f"i{number}")
         refs = issue.get("closedByPullRequestsReferences") if isinstance(issue, dict) else None
         nodes = refs.get("nodes") if isinstance(refs, dict) else None
-        if isinstance(nodes, list) and f"i{number}" not in failed_under and all(isinstance(n, dict) for n in nodes):
+        alias = f"i{number}"
+        if isinstance(nodes, list) and alias not in failed_under and (alias in final_under
+                                                                    or all(isinstance(n, dict) for n in nodes)):
             total = refs.get("totalCount")
-            if isinstance(total, int) and total > len(nodes):
+            if (isinstance(total, int) and total > len(nodes)) or alias in final_under:
                 kept.append(number)
         elif not (issue is None and f"i{number}" in gone):
             left.append(number)
@@ -148,13 +156,22 @@ def read_answer(body: Any, repo: str, numbers: list[int]) -> Answered:
     return Answered(links, left, kept, why)
 
 
+# the error types of a spent GraphQL budget: RATE_LIMITED, and RATE_LIMIT (code graphql_rate_limit) as GitHub
+# also answers now (githubkit#271)
+_LIMIT_TYPES = frozenset({"RATE_LIMITED", "RATE_LIMIT"})
+
+
 def _verdict(status: int, body: Any) -> str:
     """"ok", "retry" (worth asking again), "gone" (not to be had on this host) or "failed" (this batch)."""
     if status == 200 and isinstance(body, dict) and isinstance(body.get("data"), dict):
         return "ok"
     text = str(body)[:500].lower()
-    limited = isinstance(body, dict) and "RATE_LIMITED" in {str(e.get("type") or "") for e in body.get("errors") or []
-                                                          if isinstance(e, dict)}
+    limited = isinstance(body, dict) and bool(_LIMIT_TYPES & {str(e.get("type") or "") for e in body.get("errors") or []
+                                                              if isinstance(e, dict)})
+    if limited:
+        # the budget spent ("do not retry until after x-ratelimit-reset", up to an hour away), whatever
+        # status carries it: given up for the run, the REST timeline reads the rest
+        return "gone"
     # a secondary limit comes as 403 or as 200 with its message (docs.github.com, GraphQL rate limits)
     if status == 429 or (status in (200, 403) and "rate limit" in text and not limited):
         # a limit (GitHub answers 403 or 429; wait a minute at least before asking again): not worth
@@ -172,7 +189,7 @@ def _verdict(status: int, body: Any) -> str:
         # GitHub's "Something went wrong ... may be the result of a timeout": asked again. Its budget spent
         # (RATE_LIMITED): "do not retry until after x-ratelimit-reset", up to an hour away: given up for
         # the run, as a schema without the field is (no use asking again)
-        return "retry" if "RATE_LIMITED" not in kinds and ("timeout" in said or "went wrong" in said) else "gone"
+        return "retry" if not (_LIMIT_TYPES & kinds) and ("timeout" in said or "went wrong" in said) else "gone"
     return "gone" if 400 <= status < 500 else "retry"
 
 

@@ -27,6 +27,9 @@ def server_now(headers: httpx2.Headers | dict[str, str] | None) -> float | None:
         return None
 
 
+# GitHub's rate-limit windows are an hour long: a reset further away than that is a misread header
+RESET_WINDOW_S = 3600.0
+
 class TokenBucket:
     """``capacity`` tokens refilled evenly over ``period`` seconds (divided by ``time_scale``)."""
 
@@ -135,7 +138,12 @@ class RateLimiter:
         Never less than that second: a reset already past by our clock (ours ahead of the server's) once
         gave a wait of 0, and the 8 attempts came back within the same exhausted window and gave up."""
         now = self.clock()
-        wait = max(0.0, reset_at - (now if answered_at is None else answered_at)) + 1.0 / self.time_scale
+        wait = max(0.0, reset_at - (now if answered_at is None else answered_at))
+        if wait > RESET_WINDOW_S and answered_at is not None:
+            # a Date header far from the reset (a proxy's stale or zero Date): the window is an hour at
+            # most, so our clock says more than such a header does
+            wait = max(0.0, reset_at - now)
+        wait = min(wait, RESET_WINDOW_S) + 1.0 / self.time_scale
         self.pause_until = max(self.pause_until, now + wait)
         return wait
 

@@ -24,13 +24,22 @@ class StoreWriter:
         upsert(self.conn, t.repos, [repo_row(r, org) for r in repos])
 
     def upsert_issues(self, issues: list[m.Issue]) -> None:
-        """Insert or refresh list-level fields; detail bookkeeping (details_for, funnel_stage) is kept."""
+        """Insert or refresh list-level fields; detail bookkeeping (details_for, funnel_stage) is kept. An
+        issue marked deleted that a list carries again is not deleted (a deleted issue leaves every list):
+        its mark goes and its details are asked again."""
+        by_repo: dict[str, list[int]] = {}
+        for i in issues:
+            by_repo.setdefault(i.repo, []).append(i.number)
+        for repo, numbers in by_repo.items():
+            self.conn.execute(sa.update(t.issues).where(t.issues.c.repo == repo, t.issues.c.number.in_(numbers),
+                                                        t.issues.c.deleted_at.is_not(None))
+                              .values(deleted_at=None, details_for=None))
         upsert(self.conn, t.issues, [issue_row(i) for i in issues])
 
     def mark_deleted(self, repo: str, number: int) -> None:
         """The issue itself answered that it is gone: no read gives it again (store.reads), nothing is asked of
         it again (its details count as done), and what it left unread is forgotten. Its row stays (a case
-        row refers to it); listed again (restored), `upsert_issues` brings it back."""
+        row refers to it); listed again, `upsert_issues` brings it back.""" 
         self.conn.execute(sa.update(t.issues).where(t.issues.c.repo == repo, t.issues.c.number == number)
                           .values(deleted_at=_now(), details_for=t.issues.c.updated_at))
         self.conn.execute(sa.delete(t.item_failures).where(t.item_failures.c.repo == repo,

@@ -84,10 +84,16 @@ _SUPPOSED = re.compile(r"(?:\b(?:if|unless|suppose|supposing|whether)|如果|假
 # leaks", "never fails" are a change's promise), or a refusal to work.
 _WENT_WRONG = re.compile(
     r"\b(?:crash|fail|hang|hangs|hung|break|breaks|broke|segfault|error|oom|leak|freez|stall|abort|wrong|incorrect"
-    r"|broken|nan|slow)\w*+|\b(?:does\s*+n[o']t|did\s*+n[o']t|won't|can't|cannot)\s++(?:work|start|run|load|launch|finish)\b"
+    r"|broken|slow)\w*+|\bnan\b|\b(?:does\s*+n[o']t|did\s*+n[o']t|won't|can't|cannot)\s++(?:work|start|run|load|launch|finish)\b"
     r"|报错|失败|崩溃|卡住|卡死|挂掉|异常|出错|无法|不能(?:运行|启动|使用)",
     re.IGNORECASE)
-_NEGATED = re.compile(r"(?:\bno\s+longer|\bnot|\bnever|n't|\bwithout|\bno|不再|没有|不会|未)\s*+(?:\w+\s+)?$", re.IGNORECASE)
+_NEGATED = re.compile(r"(?:\bno\s+longer|\bnot\b|\bnever\b|n't|\bwithout\b|\bno\b|不再|没有|不会|未|不)\s*+(?:\w+\s+)?$",
+                      re.IGNORECASE)
+# a failure said to go away is the change's promise, not a report: "the OOM goes away", "it fixes the crash"
+_GOES_AWAY = re.compile(r"\s*+(?:\w+\s+){0,3}?(?:goes\s+away|disappears|is\s+gone|vanishes)|\s*+(?:issue|problem)?\s*+消失",
+                        re.IGNORECASE)
+_FIXES_BEFORE = re.compile(r"\b(?:fix(?:es|ed)?|avoid(?:s|ed)?|prevent(?:s|ed)?|solv(?:es|ed)|resolv(?:es|ed))\s+(?:the\s+|a\s+|this\s+)?$"
+                           r"|(?:解决|避免|修复)(?:了)?$", re.IGNORECASE)
 _SENTENCE_END = re.compile(r"[.!?](?=\s|$)|[。！？\n]")
 _SENTENCE_CHARS = 200
 
@@ -97,7 +103,9 @@ def _tells_what_went_wrong(text: str, at: int) -> bool:
     rest = text[at:at + _SENTENCE_CHARS]
     end = _SENTENCE_END.search(rest)
     rest = rest[:end.start()] if end else rest
-    return any(not _NEGATED.search(rest, max(0, m.start() - 16), m.start()) for m in _WENT_WRONG.finditer(rest))
+    return any(not _NEGATED.search(rest, max(0, m.start() - 16), m.start())
+               and not _FIXES_BEFORE.search(rest, max(0, m.start() - 16), m.start())
+               and not _GOES_AWAY.match(rest, m.end(), m.end() + 40) for m in _WENT_WRONG.finditer(rest))
 
 
 def is_heading_line(line: str) -> bool:

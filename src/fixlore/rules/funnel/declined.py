@@ -90,13 +90,16 @@ _FOUND_AFTER_ALL = re.compile(r"已(?:经)?定位|定位到|找到(?:了)?原因
 # a decline that points the way out ("we don't plan to support 3.7; please upgrade to 3.9") is an answer
 _WAY_OUT = re.compile(r"\bplease\s+(?:upgrade|switch)\s+to\s+v?\d|\buse\s+(?!the\s+forum|github\s+discussions)\S+\s+instead"
                       r"|\bwhich\s+fixes\b|可以(?:用|使用|改用)(?!邮件|论坛)|请(?:升级|改用)(?:到|至)?\s*v?\d", re.IGNORECASE)
-# a ticket off the tracker's purpose: "Issues are intended for bug reports … but NOT for posting homework",
-# "this is not the right place for usage questions", "Issue是用来记录问题、新特性的，而不是…", "这里不是…的地方"
+# a ticket off the tracker's purpose, said of the tracker: "Issues are intended for bug reports … but NOT for
+# posting homework", "this is not the right place for usage questions", "Issue是用来记录问题…而不是…", "这里不是发布
+#测试报告的地方". An answer about the thing ("this issue is only seen for bf16", "`.bashrc` is not the right place to
+# set X", "该 issue 用于跟踪精度问题，而不是性能问题") is none.
 _OFF_PURPOSE = re.compile(
-    r"\bissues?\s+(?:are|is)\s+(?:\w+\s+){0,2}?(?:intended|meant|reserved|used|only|here)\s+(?:\w+\s+){0,2}?for"
-    r"|\bnot\s+(?:the\s+)?(?:right\s+|correct\s+|appropriate\s+|proper\s+)?place\s+(?:for|to)\b"
-    r"|issue\s*(?:区|页面)?\s*(?:是|只)?用(?:来|于)[^。\n]{0,40}?(?:而不是|而非|不是|并非)"
-    r"|(?:这里|这儿|issue\s*区?)\s*不是[^。\n]{0,20}?的地方",
+    r"\b(?:github\s+)?issues\s+(?:are|is)\s+(?:\w+\s+)?(?:intended|meant|reserved)\s+(?:only\s+)?for"
+    r"|\b(?:this|here|github\s+issues?|the\s+issue\s+tracker)\s+is\s+not\s+(?:the\s+)?(?:right|correct|appropriate|proper)\s+"
+    r"place\s+for\s+(?:\w+\s+)?(?:questions?|usage|support|discussions?|posting|homework|test\s+reports?|this\s+kind)"
+    r"|(?<![本该此这])issue\s*(?:区)?\s*是用来[^。\n]{0,40}?(?:而不是|而非)"
+    r"|(?:这里|这儿|issue\s*区)\s*不是[^。\n]{0,20}?的地方",
     re.IGNORECASE)
 _SWEEP = re.compile(
     r"\b(?:issues?|tickets?)\s+(?:are|is)\s+being\s+closed\b|\bno\s+longer\s+relevant\b"
@@ -119,7 +122,8 @@ def closing_decline(reporter: str, closer: str, closed_at: datetime | None, comm
     for c in own:
         body = c.body or ""
         said = without_urls(body)
-        m = _SWEEP.search(body) or _OFF_PURPOSE.search(body) or (None if _WAY_OUT.search(said) else _DECLINE.search(body))
+        m = _SWEEP.search(body) or (None if _WAY_OUT.search(said) else _DECLINE.search(body)) \
+            or (None if _WAY_OUT.search(said) or _FOUND_AFTER_ALL.search(said) else _OFF_PURPOSE.search(body))
         if m is None and c is last and not _FOUND_AFTER_ALL.search(said) \
                 and (not _ASKS.search(said) or _REOPEN.search(said)):
             m = _TOO_LITTLE.search(body)

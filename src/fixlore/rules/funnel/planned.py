@@ -63,7 +63,7 @@ _TEMPLATE_FIELD = re.compile(
     r"^\s*+(?:an?\s+|the\s+)?" + _LABEL + r"(?:\s+(?:for|of)\s+this\s+" + _REPORT_NOUN + r")?\s*+"
     r"[:：]\s*+(?:#\d*|<[^<>\n]*>|\[[^\[\]\n]*\]|N/?A|none|TBD|无|-+|_+|[a-z][\w+.-]*+://\S*+"
     r"|[\w.-]++/[\w.-]++#\d+)?\s*$"
-    r"|^[^.。!！?？(（\n]{0,60}?(?:[?？]|[(（]\s*+" + _ASIDE + r"\s*+[)）]|[,，]\s*+" + _ASIDE + r"\s*+(?:[:：]|$))",
+    r"|^[^.。!！?？(（:：\n]{0,60}?(?:[?？]|[(（]\s*+" + _ASIDE + r"\s*+[)）]|[,，]\s*+" + _ASIDE + r"\s*+(?:[:：]|$))",
     re.IGNORECASE)
 # a declaration is the ticket's first sentence: what lies past this many characters is not read
 _FIRST_LINE_CHARS = 300
