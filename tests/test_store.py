@@ -1,5 +1,6 @@
 from datetime import datetime, timedelta, timezone
 
+import pytest
 import sqlalchemy as sa
 
 from fixlore.core import model as m
@@ -118,3 +119,25 @@ def test_the_suites_migrated_copy_is_what_the_migrations_make(tmp_path, request)
     assert _schema(tmp_path / "copied.db") == _schema(tmp_path / "migrated.db")
     assert len(_schema(tmp_path / "copied.db")) > 20
     Store.open(f"sqlite:///{tmp_path / 'copied.db'}").close()       # at head: the upgrade is a no-op
+
+
+def test_a_schema_change_stopped_half_way_leaves_nothing_half_done(tmp_path):
+    """SQLite's driver committed each CREATE or ALTER alone: a run stopped inside a migration (Ctrl-C in
+    its first second) left tables without a version stamp, and every later open failed with 'table cases
+    already exists' (exit 5). Every transaction is an explicit BEGIN now, DDL included."""
+    import sqlalchemy as sa
+
+    store = Store.open(f"sqlite:///{tmp_path / 'ddl.db'}")
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            with store.engine.begin() as conn:
+                conn.execute(sa.text("CREATE TABLE half_done (x INTEGER)"))
+                conn.execute(sa.text("ALTER TABLE issues ADD COLUMN half_done_too TEXT"))
+                raise KeyboardInterrupt
+        with store.engine.connect() as conn:
+            tables = {r[0] for r in conn.execute(sa.text("SELECT name FROM sqlite_master WHERE type = 'table'"))}
+            columns = {r[1] for r in conn.execute(sa.text("PRAGMA table_info(issues)"))}
+        assert "half_done" not in tables and "half_done_too" not in columns and "issues" in tables
+    finally:
+        store.close()
+    Store.open(f"sqlite:///{tmp_path / 'ddl.db'}").close()      # and it opens again

@@ -63,6 +63,15 @@ class Store(CorpusReads, RunRecords, CaseConclusions):
                 cur.execute("PRAGMA journal_mode=WAL")
                 cur.execute("PRAGMA busy_timeout=30000")
                 cur.close()
+                # the driver opens no transaction for DDL (each CREATE or ALTER commits alone), so a run
+                # stopped inside a migration left half a schema without its version and every later open
+                # failed ("table cases already exists", exit 5); SQLAlchemy's recipe: the driver opens
+                # none at all and every transaction is an explicit BEGIN (below), DDL included
+                dbapi_conn.isolation_level = None
+
+            @sa.event.listens_for(engine, "begin")
+            def _begin(conn):                             # noqa: ANN001
+                conn.exec_driver_sql("BEGIN")
         # Ctrl-C waits while a connection is out of the pool (fixlore.edges.interrupts says why): from its
         # checkout to its checkin, so the pool's own rollback when it takes a connection back, which
         # comes after the transaction's commit, is covered too (a press there was printed as
