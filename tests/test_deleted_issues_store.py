@@ -28,6 +28,7 @@ def test_an_issue_marked_deleted_is_left_out_of_every_read_and_its_gaps_forgotte
             w.mark_deleted("o/r", 2)
         assert [i.number for i in store.issues()] == [1] == [i.number for i in store.load_corpus().issues]
         assert list(store.issue_bookkeeping("o/r")) == [1] and store.item_failures() == []
+        assert set(store.issue_texts([("o/r", 1), ("o/r", 2)])) == {("o/r", 1)}      # its text is not served
         with store.writer() as w:                   # listed again: not deleted (a deleted issue leaves every list)
             w.upsert_issues([m.Issue("o/r", 2, "#2", "", "closed", WHEN, WHEN, WHEN)])
         assert [i.number for i in store.issues()] == [1, 2]

@@ -148,7 +148,8 @@ class CorpusReads:
 
     def issue_texts(self, keys: Iterable[tuple[str, int]]) -> dict[tuple[str, int], m.IssueText]:
         """(repo, number) -> the issue's author, body and comments, for the issues named
-        (unknown keys are left out); a few queries per repo, whatever the number of issues."""
+        (unknown and deleted ones are left out: their comments go with them); a few queries per repo,
+        whatever the number of issues."""
         wanted: dict[str, set[int]] = {}
         for repo, number in keys:
             wanted.setdefault(repo, set()).add(number)
@@ -159,7 +160,7 @@ class CorpusReads:
                 for i in range(0, len(ordered), 500):
                     part = ordered[i:i + 500]
                     for row in conn.execute(sa.select(t.issues.c.number, t.issues.c.author, t.issues.c.body).where(
-                            t.issues.c.repo == repo, t.issues.c.number.in_(part))):
+                            t.issues.c.repo == repo, t.issues.c.number.in_(part), _present())):
                         out[(repo, row.number)] = m.IssueText(author=row.author or "", body=row.body or "")
                     for row in conn.execute(
                             sa.select(t.comments.c.parent_number, t.comments.c.id, t.comments.c.author,
