@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter, defaultdict
-from typing import Any
+from typing import Any, Iterator
 
 from fixlore.compose.editorial import Editorial, headline
 from fixlore.compose import lessons
@@ -95,8 +95,7 @@ def told(text: str, limit: int) -> str:
     clauses stop inside a bracket."""
     # the first sentence that says something: a list's ordinal ("1" of "根因： 1. …"), a greeting or an
     # apology ("Apologies for the delayed response") is none
-    first = next((x for x in (LABEL.sub("", s).strip().rstrip("。；;. ") for s in sentences(text))
-                  if x and not ORDINAL.fullmatch(x) and not _talk(x)), "")
+    first = next((x for x in _said(text) if not _talk(x)), "")
     shown = whole_clauses(first, limit)
     # a clause cut inside a bracket ("(description not in the excerpt") is a cut too: not shown
     for o, c in (("(", ")"), ("（", "）"), ("[", "]"), ("【", "】")):
@@ -108,14 +107,22 @@ def told(text: str, limit: int) -> str:
 ORDINAL = re.compile(r"[(（]?\s*(?:\d{1,2}|[a-zA-Z]|[①-⑩])\s*[.)）、]?\s*")
 
 
+def _said(text: str) -> Iterator[str]:
+    """`text`'s sentences as a bullet or an example reads them: the label ("定位：") dropped, a list's
+    ordinal ("1." of "1. 抢锁…") no sentence."""
+    for s in sentences(text):
+        x = LABEL.sub("", s).strip().rstrip("。；;. ")
+        if x and not ORDINAL.fullmatch(x):
+            yield x
+
+
 def said_whole(text: str, limit: int, keep=lambda s: True) -> str:
     """The first sentence of `text` (its label dropped) that `keep` accepts, when it fits `limit`
     whole and closes what it opens; '' otherwise. A paragraph's example is read apart from its row:
     a clause of a longer sentence ("Qwen3VLModel.forward 以 dtype=int32 创建 attention_mask", its
     effect left in the next clause) is half a fact there, so a sentence too long for the paragraph
     is not shown at all. A sentence that leans on the one before it ("它…", "and …") is not first."""
-    # a list's ordinal ("1." of "1. 抢锁…") is no sentence
-    said = [x for x in (LABEL.sub("", s).strip().rstrip("。；;. ") for s in sentences(text)) if x and not ORDINAL.fullmatch(x)]
+    said = list(_said(text))
     for i, first in enumerate(said):
         if i and first.lower().startswith(LEANS):
             continue

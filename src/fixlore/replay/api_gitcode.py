@@ -41,6 +41,12 @@ def project_not_found() -> Answer:
     return Answer(404, {"error_code": 404, "error_code_name": "NOT_FOUND", "error_message": "Project Not Found"})
 
 
+def blocked() -> Answer:
+    """A repository withheld for legal reasons, in GitCode's error shape."""
+    return Answer(451, {"error_code": 451, "error_code_name": "UNAVAILABLE_FOR_LEGAL_REASONS",
+                        "error_message": "repository access blocked"})
+
+
 def bad_request(message: str) -> Answer:
     return Answer(400, {"error_code": 400, "error_code_name": "UN_KNOW", "error_message": message})
 

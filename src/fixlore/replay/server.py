@@ -229,9 +229,7 @@ class ReplayServer:
         if kind == "202":
             return Answer(202, {})           # as GitHub's statistics answer while they compute
         if kind == "451":
-            return Answer(451, api_github.DMCA_BODY if self.platform == "github" else
-                          {"error_code": 451, "error_code_name": "UNAVAILABLE_FOR_LEGAL_REASONS",
-                           "error_message": "repository access blocked"})
+            return Answer(451, api_github.DMCA_BODY) if self.platform == "github" else api_gitcode.blocked()
         # Gateways answer 502/503 with an HTML page, not JSON.
         text = {"502": "502 Bad Gateway", "503": "503 Service Temporarily Unavailable"}[kind]
         return Answer(int(kind), f"<html><head><title>{text}</title></head><body><center><h1>{text}</h1></center></body></html>")

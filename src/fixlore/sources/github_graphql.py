@@ -125,7 +125,7 @@ def read_answer(body: Any, repo: str, numbers: list[int]) -> Answered:
             and isinstance(e.get("path"), list) and e["path"]}
     repository = (body.get("data") or {}).get("repository") if isinstance(body.get("data"), dict) else None
     if not isinstance(repository, dict):
-        said = next((str(e.get("message") or "")[:160] for e in errors), "")
+        said = _first_message(errors)
         if "repository" in gone or not errors:      # no such repository here: asking again gives nothing
             return Answered(links, [], list(numbers), f"GraphQL did not resolve {repo}: {said or 'no data'}")
         # the whole field failed (a timeout): every issue is worth asking again
@@ -149,8 +149,8 @@ def read_answer(body: Any, repo: str, numbers: list[int]) -> Answered:
         elif not (issue is None and f"i{number}" in gone):
             left.append(number)
     paths = {f"i{n}" for n in left}
-    said = next((str(e.get("message") or "")[:160] for e in errors if isinstance(e.get("path"), list)
-                 and len(e["path"]) > 1 and str(e["path"][1]) in paths), "")
+    said = _first_message(errors, lambda e: isinstance(e.get("path"), list) and len(e["path"]) > 1
+                          and str(e["path"][1]) in paths)
     why = (f"GraphQL left {len(left)} issue(s) unanswered: {said or 'no data for them'}" if left else
            f"{len(kept)} issue(s) have more closing PRs than the {PRS_PER_ISSUE} one query lists" if kept else "")
     return Answered(links, left, kept, why)
@@ -173,7 +173,7 @@ def _verdict(status: int, body: Any) -> str:
         # status carries it: given up for the run, the REST timeline reads the rest
         return "gone"
     # a secondary limit comes as 403 or as 200 with its message (docs.github.com, GraphQL rate limits)
-    if status == 429 or (status in (200, 403) and "rate limit" in text and not limited):
+    if status == 429 or (status in (200, 403) and "rate limit" in text):
         # a limit (GitHub answers 403 or 429; wait a minute at least before asking again): not worth
         # hammering within seconds, not a verdict on the host either
         return "failed"
@@ -184,19 +184,21 @@ def _verdict(status: int, body: Any) -> str:
     if status == 200:
         errors = body.get("errors") if isinstance(body, dict) else None
         errors = [e for e in errors if isinstance(e, dict)] if isinstance(errors, list) else []
-        kinds = {str(e.get("type") or "") for e in errors}
         said = " ".join(str(e.get("message") or "") for e in errors).lower()
-        # GitHub's "Something went wrong ... may be the result of a timeout": asked again. Its budget spent
-        # (RATE_LIMITED): "do not retry until after x-ratelimit-reset", up to an hour away: given up for
-        # the run, as a schema without the field is (no use asking again)
-        return "retry" if not (_LIMIT_TYPES & kinds) and ("timeout" in said or "went wrong" in said) else "gone"
+        # GitHub's "Something went wrong ... may be the result of a timeout": asked again; any other error
+        # (a schema without the field): given up for the run, asking again gives the same
+        return "retry" if "timeout" in said or "went wrong" in said else "gone"
     return "gone" if 400 <= status < 500 else "retry"
+
+
+def _first_message(errors: list[Any], where: Any = lambda e: True) -> str:
+    """The first error's message (of those `where` accepts), as a why says it: 160 characters at most."""
+    return next((str(e.get("message") or "")[:160] for e in errors if isinstance(e, dict) and where(e)), "")
 
 
 def _why(status: int, body: Any = None) -> str:
     errors = body.get("errors") if isinstance(body, dict) else None
-    said = next((str(e.get("message") or "")[:160] for e in errors if isinstance(e, dict)), "") \
-        if isinstance(errors, list) else ""
+    said = _first_message(errors) if isinstance(errors, list) else ""
     if status == 200 and said:
         return f"GraphQL answered: {said}"
     if status == 0:

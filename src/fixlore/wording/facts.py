@@ -238,7 +238,8 @@ def note_in(note: str, zh: bool, besides: Iterable[str] = ()) -> str:
         return ""
     if not zh:
         return f" ({readable_note(note)})"
-    prs = [p for p in note_pull_labels(note) if p not in set(besides)]
+    left_out = set(besides)
+    prs = [p for p in note_pull_labels(note) if p not in left_out]
     return f"（{'、'.join(prs)}）" if prs else ""
 
 
