@@ -1,7 +1,7 @@
 """Benchmark: the served knowledge base of one run — query latency and a self-retrieval check.
 
     .venv/bin/python bench/serve.py --out OUT [--repeat 3]
-    .venv/bin/python bench/serve.py --out OUT --http [--concurrency 8] [--seconds 20] [-- SERVE_ARGS...]
+    .venv/bin/python bench/serve.py --out OUT --http [--concurrency 8 | --rate 400] [--seconds 20] [-- SERVE_ARGS...]
     .venv/bin/python bench/serve.py --synthetic 100000 [--keep DIR] [--http [--cases 1000] ...] [--answers FILE]
 
 With --synthetic N, the link bench's generated store (N issues and N PRs, bench/link.py) is
@@ -41,6 +41,10 @@ memoised). For each it prints requests per second, p50/p95/p99 latency and error
 the same by kind: searches, related cases, lookups); then the
 load average before and after (the machine may be shared: compare runs made back to back). The load
 generator runs on the same machine and takes some of its CPU.
+With `--rate R` the first pass is an open loop instead: its calls are sent at R a second on a
+fixed schedule, each latency counted from when the call was due. CONCURRENCY clients measure
+what a saturated server gives (their latency is mostly the queue they make themselves); a rate
+measures the latency of a server answering R first-time questions a second.
 """
 
 from __future__ import annotations
@@ -255,7 +259,7 @@ def _kind(path: str) -> str:
 
 
 def http_bench(calls: list[tuple[str, dict]], location: list[str], concurrency: int, seconds: float,
-               serve_args: list[str]) -> None:
+               serve_args: list[str], rate: float | None = None) -> None:
     import asyncio
     import os
     import socket
@@ -273,7 +277,8 @@ def http_bench(calls: list[tuple[str, dict]], location: list[str], concurrency: 
     base = f"http://127.0.0.1:{port}"
 
     async def run() -> None:
-        limits = httpx.Limits(max_connections=concurrency, max_keepalive_connections=concurrency)
+        connections = concurrency if rate is None else 64     # paced: a late answer must not hold up the next call
+        limits = httpx.Limits(max_connections=connections, max_keepalive_connections=connections)
         async with httpx.AsyncClient(base_url=base, timeout=60, limits=limits) as client:
             started = time.monotonic()
             while True:
@@ -310,16 +315,39 @@ def http_bench(calls: list[tuple[str, dict]], location: list[str], concurrency: 
                 cpu = (_cpu_seconds(server.pid) - cpu0, time.process_time() - client0)
                 return latencies, errors, time.perf_counter() - t0, cpu
 
+            async def paced(todo: list[tuple[str, dict]]) -> tuple[list[float], int, float]:
+                """`todo` once, call i sent at start + i / RATE whatever the answers before it took (an open
+                loop: the server's rate is fixed, not its clients); each latency is counted from when its
+                call was due, so a client that fell behind counts its wait too."""
+                latencies: list[tuple[str, float]] = []
+                errors = 0
+
+                async def one(due: float, path: str, params: dict) -> None:
+                    nonlocal errors
+                    await asyncio.sleep(max(0.0, due - time.perf_counter()))
+                    response = await client.get(path, params=params)
+                    latencies.append((_kind(path), time.perf_counter() - due))
+                    errors += response.status_code != 200
+
+                t0, cpu0, client0 = time.perf_counter(), _cpu_seconds(server.pid), time.process_time()
+                await asyncio.gather(*(one(t0 + i / rate, *call) for i, call in enumerate(todo)))
+                cpu = (_cpu_seconds(server.pid) - cpu0, time.process_time() - client0)
+                return latencies, errors, time.perf_counter() - t0, cpu
+
             def named(path: str, params: dict) -> tuple:
                 return path, tuple(sorted(params.items()))
 
             asked = {named(*call) for call in warm}     # the first pass asks only what was never asked
             distinct = list({named(*c): c for c in calls if named(*c) not in asked}.values())
-            for label, result in (("first pass (each distinct call once)", await load(distinct, 0)),
-                                  (f"steady state ({seconds:.0f}s, cycling)", await load(None, time.monotonic() + seconds))):
+            first = (("first pass (each distinct call once)", f"{concurrency} concurrent", await load(distinct, 0))
+                     if rate is None else
+                     ("first pass (each distinct call once)", f"{rate:g} sent a second", await paced(distinct)))
+            steady = (f"steady state ({seconds:.0f}s, cycling)", f"{concurrency} concurrent",
+                      await load(None, time.monotonic() + seconds))
+            for label, how, result in (first, steady):
                 latencies, errors, elapsed, (server_cpu, client_cpu) = result
                 ms = [v * 1000 for _, v in latencies]
-                print(f"{label}: {len(ms)} requests in {elapsed:.1f}s at {concurrency} concurrent: "
+                print(f"{label}: {len(ms)} requests in {elapsed:.1f}s at {how}: "
                       f"{len(ms) / elapsed:.1f} requests/s, p50 {statistics.median(ms):.1f} ms, "
                       f"p95 {_pct(ms, 0.95):.1f} ms, p99 {_pct(ms, 0.99):.1f} ms, errors {errors}")
                 if server_cpu >= 0:
@@ -353,6 +381,8 @@ def main() -> None:
     ap.add_argument("--http", action="store_true", help="over HTTP: start `fixlore serve http` and load it")
     ap.add_argument("--concurrency", type=int, default=8, help="with --http: clients at once")
     ap.add_argument("--seconds", type=float, default=20, help="with --http: how long to load the server")
+    ap.add_argument("--rate", type=float, help="with --http: send the first pass's calls at this many a second "
+                                               "(an open loop) instead of from CONCURRENCY clients")
     ap.add_argument("serve_args", nargs="*", help="with --http, after --: arguments for `fixlore serve http`")
     args = ap.parse_args()
     if args.synthetic and args.answers:
@@ -362,7 +392,7 @@ def main() -> None:
         where, url, holder = _synthetic_store(args.synthetic, args.keep)
         try:
             http_bench(_synthetic_calls(url, args.cases), ["--db", url, "--case-index", str(where / "cases-index")],
-                       args.concurrency, args.seconds, args.serve_args)
+                       args.concurrency, args.seconds, args.serve_args, args.rate)
         finally:
             if holder is not None:
                 holder.cleanup()
@@ -376,7 +406,7 @@ def main() -> None:
         calls = _http_calls(args.out)
         if not calls:
             raise SystemExit(f"no analysed case with a symptom in {args.out}/cases.jsonl")
-        http_bench(calls, ["--out", str(args.out)], args.concurrency, args.seconds, args.serve_args)
+        http_bench(calls, ["--out", str(args.out)], args.concurrency, args.seconds, args.serve_args, args.rate)
         return
 
     started = time.perf_counter()
