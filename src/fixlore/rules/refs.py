@@ -280,6 +280,17 @@ _ALWAYS_BACKGROUND = re.compile(r"前序|前置|后续|延续|类似|同类|foll
 
 _FOLLOW_UP = re.compile(r"后续|延续|follow", re.IGNORECASE)
 
+# A cue that names an earlier change and then, with "for", the ticket this PR is for: "This is the
+# v0.26.0rc follow-up to #13079 for #13070" (a port of an unmerged fix to another release branch,
+# accel-threads7 vllm-ascend #13604, read), as "Backport of #14635 to the 9.1.x branch to fix #14964"
+# (pytest-threads, read) names its own target after the change it carries. "for" after the change
+# may also say what that change was for ("Fixes #647 (follow-up of PR#986 for #631)"), so the
+# reading is soft: background only when the PR names some issue with a closing keyword
+# (`settle_background`), the ticket it is for otherwise.
+_FOR_AFTER_CHANGE = re.compile(r"(?:PR|MR)?\s*[!#＃]\d+[^\n。；;.!?#＃!]{0,24}?\bfor\s+(?:the\s+)?(?:issues?\s*)?[:：]?\s*$",
+                               re.IGNORECASE)
+_FOR_TAIL = " … for"
+
 
 def is_follow_up(ref: Ref) -> bool:
     """Whether the reference names an earlier change the text continues ("follow-up of #12", "!34 的后续")."""
@@ -292,7 +303,8 @@ def settle_background(refs: list[Ref]) -> list[Ref]:
     targeted = any(r.keyword for r in refs)
     if targeted:
         return refs
-    return [replace(r, background="") if r.background and not _ALWAYS_BACKGROUND.search(r.background) else r
+    return [replace(r, background="") if r.background and (not _ALWAYS_BACKGROUND.search(r.background)
+                                                            or r.background.endswith(_FOR_TAIL)) else r
             for r in refs]
 
 
@@ -317,9 +329,11 @@ def _pointer_cue(text: str, start: int) -> str:
 
 
 def _background_cue(text: str, start: int, end: int) -> str:
-    m = _BACKGROUND_BEFORE.search(text[max(0, start - _KEYWORD_WINDOW):start])
+    window = text[max(0, start - _KEYWORD_WINDOW):start]
+    m = _BACKGROUND_BEFORE.search(window)
     if m:
-        return " ".join(m.group("cue").split()).lower()
+        cue = " ".join(m.group("cue").split()).lower()
+        return cue + _FOR_TAIL if _FOR_AFTER_CHANGE.search(window, m.end("cue")) else cue
     m = _BACKGROUND_AFTER.match(text[end:end + 8])
     return m.group("cue") if m else ""
 
