@@ -11,6 +11,8 @@ Signals (internal names; `conclude.EVIDENCE_OF` maps them to the exported eviden
   timing        the PR merged within the auto-close window before the close
   files         no reference: the merge that changed the files the issue names (link.named_files)
   quoted        no reference: the reporter's own PR repeating the report (link.quoted_fix)
+  landing       a strong claimant merged after the close by the author of a fix merged before it
+                (`rules.landings`): a second landing of that fix, not exported as evidence
   background    a PR title/body/commit names the issue as background ("前序 #631", "see also #7",
                 "related: #5"): never a fix signal; it refutes a platform link on its own
 """
