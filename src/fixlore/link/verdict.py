@@ -30,6 +30,7 @@ from fixlore.link.quoted_fix import quoted_fix
 from fixlore.link.text import overlap
 from fixlore.link.unrelated import _LazyTokens, pull_tokens, unrelated_reason
 from fixlore.rules.landings import continues_own_fix
+from fixlore.rules.related import related_work
 from fixlore.rules.refs import KIND_ISSUE, KIND_PULL, find_refs, is_follow_up
 from fixlore.rules.unread import PULL, SHOWS_THE_CHANGE
 
@@ -133,6 +134,14 @@ def decide(issue: Issue, idx: CorpusIndex, cfg: LinkConfig, resolved: bool = Tru
                        f"{idx.pr_label(claimed[0].key, issue.repo)} claims the fix")
         c.verdict = "set_aside"
         fixlike.remove(c)
+    # so does a PR that names the issue only as related work ("Related to #65": rules.related)
+    claimants = [idx.pr_label(c.key, issue.repo) for c in claimed]
+    for c in [c for c in fixlike if c.related and not strong(c)]:
+        why = related_work(c.related, kinds_of[c.key], [x for x in claimants if x != idx.pr_label(c.key, issue.repo)])
+        if why:
+            c.set_aside = why
+            c.verdict = "set_aside"
+            fixlike.remove(c)
 
     for c in fixlike:
         p = c.pull

@@ -56,6 +56,7 @@ class Ref:
     form: str = ""           # FORM_*: how it was written
     pointer: str = ""        # a cue that only points at the ticket ("reported in", "see", "addresses", "详见"), else ""
     withheld: str = ""       # the clause asks, denies or blames ("is this fixed by", "not fixed by", "caused by"), else ""
+    soft: str = ""           # a soft background cue `settle_background` did not keep ("related to" in a PR claiming nothing)
 
 
 _MAX_NUMBER = 10_000_000     # issue/PR ordinals; longer digit runs are ids, hashes or timestamps
@@ -303,9 +304,18 @@ def settle_background(refs: list[Ref]) -> list[Ref]:
     targeted = any(r.keyword for r in refs)
     if targeted:
         return refs
-    return [replace(r, background="") if r.background and (not _ALWAYS_BACKGROUND.search(r.background)
-                                                            or r.background.endswith(_FOR_TAIL)) else r
-            for r in refs]
+    return [replace(r, background="", soft=r.background) if r.background and (
+        not _ALWAYS_BACKGROUND.search(r.background) or r.background.endswith(_FOR_TAIL)) else r for r in refs]
+
+
+def related_only(ref: Ref) -> str:
+    """The cue when the reference names its ticket only as related work ("Related to #65", "refs #3",
+    "see also #7", "相关 #8": a soft cue `settle_background` did not keep), else "". Such a PR may be
+    the one fix of a ticket nobody else claims (github-mini #100: "Related: #100"); beside a PR that
+    claims the ticket it is related work (`fixlore.rules.landings.related_beside_a_claim`)."""
+    if not ref.soft or ref.keyword or ref.kind == KIND_ISSUE or _ALWAYS_BACKGROUND.search(ref.soft):
+        return ""
+    return ref.soft
 
 
 # A reference that points at a ticket without claiming to close it: where the problem was
