@@ -89,3 +89,29 @@ def test_a_reference_is_never_both_a_target_and_background(text):
 def test_a_cue_word_in_another_clause_is_no_cue():
     refs = find_refs("Fixes #5. 修改相关代码，见 #12", "o/r")
     assert [(r.number, r.background) for r in refs] == [(5, ""), (12, "")]
+
+
+@pytest.mark.parametrize("text, want", [
+    ("This is the v0.26.0rc follow-up to #13079 for #13070.", [(13079, True), (13070, False)]),
+    ("Follow-up of PR #12 for issue #13", [(12, True), (13, False)]),
+    ("Fixes #647 (follow-up of PR#986 for #631)", [(647, False), (986, True), (631, True)]),
+    ("follow-up of #12 (#13)", [(12, True), (13, True)]),
+])
+def test_a_follow_up_names_the_ticket_it_is_for_after_the_change_it_continues(text, want):
+    """"follow-up to #13079 for #13070" (accel-threads7 vllm-ascend #13604, read): the ticket after
+    "for" is what this PR is for, unless the PR claims another issue with a closing keyword."""
+    refs = settle_background(find_refs(text, "o/r", "github"))
+    assert [(r.number, bool(r.background)) for r in refs] == want
+
+
+def test_a_port_of_an_unmerged_fix_for_the_issue_is_its_fix():
+    """A release-branch port that continues an open fix PR and names the issue it is for lands the fix."""
+    corpus = Corpus(issues=[issue(13070, "reasoning tokens not counted", closed=t(20))],
+                    pulls=[pull(13079, "[BugFix][v0.20.2rc] count reasoning tokens", body="Fixes #13070.",
+                                base_ref="releases/v0.20.2rc"),
+                           pull(13604, "[BugFix][v0.26.0rc] report GLM reasoning token usage",
+                                body="This is the v0.26.0rc follow-up to #13079 for #13070.", merged=t(19),
+                                base_ref="releases/v0.26.0rc")],
+                    links=[link(13070, 13604)])
+    c = _cases(corpus)[13070]
+    assert [f.number for f in c.fix] == [13604] and "fix_not_landed" not in c.traps

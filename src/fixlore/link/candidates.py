@@ -11,6 +11,8 @@ Signals (internal names; `conclude.EVIDENCE_OF` maps them to the exported eviden
   timing        the PR merged within the auto-close window before the close
   files         no reference: the merge that changed the files the issue names (link.named_files)
   quoted        no reference: the reporter's own PR repeating the report (link.quoted_fix)
+  landing       a strong claimant merged after the close by the author of a fix merged before it
+                (`rules.landings`): a second landing of that fix, not exported as evidence
   background    a PR title/body/commit names the issue as background ("前序 #631", "see also #7",
                 "related: #5"): never a fix signal; it refutes a platform link on its own
 """
@@ -25,7 +27,7 @@ from fixlore.link.carried import carried_from, commit_list
 from fixlore.link.credited import credited_fixes
 from fixlore.link.index import CorpusIndex, Key
 from fixlore.link.set_aside import called_stopgap, revert_of
-from fixlore.rules.refs import KIND_EITHER, KIND_ISSUE, KIND_PULL, find_refs
+from fixlore.rules.refs import KIND_EITHER, KIND_ISSUE, KIND_PULL, find_refs, related_only
 
 # A comment that says the PR merged / fixed it (what `claimed_unmerged` checks against the PR's state).
 # "修复见 PR#826" points at where the fix is, and says nothing of its state: only a fix said done
@@ -70,6 +72,7 @@ class Candidate:
     unrelated: str = ""          # why a linked PR is not about this issue
     set_aside: str = ""          # why a PR that names the issue is not its fix (a revert, a stopgap)
     stopgap: str = ""            # the thread's sentence calling the PR a workaround for now
+    related: str = ""            # the soft cue when the PR names the issue only as related work (rules.refs.related_only)
     verdict: str = ""            # fix | backport | after_close | pending | weak | unrelated | set_aside | missing
 
     def kinds(self) -> set[str]:
@@ -144,6 +147,8 @@ def gather(issue: Issue, idx: CorpusIndex) -> dict[Key, Candidate]:
             how += f", {m.ref.withheld}: credit withheld"
         cand(m.pull).add(Signal(kind, f"PR {m.where} names #{n} ({how}): {m.quote}", f"pulls/{m.pull[1]}",
                                 withheld=m.ref.withheld))
+        if (cue := related_only(m.ref)):
+            cand(m.pull).related = cue
     for pk in idx.branch_refs.get(key, []):
         pull = idx.pulls.get(pk)
         if pull is not None:

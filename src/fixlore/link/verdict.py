@@ -9,8 +9,9 @@ an issue comment that points at it as where the change is made ("已在 !802 修
 "文档随 !N 修改") without saying it did not land. A candidate the unrelated test refutes (on
 positive contrary evidence only: `unrelated_reason`) is never fix-like. A fix-like PR is in the fix set only when
 merged (state merged + merged_at) no later than the close (plus `clock_slack_s`); merged
-later it is not back-filled as the fix (only a backport twin of a fix may merge after the
-close); open or closed unmerged it did not land.
+later it is not back-filled as the fix (only a backport twin of a fix, or a second landing by
+the author of a fix merged before the close, `rules.landings`, may merge after the close); open
+or closed unmerged it did not land.
 """
 
 from __future__ import annotations
@@ -28,6 +29,8 @@ from fixlore.link.named_files import files_fix
 from fixlore.link.quoted_fix import quoted_fix
 from fixlore.link.text import overlap
 from fixlore.link.unrelated import _LazyTokens, pull_tokens, unrelated_reason
+from fixlore.rules.landings import continues_own_fix
+from fixlore.rules.related import related_work
 from fixlore.rules.refs import KIND_ISSUE, KIND_PULL, find_refs, is_follow_up
 from fixlore.rules.unread import PULL, SHOWS_THE_CHANGE
 
@@ -131,6 +134,14 @@ def decide(issue: Issue, idx: CorpusIndex, cfg: LinkConfig, resolved: bool = Tru
                        f"{idx.pr_label(claimed[0].key, issue.repo)} claims the fix")
         c.verdict = "set_aside"
         fixlike.remove(c)
+    # so does a PR that names the issue only as related work ("Related to #65": rules.related)
+    claimants = [idx.pr_label(c.key, issue.repo) for c in claimed]
+    for c in [c for c in fixlike if c.related and not strong(c)]:
+        why = related_work(c.related, kinds_of[c.key], [x for x in claimants if x != idx.pr_label(c.key, issue.repo)])
+        if why:
+            c.set_aside = why
+            c.verdict = "set_aside"
+            fixlike.remove(c)
 
     for c in fixlike:
         p = c.pull
@@ -184,6 +195,7 @@ def decide(issue: Issue, idx: CorpusIndex, cfg: LinkConfig, resolved: bool = Tru
                 verdict.backport_notes[(p.repo, p.number)] = f"targets {p.base_ref} and names the issue itself"
                 c.verdict = "backport"
 
+    _second_landings(verdict, cands, kinds_of, in_set, idx)
     _follow_ups(verdict, cands)
 
     if resolved and close is not None and not verdict.fix and not verdict.after_close and not verdict.pending:
@@ -248,6 +260,28 @@ def _origins(verdict: FixVerdict, cands: dict[Key, Candidate], idx: CorpusIndex,
         for parked in (verdict.after_close, verdict.pending):
             if o in parked:
                 parked.remove(o)
+
+
+def _second_landings(verdict: FixVerdict, cands: dict[Key, Candidate], kinds_of: dict[Key, set[str]],
+                     in_set: set[Key], idx: CorpusIndex) -> None:
+    """A PR merged after the close that claims the issue strongly, written by the author of a fix
+    merged before the close, is a second landing of that fix (`rules.landings`): in the fix set."""
+    before = [p for p, role in verdict.fix if role == "fix"]
+    for p in list(verdict.after_close):
+        key = (p.repo, p.number)
+        if key in in_set or not kinds_of.get(key, set()) & STRONG:
+            continue
+        own = continues_own_fix(p, before)
+        if own is None:
+            continue
+        verdict.after_close.remove(p)
+        verdict.fix.append((p, "fix"))
+        in_set.add(key)
+        c = cands[key]
+        c.verdict = "fix"
+        c.add(Signal("landing", f"merged after the close; its author also wrote "
+                                f"{idx.pr_label((own.repo, own.number), p.repo)}, the fix merged before it: "
+                                f"a second landing of that work", f"pulls/{p.number}"))
 
 
 def _follow_ups(verdict: FixVerdict, cands: dict[Key, Candidate]) -> None:

@@ -56,6 +56,7 @@ class Ref:
     form: str = ""           # FORM_*: how it was written
     pointer: str = ""        # a cue that only points at the ticket ("reported in", "see", "addresses", "详见"), else ""
     withheld: str = ""       # the clause asks, denies or blames ("is this fixed by", "not fixed by", "caused by"), else ""
+    soft: str = ""           # a soft background cue `settle_background` did not keep ("related to" in a PR claiming nothing)
 
 
 _MAX_NUMBER = 10_000_000     # issue/PR ordinals; longer digit runs are ids, hashes or timestamps
@@ -280,6 +281,17 @@ _ALWAYS_BACKGROUND = re.compile(r"前序|前置|后续|延续|类似|同类|foll
 
 _FOLLOW_UP = re.compile(r"后续|延续|follow", re.IGNORECASE)
 
+# A cue that names an earlier change and then, with "for", the ticket this PR is for: "This is the
+# v0.26.0rc follow-up to #13079 for #13070" (a port of an unmerged fix to another release branch,
+# accel-threads7 vllm-ascend #13604, read), as "Backport of #14635 to the 9.1.x branch to fix #14964"
+# (pytest-threads, read) names its own target after the change it carries. "for" after the change
+# may also say what that change was for ("Fixes #647 (follow-up of PR#986 for #631)"), so the
+# reading is soft: background only when the PR names some issue with a closing keyword
+# (`settle_background`), the ticket it is for otherwise.
+_FOR_AFTER_CHANGE = re.compile(r"(?:PR|MR)?\s*[!#＃]\d+[^\n。；;.!?#＃!]{0,24}?\bfor\s+(?:the\s+)?(?:issues?\s*)?[:：]?\s*$",
+                               re.IGNORECASE)
+_FOR_TAIL = " … for"
+
 
 def is_follow_up(ref: Ref) -> bool:
     """Whether the reference names an earlier change the text continues ("follow-up of #12", "!34 的后续")."""
@@ -292,8 +304,18 @@ def settle_background(refs: list[Ref]) -> list[Ref]:
     targeted = any(r.keyword for r in refs)
     if targeted:
         return refs
-    return [replace(r, background="") if r.background and not _ALWAYS_BACKGROUND.search(r.background) else r
-            for r in refs]
+    return [replace(r, background="", soft=r.background) if r.background and (
+        not _ALWAYS_BACKGROUND.search(r.background) or r.background.endswith(_FOR_TAIL)) else r for r in refs]
+
+
+def related_only(ref: Ref) -> str:
+    """The cue when the reference names its ticket only as related work ("Related to #65", "refs #3",
+    "see also #7", "相关 #8": a soft cue `settle_background` did not keep), else "". Such a PR may be
+    the one fix of a ticket nobody else claims (github-mini #100: "Related: #100"); beside a PR that
+    claims the ticket it is related work (`fixlore.rules.landings.related_beside_a_claim`)."""
+    if not ref.soft or ref.keyword or ref.kind == KIND_ISSUE or _ALWAYS_BACKGROUND.search(ref.soft):
+        return ""
+    return ref.soft
 
 
 # A reference that points at a ticket without claiming to close it: where the problem was
@@ -317,9 +339,11 @@ def _pointer_cue(text: str, start: int) -> str:
 
 
 def _background_cue(text: str, start: int, end: int) -> str:
-    m = _BACKGROUND_BEFORE.search(text[max(0, start - _KEYWORD_WINDOW):start])
+    window = text[max(0, start - _KEYWORD_WINDOW):start]
+    m = _BACKGROUND_BEFORE.search(window)
     if m:
-        return " ".join(m.group("cue").split()).lower()
+        cue = " ".join(m.group("cue").split()).lower()
+        return cue + _FOR_TAIL if _FOR_AFTER_CHANGE.search(window, m.end("cue")) else cue
     m = _BACKGROUND_AFTER.match(text[end:end + 8])
     return m.group("cue") if m else ""
 

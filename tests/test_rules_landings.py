@@ -1,0 +1,48 @@
+"""One change, several landings (rules.landings): a second PR by the fix's author after the close."""
+
+import pytest
+
+from fixlore.core.model import Corpus
+from fixlore.link import build_cases
+from fixlore.rules.landings import continues_own_fix
+
+from test_link_builders import SINCE, issue, pull, t
+
+
+def _case(*pulls, closed=t(18, 10, 0, 1)):
+    cases, _ = build_cases(Corpus(issues=[issue(14, "v2 interface memory usage too high", closed=closed)],
+                                  pulls=list(pulls)), SINCE)
+    return next(c for c in cases if c.number == 14)
+
+
+def test_the_fix_authors_second_closing_pr_after_the_close_is_a_fix():
+    """flash-attention-npu #14 (accel-threads, read): #15 closes it, #16 by the same developer says
+    'closes #14' again three days later; both are changes made for the report."""
+    c = _case(pull(15, "Fix high memory usage in v2", body="closes #14", merged=t(18), author="dev"),
+              pull(16, "Fix high memory usage in v2", body="Related Issue None. closes #14", merged=t(21), author="Dev"))
+    assert [(f.number, f.role) for f in c.fix] == [(15, "fix"), (16, "fix")]
+    assert c.timing == "same_second" and c.lag_s == 1 and c.pending_fix == []
+    row = next(r for r in c.to_export()["candidates"] if r["number"] == 16)
+    assert row["verdict"] == "fix" and any(s["kind"] == "landing" for s in row["signals"])
+
+
+@pytest.mark.parametrize("second", [
+    pull(16, "Add regression tests for #14", body="Closes #14", merged=t(21), author="carol"),   # someone else
+    pull(16, "tidy the v2 interface", body="see #14", merged=t(21), author="dev"),               # no claim
+])
+def test_a_pr_after_the_close_that_is_not_the_fix_authors_claim_stays_after_the_close(second):
+    c = _case(pull(15, "Fix high memory usage in v2", body="closes #14", merged=t(18), author="dev"), second)
+    assert [f.number for f in c.fix] == [15]
+
+
+def test_without_a_fix_before_the_close_a_later_claim_is_still_closed_before_merge():
+    c = _case(pull(16, "Fix high memory usage in v2", body="closes #14", merged=t(21), author="dev"))
+    assert c.fix == [] and "closed_before_merge" in c.traps
+
+
+def test_continues_own_fix_compares_logins_without_case_and_needs_a_merge():
+    fix = pull(15, merged=t(18), author="Dev")
+    assert continues_own_fix(pull(16, merged=t(21), author="dev"), [fix]) is fix
+    assert continues_own_fix(pull(16, author="dev"), [fix]) is None                 # not merged
+    assert continues_own_fix(pull(16, merged=t(21), author=""), [fix]) is None      # unknown author
+    assert continues_own_fix(pull(16, merged=t(21), author="eve"), [fix]) is None
