@@ -312,7 +312,7 @@ def related_only(ref: Ref) -> str:
     """The cue when the reference names its ticket only as related work ("Related to #65", "refs #3",
     "see also #7", "相关 #8": a soft cue `settle_background` did not keep), else "". Such a PR may be
     the one fix of a ticket nobody else claims (github-mini #100: "Related: #100"); beside a PR that
-    claims the ticket it is related work (`fixlore.rules.landings.related_beside_a_claim`)."""
+    claims the ticket it is related work (`fixlore.rules.related.related_work`)."""
     if not ref.soft or ref.keyword or ref.kind == KIND_ISSUE or _ALWAYS_BACKGROUND.search(ref.soft):
         return ""
     return ref.soft
