@@ -16,7 +16,7 @@ WORLDS = {"demo": "worldgen/demo.py", "github-mini": "worldgen/github_mini.py", 
           "paddle-threads": "worldgen/paddle_threads.py", "pytest-threads": "worldgen/pytest_threads.py",
           **{w: "worldgen/held_out_batches.py"
              for w in ("accel-threads", "accel-threads2", "accel-threads3", "accel-threads4", "accel-threads5",
-                       "accel-threads6", "accel-threads7")}}
+                       "accel-threads6", "accel-threads7", "accel-threads8")}}
 # Worlds whose truth entries carry provenance after the common keys (real-data worlds).
 PROVENANCE_KEYS = {"npu-threads": ["split", "source", "fix_sources", "why"], "seed-twin": ["split", "why"],
                    "seed-twin2": ["split", "why"], "paddle-threads": ["split", "source", "fix_sources", "why"],
@@ -27,7 +27,8 @@ PROVENANCE_KEYS = {"npu-threads": ["split", "source", "fix_sources", "why"], "se
                    "accel-threads4": ["split", "source", "fix_sources", "why"],
                    "accel-threads5": ["split", "source", "fix_sources", "why"],
                    "accel-threads6": ["split", "source", "fix_sources", "why"],
-                   "accel-threads7": ["split", "source", "fix_sources", "why"]}
+                   "accel-threads7": ["split", "source", "fix_sources", "why"],
+                   "accel-threads8": ["split", "source", "fix_sources", "why"]}
 
 FUNNEL = ["window", "unresolved", "internal", "cve", "empty_title", "noise", "rank", "analysis", "selected"]
 DROP_REASONS = {"not_adopted", "no_fix_evidence", "internal_process", "consultation_only", "env_workaround",
@@ -343,7 +344,9 @@ def _entries_are_the_hand_labels(world: str, data_file: str) -> list[dict]:
                                               # a fourth batch, collected after accel-threads3 was measured
                                               ("accel-threads4", "accel_threads4.yaml"),
                                               # a sixth batch (one project, THUDM/slime), after accel-threads5
-                                              ("accel-threads6", "accel_threads6.yaml")])
+                                              ("accel-threads6", "accel_threads6.yaml"),
+                                              # an eighth batch (FunASR, ncnn), after accel-threads7
+                                              ("accel-threads8", "accel_threads8.yaml")])
 def test_a_blind_world_is_its_hand_labels_all_held_out(world, data_file):
     entries = _entries_are_the_hand_labels(world, data_file)
     assert len(entries) >= 25 and all(e["split"] == "heldout" for e in entries)
@@ -394,6 +397,31 @@ def test_the_sixth_blind_world_keeps_slime_s_ways_of_naming_an_issue():
     assert parse_time(issue["closed_at"]) > parse_time(fix["merged_at"]) and issue["state_reason"] is None
     assert world.pull("THUDM", "slime", 1636)["merged_at"] and referrers(1578) == []
     assert world.issue("THUDM", "slime", 1578)["state"] == "open"
+
+
+def test_the_eighth_blind_world_keeps_funasr_and_ncnn_ways_of_naming_an_issue():
+    """accel-threads8 (modelscope/FunASR, Tencent/ncnn): 'Fixes #3202.' closes the issue a second after the merge; a
+    maintainer's comment naming the fix ('This is fixed by #2974 (now merged)') closes #2948 by hand after the merge of a
+    PR whose title only ends '(#2948)'; the reporter's Chinese PR '修复 Issue #6457 中反馈的' cross-references its issue
+    and closes nothing; #3401 stays open although the merged #3402 says 'Closes #3401' (the maintainer reopened it),
+    as its stored copy shows."""
+    world = World(ROOT / "worlds" / "accel-threads8")
+
+    def referrers(owner, repo, number):
+        events = world.issue_file(owner, repo, number, "events") or []
+        return sorted(e["source"]["issue"]["number"] for e in events if e["event"] == "cross-referenced")
+
+    issue, fix = world.issue("modelscope", "FunASR", 3202), world.pull("modelscope", "FunASR", 3204)
+    assert "Fixes #3202." in fix["body"] and fix["merged_at"]
+    assert (parse_time(issue["closed_at"]) - parse_time(fix["merged_at"])).total_seconds() == 1
+    issue, fix = world.issue("modelscope", "FunASR", 2948), world.pull("modelscope", "FunASR", 2974)
+    assert fix["title"].endswith("(#2948)") and referrers("modelscope", "FunASR", 2948) == [2974]
+    assert parse_time(issue["closed_at"]) > parse_time(fix["merged_at"]) and issue["state_reason"] is None
+    issue, fix = world.issue("Tencent", "ncnn", 6457), world.pull("Tencent", "ncnn", 6459)
+    assert "修复 Issue #6457" in fix["body"] and referrers("Tencent", "ncnn", 6457) == [6459]
+    assert parse_time(issue["closed_at"]) > parse_time(fix["merged_at"])
+    assert world.pull("modelscope", "FunASR", 3402)["merged_at"] and referrers("modelscope", "FunASR", 3401) == [3402]
+    assert world.issue("modelscope", "FunASR", 3401)["state"] == "open"
 
 
 def test_the_seventh_world_is_a_tune_world_of_two_unseen_projects():

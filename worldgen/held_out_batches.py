@@ -1,4 +1,4 @@
-"""Generate the batches of real public issue/PR threads (worlds/accel-threads, accel-threads2 … 7).
+"""Generate the batches of real public issue/PR threads (worlds/accel-threads, accel-threads2 … 8).
 
     python worldgen/held_out_batches.py WORLD [OUT_DIR]   (default: worlds/WORLD next to this folder)
 
@@ -12,7 +12,8 @@ collected so that its per-case output is read after its first run).
 Which batches a later round read, and so is fitted for (worlds/README.md says which rules):
 - accel-threads: its per-case errors were read after its first measure; rules for five of their classes.
 - accel-threads3: its per-case output was read after its first measure; four rules and the value's own words.
-- accel-threads2, accel-threads4, accel-threads5, accel-threads6: never read; their per-case results are not written down.
+- accel-threads2, accel-threads4, accel-threads5, accel-threads6, accel-threads8: never read; their per-case results are not
+  written down.
 - accel-threads7: a tune world from the start (split ``tune``): its per-case output is read after its first run.
 """
 
@@ -50,6 +51,9 @@ BATCHES: dict[str, str] = {
         "Real public issue/PR threads of two projects no other world uses (vLLM's Ascend plugin vllm-ascend, Alibaba's "
         "MNN: Chinese and English reports, Chinese-speaking maintainers), labelled by hand, a tune world; times of day "
         "are synthetic."),
+    "accel-threads8": (
+        "Real public issue/PR threads of two projects no other world uses (Alibaba's speech toolkit FunASR, Tencent's "
+        "ncnn: Chinese and English reports, Chinese-speaking maintainers), labelled by hand; times of day are synthetic."),
 }
 # Batches whose issues are not held out: collected to be read after their first run (every other batch: heldout).
 SPLITS: dict[str, str] = {"accel-threads7": "tune"}
