@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -303,3 +304,30 @@ def test_a_closing_clause_that_only_names_the_ticket_is_left_out_of_a_sentence()
     assert cut("This pull request fixes LMCache/LMCache-Ascend#29") == ""
     for whole in ("Fixes #12", "修复 #12", "The fix for #12 moves the lock", "This fixes the race in #12's loader"):
         assert cut(whole) == whole
+
+
+# A line that only files a change under its ticket says nothing a row can keep, in any form people
+# write the reference; a line with content around the reference stays.
+@settings(max_examples=60, deadline=None)
+@given(verb=st.sampled_from(["Fix", "Fixes", "fix", "Closes", "Resolved", "修复", "解决"]),
+       noun=st.sampled_from(["", "issue ", "Issue ", "the issue ", "bug "]),
+       where=st.sampled_from(["", "vllm-project/vllm-ascend", "a-b/c.d"]),
+       tag=st.sampled_from(["", "[fix_bug] ", "[BugFix] "]),
+       number=st.integers(1, 99999), tail=st.sampled_from(["", ".", "。", " issue1"]))
+def test_a_line_that_only_files_a_change_is_not_kept(verb, noun, where, tag, number, tail):
+    from fixlore.rules.refs import files_only
+    from fixlore.rules.text import sentences
+    line = f"{tag}{verb} {noun}{where}#{number}{tail}"
+    assert files_only(line)
+    assert sentences(line) == []
+
+
+@pytest.mark.parametrize("line", ["See #12 for the root cause in the allocator",
+                                  "Fix dtype of attention_mask in foo() (#1234)",
+                                  "Sync vllm-project/vllm#14702 to solve grammar_bitmask IndexError",
+                                  "修复 #33：int32 掩码改为 bool"])
+def test_a_line_with_content_around_its_reference_is_kept(line):
+    from fixlore.rules.refs import files_only
+    from fixlore.rules.text import sentences
+    assert not files_only(line)
+    assert sentences(line)

@@ -653,6 +653,23 @@ def without_refs(text: str) -> str:
     return _REFS_WITH_CUE.sub("", text)
 
 
+# What a line that only files a change under its ticket is made of besides the reference: the
+# repository the reference is in ("Fix vllm-project/vllm-ascend#2033"), the word naming the ticket
+# ("fix issue #1087", "修复 issue #33", a template's "issue1"), a commit title's tag ("[fix_bug]",
+# "[BugFix]"). Read on accel-threads7 (vllm-ascend #1760, #2033, #5524: such a line was a row's answer)
+# and npu-threads' "[fix_bug] fix issue #1087"; every other world held out.
+_FILING = re.compile(r"(?:\b[\w.-]+/[\w.-]+(?=[#!]\d))|\[[^\]\n]{1,24}\]|\b(?:issues?\d*|bugs?|PR|MR|pull request|this|the|问题|单)\b",
+                     re.I)
+
+
+def files_only(sentence: str) -> bool:
+    """Whether `sentence` only names tickets and the word for what it does to them ("Fixes #115",
+    "Fix vllm-project/vllm-ascend#2033.", "[fix_bug] fix issue #1087", "修复 #103 #104"): nothing a
+    reader learns from."""
+    rest = without_refs(_FILING.sub(" ", sentence))
+    return len(re.sub(r"[\W_]+", "", rest)) < 4
+
+
 # a sentence's closing clause that only says which ticket the change is for ("… and will fix
 # owner/repo#8463.", ", which fixes #12"): the row states the fix and its state itself, and a PR body's
 # future tense ("will fix") reads wrong once the PR is merged. Read on accel-threads7 (vllm-ascend #8463:

@@ -7,7 +7,7 @@ import logging
 import re
 from functools import lru_cache
 
-from fixlore.rules.refs import urls_as_keys, without_leading_refs, without_refs, without_trailing_fix_ref
+from fixlore.rules.refs import files_only, urls_as_keys, without_leading_refs, without_trailing_fix_ref
 from fixlore.rules.words import has_cue
 
 _CJK = re.compile(r"[\u3400-\u9fff]")
@@ -198,10 +198,8 @@ def error_lines(body: str, limit: int = 3) -> list[str]:
 
 
 def informative(sentence: str) -> bool:
-    """False for sentences that are only issue/PR references ("Fixes #115", "修复 #103 #104")."""
-    rest = without_refs(sentence)
-    rest = re.sub(r"[\W_]+", "", rest)
-    return len(rest) >= 4
+    """False for sentences that are only issue/PR references (`rules.refs.files_only`)."""
+    return not files_only(sentence)
 
 
 _EMPHASIS = re.compile(r"\*\*|__(?=\S)|(?<=\S)__")
