@@ -369,9 +369,11 @@ class Harvester:
             if self._watermark_applies(mark) and mark.get("issues_updated_at"):
                 bound = max(bound, mark["issues_updated_at"])
             batch: list[m.Issue] = []
+            listed: set[int] = set()
             try:
                 for issue in self.source.iter_issues(repo.full_name, bound):
                     batch.append(issue)
+                    listed.add(issue.number)
                     if len(batch) >= 100:
                         self._save_issues(batch)
                         batch = []
@@ -379,7 +381,8 @@ class Harvester:
                 self._without_issues(repo.full_name, f"HTTP {exc.status} {exc.message}".strip())
             except ApiError as exc:
                 self._fail(repo.full_name, exc)
-            self._save_issues(batch)           # what was read is true; the watermark decides what is done
+            # what was read is true; the watermark decides what is done
+            self._save_issues(batch, (repo.full_name, listed))
             progress.advance(task)
 
     def _without_issues(self, repo: str, why: str) -> None:
@@ -388,10 +391,17 @@ class Harvester:
         self.report.without_issues.append({"repo": repo, "why": why})
         self.store.clear_failures(repo)
 
-    def _save_issues(self, batch: list[m.Issue]) -> None:
-        if batch:
+    def _save_issues(self, batch: list[m.Issue], listing: tuple[str, set[int]] | None = None) -> None:
+        """A page of a repo's issue list; with its last one, `listing` (the repo, every number the listing
+        carried) takes the deleted marks off those listed again (StoreWriter.listed_again), once per listing.
+        Killed before that, the marks stay, and the next run lists them again: the watermark only moves in
+        the details phase, after every listing has ended, so the next listing starts no later."""
+        if batch or listing:
             with self.store.writer() as w:
-                w.upsert_issues(batch)
+                if batch:
+                    w.upsert_issues(batch)
+                if listing:
+                    w.listed_again(*listing)
             self.report.issues_listed += len(batch)
 
     def _funnel(self, repos: list[m.Repo]) -> dict[str, str]:
