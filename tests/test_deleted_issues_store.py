@@ -78,7 +78,8 @@ def test_a_listing_takes_the_deleted_marks_off_once_it_ends_and_a_killed_one_lea
     """The marks of issues a listing carried go at its end, in one write (not on every saved page); killed
     after some pages were saved, the marks stay, and the next run's listing (from the same watermark: it
     moves only after every listing ended) takes them off."""
-    from fixlore.harvest.harvester import Harvester, _Progress as Progress
+    from fixlore.harvest.harvester import Harvester
+    from fixlore.harvest.report import Progress
 
     store = Store.open(f"sqlite:///{tmp_path / 's.db'}")
     repo = m.Repo("gitcode", "o/r", "o", "r")
