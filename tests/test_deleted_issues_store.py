@@ -29,8 +29,11 @@ def test_an_issue_marked_deleted_is_left_out_of_every_read_and_its_gaps_forgotte
         assert [i.number for i in store.issues()] == [1] == [i.number for i in store.load_corpus().issues]
         assert list(store.issue_bookkeeping("o/r")) == [1] and store.item_failures() == []
         assert set(store.issue_texts([("o/r", 1), ("o/r", 2)])) == {("o/r", 1)}      # its text is not served
-        with store.writer() as w:                   # listed again: not deleted (a deleted issue leaves every list)
+        with store.writer() as w:                   # a page of a listing saved: still marked until the listing ends
             w.upsert_issues([m.Issue("o/r", 2, "#2", "", "closed", WHEN, WHEN, WHEN)])
+        assert [i.number for i in store.issues()] == [1]
+        with store.writer() as w:                   # listed again: not deleted (a deleted issue leaves every list)
+            w.listed_again("o/r", {1, 2, 3})
         assert [i.number for i in store.issues()] == [1, 2]
         assert store.issue_bookkeeping("o/r")[2]["details_for"] is None      # its details are asked again
     finally:
@@ -52,3 +55,116 @@ def test_0009_keeps_the_issues_stored_before_and_going_back_keeps_the_search_box
             "SELECT number FROM issues WHERE rowid IN (SELECT rowid FROM issues_fts WHERE issues_fts MATCH :q)"),
             {"q": '"偶发超时" OR "多卡部署"'})}
     assert found == {1, 2}
+
+
+class _Killed(Exception):
+    """The run stopped (Ctrl-C, a kill) in the middle of a listing."""
+
+
+class _Lister:
+    """An issue list of 250 issues on o/r, newest first; `stop_at` stops it after that many."""
+
+    def __init__(self, stop_at: int | None = None) -> None:
+        self.stop_at = stop_at
+
+    def iter_issues(self, repo, since):
+        for at, n in enumerate(range(250, 0, -1)):
+            if at == self.stop_at:
+                raise _Killed
+            yield m.Issue(repo, n, f"#{n}", "", "closed", WHEN, WHEN, WHEN)
+
+
+def test_a_listing_takes_the_deleted_marks_off_once_it_ends_and_a_killed_one_leaves_them_for_the_next(tmp_path):
+    """The marks of issues a listing carried go at its end, in one write (not on every saved page); killed
+    after some pages were saved, the marks stay, and the next run's listing (from the same watermark: it
+    moves only after every listing ended) takes them off."""
+    from fixlore.harvest.harvester import Harvester
+    from fixlore.harvest.report import Progress
+
+    store = Store.open(f"sqlite:///{tmp_path / 's.db'}")
+    repo = m.Repo("gitcode", "o/r", "o", "r")
+    try:
+        with store.writer() as w:
+            w.upsert_repos([repo])
+            w.upsert_issues([m.Issue("o/r", n, f"#{n}", "", "closed", WHEN, WHEN, WHEN) for n in (240, 3)])
+            w.mark_deleted("o/r", 240)
+            w.mark_deleted("o/r", 3)
+        killed = Harvester(store, _Lister(stop_at=180), since=WHEN)
+        try:
+            killed._list_issues([repo], Progress(None))
+        except _Killed:
+            pass
+        # the first page (#250..#151) was saved; #240 on it keeps its mark until a listing ends
+        assert {i.number for i in store.issues()} == set(range(151, 251)) - {240}
+        Harvester(store, _Lister(), since=WHEN)._list_issues([repo], Progress(None))
+        book = store.issue_bookkeeping("o/r")
+        assert len(book) == 250 and book[240]["details_for"] is None and book[3]["details_for"] is None
+    finally:
+        store.close()
+
+
+def _searched(store: Store, words: str) -> set[int]:
+    """The issue numbers the issues' search box (issues_fts, what Datasette's box asks) finds for `words`."""
+    with store.engine.connect() as conn:
+        return {r[0] for r in conn.execute(sa.text(
+            "SELECT number FROM issues WHERE rowid IN (SELECT rowid FROM issues_fts WHERE issues_fts MATCH :q)"),
+            {"q": f'"{words}"'})}
+
+
+def test_a_deleted_issue_is_in_no_read_its_comments_and_events_neither_nor_any_search(tmp_path):
+    from fixlore.sources.base import IssueDetail, PullDetail
+
+    store = Store.open(f"sqlite:///{tmp_path / 's.db'}")
+    try:
+        with store.writer() as w:
+            w.upsert_repos([m.Repo("gitcode", "o/r", "o", "r")])
+            issues = [m.Issue("o/r", n, f"偶发超时 #{n}", f"多卡部署 body {n}", "closed", WHEN, WHEN, WHEN) for n in (1, 2)]
+            w.upsert_issues(issues)
+            for i in issues:
+                w.save_issue_detail(i, IssueDetail(
+                    comments=[m.Comment("o/r", "issue", i.number, f"c{i.number}", "a", "reply", WHEN)],
+                    events=[m.Event("o/r", "issue", i.number, f"e{i.number}", "closed", "a", WHEN)]))
+            w.save_pull_detail(m.Pull("o/r", 2, "偶发超时 fix", "", "merged", WHEN, WHEN, WHEN, WHEN),
+                               PullDetail(events=[m.Event("o/r", "pull", 2, "p2", "merged", "a", WHEN)]))
+        assert store.refresh_fulltext(str)["rows"] == 3
+        assert _searched(store, "偶发超时") == {1, 2}
+        with store.writer() as w:
+            w.mark_deleted("o/r", 2)
+        corpus = store.load_corpus()
+        assert [i.number for i in corpus.issues] == [1]
+        assert {(c.parent_kind, c.parent_number) for c in corpus.comments} == {("issue", 1)}
+        # the PR numbered 2 keeps its history: only an issue's go with it
+        assert {(e.parent_kind, e.parent_number) for e in corpus.events} == {("issue", 1), ("pull", 2)}
+        assert store.comments_of("o/r", "issue", 2) == [] and len(store.comments_of("o/r", "issue", 1)) == 1
+        assert set(store.issue_texts([("o/r", 1), ("o/r", 2)])) == {("o/r", 1)}       # the case index's text
+        assert _searched(store, "偶发超时") == {1} and _searched(store, "多卡部署") == {1}
+        assert store.refresh_fulltext(str) == {"indexed": 0, "removed": 1, "rows": 2}
+        with store.engine.connect() as conn:
+            assert {tuple(r) for r in conn.execute(sa.text("SELECT kind, CAST(number AS INT) FROM fulltext"))} == {
+                ("issue", 1), ("pull", 2)}
+        with store.writer() as w:                   # listed again: searched again
+            w.listed_again("o/r", [2])
+        assert _searched(store, "偶发超时") == {1, 2}
+        assert store.refresh_fulltext(str)["indexed"] == 1
+    finally:
+        store.close()
+
+
+def test_0010_takes_a_deleted_issue_out_of_the_search_box_and_going_back_puts_it_in(tmp_path):
+    url = f"sqlite:///{tmp_path / 'm.db'}"
+    find = "SELECT number FROM issues WHERE rowid IN (SELECT rowid FROM issues_fts WHERE issues_fts MATCH '\"偶发超时\"')"
+    with _store_at(url, "0009_deleted_issues", "gitcode") as (conn, cfg):
+        for n, deleted in ((1, None), (2, "2026-09-18 00:00:00.000000")):
+            conn.execute(sa.text("INSERT INTO issues (id, repo, number, title, raw, deleted_at) VALUES "
+                                 "(:id, 'o/r', :n, '偶发超时', '{}', :d)"), {"id": f"o/r#{n}", "n": n, "d": deleted})
+        assert {r[0] for r in conn.execute(sa.text(find))} == {1, 2}
+        command.upgrade(cfg, "0010_search_live_issues")
+        assert {r[0] for r in conn.execute(sa.text(find))} == {1}
+        conn.execute(sa.text("UPDATE issues SET title = '偶发超时 again' WHERE number = 2"))   # still deleted
+        conn.execute(sa.text("DELETE FROM issues WHERE number = 2"))
+        assert {r[0] for r in conn.execute(sa.text(find))} == {1}
+        conn.execute(sa.text("INSERT INTO issues (id, repo, number, title, raw, deleted_at) VALUES "
+                             "('o/r#2', 'o/r', 2, '偶发超时', '{}', '2026-09-18 00:00:00.000000')"))
+        command.downgrade(cfg, "0009_deleted_issues")
+        assert {r[0] for r in conn.execute(sa.text(find))} == {1, 2}
+        assert conn.execute(sa.text("INSERT INTO issues_fts (issues_fts) VALUES ('integrity-check')")) is not None

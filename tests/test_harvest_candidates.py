@@ -3,7 +3,7 @@
 from datetime import datetime, timezone
 
 from fixlore.core import model as m
-from fixlore.harvest.harvester import select_candidates
+from fixlore.harvest.candidates import select_candidates
 
 T = datetime(2026, 9, 18, tzinfo=timezone.utc)
 

@@ -16,7 +16,7 @@ from fixlore.core.model import Case
 from fixlore.rules.answers import DECLINED
 from fixlore.rules.refs import hash_numbers, merged_into, pull_numbers, visible
 from fixlore.rules.text import without_urls, PROBLEM_CUES, ROOT_CUES, cjk_count, clean_body, is_cjk
-from fixlore.rules.words import ERROR_SEEN, has_cue
+from fixlore.rules.words import ERROR_SEEN, NEGATION_EN, NEGATION_ZH, has_cue
 from fixlore.wording.facts import landed, unlanded
 
 NOT_A_PROBLEM = ("不是问题", "非问题", "不是bug", "不是 bug", "并非问题", "不存在该问题", "实际不存在", "不存在此问题",
@@ -70,8 +70,9 @@ STILL_FAILS = ("still", "again", "same error", "doesn't work", "does not work", 
                "not working", "no luck", "no change", "fails", "failed", "仍然", "依然", "依旧", "还是", "不行", "没用", "无效",
                "无果", "没变", "报错", "失败")
 # A failure word said to be over ("no longer fails", "不再报错", "没有报错了", "之后未再报错", "后无报错"): the step
-# worked. One negation list for both uses; in Chinese the failure word follows the negation directly.
-_NEGATION = r"(?:no\s+longer|not|n't|never|no)\s+|(?:不再|没有再?|没再?|未再?|无|不)"
+# worked. The negations are rules.words.NEGATION's; an English one ends where a word does, in Chinese
+# the failure word follows the negation directly.
+_NEGATION = rf"(?:{NEGATION_EN})\s+|(?:{NEGATION_ZH})"
 _OVER = re.compile(rf"(?:{_NEGATION})\s*$", re.IGNORECASE)
 _QUOTED = re.compile(r"(?m)^[ \t]*+>.*$")
 _ASKS = re.compile(r"[?？]|是不是|是否|\bdid\s+I\b", re.IGNORECASE)

@@ -20,27 +20,25 @@ Idempotence: every write is an upsert keyed by (repo, number) or a replace of on
 children, and "already done" is read back from the store (``details_for`` equals the
 object's ``updated_at``), so a re-run after a crash converges to the same rows.
 
-It is over 400 lines because candidate selection still lives beside `Harvester` (issue #10), and
-with it the per-item failure bookkeeping (`_item`, `_retry_unread_pulls`).
-Progress is reported through the ``progress(phase, done, total)`` callback a caller gives
-(`fixlore harvest` and `fixlore run` draw it as bars); the library draws nothing.
+Which PRs are worth a detail fetch is `harvest.candidates`; what the run tells its caller (the summary,
+the progress) is `harvest.report`. Progress is reported through the ``progress(phase, done, total)``
+callback a caller gives (`fixlore harvest` and `fixlore run` draw it as bars); the library draws nothing.
 """
 
 from __future__ import annotations
 
 import logging
-import re
 import time
 from collections import Counter
-from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 from typing import Any, Callable, Iterable
 
 from fixlore.core import model as m
 from fixlore.core.enums import FunnelStage
+from fixlore.harvest.candidates import Candidates, pull_refs_in_text, select_candidates
+from fixlore.harvest.report import HarvestReport, Progress
 from fixlore.rules.bursts import in_bursts
 from fixlore.rules.funnel import POOL, FunnelConfig, cheap_funnel
-from fixlore.rules.refs import KIND_EITHER, KIND_ISSUE, KIND_PULL, find_refs, refs_from_branch
 from fixlore.rules.unread import CLOSING_REFS, ISSUE, PULL, PULL_ITSELF, PULL_LIST, REPO
 from fixlore.sources.base import Source, deleted_issue
 from fixlore.sources.github_graphql import closing_refs
@@ -50,202 +48,6 @@ from fixlore.store import Store
 
 log = logging.getLogger(__name__)
 
-HOST_DOWN = HostDown.STATUS   # the status of a repo not read because the host stopped answering
-
-
-@dataclass
-class HarvestReport:
-    orgs: list[str] = field(default_factory=list)
-    repos: int = 0
-    issues_listed: int = 0
-    issues_in_window: int = 0
-    funnel: dict[str, int] = field(default_factory=dict)      # cheap funnel stage -> count
-    issues_detailed: int = 0
-    repos_with_work: int = 0
-    pulls_listed: int = 0
-    pull_candidates: int = 0
-    pulls_detailed: int = 0
-    phase_seconds: dict[str, float] = field(default_factory=dict)
-    # What could not be read: {repo, endpoint, status, message, failed_at, attempts} per repo and endpoint.
-    unreadable: list[dict[str, Any]] = field(default_factory=list)
-    # Parts of single issues and PRs that could not be read (fixlore.rules.unread): {repo, kind, number,
-    # part, endpoint, status, message, failed_at, attempts}; the rest of their repo was read.
-    unread_items: list[dict[str, Any]] = field(default_factory=list)
-    # Event (operation-log) action types the source met and does not know, with counts.
-    unknown_actions: dict[str, int] = field(default_factory=dict)
-    # Lists whose update order could not be proven past the window: {list, remedy} ("since" /
-    # "updated_after" when asked again with the platform's filter, "walked" when walked to the end).
-    unsorted: list[dict[str, str]] = field(default_factory=list)
-    # How the source asked its lists (the ordering form in use, forms refused) and what paging met
-    # (a page longer than asked taken whole, a repeated page that ended a list): sources.listforms, paging.
-    list_forms: list[dict[str, Any]] = field(default_factory=list)
-    paging: list[dict[str, Any]] = field(default_factory=list)
-    # Repos whose GitHub closing references (the Development sidebar) could not be read: {repo, issues, why}.
-    closing_refs_unread: list[dict[str, Any]] = field(default_factory=list)
-    # Repos with issues disabled (the repo object's has_issues false, or their issue list answered 410 Gone):
-    # {repo, why}. Not asked for their issues, not unreadable: there is nothing to read.
-    without_issues: list[dict[str, str]] = field(default_factory=list)
-    # Issues seen deleted on the platform when their details were asked for (sources.base.deleted_issue):
-    # {repo, number, why}. Left out of the store's reads from now on: no case, no unread part, no new ask.
-    issues_deleted: list[dict[str, Any]] = field(default_factory=list)
-    # Issue.key -> cheap funnel stage of every issue updated in the window: the run's funnel
-    # verdict (the funnel and link stages read it; not part of the summary)
-    verdicts: dict[str, str] = field(default_factory=dict, repr=False)
-
-    @property
-    def repos_unreadable(self) -> int:
-        return len({f["repo"] for f in self.unreadable})
-
-    def as_dict(self) -> dict[str, Any]:
-        return {"orgs": self.orgs, "repos": self.repos, "issues_listed": self.issues_listed,
-                "issues_in_window": self.issues_in_window, "funnel": dict(self.funnel),
-                "issues_detailed": self.issues_detailed, "repos_with_work": self.repos_with_work,
-                "pulls_listed": self.pulls_listed, "pull_candidates": self.pull_candidates,
-                "pulls_detailed": self.pulls_detailed, "repos_unreadable": self.repos_unreadable,
-                "unreadable": [{**f, "failed_at": str(f.get("failed_at") or "")} for f in self.unreadable],
-                "items_unreadable": len({(f["repo"], f["kind"], f["number"]) for f in self.unread_items}),
-                "unread_items": [{**f, "failed_at": str(f.get("failed_at") or "")} for f in self.unread_items],
-                "unknown_actions": dict(sorted(self.unknown_actions.items())),
-                "unsorted_lists": len(self.unsorted), "unsorted": list(self.unsorted),
-                "list_forms": list(self.list_forms), "paging": list(self.paging),
-                "closing_refs_unread": list(self.closing_refs_unread),
-                "repos_without_issues": list(self.without_issues),
-                "issues_deleted": list(self.issues_deleted),
-                "phase_seconds": {k: round(v, 3) for k, v in self.phase_seconds.items()}}
-
-
-class _Progress:
-    """Counts per phase, reported through the ``report(phase, done, total)`` callback the caller
-    gives (the CLI draws it; the library draws nothing)."""
-
-    def __init__(self, report: Callable[[str, int, int | None], None] | None):
-        self.report = report
-        self.done: dict[str, int] = {}
-        self.total: dict[str, int | None] = {}
-
-    def task(self, phase: str, total: int | None) -> str:
-        self.done[phase], self.total[phase] = 0, total
-        if self.report is not None:
-            self.report(phase, 0, total)
-        return phase
-
-    def advance(self, phase: str, n: int = 1) -> None:
-        self.done[phase] += n
-        if self.report is not None:
-            self.report(phase, self.done[phase], self.total[phase])
-
-    def finish(self, phase: str) -> None:
-        if self.report is not None:
-            self.report(phase, self.done[phase], self.done[phase] if self.total[phase] is None else self.total[phase])
-
-
-# ---------------------------------------------------------------------------
-# Candidate PRs (pure)
-
-
-def issue_refs_in_pull(pull: m.Pull) -> set[tuple[str, int]]:
-    """(repo, number) of issues a PR's title, body or branch name points at."""
-    found: set[tuple[str, int]] = set()
-    for ref in find_refs(f"{pull.title}\n{pull.body}", pull.repo, pull.platform):
-        if ref.kind in (KIND_ISSUE, KIND_EITHER):
-            found.add((ref.repo, ref.number))
-    for number in refs_from_branch(pull.head_ref):
-        found.add((pull.repo, number))
-    return found
-
-
-def pull_refs_in_text(text: str, repo: str, platform: str = "") -> tuple[set[tuple[str, int]], set[tuple[str, int]]]:
-    """(explicit PR refs, ambiguous ``#N`` refs) in a comment or PR body."""
-    explicit, either = set(), set()
-    for ref in find_refs(text, repo, platform):
-        if ref.kind == KIND_PULL:
-            explicit.add((ref.repo, ref.number))
-        elif ref.kind == KIND_EITHER:
-            either.add((ref.repo, ref.number))
-    return explicit, either
-
-
-@dataclass
-class Candidates:
-    """PRs worth a detail fetch, and why (kept for debugging and the run report)."""
-    reasons: dict[tuple[str, int], set[str]] = field(default_factory=dict)
-
-    def add(self, key: tuple[str, int], reason: str) -> None:
-        if key[1] > 0:
-            self.reasons.setdefault(key, set()).add(reason)
-
-    def keys(self) -> list[tuple[str, int]]:
-        return sorted(self.reasons)
-
-
-def select_candidates(pool: list[m.Issue], listed_pulls: list[m.Pull], links: list[m.Link],
-                      events: list[m.Event], comments: list[m.Comment]) -> Candidates:
-    """Candidate PRs for a repo's pool issues, from data already in hand (no requests)."""
-    wanted = {(i.repo, i.number) for i in pool}
-    listed = {(p.repo, p.number) for p in listed_pulls}
-    cands = Candidates()
-    for link in links:
-        if (link.issue_repo, link.issue_number) in wanted:
-            cands.add((link.pull_repo, link.pull_number), "linked")
-    by_sha: dict[str, tuple[str, int]] = {}
-    for pull in listed_pulls:
-        for sha in (pull.merge_commit_sha, pull.head_sha):
-            if sha:
-                by_sha[sha] = (pull.repo, pull.number)
-    for event in events:
-        if (event.repo, event.parent_number) not in wanted or event.parent_kind != "issue":
-            continue
-        if event.detail.get("pull"):
-            cands.add((str(event.detail.get("pull_repo") or event.repo), int(event.detail["pull"])), "event")
-        sha = str(event.detail.get("commit_id") or "")
-        if sha and sha in by_sha:          # closed or referenced by a commit: the PR that carried it
-            cands.add(by_sha[sha], "commit")
-    for pull in listed_pulls:
-        if issue_refs_in_pull(pull) & wanted:
-            cands.add((pull.repo, pull.number), "mentions_issue")
-    for comment in comments:
-        if (comment.repo, comment.parent_number) not in wanted or comment.parent_kind != "issue":
-            continue
-        explicit, either = pull_refs_in_text(comment.body, comment.repo)
-        for key in explicit:
-            cands.add(key, "comment")
-        for key in either:
-            # "#N" may be an issue: take it as a PR only when such a PR is known, or in another repo.
-            if key in listed or key[0] != comment.repo:
-                cands.add(key, "comment")
-    add_backport_twins(cands, listed_pulls)
-    return cands
-
-
-def _title_key(title: str) -> str:
-    text = re.sub(r"^\s*(\[[^\]]*\]\s*|(cherry[- ]?pick|backport)\s*(of|:)?\s*)+", "", title.casefold())
-    return re.sub(r"\W+", " ", text).strip()
-
-
-def add_backport_twins(cands: Candidates, listed_pulls: list[m.Pull]) -> None:
-    """Listed PRs that cite a candidate PR, or carry its title to another branch (backports)."""
-    chosen = set(cands.reasons)
-    by_key = {(p.repo, p.number): p for p in listed_pulls}
-    titles: dict[tuple[str, str], set[str]] = {}
-    for key in chosen:
-        pull = by_key.get(key)
-        if pull and len(title := _title_key(pull.title)) >= 8:
-            titles.setdefault((pull.repo, title), set()).add(pull.base_ref)
-    for pull in listed_pulls:
-        key = (pull.repo, pull.number)
-        if key in chosen:
-            continue
-        explicit, either = pull_refs_in_text(f"{pull.title}\n{pull.body}", pull.repo, pull.platform)
-        if (explicit | either) & chosen:
-            cands.add(key, "cites_candidate")
-            continue
-        branches = titles.get((pull.repo, _title_key(pull.title)))
-        if branches and pull.base_ref not in branches:
-            cands.add(key, "backport_twin")
-
-
-# ---------------------------------------------------------------------------
-# The harvest
 
 
 class Harvester:
@@ -270,7 +72,7 @@ class Harvester:
     def run(self, orgs: list[str]) -> HarvestReport:
         self.report.orgs = list(orgs)
         started = datetime.now(timezone.utc)
-        progress = _Progress(self.progress)
+        progress = Progress(self.progress)
         repos = self._timed("repos", lambda: self._list_repos(orgs, progress))
         self.report.repos = len(repos)
         self._timed("issues", lambda: self._list_issues(repos, progress))
@@ -282,24 +84,8 @@ class Harvester:
         self.report.unread_items = [f for f in self.store.item_failures([r.full_name for r in repos])
                                     if f["failed_at"] is not None and f["failed_at"] >= started
                                     and f["kind"] != REPO]      # a repo's list: in `unreadable`
-        self.report.unknown_actions = dict(getattr(self.source, "unknown_actions", {}) or {})
-        self.report.unsorted = [{"list": path, "remedy": remedy}
-                                for path, remedy in getattr(self.source, "unsorted", []) or []]
-        self.report.list_forms = [forms.report() for forms in (getattr(self.source, "order_forms", None) or {}).values()]
-        client = getattr(self.source, "client", None)
-        self.report.paging = client.paging_report() if hasattr(client, "paging_report") else []
-        if self.report.unknown_actions:
-            log.warning("operation-log action types not known to fixlore: %s", self.report.unknown_actions)
-        down = [f for f in self.report.unreadable if f["status"] == HOST_DOWN]
-        for failure in self.report.unreadable:
-            if failure["status"] != HOST_DOWN:
-                log.warning("could not read %s (%s): %s %s", failure["repo"], failure["endpoint"], failure["status"],
-                            failure["message"])
-        if down:        # one line for the lot: the host said why once already
-            log.warning("not read, the host having stopped answering: %s", ", ".join(sorted({f["repo"] for f in down})))
-        for item in self.report.unread_items:      # the CLI names each at the end of the run
-            log.info("could not read %s %s#%s %s (%s): %s %s", item["kind"], item["repo"], item["number"],
-                     item["part"], item["endpoint"], item["status"], item["message"])
+        self.report.take_source_findings(self.source)
+        self.report.log_unread(log)
         return self.report
 
     def _fail(self, repo: str, exc: ApiError) -> None:
@@ -335,7 +121,7 @@ class Harvester:
         finally:
             self.report.phase_seconds[name] = self.report.phase_seconds.get(name, 0.0) + time.perf_counter() - start
 
-    def _list_repos(self, orgs: list[str], progress: _Progress) -> list[m.Repo]:
+    def _list_repos(self, orgs: list[str], progress: Progress) -> list[m.Repo]:
         task = progress.task("orgs", len(orgs))
         repos: list[m.Repo] = []
         seen: set[str] = set()
@@ -354,7 +140,7 @@ class Harvester:
         """A watermark earned under a window that started no later than ours covers our window."""
         return bool(mark and mark.get("window_since") and mark["window_since"] <= self.since)
 
-    def _list_issues(self, repos: list[m.Repo], progress: _Progress) -> None:
+    def _list_issues(self, repos: list[m.Repo], progress: Progress) -> None:
         task = progress.task("issue lists", len(repos))
         for at, repo in enumerate(repos):
             if self._host_down():
@@ -369,9 +155,11 @@ class Harvester:
             if self._watermark_applies(mark) and mark.get("issues_updated_at"):
                 bound = max(bound, mark["issues_updated_at"])
             batch: list[m.Issue] = []
+            listed: set[int] = set()
             try:
                 for issue in self.source.iter_issues(repo.full_name, bound):
                     batch.append(issue)
+                    listed.add(issue.number)
                     if len(batch) >= 100:
                         self._save_issues(batch)
                         batch = []
@@ -379,7 +167,8 @@ class Harvester:
                 self._without_issues(repo.full_name, f"HTTP {exc.status} {exc.message}".strip())
             except ApiError as exc:
                 self._fail(repo.full_name, exc)
-            self._save_issues(batch)           # what was read is true; the watermark decides what is done
+            # what was read is true; the watermark decides what is done
+            self._save_issues(batch, (repo.full_name, listed))
             progress.advance(task)
 
     def _without_issues(self, repo: str, why: str) -> None:
@@ -388,10 +177,17 @@ class Harvester:
         self.report.without_issues.append({"repo": repo, "why": why})
         self.store.clear_failures(repo)
 
-    def _save_issues(self, batch: list[m.Issue]) -> None:
-        if batch:
+    def _save_issues(self, batch: list[m.Issue], listing: tuple[str, set[int]] | None = None) -> None:
+        """A page of a repo's issue list; with its last one, `listing` (the repo, every number the listing
+        carried) takes the deleted marks off those listed again (StoreWriter.listed_again), once per listing.
+        Killed before that, the marks stay, and the next run lists them again: the watermark only moves in
+        the details phase, after every listing has ended, so the next listing starts no later."""
+        if batch or listing:
             with self.store.writer() as w:
-                w.upsert_issues(batch)
+                if batch:
+                    w.upsert_issues(batch)
+                if listing:
+                    w.listed_again(*listing)
             self.report.issues_listed += len(batch)
 
     def _funnel(self, repos: list[m.Repo]) -> dict[str, str]:
@@ -416,7 +212,7 @@ class Harvester:
             w.set_funnel_stages(by_key)
         return verdicts
 
-    def _details(self, repos: list[m.Repo], verdicts: dict[str, str], progress: _Progress) -> None:
+    def _details(self, repos: list[m.Repo], verdicts: dict[str, str], progress: Progress) -> None:
         plans = []
         # items left unread by an earlier run; a PR list among them is asked for again, whatever
         # else its repo needs
@@ -465,7 +261,7 @@ class Harvester:
             self._retry_unread_pulls([r.full_name for r in repos], progress, pull_task)
         progress.finish(pull_task)
 
-    def _retry_unread_pulls(self, repos: list[str], progress: _Progress, pull_task: Any) -> None:
+    def _retry_unread_pulls(self, repos: list[str], progress: Progress, pull_task: Any) -> None:
         """PRs left partly read by an earlier run and not asked for again in this one (their issue
         is detailed already, or lives in another repo): asked again now, each on its own."""
         left = sorted({(f["repo"], f["number"]) for f in self.store.item_failures(repos) if f["kind"] == PULL}
@@ -482,7 +278,7 @@ class Harvester:
         writer.set_watermark(repo, issues_updated_at=newest, pulls_updated_at=pulls_updated_at,
                              window_since=self.since)
 
-    def _repo_details(self, repo: str, selected: list[int], needs: list[int], progress: _Progress,
+    def _repo_details(self, repo: str, selected: list[int], needs: list[int], progress: Progress,
                       issue_task: Any, pull_task: Any) -> None:
         issues = {i.number: i for i in self.store.issues([repo])}
         closing = closing_refs(self.source, repo, needs)    # GitHub GraphQL when the token allows it
@@ -544,7 +340,7 @@ class Harvester:
             with self.store.writer() as w:
                 self._advance_issue_watermark(w, repo, pulls_updated_at=newest_pull)
 
-    def _fetch_pulls(self, cands: Candidates, known: dict[tuple[str, int], m.Pull], progress: _Progress,
+    def _fetch_pulls(self, cands: Candidates, known: dict[tuple[str, int], m.Pull], progress: Progress,
                      pull_task: Any) -> None:
         queue = cands.keys()
         seen = set(queue)

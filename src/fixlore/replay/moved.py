@@ -20,27 +20,30 @@ _BY_NAME = re.compile(r"^/repos/([^/]+)/([^/]+)(/.*)?$")
 _BY_ID = re.compile(r"^/repositories/(\d+)(/.*)?$")
 
 
-def _ids(world: World) -> list[tuple[str, str]]:
-    return world.repos()
+class RepoIds:
+    """Each repository's id, its place in the world (from 1), read once when the world is loaded: a
+    request is turned by its name to its id and back without listing the world's folders again."""
 
+    def __init__(self, world: World) -> None:
+        self.world = world
+        self.names = world.repos()
+        self.ids = {name: at for at, name in enumerate(self.names, 1)}
 
-def new_address(world: World, path: str) -> str | None:
-    """``/repositories/{id}...`` for a request of a repository by its name (None: no such request)."""
-    m = _BY_NAME.match(path)
-    canon = world.canonical(m.group(1), m.group(2)) if m else None
-    if m is None or canon is None:
-        return None
-    return f"/repositories/{_ids(world).index(canon) + 1}{m.group(3) or ''}"
+    def new_address(self, path: str) -> str | None:
+        """``/repositories/{id}...`` for a request of a repository by its name (None: no such request)."""
+        m = _BY_NAME.match(path)
+        canon = self.world.canonical(m.group(1), m.group(2)) if m else None
+        if m is None or canon not in self.ids:
+            return None
+        return f"/repositories/{self.ids[canon]}{m.group(3) or ''}"
 
-
-def by_name(world: World, path: str) -> str | None:
-    """The by-name path a ``/repositories/{id}...`` request stands for (None: no such repository)."""
-    m = _BY_ID.match(path)
-    repos = _ids(world)
-    if m is None or not 1 <= int(m.group(1)) <= len(repos):
-        return None
-    owner, name = repos[int(m.group(1)) - 1]
-    return f"/repos/{owner}/{name}{m.group(2) or ''}"
+    def by_name(self, path: str) -> str | None:
+        """The by-name path a ``/repositories/{id}...`` request stands for (None: no such repository)."""
+        m = _BY_ID.match(path)
+        if m is None or not 1 <= int(m.group(1)) <= len(self.names):
+            return None
+        owner, name = self.names[int(m.group(1)) - 1]
+        return f"/repos/{owner}/{name}{m.group(2) or ''}"
 
 
 def moved(location: str) -> Answer:

@@ -87,6 +87,7 @@ class ReplayServer:
         self.as_of = as_of                    # serve the world as it stood then (fixlore.replay.asof)
         self.world = open_world(self.world_path, as_of)
         self.platform = self.world.platform
+        self._repo_ids = moved.RepoIds(self.world)      # the moved_repos quirk's ids, read once
         self.host = host
         self.port = port
         self.rate_limit = rate_limit
@@ -155,6 +156,7 @@ class ReplayServer:
         """Re-read the world from disk (a test changed it and wants to harvest again)."""
         self.world = open_world(self.world_path, self.as_of)
         self.platform = self.world.platform
+        self._repo_ids = moved.RepoIds(self.world)
 
     # ---------- stats ----------
 
@@ -244,11 +246,11 @@ class ReplayServer:
         if path.startswith(prefix):
             inner = path[len(prefix):] or "/"
             if self.quirks.on("moved_repos"):
-                new = moved.new_address(self.world, inner)
+                new = self._repo_ids.new_address(inner)
                 if new is not None:
                     location = self_url[: len(self_url) - len(inner)] + new + (f"?{raw_query}" if raw_query else "")
                     return _Reply("GET (moved)", moved.moved(location), extra=self._rate_headers())
-                inner = moved.by_name(self.world, inner) or inner
+                inner = self._repo_ids.by_name(inner) or inner
             routed = _ROUTERS[self.platform].match(inner)
         if routed is None:
             endpoint = "GET (unmatched)"

@@ -36,6 +36,36 @@ ERROR_SEEN = re.compile(r"\b[A-Z]\w*(?:Error|Exception|Fault)\b|\b(?:Error|Excep
                         r"|\berror:|Segmentation fault|Traceback|报错|错误|异常")
 
 
+# Negation as people write it before what they deny ("no longer fails", "not solved", "didn't work",
+# "never crashes", "without errors", "不再报错", "没有再报错", "还是没解决", "无法解决", "不会崩溃"): one list
+# for every rule that asks whether a word is denied (analyse.keep: a failure said to be over;
+# rules.funnel.stale_reason: "not solved"; rules.funnel.bookkeeping: a failure a change says it removes),
+# each saying how far before the word it looks. The union of the three lists those rules had; English
+# ones are whole words ("n't" ends one: didn't, isn't; "cannot", which analyse.keep found inside as "not",
+# is one word), Chinese ones stand anywhere.
+NEGATIONS_EN = ("no longer", "cannot", "not", "never", "without", "no", "n't")
+NEGATIONS_ZH = ("不再", "没有再", "没有", "没再", "还是没", "没", "未再", "未", "无法", "无", "不会", "不")
+# The negations that still deny a word when one short word stands between (rules.funnel.stale_reason:
+# "not yet solved", "还是没能解决", "无法完全解决"): the list without 不, 不再, 无, no, no longer, without, which
+# deny the word between and end there: "去掉后推理不再报错，已解决" (no longer fails, solved) read with the
+# whole list is "not solved" (ascend-2026-09, Ascend/memfabric_hybrid#479: the only text of the readable
+# worlds where the two lists differ).
+NEGATIONS_ACROSS_A_WORD = ("not", "never", "n't", "还是没", "没有", "没", "未", "无法")
+
+
+def _alternation(words: tuple[str, ...]) -> str:
+    """`words` as a regex alternation: an English word whole ("no longer" with any spaces), "n't" where a
+    word ends, a Chinese one anywhere."""
+    return "|".join(r"\b" + r"\s+".join(map(re.escape, w.split())) + r"\b" if w[:1].isascii() and "'" not in w
+                    else re.escape(w) for w in words)
+
+
+NEGATION_EN = _alternation(NEGATIONS_EN)
+NEGATION_ZH = _alternation(NEGATIONS_ZH)
+NEGATION = f"{NEGATION_EN}|{NEGATION_ZH}"      # a regex alternation, for a rule to place in its own pattern
+NEGATION_ACROSS_A_WORD = _alternation(NEGATIONS_ACROSS_A_WORD)
+
+
 def letters(text: str | None) -> int:
     """How many letters and digits `text` holds, of any script: what a person wrote, without the
     marks, markup and spaces around it."""

@@ -10,17 +10,13 @@ import sqlalchemy as sa
 
 from fixlore.core import model as m
 from fixlore.store import schema as t
+from fixlore.store.live import live_issues, of_live_issue
 from fixlore.store.rows import _comment_of, _issue_of, _pull_of
 
 
 def _platforms(conn: sa.Connection) -> dict[str, str]:
     """repo full name -> its platform: an issue or PR row is on its repo's platform."""
     return {r.full_name: r.platform for r in conn.execute(sa.select(t.repos.c.full_name, t.repos.c.platform))}
-
-
-def _present() -> sa.ColumnElement[bool]:
-    """Issues not seen deleted on the platform (``deleted_at`` null, 0009): the only ones any read gives."""
-    return t.issues.c.deleted_at.is_(None)
 
 
 class CorpusReads:
@@ -34,22 +30,21 @@ class CorpusReads:
         return dict(row._mapping) if row else None
 
     def issues(self, repos: Iterable[str] | None = None, updated_since: datetime | None = None) -> list[m.Issue]:
-        query = sa.select(t.issues).where(_present())
+        c = live_issues.c
+        query = sa.select(live_issues)
         if repos is not None:
-            query = query.where(t.issues.c.repo.in_(list(repos)))
+            query = query.where(c.repo.in_(list(repos)))
         if updated_since is not None:
-            query = query.where(t.issues.c.updated_at >= updated_since)
+            query = query.where(c.updated_at >= updated_since)
         with self.engine.connect() as conn:
             platform = _platforms(conn)
-            return [_issue_of(r, platform.get(r.repo, ""))
-                    for r in conn.execute(query.order_by(t.issues.c.repo, t.issues.c.number))]
+            return [_issue_of(r, platform.get(r.repo, "")) for r in conn.execute(query.order_by(c.repo, c.number))]
 
     def issue_bookkeeping(self, repo: str) -> dict[int, dict[str, Any]]:
         """number -> {updated_at, details_for, funnel_stage} for one repo."""
-        c = t.issues.c
+        c = live_issues.c
         with self.engine.connect() as conn:
-            rows = conn.execute(sa.select(c.number, c.updated_at, c.details_for, c.funnel_stage)
-                                .where(c.repo == repo, _present()))
+            rows = conn.execute(sa.select(c.number, c.updated_at, c.details_for, c.funnel_stage).where(c.repo == repo))
             return {r.number: {"updated_at": r.updated_at, "details_for": r.details_for,
                                "funnel_stage": r.funnel_stage} for r in rows}
 
@@ -80,7 +75,7 @@ class CorpusReads:
         c = t.comments.c
         with self.engine.connect() as conn:
             rows = conn.execute(sa.select(t.comments).where(c.repo == repo, c.parent_kind == kind,
-                                                            c.parent_number == number))
+                                                            c.parent_number == number, of_live_issue(t.comments)))
             return [_comment_of(r) for r in rows]
 
     def links_of_issue(self, repo: str, number: int) -> list[m.Link]:
@@ -103,13 +98,13 @@ class CorpusReads:
         wanted = set(repos) if repos is not None else None
         corpus = m.Corpus()
         with self.engine.connect() as conn:
-            def rows(table: sa.Table, repo_col: str = "repo", *order: str) -> Iterator[Any]:
+            def rows(table: sa.Table | sa.Subquery, repo_col: str = "repo", *order: str) -> Iterator[Any]:
                 query = sa.select(*[sa.null().label("raw") if col.name == "raw" and not raw else col
                                     for col in table.c])
                 if wanted is not None:
                     query = query.where(table.c[repo_col].in_(sorted(wanted)))
-                if table is t.issues:
-                    query = query.where(_present())
+                if table is t.comments or table is t.events:        # a deleted issue's go with it
+                    query = query.where(of_live_issue(table))
                 if order:
                     query = query.order_by(*[table.c[o] for o in order])
                 return conn.execute(query)
@@ -122,7 +117,7 @@ class CorpusReads:
             if corpus.repos:
                 corpus.platform = corpus.repos[0].platform
             platform = {r.full_name: r.platform for r in corpus.repos}
-            corpus.issues = [_issue_of(r, platform.get(r.repo, "")) for r in rows(t.issues, "repo", "repo", "number")]
+            corpus.issues = [_issue_of(r, platform.get(r.repo, "")) for r in rows(live_issues, "repo", "repo", "number")]
             corpus.pulls = [_pull_of(r, platform.get(r.repo, "")) for r in rows(t.pulls, "repo", "repo", "number")]
             corpus.comments = [_comment_of(r) for r in rows(t.comments, "repo", "repo", "parent_kind", "parent_number",
                                                             "created_at")]
@@ -159,8 +154,8 @@ class CorpusReads:
                 ordered = sorted(numbers)
                 for i in range(0, len(ordered), 500):
                     part = ordered[i:i + 500]
-                    for row in conn.execute(sa.select(t.issues.c.number, t.issues.c.author, t.issues.c.body).where(
-                            t.issues.c.repo == repo, t.issues.c.number.in_(part), _present())):
+                    for row in conn.execute(sa.select(live_issues.c.number, live_issues.c.author, live_issues.c.body)
+                                            .where(live_issues.c.repo == repo, live_issues.c.number.in_(part))):
                         out[(repo, row.number)] = m.IssueText(author=row.author or "", body=row.body or "")
                     for row in conn.execute(
                             sa.select(t.comments.c.parent_number, t.comments.c.id, t.comments.c.author,

@@ -15,7 +15,8 @@ step with the tables, re-segmenting only rows whose ``updated_at`` changed.
 The search boxes of ``issues`` and ``pulls`` (SQLite only) are FTS5 tables with the ``trigram``
 tokenizer over the rows themselves (``issues_fts``: title, body; ``pulls_fts``: title, body,
 head_ref, base_ref; external content, so the text is not stored twice), kept in step by
-triggers inside the writing transaction. Why trigram and not jieba here: Datasette quotes what
+triggers inside the writing transaction; the issues' box holds live issues only (store.live, 0010),
+as ``fulltext`` does. Why trigram and not jieba here: Datasette quotes what
 is typed and hands it to FTS5 unsegmented, so ``偶发超时`` typed without spaces is one token that
 a jieba-segmented index (偶发 / 超时) never holds, while a trigram index finds any run of three
 or more characters anywhere in the text (训练时偶发超时，多卡部署后… is found by 偶发超时 and by
@@ -34,6 +35,9 @@ from typing import Any, Callable
 
 import sqlalchemy as sa
 
+from fixlore.store import schema
+from fixlore.store.live import DELETED, live_issues
+
 # view -> its SELECT (the same on both dialects: plain columns of the tables)
 _CONCLUSION_COLUMNS = ("title", "url", "closed_at", "funnel", "drop_reason", "provisional", "timing", "lag_s",
                        "closed_by", "theme", "problem", "answer", "symptom", "first_action", "value", "analysed_by",
@@ -46,17 +50,24 @@ VIEWS: dict[str, str] = {
 FULLTEXT = "fulltext"
 # table -> the columns its trigram search box covers
 SEARCHED: dict[str, tuple[str, ...]] = {"issues": ("title", "body"), "pulls": ("title", "body", "head_ref", "base_ref")}
+# table -> the column that is null on each row its search box holds (0010): the issues a read sees
+_HELD_WHILE_NULL: dict[str, str] = {"issues": DELETED.name}
 
 
 def search_table(table: str) -> str:
     return f"{table}_fts"
 
 
-def create_search(conn: sa.Connection) -> None:
-    """The trigram FTS5 table of each table in `SEARCHED`, its triggers, and the rows already there."""
+def create_search(conn: sa.Connection, live_only: bool = True) -> None:
+    """The trigram FTS5 table of each table in `SEARCHED`, its triggers, and the rows already there;
+    `live_only` (0010 on): the issues' box holds live issues only (store.live), a row leaving it when it is
+    marked deleted and coming back when the mark goes. A revision before 0010 builds the box it had."""
     if conn.dialect.name != "sqlite":
         return
     for table, columns in SEARCHED.items():
+        if live_only and table in _HELD_WHILE_NULL:
+            _create_search_of_rows(conn, table, columns, _HELD_WHILE_NULL[table])
+            continue
         fts, cols = search_table(table), ", ".join(columns)
         old, new = ", ".join(f"old.{c}" for c in columns), ", ".join(f"new.{c}" for c in columns)
         changed = " OR ".join(f"old.{c} IS NOT new.{c}" for c in columns)
@@ -70,6 +81,27 @@ def create_search(conn: sa.Connection) -> None:
                              f"INSERT INTO {fts} ({fts}, rowid, {cols}) VALUES ('delete', old.rowid, {old}); "
                              f"INSERT INTO {fts} (rowid, {cols}) VALUES (new.rowid, {new}); END"))
         conn.execute(sa.text(f"INSERT INTO {fts} ({fts}) VALUES ('rebuild')"))
+
+
+def _create_search_of_rows(conn: sa.Connection, table: str, columns: tuple[str, ...], null: str) -> None:
+    """A search box that holds the rows of `table` whose column `null` is null: each trigger adds or takes
+    out a row only on that condition, as FTS5's external content asks (a row taken out must be one it
+    holds, with the text it holds)."""
+    fts, cols = search_table(table), ", ".join(columns)
+    old, new = ", ".join(f"old.{c}" for c in columns), ", ".join(f"new.{c}" for c in columns)
+    was, now = f"old.{null} IS NULL", f"new.{null} IS NULL"
+    changed = " OR ".join([f"old.{c} IS NOT new.{c}" for c in columns] + [f"({was}) IS NOT ({now})"])
+    conn.execute(sa.text(f"CREATE VIRTUAL TABLE IF NOT EXISTS {fts} USING fts5({cols}, "
+                         f"content=\"{table}\", content_rowid=\"rowid\", tokenize=\"trigram\")"))
+    conn.execute(sa.text(f"CREATE TRIGGER IF NOT EXISTS {fts}_ai AFTER INSERT ON {table} WHEN {now} BEGIN "
+                         f"INSERT INTO {fts} (rowid, {cols}) VALUES (new.rowid, {new}); END"))
+    conn.execute(sa.text(f"CREATE TRIGGER IF NOT EXISTS {fts}_ad AFTER DELETE ON {table} WHEN {was} BEGIN "
+                         f"INSERT INTO {fts} ({fts}, rowid, {cols}) VALUES ('delete', old.rowid, {old}); END"))
+    conn.execute(sa.text(f"CREATE TRIGGER IF NOT EXISTS {fts}_au AFTER UPDATE ON {table} WHEN {changed} BEGIN "
+                         f"INSERT INTO {fts} ({fts}, rowid, {cols}) SELECT 'delete', old.rowid, {old} WHERE {was}; "
+                         f"INSERT INTO {fts} (rowid, {cols}) SELECT new.rowid, {new} WHERE {now}; END"))
+    conn.execute(sa.text(f"INSERT INTO {fts} ({fts}) VALUES ('delete-all')"))
+    conn.execute(sa.text(f"INSERT INTO {fts} (rowid, {cols}) SELECT rowid, {cols} FROM {table} WHERE {null} IS NULL"))
 
 
 def drop_search(conn: sa.Connection) -> None:
@@ -115,8 +147,9 @@ def refresh_fulltext(conn: sa.Connection, segment: Callable[[str], str]) -> dict
     indexed = {(kind, repo, int(number)): (rowid, stamp) for rowid, kind, repo, number, stamp in conn.execute(
         sa.text(f"SELECT rowid, kind, repo, number, updated_at FROM {FULLTEXT}"))}
     current: dict[tuple[str, str, int], str] = {}
-    for kind, table in (("issue", "issues"), ("pull", "pulls")):
-        for repo, number, stamp in conn.execute(sa.text(f"SELECT repo, number, updated_at FROM {table}")):
+    for kind, rows in (("issue", live_issues), ("pull", schema.pulls)):     # a deleted issue is not searched
+        stamps = sa.select(rows.c.repo, rows.c.number, sa.type_coerce(rows.c.updated_at, sa.String))  # as stored
+        for repo, number, stamp in conn.execute(stamps):
             current[(kind, repo, int(number))] = stamp or ""
     stale = [key for key, (_, stamp) in indexed.items() if current.get(key) != stamp]
     gone = [indexed[key][0] for key in stale]

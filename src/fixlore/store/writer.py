@@ -4,7 +4,7 @@ transaction (`StoreWriter`), and the HTTP client's ETag cache over the ``http_ca
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any
+from typing import Any, Iterable
 
 import sqlalchemy as sa
 
@@ -24,22 +24,25 @@ class StoreWriter:
         upsert(self.conn, t.repos, [repo_row(r, org) for r in repos])
 
     def upsert_issues(self, issues: list[m.Issue]) -> None:
-        """Insert or refresh list-level fields; detail bookkeeping (details_for, funnel_stage) is kept. An
-        issue marked deleted that a list carries again is not deleted (a deleted issue leaves every list):
-        its mark goes and its details are asked again."""
-        by_repo: dict[str, list[int]] = {}
-        for i in issues:
-            by_repo.setdefault(i.repo, []).append(i.number)
-        for repo, numbers in by_repo.items():
-            self.conn.execute(sa.update(t.issues).where(t.issues.c.repo == repo, t.issues.c.number.in_(numbers),
-                                                        t.issues.c.deleted_at.is_not(None))
-                              .values(deleted_at=None, details_for=None))
+        """Insert or refresh list-level fields; detail bookkeeping (details_for, funnel_stage) and a deleted
+        mark are kept (`listed_again` takes the marks off, once per listing)."""
         upsert(self.conn, t.issues, [issue_row(i) for i in issues])
+
+    def listed_again(self, repo: str, numbers: Iterable[int]) -> None:
+        """Issues of `repo` that a listing carried: one marked deleted is not deleted (a deleted issue leaves
+        every list), so its mark goes and its details are asked again. Called once per listing, with every
+        number it carried: the repo's marked numbers are read (few, mostly none) and only those updated."""
+        c = t.issues.c
+        marked = set(self.conn.execute(sa.select(c.number).where(c.repo == repo, c.deleted_at.is_not(None))).scalars())
+        back = sorted(marked.intersection(numbers))
+        for i in range(0, len(back), 500):
+            self.conn.execute(sa.update(t.issues).where(c.repo == repo, c.number.in_(back[i:i + 500]))
+                              .values(deleted_at=None, details_for=None))
 
     def mark_deleted(self, repo: str, number: int) -> None:
         """The issue itself answered that it is gone: no read gives it again (store.reads), nothing is asked of
         it again (its details count as done), and what it left unread is forgotten. Its row stays (a case
-        row refers to it); listed again, `upsert_issues` brings it back.""" 
+        row refers to it); listed again, `listed_again` brings it back.""" 
         self.conn.execute(sa.update(t.issues).where(t.issues.c.repo == repo, t.issues.c.number == number)
                           .values(deleted_at=_now(), details_for=t.issues.c.updated_at))
         self.conn.execute(sa.delete(t.item_failures).where(t.item_failures.c.repo == repo,

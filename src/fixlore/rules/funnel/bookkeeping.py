@@ -45,7 +45,7 @@ from fixlore.rules.funnel.config import FunnelConfig
 from fixlore.rules.refs import visible
 from fixlore.rules.funnel.titles import leading_tags
 from fixlore.rules.funnel.vocabulary import fold, folded, has_label
-from fixlore.rules.words import letters
+from fixlore.rules.words import NEGATION, letters
 
 SITTING_S = 3600
 MIN_OWN_CHARS = 20
@@ -89,8 +89,7 @@ _WENT_WRONG = re.compile(
     r"|broken|slow)\w*+|\bnan\b|\b(?:does\s*+n[o']t|did\s*+n[o']t|won't|can't|cannot)\s++(?:work|start|run|load|launch|finish)\b"
     r"|报错|失败|崩溃|卡住|卡死|挂掉|异常|出错|无法|不能(?:运行|启动|使用)",
     re.IGNORECASE)
-_NEGATED = re.compile(r"(?:\bno\s+longer|\bnot\b|\bnever\b|n't|\bwithout\b|\bno\b|不再|没有|不会|未|不)\s*+(?:\w+\s+)?$",
-                      re.IGNORECASE)
+_NEGATED = re.compile(rf"(?:{NEGATION})\s*+(?:\w+\s+)?$", re.IGNORECASE)      # rules.words.NEGATION
 # a failure said to go away is the change's promise, not a report: "the OOM goes away", "it fixes the crash"
 _GOES_AWAY = re.compile(r"\s*+(?:\w+\s+){0,3}?(?:goes\s+away|disappears|is\s+gone|vanishes)|\s*+(?:issue|problem)?\s*+消失",
                         re.IGNORECASE)

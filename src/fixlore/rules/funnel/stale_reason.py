@@ -31,6 +31,7 @@ from fixlore.rules.answers import best_answer
 from fixlore.rules.bots import is_bot
 from fixlore.rules.funnel.vocabulary import fold, has_label
 from fixlore.rules.refs import written_refs
+from fixlore.rules.words import NEGATION_ACROSS_A_WORD
 
 # "the problem is solved", as reporters and others write it once it works.
 SOLVED = re.compile(r"已解决|已经解决|解决了|问题解决|可以了|搞定了?|成功了|"
@@ -51,7 +52,9 @@ def stale_default_close(issue: Issue, stale_labels: Collection[str]) -> bool:
     return bool(has_label(issue.labels, frozenset(fold(s) for s in stale_labels)))
 
 
-_NEGATED = re.compile(r"(?:\bnot|n't|\bnever|没有?|未|无法|还是没)\W{0,2}\w{0,3}\W{0,2}$", re.IGNORECASE)
+# a negation with at most one short word between it and "solved" ("not yet solved"): rules.words says why
+# this is not the whole list
+_NEGATED = re.compile(rf"(?:{NEGATION_ACROSS_A_WORD})\W{{0,2}}\w{{0,3}}\W{{0,2}}$", re.IGNORECASE)
 
 
 def says_solved(text: str) -> bool:

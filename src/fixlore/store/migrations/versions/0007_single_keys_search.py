@@ -93,7 +93,7 @@ def upgrade() -> None:
         for name in ("issues", "pulls", "cases", "case_fixes", "case_traps", "case_evidence", "case_kb_refs"):
             with op.batch_alter_table(name, recreate="always", copy_from=_at_this_revision(sa.MetaData(), name)):
                 pass
-        views.create_search(conn)
+        views.create_search(conn, live_only=False)   # the box as it was at this revision
     else:
         inspector = sa.inspect(conn)
         for name in _KEYED:

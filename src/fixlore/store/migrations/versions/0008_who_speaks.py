@@ -64,4 +64,4 @@ def downgrade() -> None:
         batch.drop_column('assignees')
     with op.batch_alter_table('comments') as batch:
         batch.drop_column('association')
-    views.create_search(conn)
+    views.create_search(conn, live_only=False)   # the box as it was at this revision

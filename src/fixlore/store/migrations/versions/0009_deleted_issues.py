@@ -29,4 +29,4 @@ def downgrade() -> None:
     views.drop_search(conn)
     with op.batch_alter_table('issues') as batch:
         batch.drop_column('deleted_at')
-    views.create_search(conn)
+    views.create_search(conn, live_only=False)   # the box as it was at this revision

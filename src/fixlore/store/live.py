@@ -1,0 +1,20 @@
+"""The issues a read sees: those not seen deleted on the platform (``issues.deleted_at`` null, migration
+0009). Every read of issues starts from `live_issues` (store.reads; the full-text index, store.views), and
+what hangs off an issue (its comments and events) is read for a live issue only (`of_live_issue`). The
+issues' search box holds live issues only: its triggers read `DELETED` (store.views, migration 0010)."""
+
+from __future__ import annotations
+
+import sqlalchemy as sa
+
+from fixlore.store import schema as t
+
+DELETED = t.issues.c.deleted_at        # null on a live issue
+live_issues = sa.select(t.issues).where(DELETED.is_(None)).subquery("live_issues")
+
+
+def of_live_issue(table: sa.Table) -> sa.ColumnElement[bool]:
+    """A row of `table` (comments, events: repo, parent_kind, parent_number) that is a PR's or a live issue's."""
+    c = table.c
+    return sa.or_(c.parent_kind != "issue",
+                  sa.tuple_(c.repo, c.parent_number).in_(sa.select(live_issues.c.repo, live_issues.c.number)))
