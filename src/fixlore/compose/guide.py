@@ -36,6 +36,7 @@ from fixlore.compose.language import TERM, quote, term
 from fixlore.compose.links import pr_links
 from fixlore.compose.render import safe_url
 from fixlore.compose.roles import CAUSE, CHANGE, STATUS, content, label, restates, role
+from fixlore.compose.setup_step import setup_check, setup_facts
 from fixlore.compose.steps import (PIPELINE_STEP, PLANNED, RESULT, cause_check, closest, fit, identifiers, imperative,
                                    ours, pr_title, searchable, sentences, terms_check, version_check)
 from fixlore.compose.wording import t as _t
@@ -245,7 +246,7 @@ def _action(cs: list[Case], lang: str, said: list[str], ed: Editorial, ref: Refs
         change = ""       # the fix says again what the step says ("add initial support for Ascend 310P NPU")
     fixed = any(c.fix_state != FixState.NO_FIX for c in cs)
     if not check and not change and labels:
-        check = _t(lang, f"先确认所用版本是否含 {'、'.join(labels)}", f"Check whether your build includes {', '.join(labels)}")
+        check = setup_check(next((c for c in cs if any(setup_facts(c))), cs[0]), labels, lang)
     word = label(kind if kind == CAUSE else CHANGE if fixed else "answer", lang)
     lead = (f"；{word}：" if lang == "zh" else f"; {word}: ") if check else (
         f"{word}：" if lang == "zh" else f"{word[:1].upper()}{word[1:]}: ") if kind == CAUSE else ""

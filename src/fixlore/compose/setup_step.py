@@ -1,0 +1,71 @@
+"""The guide's fallback first step, from the case's own facts: whether the reader's setup is the
+case's (the version, the names, the error its report gives), then whether their build has the fix.
+
+npu-threads' Chinese guide said "先确认所用版本是否含 PR#N" 21 times of 50 with only N changing (issue
+#22): the step for a case whose thread gives none and whose fix says nothing in the digest's
+language. Written from what a user triaging a report checks first (do I run that version, do I use
+that feature, do I see that error); read on npu-threads' guide (its generic rows, fitted), every
+other world held out. Bare steps before -> after: see compose/guide.py's docstring."""
+
+from __future__ import annotations
+
+import re
+
+from fixlore.compose.language import term
+from fixlore.compose.steps import VERSIONED, ERROR_NAME, IDENT, NOT_A_PRODUCT, error_name
+from fixlore.core.model import Case
+
+# the names a report's words give a reader to check against their own setup: code names (IDENT) and
+# hyphenated model, platform or component names ("Qwen3-MoE", "vllm-ascend"), not the product itself
+_SETUP_NAME = re.compile(IDENT.pattern + r"|(?<![\w.-])[A-Za-z][A-Za-z0-9]*\d[A-Za-z0-9]*-[A-Za-z0-9.-]*[A-Za-z0-9](?![\w-])"
+                         r"|(?<![\w.-])[A-Za-z][A-Za-z0-9]*-[A-Za-z0-9.-]*\d[A-Za-z0-9]*(?![\w-])")
+
+
+def setup_facts(c: Case) -> tuple[list[str], list[str], str]:
+    """What a reader compares with their own setup before anything else, from the case's facts:
+    the product versions the report names ("CANN 9.0.0", "vllm-ascend 0.10.0rc1"), the names it
+    gives (a config key, a function, a component: the report's title, problem and symptom; the
+    cause's only when the report names nothing, a test's name never), and the error the reader
+    sees; each quoted as a term, at most one version and two names."""
+    report = [c.title, c.problem, c.symptom]
+    versions = [q for q in dict.fromkeys(term(f"{m.group(1)} {m.group(2)}") for x in report
+                                         for m in VERSIONED.finditer(x or "")
+                                         if m.group(1).lower() not in NOT_A_PRODUCT) if q][:1]
+    own = re.sub(r"[^a-z0-9]", "", c.repo.split("/")[-1].lower())
+    err = error_name(c)
+    said = " ".join(versions).lower()
+    names: list[str] = []
+    # the cause's names (the code the fix touched) only when the report gives the reader nothing
+    for texts in (report, [c.written.mechanism]):
+        if names or (versions and texts is not report):
+            break
+        for m in (m for text in texts for m in _SETUP_NAME.finditer(text or "")):
+            name = m.group(0).rstrip(".")
+            # a test's name says what CI ran, not what a reader's setup uses
+            if (len(name) >= 5 and re.sub(r"[^a-z0-9]", "", name.lower()) != own and name != err
+                    and not ERROR_NAME.fullmatch(name) and not name.lower().startswith("test")
+                    and name.lower() not in said and name not in names):
+                names.append(name)
+    return versions, [q for q in (term(n) for n in names) if q][:2], term(err)
+
+
+def setup_check(c: Case, labels: list[str], lang: str) -> str:
+    """The first step when the thread gives none and the fix says nothing in the digest's language:
+    whether the reader's setup is the case's (its version, the names it gives, the error it shows:
+    `setup_facts`), then whether their build has the fix; the bare "先确认所用版本是否含 PR#N" only
+    when the case names none of these (npu-threads' guide said it 21 times, issue #22). Written from
+    what a user triaging a report checks first (do I run that version, do I use that feature, do I
+    see that error); read on npu-threads' guide (its generic rows), the other worlds held out."""
+    versions, names, err = setup_facts(c)
+    prs = ("、" if lang == "zh" else ", ").join(labels)
+    if lang == "zh":
+        parts = ([f"环境是否为 {versions[0]}"] if versions else []) + ([f"是否用到 {'、'.join(names)}"] if names else [])
+        parts = parts or ([f"报错是否为 {err}"] if err else [])
+        return f"先确认{'、'.join(parts)}，再确认所用版本是否含 {prs}" if parts else f"先确认所用版本是否含 {prs}"
+    parts = ([f"you run {versions[0]}"] if versions else []) + ([f"you use {' and '.join(names)}"] if names else [])
+    parts = parts or ([f"you see {err}"] if err else [])
+    return (f"Check whether {' and '.join(parts)}, then whether your build includes {prs}" if parts
+            else f"Check whether your build includes {prs}")
+
+
+__all__ = ["setup_check", "setup_facts"]
