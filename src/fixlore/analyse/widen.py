@@ -27,6 +27,14 @@ them (the tune / held-out splits the figures name are the worlds' own, kept for 
 Own / reader's recall (bench/rows.py / bench/facts_reader.py), before -> after, medians unchanged:
 ascend-2026-09 0.866 -> 0.899 / 0.882 -> 0.908; seed-twin held out 0.804 -> 0.815 / 0.856 -> 0.866;
 seed-twin2 held out 0.636 -> 0.701 / 0.765 -> 0.853; npu-threads hand reference unchanged.
+The pass below the middle (2026-12-07, read on seed-twin2's tune rows, fitted; the rest held out),
+own / reader's, before -> after: seed-twin2 tune 0.816 -> 0.868 / 0.886 -> 0.955 (median visible
+197 -> 199), held out 0.701 -> 0.701 / 0.853 -> 0.853; seed-twin 0.815 / 0.866 unchanged (no row
+below its middle gains); ascend-2026-09 0.899 / 0.908 and its median 219.5 unchanged (at the
+bound, no row fits); npu-threads hand reference tune 0.625 -> 0.653, held out 0.400 -> 0.400,
+median 206 -> 214. cases.jsonl: answer and written of 1 case in seed-twin2, 3 in npu-threads, and in
+the blind accel-threads2 (1), accel-threads4 (1), accel-threads6 (3, one theme with them); no
+conclusion (funnel, fix, timing, evidence, traps) changed in any world.
 """
 
 from __future__ import annotations
