@@ -95,16 +95,24 @@ def gained(wide: Analysis, short: Analysis) -> int:
 
 
 def widen(kept: dict[str, tuple[Case, Analysis]], rewrite: Callable[[list[str]], list[Analysis]]) -> list[str]:
+    """Every widened key (`widen_rows`, both passes), in `kept`'s order."""
+    above, below = widen_rows(kept, rewrite)
+    return [key for key in kept if key in set(above) | set(below)]
+
+
+def widen_rows(kept: dict[str, tuple[Case, Analysis]],
+               rewrite: Callable[[list[str]], list[Analysis]]) -> tuple[list[str], list[str]]:
     """Give the rows above the middle of `kept` (case key -> the case and its analysis, the rows
     the digest will show) WIDER more characters: `rewrite(keys)` analyses those cases again with
     them; a wider answer replaces the short one (its cells only: the verdict, theme and guide stay
     the short analysis's) when it states more. Then, while the median row is below ROW_CHARS, the
     rows at or below the middle whose wider answer states the most facts beyond the short one's
-    (`below_the_middle`). Returns the widened keys, in `kept`'s order."""
+    (`below_the_middle`). Returns the keys widened above the middle and those below it, each in
+    `kept`'s order (the disclosure tells the two apart: only the second can move the median)."""
     lengths = {key: row_length(case, a) for key, (case, a) in kept.items()}
     chosen = above_the_middle(lengths)
     if not chosen:
-        return []
+        return [], []
     done = set()
     for key, wide in zip(chosen, rewrite(chosen)):
         short = kept[key][1]
@@ -112,8 +120,8 @@ def widen(kept: dict[str, tuple[Case, Analysis]], rewrite: Callable[[list[str]],
             short.answer, short.written = wide.answer, wide.written
             done.add(key)
     shown = {key: shown_row(case, a) for key, (case, a) in kept.items()}
-    done |= below_the_middle(kept, {k: v for k, v in shown.items() if k not in chosen}, shown, rewrite)
-    return [key for key in kept if key in done]
+    below = below_the_middle(kept, {k: v for k, v in shown.items() if k not in chosen}, shown, rewrite)
+    return [key for key in kept if key in done], [key for key in kept if key in below]
 
 
 def below_the_middle(kept: dict[str, tuple[Case, Analysis]], rest: dict[str, int], lengths: dict[str, int],
@@ -145,4 +153,5 @@ def below_the_middle(kept: dict[str, tuple[Case, Analysis]], rest: dict[str, int
     return done
 
 
-__all__ = ["WIDER", "above_the_middle", "below_the_middle", "gained", "median", "row_length", "states_more", "widen"]
+__all__ = ["WIDER", "above_the_middle", "below_the_middle", "gained", "median", "row_length", "shown_row", "states_more",
+           "widen", "widen_rows"]
