@@ -276,3 +276,16 @@ def test_an_english_cause_check_takes_the_cause_not_its_because():
                            "fatal error and kills the entire build")
     step = cause_check(c, "en")
     assert step.startswith("Check whether MIOpen builds with `-Werror`"), step
+
+
+def test_with_no_fix_the_step_to_the_maintainers_answer_also_starts_from_the_cases_setup():
+    """"先对照 #N 的维护者答复排查" with only N changing (npu-threads: 5 of 43 rows): a case that names
+    its version or a name is checked on it first; the bare pointer only for one that names none."""
+    c = Case(repo=REPO, number=88, title="Segfault in CANN 9.0.0 with `hccl_buffsize` set", funnel="selected",
+             problem="Segfault in CANN 9.0.0 with `hccl_buffsize` set", url=f"https://gitcode.com/{REPO}/issues/88")
+    zh = guide([c], Refs([c]), [REPO], "zh")[0]["first_action"]
+    assert zh.startswith("先确认环境是否为 `CANN 9.0.0`、是否用到 `hccl_buffsize`，再对照 ") and zh.endswith("的维护者答复排查"), zh
+    en = guide([c], Refs([c]), [REPO], "en")[0]["first_action"]
+    assert en.startswith("Check whether you run `CANN 9.0.0` and you use `hccl_buffsize`, then read the maintainers' answer in"), en
+    c.title = c.problem = "Segfault with large batches"
+    assert guide([c], Refs([c]), [REPO], "zh")[0]["first_action"].startswith("先对照 ")

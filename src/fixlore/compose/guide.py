@@ -246,14 +246,14 @@ def _action(cs: list[Case], lang: str, said: list[str], ed: Editorial, ref: Refs
         change = ""       # the fix says again what the step says ("add initial support for Ascend 310P NPU")
     fixed = any(c.fix_state != FixState.NO_FIX for c in cs)
     if not check and not change and labels:
-        check = setup_check(next((c for c in cs if any(setup_facts(c))), cs[0]), labels, lang)
+        check = setup_check(next((c for c in cs if any(setup_facts(c))), cs[0]), lang, labels)
     word = label(kind if kind == CAUSE else CHANGE if fixed else "answer", lang)
     lead = (f"；{word}：" if lang == "zh" else f"; {word}: ") if check else (
         f"{word}：" if lang == "zh" else f"{word[:1].upper()}{word[1:]}: ") if kind == CAUSE else ""
     text = check + (lead + change if change else "")
     if not text and not labels and not pending:
         # nothing in the digest's language to go on: where the reader finds the maintainers' answer
-        text = _t(lang, f"先对照 {ref(cs[0])} 的维护者答复排查", f"Read the maintainers' answer in {ref(cs[0])} first")
+        text = setup_check(next((c for c in cs if any(setup_facts(c))), cs[0]), lang, answer_in=ref(cs[0]))
     # the PRs named as the digest names them, in the cell and in the quotes it records as untranslated
     text, said[:] = labelled(text, cs), [labelled(q, cs) for q in said]
     raw = text      # the cell names the PR itself, or the brackets do (not a state clause it left out)

@@ -55,23 +55,28 @@ def setup_facts(c: Case) -> tuple[list[str], list[str], str]:
     return versions, [q for q in (term(n) for n in names) if q][:2], term(err)
 
 
-def setup_check(c: Case, labels: list[str], lang: str) -> str:
+def setup_check(c: Case, lang: str, labels: list[str] | None = None, answer_in: str = "") -> str:
     """The first step when the thread gives none and the fix says nothing in the digest's language:
     whether the reader's setup is the case's (its version, the names it gives, the error it shows:
-    `setup_facts`), then whether their build has the fix; the bare "先确认所用版本是否含 PR#N" only
-    when the case names none of these (npu-threads' guide said it 21 times, issue #22). Written from
-    what a user triaging a report checks first (do I run that version, do I use that feature, do I
-    see that error); read on npu-threads' guide (its generic rows), the other worlds held out."""
+    `setup_facts`), then whether their build has the fix (`labels`), or with no fix, the
+    maintainers' answer in the issue `answer_in`; the bare "先确认所用版本是否含 PR#N" / "先对照 #N 的
+    维护者答复排查" only when the case names none of these (npu-threads' guide said the first 21 times,
+    issue #22). Written from what a user triaging a report checks first (do I run that version, do
+    I use that feature, do I see that error); read on npu-threads' guide (its generic rows), the
+    other worlds held out."""
     versions, names, err = setup_facts(c)
-    prs = ("、" if lang == "zh" else ", ").join(labels)
+    prs = ("、" if lang == "zh" else ", ").join(labels or [])
     if lang == "zh":
+        then = f"确认所用版本是否含 {prs}" if labels else f"对照 {answer_in} 的维护者答复排查"
         parts = ([f"环境是否为 {versions[0]}"] if versions else []) + ([f"是否用到 {'、'.join(names)}"] if names else [])
         parts = parts or ([f"报错是否为 {err}"] if err else [])
-        return f"先确认{'、'.join(parts)}，再确认所用版本是否含 {prs}" if parts else f"先确认所用版本是否含 {prs}"
+        return f"先确认{'、'.join(parts)}，再{then}" if parts else f"先{then}"
+    then = f"whether your build includes {prs}" if labels else f"the maintainers' answer in {answer_in}"
     parts = ([f"you run {versions[0]}"] if versions else []) + ([f"you use {' and '.join(names)}"] if names else [])
     parts = parts or ([f"you see {err}"] if err else [])
-    return (f"Check whether {' and '.join(parts)}, then whether your build includes {prs}" if parts
-            else f"Check whether your build includes {prs}")
+    if labels:
+        return f"Check whether {' and '.join(parts)}, then {then}" if parts else f"Check {then}"
+    return f"Check whether {' and '.join(parts)}, then read {then}" if parts else f"Read {then} first"
 
 
 __all__ = ["setup_check", "setup_facts"]
