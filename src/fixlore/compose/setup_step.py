@@ -5,13 +5,15 @@ npu-threads' Chinese guide said "先确认所用版本是否含 PR#N" 21 times o
 #22): the step for a case whose thread gives none and whose fix says nothing in the digest's
 language. Written from what a user triaging a report checks first (do I run that version, do I use
 that feature, do I see that error); read on npu-threads' guide (its generic rows, fitted), every
-other world held out. Bare "先确认所用版本是否含 PR#N" steps in the Chinese guide, 2026-12-07, before ->
-after (rows of the guide): npu-threads 21 -> 6 of 43 (fitted); held out: github-mini 4 -> 2 of 5,
-paddle-threads 4 -> 1 of 15, pytest-threads 4 -> 2 of 5, seed-twin 2 -> 1 of 22, seed-twin2 1 -> 0
-of 24, ascend-2026-09 1 -> 1 of 48, demo 0 -> 0, accel-threads 4 -> 2 of 6, accel-threads3 7 -> 2
-of 10, accel-threads7 12 -> 2 of 15; blind (counted, never read): accel-threads2 4 -> 4 of 6,
-accel-threads4 5 -> 1 of 8, accel-threads5 0 -> 0, accel-threads6 4 -> 2 of 10. No cases.jsonl
-changed; every digest passes `fixlore check`."""
+other world held out. Bare steps in the Chinese guide, "先确认所用版本是否含 PR#N" + "先对照 #N 的维护者答复排查",
+2026-12-07, before -> after (rows of the guide): npu-threads 21+8 -> 6+4 of 43 (fitted); held out:
+github-mini 4+0 -> 2+0 of 5, paddle-threads 4+3 -> 1+2 of 15, pytest-threads 4+0 -> 2+0 of 5,
+seed-twin 2+0 -> 1+0 of 22, seed-twin2 1+0 -> 0+0 of 24, ascend-2026-09 1+0 -> 1+0 of 48, demo 0 -> 0,
+accel-threads 4+0 -> 2+0 of 6, accel-threads3 7+1 -> 2+0 of 10, accel-threads7 12+3 -> 2+1 of 15;
+blind (counted, never read): accel-threads2 4+1 -> 4+0 of 6, accel-threads4 5+1 -> 1+0 of 8,
+accel-threads5 0 -> 0, accel-threads6 4+2 -> 2+2 of 10 (with analyse/widen.py's pass below the
+middle, which changes some rows' written words). No cases.jsonl changed by this module; every
+digest passes `fixlore check`."""
 
 from __future__ import annotations
 
