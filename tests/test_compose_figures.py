@@ -122,3 +122,23 @@ def test_the_widened_rows_are_disclosed_published_ones_only(analysed):
     assert f"事实较多的 1 条解答放宽至多 80 字" in text and ref(kept[0]) in text and ref(dropped[0]) not in text
     plain = compute_figures(cases, {"stages": [{"name": "analyse", "summary": {**summary, "widened": []}}]})
     assert "放宽" not in next(i["text"] for i in disclosure(plain, run, "zh") if i["label"] == "分析方式")
+
+
+def test_the_rows_widened_below_the_middle_are_disclosed_apart_with_the_bound(analysed):
+    """A row widened below the middle moves the median (analyse/widen.below_the_middle): the
+    disclosure does not say the median stayed put for it, it says the bound the median kept."""
+    from fixlore.compose.disclosure import disclosure
+    from fixlore.core.enums import FunnelStage
+
+    cases, summary = analysed
+    kept = [c for c in cases if c.funnel == FunnelStage.SELECTED]
+    run = {"stages": [{"name": "analyse", "summary": {**summary, "widened": [kept[0].key], "widen_chars": 80,
+                                                      "widened_below": [kept[1].key], "widen_bound": 220}}]}
+    fig = compute_figures(cases, run)
+    ref = Refs(cases)
+    assert fig["analysis"]["widened_below"] == [ref(kept[1])] and fig["analysis"]["widen_bound"] == 220
+    zh = next(i["text"] for i in disclosure(fig, run, "zh") if i["label"] == "分析方式")
+    assert "中位以下 1 条解答也放宽至多 80 字（中位行仍不超过 220 字" in zh and ref(kept[1]) in zh
+    assert zh.index(ref(kept[0])) < zh.index("中位以下")     # the rows above the middle said apart
+    en = next(i["text"] for i in disclosure(fig, run, "en") if i["label"] == "Analysis")
+    assert "1 answers below the median length" in en and "within 220 characters" in en

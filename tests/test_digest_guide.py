@@ -44,10 +44,31 @@ def test_a_chinese_guide_step_for_an_english_thread_is_chinese_with_quoted_terms
 
 def test_a_name_the_case_says_nothing_more_about_is_no_step():
     """"先核对 `numa_node`" asks the reader nothing (27 of 48 Ascend rows were such steps, issue #22):
-    with nothing else to go on the row asks whether the reader's build has the fix."""
+    with nothing else to go on the row asks whether the reader's setup is the case's (the name its
+    report gives), then whether the reader's build has the fix."""
     c = _english_case()
     zh = guide([c], Refs([c]), [REPO], "zh")[0]["first_action"]
-    assert "先核对" not in zh and zh == "先确认所用版本是否含 !34", zh
+    assert "先核对" not in zh and zh == "先确认是否用到 `numa_node`，再确认所用版本是否含 !34", zh
+
+
+def test_the_fallback_step_draws_on_the_cases_own_version_names_and_error():
+    """npu-threads' Chinese guide said "先确认所用版本是否含 PR#N" 21 times with only N changing (issue
+    #22): a case that names a version, a name or an error is checked on it first; the bare form only
+    for a case that names none."""
+    def case(title: str, number: int = 262) -> Case:
+        return Case(repo=REPO, number=number, title=title, problem=title, funnel="selected",
+                    url=f"https://gitcode.com/{REPO}/issues/{number}", fix=[_pr(number + 5)])
+    rows = {title: guide([c], Refs([c]), [REPO], lang)[0]["first_action"]
+            for title in ("Segfault in CANN 9.0.0 when using Ascend p2p", "NameError in the qwen2 sample",
+                          "test_smoke fails in CI", "Sub operation returns wrong results")
+            for c in [case(title)] for lang in ("zh",)}
+    assert rows["Segfault in CANN 9.0.0 when using Ascend p2p"] == "先确认环境是否为 `CANN 9.0.0`，再确认所用版本是否含 !267"
+    assert rows["NameError in the qwen2 sample"] == "先确认报错是否为 `NameError`，再确认所用版本是否含 !267"
+    # a test's name is what CI ran, not the reader's setup; with nothing else the bare form stays
+    assert rows["test_smoke fails in CI"] == rows["Sub operation returns wrong results"] == "先确认所用版本是否含 !267"
+    en = guide([case("Segfault in CANN 9.0.0 when using Ascend p2p")], Refs([case("x")]), [REPO], "en")[0]["first_action"]
+    assert en == "Check whether you run `CANN 9.0.0`, then whether your build includes !267", en
+    assert not foreign_prose(rows["Segfault in CANN 9.0.0 when using Ascend p2p"], "zh")
 
 
 def test_a_guide_step_is_the_cause_to_check_not_a_result_or_what_the_change_did():
@@ -255,3 +276,16 @@ def test_an_english_cause_check_takes_the_cause_not_its_because():
                            "fatal error and kills the entire build")
     step = cause_check(c, "en")
     assert step.startswith("Check whether MIOpen builds with `-Werror`"), step
+
+
+def test_with_no_fix_the_step_to_the_maintainers_answer_also_starts_from_the_cases_setup():
+    """"先对照 #N 的维护者答复排查" with only N changing (npu-threads: 5 of 43 rows): a case that names
+    its version or a name is checked on it first; the bare pointer only for one that names none."""
+    c = Case(repo=REPO, number=88, title="Segfault in CANN 9.0.0 with `hccl_buffsize` set", funnel="selected",
+             problem="Segfault in CANN 9.0.0 with `hccl_buffsize` set", url=f"https://gitcode.com/{REPO}/issues/88")
+    zh = guide([c], Refs([c]), [REPO], "zh")[0]["first_action"]
+    assert zh.startswith("先确认环境是否为 `CANN 9.0.0`、是否用到 `hccl_buffsize`，再对照 ") and zh.endswith("的维护者答复排查"), zh
+    en = guide([c], Refs([c]), [REPO], "en")[0]["first_action"]
+    assert en.startswith("Check whether you run `CANN 9.0.0` and you use `hccl_buffsize`, then read the maintainers' answer in"), en
+    c.title = c.problem = "Segfault with large batches"
+    assert guide([c], Refs([c]), [REPO], "zh")[0]["first_action"].startswith("先对照 ")

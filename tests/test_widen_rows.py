@@ -10,8 +10,9 @@ from hypothesis import given, strategies as st
 
 from fixlore.analyse.base import Analysis
 from fixlore.analyse.offline import OfflineAnalyst
-from fixlore.core.model import Case
-from fixlore.analyse.widen import WIDER, above_the_middle, widen
+from fixlore.core.model import Case, Written
+from fixlore.analyse.fit import ROW_CHARS
+from fixlore.analyse.widen import WIDER, above_the_middle, below_the_middle, shown_row, widen
 from fixlore.rules.text import hard_facts
 
 from test_digest_row_budget import _case
@@ -47,12 +48,39 @@ def test_a_wider_row_is_kept_only_when_it_states_more_and_only_its_cells_change(
 
     def rewrite(keys):
         asked.extend(keys)
-        return [wider[k] for k in keys]
+        return [wider.get(k, _analysis(kept[k][1].answer)) for k in keys]
 
     assert widen(kept, rewrite) == ["o/r#4"]
-    assert asked == ["o/r#4", "o/r#5"]
+    # above the middle first; then, the median far below ROW_CHARS, the rows at or below it
+    assert asked == ["o/r#4", "o/r#5", "o/r#1", "o/r#2", "o/r#3"]
     assert kept["o/r#4"][1].answer == wider["o/r#4"].answer and kept["o/r#4"][1].first_action == "先查 X"
     assert kept["o/r#5"][1].answer == "短。" * 5
+
+
+def test_a_row_below_the_middle_widens_by_the_facts_it_gains_while_the_median_stays_within_the_bound():
+    """seed-twin2's MindSpeed-MM#716 (a tune row) lay below the middle, its PR's memory settings
+    left out for want of room: the rows at or below the middle are widened by the facts they gain,
+    most first, each only while the median row stays within ROW_CHARS."""
+    def _analysis(answer: str) -> Analysis:      # the row's length is what the analyst wrote
+        return Analysis(problem="问题", answer=answer, theme="t", first_action="先查 X", keep=True,
+                        written=Written(lang="zh", mechanism=answer))
+
+    kept = {f"o/r#{n}": (Case(repo="o/r", number=n, url="u"), _analysis("短" * (150 + n))) for n in range(1, 6)}
+    # a wider #1 gains three facts, #2 one, #3 none; each wide row is longer than the middle
+    wide = {"o/r#1": _analysis("短" * 300 + "`a_b` `c_d` `e_f`"), "o/r#2": _analysis("短" * 300 + "`g_h`"),
+            "o/r#3": _analysis("短" * 300)}
+    lengths = {k: shown_row(c, a) for k, (c, a) in kept.items()}
+    done = below_the_middle(kept, {k: lengths[k] for k in ("o/r#1", "o/r#2", "o/r#3")}, lengths,
+                            lambda keys: [wide[k] for k in keys])
+    assert done == {"o/r#1", "o/r#2"} and kept["o/r#1"][1].answer == wide["o/r#1"].answer
+    assert kept["o/r#3"][1].answer == "短" * 153 and shown_row(*kept["o/r#1"]) > 300
+    # a median already at the bound takes none; one that a widened row would push past it, only the first
+    at_bound = {k: ROW_CHARS for k in lengths}
+    assert below_the_middle(kept, at_bound, at_bound, lambda keys: [wide[k] for k in keys]) == set()
+    kept = {f"o/r#{n}": (Case(repo="o/r", number=n, url="u"), _analysis("短" * (150 + n))) for n in range(1, 6)}
+    near = {"o/r#1": 100, "o/r#2": 110, "o/r#3": ROW_CHARS - 5, "o/r#4": ROW_CHARS, "o/r#5": 400}
+    assert below_the_middle(kept, {k: near[k] for k in ("o/r#1", "o/r#2", "o/r#3")}, near,
+                            lambda keys: [wide[k] for k in keys]) == {"o/r#1"}
 
 
 def test_the_offline_analyst_given_more_room_states_the_facts_the_short_row_left_out():
@@ -83,7 +111,9 @@ def test_the_median_is_taken_over_the_rows_the_digest_shows_not_those_settle_unk
         name = "sized"
 
         def analyse(self, case, ctx, extra=0):
-            words = "w" * (10 * case.number + extra)
+            # rows at the bound already: only those above the middle widen (below_the_middle
+            # widens none while the median row is at ROW_CHARS)
+            words = "w" * (ROW_CHARS + 10 * case.number + extra)
             fact = " v9.9.9" if extra else ""
             return Analysis(problem="p", answer=words + fact, theme="t", keep=True,
                             written=Written(lang="en", mechanism=words + fact))

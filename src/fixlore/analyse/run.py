@@ -10,7 +10,8 @@ from fixlore.analyse.base import Analysis, Analyst
 from fixlore.analyse.context import ContextIndex, fix_users
 from fixlore.analyse.offline import OfflineAnalyst
 from fixlore.analyse.themes import assign_digest_themes, assign_themes, attach_to_themes
-from fixlore.analyse.widen import WIDER, widen
+from fixlore.analyse.fit import ROW_CHARS
+from fixlore.analyse.widen import WIDER, widen_rows
 from fixlore.core.enums import DropReason, FunnelStage
 from fixlore.core.model import Case, Corpus
 from fixlore.rules.text import tokens
@@ -63,7 +64,8 @@ def analyse_cases(cases: list[Case], corpus: Corpus | None, backend: Analyst | N
 
     Summary keys: backend, candidates, analysed, kept, dropped, drop_reasons{code: n},
     themes{theme: [kept case keys]}, fallbacks [case keys], llm_failed, widened [case keys whose
-    rows took analyse/widen.py's extra room], decisions{case key:
+    rows above the middle took analyse/widen.py's extra room], widened_below [those below it, taken
+    while the median row stayed within widen_bound], decisions{case key:
     keep, drop_reason, notes, analysed_by}, and `llm` (model, prompt_version, requests,
     cache_hits, tokens, cost, llm_failures) when the backend reports stats, and `editorial` (the
     editorial pass's record, `analyse.editorial`) when the backend ran one.
@@ -82,6 +84,7 @@ def analyse_cases(cases: list[Case], corpus: Corpus | None, backend: Analyst | N
 
     results: list[Analysis] = []
     widened: list[str] = []
+    below: list[str] = []
     with ThreadPoolExecutor(max_workers=max(1, workers)) as pool:
         for a in pool.map(one, todo):    # map keeps the input order: the result is deterministic
             results.append(a)
@@ -98,7 +101,7 @@ def analyse_cases(cases: list[Case], corpus: Corpus | None, backend: Analyst | N
                 return list(pool.map(lambda key: backend.analyse(by_key[key], index.context(by_key[key], users),
                                                                  extra=WIDER), keys))
 
-            widened = widen({case.key: (case, a) for case, a in zip(todo, results) if a.keep}, rewrite)
+            widened, below = widen_rows({case.key: (case, a) for case, a in zip(todo, results) if a.keep}, rewrite)
     decisions = {}
     for case, a in zip(todo, results):
         apply(case, a)
@@ -127,7 +130,8 @@ def analyse_cases(cases: list[Case], corpus: Corpus | None, backend: Analyst | N
         "dropped": len(todo) - len(kept),
         "drop_reasons": dict(Counter(str(c.drop_reason) for c in todo if c.funnel == FunnelStage.ANALYSIS)),
         "themes": themes, "fallbacks": fallbacks, "llm_failed": len(fallbacks), "widened": widened,
-        "widen_chars": WIDER if widened else 0,
+        "widen_chars": WIDER if widened or below else 0, "widened_below": below,
+        "widen_bound": ROW_CHARS if below else 0,
         "decisions": decisions,
     }
     edit = getattr(backend, "edit", None)

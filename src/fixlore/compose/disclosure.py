@@ -371,6 +371,11 @@ def disclosure(fig: dict, run: dict, lang: str, editorial: str = "") -> list[dic
         llm_bits += _t(lang, f"；事实较多的 {n} 条解答放宽至多 {extra} 字（只放宽长度在中位以上的，中位不变：{_j(lang, an['widened'])}）",
                        f"; {n} answers with more facts were given up to {extra} more characters (only those above the "
                        f"median length, so the median does not move: {_j(lang, an['widened'])})")
+    if an.get("widened_below"):  # rows below the middle: these move the median, within the bound
+        n, extra, bound = len(an["widened_below"]), an.get("widen_chars") or 0, an.get("widen_bound") or 0
+        llm_bits += _t(lang, f"；中位以下 {n} 条解答也放宽至多 {extra} 字（中位行仍不超过 {bound} 字：{_j(lang, an['widened_below'])}）",
+                       f"; {n} answers below the median length were also given up to {extra} more characters (the "
+                       f"median row stays within {bound} characters: {_j(lang, an['widened_below'])})")
     items.append({"label": _t(lang, "分析方式", "Analysis"), "text": _t(
         lang, f"深析方式：{ab or '无'}{llm_bits}；以上计的是深析的 {f['analysed']} 条（入选 {f['kept']}、弃 {f['dropped']}）。",
         f"Analysis workers: {ab or 'none'}{llm_bits}; counted over the {f['analysed']} analysed cases "

@@ -272,11 +272,14 @@ def analysis_figures(analysed: list[Case], run: dict[str, Any], ref: Refs) -> di
     llm = st.get("llm", {}) if isinstance(st.get("llm"), dict) else {}
     dropped = [c for c in analysed if "claims dropped" in (c.analysed_by or "")]
     grounding = llm.get("grounding", {}) if isinstance(llm.get("grounding"), dict) else {}
-    widened = set(st.get("widened") or [])
+    widened, below = set(st.get("widened") or []), set(st.get("widened_below") or [])
     return {"by_backend": dict(by_backend), "llm_fallbacks": len(fallbacks),
             # rows above the middle given more room for their facts (analyse/widen.py), published ones
             "widened": [ref(c) for c in analysed if c.key in widened and c.funnel == FunnelStage.SELECTED],
             "widen_chars": int(st.get("widen_chars") or 0),
+            # rows below the middle given that room while the median row stayed within the bound
+            "widened_below": [ref(c) for c in analysed if c.key in below and c.funnel == FunnelStage.SELECTED],
+            "widen_bound": int(st.get("widen_bound") or 0),
             "grounding": {"checked": grounding.get("checked", 0), "repaired": grounding.get("repaired", 0),
                           "claims_dropped": len(dropped)},
             "llm_failures": dict(llm.get("llm_failures", {})), "tokens": llm.get("tokens", {}),

@@ -36,6 +36,7 @@ from fixlore.compose.language import TERM, quote, term
 from fixlore.compose.links import pr_links
 from fixlore.compose.render import safe_url
 from fixlore.compose.roles import CAUSE, CHANGE, STATUS, content, label, restates, role
+from fixlore.compose.setup_step import setup_check, setup_facts
 from fixlore.compose.steps import (PIPELINE_STEP, PLANNED, RESULT, cause_check, closest, fit, identifiers, imperative,
                                    ours, pr_title, searchable, sentences, terms_check, version_check)
 from fixlore.compose.wording import t as _t
@@ -245,14 +246,14 @@ def _action(cs: list[Case], lang: str, said: list[str], ed: Editorial, ref: Refs
         change = ""       # the fix says again what the step says ("add initial support for Ascend 310P NPU")
     fixed = any(c.fix_state != FixState.NO_FIX for c in cs)
     if not check and not change and labels:
-        check = _t(lang, f"先确认所用版本是否含 {'、'.join(labels)}", f"Check whether your build includes {', '.join(labels)}")
+        check = setup_check(next((c for c in cs if any(setup_facts(c))), cs[0]), lang, labels)
     word = label(kind if kind == CAUSE else CHANGE if fixed else "answer", lang)
     lead = (f"；{word}：" if lang == "zh" else f"; {word}: ") if check else (
         f"{word}：" if lang == "zh" else f"{word[:1].upper()}{word[1:]}: ") if kind == CAUSE else ""
     text = check + (lead + change if change else "")
     if not text and not labels and not pending:
         # nothing in the digest's language to go on: where the reader finds the maintainers' answer
-        text = _t(lang, f"先对照 {ref(cs[0])} 的维护者答复排查", f"Read the maintainers' answer in {ref(cs[0])} first")
+        text = setup_check(next((c for c in cs if any(setup_facts(c))), cs[0]), lang, answer_in=ref(cs[0]))
     # the PRs named as the digest names them, in the cell and in the quotes it records as untranslated
     text, said[:] = labelled(text, cs), [labelled(q, cs) for q in said]
     raw = text      # the cell names the PR itself, or the brackets do (not a state clause it left out)

@@ -263,7 +263,7 @@ def closest(texts: list[str], problem: str) -> list[str]:
 
 
 # a product and its version as an answer names them ("cann 9.0.0", "vllm v0.22.0", "torch_npu 2.5.1")
-_VERSIONED = re.compile(r"(?<![\w.])([A-Za-z][\w.+-]*)[ \t]+(v?\d+(?:\.\d+){1,3}(?:\.?rc\d+|\.post\d+)?)(?![\w.%×倍])", re.I)
+VERSIONED = re.compile(r"(?<![\w.])([A-Za-z][\w.+-]*)[ \t]+(v?\d+(?:\.\d+){1,3}(?:\.?rc\d+|\.post\d+)?)(?![\w.%×倍])", re.I)
 
 
 # words that ask the reader to put a version in place ("please upgrade to", "配套", "需要 … 以上")
@@ -284,7 +284,7 @@ def version_check(c: Case, lang: str) -> str:
     action = "" if c.written.action.strip().rstrip("。. ") in c.written.change else c.written.action
     text = [x for f in (c.written.workaround, action) + (() if c.fix else (c.written.scope, c.first_action))
             for x in sentences(f) if any(w in x.lower() for w in INSTALL_CUES)]
-    pairs = [q for q in dict.fromkeys(term(f"{m.group(1)} {m.group(2)}") for x in text for m in _VERSIONED.finditer(x)
+    pairs = [q for q in dict.fromkeys(term(f"{m.group(1)} {m.group(2)}") for x in text for m in VERSIONED.finditer(x)
                                       if m.group(1).lower() not in NOT_A_PRODUCT) if q][:2]
     if not pairs:
         return ""
@@ -354,3 +354,4 @@ def error_message(c: Case) -> tuple[str, str]:
         if len(cut.split()) >= 3:
             return "", cut
     return "", ""
+
