@@ -44,7 +44,7 @@ from fixlore.analyse.keep import keep_or_drop, language_of
 from fixlore.analyse.fit import MIN_PIECE, fit_cell, fit_facts, row_budget, shown_len, without_dangling, without_restated
 from fixlore.analyse.roles import (OFFICIAL, asks, facts_kept, is_measurement, is_scope, is_template_note, is_workaround,
                                    is_log_line, only_tests, says_something, states_cause,
-                                   states_change, states_reason, withholds, without_merge_news)
+                                   states_change, states_reason, told, withholds, without_merge_news)
 from fixlore.analyse.roles import pulls_named as _pulls_named
 from fixlore.analyse.room import (cut_terms, figures_only, new_figures, points_elsewhere, repeats, same_wording,
                                   without_own_reference)
@@ -85,13 +85,13 @@ class OfflineAnalyst:
     def _candidates(self, case: Case, ctx: CaseContext, title: str, zh: bool) -> list[Scored]:
         raw: list[tuple[str, str]] = []
         for c in ctx.maintainer_comments():
-            raw += [(s, "maintainer") for s in sentences(c.body)]
+            raw += [(s, "maintainer") for s in told(c.body)]
         for p in ctx.pulls:
             raw += [(s, "pull") for s in sentences(p.body)]
         for cm in ctx.commits:
             raw += [(s, "commit") for s in sentences(cm.message)]
         for c in ctx.reviews():
-            raw += [(s, "pull_comment") for s in sentences(c.body)]
+            raw += [(s, "pull_comment") for s in told(c.body)]
         for c in ctx.reporter_comments():
             raw += [(s, "reporter") for s in sentences(c.body)]
         raw += [(s, "body") for s in sentences(ctx.body)]

@@ -12,9 +12,9 @@ from __future__ import annotations
 import re
 
 from fixlore.analyse.fit import clauses
-from fixlore.rules.answers import asks_the_reporter, is_me_too
+from fixlore.rules.answers import asks_the_reporter, is_me_too, is_question
 from fixlore.rules.refs import KIND_ISSUE, find_refs, with_numbers
-from fixlore.rules.text import hard_facts
+from fixlore.rules.text import hard_facts, sentences
 from fixlore.rules.words import has_cue
 
 # the people who changed or own the code; commit messages describe a change, never a cause
@@ -79,10 +79,30 @@ _COURTESY = re.compile(r"^\s*(?:thanks?|thank you|many thanks|感谢|谢谢|多�
 
 
 def asks(sentence: str) -> bool:
-    """A question ("Could you let us know whether it has been fixed?", "请问这是什么原因呢？"): it asks
-    the reporter for something, it tells the reader nothing established (neither a cause nor a fix)."""
-    body = sentence.rstrip(" )）\"'")
-    return body.endswith(("?", "？")) or (body.endswith(("吗", "呢")) and len(body) > 2)
+    """A question (`rules.answers.is_question`): it asks the reporter for something, it tells the
+    reader nothing established (neither a cause nor a fix)."""
+    return is_question(sentence)
+
+
+_LIST_ITEM = re.compile(r"^\s*(?:[-*+•]|\d{1,2}[.)、]|[（(]\d{1,2}[)）])\s*")
+
+
+def told(body: str) -> list[str]:
+    """The sentences of a reply, without the items of a list that a question or a request for the
+    reporter's material opens ("Could you provide more details?" then "1. Which model…?" … "4. Full
+    terminal output or logs"): each item is part of what is asked, whatever its own words. Read on
+    accel-threads7 (MNN #4368: the fourth item had become the row's cause); every other world held out."""
+    kept: list[str] = []
+    asking = False
+    for line in (body or "").splitlines():
+        if _LIST_ITEM.match(line):
+            if asking:
+                continue
+        elif line.strip():
+            said = sentences(line)
+            asking = bool(said) and (asks(said[-1]) or asks_the_reporter(said[-1]))
+        kept.append(line)
+    return sentences("\n".join(kept))
 
 
 def withholds(sentence: str) -> bool:

@@ -9,6 +9,7 @@ from typing import Collection, Iterable
 from fixlore.core.model import Comment, Corpus
 from fixlore.rules.bots import STALE_NOTICE, is_bot
 from fixlore.rules.refs import without_refs
+from fixlore.rules.text import sentences
 
 # An official answer has at least this many non-space characters (the linker's default,
 # `LinkConfig.answer_min_chars`). Fitted on: ascend-2026-09.
@@ -101,6 +102,21 @@ def is_me_too(sentence: str) -> bool:
     return bool(rest) and _ME_TOO.fullmatch(rest) is not None
 
 
+def is_question(sentence: str) -> bool:
+    """A question ("Could you let us know whether it has been fixed?", "请问这是什么原因呢？", "在鸿蒙设备上
+    正常了吗。": a Chinese question often ends on its particle and a full stop)."""
+    body = sentence.rstrip(" )）\"'")
+    return body.endswith(("?", "？")) or (body.rstrip("。.").endswith(("吗", "呢")) and len(body) > 2)
+
+
+def questions_only(body: str) -> bool:
+    """Every sentence of the reply is a question ("这个库在你的设备上是找不到吗，是只有 libEGL_impl.so？"):
+    it asks, it answers nothing. Read on accel-threads7 (MNN #4637: a maintainer's question had
+    become the case's answer evidence); every other world held out."""
+    said = sentences(body)
+    return bool(said) and all(is_question(s) for s in said)
+
+
 def asks_the_reporter(sentence: str) -> bool:
     """The sentence asks the reporter for their own material (logs, steps, versions, the environment),
     or says the report lacks it: the thread waits on the reporter; a reader learns nothing established.
@@ -130,7 +146,7 @@ def best_answer(reporter: str, comments: Iterable[Comment], min_chars: int,
         if size < min_chars or (best is not None and size <= best[0]):
             continue
         if STALE_NOTICE.search(body) or _CLOSING_NOTE.match(body) \
-                or _ASKS_ONLY.match(body) or squashed in canned:
+                or _ASKS_ONLY.match(body) or questions_only(body) or squashed in canned:
             continue
         best = (size, c)
     return best
