@@ -378,7 +378,9 @@ _ASKED_PARTICLE = re.compile(r"[吗嘛]|了没|没有$")
 def _clause_start(text: str, start: int) -> int:
     lo = max(0, start - 80)
     last = lo
-    for m in _CLAUSE_BREAK.finditer(text, lo):      # to the end of the text: "!57" is no break before 57
+    # up to the reference's first character only: the look-ahead of "x. #5" still sees it ("!57" is no
+    # break before 57), and a text that never breaks is not read to its end once per reference
+    for m in _CLAUSE_BREAK.finditer(text, lo, start + 1):
         if m.start() >= start:
             break
         last = m.end()
