@@ -59,3 +59,11 @@ def test_related_work_needs_a_cue_and_a_claimant_and_no_timing():
     assert not related_work("", {"mention", "cross_ref"}, ["#73"])
     assert not related_work("related to", {"mention", "cross_ref"}, [])
     assert not related_work("related to", {"mention", "timing"}, ["#73"])
+
+
+def test_a_claim_merged_after_the_close_does_not_set_aside_a_related_pr_merged_before_it():
+    """The issue was closed after #156 merged and before #73 did: #73's later claim does not make
+    #156 related work, nor the case one closed before its fix merged."""
+    c = _case(pull(156, "softcap bwd for 910B v4", body="Related to #65", merged=t(10), author="ann"),
+              pull(73, "softcap bwd for v2/v3", body="Fixes #65", merged=t(26), author="ben"), closed=t(20))
+    assert [f.number for f in c.fix] == [156] and "closed_before_merge" not in c.traps

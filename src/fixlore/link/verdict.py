@@ -134,8 +134,9 @@ def decide(issue: Issue, idx: CorpusIndex, cfg: LinkConfig, resolved: bool = Tru
                        f"{idx.pr_label(claimed[0].key, issue.repo)} claims the fix")
         c.verdict = "set_aside"
         fixlike.remove(c)
-    # so does a PR that names the issue only as related work ("Related to #65": rules.related)
-    claimants = [idx.pr_label(c.key, issue.repo) for c in claimed]
+    # so does a PR that names the issue only as related work ("Related to #65": rules.related), beside
+    # a claim merged by the close (one merged after it is no fix the close could have followed)
+    claimants = [idx.pr_label(c.key, issue.repo) for c in claimed if close is None or c.pull.merged_at <= close + slack]
     for c in [c for c in fixlike if c.related and not strong(c)]:
         why = related_work(c.related, kinds_of[c.key], [x for x in claimants if x != idx.pr_label(c.key, issue.repo)])
         if why:
