@@ -272,7 +272,7 @@ def _second_landings(verdict: FixVerdict, cands: dict[Key, Candidate], kinds_of:
         key = (p.repo, p.number)
         if key in in_set or not kinds_of.get(key, set()) & STRONG:
             continue
-        own = continues_own_fix(p, before)
+        own = continues_own_fix(p, before, (verdict.issue.repo, verdict.issue.number))
         if own is None:
             continue
         verdict.after_close.remove(p)
