@@ -49,6 +49,15 @@ def test_a_release_pr_by_the_fix_author_that_lists_the_issue_among_others_is_no_
     assert [f.number for f in c.fix] == [15]
 
 
+@pytest.mark.parametrize("author", ["ghost", "github-actions[bot]", "mergify[bot]"])
+def test_a_login_that_is_no_one_developer_continues_no_fix(author):
+    """GitHub shows every deleted account as "ghost" (the closer of flash-attention-npu #14 in
+    accel-threads is one), and a bot opens PRs for everybody: the same login is no same developer."""
+    c = _case(pull(15, "Fix high memory usage in v2", body="closes #14", merged=t(18), author=author),
+              pull(16, "Add fp8 kernels", body="closes #14", merged=t(21), author=author))
+    assert [f.number for f in c.fix] == [15]
+
+
 def test_without_a_fix_before_the_close_a_later_claim_is_still_closed_before_merge():
     c = _case(pull(16, "Fix high memory usage in v2", body="closes #14", merged=t(21), author="dev"))
     assert c.fix == [] and "closed_before_merge" in c.traps
