@@ -288,8 +288,9 @@ _FOLLOW_UP = re.compile(r"后续|延续|follow", re.IGNORECASE)
 # may also say what that change was for ("Fixes #647 (follow-up of PR#986 for #631)"), so the
 # reading is soft: background only when the PR names some issue with a closing keyword
 # (`settle_background`), the ticket it is for otherwise.
-_FOR_AFTER_CHANGE = re.compile(r"(?:PR|MR)?\s*[!#＃]\d+[^\n。；;.!?#＃!]{0,24}?\bfor\s+(?:the\s+)?(?:issues?\s*)?[:：]?\s*$",
-                               re.IGNORECASE)
+# The tickets after "for" may be a list ("for #13 and #14"): each of them is what the PR is for.
+_FOR_AFTER_CHANGE = re.compile(r"(?:PR|MR)?\s*[!#＃]\d+[^\n。；;.!?#＃!]{0,24}?\bfor\s+(?:the\s+)?(?:issues?\s*)?[:：]?\s*"
+                               r"(?:[#＃]\d+[\s,，、]*(?:(?:and|和|及|与|&)\s*)?)*$", re.IGNORECASE)
 _FOR_TAIL = " … for"
 
 
