@@ -138,7 +138,8 @@ def decide(issue: Issue, idx: CorpusIndex, cfg: LinkConfig, resolved: bool = Tru
     # a claim merged by the close (one merged after it is no fix the close could have followed)
     claimants = [idx.pr_label(c.key, issue.repo) for c in claimed if close is None or c.pull.merged_at <= close + slack]
     for c in [c for c in fixlike if c.related and not strong(c)]:
-        why = related_work(c.related, kinds_of[c.key], [x for x in claimants if x != idx.pr_label(c.key, issue.repo)])
+        why = related_work(c.related, kinds_of[c.key], [x for x in claimants if x != idx.pr_label(c.key, issue.repo)],
+                           any(s.kind == "comment" and s.claim for s in c.signals))
         if why:
             c.set_aside = why
             c.verdict = "set_aside"
