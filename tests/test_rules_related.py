@@ -69,10 +69,18 @@ def test_a_claim_merged_after_the_close_does_not_set_aside_a_related_pr_merged_b
     assert [f.number for f in c.fix] == [156] and "closed_before_merge" not in c.traps
 
 
-@pytest.mark.parametrize("said", ["Fixed by #156, thanks!", "v2 is fixed in #73 and v3 is fixed in #156.", "问题已由 #156 修复了"])
+@pytest.mark.parametrize("said", ["Fixed by #156, thanks!", "v2 is fixed in #73 and v3 is fixed in #156.", "问题已由 PR #156 修复"])
 def test_a_related_pr_the_thread_credits_with_the_fix_stays_the_fix(said):
     """The thread's own word that the PR fixed the issue outweighs the PR's modest 'Related to'."""
     c = _case(pull(73, "softcap bwd for v2/v3", body="Fixes #65", merged=t(10), author="ann"),
               pull(156, "softcap bwd for 910B v4", body="Related to #65", merged=t(12), author="ben"),
               comments=[comment(65, said, at=t(20))])
     assert sorted(f.number for f in c.fix) == [73, 156]
+
+
+@pytest.mark.parametrize("said", ["Fixed by #73, not #156.", "#156 merged too, thanks", "Is this fixed by #156?"])
+def test_a_comment_that_does_not_credit_the_related_pr_leaves_it_set_aside(said):
+    c = _case(pull(73, "softcap bwd for v2/v3", body="Fixes #65", merged=t(10), author="ann"),
+              pull(156, "softcap bwd for 910B v4", body="Related to #65", merged=t(12), author="ben"),
+              comments=[comment(65, said, at=t(20))])
+    assert [f.number for f in c.fix] == [73]

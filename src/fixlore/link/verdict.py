@@ -31,7 +31,7 @@ from fixlore.link.text import overlap
 from fixlore.link.unrelated import _LazyTokens, pull_tokens, unrelated_reason
 from fixlore.rules.landings import continues_own_fix
 from fixlore.rules.related import related_work
-from fixlore.rules.refs import KIND_ISSUE, KIND_PULL, find_refs, is_follow_up
+from fixlore.rules.refs import KIND_ISSUE, KIND_PULL, find_refs, fix_credits, is_follow_up
 from fixlore.rules.unread import PULL, SHOWS_THE_CHANGE
 
 
@@ -137,9 +137,10 @@ def decide(issue: Issue, idx: CorpusIndex, cfg: LinkConfig, resolved: bool = Tru
     # so does a PR that names the issue only as related work ("Related to #65": rules.related), beside
     # a claim merged by the close (one merged after it is no fix the close could have followed)
     claimants = [idx.pr_label(c.key, issue.repo) for c in claimed if close is None or c.pull.merged_at <= close + slack]
+    credited = {n for cm in idx.issue_comments.get((issue.repo, issue.number), []) for n in fix_credits(cm.body or "")}
     for c in [c for c in fixlike if c.related and not strong(c)]:
         why = related_work(c.related, kinds_of[c.key], [x for x in claimants if x != idx.pr_label(c.key, issue.repo)],
-                           any(s.kind == "comment" and s.claim for s in c.signals))
+                           c.key[0] == issue.repo and c.key[1] in credited)
         if why:
             c.set_aside = why
             c.verdict = "set_aside"

@@ -12,7 +12,8 @@ its fix.
 
 Two exceptions, read off how a close and a thread read: a close right after the related PR merged
 (its timing signal) says whoever closed it took that merge as the fix, and a comment in the thread
-saying the PR fixed it ("Fixed by #156", "已由 #156 修复了") says so outright; the PR stays a candidate.
+crediting the PR with the fix ("Fixed by #156", "由 PR #156 修复": `rules.refs.fix_credits`) says so
+outright; the PR stays a candidate.
 
 Read on accel-threads (flash-attention-npu #65: #73 "Refs <issue URL>" builds the requested softcap
 for v2/v3; #156 and #262 "Related to #65" extend it to other targets); every other world held out.
