@@ -137,8 +137,10 @@ def decide(issue: Issue, idx: CorpusIndex, cfg: LinkConfig, resolved: bool = Tru
     # so does a PR that names the issue only as related work ("Related to #65": rules.related), beside
     # a claim merged by the close (one merged after it is no fix the close could have followed)
     claimants = [idx.pr_label(c.key, issue.repo) for c in claimed if close is None or c.pull.merged_at <= close + slack]
-    credited = {n for cm in idx.issue_comments.get((issue.repo, issue.number), []) for n in fix_credits(cm.body or "")}
-    for c in [c for c in fixlike if c.related and not strong(c)]:
+    related = [c for c in fixlike if c.related and not strong(c)]
+    credited = {n for cm in idx.issue_comments.get((issue.repo, issue.number), []) if related and claimants
+                for n in fix_credits(cm.body or "")}
+    for c in related:
         why = related_work(c.related, kinds_of[c.key], [x for x in claimants if x != idx.pr_label(c.key, issue.repo)],
                            c.key[0] == issue.repo and c.key[1] in credited)
         if why:
