@@ -98,6 +98,7 @@ def test_a_cue_word_in_another_clause_is_no_cue():
     ("follow-up of #12 (#13)", [(12, True), (13, True)]),
     ("Follow-up to #12 for #13 and #14", [(12, True), (13, False), (14, False)]),
     ("Supersedes #12 for #13.", [(12, True), (13, False)]),
+    ("Follow-up to PR 12 for #13", [(12, True), (13, False)]),
     # a change this PR only resembles or needs: what it was for is not what this PR is for
     ("Similar to #12 for #13, this applies the same guard to the fp16 path.", [(12, True), (13, True)]),
     ("Depends on #12 for #13.", [(12, True), (13, True)]),

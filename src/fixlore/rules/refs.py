@@ -291,7 +291,7 @@ _FOLLOW_UP = re.compile(r"后续|延续|follow", re.IGNORECASE)
 # The tickets after "for" may be a list ("for #13 and #14"): each of them is what the PR is for. Only
 # after a change the PR continues or replaces ("follow-up to", "supersedes"): "Similar to #12 for #13"
 # and "Depends on #12 for #13" name what that other change is for, not this one.
-_FOR_AFTER_CHANGE = re.compile(r"(?:PR|MR)?\s*[!#＃]\d+[^\n。；;.!?#＃!]{0,24}?\bfor\s+(?:the\s+)?(?:issues?\s*)?[:：]?\s*"
+_FOR_AFTER_CHANGE = re.compile(r"(?:(?:PR|MR)\s*[!#＃]?|[!#＃])\d+[^\n。；;.!?#＃!]{0,24}?\bfor\s+(?:the\s+)?(?:issues?\s*)?[:：]?\s*"
                                r"(?:[#＃]\d+[\s,，、]*(?:(?:and|和|及|与|&)\s*)?)*$", re.IGNORECASE)
 _FOR_TAIL = " … for"
 _CONTINUES = re.compile(r"follow|supersedes", re.IGNORECASE)
