@@ -84,3 +84,12 @@ def test_a_comment_that_does_not_credit_the_related_pr_leaves_it_set_aside(said)
               pull(156, "softcap bwd for 910B v4", body="Related to #65", merged=t(12), author="ben"),
               comments=[comment(65, said, at=t(20))])
     assert [f.number for f in c.fix] == [73]
+
+
+def test_a_claim_on_a_release_branch_does_not_set_aside_the_related_change_on_the_default_branch():
+    """'[release-2.1] … Fixes #65' lands the change on its branch: the main PR is the change, the
+    release PR its backport."""
+    c = _case(pull(156, "Add softcap to the v2/v3 backward pass", body="Related to #65", merged=t(10), author="ann"),
+              pull(160, "[release-2.1] softcap for v2/v3 bwd", body="Fixes #65", merged=t(12), author="ben",
+                   base_ref="release-2.1"))
+    assert [(f.number, f.role) for f in c.fix] == [(156, "fix"), (160, "backport")]

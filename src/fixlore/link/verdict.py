@@ -135,14 +135,15 @@ def decide(issue: Issue, idx: CorpusIndex, cfg: LinkConfig, resolved: bool = Tru
         c.verdict = "set_aside"
         fixlike.remove(c)
     # so does a PR that names the issue only as related work ("Related to #65": rules.related), beside
-    # a claim merged by the close (one merged after it is no fix the close could have followed)
-    claimants = [idx.pr_label(c.key, issue.repo) for c in claimed if close is None or c.pull.merged_at <= close + slack]
+    # a claim into the same branch merged by the close (one merged after it is no fix the close could
+    # have followed; a release branch's claim is that branch's landing, not the change's)
+    claims = [c for c in claimed if close is None or c.pull.merged_at <= close + slack]
     related = [c for c in fixlike if c.related and not strong(c)]
-    credited = {n for cm in idx.issue_comments.get((issue.repo, issue.number), []) if related and claimants
+    credited = {n for cm in idx.issue_comments.get((issue.repo, issue.number), []) if related and claims
                 for n in fix_credits(cm.body or "")}
     for c in related:
-        why = related_work(c.related, kinds_of[c.key], [x for x in claimants if x != idx.pr_label(c.key, issue.repo)],
-                           c.key[0] == issue.repo and c.key[1] in credited)
+        claimants = [idx.pr_label(x.key, issue.repo) for x in claims if x is not c and x.pull.base_ref == c.pull.base_ref]
+        why = related_work(c.related, kinds_of[c.key], claimants, c.key[0] == issue.repo and c.key[1] in credited)
         if why:
             c.set_aside = why
             c.verdict = "set_aside"
