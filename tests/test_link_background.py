@@ -96,6 +96,13 @@ def test_a_cue_word_in_another_clause_is_no_cue():
     ("Follow-up of PR #12 for issue #13", [(12, True), (13, False)]),
     ("Fixes #647 (follow-up of PR#986 for #631)", [(647, False), (986, True), (631, True)]),
     ("follow-up of #12 (#13)", [(12, True), (13, True)]),
+    ("Follow-up to #12 for #13 and #14", [(12, True), (13, False), (14, False)]),
+    ("Supersedes #12 for #13.", [(12, True), (13, False)]),
+    ("Follow-up to PR 12 for #13", [(12, True), (13, False)]),
+    # a change this PR only resembles or needs: what it was for is not what this PR is for
+    ("Similar to #12 for #13, this applies the same guard to the fp16 path.", [(12, True), (13, True)]),
+    ("Depends on #12 for #13.", [(12, True), (13, True)]),
+    ("Follow-up to #12 for #13, #14 and ＃15", [(12, True), (13, False), (14, False), (15, False)]),
 ])
 def test_a_follow_up_names_the_ticket_it_is_for_after_the_change_it_continues(text, want):
     """"follow-up to #13079 for #13070" (accel-threads7 vllm-ascend #13604, read): the ticket after

@@ -7,13 +7,13 @@ from fixlore.link import build_cases
 from fixlore.rules.refs import find_refs, related_only, settle_background
 from fixlore.rules.related import related_work
 
-from test_link_builders import SINCE, event, issue, pull, t
+from test_link_builders import SINCE, comment, event, issue, pull, t
 
 
-def _case(*pulls, closed=t(25)):
+def _case(*pulls, closed=t(25), comments=()):
     others = [p.number for p in pulls if "Related" in (p.body or "") or "refs" in (p.body or "")]
     corpus = Corpus(issues=[issue(65, "add softcap to the v2/v3 backward pass", closed=closed)], pulls=list(pulls),
-                    events=[event(65, "cross_referenced", at=t(3), source_number=n) for n in others])
+                    events=[event(65, "cross_referenced", at=t(3), source_number=n) for n in others], comments=list(comments))
     cases, _ = build_cases(corpus, SINCE)
     return next(c for c in cases if c.number == 65)
 
@@ -59,3 +59,37 @@ def test_related_work_needs_a_cue_and_a_claimant_and_no_timing():
     assert not related_work("", {"mention", "cross_ref"}, ["#73"])
     assert not related_work("related to", {"mention", "cross_ref"}, [])
     assert not related_work("related to", {"mention", "timing"}, ["#73"])
+
+
+def test_a_claim_merged_after_the_close_does_not_set_aside_a_related_pr_merged_before_it():
+    """The issue was closed after #156 merged and before #73 did: #73's later claim does not make
+    #156 related work, nor the case one closed before its fix merged."""
+    c = _case(pull(156, "softcap bwd for 910B v4", body="Related to #65", merged=t(10), author="ann"),
+              pull(73, "softcap bwd for v2/v3", body="Fixes #65", merged=t(26), author="ben"), closed=t(20))
+    assert [f.number for f in c.fix] == [156] and "closed_before_merge" not in c.traps
+
+
+@pytest.mark.parametrize("said", ["Fixed by #156, thanks!", "v2 is fixed in #73 and v3 is fixed in #156.", "问题已由 PR #156 修复"])
+def test_a_related_pr_the_thread_credits_with_the_fix_stays_the_fix(said):
+    """The thread's own word that the PR fixed the issue outweighs the PR's modest 'Related to'."""
+    c = _case(pull(73, "softcap bwd for v2/v3", body="Fixes #65", merged=t(10), author="ann"),
+              pull(156, "softcap bwd for 910B v4", body="Related to #65", merged=t(12), author="ben"),
+              comments=[comment(65, said, at=t(20))])
+    assert sorted(f.number for f in c.fix) == [73, 156]
+
+
+@pytest.mark.parametrize("said", ["Fixed by #73, not #156.", "#156 merged too, thanks", "Is this fixed by #156?"])
+def test_a_comment_that_does_not_credit_the_related_pr_leaves_it_set_aside(said):
+    c = _case(pull(73, "softcap bwd for v2/v3", body="Fixes #65", merged=t(10), author="ann"),
+              pull(156, "softcap bwd for 910B v4", body="Related to #65", merged=t(12), author="ben"),
+              comments=[comment(65, said, at=t(20))])
+    assert [f.number for f in c.fix] == [73]
+
+
+def test_a_claim_on_a_release_branch_does_not_set_aside_the_related_change_on_the_default_branch():
+    """'[release-2.1] … Fixes #65' lands the change on its branch: the main PR is the change, the
+    release PR its backport."""
+    c = _case(pull(156, "Add softcap to the v2/v3 backward pass", body="Related to #65", merged=t(10), author="ann"),
+              pull(160, "[release-2.1] softcap for v2/v3 bwd", body="Fixes #65", merged=t(12), author="ben",
+                   base_ref="release-2.1"))
+    assert [(f.number, f.role) for f in c.fix] == [(156, "fix"), (160, "backport")]

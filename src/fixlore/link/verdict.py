@@ -31,7 +31,7 @@ from fixlore.link.text import overlap
 from fixlore.link.unrelated import _LazyTokens, pull_tokens, unrelated_reason
 from fixlore.rules.landings import continues_own_fix
 from fixlore.rules.related import related_work
-from fixlore.rules.refs import KIND_ISSUE, KIND_PULL, find_refs, is_follow_up
+from fixlore.rules.refs import KIND_ISSUE, KIND_PULL, find_refs, fix_credits, is_follow_up
 from fixlore.rules.unread import PULL, SHOWS_THE_CHANGE
 
 
@@ -134,10 +134,16 @@ def decide(issue: Issue, idx: CorpusIndex, cfg: LinkConfig, resolved: bool = Tru
                        f"{idx.pr_label(claimed[0].key, issue.repo)} claims the fix")
         c.verdict = "set_aside"
         fixlike.remove(c)
-    # so does a PR that names the issue only as related work ("Related to #65": rules.related)
-    claimants = [idx.pr_label(c.key, issue.repo) for c in claimed]
-    for c in [c for c in fixlike if c.related and not strong(c)]:
-        why = related_work(c.related, kinds_of[c.key], [x for x in claimants if x != idx.pr_label(c.key, issue.repo)])
+    # so does a PR that names the issue only as related work ("Related to #65": rules.related), beside
+    # a claim into the same branch merged by the close (one merged after it is no fix the close could
+    # have followed; a release branch's claim is that branch's landing, not the change's)
+    claims = [c for c in claimed if close is None or c.pull.merged_at <= close + slack]
+    related = [c for c in fixlike if c.related and not strong(c)]
+    credited = {n for cm in idx.issue_comments.get((issue.repo, issue.number), []) if related and claims
+                for n in fix_credits(cm.body or "")}
+    for c in related:
+        claimants = [idx.pr_label(x.key, issue.repo) for x in claims if x is not c and x.pull.base_ref == c.pull.base_ref]
+        why = related_work(c.related, kinds_of[c.key], claimants, c.key[0] == issue.repo and c.key[1] in credited)
         if why:
             c.set_aside = why
             c.verdict = "set_aside"
@@ -271,7 +277,7 @@ def _second_landings(verdict: FixVerdict, cands: dict[Key, Candidate], kinds_of:
         key = (p.repo, p.number)
         if key in in_set or not kinds_of.get(key, set()) & STRONG:
             continue
-        own = continues_own_fix(p, before)
+        own = continues_own_fix(p, before, (verdict.issue.repo, verdict.issue.number))
         if own is None:
             continue
         verdict.after_close.remove(p)

@@ -288,9 +288,13 @@ _FOLLOW_UP = re.compile(r"后续|延续|follow", re.IGNORECASE)
 # may also say what that change was for ("Fixes #647 (follow-up of PR#986 for #631)"), so the
 # reading is soft: background only when the PR names some issue with a closing keyword
 # (`settle_background`), the ticket it is for otherwise.
-_FOR_AFTER_CHANGE = re.compile(r"(?:PR|MR)?\s*[!#＃]\d+[^\n。；;.!?#＃!]{0,24}?\bfor\s+(?:the\s+)?(?:issues?\s*)?[:：]?\s*$",
-                               re.IGNORECASE)
+# The tickets after "for" may be a list ("for #13 and #14"): each of them is what the PR is for. Only
+# after a change the PR continues or replaces ("follow-up to", "supersedes"): "Similar to #12 for #13"
+# and "Depends on #12 for #13" name what that other change is for, not this one.
+_FOR_AFTER_CHANGE = re.compile(r"(?:(?:PR|MR)\s*[!#＃]?|[!#＃])\d+[^\n。；;.!?#＃!]{0,24}?\bfor\s+(?:the\s+)?(?:issues?\s*)?[:：]?\s*"
+                               r"(?:[#＃]\d+[\s,，、]*(?:(?:and|和|及|与|&)\s*)?)*$", re.IGNORECASE)
 _FOR_TAIL = " … for"
+_CONTINUES = re.compile(r"follow|supersedes", re.IGNORECASE)
 
 
 def is_follow_up(ref: Ref) -> bool:
@@ -343,7 +347,7 @@ def _background_cue(text: str, start: int, end: int) -> str:
     m = _BACKGROUND_BEFORE.search(window)
     if m:
         cue = " ".join(m.group("cue").split()).lower()
-        return cue + _FOR_TAIL if _FOR_AFTER_CHANGE.search(window, m.end("cue")) else cue
+        return cue + _FOR_TAIL if _CONTINUES.search(cue) and _FOR_AFTER_CHANGE.search(window, m.end("cue")) else cue
     m = _BACKGROUND_AFTER.match(text[end:end + 8])
     return m.group("cue") if m else ""
 
@@ -378,7 +382,9 @@ _ASKED_PARTICLE = re.compile(r"[吗嘛]|了没|没有$")
 def _clause_start(text: str, start: int) -> int:
     lo = max(0, start - 80)
     last = lo
-    for m in _CLAUSE_BREAK.finditer(text, lo):      # to the end of the text: "!57" is no break before 57
+    # up to the reference's first character only: the look-ahead of "x. #5" still sees it ("!57" is no
+    # break before 57), and a text that never breaks is not read to its end once per reference
+    for m in _CLAUSE_BREAK.finditer(text, lo, start + 1):
         if m.start() >= start:
             break
         last = m.end()
