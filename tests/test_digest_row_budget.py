@@ -63,6 +63,18 @@ def test_a_close_the_merge_made_is_not_restated_in_the_row_but_a_close_that_depa
     assert row_close(unfixed, True) == "无代码修复" and row_close(waiting, True) == "关单时修复未落地"
 
 
+def test_a_fix_a_comment_claims_but_the_harvest_could_not_read_is_neither_a_fix_nor_no_fix():
+    claimed = [{"repo": REPO, "number": 4747, "verdict": "missing", "signals": [{"kind": "comment", "claim": True}]}]
+    case = Case(repo=REPO, number=4637, url="https://gitcode.com/o/cluster/issues/4637", timing=Timing.NO_FIX,
+                candidates=claimed)
+    assert case.unread_claims == [(REPO, 4747)]
+    assert row_close(case, True) == "评论称已由 !4747 修复，该 PR 未能读取，状态未知"
+    assert row_close(case, False) == "a comment says !4747 fixed it; that PR could not be read, its state is unknown"
+    named = Case(repo=REPO, number=8, url="u", timing=Timing.NO_FIX,      # only named, never claimed: no fix said
+                 candidates=[{**claimed[0], "signals": [{"kind": "comment", "claim": ""}]}])
+    assert named.unread_claims == [] and row_close(named, True) == "无代码修复"
+
+
 def test_a_merge_made_close_keeps_its_notes_on_other_issues_and_linked_prs():
     note = {Trap.ONE_PR_MANY_ISSUES.value: "!57 also fixes #32, #33"}
     case = Case(repo=REPO, number=31, url="u", fix=[_pr(57)], timing=Timing.SAME_SECOND, lag_s=1,

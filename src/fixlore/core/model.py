@@ -522,6 +522,14 @@ class Case:
         return f"{self.repo}#{self.number}"
 
     @property
+    def unread_claims(self) -> list[tuple[str, int]]:
+        """The PRs a comment or a text claims as this case's fix that could not be read (verdict
+        `missing`: a 404, another repository not harvested): the fix may exist, so a row must not say
+        there is none."""
+        return [(c["repo"], c["number"]) for c in self.candidates
+                if c.get("verdict") == "missing" and any(s.get("claim") for s in c.get("signals", []))]
+
+    @property
     def landed_fixes(self) -> list[FixRef]:
         """The PRs the links make this case's fix (or a backport of it) that merged. The linker keeps
         a fix merged after the issue was closed in `pending_fix` (the close is not back-filled), and

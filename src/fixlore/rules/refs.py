@@ -661,10 +661,11 @@ def without_refs(text: str) -> str:
 
 # What a line that only files a change under its ticket is made of besides the reference: the
 # repository the reference is in ("Fix vllm-project/vllm-ascend#2033"), the word naming the ticket
-# ("fix issue #1087", "修复 issue #33", a template's "issue1"), a commit title's tag ("[fix_bug]",
-# "[BugFix]"). Read on accel-threads7 (vllm-ascend #1760, #2033, #5524: such a line was a row's answer)
+# ("fix issue #1087", "修复 issue #33", a template's "issue1"), the word saying where ("fixed in
+# alibaba/MNN#4747", "已在 #12 修复"), a commit title's tag ("[fix_bug]", "[BugFix]"). Read on accel-threads7 (vllm-ascend #1760, #2033, #5524: such a line was a row's answer)
 # and npu-threads' "[fix_bug] fix issue #1087"; every other world held out.
-_FILING = re.compile(r"(?:\b[\w.-]+/[\w.-]+(?=[#!]\d))|\[[^\]\n]{1,24}\]|\b(?:issues?\d*|bugs?|PR|MR|pull request|this|the|问题|单)\b",
+_FILING = re.compile(r"(?:\b[\w.-]+/[\w.-]+(?=[#!]\d))|\[[^\]\n]{1,24}\]"
+                     r"|\b(?:issues?\d*|bugs?|PR|MR|pull request|this|the|in|by|via|with|at|on)\b|问题|已|在|由|于",
                      re.I)
 
 

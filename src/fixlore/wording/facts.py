@@ -156,6 +156,12 @@ def _close_state(case: Case, zh: bool) -> str:
         # the fix sentence names the PRs and their state; the close says what that means
         if unlanded(case):
             s = "关单时修复未落地" if zh else "closed before any fix landed"
+        elif case.unread_claims:
+            # a claimed fix the harvest could not read: neither "no code change" nor a fix
+            said = ("、" if zh else ", ").join(pull_label(k, case.repo, case.platform, prose=True, name=_last_part)
+                                               for k in case.unread_claims)
+            s = (f"评论称已由 {said} 修复，该 PR 未能读取，状态未知" if zh
+                 else f"a comment says {said} fixed it; that PR could not be read, its state is unknown")
         else:
             s = "无代码修复" if zh else "no code change"
     return s
