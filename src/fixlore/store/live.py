@@ -1,6 +1,7 @@
 """The issues a read sees: those not seen deleted on the platform (``issues.deleted_at`` null, migration
 0009). Every read of issues starts from `live_issues` (store.reads; the full-text index, store.views), and
-what hangs off an issue (its comments and events) is read for a live issue only (`of_live_issue`). The
+what hangs off an issue (its comments and events) is read for a live issue only (`of_live_issue`), and so is
+its case (`not_of_a_deleted_issue`: the case's export quotes the issue and its comments). The
 issues' search box holds live issues only: its triggers read `DELETED` (store.views, migration 0010)."""
 
 from __future__ import annotations
@@ -18,3 +19,10 @@ def of_live_issue(table: sa.Table) -> sa.ColumnElement[bool]:
     c = table.c
     return sa.or_(c.parent_kind != "issue",
                   sa.tuple_(c.repo, c.parent_number).in_(sa.select(live_issues.c.repo, live_issues.c.number)))
+
+
+def not_of_a_deleted_issue(table: sa.Table) -> sa.ColumnElement[bool]:
+    """A row of `table` (cases: repo, number) whose issue is not marked deleted; one without an issue row
+    (a store a stage wrote alone) is kept."""
+    c = table.c
+    return sa.tuple_(c.repo, c.number).not_in(sa.select(t.issues.c.repo, t.issues.c.number).where(DELETED.is_not(None)))
