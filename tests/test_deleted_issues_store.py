@@ -190,3 +190,23 @@ def test_a_case_of_an_issue_deleted_after_it_was_analysed_is_not_loaded(db_url):
         assert store.comments_of("o/r", "issue", 2) == [] and store.load_corpus().comments == []
     finally:
         store.close()
+
+
+def test_a_comment_looks_its_live_issue_up_by_key_not_by_reading_every_issue(tmp_path):
+    """store.live.of_live_issue on SQLite: each comment row finds its issue through the (repo, number) index;
+    an IN over every live issue read the whole issues table once per query, and the harvester loads the corpus
+    once per repo with work (a 300-repo, 30k-issue store: 100 per-repo load_corpus 3.94 s, with the lookup
+    1.27 s, before the live filter 0.78 s)."""
+    from fixlore.store import schema as t
+    from fixlore.store.live import of_live_issue
+
+    store = Store.open(f"sqlite:///{tmp_path / 's.db'}")
+    try:
+        query = sa.select(t.comments.c.id).where(t.comments.c.repo.in_(["o/r"]), of_live_issue(t.comments))
+        with store.engine.connect() as conn:
+            compiled = query.compile(conn, compile_kwargs={"literal_binds": True})
+            plan = [r[-1] for r in conn.execute(sa.text(f"EXPLAIN QUERY PLAN {compiled}"))]
+        assert not any(step.startswith("SCAN issues") for step in plan), plan
+        assert any("issues USING" in step and "number=?" in step for step in plan), plan
+    finally:
+        store.close()

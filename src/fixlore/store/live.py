@@ -17,8 +17,10 @@ live_issues = sa.select(t.issues).where(DELETED.is_(None)).subquery("live_issues
 def of_live_issue(table: sa.Table) -> sa.ColumnElement[bool]:
     """A row of `table` (comments, events: repo, parent_kind, parent_number) that is a PR's or a live issue's."""
     c = table.c
+    # EXISTS, correlated: each row looks its issue up by (repo, number); an IN over every live issue was
+    # read whole once per query, which the harvester's per-repo load_corpus asks for every repo
     return sa.or_(c.parent_kind != "issue",
-                  sa.tuple_(c.repo, c.parent_number).in_(sa.select(live_issues.c.repo, live_issues.c.number)))
+                  sa.exists().where(live_issues.c.repo == c.repo, live_issues.c.number == c.parent_number))
 
 
 def not_of_a_deleted_issue(table: sa.Table) -> sa.ColumnElement[bool]:
