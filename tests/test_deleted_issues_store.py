@@ -168,3 +168,45 @@ def test_0010_takes_a_deleted_issue_out_of_the_search_box_and_going_back_puts_it
         command.downgrade(cfg, "0009_deleted_issues")
         assert {r[0] for r in conn.execute(sa.text(find))} == {1, 2}
         assert conn.execute(sa.text("INSERT INTO issues_fts (issues_fts) VALUES ('integrity-check')")) is not None
+
+
+def test_a_case_of_an_issue_deleted_after_it_was_analysed_is_not_loaded(db_url):
+    """A case row stays when its issue is marked deleted (mark_deleted), but no read gives it: the case's
+    export quotes the issue and its comments (problem, answer), which `fixlore serve`, the MCP server and a
+    stage reading the store's cases (Store.load_cases) would show. On SQLite and PostgreSQL."""
+    store = Store.open(db_url)
+    try:
+        with store.writer() as w:
+            w.upsert_repos([m.Repo("gitcode", "o/r", "o", "r")])
+            w.upsert_issues([m.Issue("o/r", n, f"#{n}", "", "closed", WHEN, WHEN, WHEN) for n in (1, 2)])
+        store.save_cases([m.Case("o/r", n, title=f"#{n}", answer=f"reply {n}") for n in (1, 2, 3)])
+        with store.writer() as w:
+            w.mark_deleted("o/r", 2)
+        # #3 has a case but no issue row (a store written by a stage alone): it is not deleted, so it stays
+        assert [c.number for c in store.load_cases()] == [1, 3]
+        with store.writer() as w:
+            w.listed_again("o/r", [2])
+        assert [c.number for c in store.load_cases()] == [1, 2, 3]
+        assert store.comments_of("o/r", "issue", 2) == [] and store.load_corpus().comments == []
+    finally:
+        store.close()
+
+
+def test_a_comment_looks_its_live_issue_up_by_key_not_by_reading_every_issue(tmp_path):
+    """store.live.of_live_issue on SQLite: each comment row finds its issue through the (repo, number) index;
+    an IN over every live issue read the whole issues table once per query, and the harvester loads the corpus
+    once per repo with work (a 300-repo, 30k-issue store: 100 per-repo load_corpus 3.94 s, with the lookup
+    1.27 s, before the live filter 0.78 s)."""
+    from fixlore.store import schema as t
+    from fixlore.store.live import of_live_issue
+
+    store = Store.open(f"sqlite:///{tmp_path / 's.db'}")
+    try:
+        query = sa.select(t.comments.c.id).where(t.comments.c.repo.in_(["o/r"]), of_live_issue(t.comments))
+        with store.engine.connect() as conn:
+            compiled = query.compile(conn, compile_kwargs={"literal_binds": True})
+            plan = [r[-1] for r in conn.execute(sa.text(f"EXPLAIN QUERY PLAN {compiled}"))]
+        assert not any(step.startswith("SCAN issues") for step in plan), plan
+        assert any("issues USING" in step and "number=?" in step for step in plan), plan
+    finally:
+        store.close()

@@ -34,3 +34,13 @@ def test_solved_after_a_failure_said_over_is_solved_and_not_yet_solved_is_not():
     assert says_solved("去掉后推理不再报错，已解决，关闭。")
     assert not says_solved("还是没解决") and not says_solved("无法解决了") and not says_solved("not yet solved")
     assert says_solved("Thanks, solved.")
+
+
+def test_a_question_asked_by_a_negation_repeated_is_not_a_failure_said_over():
+    """The one list gave analyse.keep 不会 and kept 没有: "会不会报错" / "有没有报错" (will it / does it fail?, the
+    A-not-A question, often written without a question mark) is asked, not a step that worked; "不会报错了" is."""
+    from fixlore.analyse.keep import _reporters_step
+
+    assert _reporters_step("export ASCEND_RT_VISIBLE_DEVICES=0,1 之后不会报错了")
+    assert not _reporters_step("export ASCEND_RT_VISIBLE_DEVICES=0,1 之后会不会报错")
+    assert not _reporters_step("忘了设置 HCCL_IF_IP，设了以后有没有报错")

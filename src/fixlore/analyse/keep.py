@@ -75,7 +75,9 @@ STILL_FAILS = ("still", "again", "same error", "doesn't work", "does not work", 
 _NEGATION = rf"(?:{NEGATION_EN})\s+|(?:{NEGATION_ZH})"
 _OVER = re.compile(rf"(?:{_NEGATION})\s*$", re.IGNORECASE)
 _QUOTED = re.compile(r"(?m)^[ \t]*+>.*$")
-_ASKS = re.compile(r"[?？]|是不是|是否|\bdid\s+I\b", re.IGNORECASE)
+# asked: a question mark, or a verb said and denied ("是不是", and "会不会" / "有没有" whose second half is a
+# negation of rules.words.NEGATION: "之后会不会报错" asks whether it still fails, often without a "？")
+_ASKS = re.compile(r"[?？]|是不是|会不会|有没有|是否|\bdid\s+I\b", re.IGNORECASE)
 
 
 def _reporters_step(last: str) -> bool:

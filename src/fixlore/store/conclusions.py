@@ -21,6 +21,7 @@ import sqlalchemy as sa
 from fixlore.core import model as m
 from fixlore.core.timeutil import parse_time
 from fixlore.store import schema as t
+from fixlore.store.live import not_of_a_deleted_issue
 from fixlore.store.rows import _jsonable, _now, item_id, upsert
 
 # the export's per-case text fields copied into columns of `cases` (the rest stays in the JSON only)
@@ -130,5 +131,6 @@ class CaseConclusions:
 
     def load_cases(self) -> list[m.Case]:
         with self.engine.connect() as conn:
-            rows = conn.execute(sa.select(t.cases.c.export).order_by(t.cases.c.repo, t.cases.c.number))
+            rows = conn.execute(sa.select(t.cases.c.export).where(not_of_a_deleted_issue(t.cases))    # store.live
+                                .order_by(t.cases.c.repo, t.cases.c.number))
             return [m.Case.from_export(r.export) for r in rows if r.export]
