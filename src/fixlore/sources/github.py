@@ -284,7 +284,7 @@ class GitHubSource:
                                                             "/repos/{owner}/{repo}/issues/{number}/comments"))
         review = [] if COMMENTS in miss else read_part(miss, COMMENTS, lambda: self._list(f"{base}/comments",
                                                                                            f"{tmpl}/comments"))
-        comments = talk + review
+        comments = [] if COMMENTS in miss else talk + review
         raw = {"files": (FILES, files), "commits": (COMMITS, commits), "comments": (COMMENTS, comments)}
         detail = PullDetail(pull=pull, raw={k: v for k, (part, v) in raw.items() if part not in miss}, unread=miss)
         detail.files = [normalize_file(f, pull.repo, pull.number) for f in files if isinstance(f, dict)]
