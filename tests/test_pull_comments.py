@@ -112,3 +112,20 @@ def test_a_harvest_stores_pr_comments_and_names_a_failing_endpoint(platform, tmp
     assert (repo, "pull", number, "comments") in named
     assert all(part == "comments" and kind == "pull" for _, kind, _, part in named)
     assert not any((r, n) == (repo, number) for r, n, _ in _pull_comments(tmp_path / "faulty"))
+
+
+def test_0011_asks_again_the_prs_detailed_before_their_comments_were_read(tmp_path):
+    import sqlalchemy as sa
+    from alembic import command
+
+    from test_who_speaks_data import _store_at
+
+    with _store_at(f"sqlite:///{tmp_path / 'm.db'}", "0010_search_live_issues", "gitcode") as (conn, cfg):
+        for n, detailed in ((1, "2026-09-18 00:00:00.000000"), (2, "2026-09-18 00:00:00.000000"), (3, None)):
+            conn.execute(sa.text("INSERT INTO pulls (id, repo, number, details_for) VALUES (:id, 'o/r', :n, :d)"),
+                         {"id": f"o/r!{n}", "n": n, "d": detailed})
+        conn.execute(sa.text("INSERT INTO comments (repo, parent_kind, parent_number, id, body) "
+                             "VALUES ('o/r', 'pull', 2, 'c1', 'tested')"))
+        command.upgrade(cfg, "0011_pull_comments")
+        marks = dict(conn.execute(sa.text("SELECT number, details_for IS NOT NULL FROM pulls")).all())
+        assert marks == {1: 0, 2: 1, 3: 0}         # !1 is asked again; !2's comments were stored
