@@ -8,7 +8,7 @@ and prints, for each run, the requests by endpoint, the timing audit's checks (f
 from an earlier run), and whether the two `cases.jsonl` are the same byte for byte.
 
 Measured on 2026-12-05 (Ascend world, --since 2026-09-17T00:00:00+08:00): first run 1,301
-requests, re-run 190 (3 org listings + 187 issue lists; 21 audit checks reused, none fetched),
+requests (1,370 since PR comments are read, 2026-12-07), re-run 190 (3 org listings + 187 issue lists; 21 audit checks reused, none fetched),
 export identical. Before the audit reused its checks the re-run cost 232: 21 single issues and
 21 single PRs fetched again for the audit.
 """

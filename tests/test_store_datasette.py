@@ -144,7 +144,7 @@ def test_the_migration_rewrites_a_store_written_before_it(tmp_path):
         assert db.execute("SELECT closed_at, labels FROM issues").fetchone() == ("2026-09-17T02:02:11.500000Z",
                                                                                '["缺陷"]')
         assert db.execute("SELECT raw FROM repos").fetchone() == ('{"description": "昇腾"}',)
-        assert db.execute("SELECT version_num FROM alembic_version").fetchone() == ("0010_search_live_issues",)
+        assert db.execute("SELECT version_num FROM alembic_version").fetchone() == ("0011_pull_comments",)
 
 
 def test_the_migration_unfolds_cases_stored_as_json_and_goes_back(tmp_path):

@@ -11,7 +11,8 @@ The items and their parts (one detail endpoint each; the platform's name in brac
   through GraphQL when a token allows it);
 - a PR: ``pull`` (the PR itself, asked on its own when the repo's PR list did not carry it);
   ``files``; ``commits``; ``links`` (GitCode's list of the issues a PR names); ``events`` (its
-  operation log).
+  operation log); ``comments`` (GitCode's PR comments with their replies; GitHub's conversation
+  and review comments).
 
 One list is shared by every issue of a repository: the repo's PR list (``pull_list``), whose
 titles, bodies and branch names are where most fixes name their issue. When it cannot be read,
@@ -21,10 +22,13 @@ What stands and what does not:
 
 - A merged fix the linker found stands: merged is decided by state + merged_at, which come with
   the PR list, and a missing part could add evidence or a trap, never take the merge away.
-- Every part but ``files`` may be where the fix is named (a comment citing the PR, a link in the
-  log, a commit saying "fixes #N", the PR's own state). Without a merged fix, such a gap leaves
+- Every part but ``files`` and a PR's ``comments`` may be where the fix is named (a comment
+  citing the PR, a link in the log, a commit saying "fixes #N", the PR's own state). Without a merged fix, such a gap leaves
   the fix question open: the case says "fix unknown: comments unreadable", never "no fix" and
   never "no fix evidence", and the analysis does not keep or drop it on grounds it could not check.
+- A PR's ``comments`` are where reviewers and the author say what the change does and how it was
+  tested (a row's facts); the linker names no fix from them, so their gap leaves no fix question
+  open, but the case still carries it.
 - ``closing_refs`` is asked for again next run, but its gap alone leaves no fix question open: a
   run without a token never asks for it, and a PR linked by hand in the sidebar also shows in the
   timeline (``connected``), which is ``events``.
@@ -43,7 +47,8 @@ ISSUE, PULL, REPO = "issue", "pull", "repo"
 COMMENTS, EVENTS, LINKS, PULL_ITSELF, FILES, COMMITS = "comments", "events", "links", "pull", "files", "commits"
 CLOSING_REFS = "closing_refs"
 PULL_LIST = "pull_list"
-PARTS = {ISSUE: (COMMENTS, EVENTS, LINKS, CLOSING_REFS), PULL: (PULL_ITSELF, FILES, COMMITS, LINKS, EVENTS), REPO: (PULL_LIST,)}
+PARTS = {ISSUE: (COMMENTS, EVENTS, LINKS, CLOSING_REFS), PULL: (PULL_ITSELF, FILES, COMMITS, LINKS, EVENTS, COMMENTS),
+         REPO: (PULL_LIST,)}
 # Parts where a fix may be named: without them, "no fix" is not a conclusion.
 NAMES_A_FIX = {ISSUE: frozenset({COMMENTS, EVENTS, LINKS}), PULL: frozenset({PULL_ITSELF, COMMITS, LINKS, EVENTS}),
                REPO: frozenset({PULL_LIST})}

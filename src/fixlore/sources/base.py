@@ -34,6 +34,7 @@ class PullDetail:
     commits: list[Commit] = field(default_factory=list)
     links: list[Link] = field(default_factory=list)
     events: list[Event] = field(default_factory=list)
+    comments: list[Comment] = field(default_factory=list)    # parent_kind "pull": conversation and review
     raw: dict[str, Any] = field(default_factory=dict)
     unread: dict[str, Any] = field(default_factory=dict)     # part -> ApiError, as on IssueDetail
 

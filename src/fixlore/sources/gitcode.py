@@ -289,6 +289,17 @@ def normalize_commit(raw: dict[str, Any], repo: str, number: int) -> m.Commit:
 
 
 
+def pull_comments_flat(items: list[Any]) -> list[dict[str, Any]]:
+    """A PR's comments as GitCode lists them (§2.9), each root's nested ``reply[]`` after it:
+    a reply is a comment of the PR like any other (a reviewer's answer, the author's test report)."""
+    out: list[dict[str, Any]] = []
+    for item in items:
+        if isinstance(item, dict):
+            out.append(item)
+            out.extend(r for r in item.get("reply") or [] if isinstance(r, dict))
+    return out
+
+
 def split_repo(full_name: str) -> tuple[str, str]:
     owner, _, name = full_name.partition("/")
     return owner, name
@@ -434,12 +445,14 @@ class GitCodeSource:
         commits = read_part(miss, COMMITS, lambda: self._list(f"{base}/commits", f"{tmpl}/commits"))
         issues = read_part(miss, LINKS, lambda: self._list(f"{base}/issues", f"{tmpl}/issues"))
         logs = read_part(miss, EVENTS, lambda: self._list(f"{base}/operate_logs", f"{tmpl}/operate_logs"))
+        comments = read_part(miss, COMMENTS, lambda: self._list(f"{base}/comments", f"{tmpl}/comments"))
         raw = {"files": (FILES, files), "commits": (COMMITS, commits), "issues": (LINKS, issues),
-               "events": (EVENTS, logs)}
+               "events": (EVENTS, logs), "comments": (COMMENTS, comments)}
         detail = PullDetail(pull=pull, raw={k: v for k, (part, v) in raw.items() if part not in miss}, unread=miss)
         detail.files = [normalize_file(f, pull.repo, n) for f in files if isinstance(f, dict)]
         detail.commits = [normalize_commit(c, pull.repo, n) for c in commits if isinstance(c, dict)]
         detail.links = [normalize_pull_issue(i, pull.repo, n) for i in issues if isinstance(i, dict)]
+        detail.comments = [normalize_comment(c, pull.repo, "pull", n) for c in pull_comments_flat(comments)]
         self._note_actions(logs)
         for raw in logs:
             if isinstance(raw, dict):

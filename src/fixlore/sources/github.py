@@ -278,8 +278,17 @@ class GitHubSource:
         miss: dict[str, Any] = {}
         files = read_part(miss, FILES, lambda: self._list(f"{base}/files", f"{tmpl}/files"))
         commits = read_part(miss, COMMITS, lambda: self._list(f"{base}/commits", f"{tmpl}/commits"))
-        raw = {"files": (FILES, files), "commits": (COMMITS, commits)}
+        # A PR's comments are two lists: the conversation under the PR's issue number, and the review
+        # comments on its diff; either unread leaves the part unread.
+        talk = read_part(miss, COMMENTS, lambda: self._list(f"/repos/{pull.repo}/issues/{pull.number}/comments",
+                                                            "/repos/{owner}/{repo}/issues/{number}/comments"))
+        review = [] if COMMENTS in miss else read_part(miss, COMMENTS, lambda: self._list(f"{base}/comments",
+                                                                                           f"{tmpl}/comments"))
+        comments = [] if COMMENTS in miss else talk + review
+        raw = {"files": (FILES, files), "commits": (COMMITS, commits), "comments": (COMMENTS, comments)}
         detail = PullDetail(pull=pull, raw={k: v for k, (part, v) in raw.items() if part not in miss}, unread=miss)
         detail.files = [normalize_file(f, pull.repo, pull.number) for f in files if isinstance(f, dict)]
         detail.commits = [normalize_commit(c, pull.repo, pull.number) for c in commits if isinstance(c, dict)]
+        detail.comments = [normalize_comment(c, pull.repo, "pull", pull.number) for c in comments
+                           if isinstance(c, dict)]
         return detail

@@ -132,6 +132,8 @@ class StoreWriter:
                  "author": c.author, "date": c.date} for c in detail.commits])
         if EVENTS not in unread:
             self._replace_events(pull.repo, "pull", pull.number, detail.events)
+        if COMMENTS not in unread:
+            self._replace_comments(pull.repo, "pull", pull.number, getattr(detail, "comments", None) or [])
         self._replace_links("pull", pull.repo, pull.number, detail.links, add_only=bool(unread))
         self._replace_raw(pull.repo, "pull", pull.number, detail.raw)
         self.conn.execute(sa.update(t.pulls).where(t.pulls.c.repo == pull.repo, t.pulls.c.number == pull.number)
