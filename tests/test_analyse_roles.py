@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -105,3 +106,28 @@ def test_a_me_too_or_a_request_naming_another_ticket_still_withholds():
     for text in ("我也遇到了，见 #77", "+1 #77", "请提供完整日志，采集方法见 #498", "Please share the full log, as in #12"):
         assert withholds(text), text
     assert not withholds("See #77 for the root cause: the cache key ignores dtype")
+
+
+@pytest.mark.parametrize("talk", ["I've addressed both comments: added the @triton.jit decorator to _fallback_erfc",
+                                  "Merged the latest changes — this is ready again now", "rebased onto main",
+                                  "PTAL", "已按检视意见修改", "Addressed all review comments."])
+def test_talk_of_a_prs_review_round_says_nothing_a_row_keeps(talk):
+    from fixlore.analyse.roles import says_something
+    assert not says_something(talk)
+
+
+@pytest.mark.parametrize("fact", ["A3 双机自验证：put/get 256MB 对象 1000 次通过",
+                                  "The fix merged the latest upstream tokenizer into the cache",
+                                  "addressed the race in the allocator by taking the lock first"])
+def test_a_prs_comment_that_states_a_fact_still_says_something(fact):
+    from fixlore.analyse.roles import says_something
+    assert says_something(fact)
+
+
+@pytest.mark.parametrize("reply, kept", [
+    ("Could you provide more details?\n1. Which model?\n2. How was it exported?\n4. Full terminal output or logs",
+     ["Could you provide more details?"]),
+    ("The cause is the int32 mask.\n1. Upgrade to 2.1\n2. Set FOO=1", ["The cause is the int32 mask.", "Upgrade to 2.1", "Set FOO=1"])])
+def test_the_items_of_a_list_a_question_opens_are_part_of_the_question(reply, kept):
+    from fixlore.analyse.roles import told
+    assert told(reply) == kept

@@ -112,12 +112,32 @@ def withholds(sentence: str) -> bool:
     return is_me_too(sentence) or asks_the_reporter(sentence)
 
 
+# A PR conversation's talk about its own review round ("I've addressed both comments: added …", "Merged
+# the latest changes — this is ready again now", "已按检视意见修改", "rebased onto main", "PTAL"): it
+# tells how the change went through review, not what was wrong or what the change does (the PR's
+# body and title say that). Read on npu-threads' tune rows once a run read PR comments (vllm-omni
+# #5234, #5102); every other world held out.
+_REVIEW_ROUND = re.compile(
+    r"^\s*(?:(?:I|we)(?:'ve| have)?\s+)?(?:addressed|resolved|applied|handled)\s+(?:(?:all|both|the|your|these|those|"
+    r"reviewers?'?s?|review)\s+)*(?:comments?|feedback|suggestions?|review)\b"
+    r"|^\s*(?:(?:I|we)(?:'ve| have)?\s+)?(?:merged|pulled|rebased)\s+(?:(?:in|on|onto)\s+)?(?:the\s+)?"
+    r"(?:latest|main|master|upstream)\b"
+    r"|\b(?:is|are|it's|now)\s+ready\s+(?:for\s+(?:another\s+)?review|again|to\s+merge)\b|^\s*(?:PTAL|LGTM|/retest|/lgtm)\b"
+    r"|^\s*(?:已|均已)?(?:按|根据)(?:检视|review|评审)意见(?:修改|更新|处理)|^\s*(?:已)?(?:rebase|解决冲突|合并最新)",
+    re.IGNORECASE)
+
+
+def review_round(sentence: str) -> bool:
+    """Talk of a PR's review round (`_REVIEW_ROUND`): nothing a row says."""
+    return bool(_REVIEW_ROUND.search(sentence))
+
+
 def says_something(sentence: str) -> bool:
     """False for bookkeeping ("修复已合入，今晚 nightly 观察", "已给出迁移指引，关闭", "Fixed by #12"):
     it reports that something happened, not what; for a question (`asks`), a bare courtesy
     ("Thanks for your feedback"), one more person with the problem ("same issue", "我也遇到了") and a
     request to the reporter ("please share the full log", "请提供完整日志")."""
-    if asks(sentence) or _COURTESY.match(sentence) or withholds(sentence):
+    if asks(sentence) or _COURTESY.match(sentence) or withholds(sentence) or review_round(sentence):
         return False
     if any(re.search(r"[A-Za-z]", f) for f in hard_facts(sentence)):   # it names code
         return True
