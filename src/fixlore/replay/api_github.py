@@ -143,8 +143,11 @@ def issue(world: World, q: Query, self_url: str, owner: str, repo: str, number: 
 
 
 def _issue_file(world: World, owner: str, repo: str, number: str, kind: str) -> list | None:
+    """An issue's comments or events; a PR is an issue on GitHub, so a PR the world holds without its
+    issue form (a synthetic world) answers too, with what its issue form would hold, if anything."""
     canon = world.canonical(owner, repo)
-    if canon is None or not number.isdigit() or world.issue(*canon, int(number)) is None:
+    if canon is None or not number.isdigit() or (world.issue(*canon, int(number)) is None
+                                                 and world.pull(*canon, int(number)) is None):
         return None
     return world.issue_file(*canon, int(number), kind) or []
 
