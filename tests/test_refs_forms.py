@@ -342,3 +342,13 @@ def test_a_long_text_of_references_without_a_clause_break_is_read_whole():
     for mark in ("#", "＃", "!"):
         assert len(find_refs(f"{mark}1 for " * 10_000, REPO, "github")) == 10_000
     assert time.process_time() - start < 3          # hostile input, as the guards above: 8 s before
+
+
+def test_a_list_item_wrapped_by_hand_is_one_sentence_and_a_lead_in_keeps_no_list_mark():
+    from fixlore.rules.text import sentences
+    body = ("This PR:\n\n- Records the first resolved backend on\n`StructuredOutputsConfig`.\n"
+            "- Adds a fallback guard in `grammar_init` for\nrequests that bypass it.")
+    assert sentences(body) == ["This PR: Records the first resolved backend on `StructuredOutputsConfig`.",
+                               "Adds a fallback guard in `grammar_init` for requests that bypass it."]
+    assert sentences("已排期 26Q3，分三批补实测：\n- GLM 5.1 / vllm-ascend 0.18.0 / A3 800T") == \
+        ["已排期 26Q3，分三批补实测：GLM 5.1 / vllm-ascend 0.18.0 / A3 800T"]

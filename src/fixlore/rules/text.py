@@ -211,6 +211,7 @@ _OUTPUT = re.compile(r"\s*[(\[$>]")     # pasted output follows the lead-in: it 
 _WRAPPED = re.compile(r"[a-z_)`'\"]\s*$")
 _GOES_ON = re.compile(r"^\s*[a-z(`'\"]")
 _ITEM_START = re.compile(r"^\s*(?:[-*+•>#|]|\d{1,2}[.)、]\s|```)")
+_BLOCK_START = re.compile(r"^\s*(?:[#|]|```)")
 # a greeting or a mention that opens a reply ("Hi @luentong , This issue …")
 # a list's numbering ("2. ", "(3)", "②") marks where an item stood in the reply, not what it says
 _ENUMERATOR = re.compile(r"^(?:\d{1,2}[.)、](?!\d)|[（(]\d{1,2}[)）]|[\u2460-\u2473])\s*")
@@ -221,7 +222,7 @@ def _wrapped(line: str, following: str) -> bool:
     """`following` goes on with the sentence `line` broke off: neither is a list item, a heading
     or a fence, and `line` ends on a comma, or (Latin text only: a line of Chinese ending on a
     name is a label or a table row) on a word before a lower-case start."""
-    if _ITEM_START.match(following) or _ITEM_START.match(line):
+    if _ITEM_START.match(following) or _BLOCK_START.match(line):    # a list item's lazy continuation joins it
         return False
     if line.rstrip().endswith(("，", "、", ",")):
         return True
@@ -234,7 +235,7 @@ def sentences(text: str) -> list[str]:
     lines = []
     for raw in _SENT_SPLIT.split(_EMPHASIS.sub("", clean_body(urls_as_keys(text or "")))):
         if lines and lines[-1] and _LEAD_IN.search(lines[-1]) and raw and raw.strip() and not _OUTPUT.match(raw):
-            lines[-1] = lines[-1].rstrip() + " " + raw.strip()
+            lines[-1] = lines[-1].rstrip() + ("" if lines[-1].rstrip().endswith("：") else " ") + _ENUMERATOR.sub("", raw.strip().lstrip("-*+• "))
         elif lines and lines[-1] and raw and raw.strip() and _wrapped(lines[-1], raw):
             joint = "" if is_cjk(lines[-1][-1:]) or lines[-1].rstrip().endswith(("，", "、")) else " "
             lines[-1] = lines[-1].rstrip() + joint + raw.strip()
