@@ -31,3 +31,8 @@ def test_nothing_new_keeps_the_title():
 def test_other_language_is_not_mixed_in():
     title = "thd 格式训练 loss 异常"
     assert with_report_facts(title, "With use_thd_format enabled the loss jumps to 21.", room=80) == title
+
+
+def test_no_colon_after_a_question():
+    cell = with_report_facts("thd 格式训练 loss 为什么异常？", BODY, room=80)
+    assert "？：" not in cell and cell.startswith("thd 格式训练 loss 为什么异常？") and "use_thd_format" in cell

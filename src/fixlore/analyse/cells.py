@@ -88,6 +88,8 @@ def with_report_facts(problem: str, body: str, room: int, limit: int = 90) -> st
         clause = fit_facts(sentence.strip().rstrip("。. "), room, known=have)
         if clause and hard_facts(clause) & new:
             body_, stop = (problem[:-1], problem[-1]) if problem.endswith(("。", ".")) else (problem, "")
+            if body_.endswith(("？", "?", "！", "!")):      # a question says its own close: no colon after it
+                return f"{body_}{'' if cjk else ' '}{clause}{stop}"
             return f"{body_}：{clause}{stop}" if cjk else f"{body_}: {clause}{stop}"
     return problem
 
