@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from fixlore.analyse.context import CaseContext
-from fixlore.analyse.fit import fit
+from fixlore.analyse.fit import MIN_PIECE, fit, fit_facts, shown_len
 from fixlore.core.model import Case
 from fixlore.rules.text import PROBLEM_CUES, cjk_count, clean_title, error_lines, hard_facts, sentences
 from fixlore.rules.words import has_cue
@@ -64,6 +64,35 @@ def problem_cell(case: Case, ctx: CaseContext) -> str:
     body = sentences(ctx.body)
     lead = body[0] if body else ""
     return _whole(f"{title}：{lead}" if title and lead else (title or lead), 90)
+
+# the report's first sentences: where a reporter states what they ran and what they measured
+_LEAD_SENTENCES = 4
+
+
+def with_report_facts(problem: str, body: str, room: int, limit: int = 90) -> str:
+    """The problem with the reporter's hard facts the title lacks (the model, version, flag or measured
+    symptom: "loss 飙到 21、grad_norm 570+"), in the report's own words: the whole clauses of the first
+    of its opening sentences, in the title's language, that state a fact the title does not, when they
+    fit in the room the row leaves (`room`: what ROW_CHARS leaves of the written row) and the cell's
+    `limit`. Reporters title an issue by the symptom and put the facts in the body (issue #22; read
+    on ascend-2026-09 and seed-twin2's tune rows)."""
+    have = {f.lower() for f in hard_facts(problem)}
+    room = min(room, limit - shown_len(problem)) - 1
+    if room < MIN_PIECE:
+        return problem
+    cjk = cjk_count(problem) > 0
+    for sentence in sentences(body)[:_LEAD_SENTENCES]:
+        new = {f for f in hard_facts(sentence) if f.lower() not in have and f.lower() not in problem.lower()}
+        if not new or (cjk_count(sentence) > 0) != cjk:
+            continue
+        clause = fit_facts(sentence.strip().rstrip("。. "), room, known=have)
+        if clause and hard_facts(clause) & new:
+            body_, stop = (problem[:-1], problem[-1]) if problem.endswith(("。", ".")) else (problem, "")
+            if body_.endswith(("？", "?", "！", "!")):      # a question says its own close: no colon after it
+                return f"{body_}{'' if cjk else ' '}{clause}{stop}"
+            return f"{body_}：{clause}{stop}" if cjk else f"{body_}: {clause}{stop}"
+    return problem
+
 
 _EXCEPTION = re.compile(r"\b([A-Z][A-Za-z0-9]*(?:Error|Exception))\b")
 

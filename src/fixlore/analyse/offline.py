@@ -37,11 +37,11 @@ from __future__ import annotations
 from dataclasses import replace
 
 from fixlore.analyse.base import Analysis
-from fixlore.analyse.cells import problem_cell, symptom_cell, title_within
+from fixlore.analyse.cells import problem_cell, symptom_cell, title_within, with_report_facts
 from fixlore.analyse.confirmed import confirmed_causes
 from fixlore.analyse.context import CaseContext
 from fixlore.analyse.keep import keep_or_drop, language_of
-from fixlore.analyse.fit import MIN_PIECE, fit_cell, fit_facts, row_budget, shown_len, without_dangling, without_restated
+from fixlore.analyse.fit import MIN_PIECE, ROW_CHARS, fit_cell, fit_facts, row_budget, shown_len, without_dangling, without_restated
 from fixlore.analyse.roles import (OFFICIAL, asks, facts_kept, is_measurement, is_scope, is_template_note, is_workaround,
                                    is_log_line, only_tests, says_something, states_cause,
                                    states_change, states_reason, told, withholds, without_merge_news)
@@ -387,7 +387,7 @@ class OfflineAnalyst:
         answer = answer + ("。" if zh else ".") if answer else ""
         theme_kw = topic_words(title + " " + root_text, 3)
         return Analysis(
-            problem=problem,
+            problem=with_report_facts(problem, ctx.body, ROW_CHARS + extra - 2 - shown_len(f"{problem} {answer} {cite_label(case, zh)}")),
             answer=answer,
             theme="-".join(theme_kw),
             symptom=self.symptom(case, ctx, zh),

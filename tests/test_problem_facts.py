@@ -1,0 +1,38 @@
+"""The problem cell takes the report's hard facts the title lacks, in the report's words, when the
+row has room (analyse/cells.with_report_facts, issue #22)."""
+
+from fixlore.analyse.cells import with_report_facts
+
+BODY = ("用 Qwen3.5-9B 做 SFT，打开 use_thd_format 之后 loss 飙到 21，grad_norm 570+。"
+        "关掉就正常。")
+
+
+def test_adds_the_reports_facts_in_its_words():
+    cell = with_report_facts("thd 格式训练 loss 异常", BODY, room=80)
+    assert cell.startswith("thd 格式训练 loss 异常：")
+    assert "use_thd_format" in cell
+    assert cell[len("thd 格式训练 loss 异常："):] in BODY   # the report's own words
+
+
+def test_no_room_keeps_the_title():
+    assert with_report_facts("thd 格式训练 loss 异常", BODY, room=10) == "thd 格式训练 loss 异常"
+
+
+def test_cell_limit_bounds_the_addition():
+    cell = with_report_facts("thd 格式训练 loss 异常", BODY, room=500, limit=40)
+    assert len(cell) <= 40
+
+
+def test_nothing_new_keeps_the_title():
+    title = "use_thd_format 训练 loss 异常"
+    assert with_report_facts(title, "打开 use_thd_format 之后 loss 异常。", room=80) == title
+
+
+def test_other_language_is_not_mixed_in():
+    title = "thd 格式训练 loss 异常"
+    assert with_report_facts(title, "With use_thd_format enabled the loss jumps to 21.", room=80) == title
+
+
+def test_no_colon_after_a_question():
+    cell = with_report_facts("thd 格式训练 loss 为什么异常？", BODY, room=80)
+    assert "？：" not in cell and cell.startswith("thd 格式训练 loss 为什么异常？") and "use_thd_format" in cell
