@@ -342,3 +342,14 @@ def test_a_long_text_of_references_without_a_clause_break_is_read_whole():
     for mark in ("#", "＃", "!"):
         assert len(find_refs(f"{mark}1 for " * 10_000, REPO, "github")) == 10_000
     assert time.process_time() - start < 3          # hostile input, as the guards above: 8 s before
+
+
+@pytest.mark.parametrize("line", ["问题在于显存。", "问题出在驱动。", "问题在于 CANN 版本", "Bug in the NPU op."])
+def test_a_short_cause_without_a_ticket_is_kept(line):
+    """The words a filing line is read past (问题, 已, 在, 由, 于, 'in', 'the') stand inside real
+    sentences too ('问题在于显存': the problem is the memory); with no ticket in the line there is
+    nothing filed, and the line is judged whole as before files_only."""
+    from fixlore.rules.refs import files_only
+    from fixlore.rules.text import sentences
+    assert not files_only(line)
+    assert sentences(line)
