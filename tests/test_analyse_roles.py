@@ -131,3 +131,24 @@ def test_a_prs_comment_that_states_a_fact_still_says_something(fact):
 def test_the_items_of_a_list_a_question_opens_are_part_of_the_question(reply, kept):
     from fixlore.analyse.roles import told
     assert told(reply) == kept
+
+
+@pytest.mark.parametrize("reply, kept", [
+    ("Could you try the following workaround?\n1. export HCCL_CONNECT_TIMEOUT=1800\n2. upgrade CANN to 8.0.RC3",
+     ["Could you try the following workaround?", "export HCCL_CONNECT_TIMEOUT=1800", "upgrade CANN to 8.0.RC3"]),
+    ("可以试试下面的方法吗？\n1. export HCCL_CONNECT_TIMEOUT=1800\n2. 升级 CANN 到 8.0.RC3",
+     ["可以试试下面的方法吗？", "export HCCL_CONNECT_TIMEOUT=1800", "升级 CANN 到 8.0.RC3"])])
+def test_the_steps_of_a_list_a_question_offers_to_try_are_kept(reply, kept):
+    """'Could you try the following?' offers steps, it asks for nothing: its items are the workaround."""
+    from fixlore.analyse.roles import told
+    assert told(reply) == kept
+
+
+@pytest.mark.parametrize("reply", ["Fixed by #12. Can you confirm?", "已由 #12 修复。可以确认一下吗？",
+                                   "Is this fixed? Yes, by #12."])
+def test_a_reply_naming_its_fix_before_a_question_is_not_questions_only(reply):
+    """The filing sentence ('Fixed by #12.') is no sentence a row keeps (rules.refs.files_only), yet the
+    reply says where the fix is: it is not made only of questions."""
+    from fixlore.rules.answers import questions_only
+    assert not questions_only(reply)
+    assert questions_only("Is this the same as #12? Could you confirm?")

@@ -84,6 +84,9 @@ def asks(sentence: str) -> bool:
     return is_question(sentence)
 
 
+# a question offering steps to try ("Could you try the following?", "可以试试下面的方法吗？") opens a
+# list of steps, the workaround, not of things asked
+_OFFERS = re.compile(r"\btry\b|试", re.I)
 _LIST_ITEM = re.compile(r"^\s*(?:[-*+•]|\d{1,2}[.)、]|[（(]\d{1,2}[)）])\s*")
 
 
@@ -100,7 +103,7 @@ def told(body: str) -> list[str]:
                 continue
         elif line.strip():
             said = sentences(line)
-            asking = bool(said) and (asks(said[-1]) or asks_the_reporter(said[-1]))
+            asking = bool(said) and (asks_the_reporter(said[-1]) or asks(said[-1]) and not _OFFERS.search(said[-1]))
         kept.append(line)
     return sentences("\n".join(kept))
 
