@@ -152,3 +152,12 @@ def test_a_reply_naming_its_fix_before_a_question_is_not_questions_only(reply):
     from fixlore.rules.answers import questions_only
     assert not questions_only(reply)
     assert questions_only("Is this the same as #12? Could you confirm?")
+
+
+@pytest.mark.parametrize("fact", ["Merged the latest upstream fix for the tokenizer into our fork, which resolves the OOM",
+                                  "rebased onto main, which already contains the HCCL timeout fix",
+                                  "合并最新主线后 HCCL 超时问题消失", "已合并最新 CANN 8.0.RC3 后问题解决"])
+def test_review_round_words_that_go_on_to_a_fix_or_cause_still_say_something(fact):
+    from fixlore.analyse.roles import review_round, says_something
+    assert not review_round(fact) and says_something(fact)
+    assert review_round("Merged the latest changes — this is ready again now")
