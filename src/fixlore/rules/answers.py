@@ -110,7 +110,6 @@ def is_question(sentence: str) -> bool:
 
 
 _SENTENCE_END = re.compile(r"(?<=[。！？!?])|(?<=\.)(?=\s)|\n")
-_TICKET_NAMED = re.compile(r"[#!]\d")
 
 
 def questions_only(body: str) -> bool:
@@ -120,7 +119,7 @@ def questions_only(body: str) -> bool:
     A sentence that only names its fix ("Fixed by #12. Can you confirm?", "Yes, by #12.") is no
     sentence a row keeps, yet it answers: a reply with one that is not a question asks more than it."""
     said = sentences(body)
-    filed = [p.strip() for p in _SENTENCE_END.split(body or "") if _TICKET_NAMED.search(p)]
+    filed = [p.strip() for p in _SENTENCE_END.split(body or "") if without_refs(p) != p]
     return bool(said) and all(is_question(s) for s in said + filed)
 
 
