@@ -131,3 +131,33 @@ def test_a_prs_comment_that_states_a_fact_still_says_something(fact):
 def test_the_items_of_a_list_a_question_opens_are_part_of_the_question(reply, kept):
     from fixlore.analyse.roles import told
     assert told(reply) == kept
+
+
+@pytest.mark.parametrize("reply, kept", [
+    ("Could you try the following workaround?\n1. export HCCL_CONNECT_TIMEOUT=1800\n2. upgrade CANN to 8.0.RC3",
+     ["Could you try the following workaround?", "export HCCL_CONNECT_TIMEOUT=1800", "upgrade CANN to 8.0.RC3"]),
+    ("可以试试下面的方法吗？\n1. export HCCL_CONNECT_TIMEOUT=1800\n2. 升级 CANN 到 8.0.RC3",
+     ["可以试试下面的方法吗？", "export HCCL_CONNECT_TIMEOUT=1800", "升级 CANN 到 8.0.RC3"])])
+def test_the_steps_of_a_list_a_question_offers_to_try_are_kept(reply, kept):
+    """'Could you try the following?' offers steps, it asks for nothing: its items are the workaround."""
+    from fixlore.analyse.roles import told
+    assert told(reply) == kept
+
+
+@pytest.mark.parametrize("reply", ["Fixed by #12. Can you confirm?", "已由 #12 修复。可以确认一下吗？",
+                                   "Is this fixed? Yes, by #12."])
+def test_a_reply_naming_its_fix_before_a_question_is_not_questions_only(reply):
+    """The filing sentence ('Fixed by #12.') is no sentence a row keeps (rules.refs.files_only), yet the
+    reply says where the fix is: it is not made only of questions."""
+    from fixlore.rules.answers import questions_only
+    assert not questions_only(reply)
+    assert questions_only("Is this the same as #12? Could you confirm?")
+
+
+@pytest.mark.parametrize("fact", ["Merged the latest upstream fix for the tokenizer into our fork, which resolves the OOM",
+                                  "rebased onto main, which already contains the HCCL timeout fix",
+                                  "合并最新主线后 HCCL 超时问题消失", "已合并最新 CANN 8.0.RC3 后问题解决"])
+def test_review_round_words_that_go_on_to_a_fix_or_cause_still_say_something(fact):
+    from fixlore.analyse.roles import review_round, says_something
+    assert not review_round(fact) and says_something(fact)
+    assert review_round("Merged the latest changes — this is ready again now")

@@ -234,3 +234,12 @@ def test_a_written_reference_names_its_ticket_not_its_owner():
                           "修复 PR#1516（06-01 合入）；同一 PR 还修 #1472", repo)
     assert worth_room("见 PaddlePaddle/FastDeploy#1490", {"mechanism", "change"}, ["先复现再修"],
                       "修复 PR#1516（06-01 合入）；同一 PR 还修 #1472", repo)
+
+
+def test_two_unread_claimed_fixes_are_named_in_the_plural():
+    claimed = [{"repo": REPO, "number": n, "verdict": "missing", "signals": [{"kind": "comment", "claim": True}]}
+               for n in (1, 2)]
+    case = Case(repo=REPO, number=8, url="https://gitcode.com/o/cluster/issues/8", timing=Timing.NO_FIX,
+                candidates=claimed)
+    assert row_close(case, True) == "评论称已由 !1、!2 修复，这些 PR 未能读取，状态未知"
+    assert row_close(case, False) == "a comment says !1, !2 fixed it; those PRs could not be read, their state is unknown"

@@ -352,3 +352,14 @@ def test_a_list_item_wrapped_by_hand_is_one_sentence_and_a_lead_in_keeps_no_list
                                "Adds a fallback guard in `grammar_init` for requests that bypass it."]
     assert sentences("已排期 26Q3，分三批补实测：\n- GLM 5.1 / vllm-ascend 0.18.0 / A3 800T") == \
         ["已排期 26Q3，分三批补实测：GLM 5.1 / vllm-ascend 0.18.0 / A3 800T"]
+
+
+@pytest.mark.parametrize("line", ["问题在于显存。", "问题出在驱动。", "问题在于 CANN 版本", "Bug in the NPU op."])
+def test_a_short_cause_without_a_ticket_is_kept(line):
+    """The words a filing line is read past (问题, 已, 在, 由, 于, 'in', 'the') stand inside real
+    sentences too ('问题在于显存': the problem is the memory); with no ticket in the line there is
+    nothing filed, and the line is judged whole as before files_only."""
+    from fixlore.rules.refs import files_only
+    from fixlore.rules.text import sentences
+    assert not files_only(line)
+    assert sentences(line)

@@ -84,6 +84,9 @@ def asks(sentence: str) -> bool:
     return is_question(sentence)
 
 
+# a question offering steps to try ("Could you try the following?", "可以试试下面的方法吗？") opens a
+# list of steps, the workaround, not of things asked
+_OFFERS = re.compile(r"\btry\b|试", re.I)
 _LIST_ITEM = re.compile(r"^\s*(?:[-*+•]|\d{1,2}[.)、]|[（(]\d{1,2}[)）])\s*")
 
 
@@ -100,7 +103,7 @@ def told(body: str) -> list[str]:
                 continue
         elif line.strip():
             said = sentences(line)
-            asking = bool(said) and (asks(said[-1]) or asks_the_reporter(said[-1]))
+            asking = bool(said) and (asks_the_reporter(said[-1]) or asks(said[-1]) and not _OFFERS.search(said[-1]))
         kept.append(line)
     return sentences("\n".join(kept))
 
@@ -127,9 +130,16 @@ _REVIEW_ROUND = re.compile(
     re.IGNORECASE)
 
 
+# what the rest of such a sentence may still tell: a fix or a cause ("merged the latest upstream fix
+# for X into our fork, which resolves Y", "合并最新主线后 HCCL 超时问题消失")
+_TELLS_FIX_OR_CAUSE = re.compile(r"\b(?:fix(?:es|ed)?|resolves?|solves?|caused?|root cause)\b|修复|解决|消失|原因|导致",
+                                 re.IGNORECASE)
+
+
 def review_round(sentence: str) -> bool:
-    """Talk of a PR's review round (`_REVIEW_ROUND`): nothing a row says."""
-    return bool(_REVIEW_ROUND.search(sentence))
+    """Talk of a PR's review round (`_REVIEW_ROUND`) that goes on to no fix or cause: nothing a row says."""
+    m = _REVIEW_ROUND.search(sentence)
+    return bool(m) and not _TELLS_FIX_OR_CAUSE.search(sentence[m.end():])
 
 
 def says_something(sentence: str) -> bool:

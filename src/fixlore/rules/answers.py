@@ -109,12 +109,18 @@ def is_question(sentence: str) -> bool:
     return body.endswith(("?", "？")) or (body.rstrip("。.").endswith(("吗", "呢")) and len(body) > 2)
 
 
+_SENTENCE_END = re.compile(r"(?<=[。！？!?])|(?<=\.)(?=\s)|\n")
+
+
 def questions_only(body: str) -> bool:
     """Every sentence of the reply is a question ("这个库在你的设备上是找不到吗，是只有 libEGL_impl.so？"):
     it asks, it answers nothing. Read on accel-threads7 (MNN #4637: a maintainer's question had
-    become the case's answer evidence); every other world held out."""
+    become the case's answer evidence); every other world held out.
+    A sentence that only names its fix ("Fixed by #12. Can you confirm?", "Yes, by #12.") is no
+    sentence a row keeps, yet it answers: a reply with one that is not a question asks more than it."""
     said = sentences(body)
-    return bool(said) and all(is_question(s) for s in said)
+    filed = [p.strip() for p in _SENTENCE_END.split(body or "") if without_refs(p) != p]
+    return bool(said) and all(is_question(s) for s in said + filed)
 
 
 def asks_the_reporter(sentence: str) -> bool:

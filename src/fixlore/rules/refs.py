@@ -664,17 +664,21 @@ def without_refs(text: str) -> str:
 # ("fix issue #1087", "修复 issue #33", a template's "issue1"), the word saying where ("fixed in
 # alibaba/MNN#4747", "已在 #12 修复"), a commit title's tag ("[fix_bug]", "[BugFix]"). Read on accel-threads7 (vllm-ascend #1760, #2033, #5524: such a line was a row's answer)
 # and npu-threads' "[fix_bug] fix issue #1087"; every other world held out.
-_FILING = re.compile(r"(?:\b[\w.-]+/[\w.-]+(?=[#!]\d))|\[[^\]\n]{1,24}\]"
-                     r"|\b(?:issues?\d*|bugs?|PR|MR|pull request|this|the|in|by|via|with|at|on)\b|问题|已|在|由|于",
-                     re.I)
+# The words (not the tag or the repository) are read past only in a line naming a ticket: they stand
+# inside real sentences too ("问题在于显存", "问题出在驱动", "Bug in the NPU op").
+_FILING = re.compile(r"(?:\b[\w.-]+/[\w.-]+(?=[#!]\d))|\[[^\]\n]{1,24}\]")
+_FILING_WORDS = re.compile(r"\b(?:issues?\d*|bugs?|PR|MR|pull request|this|the|in|by|via|with|at|on)\b"
+                           r"|问题|已|在|由|于", re.I)
+_TICKET = re.compile(r"[#!]\d|\bissues?\d", re.I)
 
 
 def files_only(sentence: str) -> bool:
     """Whether `sentence` only names tickets and the word for what it does to them ("Fixes #115",
     "Fix vllm-project/vllm-ascend#2033.", "[fix_bug] fix issue #1087", "修复 #103 #104"): nothing a
     reader learns from."""
-    rest = without_refs(_FILING.sub(" ", sentence))
-    return len(re.sub(r"[\W_]+", "", rest)) < 4
+    filed = _FILING.sub(" ", sentence)
+    filed = _FILING_WORDS.sub(" ", filed) if _TICKET.search(sentence) else filed
+    return len(re.sub(r"[\W_]+", "", without_refs(filed))) < 4
 
 
 # a sentence's closing clause that only says which ticket the change is for ("… and will fix

@@ -160,8 +160,10 @@ def _close_state(case: Case, zh: bool) -> str:
             # a claimed fix the harvest could not read: neither "no code change" nor a fix
             said = ("、" if zh else ", ").join(pull_label(k, case.repo, case.platform, prose=True, name=_last_part)
                                                for k in case.unread_claims)
-            s = (f"评论称已由 {said} 修复，该 PR 未能读取，状态未知" if zh
-                 else f"a comment says {said} fixed it; that PR could not be read, its state is unknown")
+            one = len(case.unread_claims) == 1
+            s = (f"评论称已由 {said} 修复，{'该' if one else '这些'} PR 未能读取，状态未知" if zh
+                 else f"a comment says {said} fixed it; {'that PR' if one else 'those PRs'} could not be read, "
+                      f"{'its' if one else 'their'} state is unknown")
         else:
             s = "无代码修复" if zh else "no code change"
     return s
