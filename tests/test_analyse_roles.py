@@ -109,6 +109,7 @@ def test_a_me_too_or_a_request_naming_another_ticket_still_withholds():
 
 
 @pytest.mark.parametrize("talk", ["I've addressed both comments: added the @triton.jit decorator to _fallback_erfc",
+                                  "I've addressed both comments: added the decorator, and fixed the code style",
                                   "Merged the latest changes — this is ready again now", "rebased onto main",
                                   "PTAL", "已按检视意见修改", "Addressed all review comments."])
 def test_talk_of_a_prs_review_round_says_nothing_a_row_keeps(talk):

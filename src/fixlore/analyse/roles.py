@@ -132,6 +132,7 @@ _REVIEW_ROUND = re.compile(
 
 # what the rest of such a sentence may still tell: a fix or a cause ("merged the latest upstream fix
 # for X into our fork, which resolves Y", "合并最新主线后 HCCL 超时问题消失")
+_ANSWERS_REVIEW = re.compile(r"comments?|feedback|suggestions?|review|意见", re.IGNORECASE)
 _TELLS_FIX_OR_CAUSE = re.compile(r"\b(?:fix(?:es|ed)?|resolves?|solves?|caused?|root cause)\b|修复|解决|消失|原因|导致",
                                  re.IGNORECASE)
 
@@ -139,6 +140,8 @@ _TELLS_FIX_OR_CAUSE = re.compile(r"\b(?:fix(?:es|ed)?|resolves?|solves?|caused?|
 def review_round(sentence: str) -> bool:
     """Talk of a PR's review round (`_REVIEW_ROUND`) that goes on to no fix or cause: nothing a row says."""
     m = _REVIEW_ROUND.search(sentence)
+    if m and _ANSWERS_REVIEW.search(m.group(0)):     # what was changed for the reviewers ("…, fixed the code style")
+        return True
     return bool(m) and not _TELLS_FIX_OR_CAUSE.search(sentence[m.end():])
 
 
