@@ -65,32 +65,17 @@ def create_search(conn: sa.Connection, live_only: bool = True) -> None:
     if conn.dialect.name != "sqlite":
         return
     for table, columns in SEARCHED.items():
-        if live_only and table in _HELD_WHILE_NULL:
-            _create_search_of_rows(conn, table, columns, _HELD_WHILE_NULL[table])
-            continue
-        fts, cols = search_table(table), ", ".join(columns)
-        old, new = ", ".join(f"old.{c}" for c in columns), ", ".join(f"new.{c}" for c in columns)
-        changed = " OR ".join(f"old.{c} IS NOT new.{c}" for c in columns)
-        conn.execute(sa.text(f"CREATE VIRTUAL TABLE IF NOT EXISTS {fts} USING fts5({cols}, "
-                             f"content=\"{table}\", content_rowid=\"rowid\", tokenize=\"trigram\")"))
-        conn.execute(sa.text(f"CREATE TRIGGER IF NOT EXISTS {fts}_ai AFTER INSERT ON {table} BEGIN "
-                             f"INSERT INTO {fts} (rowid, {cols}) VALUES (new.rowid, {new}); END"))
-        conn.execute(sa.text(f"CREATE TRIGGER IF NOT EXISTS {fts}_ad AFTER DELETE ON {table} BEGIN "
-                             f"INSERT INTO {fts} ({fts}, rowid, {cols}) VALUES ('delete', old.rowid, {old}); END"))
-        conn.execute(sa.text(f"CREATE TRIGGER IF NOT EXISTS {fts}_au AFTER UPDATE ON {table} WHEN {changed} BEGIN "
-                             f"INSERT INTO {fts} ({fts}, rowid, {cols}) VALUES ('delete', old.rowid, {old}); "
-                             f"INSERT INTO {fts} (rowid, {cols}) VALUES (new.rowid, {new}); END"))
-        conn.execute(sa.text(f"INSERT INTO {fts} ({fts}) VALUES ('rebuild')"))
+        _create_search_of_rows(conn, table, columns, _HELD_WHILE_NULL.get(table) if live_only else None)
 
 
-def _create_search_of_rows(conn: sa.Connection, table: str, columns: tuple[str, ...], null: str) -> None:
-    """A search box that holds the rows of `table` whose column `null` is null: each trigger adds or takes
-    out a row only on that condition, as FTS5's external content asks (a row taken out must be one it
-    holds, with the text it holds)."""
+def _create_search_of_rows(conn: sa.Connection, table: str, columns: tuple[str, ...], null: str | None) -> None:
+    """A search box that holds the rows of `table` whose column `null` is null (every row when `null` is
+    None): each trigger adds or takes out a row only on that condition, as FTS5's external content asks
+    (a row taken out must be one it holds, with the text it holds)."""
     fts, cols = search_table(table), ", ".join(columns)
     old, new = ", ".join(f"old.{c}" for c in columns), ", ".join(f"new.{c}" for c in columns)
-    was, now = f"old.{null} IS NULL", f"new.{null} IS NULL"
-    changed = " OR ".join([f"old.{c} IS NOT new.{c}" for c in columns] + [f"({was}) IS NOT ({now})"])
+    held, was, now = (f"{null} IS NULL", f"old.{null} IS NULL", f"new.{null} IS NULL") if null else ("1", "1", "1")
+    changed = " OR ".join([f"old.{c} IS NOT new.{c}" for c in columns] + ([f"({was}) IS NOT ({now})"] if null else []))
     conn.execute(sa.text(f"CREATE VIRTUAL TABLE IF NOT EXISTS {fts} USING fts5({cols}, "
                          f"content=\"{table}\", content_rowid=\"rowid\", tokenize=\"trigram\")"))
     conn.execute(sa.text(f"CREATE TRIGGER IF NOT EXISTS {fts}_ai AFTER INSERT ON {table} WHEN {now} BEGIN "
@@ -101,7 +86,7 @@ def _create_search_of_rows(conn: sa.Connection, table: str, columns: tuple[str, 
                          f"INSERT INTO {fts} ({fts}, rowid, {cols}) SELECT 'delete', old.rowid, {old} WHERE {was}; "
                          f"INSERT INTO {fts} (rowid, {cols}) SELECT new.rowid, {new} WHERE {now}; END"))
     conn.execute(sa.text(f"INSERT INTO {fts} ({fts}) VALUES ('delete-all')"))
-    conn.execute(sa.text(f"INSERT INTO {fts} (rowid, {cols}) SELECT rowid, {cols} FROM {table} WHERE {null} IS NULL"))
+    conn.execute(sa.text(f"INSERT INTO {fts} (rowid, {cols}) SELECT rowid, {cols} FROM {table} WHERE {held}"))
 
 
 def drop_search(conn: sa.Connection) -> None:
