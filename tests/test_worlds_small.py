@@ -16,7 +16,7 @@ WORLDS = {"demo": "worldgen/demo.py", "github-mini": "worldgen/github_mini.py", 
           "paddle-threads": "worldgen/paddle_threads.py", "pytest-threads": "worldgen/pytest_threads.py",
           **{w: "worldgen/held_out_batches.py"
              for w in ("accel-threads", "accel-threads2", "accel-threads3", "accel-threads4", "accel-threads5",
-                       "accel-threads6", "accel-threads7", "accel-threads8")}}
+                       "accel-threads6", "accel-threads7", "accel-threads8", "accel-threads9")}}
 # Worlds whose truth entries carry provenance after the common keys (real-data worlds).
 PROVENANCE_KEYS = {"npu-threads": ["split", "source", "fix_sources", "why"], "seed-twin": ["split", "why"],
                    "seed-twin2": ["split", "why"], "paddle-threads": ["split", "source", "fix_sources", "why"],
@@ -28,7 +28,8 @@ PROVENANCE_KEYS = {"npu-threads": ["split", "source", "fix_sources", "why"], "se
                    "accel-threads5": ["split", "source", "fix_sources", "why"],
                    "accel-threads6": ["split", "source", "fix_sources", "why"],
                    "accel-threads7": ["split", "source", "fix_sources", "why"],
-                   "accel-threads8": ["split", "source", "fix_sources", "why"]}
+                   "accel-threads8": ["split", "source", "fix_sources", "why"],
+                   "accel-threads9": ["split", "source", "fix_sources", "why"]}
 
 FUNNEL = ["window", "unresolved", "internal", "cve", "empty_title", "noise", "rank", "analysis", "selected"]
 DROP_REASONS = {"not_adopted", "no_fix_evidence", "internal_process", "consultation_only", "env_workaround",
@@ -450,6 +451,38 @@ def test_the_seventh_world_is_a_tune_world_of_two_unseen_projects():
     assert world.pull("vllm-project", "vllm-ascend", 2314)["base"]["ref"] == "v0.9.1-dev"
     assert world.pull("vllm-project", "vllm-ascend", 7427)["merged_at"]
     assert world.issue("vllm-project", "vllm-ascend", 7308)["state"] == "open"
+
+
+def test_the_ninth_world_is_mixed_by_a_stable_hash_of_two_unseen_projects():
+    """accel-threads9 (huggingface/accelerate, cupy/cupy; hand labels committed before its first run) is split per issue:
+    `tune` when the SHA-1 of "owner/repo#N" starts with 0-7, else `heldout`, both halves present. GitHub's records follow
+    the texts: 'Fixes <issue URL>' closes accelerate #3925 a second after the merge; the bot's '[backport] Fix #9568: ...'
+    keeps its v14 base and closes nothing (the main-branch PR did); 'Fixes [#3983](URL)' is labelled a hand close, which
+    comes after the merge; the maintainer's 'Close #9898.' closes his CI ticket, labelled internal with no fix."""
+    import hashlib
+
+    entries = _entries_are_the_hand_labels("accel-threads9", "accel_threads9.yaml")
+    assert len(entries) >= 20 and {e["split"] for e in entries} == {"tune", "heldout"}
+    for e in entries:
+        first = hashlib.sha1(f"{e['repo']}#{e['number']}".encode("utf-8")).hexdigest()[0]
+        assert e["split"] == ("tune" if first in "01234567" else "heldout")
+    assert sum(bool(e["fix"]) for e in entries) >= 8 and sum(not e["fix"] for e in entries) >= 10
+    others = {e["repo"] for w in WORLDS if w != "accel-threads9" for e in World(ROOT / "worlds" / w).truth()["issues"]}
+    assert not others & {e["repo"] for e in entries}
+    world = World(ROOT / "worlds" / "accel-threads9")
+    issue, fix = world.issue("huggingface", "accelerate", 3925), world.pull("huggingface", "accelerate", 4059)
+    assert "Fixes https://github.com/huggingface/accelerate/issues/3925" in fix["body"]
+    assert (parse_time(issue["closed_at"]) - parse_time(fix["merged_at"])).total_seconds() == 1
+    issue, main, backport = (world.issue("cupy", "cupy", 9568), world.pull("cupy", "cupy", 9613),
+                             world.pull("cupy", "cupy", 9624))
+    assert backport["base"]["ref"] == "v14" and backport["title"].startswith("[backport] Fix #9568")
+    assert (parse_time(issue["closed_at"]) - parse_time(main["merged_at"])).total_seconds() == 1
+    issue, fix = world.issue("huggingface", "accelerate", 3983), world.pull("huggingface", "accelerate", 3987)
+    assert "Fixes [#3983](" in fix["body"] and parse_time(issue["closed_at"]) > parse_time(fix["merged_at"])
+    assert issue["state_reason"] is None
+    ticket = next(e for e in entries if (e["repo"], e["number"]) == ("cupy/cupy", 9898))
+    assert ticket["funnel"] == "internal" and not ticket["fix"]
+    assert world.issue("cupy", "cupy", 9898)["closed_by"]["login"] == world.pull("cupy", "cupy", 9902)["merged_by"]["login"]
 
 
 def test_a_bare_issue_id_field_links_nothing_but_the_hand_close_waits_for_the_pr():

@@ -1,4 +1,4 @@
-"""Generate the batches of real public issue/PR threads (worlds/accel-threads, accel-threads2 … 8).
+"""Generate the batches of real public issue/PR threads (worlds/accel-threads, accel-threads2 … 9).
 
     python worldgen/held_out_batches.py WORLD [OUT_DIR]   (default: worlds/WORLD next to this folder)
 
@@ -7,7 +7,8 @@ Each batch is the threads of projects no other world uses, with their hand label
 were dropped), labelled by hand and committed before the batch was first run through the pipeline (issue
 #23). The worlds are written by ``npu_threads.held_out_batch`` (the fixed rules listed there and in
 worlds/README.md); every issue is ``heldout``, except in the batches of ``SPLITS`` (accel-threads7: ``tune``,
-collected so that its per-case output is read after its first run).
+collected so that its per-case output is read after its first run; accel-threads9: ``hash``, a mixed batch whose issues
+are each ``tune`` or ``heldout`` by the SHA-1 of "owner/repo#N", ``npu_threads.hash_split``: about half each).
 
 Which batches a later round read, and so is fitted for (worlds/README.md says which rules):
 - accel-threads: its per-case errors were read after its first measure; rules for five of their classes.
@@ -15,6 +16,8 @@ Which batches a later round read, and so is fitted for (worlds/README.md says wh
 - accel-threads2, accel-threads4, accel-threads5, accel-threads6, accel-threads8: never read; their per-case results are not
   written down.
 - accel-threads7: a tune world from the start (split ``tune``): its per-case output is read after its first run.
+- accel-threads9: mixed (split by hash): the per-case output of its ``tune`` half may be read after its first run, its
+  ``heldout`` half gives figures only.
 """
 
 from __future__ import annotations
@@ -54,9 +57,13 @@ BATCHES: dict[str, str] = {
     "accel-threads8": (
         "Real public issue/PR threads of two projects no other world uses (Alibaba's speech toolkit FunASR, Tencent's "
         "ncnn: Chinese and English reports, Chinese-speaking maintainers), labelled by hand; times of day are synthetic."),
+    "accel-threads9": (
+        "Real public issue/PR threads of two projects no other world uses (Hugging Face's accelerate, CuPy: a backport bot "
+        "on a release branch, maintainers' CI tickets, issue URLs and markdown links after closing keywords), labelled by "
+        "hand, split tune / heldout by a hash of owner/repo#N; times of day are synthetic."),
 }
 # Batches whose issues are not held out: collected to be read after their first run (every other batch: heldout).
-SPLITS: dict[str, str] = {"accel-threads7": "tune"}
+SPLITS: dict[str, str] = {"accel-threads7": "tune", "accel-threads9": npu_threads.HASH_SPLIT}
 
 
 def writer(world: str):

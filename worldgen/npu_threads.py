@@ -464,14 +464,26 @@ def write_world(out: Path, data: dict, threads: list[Thread], *, since: str, des
     })
 
 
+HASH_SPLIT = "hash"   # the `split` of a mixed batch: each issue's split from `hash_split`
+
+
+def hash_split(repo: str, number: int) -> str:
+    """A mixed batch's split of one issue: ``tune`` when the SHA-1 of "owner/repo#N" starts with 0-7, else ``heldout``
+    (about half each; the rule of worldgen/paddle_threads.py). Stable: it depends on the issue's name only."""
+    return "tune" if hashlib.sha1(f"{repo}#{number}".encode("utf-8")).hexdigest()[0] in "01234567" else "heldout"
+
+
 def write_held_out(out: Path, data_path: Path, since: str, description: str, split: str = "heldout") -> None:
-    """A world of collected threads labelled before their first run, every issue in one split
-    (worldgen/held_out_batches.py): ``heldout`` (never read), or ``tune`` for a batch collected to be read after its
-    first run (accel-threads7). Written by `write_world`, its notes naming the data file."""
+    """A world of collected threads labelled before their first run (worldgen/held_out_batches.py): every issue in one
+    split, ``heldout`` (never read) or ``tune`` for a batch collected to be read after its first run (accel-threads7),
+    or, for ``split == HASH_SPLIT`` (a mixed batch, accel-threads9), each issue in ``tune`` or ``heldout`` by
+    `hash_split`. Written by `write_world`, its notes naming the data file."""
     data, threads = load(data_path, later={})
     for t in threads:
-        t.split = split
+        t.split = hash_split(t.repo, t.number) if split == HASH_SPLIT else split
     kept = ("Every issue is held out." if split == "heldout" else
+            "split: SHA-1 of \"owner/repo#N\" starts with 0-7 -> tune (its per-case output may be read after the first "
+            "run), else heldout (figures only)." if split == HASH_SPLIT else
             f"Every issue is in split {split}: its per-case output is read after the first run.")
     write_world(out, data, threads, since=since, description=description, notes=(
         f"Hand labels of real public threads (worldgen/data/{data_path.name}; guide in worlds/README.md, "
