@@ -36,3 +36,11 @@ def test_other_language_is_not_mixed_in():
 def test_no_colon_after_a_question():
     cell = with_report_facts("thd 格式训练 loss 为什么异常？", BODY, room=80)
     assert "？：" not in cell and cell.startswith("thd 格式训练 loss 为什么异常？") and "use_thd_format" in cell
+
+
+def test_a_lead_in_to_code_is_not_a_fact_of_the_row():
+    # the sentence only announces the code block that follows it: alone it stops at its colon
+    body = "需要修改的部分是把import tigo替换为textgrid。\n例如在gen_duration_from_textgrid.py中：\n```python\nfrom praatio import textgrid\n```"
+    cell = with_report_facts("升级praatio到5.0", body, room=80)
+    assert not cell.endswith(("：", ":"))
+    assert "gen_duration_from_textgrid.py中：" not in cell

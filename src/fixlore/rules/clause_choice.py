@@ -79,12 +79,14 @@ def _render(units: list[str], kept: set[int], statement: list[int]) -> str:
 
 def choose_clauses(text: str, limit: int, facts: Callable[[str], set] = hard_facts, known: set | None = None,
                    measure: Callable[[str], int] = len, needed: Callable[[str], bool] | None = None) -> str:
-    """`text` whole when `measure(text)` is within `limit`; else its head, the parts a reader
+    """`text` whole when `measure(text)` is within `limit` and it does not `leaves_open`; else its head, the parts a reader
     `needed`, then the parts naming the most facts (`facts`) not in `known` per character, then
     the other parts, each while it fits, in the order written; "" when the head (with the parts
     needed) does not fit or what is kept would end announcing what it no longer has."""
     text = re.sub(r"\s+", " ", text or "").strip()
-    if measure(text) <= limit:
+    # a text that stops at a colon announces what followed it (a code block, a list): whole or not,
+    # it is cut by the same rule as its parts ("例如在gen_duration_from_textgrid.py中：" before the code)
+    if measure(text) <= limit and not leaves_open(text):
         return text
     units = parts(text)
     known = set(known or ())
