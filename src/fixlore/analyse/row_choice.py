@@ -62,6 +62,11 @@ def _first(gathered: list[tuple], roles: tuple, measured: bool) -> int | None:
     return next((i for i in of if measured or not gathered[i][1].measured), of[0] if of else None)
 
 
+def _sets_up(cut: str) -> bool:
+    """`cut` ends on the clause that sets up the one cut off (`_SETS_UP`, rules/clauses.opening_alone)."""
+    return opening_alone(cut) or bool(_SETS_UP.search(cut))
+
+
 def _cuts(text: str, said: list[str], repo: str) -> list[str]:
     """`text`'s shorter forms: its clauses chosen for the facts at each length (analyse/fit.fit_facts),
     each at least MIN_PIECE characters, the shortest first dropped when there are more than CUTS."""
@@ -73,7 +78,7 @@ def _cuts(text: str, said: list[str], repo: str) -> list[str]:
         # a cut that names nothing new, or is only the clause setting up what was cut off ("…没有挂载
         # UB 网卡字符设备文件时"), says less than the room it takes
         if (len(cut) >= MIN_PIECE and cut != text and cut not in out and named(cut, repo) - known
-                and not opening_alone(cut) and not _SETS_UP.search(cut)):
+                and not _sets_up(cut)):
             out.append(cut)
     return out[-CUTS:]
 
@@ -136,7 +141,7 @@ def choose_sentences(gathered: list[tuple], room: int, said: list[str], repo: st
             continue
         left = room - cost(kept.values()) - 1
         cut = fit_facts(texts[i], left, **cut_terms(said_now, repo)) if left > 0 else ""
-        if len(cut) >= MIN_PIECE and named(cut, repo) - named(" ".join(said_now), repo):
+        if len(cut) >= MIN_PIECE and named(cut, repo) - named(" ".join(said_now), repo) and not _sets_up(cut):
             kept[i] = cut
             break
     return [(r, c, kept[i]) for i, (r, c, _) in enumerate(gathered) if i in kept]
