@@ -36,3 +36,10 @@ def test_other_language_is_not_mixed_in():
 def test_no_colon_after_a_question():
     cell = with_report_facts("thd 格式训练 loss 为什么异常？", BODY, room=80)
     assert "？：" not in cell and cell.startswith("thd 格式训练 loss 为什么异常？") and "use_thd_format" in cell
+
+
+def test_a_sentence_announcing_what_followed_it_is_not_taken():
+    # "例如在 X 中：" stood before a code block the row does not carry (paddle-threads PaddleSpeech#1151)
+    body = "是否可以考虑把 praatio 升级到 5.0 呢？\n例如在 gen_duration_from_textgrid.py 中：\n```python\nx\n```"
+    cell = with_report_facts("升级 praatio", body, room=80)
+    assert not cell.rstrip().endswith(("：", ":"))
