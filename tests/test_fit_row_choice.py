@@ -90,3 +90,11 @@ def test_a_cut_never_stops_at_the_clause_that_sets_up_what_it_cut_off():
     room = _room(MECH, CHANGE) + 40
     kept = [t for _, _, t in choose_sentences(gathered, room, ["标题"], REPO, first_pass=2)]
     assert not any(t.endswith("时") for t in kept)
+
+
+def test_a_sentence_cut_by_its_writer_is_shown_to_its_last_whole_clause():
+    cut = "我们会尽快跟进，现在 deepep 可以在 A…"
+    gathered = _row(("mechanism", MECH), ("change", CHANGE), ("mechanism", cut))
+    kept = [t for _, _, t in choose_sentences(gathered, 40, ["标题"], REPO, first_pass=3)]
+    assert not any("…" in t for t in kept)
+    assert MECH in kept and CHANGE in kept

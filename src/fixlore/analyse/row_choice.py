@@ -16,6 +16,8 @@ figures a reader acts on. So the row keeps:
   without a fact take to a sentence that names more ("Memory: cutoff_len / mbs raised to 16K / 4 with
   chunk_loss + activation_offload" without ", swap_plan and an attention replay cache" leaves room for
   the second model's figures, "qwen3.5-27B：0.25%，1.3× bf16");
+- a sentence that ends on an ellipsis (cut by its writer or an excerpt) is read to its last whole
+  clause, or not at all;
 - of the sets of sentences that fit, the one stating the most facts the row does not state
   otherwise (room.named: identifiers, versions, PRs and issues, measured numbers); of those, the
   one closest to the row taken in the order a reader needs (the first pass), then the one with
@@ -37,7 +39,7 @@ from math import prod
 
 from fixlore.analyse.fit import MIN_PIECE, fit_facts, shown_len
 from fixlore.analyse.room import cut_terms, named, same_wording
-from fixlore.rules.clauses import opening_alone
+from fixlore.rules.clauses import opening_alone, whole_clauses
 
 # the most sentences whose sets are all weighed (2**12 sets); a row gathers far fewer
 WEIGHED = 12
@@ -60,6 +62,14 @@ def _needs(gathered: list[tuple], i: int) -> set[int]:
 def _first(gathered: list[tuple], roles: tuple, measured: bool) -> int | None:
     of = [i for i, (r, _, _) in enumerate(gathered) if r in roles]
     return next((i for i in of if measured or not gathered[i][1].measured), of[0] if of else None)
+
+
+def _uncut(text: str) -> str:
+    """`text` without the clause a writer or an excerpt cut short (it ends on an ellipsis): the
+    clauses before it (rules/clauses.whole_clauses), "" when none is left."""
+    if not text.rstrip("。. ").endswith(("…", "...")):
+        return text
+    return whole_clauses(text.rstrip("。. "), len(text))
 
 
 def _sets_up(cut: str) -> bool:
@@ -96,6 +106,11 @@ def choose_sentences(gathered: list[tuple], room: int, said: list[str], repo: st
     module's docstring); `said`: what the row states besides (the title, the pipeline's fact
     sentences); `first_pass`: how many of `gathered` were taken within `room` in the order a reader
     needs them: that row stands unless a choice states more facts."""
+    # a sentence someone cut already ("… now it can run on A…") is shown to its last whole clause
+    shown = [(i, (r, c, _uncut(t))) for i, (r, c, t) in enumerate(gathered)]
+    if first_pass is not None:
+        first_pass = sum(1 for i, (_, _, t) in shown if t and i < first_pass)
+    gathered = [g for _, g in shown if g[2]]
     # each sentence and the mark after it (the row's last one closes it: no room of its own)
     cost = lambda texts: sum(shown_len(t) + 1 for t in texts)  # noqa: E731
     room += 1
