@@ -28,7 +28,11 @@ figures a reader acts on. So the row keeps:
 
 When all the sentences gathered fit, the row keeps them all. What is kept reads in the order it
 was gathered. Written from what a reader of a row needs; no
-world's figure chose it.
+world's figure chose it. The cut forms were read on seed-twin2's tune rows (MindSpeed-MM#716), the
+rule against a cut ending on a setting-up clause on seed-twin's (mind-cluster#1167, a cut that the
+first version of the cut forms made), the ellipsis rule on a `fixlore check` finding in npu-threads
+(figures only: a held-out row); bench/rows.py / facts_reader (2026-12-07): seed-twin2 tune 0.868 ->
+0.895 / 0.955 -> 0.977; ascend-2026-09, seed-twin and every held-out figure unchanged.
 """
 
 from __future__ import annotations
