@@ -43,3 +43,9 @@ def test_what_a_reader_needs_is_kept_before_a_list_of_names():
 
 def test_an_announcing_part_and_an_enumeration_stay_with_what_follows():
     assert parts("修改：A，B、C，D") == ["修改：A，", "B、C，", "D"]
+
+
+def test_a_whole_text_that_stops_at_its_colon_is_cut_like_its_parts():
+    # it fits, but alone it only announces what followed it (a code block, a list)
+    assert choose_clauses("例如在gen_duration_from_textgrid.py中：", 80) == ""
+    assert choose_clauses("升级后仍报错，修改方法如下：", 80) == "升级后仍报错"

@@ -60,3 +60,41 @@ def test_a_second_measurement_goes_only_with_the_line_it_repeats():
 def test_all_that_fits_is_kept():
     gathered = _row(("mechanism", MECH), ("change", CHANGE))
     assert choose_sentences(gathered, 500, ["标题"], REPO, first_pass=1) == gathered
+
+
+# a sentence whose last clause names nothing: its clauses with the names may go in, leaving room for more
+LONG = "内存方面：`cutoff_len` / `mbs` 提到 16K / 4，配合 chunk_loss 和 activation_offload，另外还顺手做了一些零碎的代码整理、注释清理和格式调整的工作"
+FIGS = "qwen3.5-27B：误差 0.25%，吞吐 1.3×"
+
+
+def test_a_long_sentence_gives_the_room_of_its_bare_clauses_to_more_facts():
+    gathered = _row(("mechanism", MECH), ("change", CHANGE), ("mechanism", LONG), ("mechanism", FIGS))
+    room = _room(MECH, CHANGE, LONG) + 4          # the long sentence whole fits, not with the figures
+    kept = [t for _, _, t in choose_sentences(gathered, room, ["标题"], REPO, first_pass=3)]
+    assert MECH in kept and CHANGE in kept and FIGS in kept      # what was wrong and done stay whole
+    cut = next(t for t in kept if t.startswith("内存方面"))
+    assert "activation_offload" in cut and "零碎" not in cut and LONG.startswith(cut)
+
+
+def test_what_was_wrong_and_what_was_done_are_never_cut():
+    long_mech = MECH + "，而且这个句柄在连接池里一直不会被回收，时间一长就越积越多"
+    gathered = _row(("mechanism", long_mech), ("change", CHANGE), ("mechanism", FIGS))
+    room = _room(long_mech, CHANGE)               # the figures fit only if the cause were cut
+    kept = [t for _, _, t in choose_sentences(gathered, room, ["标题"], REPO, first_pass=2)]
+    assert kept == [long_mech, CHANGE]
+
+
+def test_a_cut_never_stops_at_the_clause_that_sets_up_what_it_cut_off():
+    setup = "配置了 RoCE 网络层级、但没有挂载 `ub_dev` 字符设备文件时，训练任务会拉起失败"
+    gathered = _row(("mechanism", MECH), ("change", CHANGE), ("mechanism", setup))
+    room = _room(MECH, CHANGE) + 40
+    kept = [t for _, _, t in choose_sentences(gathered, room, ["标题"], REPO, first_pass=2)]
+    assert not any(t.endswith("时") for t in kept)
+
+
+def test_a_sentence_cut_by_its_writer_is_shown_to_its_last_whole_clause():
+    cut = "我们会尽快跟进，现在 deepep 可以在 A…"
+    gathered = _row(("mechanism", MECH), ("change", CHANGE), ("mechanism", cut))
+    kept = [t for _, _, t in choose_sentences(gathered, 40, ["标题"], REPO, first_pass=3)]
+    assert not any("…" in t for t in kept)
+    assert MECH in kept and CHANGE in kept

@@ -44,3 +44,10 @@ def test_a_lead_in_to_code_is_not_a_fact_of_the_row():
     cell = with_report_facts("升级praatio到5.0", body, room=80)
     assert not cell.endswith(("：", ":"))
     assert "gen_duration_from_textgrid.py中：" not in cell
+
+
+def test_a_sentence_announcing_what_followed_it_is_not_taken():
+    # "例如在 X 中：" stood before a code block the row does not carry (paddle-threads PaddleSpeech#1151)
+    body = "是否可以考虑把 praatio 升级到 5.0 呢？\n例如在 gen_duration_from_textgrid.py 中：\n```python\nx\n```"
+    cell = with_report_facts("升级 praatio", body, room=80)
+    assert not cell.rstrip().endswith(("：", ":"))

@@ -8,6 +8,7 @@ import re
 from fixlore.analyse.context import CaseContext
 from fixlore.analyse.fit import MIN_PIECE, fit, fit_facts, shown_len
 from fixlore.core.model import Case
+from fixlore.rules.clauses import leaves_open
 from fixlore.rules.text import PROBLEM_CUES, cjk_count, clean_title, error_lines, hard_facts, sentences
 from fixlore.rules.words import has_cue
 
@@ -86,7 +87,9 @@ def with_report_facts(problem: str, body: str, room: int, limit: int = 90) -> st
         if not new or (cjk_count(sentence) > 0) != cjk:
             continue
         clause = fit_facts(sentence.strip().rstrip("。. "), room, known=have)
-        if clause and hard_facts(clause) & new:
+        # a sentence that announces what followed it ("例如在 gen_duration.py 中：" before a code block)
+        # is a promise the row cannot keep (paddle-threads PaddleSpeech#1151, tune)
+        if clause and hard_facts(clause) & new and not leaves_open(clause):
             body_, stop = (problem[:-1], problem[-1]) if problem.endswith(("。", ".")) else (problem, "")
             if body_.endswith(("？", "?", "！", "!")):      # a question says its own close: no colon after it
                 return f"{body_}{'' if cjk else ' '}{clause}{stop}"

@@ -8,6 +8,7 @@ import re
 from functools import lru_cache
 
 from fixlore.rules.refs import files_only, urls_as_keys, without_leading_refs, without_trailing_fix_ref
+from fixlore.rules.trims import without_trim_notes
 from fixlore.rules.words import has_cue
 
 _CJK = re.compile(r"[\u3400-\u9fff]")
@@ -127,8 +128,8 @@ _TABLE_ROW = re.compile(r"^\s*\|.*\|\s*$")
 
 
 def clean_body(body: str) -> str:
-    """Body without code fences, images, HTML tags, URLs and template scaffolding."""
-    text = _CODE_FENCE.sub("\n", body or "")
+    """Body without code fences, images, HTML tags, URLs, template scaffolding and trim notes (rules/trims.py)."""
+    text = _CODE_FENCE.sub("\n", without_trim_notes(body or ""))
     text = _MD_IMAGE.sub("", text)
     text = _MD_LINK.sub(r"\1", text)
     text = _HTML_TAG.sub("", text)

@@ -1,0 +1,36 @@
+"""Trim notes: where a text was shortened before we read it, the note saying so is no part of it.
+
+Whoever shortened a text (an archive's excerpt, a platform's notice, a world's encoding of a
+thread) leaves a note in brackets where it stopped: "(the rest of the description is cut)",
+"(log cut)", "(steps to reproduce cut; the excerpt ends here)", "(the rest is cut in the excerpt)",
+"（其余略）", "（后略）", "（以下省略）". Such a note says what is missing, not what was wrong or what
+was done: it is never a fact and never reaches a row (issue #22: "…(excerpt cut)。" read as the
+row's own words). A note that closes a bracket of its own words ("(…JSON 样例；其余省略)") loses only
+its closing part. Only whole notes are taken: "（截断是 0.3 版本的旧代码）" is a sentence about
+truncation, not a note. Written from how excerpts and quoted threads mark a cut; read on the
+notes of the tune worlds' texts (accel-threads, accel-threads3, accel-threads7, npu-threads), no
+figure chose it.
+"""
+
+from __future__ import annotations
+
+import re
+
+# the words of an English note: a short phrase ending "cut" ("log cut", "the rest of the description
+# is cut", "rest cut"), optionally "in the excerpt" and "; the excerpt ends here"
+_EN = r"[A-Za-z][A-Za-z0-9 ,'/-]{0,60}?\b(?:is |are )?cut(?: in the excerpt)?(?:\s*;\s*the excerpt ends here)?"
+# a Chinese note: "其余略", "后略", "以下省略", "其余部分已截去", "下略"
+_ZH = r"(?:其余|以下|以后|余下|后面|下文)?(?:部分|内容)?(?:已)?(?:略|省略|从略|截去|截断|删去)|后略|下略"
+_NOTE = re.compile(rf"\s*(?:\((?:{_EN})\)|（(?:{_EN})）|[（(](?:{_ZH})[)）])", re.I)
+# a bracket of its own words that ends with the note: "(样例 JSON；其余省略)", "(…; the rest is cut)"
+_TAIL = re.compile(rf"\s*[；;]\s*(?:{_ZH}|{_EN})\s*(?=[)）])", re.I)
+
+
+def without_trim_notes(text: str) -> str:
+    """`text` without the notes a shortener left where it cut (see the module's docstring)."""
+    if not text or not ("cut" in text or "略" in text or "截" in text or "删去" in text):
+        return text or ""
+    return _TAIL.sub("", _NOTE.sub("", text))
+
+
+__all__ = ["without_trim_notes"]
