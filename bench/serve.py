@@ -40,7 +40,9 @@ cycling through them for SECONDS (a server asked again: the served indexes' answ
 memoised). For each it prints requests per second, p50/p95/p99 latency and errors (and
 the same by kind: searches, related cases, lookups); then the
 load average before and after (the machine may be shared: compare runs made back to back). The load
-generator runs on the same machine and takes some of its CPU.
+generator runs on the same machine and takes some of its CPU, so it is kept cheap (bench/httpload.py:
+keep-alive connections on uvloop, responses parsed by httptools, each status checked and each body read
+whole; an httpx client per call had cost 0.8-1.6 ms of CPU a request, this one 0.1-0.2 ms).
 With `--rate R` the first pass is an open loop instead: its calls are sent at R a second on a
 fixed schedule, each latency counted from when the call was due. CONCURRENCY clients measure
 what a saturated server gives (their latency is mostly the queue they make themselves); a rate
@@ -266,7 +268,10 @@ def http_bench(calls: list[tuple[str, dict]], location: list[str], concurrency: 
     import subprocess
     import sys
 
-    import httpx2 as httpx
+    import uvloop
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from httpload import Client, ResponseError
 
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -274,25 +279,31 @@ def http_bench(calls: list[tuple[str, dict]], location: list[str], concurrency: 
     load_before = os.getloadavg()
     server = subprocess.Popen([sys.executable, "-m", "fixlore", "serve", "http", *location, "--port", str(port),
                                *serve_args], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    base = f"http://127.0.0.1:{port}"
+
+    async def _status(client: Client, path: str, params: dict) -> int:
+        """The response's status (its body read whole), 0 when the connection broke."""
+        try:
+            return (await client.get(path, params))[0]
+        except (ResponseError, OSError):
+            return 0
 
     async def run() -> None:
         connections = concurrency if rate is None else 64     # paced: a late answer must not hold up the next call
-        limits = httpx.Limits(max_connections=connections, max_keepalive_connections=connections)
-        async with httpx.AsyncClient(base_url=base, timeout=60, limits=limits) as client:
+        client = Client("127.0.0.1", port, connections)
+        try:
             started = time.monotonic()
             while True:
                 if server.poll() is not None:
                     raise SystemExit(f"the server stopped: {server.stderr.read().decode()[-2000:]}")
                 try:
-                    if (await client.get("/api/stats")).status_code == 200:
+                    if (await client.get("/api/stats"))[0] == 200:
                         break
-                except httpx.HTTPError:
+                except (OSError, ResponseError):       # not listening yet
                     await asyncio.sleep(0.2)
             print(f"server up in {time.monotonic() - started:.1f}s (port {port}, {' '.join(serve_args) or 'defaults'})")
             warm = calls[: 4 * concurrency]
             for path, params in warm:          # warm-up: vectors loaded, pools filled
-                await client.get(path, params=params)
+                await client.get(path, params)
 
             async def load(todo: list[tuple[str, dict]] | None, until: float) -> tuple[list[float], int, float]:
                 """`todo` once (None: cycle through every call until `until`), CONCURRENCY at a time."""
@@ -306,9 +317,9 @@ def http_bench(calls: list[tuple[str, dict]], location: list[str], concurrency: 
                         path, params = (todo or calls)[position % len(todo or calls)]
                         position += 1
                         t = time.perf_counter()
-                        response = await client.get(path, params=params)
+                        status = await _status(client, path, params)
                         latencies.append((_kind(path), time.perf_counter() - t))
-                        errors += response.status_code != 200
+                        errors += status != 200
 
                 t0, cpu0, client0 = time.perf_counter(), _cpu_seconds(server.pid), time.process_time()
                 await asyncio.gather(*(worker() for _ in range(concurrency)))
@@ -325,9 +336,9 @@ def http_bench(calls: list[tuple[str, dict]], location: list[str], concurrency: 
                 async def one(due: float, path: str, params: dict) -> None:
                     nonlocal errors
                     await asyncio.sleep(max(0.0, due - time.perf_counter()))
-                    response = await client.get(path, params=params)
+                    status = await _status(client, path, params)
                     latencies.append((_kind(path), time.perf_counter() - due))
-                    errors += response.status_code != 200
+                    errors += status != 200
 
                 t0, cpu0, client0 = time.perf_counter(), _cpu_seconds(server.pid), time.process_time()
                 await asyncio.gather(*(one(t0 + i / rate, *call) for i, call in enumerate(todo)))
@@ -359,9 +370,11 @@ def http_bench(calls: list[tuple[str, dict]], location: list[str], concurrency: 
                     if part:
                         print(f"    {kind:8s} {len(part):6d} requests   p50 {statistics.median(part):6.1f} ms   "
                               f"p95 {_pct(part, 0.95):6.1f} ms")
+        finally:
+            await client.close()
 
     try:
-        asyncio.run(run())
+        uvloop.run(run())      # the load generator's own CPU is taken from the server: libuv's loop, as uvicorn's
     finally:
         server.terminate()
         server.wait(20)

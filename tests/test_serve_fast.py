@@ -347,10 +347,11 @@ def test_a_search_on_one_thread_gives_the_same_answers(case_index, monkeypatch):
     """`one_thread` (a server whose processes take every core): the query is embedded and the
     matrix passed over on the calling thread, no worker thread is started, the rankings are the
     same as with the second thread."""
-    from fixlore.retrieval import vectors
+    from fixlore.retrieval import blas, vectors
 
     questions = _questions(30)
     threaded = [_ranking(case_index, q, kind="case") for q in questions]
+    monkeypatch.setattr(blas, "_PINNED", blas._PINNED)     # one_thread pins BLAS's threads: undone after
     monkeypatch.setattr(case_index, "_pool", None)
     monkeypatch.setattr(case_index, "_helper_thread", True)
     case_index.one_thread()
@@ -359,3 +360,37 @@ def test_a_search_on_one_thread_gives_the_same_answers(case_index, monkeypatch):
     alone = [_ranking(case_index, q, kind="case") for q in questions]
     assert case_index._pool is None
     assert alone == threaded
+
+
+def test_pinned_blas_threads_are_not_set_again_per_search(monkeypatch):
+    """`pin_blas_threads` (a server's processes, `one_thread`) sets BLAS's threads once; a search's
+    `blas_threads` of that count then leaves them alone, another count still sets them."""
+    from threadpoolctl import threadpool_info
+
+    from fixlore.retrieval import blas
+
+    def counts() -> list[int]:
+        return [lib["num_threads"] for lib in threadpool_info() if lib["user_api"] == "blas"]
+
+    before = counts()
+    monkeypatch.setattr(blas, "_PINNED", None)
+    blas.pin_blas_threads(1)
+    try:
+        assert counts() and set(counts()) == {1}
+        real = blas._controller()
+        asked: list[int] = []
+
+        class Counting:
+            def limit(self, limits: int, user_api: str):
+                asked.append(limits)
+                return real.limit(limits=limits, user_api=user_api)
+
+        monkeypatch.setattr(blas, "_controller", lambda: Counting())
+        with blas.blas_threads(1):
+            assert set(counts()) == {1}
+        with blas.blas_threads(2):
+            pass
+        assert asked == [2] and set(counts()) == {1}
+    finally:
+        monkeypatch.undo()
+        blas._controller().limit(limits=max(before), user_api="blas")

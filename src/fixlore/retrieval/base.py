@@ -34,6 +34,7 @@ import numpy as np
 
 from fixlore.core import formats
 from fixlore.core.errors import FixloreError
+from fixlore.retrieval.blas import pin_blas_threads
 from fixlore.retrieval.cases import case_doc, case_text
 from fixlore.retrieval.embed import Embedder, UseEmbedder
 from fixlore.retrieval.ingest import MAX_FILE_BYTES, SKIP_DIRS, IngestMixin
@@ -114,8 +115,11 @@ class KnowledgeBase(IngestMixin, TermsMixin, MatrixMixin, SearchMixin, Threshold
     def one_thread(self) -> None:
         """Searches run on the calling thread alone: where a server's processes already use
         every core, a second thread per search only adds hand-overs (35k cases: about 0.5 ms
-        CPU per new question). The answers are the same (each row's product is computed alike)."""
+        CPU per new question). The answers are the same (each row's product is computed alike).
+        BLAS is set to one thread for the process too (`blas.pin_blas_threads`), so a search no
+        longer sets it twice per question."""
         self._helper_thread = False
+        pin_blas_threads(1)
 
     def after_fork(self) -> None:
         """In a forked child: a connection of its own (SQLite's cannot cross a fork), a fresh

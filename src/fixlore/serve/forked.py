@@ -42,7 +42,9 @@ def default_workers() -> int:
 def serve(knowledge: Any, app: Any, host: str, port: int, workers: int, log_level: str = "warning") -> None:
     import uvicorn
 
-    config = uvicorn.Config(app, host=host, port=port, log_level=log_level)
+    # No access log: at the server's log level its lines are never written, yet uvicorn builds
+    # each one's client address and quoted path per request before the logger drops it.
+    config = uvicorn.Config(app, host=host, port=port, log_level=log_level, access_log=False)
     if workers <= 1 or not hasattr(os, "fork"):
         uvicorn.Server(config).run()
         return
