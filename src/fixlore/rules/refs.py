@@ -646,9 +646,11 @@ def merged_into(text: str) -> str:
     return m.group(0) if m else duplicate_of(text)
 
 
-_REFS_WITH_CUE = re.compile(r"(?:fix(?:es|ed)?|close[sd]?|resolve[sd]?|修复|解决|关闭|backport of|see|见)?\s*[#!]\d+"
+# blanks before a mark are read from where their run starts ((?<!\s)): a try inside the run would scan
+# the same blanks again, quadratic on a body of blanks
+_REFS_WITH_CUE = re.compile(r"(?:fix(?:es|ed)?|close[sd]?|resolve[sd]?|修复|解决|关闭|backport of|see|见)?(?<!\s)\s*[#!]\d+"
                             r"[\s,，、;；]*", re.I)
-_LEADING_REFS = re.compile(r"^(?:(?:fix(?:es|ed)?|close[sd]?|resolve[sd]?|修复|解决|关闭)\s*[#!]\d+[\s,，、#!\d]*"
+_LEADING_REFS = re.compile(r"^(?:(?:fix(?:es|ed)?|close[sd]?|resolve[sd]?|修复|解决|关闭)\s*[#!]\d+[\s,，、#!\d]*+"
                            r"[:：。.]?\s*)+", re.I)
 _THREAD_URL = re.compile(r"https?://(?:www\.)?(?:github\.com|gitcode\.com|gitee\.com)/([\w.-]+/[\w.-]+)/"
                          r"(?:-/)?(?:issues|pull|pulls|merge_requests)/(\d+)\S*")
@@ -666,7 +668,9 @@ def without_refs(text: str) -> str:
 # and npu-threads' "[fix_bug] fix issue #1087"; every other world held out.
 # The words (not the tag or the repository) are read past only in a line naming a ticket: they stand
 # inside real sentences too ("问题在于显存", "问题出在驱动", "Bug in the NPU op").
-_FILING = re.compile(r"(?:\b[\w.-]+/[\w.-]+(?=[#!]\d))|\[[^\]\n]{1,24}\]")
+# owner and repository names are at most 100 characters (GitHub: 39 and 100): a bounded try keeps
+# "a-a-/" * 40000 linear (each try scanned to the end of the text: quadratic)
+_FILING = re.compile(r"(?:\b[\w.-]{1,100}/[\w.-]{1,100}(?=[#!]\d))|\[[^\]\n]{1,24}\]")
 _FILING_WORDS = re.compile(r"\b(?:issues?\d*|bugs?|PR|MR|pull request|this|the|in|by|via|with|at|on)\b"
                            r"|问题|已|在|由|于", re.I)
 _TICKET = re.compile(r"[#!]\d|\bissues?\d", re.I)
