@@ -56,3 +56,10 @@ def test_wrapped_lines_still_join():
     assert text.sentences("the driver fails when the\nmodel is loaded twice") == \
         ["the driver fails when the model is loaded twice"]
     assert refs.files_only("Fix vllm-project/vllm-ascend#2033.")
+
+
+@pytest.mark.parametrize("line", ["已在 r1.0 修复 #12", "已在 v2.3 修复 #12", "已在 8.5.RC1 修复 !12", "已在 26.0.rc1 修复 #12"])
+def test_a_line_naming_the_release_of_its_fix_is_kept(line):
+    assert not refs.files_only(line)
+    assert text.sentences(line) == [line]
+    assert refs.files_only("已在 #12 修复") and refs.files_only("Fixes #115")

@@ -676,13 +676,20 @@ _FILING_WORDS = re.compile(r"\b(?:issues?\d*|bugs?|PR|MR|pull request|this|the|i
 _TICKET = re.compile(r"[#!]\d|\bissues?\d", re.I)
 
 
+# A release or version the fix landed in, as Ascend projects name them: MindSpore's branch "r2.3",
+# CANN's "8.0.RC2" / "26.0.rc1", vllm-ascend's "v0.9.1rc1", "release-1.2". Too short to count as words
+# ("r1.0" is three), it is still what a reader of "已在 r1.0 修复 #12" learns: when.
+_RELEASE = re.compile(r"(?<![\w.])(?:(?:[rv]|release[-_/]?)?\d+(?:[.\-]\w+)+|[rv]\d+)(?![\w.])", re.I)
+
+
 def files_only(sentence: str) -> bool:
     """Whether `sentence` only names tickets and the word for what it does to them ("Fixes #115",
     "Fix vllm-project/vllm-ascend#2033.", "[fix_bug] fix issue #1087", "修复 #103 #104"): nothing a
-    reader learns from."""
+    reader learns from. A line naming the release the fix is in ("已在 r1.0 修复 #12") says when."""
     filed = _FILING.sub(" ", sentence)
     filed = _FILING_WORDS.sub(" ", filed) if _TICKET.search(sentence) else filed
-    return len(re.sub(r"[\W_]+", "", without_refs(filed))) < 4
+    rest = without_refs(filed)
+    return len(re.sub(r"[\W_]+", "", rest)) < 4 and not _RELEASE.search(rest)
 
 
 # a sentence's closing clause that only says which ticket the change is for ("… and will fix
