@@ -39,6 +39,19 @@ class StoreWriter:
             self.conn.execute(sa.update(t.issues).where(c.repo == repo, c.number.in_(back[i:i + 500]))
                               .values(deleted_at=None, details_for=None))
 
+    def left_the_listing(self, repo: str, numbers: Iterable[int], since: datetime) -> list[int]:
+        """Live issues of `repo` updated at or after `since` that a complete listing down to `since` did not
+        carry: an issue's update time only grows, so one still on the platform is in that list. They are
+        marked deleted (`mark_deleted`), their numbers returned. Only a listing that ended may ask this."""
+        c = t.issues.c
+        carried = set(numbers)
+        updated = self.conn.execute(sa.select(c.number).where(c.repo == repo, c.deleted_at.is_(None),
+                                                              c.updated_at >= since)).scalars()
+        gone = sorted(set(updated) - carried)
+        for number in gone:
+            self.mark_deleted(repo, number)
+        return gone
+
     def mark_deleted(self, repo: str, number: int) -> None:
         """The issue itself answered that it is gone: no read gives it again (store.reads), nothing is asked of
         it again (its details count as done), and what it left unread is forgotten. Its row stays (a case
