@@ -156,7 +156,7 @@ class Harvester:
                 bound = max(bound, mark["issues_updated_at"])
             batch: list[m.Issue] = []
             listed: set[int] = set()
-            complete = False
+            complete: datetime | None = None
             try:
                 for issue in self.source.iter_issues(repo.full_name, bound):
                     batch.append(issue)
@@ -164,13 +164,13 @@ class Harvester:
                     if len(batch) >= 100:
                         self._save_issues(batch)
                         batch = []
-                complete = True
+                complete = bound
             except IssuesDisabled as exc:      # switched off after the listing: nothing to read, nothing failed
                 self._without_issues(repo.full_name, f"HTTP {exc.status} {exc.message}".strip())
             except ApiError as exc:
                 self._fail(repo.full_name, exc)
             # what was read is true; the watermark decides what is done
-            self._save_issues(batch, (repo.full_name, listed), bound if complete else None)
+            self._save_issues(batch, (repo.full_name, listed), complete)
             progress.advance(task)
 
     def _without_issues(self, repo: str, why: str) -> None:
@@ -179,25 +179,20 @@ class Harvester:
         self.report.without_issues.append({"repo": repo, "why": why})
         self.store.clear_failures(repo)
 
-    def _save_issues(self, batch: list[m.Issue], listing: tuple[str, set[int]] | None = None,
-                     complete_since: datetime | None = None) -> None:
+    def _save_issues(self, batch: list[m.Issue], listing: tuple[str, set[int]] | None = None, complete_since: datetime | None = None) -> None:
         """A page of a repo's issue list; with its last one, `listing` (the repo, every number the listing
         carried) takes the deleted marks off those listed again (StoreWriter.listed_again), once per listing.
         Killed before that, the marks stay, and the next run lists them again: the watermark only moves in
-        the details phase, after every listing has ended, so the next listing starts no later.
-        A listing that ended without an error (`complete_since`: the time it listed down to) carried every
-        issue updated since then: a stored live issue updated since then that it did not carry is gone
-        from the platform (deleted or moved away) and is marked deleted (StoreWriter.left_the_listing).
-        A listing that broke off marks nothing."""
+        the details phase, after every listing has ended, so the next listing starts no later. One that ended
+        without an error down to `complete_since` marks deleted what left it (StoreWriter.left_the_listing)."""
         if batch or listing:
             with self.store.writer() as w:
                 if batch:
                     w.upsert_issues(batch)
                 if listing:
                     w.listed_again(*listing)
-                    gone = w.left_the_listing(*listing, complete_since) if complete_since is not None else []
                     self.report.issues_deleted += [{"repo": listing[0], "number": n, "why": "left the issue list"}
-                                                   for n in gone]
+                                                   for n in w.left_the_listing(*listing, complete_since)]
             self.report.issues_listed += len(batch)
 
     def _funnel(self, repos: list[m.Repo]) -> dict[str, str]:

@@ -39,10 +39,13 @@ class StoreWriter:
             self.conn.execute(sa.update(t.issues).where(c.repo == repo, c.number.in_(back[i:i + 500]))
                               .values(deleted_at=None, details_for=None))
 
-    def left_the_listing(self, repo: str, numbers: Iterable[int], since: datetime) -> list[int]:
+    def left_the_listing(self, repo: str, numbers: Iterable[int], since: datetime | None) -> list[int]:
         """Live issues of `repo` updated at or after `since` that a complete listing down to `since` did not
-        carry: an issue's update time only grows, so one still on the platform is in that list. They are
-        marked deleted (`mark_deleted`), their numbers returned. Only a listing that ended may ask this."""
+        carry: an issue's update time only grows, so one still on the platform is in that list; one missing
+        was deleted or moved away between runs. They are marked deleted (`mark_deleted`), their numbers
+        returned. Only a listing that ended may ask this: a partial one (`since` None) marks nothing."""
+        if since is None:
+            return []
         c = t.issues.c
         carried = set(numbers)
         updated = self.conn.execute(sa.select(c.number).where(c.repo == repo, c.deleted_at.is_(None),
