@@ -36,6 +36,7 @@ CASES = [
     (refs.files_only, "a-a-/"),       # owner/repo before a ticket mark, scanned from every word
     (refs.files_only, " \t"),         # blanks before a ticket mark, scanned from every blank
     (refs.without_refs, " \t"),
+    (refs.without_written_refs, "a_"),  # an optional owner/repo before "#N", scanned from every word
 ]
 
 

@@ -571,7 +571,7 @@ def copied_numbers(title: str, body: str, marked_title: bool) -> list[int]:
 
 # a reference as written in a row's clause ("#12", "!45", "Ascend/mindie#7"); a PR title's leading issue
 # ("issue/302 - ", "#179 "); its trailing number is _TRAILING_NUMBER
-_WRITTEN_SHORT = re.compile(r"(?:[\w.-]+/[\w.-]+)?[#!]\d+")
+_WRITTEN_SHORT = re.compile(r"(?:[\w.-]{1,100}/[\w.-]{1,100})?[#!]\d+")    # names bounded as in _FILING: linear
 _TITLE_LEAD = re.compile(r"^(?:issue\s*[/#-]?\s*\d+\s*[-:：]?\s*|[#!]\d+\s*[-:：]?\s*)", re.I)
 
 
