@@ -40,7 +40,7 @@ from fixlore.harvest.report import HarvestReport, Progress
 from fixlore.rules.bursts import in_bursts
 from fixlore.rules.funnel import POOL, FunnelConfig, cheap_funnel
 from fixlore.rules.unread import CLOSING_REFS, ISSUE, PULL, PULL_ITSELF, PULL_LIST, REPO
-from fixlore.sources.base import Source, deleted_issue
+from fixlore.sources.base import Source, deleted_issue, left_the_list
 from fixlore.sources.github_graphql import closing_refs
 from fixlore.sources.http import ApiError, HostDown
 from fixlore.sources.responses import IssuesDisabled
@@ -184,15 +184,15 @@ class Harvester:
         carried) takes the deleted marks off those listed again (StoreWriter.listed_again), once per listing.
         Killed before that, the marks stay, and the next run lists them again: the watermark only moves in
         the details phase, after every listing has ended, so the next listing starts no later. One that ended
-        without an error down to `complete_since` marks deleted what left it (StoreWriter.left_the_listing)."""
+        without an error down to `complete_since` marks deleted what left it and is gone (StoreWriter.left_the_listing)."""
         if batch or listing:
             with self.store.writer() as w:
                 if batch:
                     w.upsert_issues(batch)
                 if listing:
                     w.listed_again(*listing)
-                    self.report.issues_deleted += [{"repo": listing[0], "number": n, "why": "left the issue list"}
-                                                   for n in w.left_the_listing(*listing, complete_since)]
+                    self.report.issues_deleted += [{"repo": listing[0], "number": n, "why": why} for n, why in w.left_the_listing(
+                        *listing, complete_since, lambda n: left_the_list(self.source, listing[0], n))]
             self.report.issues_listed += len(batch)
 
     def _funnel(self, repos: list[m.Repo]) -> dict[str, str]:
