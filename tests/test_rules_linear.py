@@ -64,3 +64,9 @@ def test_a_line_naming_the_release_of_its_fix_is_kept(line):
     assert not refs.files_only(line)
     assert text.sentences(line) == [line]
     assert refs.files_only("已在 #12 修复") and refs.files_only("Fixes #115")
+
+
+def test_a_lead_in_before_a_numbered_item_still_joins_it():
+    """Seen on npu-threads (LMCache-Ascend PR #169): "Changes:" / "1." / "Patch …" is one sentence."""
+    assert text.sentences("Changes:\n1. Patch vllm-ascend to initialize KV cache in NZ format\nTested on 310P") == \
+        ["Changes: Patch vllm-ascend to initialize KV cache in NZ format", "Tested on 310P"]

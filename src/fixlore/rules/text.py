@@ -204,10 +204,9 @@ _GREETING = re.compile(r"^(?:(?:hi|hello|hey|dear)\b[^,，:：]{0,30}[,，:：]\
 
 
 def _wrapped(first: str, last: str, cjk: int, following: str) -> bool:
-    """`following` goes on with the sentence a line (its `first` and `last` parts, `cjk` Chinese
-    characters) broke off: neither is a list item, a heading or a fence, and the line ends on a
-    comma, or (Latin text only: a line of Chinese ending on a name is a label or a table row) on
-    a word before a lower-case start."""
+    """`following` goes on with the sentence a line (its `first` and `last` parts, `cjk` Chinese characters)
+    broke off: neither is a list item, a heading or a fence, and the line ends on a comma, or (Latin text
+    only: a line of Chinese ending on a name is a label or a table row) on a word before a lower-case start."""
     if _ITEM_START.match(following) or _BLOCK_START.match(first):    # a list item's lazy continuation joins it
         return False
     if last.rstrip().endswith(("，", "、", ",")):
@@ -215,19 +214,24 @@ def _wrapped(first: str, last: str, cjk: int, following: str) -> bool:
     return not cjk and bool(_WRAPPED.search(last)) and bool(_GOES_ON.match(following))
 
 
+def _rstrip(parts: list[str]) -> None:
+    """A line's parts without trailing blanks (a lead-in joined to a bare "1." leaves two blank parts)."""
+    while len(parts) > 1 and not parts[-1].strip():
+        parts.pop()
+    parts[-1] = parts[-1].rstrip()
+
+
 def _joined(raws: list[str]) -> list[str]:
-    """`raws` with a lead-in line and a line broken mid-sentence joined to what follows. A line is kept
-    as its parts (and its count of Chinese characters), joined once: a line's end is read from its
-    last part, so a body of "a\n" * 100000 is joined in linear time (it was quadratic)."""
-    lines: list[list[str]] = []
-    cjk: list[int] = []
+    """`raws`, a lead-in or a line broken mid-sentence joined to what follows; linear on "a\n" * 100000."""
+    lines, cjk = [], []       # each line's parts and its count of Chinese characters
     for raw in raws:
-        parts = lines[-1] if lines and any(lines[-1]) else None
-        if parts and _LEAD_IN.search(parts[-1]) and raw.strip() and not _OUTPUT.match(raw):
-            parts[-1] = parts[-1].rstrip()
+        parts = lines[-1] if lines and (lines[-1][0] or len(lines[-1]) > 1) else None
+        tail = "" if not parts else parts[-1] if parts[-1].strip() or len(parts) < 3 else parts[-3]   # see _rstrip
+        if parts and _LEAD_IN.search(tail) and raw.strip() and not _OUTPUT.match(raw):
+            _rstrip(parts)
             parts += ["" if parts[-1].endswith("：") else " ", _ENUMERATOR.sub("", raw.strip().lstrip("-*+• "))]
-        elif parts and raw.strip() and _wrapped(parts[0], parts[-1], cjk[-1], raw):
-            parts[-1] = parts[-1].rstrip()
+        elif parts and raw.strip() and _wrapped(parts[0], tail, cjk[-1], raw):
+            _rstrip(parts)
             parts += ["" if is_cjk(parts[-1][-1:]) or parts[-1].endswith(("，", "、")) else " ", raw.strip()]
         else:
             lines.append([raw])
@@ -237,8 +241,7 @@ def _joined(raws: list[str]) -> list[str]:
 
 
 def sentences(text: str) -> list[str]:
-    out = []
-    pieces = []
+    out, pieces = [], []
     for raw in _joined(_SENT_SPLIT.split(_EMPHASIS.sub("", clean_body(urls_as_keys(text or ""))))):
         pieces += _CLAUSE_SPLIT.split(raw) if raw and len(raw) > 240 else [raw]
     for raw in pieces:
