@@ -70,3 +70,9 @@ def test_a_lead_in_before_a_numbered_item_still_joins_it():
     """Seen on npu-threads (LMCache-Ascend PR #169): "Changes:" / "1." / "Patch …" is one sentence."""
     assert text.sentences("Changes:\n1. Patch vllm-ascend to initialize KV cache in NZ format\nTested on 310P") == \
         ["Changes: Patch vllm-ascend to initialize KV cache in NZ format", "Tested on 310P"]
+
+
+def test_a_list_of_refs_is_read_whole():
+    """Every reference of a list goes, the blanks after a comma with it (a blank run read from its start
+    only must not stop at the second one: torch-xpu-ops #4604's "PRs #4303, #4312")."""
+    assert refs.without_refs("via PRs #4303, #4312). Done") == "via PRs). Done"

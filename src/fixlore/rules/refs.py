@@ -648,7 +648,7 @@ def merged_into(text: str) -> str:
 
 # blanks before a mark are read from where their run starts ((?<!\s)): a try inside the run would scan
 # the same blanks again, quadratic on a body of blanks
-_REFS_WITH_CUE = re.compile(r"(?:fix(?:es|ed)?|close[sd]?|resolve[sd]?|修复|解决|关闭|backport of|see|见)?(?<!\s)\s*[#!]\d+"
+_REFS_WITH_CUE = re.compile(r"(?:fix(?:es|ed)?|close[sd]?|resolve[sd]?|修复|解决|关闭|backport of|see|见)?(?:(?<!\s)\s+)?[#!]\d+"
                             r"[\s,，、;；]*", re.I)
 _LEADING_REFS = re.compile(r"^(?:(?:fix(?:es|ed)?|close[sd]?|resolve[sd]?|修复|解决|关闭)\s*[#!]\d+[\s,，、#!\d]*+"
                            r"[:：。.]?\s*)+", re.I)
