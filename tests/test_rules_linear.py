@@ -63,7 +63,7 @@ def test_wrapped_lines_still_join():
 def test_a_line_naming_the_release_of_its_fix_is_kept(line):
     assert not refs.files_only(line)
     assert text.sentences(line) == [line]
-    assert refs.files_only("已在 #12 修复") and refs.files_only("Fixes #115")
+    assert refs.files_only("已在 #12 修复") and refs.files_only("Fixes #115") and refs.files_only("+## 2.1.2")
 
 
 def test_a_lead_in_before_a_numbered_item_still_joins_it():

@@ -685,11 +685,12 @@ _RELEASE = re.compile(r"(?<![\w.])(?:(?:[rv]|release[-_/]?)?\d+(?:[.\-]\w+)+|[rv
 def files_only(sentence: str) -> bool:
     """Whether `sentence` only names tickets and the word for what it does to them ("Fixes #115",
     "Fix vllm-project/vllm-ascend#2033.", "[fix_bug] fix issue #1087", "修复 #103 #104"): nothing a
-    reader learns from. A line naming the release the fix is in ("已在 r1.0 修复 #12") says when."""
+    reader learns from. A line naming a ticket and the release the fix is in ("已在 r1.0 修复 #12") says when
+    (a bare version heading, "+## 2.1.2", does not: demo's changelog diff)."""
     filed = _FILING.sub(" ", sentence)
     filed = _FILING_WORDS.sub(" ", filed) if _TICKET.search(sentence) else filed
     rest = without_refs(filed)
-    return len(re.sub(r"[\W_]+", "", rest)) < 4 and not _RELEASE.search(rest)
+    return len(re.sub(r"[\W_]+", "", rest)) < 4 and not (_TICKET.search(sentence) and _RELEASE.search(rest))
 
 
 # a sentence's closing clause that only says which ticket the change is for ("… and will fix
