@@ -73,6 +73,10 @@ class _Lister:
                 raise _Killed
             yield m.Issue(repo, n, f"#{n}", "", "closed", WHEN, WHEN, WHEN)
 
+    def get_issue(self, repo, number):
+        """#300 is deleted (a 404, which the client answers None); any other number asked for is there."""
+        return None if number == 300 else m.Issue(repo, number, f"#{number}", "", "closed", WHEN, WHEN, WHEN)
+
 
 def test_a_listing_takes_the_deleted_marks_off_once_it_ends_and_a_killed_one_leaves_them_for_the_next(tmp_path):
     """The marks of issues a listing carried go at its end, in one write (not on every saved page); killed
@@ -208,5 +212,45 @@ def test_a_comment_looks_its_live_issue_up_by_key_not_by_reading_every_issue(tmp
             plan = [r[-1] for r in conn.execute(sa.text(f"EXPLAIN QUERY PLAN {compiled}"))]
         assert not any(step.startswith("SCAN issues") for step in plan), plan
         assert any("issues USING" in step and "number=?" in step for step in plan), plan
+    finally:
+        store.close()
+
+
+def test_an_issue_a_complete_listing_no_longer_carries_is_marked_deleted_and_a_broken_one_marks_none(tmp_path):
+    """An issue deleted on the platform between two runs leaves the issue list: a listing that ended down to
+    its bound carried every issue updated since then, so a stored live issue updated since then that it did
+    not carry is asked for by number and marked deleted when it answers 404/410 (left out of every read, in
+    the run's report); one still there stays (the list skipped it), one updated before the bound is not
+    asked about; a listing killed or failed part-way marks nothing."""
+    from datetime import timedelta
+
+    from fixlore.harvest.harvester import Harvester
+    from fixlore.harvest.report import Progress
+    from fixlore.sources.http import ApiError
+
+    class _Failing(_Lister):
+        def iter_issues(self, repo, since):
+            yield from list(super().iter_issues(repo, since))[:10]
+            raise ApiError("/repos/o/r/issues", 502, "Bad Gateway")
+
+    store = Store.open(f"sqlite:///{tmp_path / 's.db'}")
+    repo = m.Repo("gitcode", "o/r", "o", "r")
+    older = WHEN - timedelta(days=3)
+    try:
+        with store.writer() as w:
+            w.upsert_repos([repo])
+            w.upsert_issues([m.Issue("o/r", 300, "#300", "", "closed", WHEN, WHEN, WHEN),
+                             m.Issue("o/r", 301, "#301", "", "closed", WHEN, WHEN, WHEN),
+                             m.Issue("o/r", 400, "#400", "", "closed", older, older, older)])
+        for broken in (_Lister(stop_at=180), _Failing()):
+            try:
+                Harvester(store, broken, since=WHEN)._list_issues([repo], Progress(None))
+            except _Killed:
+                pass
+            assert 300 in {i.number for i in store.issues()}
+        harvester = Harvester(store, _Lister(), since=WHEN)
+        harvester._list_issues([repo], Progress(None))
+        assert {i.number for i in store.issues()} == set(range(1, 251)) | {301, 400}
+        assert harvester.report.issues_deleted == [{"repo": "o/r", "number": 300, "why": "left the issue list; HTTP 404"}]
     finally:
         store.close()

@@ -40,7 +40,7 @@ from fixlore.harvest.report import HarvestReport, Progress
 from fixlore.rules.bursts import in_bursts
 from fixlore.rules.funnel import POOL, FunnelConfig, cheap_funnel
 from fixlore.rules.unread import CLOSING_REFS, ISSUE, PULL, PULL_ITSELF, PULL_LIST, REPO
-from fixlore.sources.base import Source, deleted_issue
+from fixlore.sources.base import Source, deleted_issue, left_the_list
 from fixlore.sources.github_graphql import closing_refs
 from fixlore.sources.http import ApiError, HostDown
 from fixlore.sources.responses import IssuesDisabled
@@ -156,6 +156,7 @@ class Harvester:
                 bound = max(bound, mark["issues_updated_at"])
             batch: list[m.Issue] = []
             listed: set[int] = set()
+            complete: datetime | None = None
             try:
                 for issue in self.source.iter_issues(repo.full_name, bound):
                     batch.append(issue)
@@ -163,12 +164,13 @@ class Harvester:
                     if len(batch) >= 100:
                         self._save_issues(batch)
                         batch = []
+                complete = bound
             except IssuesDisabled as exc:      # switched off after the listing: nothing to read, nothing failed
                 self._without_issues(repo.full_name, f"HTTP {exc.status} {exc.message}".strip())
             except ApiError as exc:
                 self._fail(repo.full_name, exc)
             # what was read is true; the watermark decides what is done
-            self._save_issues(batch, (repo.full_name, listed))
+            self._save_issues(batch, (repo.full_name, listed), complete)
             progress.advance(task)
 
     def _without_issues(self, repo: str, why: str) -> None:
@@ -177,17 +179,20 @@ class Harvester:
         self.report.without_issues.append({"repo": repo, "why": why})
         self.store.clear_failures(repo)
 
-    def _save_issues(self, batch: list[m.Issue], listing: tuple[str, set[int]] | None = None) -> None:
+    def _save_issues(self, batch: list[m.Issue], listing: tuple[str, set[int]] | None = None, complete_since: datetime | None = None) -> None:
         """A page of a repo's issue list; with its last one, `listing` (the repo, every number the listing
         carried) takes the deleted marks off those listed again (StoreWriter.listed_again), once per listing.
         Killed before that, the marks stay, and the next run lists them again: the watermark only moves in
-        the details phase, after every listing has ended, so the next listing starts no later."""
+        the details phase, after every listing has ended, so the next listing starts no later. One that ended
+        without an error down to `complete_since` marks deleted what left it and is gone (StoreWriter.left_the_listing)."""
         if batch or listing:
             with self.store.writer() as w:
                 if batch:
                     w.upsert_issues(batch)
                 if listing:
                     w.listed_again(*listing)
+                    self.report.issues_deleted += [{"repo": listing[0], "number": n, "why": why} for n, why in w.left_the_listing(
+                        *listing, complete_since, lambda n: left_the_list(self.source, listing[0], n))]
             self.report.issues_listed += len(batch)
 
     def _funnel(self, repos: list[m.Repo]) -> dict[str, str]:

@@ -571,7 +571,7 @@ def copied_numbers(title: str, body: str, marked_title: bool) -> list[int]:
 
 # a reference as written in a row's clause ("#12", "!45", "Ascend/mindie#7"); a PR title's leading issue
 # ("issue/302 - ", "#179 "); its trailing number is _TRAILING_NUMBER
-_WRITTEN_SHORT = re.compile(r"(?:[\w.-]+/[\w.-]+)?[#!]\d+")
+_WRITTEN_SHORT = re.compile(r"(?:[\w.-]{1,100}/[\w.-]{1,100})?[#!]\d+")    # names bounded as in _FILING: linear
 _TITLE_LEAD = re.compile(r"^(?:issue\s*[/#-]?\s*\d+\s*[-:：]?\s*|[#!]\d+\s*[-:：]?\s*)", re.I)
 
 
@@ -646,9 +646,11 @@ def merged_into(text: str) -> str:
     return m.group(0) if m else duplicate_of(text)
 
 
-_REFS_WITH_CUE = re.compile(r"(?:fix(?:es|ed)?|close[sd]?|resolve[sd]?|修复|解决|关闭|backport of|see|见)?\s*[#!]\d+"
+# blanks before a mark are read from where their run starts ((?<!\s)): a try inside the run would scan
+# the same blanks again, quadratic on a body of blanks
+_REFS_WITH_CUE = re.compile(r"(?:fix(?:es|ed)?|close[sd]?|resolve[sd]?|修复|解决|关闭|backport of|see|见)?(?:(?<!\s)\s+)?[#!]\d+"
                             r"[\s,，、;；]*", re.I)
-_LEADING_REFS = re.compile(r"^(?:(?:fix(?:es|ed)?|close[sd]?|resolve[sd]?|修复|解决|关闭)\s*[#!]\d+[\s,，、#!\d]*"
+_LEADING_REFS = re.compile(r"^(?:(?:fix(?:es|ed)?|close[sd]?|resolve[sd]?|修复|解决|关闭)\s*[#!]\d+[\s,，、#!\d]*+"
                            r"[:：。.]?\s*)+", re.I)
 _THREAD_URL = re.compile(r"https?://(?:www\.)?(?:github\.com|gitcode\.com|gitee\.com)/([\w.-]+/[\w.-]+)/"
                          r"(?:-/)?(?:issues|pull|pulls|merge_requests)/(\d+)\S*")
@@ -666,19 +668,29 @@ def without_refs(text: str) -> str:
 # and npu-threads' "[fix_bug] fix issue #1087"; every other world held out.
 # The words (not the tag or the repository) are read past only in a line naming a ticket: they stand
 # inside real sentences too ("问题在于显存", "问题出在驱动", "Bug in the NPU op").
-_FILING = re.compile(r"(?:\b[\w.-]+/[\w.-]+(?=[#!]\d))|\[[^\]\n]{1,24}\]")
+# owner and repository names are at most 100 characters (GitHub: 39 and 100): a bounded try keeps
+# "a-a-/" * 40000 linear (each try scanned to the end of the text: quadratic)
+_FILING = re.compile(r"(?:\b[\w.-]{1,100}/[\w.-]{1,100}(?=[#!]\d))|\[[^\]\n]{1,24}\]")
 _FILING_WORDS = re.compile(r"\b(?:issues?\d*|bugs?|PR|MR|pull request|this|the|in|by|via|with|at|on)\b"
                            r"|问题|已|在|由|于", re.I)
 _TICKET = re.compile(r"[#!]\d|\bissues?\d", re.I)
 
 
+# A release or version the fix landed in, as Ascend projects name them: MindSpore's branch "r2.3",
+# CANN's "8.0.RC2" / "26.0.rc1", vllm-ascend's "v0.9.1rc1", "release-1.2". Too short to count as words
+# ("r1.0" is three), it is still what a reader of "已在 r1.0 修复 #12" learns: when.
+_RELEASE = re.compile(r"(?<![\w.])(?:(?:[rv]|release[-_/]?)?\d+(?:[.\-]\w+)+|[rv]\d+)(?![\w.])", re.I)
+
+
 def files_only(sentence: str) -> bool:
     """Whether `sentence` only names tickets and the word for what it does to them ("Fixes #115",
     "Fix vllm-project/vllm-ascend#2033.", "[fix_bug] fix issue #1087", "修复 #103 #104"): nothing a
-    reader learns from."""
+    reader learns from. A line naming a ticket and the release the fix is in ("已在 r1.0 修复 #12") says when
+    (a bare version heading, "+## 2.1.2", does not: demo's changelog diff)."""
     filed = _FILING.sub(" ", sentence)
     filed = _FILING_WORDS.sub(" ", filed) if _TICKET.search(sentence) else filed
-    return len(re.sub(r"[\W_]+", "", without_refs(filed))) < 4
+    rest = without_refs(filed)
+    return len(re.sub(r"[\W_]+", "", rest)) < 4 and not (_TICKET.search(sentence) and _RELEASE.search(rest))
 
 
 # a sentence's closing clause that only says which ticket the change is for ("… and will fix

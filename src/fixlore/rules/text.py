@@ -7,6 +7,7 @@ import logging
 import re
 from functools import lru_cache
 
+from fixlore.rules.markup import markup_free  # noqa: F401  (re-exported: rules.topics reads it here)
 from fixlore.rules.refs import files_only, urls_as_keys, without_leading_refs, without_trailing_fix_ref
 from fixlore.rules.trims import without_trim_notes
 from fixlore.rules.words import has_cue
@@ -15,8 +16,12 @@ _CJK = re.compile(r"[\u3400-\u9fff]")
 _URL = re.compile(r"(?:https?://|www\.)[^\s）)\]】，。；、\u3400-\u9fff]+")
 _CODE_FENCE = re.compile(r"```.*?```", re.S)
 _HTML_TAG = re.compile(r"<[^>\n]{0,200}>")
-_MD_IMAGE = re.compile(r"!\[[^\]]*\]\([^)]*\)")
-_MD_LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")
+# A link's text stops at the next "[" and its target at the next "(" unless that one closes in turn
+# (CommonMark reads "[a [b](u)" as the link "[b](u)"; "(…Foo_(bar))" keeps its balanced pair): each
+# try ends where the next one starts, so "[" * 200000 is read in linear time, not quadratic.
+_TARGET = r"\((?:[^()]|\([^()]*\))*\)"
+_MD_IMAGE = re.compile(r"!\[[^\[\]]*\]" + _TARGET)
+_MD_LINK = re.compile(r"\[([^\[\]]*)\]" + _TARGET)
 _TITLE_PREFIX = re.compile(
     r"^\s*(?:[\[【(（]\s*(?:bug|BUG|Bug|feature|Feature|FEATURE|question|Question|需求|缺陷|问题|求助|咨询|"
     r"bugfix|RFC|rfc|task|Task|任务|文档|doc|Doc|docs|Docs|help|Help|support|Support)[^\]】)）]{0,20}[\]】)）]\s*[:：-]?\s*)+"
@@ -91,29 +96,9 @@ def is_cjk(text: str) -> bool:
     return cjk_count(text) >= 6
 
 
-# Markup in a report is how it was written, not what it is about: theme words never come from it.
-_SCRIPT_BLOCK = re.compile(r"<(script|style)\b.*?</\1\s*>|&lt;(script|style)\b.*?&lt;/\2\s*&gt;", re.S | re.I)
-_ANY_TAG = re.compile(r"</?[A-Za-z!][^<>]{0,500}>|&lt;/?[A-Za-z!].{0,500}?&gt;", re.S)
-_MD_TARGET = re.compile(r"(!?)\[([^\]\n]*)\]\([^)\n]*\)")
 def without_urls(text: str) -> str:
     """`text` with its web addresses blanked (a link says where to read, not what)."""
     return _URL.sub(" ", text or "")
-
-
-_SCRIPT_URL = re.compile(r"\b(?:javascript|vbscript|data)\s*:[^\s<>]*", re.I)
-_ENTITY = re.compile(r"&(?:#\d+|#x[0-9a-f]+|[a-z]{2,8});", re.I)
-
-
-def markup_free(text: str) -> str:
-    """``text`` without HTML tags (raw or entity-encoded, script and style with their content),
-    Markdown images and link targets (link text kept), script URLs and entities."""
-    if not text or not any(ch in text for ch in "<&[:"):
-        return text or ""
-    text = _SCRIPT_BLOCK.sub(" ", text)
-    text = _ANY_TAG.sub(" ", text)
-    text = _MD_TARGET.sub(lambda m: " " if m.group(1) else f" {m.group(2)} ", text)
-    text = _SCRIPT_URL.sub(" ", text)
-    return _ENTITY.sub(" ", text)
 
 
 def clean_title(title: str) -> str:
@@ -123,7 +108,7 @@ def clean_title(title: str) -> str:
     return re.sub(r"\s+", " ", t).strip(" -:：")
 
 
-_TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)*\|?\s*$")
+_TABLE_RULE = re.compile(r"^\s*(?:\|\s*)?:?-{3,}:?\s*(?:\|\s*:?-{3,}:?\s*)*(?:\|\s*)?$")    # one way to read each blank
 _TABLE_ROW = re.compile(r"^\s*\|.*\|\s*$")
 
 
@@ -219,30 +204,46 @@ _ENUMERATOR = re.compile(r"^(?:\d{1,2}[.)、](?!\d)|[（(]\d{1,2}[)）]|[\u2460-
 _GREETING = re.compile(r"^(?:(?:hi|hello|hey|dear)\b[^,，:：]{0,30}[,，:：]\s*|(?:@[\w-]+[\s,，]*)+)", re.I)
 
 
-def _wrapped(line: str, following: str) -> bool:
-    """`following` goes on with the sentence `line` broke off: neither is a list item, a heading
-    or a fence, and `line` ends on a comma, or (Latin text only: a line of Chinese ending on a
-    name is a label or a table row) on a word before a lower-case start."""
-    if _ITEM_START.match(following) or _BLOCK_START.match(line):    # a list item's lazy continuation joins it
+def _wrapped(first: str, last: str, cjk: int, following: str) -> bool:
+    """`following` goes on with the sentence a line (its `first` and `last` parts, `cjk` Chinese characters)
+    broke off: neither is a list item, a heading or a fence, and the line ends on a comma, or (Latin text
+    only: a line of Chinese ending on a name is a label or a table row) on a word before a lower-case start."""
+    if _ITEM_START.match(following) or _BLOCK_START.match(first):    # a list item's lazy continuation joins it
         return False
-    if line.rstrip().endswith(("，", "、", ",")):
+    if last.rstrip().endswith(("，", "、", ",")):
         return True
-    return not cjk_count(line) and bool(_WRAPPED.search(line)) and bool(_GOES_ON.match(following))
+    return not cjk and bool(_WRAPPED.search(last)) and bool(_GOES_ON.match(following))
+
+
+def _rstrip(parts: list[str]) -> None:
+    """A line's parts without trailing blanks (a lead-in joined to a bare "1." leaves two blank parts)."""
+    while len(parts) > 1 and not parts[-1].strip():
+        parts.pop()
+    parts[-1] = parts[-1].rstrip()
+
+
+def _joined(raws: list[str]) -> list[str]:
+    """`raws`, a lead-in or a line broken mid-sentence joined to what follows; linear on "a\n" * 100000."""
+    lines, cjk = [], []       # each line's parts and its count of Chinese characters
+    for raw in raws:
+        parts = lines[-1] if lines and (lines[-1][0] or len(lines[-1]) > 1) else None
+        tail = "" if not parts else parts[-1] if parts[-1].strip() or len(parts) < 3 else parts[-3]   # see _rstrip
+        if parts and _LEAD_IN.search(tail) and raw.strip() and not _OUTPUT.match(raw):
+            _rstrip(parts)
+            parts += ["" if parts[-1].endswith("：") else " ", _ENUMERATOR.sub("", raw.strip().lstrip("-*+• "))]
+        elif parts and raw.strip() and _wrapped(parts[0], tail, cjk[-1], raw):
+            _rstrip(parts)
+            parts += ["" if is_cjk(parts[-1][-1:]) or parts[-1].endswith(("，", "、")) else " ", raw.strip()]
+        else:
+            lines.append([raw])
+            cjk.append(0)
+        cjk[-1] += cjk_count(lines[-1][-1])
+    return ["".join(parts) for parts in lines]
 
 
 def sentences(text: str) -> list[str]:
-    out = []
-    pieces = []
-    lines = []
-    for raw in _SENT_SPLIT.split(_EMPHASIS.sub("", clean_body(urls_as_keys(text or "")))):
-        if lines and lines[-1] and _LEAD_IN.search(lines[-1]) and raw and raw.strip() and not _OUTPUT.match(raw):
-            lines[-1] = lines[-1].rstrip() + ("" if lines[-1].rstrip().endswith("：") else " ") + _ENUMERATOR.sub("", raw.strip().lstrip("-*+• "))
-        elif lines and lines[-1] and raw and raw.strip() and _wrapped(lines[-1], raw):
-            joint = "" if is_cjk(lines[-1][-1:]) or lines[-1].rstrip().endswith(("，", "、")) else " "
-            lines[-1] = lines[-1].rstrip() + joint + raw.strip()
-        else:
-            lines.append(raw)
-    for raw in lines:
+    out, pieces = [], []
+    for raw in _joined(_SENT_SPLIT.split(_EMPHASIS.sub("", clean_body(urls_as_keys(text or ""))))):
         pieces += _CLAUSE_SPLIT.split(raw) if raw and len(raw) > 240 else [raw]
     for raw in pieces:
         if not raw:

@@ -97,6 +97,25 @@ def deleted_issue(source: "Source", issue: Issue, unread: dict[str, Any]) -> str
 _DISABLED = re.compile(r"\bdisabled\b|未开启|已关闭", re.IGNORECASE)
 
 
+def left_the_list(source: "Source", repo: str, number: int) -> str:
+    """Why issue `number` of `repo` is gone, or "": asked only of a stored live issue updated since the bound
+    of a listing that ended without an error and did not carry it (an issue's update time only grows, so one
+    on the platform is in that list). It is asked for by number: found, it stays (the list's silence alone
+    says nothing certain); a 410 (not "Issues are disabled") or a 404 (GitCode's answer for a deleted issue)
+    beside the list's silence is two words for one fact: deleted or moved away. No answer: it stays."""
+    try:
+        if source.get_issue(repo, number) is None:      # the client's answer to a 404
+            return "left the issue list; HTTP 404"
+    except HostDown:
+        pass
+    except NotFound as exc:
+        return f"left the issue list; HTTP 404 {exc}".strip()
+    except ApiError as exc:
+        if exc.status in ("404", GONE) and not _DISABLED.search(exc.message or ""):
+            return f"left the issue list; HTTP {exc.status} {exc.message}".strip()
+    return ""
+
+
 class Source(Protocol):
     """A code-hosting platform seen through its REST API (GitCode, GitHub)."""
 
