@@ -8,7 +8,7 @@ import unicodedata
 from hypothesis import given
 from hypothesis import strategies as st
 
-from fixlore.rules.text import markup_free
+from fixlore.rules.markup import markup_free
 from fixlore.analyse.themes import assign_themes
 from fixlore.core.model import Case
 from fixlore.sources import gitcode, github

@@ -7,7 +7,6 @@ import logging
 import re
 from functools import lru_cache
 
-from fixlore.rules.markup import markup_free  # noqa: F401  (re-exported: rules.topics reads it here)
 from fixlore.rules.refs import files_only, urls_as_keys, without_leading_refs, without_trailing_fix_ref
 from fixlore.rules.trims import without_trim_notes
 from fixlore.rules.words import has_cue

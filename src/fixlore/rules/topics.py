@@ -17,7 +17,8 @@ from __future__ import annotations
 
 import re
 
-from fixlore.rules.text import keywords, markup_free
+from fixlore.rules.markup import markup_free
+from fixlore.rules.text import keywords
 
 _FENCED = re.compile(r"^[ \t]*(`{3,}|~{3,})[^\n]*\n.*?^[ \t]*\1[`~]*[ \t]*$", re.S | re.M)
 _FENCE_LINE = re.compile(r"^[ \t]*(?:`{3,}|~{3,})[^\n]*$", re.M)
