@@ -653,7 +653,7 @@ _REFS_WITH_CUE = re.compile(r"(?:fix(?:es|ed)?|close[sd]?|resolve[sd]?|修复|�
 _LEADING_REFS = re.compile(r"^(?:(?:fix(?:es|ed)?|close[sd]?|resolve[sd]?|修复|解决|关闭)\s*[#!]\d+[\s,，、#!\d]*+"
                            r"[:：。.]?\s*)+", re.I)
 _THREAD_URL = re.compile(r"https?://(?:www\.)?(?:github\.com|gitcode\.com|gitee\.com)/([\w.-]+/[\w.-]+)/"
-                         r"(?:-/)?(?:issues|pull|pulls|merge_requests)/(\d+)\S*")
+                         r"(?:-/)?(?:issues|pull|pulls|merge_requests)/(\d+)[^\s()\[\]<>（）【】，。；]*")
 
 
 def without_refs(text: str) -> str:
@@ -724,7 +724,9 @@ def without_leading_refs(text: str) -> str:
 
 
 def urls_as_keys(text: str) -> str:
-    """Each issue or PR URL on a code host written as ` owner/repo#N `: it says which thread."""
+    """Each issue or PR URL on a code host written as ` owner/repo#N `: it says which thread. The URL's
+    tail (`/files`, `#issuecomment-…`) goes with it, the mark that closes around it does not: a Markdown
+    link's ")" stays, so "[the PR](URL)" is still read as a link and loses its target."""
     return _THREAD_URL.sub(r" \1#\2 ", text)
 
 
