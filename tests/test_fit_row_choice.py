@@ -98,3 +98,10 @@ def test_a_sentence_cut_by_its_writer_is_shown_to_its_last_whole_clause():
     kept = [t for _, _, t in choose_sentences(gathered, 40, ["标题"], REPO, first_pass=3)]
     assert not any("…" in t for t in kept)
     assert MECH in kept and CHANGE in kept
+
+
+def test_a_cut_ending_on_a_word_for_time_is_no_set_up():
+    # "超时" (timed out), "耗时 3 小时" (took 3 hours) end a fact; "…文件时" (when …) sets up the next clause
+    from fixlore.analyse.row_choice import _sets_up
+    assert not _sets_up("多卡训练时 HCCL 建链超时") and not _sets_up("编译 torch_npu 耗时 3 小时")
+    assert _sets_up("没有挂载 ub_dev 字符设备文件时")
