@@ -105,3 +105,10 @@ def test_a_cut_ending_on_a_word_for_time_is_no_set_up():
     from fixlore.analyse.row_choice import _sets_up
     assert not _sets_up("多卡训练时 HCCL 建链超时") and not _sets_up("编译 torch_npu 耗时 3 小时")
     assert _sets_up("没有挂载 ub_dev 字符设备文件时")
+
+
+def test_three_dots_are_an_ellipsis_too():
+    # "..." is how most keyboards type "…": the clause it cut short goes the same way
+    from fixlore.analyse.row_choice import _uncut
+    assert _uncut("我们会尽快跟进，现在 deepep 可以在 A...") == _uncut("我们会尽快跟进，现在 deepep 可以在 A…") == "我们会尽快跟进"
+    assert _uncut("The fix is in PR #123, now it runs on A...") == "The fix is in PR #123"

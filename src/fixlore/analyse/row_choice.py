@@ -72,9 +72,12 @@ def _first(gathered: list[tuple], roles: tuple, measured: bool) -> int | None:
 def _uncut(text: str) -> str:
     """`text` without the clause a writer or an excerpt cut short (it ends on an ellipsis): the
     clauses before it (rules/clauses.whole_clauses), "" when none is left."""
-    if not text.rstrip("。. ").endswith(("…", "...")):
+    # a full stop after the ellipsis goes first ("…。"), not the dots of "..." (read as "…")
+    body = text.rstrip("。 ")
+    body = body[:-3] + "…" if body.endswith("...") else body.rstrip(". ")
+    if not body.endswith("…"):
         return text
-    return whole_clauses(text.rstrip("。. "), len(text))
+    return whole_clauses(body, len(text))
 
 
 def _sets_up(cut: str) -> bool:
