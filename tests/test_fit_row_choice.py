@@ -98,3 +98,17 @@ def test_a_sentence_cut_by_its_writer_is_shown_to_its_last_whole_clause():
     kept = [t for _, _, t in choose_sentences(gathered, 40, ["标题"], REPO, first_pass=3)]
     assert not any("…" in t for t in kept)
     assert MECH in kept and CHANGE in kept
+
+
+def test_a_cut_ending_on_a_word_for_time_is_no_set_up():
+    # "超时" (timed out), "耗时 3 小时" (took 3 hours) end a fact; "…文件时" (when …) sets up the next clause
+    from fixlore.analyse.row_choice import _sets_up
+    assert not _sets_up("多卡训练时 HCCL 建链超时") and not _sets_up("编译 torch_npu 耗时 3 小时")
+    assert _sets_up("没有挂载 ub_dev 字符设备文件时")
+
+
+def test_three_dots_are_an_ellipsis_too():
+    # "..." is how most keyboards type "…": the clause it cut short goes the same way
+    from fixlore.analyse.row_choice import _uncut
+    assert _uncut("我们会尽快跟进，现在 deepep 可以在 A...") == _uncut("我们会尽快跟进，现在 deepep 可以在 A…") == "我们会尽快跟进"
+    assert _uncut("The fix is in PR #123, now it runs on A...") == "The fix is in PR #123"

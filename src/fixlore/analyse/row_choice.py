@@ -48,8 +48,9 @@ from fixlore.rules.clauses import opening_alone, whole_clauses
 # the most sentences whose sets are all weighed (2**12 sets); a row gathers far fewer
 WEIGHED = 12
 # a clause that only sets up the one after it: a condition or a time ("…时", "…的时候", "如果…",
-# "when …", "if …"), ending where the cut stopped
-_SETS_UP = re.compile(r"(?:时|的时候|之后|之前|如果[^，。]*|若[^，。]*|(?:^|[,;]\s*)(?:when|if|once|after|before|while|however|instead of|rather than)\b[^,;.]*)$", re.I)
+# "when …", "if …"), ending where the cut stopped; never a word for time that ends a fact ("超时",
+# "耗时 3 小时", "同时")
+_SETS_UP = re.compile(r"(?:(?<![超耗小按同及准计适])时|的时候|之后|之前|如果[^，。]*|若[^，。]*|(?:^|[,;]\s*)(?:when|if|once|after|before|while|however|instead of|rather than)\b[^,;.]*)$", re.I)
 # the most shorter forms of one sentence weighed, and the most ways of keeping the sentences
 # weighed with them (beyond that, whole sentences only: 2**WEIGHED ways)
 CUTS = 2
@@ -71,9 +72,12 @@ def _first(gathered: list[tuple], roles: tuple, measured: bool) -> int | None:
 def _uncut(text: str) -> str:
     """`text` without the clause a writer or an excerpt cut short (it ends on an ellipsis): the
     clauses before it (rules/clauses.whole_clauses), "" when none is left."""
-    if not text.rstrip("。. ").endswith(("…", "...")):
+    # a full stop after the ellipsis goes first ("…。"), not the dots of "..." (read as "…")
+    body = text.rstrip("。 ")
+    body = body[:-3] + "…" if body.endswith("...") else body.rstrip(". ")
+    if not body.endswith("…"):
         return text
-    return whole_clauses(text.rstrip("。. "), len(text))
+    return whole_clauses(body, len(text))
 
 
 def _sets_up(cut: str) -> bool:

@@ -3,11 +3,11 @@
 Whoever shortened a text (an archive's excerpt, a platform's notice, a world's encoding of a
 thread) leaves a note in brackets where it stopped: "(the rest of the description is cut)",
 "(log cut)", "(steps to reproduce cut; the excerpt ends here)", "(the rest is cut in the excerpt)",
-"（其余略）", "（后略）", "（以下省略）". Such a note says what is missing, not what was wrong or what
+"（其余略）", "（后略）", "（以下省略）", "（表格略）", "(the arrays it was invoked with; cut)". Such a note says what is missing, not what was wrong or what
 was done: it is never a fact and never reaches a row (issue #22: "…(excerpt cut)。" read as the
 row's own words). A note that closes a bracket of its own words ("(…JSON 样例；其余省略)") loses only
 its closing part. Only whole notes are taken: "（截断是 0.3 版本的旧代码）" is a sentence about
-truncation, not a note. Written from how excerpts and quoted threads mark a cut; read on the
+truncation, not a note, and so are "(don't cut)", "（可省略）" and "（重试策略）". Written from how excerpts and quoted threads mark a cut; read on the
 notes of the tune worlds' texts (accel-threads, accel-threads3, accel-threads7, npu-threads), no
 figure chose it.
 """
@@ -18,12 +18,19 @@ import re
 
 # the words of an English note: a short phrase ending "cut" ("log cut", "the rest of the description
 # is cut", "rest cut"), optionally "in the excerpt" and "; the excerpt ends here"
-_EN = r"[A-Za-z][A-Za-z0-9 ,'/-]{0,60}?\b(?:is |are )?cut(?: in the excerpt)?(?:\s*;\s*the excerpt ends here)?"
+# (never one that says not to cut: "(don't cut)", "(must not cut)")
+_EN = r"(?![A-Za-z0-9 ,'/-]{0,70}?\b(?:not|never|don't|doesn't|won't|can't|shouldn't|mustn't)\s)(?:[A-Za-z][A-Za-z0-9 ,'/+_.-]{0,80}?\b(?:is |are )?)?cut(?: here| from the excerpt| in the excerpt)?(?:\s*;\s*the excerpt ends here)?"
+# or what it was, then "; cut": "(the arrays it was invoked with; cut)"
+_EN += r"|[A-Za-z][^()（）;；\n]{0,120}?;\s*cut"
 # a Chinese note: "其余略", "后略", "以下省略", "其余部分已截去", "下略"
 _ZH = r"(?:其余|以下|以后|余下|后面|下文)?(?:部分|内容)?(?:已)?(?:略|省略|从略|截去|截断|删去)|后略|下略"
-_NOTE = re.compile(rf"\s*(?:\((?:{_EN})\)|（(?:{_EN})）|[（(](?:{_ZH})[)）])", re.I)
+# or naming what was left out: "（表格略）", "（调用链略）", "(完整复现脚本略)", "（此处省略）"; never a word
+# that ends so ("策略", "忽略") nor what may be left out ("可省略", "不可省略")
+_ZH += r"|[^（）()，,。；;：:]{1,12}?(?<![策战忽领侵粗简约概方谋攻要史经可能不勿需省])(?:略|省略)"
+# each starts where a run of blanks starts ((?<!\s)): a run is scanned once, not once from each blank
+_NOTE = re.compile(rf"(?<!\s)\s*(?:\((?:{_EN})\)|（(?:{_EN})）|[（(](?:{_ZH})[)）])", re.I)
 # a bracket of its own words that ends with the note: "(样例 JSON；其余省略)", "(…; the rest is cut)"
-_TAIL = re.compile(rf"\s*[；;]\s*(?:{_ZH}|{_EN})\s*(?=[)）])", re.I)
+_TAIL = re.compile(rf"(?<!\s)\s*[；;]\s*(?:{_ZH}|{_EN})\s*(?=[)）])", re.I)
 
 
 def without_trim_notes(text: str) -> str:
