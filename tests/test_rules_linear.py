@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from fixlore.rules import markup, refs, text
+from fixlore.rules import markup, refs, text, trims
 
 N = 20_000
 
@@ -45,6 +45,15 @@ def test_time_grows_linearly_on_pathological_text(fn, unit):
     small = _seconds(fn, unit * (N // len(unit)))
     large = _seconds(fn, unit * (4 * N // len(unit)))
     assert large <= 8 * small + 0.25, f"{fn.__name__} on {unit!r}: {small:.3f}s for n, {large:.3f}s for 4n"
+
+
+@pytest.mark.parametrize(("unit", "tail"), [(" ", "cut"), ("；  ", "略")])
+def test_a_trim_notes_blanks_are_read_once(unit, tail):
+    """A trim note's leading blanks were tried from every blank of a run: 100 KB of blanks and "cut", 141 s."""
+    fn = trims.without_trim_notes
+    small = _seconds(fn, unit * (N // len(unit)) + tail)
+    large = _seconds(fn, unit * (4 * N // len(unit)) + tail)
+    assert large <= 8 * small + 0.25, f"{unit!r}+{tail!r}: {small:.3f}s for n, {large:.3f}s for 4n"
 
 
 def test_linked_text_is_kept_and_targets_with_brackets_are_dropped():

@@ -28,13 +28,10 @@ def test_sentences_never_carry_a_note():
     assert said and not any("cut" in s for s in said)
 
 
-def test_a_long_run_of_blanks_is_read_in_linear_time():
-    # hostile input: a body of blanks that names a cut once; each blank once started a new scan of the run
-    import time
-    start = time.perf_counter()
+def test_a_long_run_of_blanks_is_kept_as_written():
+    # hostile input: a body of blanks that names a cut once (its time is measured in test_rules_linear.py)
     assert without_trim_notes(" " * 100_000 + "cut") == " " * 100_000 + "cut"
-    assert without_trim_notes("x" + "；" + " " * 100_000 + "略") .endswith("略")
-    assert time.perf_counter() - start < 2
+    assert without_trim_notes("x" + "；" + " " * 100_000 + "略").endswith("略")
 
 
 def test_a_note_naming_what_was_left_out_goes():
