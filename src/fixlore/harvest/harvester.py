@@ -40,7 +40,7 @@ from fixlore.harvest.report import HarvestReport, Progress
 from fixlore.rules.bursts import in_bursts
 from fixlore.rules.funnel import POOL, FunnelConfig, cheap_funnel
 from fixlore.rules.unread import CLOSING_REFS, ISSUE, PULL, PULL_ITSELF, PULL_LIST, REPO
-from fixlore.sources.base import Source, deleted_issue, left_the_list
+from fixlore.sources.base import Source, deleted_issue, left_the_listing
 from fixlore.sources.github_graphql import closing_refs
 from fixlore.sources.http import ApiError, HostDown
 from fixlore.sources.responses import IssuesDisabled
@@ -169,8 +169,7 @@ class Harvester:
                 self._without_issues(repo.full_name, f"HTTP {exc.status} {exc.message}".strip())
             except ApiError as exc:
                 self._fail(repo.full_name, exc)
-            # what was read is true; the watermark decides what is done
-            self._save_issues(batch, (repo.full_name, listed), complete)
+            self._save_issues(batch, (repo.full_name, listed), complete)   # what was read is true; the watermark decides
             progress.advance(task)
 
     def _without_issues(self, repo: str, why: str) -> None:
@@ -180,19 +179,20 @@ class Harvester:
         self.store.clear_failures(repo)
 
     def _save_issues(self, batch: list[m.Issue], listing: tuple[str, set[int]] | None = None, complete_since: datetime | None = None) -> None:
-        """A page of a repo's issue list; with its last one, `listing` (the repo, every number the listing
-        carried) takes the deleted marks off those listed again (StoreWriter.listed_again), once per listing.
-        Killed before that, the marks stay, and the next run lists them again: the watermark only moves in
-        the details phase, after every listing has ended, so the next listing starts no later. One that ended
-        without an error down to `complete_since` marks deleted what left it and is gone (StoreWriter.left_the_listing)."""
+        """A page of a repo's issue list; with its last one, `listing` (the repo, every number it carried) takes the
+        deleted marks off those listed again (StoreWriter.listed_again); one that ended without an error down to
+        `complete_since` marks deleted what left it and is gone (sources.base.left_the_list, asked before the write
+        lock is taken). Killed before that, the marks stay and the next listing, starting no later, reads them again."""
+        left = left_the_listing(self.source, self.store.issues([listing[0]], complete_since), listing[1]) if listing and complete_since else []
         if batch or listing:
             with self.store.writer() as w:
                 if batch:
                     w.upsert_issues(batch)
                 if listing:
                     w.listed_again(*listing)
-                    self.report.issues_deleted += [{"repo": listing[0], "number": n, "why": why} for n, why in w.left_the_listing(
-                        *listing, complete_since, lambda n: left_the_list(self.source, listing[0], n))]
+                for gone in left:
+                    w.mark_deleted(gone["repo"], gone["number"])
+            self.report.issues_deleted += left
             self.report.issues_listed += len(batch)
 
     def _funnel(self, repos: list[m.Repo]) -> dict[str, str]:

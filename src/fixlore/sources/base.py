@@ -6,7 +6,7 @@ import re
 
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Iterator, Protocol
+from typing import Any, Iterable, Iterator, Protocol
 
 from fixlore.core.model import Comment, Commit, Event, FileChange, Issue, Link, Pull, Repo
 from fixlore.core.textclean import clean_text, strip_escapes
@@ -114,6 +114,13 @@ def left_the_list(source: "Source", repo: str, number: int) -> str:
         if exc.status in ("404", GONE) and not _DISABLED.search(exc.message or ""):
             return f"left the issue list; HTTP {exc.status} {exc.message}".strip()
     return ""
+
+
+def left_the_listing(source: "Source", stored: Iterable[Issue], listed: set[int]) -> list[dict[str, Any]]:
+    """{repo, number, why} of each stored live issue (`stored`: updated since the bound of a listing that
+    ended without an error) the listing did not carry and that `left_the_list` says is gone."""
+    return [{"repo": i.repo, "number": i.number, "why": why} for i in stored
+            if i.number not in listed and (why := left_the_list(source, i.repo, i.number))]
 
 
 class Source(Protocol):

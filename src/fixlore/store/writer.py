@@ -4,7 +4,7 @@ transaction (`StoreWriter`), and the HTTP client's ETag cache over the ``http_ca
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, Callable, Iterable
+from typing import Any, Iterable
 
 import sqlalchemy as sa
 
@@ -38,22 +38,6 @@ class StoreWriter:
         for i in range(0, len(back), 500):
             self.conn.execute(sa.update(t.issues).where(c.repo == repo, c.number.in_(back[i:i + 500]))
                               .values(deleted_at=None, details_for=None))
-
-    def left_the_listing(self, repo: str, numbers: Iterable[int], since: datetime | None,
-                         gone: Callable[[int], str]) -> list[tuple[int, str]]:
-        """Live issues of `repo` updated at or after `since` that a complete listing down to `since` did not
-        carry, and that `gone` (asked of each: `sources.base.left_the_list`) says are gone from the platform:
-        deleted or moved away between runs. They are marked deleted (`mark_deleted`); (number, why) of each
-        returned. Only a listing that ended may ask this: a partial one (`since` None) marks nothing."""
-        if since is None:
-            return []
-        c = t.issues.c
-        left = set(self.conn.execute(sa.select(c.number).where(c.repo == repo, c.deleted_at.is_(None),
-                                                               c.updated_at >= since)).scalars()) - set(numbers)
-        out = [(n, why) for n, why in ((n, gone(n)) for n in sorted(left)) if why]
-        for number, _why in out:
-            self.mark_deleted(repo, number)
-        return out
 
     def mark_deleted(self, repo: str, number: int) -> None:
         """The issue itself answered that it is gone: no read gives it again (store.reads), nothing is asked of
