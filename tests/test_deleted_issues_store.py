@@ -254,3 +254,35 @@ def test_an_issue_a_complete_listing_no_longer_carries_is_marked_deleted_and_a_b
         assert harvester.report.issues_deleted == [{"repo": "o/r", "number": 300, "why": "left the issue list; HTTP 404"}]
     finally:
         store.close()
+
+
+def test_a_404_counts_as_deleted_only_when_the_repo_answers_for_a_listed_issue_at_the_same_time():
+    """GitCode answers a transient 404 "project not found" for a whole project (gitcode-api.md §6): an issue a
+    complete listing dropped is marked deleted only when the repo answers for an issue the listing carried
+    (the control); with no issue listed, only when it is asked again and is gone again."""
+    from fixlore.sources.base import left_the_listing
+    from fixlore.sources.http import NotFound
+
+    class _Project:
+        def __init__(self, found: bool, gone_for: int = 10**6) -> None:
+            self.found, self.gone_for, self.asked = found, gone_for, []
+
+        def get_issue(self, repo, number):
+            self.asked.append(number)
+            if not self.found:
+                raise NotFound("/repos/{owner}/{repo}/issues/{number}", "404 Project Not Found")
+            if number == 300 and len([n for n in self.asked if n == 300]) <= self.gone_for:
+                return None
+            return m.Issue(repo, number, f"#{number}", "", "closed", WHEN, WHEN, WHEN)
+
+    stored = [m.Issue("o/r", n, f"#{n}", "", "closed", WHEN, WHEN, WHEN) for n in (1, 2, 300)]
+    present = _Project(found=True)
+    assert left_the_listing(present, stored, {1, 2}) == [
+        {"repo": "o/r", "number": 300, "why": "left the issue list; HTTP 404"}]
+    assert present.asked == [300, 2]                          # the missing one, then the control
+    assert left_the_listing(_Project(found=False), stored, {1, 2}) == []      # the whole project 404s: nothing
+    once = _Project(found=True, gone_for=1)                   # with none listed: gone once, there when asked again
+    assert left_the_listing(once, [stored[2]], set()) == [] and once.asked == [300, 300]
+    twice = _Project(found=True)
+    assert left_the_listing(twice, [stored[2]], set()) == [
+        {"repo": "o/r", "number": 300, "why": "left the issue list; HTTP 404"}] and twice.asked == [300, 300]

@@ -118,9 +118,26 @@ def left_the_list(source: "Source", repo: str, number: int) -> str:
 
 def left_the_listing(source: "Source", stored: Iterable[Issue], listed: set[int]) -> list[dict[str, Any]]:
     """{repo, number, why} of each stored live issue (`stored`: updated since the bound of a listing that
-    ended without an error) the listing did not carry and that `left_the_list` says is gone."""
-    return [{"repo": i.repo, "number": i.number, "why": why} for i in stored
-            if i.number not in listed and (why := left_the_list(source, i.repo, i.number))]
+    ended without an error) the listing did not carry and that `left_the_list` says is gone. GitCode answers a
+    transient 404 "project not found" for a whole project (gitcode-api.md §6), and a mark on an issue never
+    updated again would not heal: so the 404s count only when the repo answers at the same time for an issue
+    the listing carried (the control), or, with none listed, when the issue is asked again and gone again."""
+    gone = [(i, why) for i in stored if i.number not in listed and (why := left_the_list(source, i.repo, i.number))]
+    if gone and not _repo_answers(source, gone[0][0].repo, listed):
+        return []
+    return [{"repo": i.repo, "number": i.number, "why": why} for i, why in gone
+            if listed or left_the_list(source, i.repo, i.number)]
+
+
+def _repo_answers(source: "Source", repo: str, listed: set[int]) -> bool:
+    """True when `repo` answers for the issue of `listed` with the highest number (True with none listed:
+    the caller then asks each issue twice); any failure to answer is False."""
+    if not listed:
+        return True
+    try:
+        return source.get_issue(repo, max(listed)) is not None
+    except (HostDown, NotFound, ApiError):
+        return False
 
 
 class Source(Protocol):
