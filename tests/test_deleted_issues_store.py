@@ -115,7 +115,7 @@ def _searched(store: Store, words: str) -> set[int]:
             {"q": f'"{words}"'})}
 
 
-def test_a_deleted_issue_is_in_no_read_its_comments_and_events_neither_nor_any_search(tmp_path):
+def test_a_deleted_issue_is_in_no_read_its_comments_events_and_links_neither_nor_any_search(tmp_path):
     from fixlore.sources.base import IssueDetail, PullDetail
 
     store = Store.open(f"sqlite:///{tmp_path / 's.db'}")
@@ -127,7 +127,8 @@ def test_a_deleted_issue_is_in_no_read_its_comments_and_events_neither_nor_any_s
             for i in issues:
                 w.save_issue_detail(i, IssueDetail(
                     comments=[m.Comment("o/r", "issue", i.number, f"c{i.number}", "a", "reply", WHEN)],
-                    events=[m.Event("o/r", "issue", i.number, f"e{i.number}", "closed", "a", WHEN)]))
+                    events=[m.Event("o/r", "issue", i.number, f"e{i.number}", "closed", "a", WHEN)],
+                    links=[m.Link("o/r", i.number, "o/r", 2, "issue_pulls")]))
             w.save_pull_detail(m.Pull("o/r", 2, "偶发超时 fix", "", "merged", WHEN, WHEN, WHEN, WHEN),
                                PullDetail(events=[m.Event("o/r", "pull", 2, "p2", "merged", "a", WHEN)]))
         assert store.refresh_fulltext(str)["rows"] == 3
@@ -139,6 +140,9 @@ def test_a_deleted_issue_is_in_no_read_its_comments_and_events_neither_nor_any_s
         assert {(c.parent_kind, c.parent_number) for c in corpus.comments} == {("issue", 1)}
         # the PR numbered 2 keeps its history: only an issue's go with it
         assert {(e.parent_kind, e.parent_number) for e in corpus.events} == {("issue", 1), ("pull", 2)}
+        # its link to PR 2 goes too: the PR would still read as fixing two issues
+        assert [(lk.issue_number, lk.pull_number) for lk in corpus.links] == [(1, 2)]
+        assert store.links_of_issue("o/r", 2) == [] and len(store.links_of_issue("o/r", 1)) == 1
         assert store.comments_of("o/r", "issue", 2) == [] and len(store.comments_of("o/r", "issue", 1)) == 1
         assert set(store.issue_texts([("o/r", 1), ("o/r", 2)])) == {("o/r", 1)}       # the case index's text
         assert _searched(store, "偶发超时") == {1} and _searched(store, "多卡部署") == {1}

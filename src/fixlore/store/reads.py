@@ -10,7 +10,7 @@ import sqlalchemy as sa
 
 from fixlore.core import model as m
 from fixlore.store import schema as t
-from fixlore.store.live import live_issues, of_live_issue
+from fixlore.store.live import link_of_live_issue, live_issues, of_live_issue
 from fixlore.store.rows import _comment_of, _issue_of, _pull_of
 
 
@@ -81,7 +81,8 @@ class CorpusReads:
     def links_of_issue(self, repo: str, number: int) -> list[m.Link]:
         c = t.issue_pull_links.c
         with self.engine.connect() as conn:
-            rows = conn.execute(sa.select(t.issue_pull_links).where(c.issue_repo == repo, c.issue_number == number))
+            rows = conn.execute(sa.select(t.issue_pull_links).where(c.issue_repo == repo, c.issue_number == number,
+                                                                    link_of_live_issue(t.issue_pull_links)))
             return [m.Link(r.issue_repo, r.issue_number, r.pull_repo, r.pull_number, r.source) for r in rows]
 
     def count(self, table: str) -> int:
@@ -105,6 +106,8 @@ class CorpusReads:
                     query = query.where(table.c[repo_col].in_(sorted(wanted)))
                 if table is t.comments or table is t.events:        # a deleted issue's go with it
                     query = query.where(of_live_issue(table))
+                if table is t.issue_pull_links:
+                    query = query.where(link_of_live_issue(table))
                 if order:
                     query = query.order_by(*[table.c[o] for o in order])
                 return conn.execute(query)
