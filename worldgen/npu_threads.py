@@ -18,8 +18,8 @@ same on every run (worlds/README.md, "npu-threads", lists them):
   ``close.by`` names the closer (the thread shows who announced the close), else a day after its last
   activity by ``ghost``, GitHub's placeholder account; the last activity counts every collected PR that
   names the issue (the mention and the PR's merge or close), every collected PR the issue's comments name
-  (its merge or close) and every collected PR that gives the issue as a bare ``ISSUE ID: N`` (its merge or
-  close; no cross-reference, as GitHub links no bare number);
+  (its merge or close) and every collected PR that gives the issue as a bare ``ISSUE ID: N`` or as ``gh-N``
+  (its merge or close; no cross-reference, as GitHub links neither);
 - an issue closed by a stale process (``close.how: stale``, its ``stale``/``inactive`` label is real)
   closes thirty days after its last activity, by ``github-actions[bot]``, as ``not_planned`` (the
   stale action's default close reason);
@@ -149,8 +149,9 @@ class Thread:
 
     def names_in_ticket_field(self, number: int) -> bool:
         """Whether this PR's title or body gives issue ``number`` as a bare ``ISSUE ID: N`` (a team's PR-template
-        field, third batch of accel threads): GitHub links no bare number, so no cross-reference comes of it."""
-        pattern = re.compile(rf"\bISSUE ID\s*:\s*{number}\b", re.IGNORECASE)
+        field, third batch of accel threads) or as ``gh-N`` (the NumPy/SciPy spelling, ``Closes gh-9463``, ninth
+        batch): GitHub links neither, so no cross-reference comes of it."""
+        pattern = re.compile(rf"\bISSUE ID\s*:\s*{number}\b|(?<![\w-])gh-{number}\b", re.IGNORECASE)
         return any(pattern.search(self.raw.get(k) or "") for k in ("title", "body"))
 
     @property
