@@ -289,3 +289,14 @@ def test_with_no_fix_the_step_to_the_maintainers_answer_also_starts_from_the_cas
     assert en.startswith("Check whether you run `CANN 9.0.0` and you use `hccl_buffsize`, then read the maintainers' answer in"), en
     c.title = c.problem = "Segfault with large batches"
     assert guide([c], Refs([c]), [REPO], "zh")[0]["first_action"].startswith("先对照 ")
+
+
+def test_a_first_check_is_the_failure_a_lead_in_announces_not_the_lead_in():
+    """Ascend #405: the mechanism opens "nightly 20260908 失败两项：" and names the failures after the colon;
+    the reader checks a failure, not the heading that counts them."""
+    ms405 = Case(repo=REPO, number=405, title="nightly 回归失败：SP Replay 后仍残留 all_reduce", funnel="selected",
+                 problem="nightly 回归失败：SP Replay 后仍残留 all_reduce", url="u405", fix=[_pr(797)],
+                 written=Written(lang="zh", mechanism="nightly 20260908 失败两项：SP Replay P3 matcher 把 "
+                                 "`_internal_copy_region_v2` 的 bookkeeping 用户当成数据路径用户，all_reduce 未被替换"))
+    row = guide([ms405], Refs([ms405]), [REPO], "zh")[0]["first_action"]
+    assert row.startswith("先确认是否") and "失败两项" not in row and ("all_reduce" in row or "_internal_copy" in row), row

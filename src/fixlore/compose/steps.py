@@ -18,7 +18,7 @@ from fixlore.compose.language import TERM_CHARS, cjk_count, foreign_prose, term
 from fixlore.compose.roles import restates
 from fixlore.compose.wording import t as _t
 from fixlore.core.model import Case, FixRef
-from fixlore.rules.clauses import clause_ends, leaves_open
+from fixlore.rules.clauses import announces, clause_ends, leaves_open
 from fixlore.rules.refs import find_refs, title_without_lead_ref, title_without_tail_ref
 from fixlore.rules.text import overlap, tokens
 from fixlore.wording.sentence import within
@@ -185,7 +185,9 @@ CAUSE_CUES = ("根因", "原因", "定位", "问题在于", "问题出在", "导
 
 def _clauses(text: str) -> list[tuple[str, bool]]:
     """The clauses of `text`'s sentences, each with whether its sentence states a cause or a failure;
-    a sentence labelled as the plan or the change gives none."""
+    a sentence labelled as the plan or the change gives none, and neither does a clause that announces
+    what follows its colon ("nightly 20260908 失败两项：<the two failures>"): the reader checks what
+    follows, not the heading (Ascend #405's guide step was its lead-in; every other world held out)."""
     out = []
     for sentence in sentences(text):
         if CHANGE_LABEL.match(sentence.strip()):
@@ -193,7 +195,7 @@ def _clauses(text: str) -> list[tuple[str, bool]]:
         causal = any(w in sentence.lower() for w in CAUSE_CUES + FAILURE)
         body = LABEL.sub("", sentence).rstrip("。；;. ")
         cuts = [0] + clause_ends(body) + [len(body)]
-        out += [(body[a:b].strip(" ，,、：:；;"), causal) for a, b in zip(cuts, cuts[1:])]
+        out += [(body[a:b].strip(" ，,、：:；;"), causal) for a, b in zip(cuts, cuts[1:]) if not announces(body[a:b])]
     return [(c, k) for c, k in out if c]
 
 
