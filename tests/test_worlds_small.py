@@ -496,6 +496,26 @@ def test_a_bare_issue_id_field_links_nothing_but_the_hand_close_waits_for_the_pr
     assert parse_time(issue["closed_at"]) > parse_time(pull["merged_at"])
 
 
+def test_a_close_keeps_the_state_reason_and_bot_the_thread_shows():
+    """`close.reason` (GitHub's state_reason the thread shows, or null) overrides the close kind's default, and a
+    stale close's `close.by` names its bot (worldgen/npu_threads.py); a reason GitHub does not have is refused."""
+    gen = _generator("npu-threads")
+
+    def closed(n: int, close: dict):
+        return gen.Thread({"url": f"https://github.com/o/r/issues/{n}", "title": "t", "state": "closed",
+                           "created": "2025-08-01", "comments": [], "close": close})
+
+    threads = [closed(1, {"how": "hand", "by": "maint", "reason": "duplicate"}),
+               closed(2, {"how": "stale", "by": "stale[bot]", "reason": None}),
+               closed(3, {"how": "hand", "by": "maint", "reason": "not_planned"}),
+               closed(4, {"how": "stale"})]
+    gen.resolve_closes(threads)
+    assert [(t.closer, t.state_reason) for t in threads] == [
+        ("maint", "duplicate"), ("stale[bot]", None), ("maint", "not_planned"), (gen.STALE_BOT, "not_planned")]
+    with pytest.raises(ValueError, match="close.reason"):
+        gen.resolve_closes([closed(5, {"how": "hand", "reason": "wontfix"})])
+
+
 def test_a_url_only_chinese_reference_links_the_issue_but_closes_nothing():
     """EvalScope's '相关issue描述：<issue URL>' (no closing keyword): GitHub cross-references the issue from both the
     closed and the merged PR, and the issue stays open, as its stored copy shows (accel-threads4)."""
