@@ -16,7 +16,7 @@ WORLDS = {"demo": "worldgen/demo.py", "github-mini": "worldgen/github_mini.py", 
           "paddle-threads": "worldgen/paddle_threads.py", "pytest-threads": "worldgen/pytest_threads.py",
           **{w: "worldgen/held_out_batches.py"
              for w in ("accel-threads", "accel-threads2", "accel-threads3", "accel-threads4", "accel-threads5",
-                       "accel-threads6", "accel-threads7", "accel-threads8", "accel-threads9")}}
+                       "accel-threads6", "accel-threads7", "accel-threads8", "accel-threads9", "accel-threads10")}}
 # Worlds whose truth entries carry provenance after the common keys (real-data worlds).
 PROVENANCE_KEYS = {"npu-threads": ["split", "source", "fix_sources", "why"], "seed-twin": ["split", "why"],
                    "seed-twin2": ["split", "why"], "paddle-threads": ["split", "source", "fix_sources", "why"],
@@ -29,7 +29,8 @@ PROVENANCE_KEYS = {"npu-threads": ["split", "source", "fix_sources", "why"], "se
                    "accel-threads6": ["split", "source", "fix_sources", "why"],
                    "accel-threads7": ["split", "source", "fix_sources", "why"],
                    "accel-threads8": ["split", "source", "fix_sources", "why"],
-                   "accel-threads9": ["split", "source", "fix_sources", "why"]}
+                   "accel-threads9": ["split", "source", "fix_sources", "why"],
+                   "accel-threads10": ["split", "source", "fix_sources", "why"]}
 
 FUNNEL = ["window", "unresolved", "internal", "cve", "empty_title", "noise", "rank", "analysis", "selected"]
 DROP_REASONS = {"not_adopted", "no_fix_evidence", "internal_process", "consultation_only", "env_workaround",
@@ -485,6 +486,35 @@ def test_the_ninth_world_is_mixed_by_a_stable_hash_of_two_unseen_projects():
     assert world.issue("cupy", "cupy", 9898)["closed_by"]["login"] == world.pull("cupy", "cupy", 9902)["merged_by"]["login"]
 
 
+def test_the_tenth_world_holds_closes_that_are_not_fixes_beside_fixes():
+    """accel-threads10 (deepspeedai/DeepSpeed, tensorflow/tensorflow, tensorflow/tfjs; hand labels committed before its
+    first run), split by the hash of accel-threads9: a stale close (the `stale` label, github-actions[bot], not_planned),
+    a maintainer's lack-of-details close (no state reason), spam closes, beside a keyword fix closed on the merge and a
+    fix named only by the issue URL, closed by hand after the merge."""
+    import hashlib
+
+    entries = _entries_are_the_hand_labels("accel-threads10", "accel_threads10.yaml")
+    assert len(entries) >= 16 and {e["split"] for e in entries} == {"tune", "heldout"}
+    for e in entries:
+        first = hashlib.sha1(f"{e['repo']}#{e['number']}".encode("utf-8")).hexdigest()[0]
+        assert e["split"] == ("tune" if first in "01234567" else "heldout")
+    assert {"selected", "unresolved", "noise", "window"} <= {e["funnel"] for e in entries}
+    others = {e["repo"] for w in WORLDS if w != "accel-threads10" for e in World(ROOT / "worlds" / w).truth()["issues"]}
+    assert not others & {e["repo"] for e in entries}
+    world = World(ROOT / "worlds" / "accel-threads10")
+    stale = world.issue("tensorflow", "tensorflow", 110947)
+    assert "stale" in {lab["name"] for lab in stale["labels"]}
+    assert (stale["closed_by"]["login"], stale["state_reason"]) == ("github-actions[bot]", "not_planned")
+    by_hand = world.issue("tensorflow", "tfjs", 8583)
+    assert (by_hand["closed_by"]["login"], by_hand["state_reason"]) == ("shmishra99", None)
+    issue, fix = world.issue("deepspeedai", "DeepSpeed", 7811), world.pull("deepspeedai", "DeepSpeed", 7817)
+    assert fix["body"].startswith("Fix #7811")
+    assert (parse_time(issue["closed_at"]) - parse_time(fix["merged_at"])).total_seconds() == 1
+    issue, fix = world.issue("deepspeedai", "DeepSpeed", 7524), world.pull("deepspeedai", "DeepSpeed", 7531)
+    assert "(https://github.com/deepspeedai/DeepSpeed/issues/7524)" in fix["body"]
+    assert parse_time(issue["closed_at"]) > parse_time(fix["merged_at"]) and issue["state_reason"] is None
+
+
 def test_a_bare_issue_id_field_links_nothing_but_the_hand_close_waits_for_the_pr():
     """TheRock's PR template gives the issue as 'ISSUE ID: 6207' (no '#'): GitHub makes no cross-reference of it,
     and the generator still places the hand close after that PR merged (worldgen/npu_threads.py)."""
@@ -494,6 +524,26 @@ def test_a_bare_issue_id_field_links_nothing_but_the_hand_close_waits_for_the_pr
     events = world.issue_file("ROCm", "TheRock", 6207, "events") or []
     assert not [e for e in events if e["event"] == "cross-referenced"]
     assert parse_time(issue["closed_at"]) > parse_time(pull["merged_at"])
+
+
+def test_a_close_keeps_the_state_reason_and_bot_the_thread_shows():
+    """`close.reason` (GitHub's state_reason the thread shows, or null) overrides the close kind's default, and a
+    stale close's `close.by` names its bot (worldgen/npu_threads.py); a reason GitHub does not have is refused."""
+    gen = _generator("npu-threads")
+
+    def closed(n: int, close: dict):
+        return gen.Thread({"url": f"https://github.com/o/r/issues/{n}", "title": "t", "state": "closed",
+                           "created": "2025-08-01", "comments": [], "close": close})
+
+    threads = [closed(1, {"how": "hand", "by": "maint", "reason": "duplicate"}),
+               closed(2, {"how": "stale", "by": "stale[bot]", "reason": None}),
+               closed(3, {"how": "hand", "by": "maint", "reason": "not_planned"}),
+               closed(4, {"how": "stale"})]
+    gen.resolve_closes(threads)
+    assert [(t.closer, t.state_reason) for t in threads] == [
+        ("maint", "duplicate"), ("stale[bot]", None), ("maint", "not_planned"), (gen.STALE_BOT, "not_planned")]
+    with pytest.raises(ValueError, match="close.reason"):
+        gen.resolve_closes([closed(5, {"how": "hand", "reason": "wontfix"})])
 
 
 def test_a_url_only_chinese_reference_links_the_issue_but_closes_nothing():

@@ -1,4 +1,4 @@
-"""Generate the batches of real public issue/PR threads (worlds/accel-threads, accel-threads2 … 9).
+"""Generate the batches of real public issue/PR threads (worlds/accel-threads, accel-threads2 … 10).
 
     python worldgen/held_out_batches.py WORLD [OUT_DIR]   (default: worlds/WORLD next to this folder)
 
@@ -16,8 +16,8 @@ Which batches a later round read, and so is fitted for (worlds/README.md says wh
 - accel-threads2, accel-threads4, accel-threads5, accel-threads6, accel-threads8: never read; their per-case results are not
   written down.
 - accel-threads7: a tune world from the start (split ``tune``): its per-case output is read after its first run.
-- accel-threads9: mixed (split by hash): the per-case output of its ``tune`` half may be read after its first run, its
-  ``heldout`` half gives figures only.
+- accel-threads9, accel-threads10: mixed (split by hash): the per-case output of their ``tune`` half may be read after
+  their first run, their ``heldout`` half gives figures only.
 """
 
 from __future__ import annotations
@@ -61,9 +61,14 @@ BATCHES: dict[str, str] = {
         "Real public issue/PR threads of two projects no other world uses (Hugging Face's accelerate, CuPy: a backport bot "
         "on a release branch, maintainers' CI tickets, issue URLs and markdown links after closing keywords), labelled by "
         "hand, split tune / heldout by a hash of owner/repo#N; times of day are synthetic."),
+    "accel-threads10": (
+        "Real public issue/PR threads of two projects no other world uses (DeepSpeed; TensorFlow: tensorflow and tfjs: "
+        "stale, spam and lack-of-details closes beside keyword and hand-closed fixes), labelled by hand, split tune / "
+        "heldout by a hash of owner/repo#N; times of day are synthetic."),
 }
 # Batches whose issues are not held out: collected to be read after their first run (every other batch: heldout).
-SPLITS: dict[str, str] = {"accel-threads7": "tune", "accel-threads9": npu_threads.HASH_SPLIT}
+SPLITS: dict[str, str] = {"accel-threads7": "tune", "accel-threads9": npu_threads.HASH_SPLIT,
+                          "accel-threads10": npu_threads.HASH_SPLIT}
 
 
 def writer(world: str):

@@ -24,7 +24,8 @@ same on every run (worlds/README.md, "npu-threads", lists them):
   closes thirty days after its last activity, by ``github-actions[bot]``, as ``not_planned`` (the
   stale action's default close reason);
 - ``state_reason`` is ``completed`` for keyword closes, ``not_planned`` for stale closes and null
-  otherwise (the excerpts do not show it);
+  otherwise (the excerpts do not show it), unless ``close.reason`` gives the one the thread shows
+  (``completed``, ``not_planned``, ``duplicate`` or null); a stale close's ``close.by`` names its bot;
 - ``cross-referenced`` timeline events are derived from PR titles, bodies and comments that name an
   issue of the same repository (``#N`` or its URL), at the moment of the mention, as GitHub does;
 - PR head branches are neutral placeholders and the base branch is ``main`` unless the data gives the
@@ -71,6 +72,8 @@ SINCE = "2025-07-01T00:00:00Z"
 BOTS = {"github-actions[bot]", "Copilot"}
 STALE_BOT = "github-actions[bot]"
 UNKNOWN_CLOSER = "ghost"
+# GitHub's issue state_reason values a data file may give as close.reason (None: the close shows no reason)
+STATE_REASONS = ("completed", "not_planned", "duplicate", None)
 URL_RE = re.compile(r"^https://github\.com/([^/]+/[^/]+)/(issues|pull)/(\d+)$")
 
 
@@ -241,10 +244,14 @@ def resolve_closes(threads: list[Thread]) -> None:
             t.closer = UNKNOWN_CLOSER
         elif how == "stale":
             t.closed_at = last + timedelta(days=30, seconds=_hash(t.url, "close") % 3600)
-            t.closer = STALE_BOT
+            t.closer = close.get("by") or STALE_BOT
             t.state_reason = "not_planned"
         else:
             raise ValueError(f"{t.url}: closed issue without close.how")
+        if "reason" in close:  # the thread shows GitHub's own close reason (or that it has none): keep it
+            if close["reason"] not in STATE_REASONS:
+                raise ValueError(f"{t.url}: close.reason must be one of {STATE_REASONS}")
+            t.state_reason = close["reason"]
 
 
 def labels_of(names: list[str]) -> list[dict]:
