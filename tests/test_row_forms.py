@@ -95,5 +95,5 @@ def test_an_edit_note_naming_a_fact_stays_and_a_shorteners_note_goes():
     for kept in ("(the `use_fused_rope` path is cut)", "(v2.3.0rc1 cut)", "(the fp32 fallback from #812 is cut)"):
         assert without_trim_notes(f"Removed {kept}.") == f"Removed {kept}.", kept
     for note in ("(collect_env output cut)", "(log cut)", "(the environment block and CANN 8.5.1 info are cut)",
-                 "（其余略）"):
+                 "（其余略）", "(a diff adding an `apply_x` helper to worker/model_runner.py; cut)"):
         assert without_trim_notes(f"Root cause found {note}.") == "Root cause found.", note

@@ -49,6 +49,10 @@ _FACT_IN_NOTE = re.compile(r"[A-Za-z0-9]_[A-Za-z0-9]|`|\b[a-z]+[A-Z]\w*|\b[A-Za-
 _TEXT_PART = re.compile(r"\b(?:output|log|logs|table|info|block|repro|trace|traceback|stack|details?|description|"
                         r"excerpt|rest|steps|env|environment|message|body|script|snippet|dump|listing|text|lines?|"
                         r"section|arrays|generated)\b", re.I)
+# ...or says what the text cut away was, then "; cut": "(a diff adding an `x_y` helper to a/b.py; cut)"
+# describes a block of the thread the excerpt left out (the review of 2026-12-07 took accel-threads7's
+# vllm-ascend#5524 answer, which had been such a note, out of its row)
+_SAYS_WHAT_IT_WAS = re.compile(r";\s*cut\s*[)）]\s*$")
 _HAN = re.compile(r"[\u3400-\u9fff]")
 
 
@@ -56,7 +60,7 @@ def _note(match: re.Match) -> str:
     """"" for a shortener's note; an English note naming a fact (`_FACT_IN_NOTE`) stays (issue #22)."""
     note = match.group(0)
     keep = (not _HAN.search(note) and (_FACT_IN_NOTE.search(note) or written_refs(note))
-            and not _TEXT_PART.search(note))
+            and not _TEXT_PART.search(note) and not _SAYS_WHAT_IT_WAS.search(note))
     return note if keep else ""
 
 
