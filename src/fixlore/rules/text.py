@@ -1,5 +1,6 @@
-"""Text helpers for extractive analysis: cleaning issue templates, splitting sentences,
-the cue lists (read with rules.words, the one cue matcher), keywords (jieba). Pure functions over strings."""
+"""Text helpers for extractive analysis: cleaning issue templates, splitting sentences (the lines
+joined first by rules/lines.py), the cue lists (read with rules.words, the one cue matcher), keywords
+(jieba); which script a text is in lives in rules/script.py. Pure functions over strings."""
 
 from __future__ import annotations
 
