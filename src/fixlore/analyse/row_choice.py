@@ -17,7 +17,8 @@ figures a reader acts on. So the row keeps:
   chunk_loss + activation_offload" without ", swap_plan and an attention replay cache" leaves room for
   the second model's figures, "qwen3.5-27B：0.25%，1.3× bf16");
 - a sentence that ends on an ellipsis (cut by its writer or an excerpt) is read to its last whole
-  clause, or not at all;
+  clause, or not at all; a cause stated whole in one clause and let trail off ("根因是 … 不够…") is
+  read whole (rules/clauses.trails_off);
 - of the sets of sentences that fit, the one stating the most facts the row does not state
   otherwise (room.named: identifiers, versions, PRs and issues, measured numbers); of those, the
   one closest to the row taken in the order a reader needs (the first pass), then the one with
@@ -43,7 +44,7 @@ from math import prod
 
 from fixlore.analyse.fit import MIN_PIECE, fit_facts, shown_len
 from fixlore.analyse.room import cut_terms, named, same_wording
-from fixlore.rules.clauses import opening_alone, whole_clauses
+from fixlore.rules.clauses import opening_alone, trails_off, whole_clauses
 
 # the most sentences whose sets are all weighed (2**12 sets); a row gathers far fewer
 WEIGHED = 12
@@ -77,7 +78,8 @@ def _uncut(text: str) -> str:
     body = body[:-3] + "…" if body.endswith("...") else body.rstrip(". ")
     if not body.endswith("…"):
         return text
-    return whole_clauses(body, len(text))
+    # a whole statement of the cause its writer let trail off is said whole (rules/clauses.trails_off)
+    return whole_clauses(body, len(text)) or (body.rstrip("… ") if trails_off(body.rstrip("… ")) else "")
 
 
 def _sets_up(cut: str) -> bool:

@@ -30,7 +30,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from fixlore.rules.clauses import clause_ends, leaves_open
+from fixlore.rules.clauses import clause_ends, leaves_open, turns_on
 from fixlore.rules.text import hard_facts
 
 # where one statement ends and the next begins inside a sentence: a semicolon (or a full stop)
@@ -40,12 +40,13 @@ _MARKS = " ，,、：:；;。."
 
 def parts(text: str) -> list[str]:
     """`text`'s clauses (each with its closing mark) joined where one cannot stand without the
-    next: a part that `leaves_open` with it, an enumeration's items ("、") together."""
+    next: a part that `leaves_open` with it, an enumeration's items ("、") together, a contrast's
+    halves ("不再 X，而是 Y": rules/clauses.turns_on)."""
     cuts = [0] + clause_ends(text) + [len(text)]
     pieces = [text[a:b] for a, b in zip(cuts, cuts[1:]) if text[a:b].strip()]
     out: list[str] = []
     for piece in pieces:
-        if out and (leaves_open(out[-1]) or out[-1].rstrip().endswith("、")):
+        if out and (leaves_open(out[-1]) or out[-1].rstrip().endswith("、") or turns_on(out[-1], piece)):
             out[-1] += piece
         else:
             out.append(piece)

@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import re
 
-from fixlore.rules.text import outside_brackets
+from fixlore.rules.text import ROOT_CUES, outside_brackets
+from fixlore.rules.words import has_cue
 
 # Chinese clause marks always end a clause; ASCII ones only before a space
 _END = re.compile(r"[，；：、](?=.)|[,;:](?=\s)")
@@ -77,7 +78,7 @@ _WORD = r"\s+(?:[^\s,，;；:：。!?！？]|\.(?=\d))+"
 _ZH_SPAN = r"(?:(?![导会就则便使才但却而])[^,，;；:：。.!?！？]|\.(?=\d)){0,16}"
 _OPENING = (r"^(?:[^,，:：;；]{1,160}[:：]\s*)?(?:"
             r"(?:after|before|when|whenever|if|once|since|because|while|although|though|unless|until|upon|during|"
-            r"whereas)(?:" + _WORD + r"){1,4}\s*|(?:如果|若是|假如|由于|因为|虽然|尽管|除非|一旦|为了)" + _ZH_SPAN +
+            r"whereas)(?:" + _WORD + r"){1,4}\s*|(?:instead of|rather than)(?:" + _WORD + r"){1,12}\s*|(?:如果|若是|假如|由于|因为|虽然|尽管|除非|一旦|为了)" + _ZH_SPAN +
             r"|(?:当|在)" + _ZH_SPAN + r"(?:时|时候|之后|之前|以后|以前|后|前|期间))")
 _SETUP_ONLY = re.compile(_OPENING + r"[,，]\s*$", re.IGNORECASE)          # the comma that awaits the rest
 _OPENING_ALONE = re.compile(_OPENING + r"[。.！!？?；;]?\s*$", re.IGNORECASE)  # closed as if it were a sentence
@@ -93,6 +94,30 @@ def opening_alone(sentence: str) -> bool:
     """`sentence` is only such an opening clause, closed as a sentence ("Fix: after re-collection."):
     what a cut left when it stopped at the comma (the editorial check reads a shown cell by it)."""
     return bool(_OPENING_ALONE.match((sentence or "").strip()))
+
+
+# A contrast says what was done in its second half: "Instead of X, this PR adds Y" (the opening is
+# `_OPENING`'s), "不再 X，而是 Y", "不是 X，而是 Y", "与其 X，不如 Y", "把 X，改成 Y". Its first half alone
+# states only what is no longer done (issue #22: a row kept "Instead of X" and lost the fix). Written
+# from how PR descriptions state a change against the old way (read in public PR threads through the
+# search tool); read on no world's rows.
+_ZH_CONTRAST_OPEN = re.compile(r"^\s*(?:[^，,：:；;]{0,40}[：:]\s*)?(?:不再|不是|并非|并不是|而非|与其)")
+_ZH_CONTRAST_TURN = re.compile(r"^\s*(?:而是|而改|改为|改成|改用|转而|不如|换成)")
+_BA_OPEN = re.compile(r"把(?![^，,；;。]*(?:改|换|替|设))[^，,；;。]*[，,]\s*$")
+_BA_TURN = re.compile(r"^\s*(?:改成|改为|换成|替换为|替换成|设为|设置为)")
+
+
+def turns_on(part: str, following: str) -> bool:
+    """`following` is the second half of the contrast `part` opens ("不再 X，" before "而是 Y"; "把 X，"
+    before "改成 Y"): the two are one statement, never cut between."""
+    return bool((_ZH_CONTRAST_OPEN.match(part) and _ZH_CONTRAST_TURN.match(following))
+                or (_BA_OPEN.search(part) and _BA_TURN.match(following)))
+
+
+def cuts_contrast(text: str, end: int) -> bool:
+    """Stopping `text` at `end` (a clause end) would part a contrast's halves (`turns_on`)."""
+    start = max([e for e in clause_ends(text) if e < end], default=0)
+    return turns_on(text[start:end], text[end:])
 
 
 def leaves_open(part: str) -> bool:
@@ -134,7 +159,7 @@ def fit(text: str, limit: int) -> str:
     for end in reversed(clause_ends(text)):
         part = text[:end].rstrip(" ，,、：:；;")
         # a part that stops at a colon announces what the row no longer has ("please upgrade to: …")
-        if part and len(part) <= limit and not leaves_open(text[:end]):
+        if part and len(part) <= limit and not leaves_open(text[:end]) and not cuts_contrast(text, end):
             return part
     return ""
 
@@ -160,6 +185,22 @@ def is_open(part: str) -> bool:
     return text[-1] in "，,、；;（(" or leaves_open(text) or needs_more(text)
 
 
+def trails_off(body: str) -> bool:
+    """`body`, what stands before a sentence's closing ellipsis, is a whole statement of the cause
+    that its writer let trail off ("根因是 hccl_buffsize 默认 200M 不够…", "the root cause is the stale
+    `cache_key`..."): it names the cause (rules/text.ROOT_CUES) as a clause of its own, not opened
+    as a condition (`opening_alone`), not ending on a clause mark or a word that needs what follows
+    (`is_open`), with no other cut in it. People end a thought with "…" or "..." in chat replies;
+    an excerpt's cut comes wherever its length ran out. Used only for a sentence with no whole
+    clause before the ellipsis (analyse/row_choice._uncut), which would otherwise be dropped whole.
+    Written from how people end a sentence in issue replies; read on no world's rows."""
+    body = (body or "").strip()
+    return (len(body) >= 12 and has_cue(body, ROOT_CUES) and not clause_ends(body)
+            and not is_open(body) and not opening_alone(body)
+            # "原因是…", "due to…": the cue itself, or the copula, awaits the cause
+            and not body.lower().endswith(tuple(ROOT_CUES) + ("是", "为", "于", " is", " was")))
+
+
 def whole_clauses(text: str, limit: int) -> str:
     """The longest run of `text`'s first whole clauses that fits `limit` and ends a clause (not
     `is_open`), without its closing mark; `text` whole when it fits and ends a clause; "" when no
@@ -173,10 +214,11 @@ def whole_clauses(text: str, limit: int) -> str:
     for end in reversed(clause_ends(text)):
         # the clause's own mark is read too: a colon announces what follows it ("dockerfile build guidance:")
         part = text[:end].rstrip(" ，,、：:；;")
-        if part and len(part) <= limit and not is_open(part) and not leaves_open(text[:end]):
+        if (part and len(part) <= limit and not is_open(part) and not leaves_open(text[:end])
+                and not cuts_contrast(text, end)):
             return part
     return ""
 
 
-__all__ = ["ANALYST_CUT", "DANGLING", "HEADLESS", "NEEDS_MORE", "announces", "opening_alone", "sets_up_only", "clause_ends", "cut_already", "dangles", "fit", "is_open", "leaves_open",
+__all__ = ["ANALYST_CUT", "DANGLING", "HEADLESS", "NEEDS_MORE", "announces", "opening_alone", "sets_up_only", "trails_off", "clause_ends", "cut_already", "cuts_contrast", "dangles", "fit", "is_open", "leaves_open", "turns_on",
            "needs_more", "whole_clauses", "without_dangling"]

@@ -1,5 +1,6 @@
-"""Text helpers for extractive analysis: cleaning issue templates, splitting sentences,
-the cue lists (read with rules.words, the one cue matcher), keywords (jieba). Pure functions over strings."""
+"""Text helpers for extractive analysis: cleaning issue templates, splitting sentences (the lines
+joined first by rules/lines.py), the cue lists (read with rules.words, the one cue matcher), keywords
+(jieba); which script a text is in lives in rules/script.py. Pure functions over strings."""
 
 from __future__ import annotations
 
@@ -7,11 +8,12 @@ import logging
 import re
 from functools import lru_cache
 
+from fixlore.rules.script import HAN, cjk_count, is_cjk, is_language_neutral  # noqa: F401 (their home before)
+from fixlore.rules.lines import ENUMERATOR, GREETING, joined
 from fixlore.rules.refs import files_only, urls_as_keys, without_leading_refs, without_trailing_fix_ref
 from fixlore.rules.trims import without_trim_notes
 from fixlore.rules.words import has_cue
 
-_CJK = re.compile(r"[\u3400-\u9fff]")
 _URL = re.compile(r"(?:https?://|www\.)[^\s）)\]】，。；、\u3400-\u9fff]+")
 _CODE_FENCE = re.compile(r"```.*?```", re.S)
 _HTML_TAG = re.compile(r"<[^>\n]{0,200}>")
@@ -71,28 +73,6 @@ def without_stage_label(text: str) -> str:
     """`text` without the discussion-stage label it opens with (`STAGE_LABEL`), when a point follows."""
     rest = STAGE_LABEL.sub("", text, count=1)
     return rest if rest.strip() else text
-
-
-def cjk_count(text: str) -> int:
-    return len(_CJK.findall(text or ""))
-
-
-_PLAIN_WORD = re.compile(r"^[A-Za-z]{2,}$")
-
-
-def is_language_neutral(text: str) -> bool:
-    """True when the text has no words of either language, only names and numbers (a table row of
-    results: "qwen3.5-27B：0.25%，1.3×bf16"): it reads the same in a Chinese or an English row."""
-    if cjk_count(text):
-        return False
-    words = [w for w in re.split(r"[\s,;:()\[\]/|，；：（）、]+", text or "") if _PLAIN_WORD.match(w)]
-    return len(words) < 2
-
-
-def is_cjk(text: str) -> bool:
-    """True when the text is written in Chinese. Chinese writers quote English identifiers and logs
-    freely, English writers hardly ever write Chinese: a few Chinese characters decide it."""
-    return cjk_count(text) >= 6
 
 
 def without_urls(text: str) -> str:
@@ -188,68 +168,18 @@ def informative(sentence: str) -> bool:
 
 
 _EMPHASIS = re.compile(r"\*\*|__(?=\S)|(?<=\S)__")
-# a line that only leads into the next ("please upgrade to:", "修改如下：") belongs with it
-_LEAD_IN = re.compile(r"[:：]\s*$")
-_OUTPUT = re.compile(r"\s*[(\[$>]")     # pasted output follows the lead-in: it stays apart
-# A line broken inside a sentence (text wrapped by hand at ~72 columns, as commit messages and
-# many PR bodies are): it ends on a comma, or on a word with the next line going on in lower case.
-_WRAPPED = re.compile(r"[a-z_)`'\"]\s*$")
-_GOES_ON = re.compile(r"^\s*[a-z(`'\"]")
-_ITEM_START = re.compile(r"^\s*(?:[-*+•>#|]|\d{1,2}[.)、]\s|```)")
-_BLOCK_START = re.compile(r"^\s*(?:[#|]|```)")
-# a greeting or a mention that opens a reply ("Hi @luentong , This issue …")
-# a list's numbering ("2. ", "(3)", "②") marks where an item stood in the reply, not what it says
-_ENUMERATOR = re.compile(r"^(?:\d{1,2}[.)、](?!\d)|[（(]\d{1,2}[)）]|[\u2460-\u2473])\s*")
-_GREETING = re.compile(r"^(?:(?:hi|hello|hey|dear)\b[^,，:：]{0,30}[,，:：]\s*|(?:@[\w-]+[\s,，]*)+)", re.I)
-
-
-def _wrapped(first: str, last: str, cjk: int, following: str) -> bool:
-    """`following` goes on with the sentence a line (its `first` and `last` parts, `cjk` Chinese characters)
-    broke off: neither is a list item, a heading or a fence, and the line ends on a comma, or (Latin text
-    only: a line of Chinese ending on a name is a label or a table row) on a word before a lower-case start."""
-    if _ITEM_START.match(following) or _BLOCK_START.match(first):    # a list item's lazy continuation joins it
-        return False
-    if last.rstrip().endswith(("，", "、", ",")):
-        return True
-    return not cjk and bool(_WRAPPED.search(last)) and bool(_GOES_ON.match(following))
-
-
-def _rstrip(parts: list[str]) -> None:
-    """A line's parts without trailing blanks (a lead-in joined to a bare "1." leaves two blank parts)."""
-    while len(parts) > 1 and not parts[-1].strip():
-        parts.pop()
-    parts[-1] = parts[-1].rstrip()
-
-
-def _joined(raws: list[str]) -> list[str]:
-    """`raws`, a lead-in or a line broken mid-sentence joined to what follows; linear on "a\n" * 100000."""
-    lines, cjk = [], []       # each line's parts and its count of Chinese characters
-    for raw in raws:
-        parts = lines[-1] if lines and (lines[-1][0] or len(lines[-1]) > 1) else None
-        tail = "" if not parts else parts[-1] if parts[-1].strip() or len(parts) < 3 else parts[-3]   # see _rstrip
-        if parts and _LEAD_IN.search(tail) and raw.strip() and not _OUTPUT.match(raw):
-            _rstrip(parts)
-            parts += ["" if parts[-1].endswith("：") else " ", _ENUMERATOR.sub("", raw.strip().lstrip("-*+• "))]
-        elif parts and raw.strip() and _wrapped(parts[0], tail, cjk[-1], raw):
-            _rstrip(parts)
-            parts += ["" if is_cjk(parts[-1][-1:]) or parts[-1].endswith(("，", "、")) else " ", raw.strip()]
-        else:
-            lines.append([raw])
-            cjk.append(0)
-        cjk[-1] += cjk_count(lines[-1][-1])
-    return ["".join(parts) for parts in lines]
 
 
 def sentences(text: str) -> list[str]:
     out, pieces = [], []
-    for raw in _joined(_SENT_SPLIT.split(_EMPHASIS.sub("", clean_body(urls_as_keys(text or ""))))):
+    for raw in joined(_SENT_SPLIT.split(_EMPHASIS.sub("", clean_body(urls_as_keys(text or ""))))):
         pieces += _CLAUSE_SPLIT.split(raw) if raw and len(raw) > 240 else [raw]
     for raw in pieces:
         if not raw:
             continue
         # brackets a link leaves empty ("route()" is code and stays)
         s = re.sub(r"（\s*）|(?<![\w.])\(\s*\)", "", _URL.sub("", raw))
-        s = without_trailing_fix_ref(_GREETING.sub("", _ENUMERATOR.sub("", without_leading_refs(s).strip(" \t-—*>·•"))).strip())
+        s = without_trailing_fix_ref(GREETING.sub("", ENUMERATOR.sub("", without_leading_refs(s).strip(" \t-—*>·•"))).strip())
         # a long sentence with no clause mark to split at stays: a row takes its first clauses
         if 6 <= len(s) <= 400 and informative(s):
             out.append(s)
@@ -286,7 +216,7 @@ def _cut(text: str) -> tuple[str, ...]:
     out = []
     for tok in jb.lcut(_URL.sub(" ", text)):
         t = tok.strip().lower()
-        if len(t) < 2 and not _CJK.match(t):
+        if len(t) < 2 and not HAN.match(t):
             continue
         if not t or t in _STOP or re.fullmatch(r"[\W_]+", t) or t.isdigit():
             continue

@@ -1,0 +1,85 @@
+"""Lines into sentences: where a reply's line goes on with the next (a lead-in before what it
+introduces, a sentence wrapped by hand at ~72 columns) and what a line's list mark or greeting is.
+Split out of rules/text.py (issue #22), which splits the joined lines into sentences."""
+
+from __future__ import annotations
+
+import re
+
+from fixlore.rules.script import cjk_count, is_cjk
+
+# a line that only leads into the next ("please upgrade to:", "修改如下：") belongs with it
+_LEAD_IN = re.compile(r"[:：]\s*$")
+_OUTPUT = re.compile(r"\s*[(\[$>]")     # pasted output follows the lead-in: it stays apart
+# A line broken inside a sentence (text wrapped by hand at ~72 columns, as commit messages and
+# many PR bodies are): it ends on a comma, or on a word with the next line going on in lower case.
+_WRAPPED = re.compile(r"[a-z_)`'\"]\s*$")
+_GOES_ON = re.compile(r"^\s*[a-z(`'\"]")
+_ITEM_START = re.compile(r"^\s*(?:[-*+•>#|]|\d{1,2}[.)、]\s|```)")
+_BLOCK_START = re.compile(r"^\s*(?:[#|]|```)")
+# a greeting or a mention that opens a reply ("Hi @luentong , This issue …")
+# a list's numbering ("2. ", "(3)", "②") marks where an item stood in the reply, not what it says
+ENUMERATOR = re.compile(r"^(?:\d{1,2}[.)、](?!\d)|[（(]\d{1,2}[)）]|[\u2460-\u2473])\s*")
+GREETING = re.compile(r"^(?:(?:hi|hello|hey|dear)\b[^,，:：]{0,30}[,，:：]\s*|(?:@[\w-]+[\s,，]*)+)", re.I)
+
+
+def _wrapped(first: str, last: str, cjk: int, following: str) -> bool:
+    """`following` goes on with the sentence a line (its `first` and `last` parts, `cjk` Chinese characters)
+    broke off: neither is a list item, a heading or a fence, and the line ends on a comma, or (Latin text
+    only: a line of Chinese ending on a name is a label or a table row) on a word before a lower-case start."""
+    if _ITEM_START.match(following) or _BLOCK_START.match(first):    # a list item's lazy continuation joins it
+        return False
+    if last.rstrip().endswith(("，", "、", ",")):
+        return True
+    return not cjk and bool(_WRAPPED.search(last)) and bool(_GOES_ON.match(following))
+
+
+# A line that leads into a list without a colon ("The fix does the following", "This PR makes these
+# changes", "修改点如下", "主要改动"), then "1. …", "- …": the items are what it says, the line only
+# announces them, as a colon would. Written from how PR descriptions open their list of changes
+# (GitHub PR templates' "This PR does the following" / "Changes made", Gitee's "修改内容"/"主要改动";
+# read in public PR threads through the search tool); no world's figure chose it.
+_BARE_LEAD_IN = re.compile(
+    r"(?:\b(?:(?:does|do|did|makes|made|includes|contains|changes?)\s+(?:the\s+)?following(?:\s+(?:changes|things|steps))?"
+    r"|the following(?:\s+(?:changes|things|steps))?|as follows|(?:these|the following|main|key)\s+changes"
+    r"|changes(?:\s+(?:made|include|are|in this (?:PR|patch|commit)))?|what (?:this|the) (?:PR|patch|change|fix) does)"
+    r"|如下|以下几点|(?:主要|具体)?(?:改动|修改|变更|优化)(?:点|内容|项|如下)?|主要包括|包括以下(?:几点|内容)?)\s*[.。]?\s*$",
+    re.I)
+_LIST_ITEM = re.compile(r"^\s*(?:[-*+•]\s|\d{1,2}[.)、](?:\s|$)|[（(]\d{1,2}[)）]|[\u2460-\u2473])")
+
+
+def bare_lead_in(line: str, following: str) -> bool:
+    """`line`, a short line of its own, leads into the list `following` starts without a colon
+    (`_BARE_LEAD_IN`): it goes with the list's first item as a line ending on a colon does."""
+    return len(line) <= 100 and bool(_LIST_ITEM.match(following)) and bool(_BARE_LEAD_IN.search(line))
+
+
+def _rstrip(parts: list[str]) -> None:
+    """A line's parts without trailing blanks (a lead-in joined to a bare "1." leaves two blank parts)."""
+    while len(parts) > 1 and not parts[-1].strip():
+        parts.pop()
+    parts[-1] = parts[-1].rstrip()
+
+
+def joined(raws: list[str]) -> list[str]:
+    """`raws`, a lead-in or a line broken mid-sentence joined to what follows; linear on "a\n" * 100000."""
+    lines, cjk = [], []       # each line's parts and its count of Chinese characters
+    for raw in raws:
+        parts = lines[-1] if lines and (lines[-1][0] or len(lines[-1]) > 1) else None
+        tail = "" if not parts else parts[-1] if parts[-1].strip() or len(parts) < 3 else parts[-3]   # see _rstrip
+        if parts and len(parts) == 1 and bare_lead_in(parts[0].strip(), raw):
+            parts[0] = tail = parts[0].rstrip().rstrip(".。") + ("：" if cjk[-1] else ":")
+        if parts and _LEAD_IN.search(tail) and raw.strip() and not _OUTPUT.match(raw):
+            _rstrip(parts)
+            parts += ["" if parts[-1].endswith("：") else " ", ENUMERATOR.sub("", raw.strip().lstrip("-*+• "))]
+        elif parts and raw.strip() and _wrapped(parts[0], tail, cjk[-1], raw):
+            _rstrip(parts)
+            parts += ["" if is_cjk(parts[-1][-1:]) or parts[-1].endswith(("，", "、")) else " ", raw.strip()]
+        else:
+            lines.append([raw])
+            cjk.append(0)
+        cjk[-1] += cjk_count(lines[-1][-1])
+    return ["".join(parts) for parts in lines]
+
+
+__all__ = ["ENUMERATOR", "GREETING", "bare_lead_in", "joined"]
