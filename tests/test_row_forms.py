@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from fixlore.analyse.row_choice import _uncut
 from fixlore.rules.clause_choice import choose_clauses, parts
 from fixlore.rules.clauses import fit, trails_off, turns_on, whole_clauses
-from fixlore.rules.lines import bare_lead_in
+from fixlore.rules.lines import bare_lead_in, field_as_prose
 from fixlore.rules.text import sentences
 from fixlore.rules.trims import without_trim_notes
 
@@ -97,3 +97,27 @@ def test_an_edit_note_naming_a_fact_stays_and_a_shorteners_note_goes():
     for note in ("(collect_env output cut)", "(log cut)", "(the environment block and CANN 8.5.1 info are cut)",
                  "（其余略）", "(a diff adding an `apply_x` helper to worker/model_runner.py; cut)"):
         assert without_trim_notes(f"Root cause found {note}.") == "Root cause found.", note
+
+
+def test_a_template_field_reaches_a_row_as_its_label_and_value():
+    """paddle-threads FastDeploy#1378 (tune): the report's "- 【硬件】：  如 Nvidia GPU TeslaP40" reached the
+    problem cell with the form's brackets and the template's example cue "如"."""
+    from fixlore.analyse.cells import with_report_facts
+
+    assert field_as_prose("- 【硬件】：  如 Nvidia GPU TeslaP40， CUDA 11.4") == "硬件 Nvidia GPU TeslaP40， CUDA 11.4"
+    assert field_as_prose("[Version]: e.g. 1.0.2") == "Version 1.0.2"
+    for line in ("【自检】main.go 修改", "修改如下：", "see [the docs](u): x"):
+        assert field_as_prose(line) == line
+    body = "## 环境\n\n- 【硬件】：  如 Nvidia GPU TeslaP40， CUDA 11.4  CUDNN 8.4\n"
+    cell = with_report_facts("ppocrV3 预测报错 module numpy has no attribute astype", body, room=60)
+    assert "TeslaP40" in cell and "【" not in cell and "如 Nvidia" not in cell, cell
+
+
+@given(st.text(alphabet="硬件版本abcXYZ 0123456789.-", min_size=1, max_size=12),
+       st.text(alphabet="硬件版本abcXYZ 0123456789.-，,", min_size=1, max_size=30))
+@settings(max_examples=200, deadline=None)
+def test_a_generated_field_keeps_its_label_and_value_and_loses_its_brackets(label, value):
+    line = f"- 【{label}】： {value}"
+    out = field_as_prose(line)
+    if label.strip() and value.strip():
+        assert out.startswith(label.strip()) and out.endswith(value.strip()) and "【" not in out, (line, out)

@@ -9,6 +9,7 @@ from fixlore.analyse.context import CaseContext
 from fixlore.analyse.fit import MIN_PIECE, fit, fit_facts, shown_len
 from fixlore.core.model import Case
 from fixlore.rules.clauses import leaves_open
+from fixlore.rules.lines import field_as_prose
 from fixlore.rules.text import PROBLEM_CUES, cjk_count, clean_title, error_lines, hard_facts, sentences
 from fixlore.rules.words import has_cue
 
@@ -82,7 +83,7 @@ def with_report_facts(problem: str, body: str, room: int, limit: int = 90) -> st
     if room < MIN_PIECE:
         return problem
     cjk = cjk_count(problem) > 0
-    for sentence in sentences(body)[:_LEAD_SENTENCES]:
+    for sentence in map(field_as_prose, sentences(body)[:_LEAD_SENTENCES]):
         new = {f for f in hard_facts(sentence) if f.lower() not in have and f.lower() not in problem.lower()}
         if not new or (cjk_count(sentence) > 0) != cjk:
             continue

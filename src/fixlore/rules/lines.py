@@ -83,3 +83,17 @@ def joined(raws: list[str]) -> list[str]:
 
 
 __all__ = ["ENUMERATOR", "GREETING", "bare_lead_in", "joined"]
+
+
+# an issue template's filled-in field: "- 【硬件】： 如 Nvidia GPU TeslaP40", "[Version]: 1.0.2"; a value
+# opening on the template's own example cue ("如", "例如", "e.g.") kept it from the template's hint
+_FIELD = re.compile(r"^\s*(?:[-*]\s*)?[【\[]\s*([^\]】\n]{1,20}?)\s*[】\]]\s*[:：]\s*"
+                    r"(?:(?:如|例如|比如|e\.g\.|eg\.?)[,，:：]?\s*)?(\S.*)$", re.I)
+
+
+def field_as_prose(line: str) -> str:
+    """A template field as a row says it: its label, then the value ("硬件 Nvidia GPU TeslaP40"), the
+    brackets and colon of the form gone with the template's example cue; any other line as it is.
+    Read on paddle-threads FastDeploy#1378 (tune), whose "【硬件】：" reached a problem cell."""
+    m = _FIELD.match(line)
+    return f"{m.group(1)} {m.group(2).strip()}" if m else line
