@@ -197,13 +197,13 @@ def _jieba():
 
 def tokens(text: str) -> list[str]:
     """Lower-cased content words (jieba for Chinese, words for Latin), stop words removed."""
-    text = text or ""
-    return list(_tokens(text) if len(text) <= _MEMO_CHARS else _cut(text))
+    return list(_tokens(text or "") if len(text or "") <= _MEMO_CHARS else _big_tokens(text))
 
 
-# Several stages read the same texts (Ascend world: 4,380 calls, 1,220 texts): each is cut once,
-# up to a long body's size (a bigger one is cut each time rather than held).
+# Several stages read the same texts (Ascend world: 4,380 calls, 1,220 texts): each is cut once up to a
+# long body's size; a bigger one only while it is the last (analysis cut the hostile world's 1 MB body twice).
 _MEMO_CHARS = 20_000
+_big_tokens = lru_cache(maxsize=1)(lambda text: _cut(text))
 
 
 @lru_cache(maxsize=8192)
