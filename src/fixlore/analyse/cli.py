@@ -5,17 +5,21 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from fixlore.analyse.backend import EMBED, THEME_SIZE, WORKERS
-from fixlore.core.model import Corpus
-from fixlore.edges.caseexport import read_cases_jsonl, write_cases_jsonl
+from fixlore.analyse.defaults import EMBED, THEME_SIZE, WORKERS
+
+if TYPE_CHECKING:
+    from fixlore.core.model import Corpus
 
 
 def load_corpus(db: str | None, world: Path | None) -> Corpus:
+    from fixlore.core.model import Corpus
+
     if db:
         from fixlore.edges.inputs import check_db_url
         from fixlore.store import Store
@@ -86,6 +90,7 @@ def register(app: typer.Typer) -> None:
         """Analyse the candidate cases: problem, answer, theme, symptom, first action, keep/drop."""
         from fixlore.analyse.backend import AnalystChoice, analyse
         from fixlore.core.errors import ConfigError
+        from fixlore.edges.caseexport import read_cases_jsonl, write_cases_jsonl
         from fixlore.edges.inputs import check_choice, check_http_url, check_new_file, check_number
 
         check_choice(backend, "--backend", ("offline", "llm"))

@@ -12,8 +12,6 @@ from __future__ import annotations
 import importlib
 import os
 import sys
-import traceback
-from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any, Optional
 
@@ -39,6 +37,8 @@ _STATE = {"verbose": 0}
 
 
 def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
     try:
         return version("fixlore")
     except PackageNotFoundError:      # running from a source tree without installing
@@ -198,6 +198,8 @@ def main(argv: list[str] | None = None) -> None:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         sys.exit(0)
     except Exception as exc:   # noqa: BLE001 - the last resort: one line, the traceback only on request
+        import traceback
+
         known = _environment_error(exc)
         if known is not None:
             if _STATE["verbose"]:

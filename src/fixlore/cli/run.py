@@ -10,13 +10,10 @@ from typing import Optional
 import typer
 
 from fixlore.core.errors import EXIT_CODES_HELP, ConfigError
-from fixlore.settings.config import SettingFlags, parse_since
 from fixlore.wording.terminal import escape_json, json_text
 
 
 def register(app: typer.Typer) -> None:
-    from fixlore.edges.summary import print_summary
-
     @app.command("run", epilog=EXIT_CODES_HELP)
     def run_cmd(
         out: Path = typer.Option(..., "--out", envvar="FIXLORE_OUT", file_okay=True,
@@ -103,6 +100,8 @@ def register(app: typer.Typer) -> None:
 
         Ctrl-C stops the run, marks it interrupted and says how many requests it spent; the same command resumes it."""
         from fixlore.edges.progress import StageProgress
+        from fixlore.edges.summary import print_summary
+        from fixlore.settings.config import SettingFlags, parse_since
 
         if world is None and not platform and not config:
             raise ConfigError("give --world PATH, or --platform with --org for the real site")

@@ -10,7 +10,6 @@ import typer
 from rich.console import Console
 
 from fixlore.core.errors import ConfigError
-from fixlore.edges.caseexport import read_cases_jsonl
 
 
 def read_run(path: Path | None) -> dict[str, Any]:
@@ -79,6 +78,7 @@ def register(app: typer.Typer) -> None:
         if langs is None:
             raise ConfigError(f"--lang must be zh, en or both, not '{lang}'")
         from fixlore.compose.gate import mode_of
+        from fixlore.edges.caseexport import read_cases_jsonl
 
         mode = mode_of(on_findings, "mark")
         check_out_dir(out)

@@ -9,9 +9,6 @@ from typing import Any, Optional
 import typer
 
 from fixlore.core.errors import EXIT_CODES_HELP, ConfigError, Interrupted
-from fixlore.edges import interrupts, logs
-from fixlore.edges.inputs import check_db_url, check_out_dir, url_passwords
-from fixlore.settings.config import SettingFlags, load_file, load_settings, parse_since
 
 
 def register(app: typer.Typer) -> None:
@@ -45,9 +42,12 @@ def register(app: typer.Typer) -> None:
 
         The store is OUT/fixlore.db (--out, as `fixlore run` writes it), or the one --db or the
         config file names; nothing is created until every input has passed its check."""
+        from fixlore.edges import interrupts, logs
+        from fixlore.edges.inputs import check_db_url, check_out_dir, url_passwords
         from fixlore.harvest.connect import connect
         from fixlore.harvest.harvester import harvest
         from fixlore.sources.listforms import check_probe_platform, read_probe
+        from fixlore.settings.config import SettingFlags, load_file, load_settings, parse_since
         from fixlore.store import Store
 
         probe_forms = read_probe(probe) if probe is not None else None

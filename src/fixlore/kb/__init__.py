@@ -8,7 +8,22 @@ The index itself (ingest, terms, vectors, search, thresholds) lives below the st
 (`kb.stage`), the enrichment (`kb.enrich`, `kb.verify`) and the calibration (`kb.calibrate`).
 """
 
-from fixlore.kb.calibrate import calibrate, cross_validate, evaluate, rank_labelled
-from fixlore.kb.enrich import case_query, enrich
+
+import importlib
+
+# Loaded on first use (PEP 562), so a `fixlore` command that does not need the stage does not pay
+# for importing it (issue #26).
+_EXPORTS = {"calibrate": "calibrate", "cross_validate": "calibrate", "evaluate": "calibrate",
+            "rank_labelled": "calibrate", "case_query": "enrich", "enrich": "enrich"}
+
+
+def __getattr__(name: str):
+    if name in _EXPORTS:
+        return getattr(importlib.import_module(f"fixlore.kb.{_EXPORTS[name]}"), name)
+    raise AttributeError(f"module 'fixlore.kb' has no attribute {name!r}")
+
+
+# `calibrate` is also a submodule's name: once fixlore.kb.calibrate is loaded, the attribute
+# `fixlore.kb.calibrate` is that module, so import the function from fixlore.kb.calibrate.
 
 __all__ = ["calibrate", "case_query", "cross_validate", "enrich", "evaluate", "rank_labelled"]

@@ -11,7 +11,6 @@ import typer
 from rich.console import Console
 
 from fixlore.core.errors import ConfigError, NotFoundError
-from fixlore.edges.inputs import from_environment
 
 export_app = typer.Typer(help="Export the run's conclusions.", no_args_is_help=True)
 
@@ -95,7 +94,7 @@ def register(app: typer.Typer) -> None:
         """One JSON object a line for every issue the run considered (case-export.md)."""
         from fixlore.edges.caseexport import write_cases_jsonl
 
-        from fixlore.edges.inputs import check_new_file, check_number
+        from fixlore.edges.inputs import check_new_file, check_number, from_environment
 
         if fmt != "jsonl":
             raise ConfigError(f"unknown format {fmt!r} (only jsonl)")

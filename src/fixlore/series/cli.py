@@ -9,7 +9,6 @@ from typing import Any, Optional
 import typer
 
 from fixlore.core.errors import ConfigError
-from fixlore.settings.config import SettingFlags, parse_since
 from fixlore.wording.terminal import json_text, plain
 
 series_app = typer.Typer(help="A digest series: editions, the published ledger, the backlog carried forward.",
@@ -253,6 +252,7 @@ def publish_cmd(
     """Make the next edition of series NAME: harvest, choose its cases (new closes, the backlog, update rows), analyse, write OUT/editions/NAME-NNN/ and record it in the ledger."""
     from fixlore.compose.gate import mode_of
     from fixlore.series.publish import publish_edition
+    from fixlore.settings.config import SettingFlags, parse_since
 
     mode_of(on_findings, "fail")
     if world is None and not platform and not config:

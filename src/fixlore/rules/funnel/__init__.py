@@ -7,11 +7,21 @@ internal test that needs the fix PR, so the linker applies it. The harvester, th
 stage and the linker all run these rules; none of them owns them.
 """
 
-from fixlore.rules.funnel.bookkeeping import own_change_ticket, template_lines
 
-from fixlore.rules.funnel.cheap import CHEAP_STAGES, POOL, cheap_funnel, closed_in_window, is_pull_item
-from fixlore.rules.funnel.config import DEFAULT_TEMPLATES, FunnelConfig
-from fixlore.rules.funnel.rank import ValueInputs, top_k, value_score
+import importlib
+
+# Loaded on first use (PEP 562), so a `fixlore` command that does not need these rules does not pay
+# for importing it (issue #26).
+_EXPORTS = {"own_change_ticket": "bookkeeping", "template_lines": "bookkeeping", "CHEAP_STAGES": "cheap",
+            "POOL": "cheap", "cheap_funnel": "cheap", "closed_in_window": "cheap",
+            "is_pull_item": "cheap", "DEFAULT_TEMPLATES": "config", "FunnelConfig": "config",
+            "ValueInputs": "rank", "top_k": "rank", "value_score": "rank"}
+
+
+def __getattr__(name: str):
+    if name in _EXPORTS:
+        return getattr(importlib.import_module(f"fixlore.rules.funnel.{_EXPORTS[name]}"), name)
+    raise AttributeError(f"module 'fixlore.rules.funnel' has no attribute {name!r}")
 
 __all__ = ["CHEAP_STAGES", "DEFAULT_TEMPLATES", "POOL", "FunnelConfig", "ValueInputs", "cheap_funnel",
            "closed_in_window", "is_pull_item", "own_change_ticket", "template_lines", "top_k", "value_score"]
