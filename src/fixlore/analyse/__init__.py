@@ -1,7 +1,6 @@
 """analyse stage: turn candidate cases into digest rows (problem, answer, theme, symptom,
 first action) and keep/drop decisions. `analyse_cases` is the entry point."""
 
-
 import importlib
 
 # Loaded on first use (PEP 562), so a `fixlore` command that does not need the stage does not pay

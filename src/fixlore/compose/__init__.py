@@ -1,7 +1,6 @@
 """compose stage: the digest in the seed's shape (zh and en Markdown, one HTML page, JSON),
 every figure computed from the run's cases. `write_digests` is the entry point."""
 
-
 import importlib
 
 # Loaded on first use (PEP 562), so a `fixlore` command that does not need the stage does not pay

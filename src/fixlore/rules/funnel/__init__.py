@@ -7,7 +7,6 @@ internal test that needs the fix PR, so the linker applies it. The harvester, th
 stage and the linker all run these rules; none of them owns them.
 """
 
-
 import importlib
 
 # Loaded on first use (PEP 562), so a `fixlore` command that does not need these rules does not pay
