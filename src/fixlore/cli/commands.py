@@ -1,6 +1,12 @@
 """The `fixlore` command. Each pipeline stage registers its own commands from its `cli` module,
 so a reader finds a command next to the library call it wraps.
 
+Every `fixlore` process imports this module and every command's signature, so they stay light:
+a `cli` module imports at its top only typer, rich and small modules of constants
+(`analyse.defaults`, `serve.limits`); the stage, the store, the index and the servers are imported
+inside the command's body, and the stage packages export their names lazily (issue #26;
+tests/test_cli_lazy.py lists what `fixlore --help` and a typo must not load).
+
 One error path for every command: a user mistake or an environment failure is one line on
 stderr (``error: ...``) naming the input and what to do, and the process exits with the
 documented code (``fixlore.core.errors.EXIT_CODES``); only a bug shows a traceback, and only

@@ -105,9 +105,11 @@ def register(app: typer.Typer) -> None:
 
         if world is None and not platform and not config:
             raise ConfigError("give --world PATH, or --platform with --org for the real site")
-        from fixlore.sources.listforms import read_probe
+        probe_forms = None
+        if probe is not None:                     # a bad file: one line, exit 2, nothing made
+            from fixlore.sources.listforms import read_probe
 
-        probe_forms = read_probe(probe) if probe is not None else None    # a bad file: one line, exit 2, nothing made
+            probe_forms = read_probe(probe)
         if probe_forms is not None and series:
             raise ConfigError("--probe cannot be combined with --series (an edition harvests as its series does)")
         if since is not None:
