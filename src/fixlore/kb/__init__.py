@@ -1,6 +1,5 @@
 """kb stage: give each case the documents that explain it (see docs/kb.md).
 
-    from fixlore.kb.enrich import enrich
     kb = KnowledgeBase.open(".fixlore/kb")       # the index: fixlore.retrieval
     enrich(cases, corpus, kb)                    # sets case.kb_refs above the calibrated threshold
 
@@ -10,19 +9,35 @@ The index itself (ingest, terms, vectors, search, thresholds) lives below the st
 """
 
 import importlib
+import sys
+import types
 
-# Loaded on first use (PEP 562), so a `fixlore` command that does not need the stage does not pay
-# for importing it (issue #26).
-_EXPORTS = {"cross_validate": "calibrate", "evaluate": "calibrate", "rank_labelled": "calibrate",
-            "case_query": "enrich"}
+# Loaded on first use, so a `fixlore` command that does not need the stage does not pay for
+# importing it (issue #26).
+_EXPORTS = {"calibrate": "calibrate", "cross_validate": "calibrate", "evaluate": "calibrate",
+            "rank_labelled": "calibrate", "case_query": "enrich", "enrich": "enrich"}
+
+
+def _export(name: str):
+    return getattr(importlib.import_module(f"fixlore.kb.{_EXPORTS[name]}"), name)
+
+
+class _Package(types.ModuleType):
+    """`enrich` and `calibrate` are also the names of their modules, and loading a submodule sets
+    the package's attribute of that name to the module: these two properties keep them the
+    functions (as the eager imports did), whichever is loaded first."""
+
+    enrich = property(lambda self: _export("enrich"), lambda self, value: None)
+    calibrate = property(lambda self: _export("calibrate"), lambda self, value: None)
+
+
+sys.modules[__name__].__class__ = _Package
 
 
 def __getattr__(name: str):
     if name in _EXPORTS:
-        return getattr(importlib.import_module(f"fixlore.kb.{_EXPORTS[name]}"), name)
+        return _export(name)
     raise AttributeError(f"module 'fixlore.kb' has no attribute {name!r}")
 
 
-# `enrich` and `calibrate` are also the names of their modules: a lazy package attribute would be
-# the module once that is loaded, so import those two from fixlore.kb.enrich / fixlore.kb.calibrate.
-__all__ = ["case_query", "cross_validate", "evaluate", "rank_labelled"]
+__all__ = ["calibrate", "case_query", "cross_validate", "enrich", "evaluate", "rank_labelled"]
