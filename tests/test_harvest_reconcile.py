@@ -101,3 +101,33 @@ def test_a_reconcile_whose_listing_breaks_off_marks_nothing(make_world, tmp_path
     assert broken.issues_deleted == [] and (repo, number) in _live(store)
     assert repo in {f["repo"] for f in broken.unreadable} and broken.reconcile["repos"] == 1
     store.close()
+
+
+def test_fixlore_run_takes_the_reconcile_from_its_env_var_and_says_so_in_its_summary(make_world, tmp_path):
+    """`fixlore run --stage harvest` twice into one run folder; the second with FIXLORE_RECONCILE=1 (the option's
+    env var): run.json's harvest summary names the deleted issue and the reconcile, and so does the summary table."""
+    import json
+
+    from conftest import fixlore_here
+
+    from fixlore.edges.summary import summary_lines
+
+    world = make_world(platform="gitcode", repos=2, closed_in_window=20, other_updated=5, old_issues=5, seed=3)
+    out = tmp_path / "out"
+    args = ("run", "--world", str(world), "--out", str(out), "--stage", "harvest", "-q")
+    assert fixlore_here(*args).returncode == 0
+    info = json.loads((out / "run.json").read_text("utf-8"))
+    assert not any(label.startswith("reconcile") for label, _ in summary_lines(info))
+    store = Store.open(f"sqlite:///{out / 'fixlore.db'}")
+    repo, number = _delete_from_world(world, store)
+    store.close()
+    proc = fixlore_here(*args, env={"FIXLORE_RECONCILE": "1"})
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    info = json.loads((out / "run.json").read_text("utf-8"))
+    harvest_summary = next(s["summary"] for s in info["stages"] if s["name"] == "harvest")
+    assert [(d["repo"], d["number"]) for d in harvest_summary["issues_deleted"]] == [(repo, number)]
+    assert harvest_summary["reconcile"]["repos"] == 2 and harvest_summary["reconcile"]["issues_asked"] == 1
+    rows = dict(summary_lines(info))
+    assert rows["issues deleted on the platform"] == f"{repo}#{number}"
+    checked = harvest_summary["reconcile"]["issues_checked"]
+    assert rows["reconcile (window listed again)"].startswith(f"{checked} stored issues checked in 2 repos")
