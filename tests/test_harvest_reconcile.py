@@ -131,3 +131,18 @@ def test_fixlore_run_takes_the_reconcile_from_its_env_var_and_says_so_in_its_sum
     assert rows["issues deleted on the platform"] == f"{repo}#{number}"
     checked = harvest_summary["reconcile"]["issues_checked"]
     assert rows["reconcile (window listed again)"].startswith(f"{checked} stored issues checked in 2 repos")
+
+
+def test_a_reconcile_pages_past_the_first_page_when_the_replay_has_moved_to_a_new_port(make_world, tmp_path):
+    """Each `fixlore run --world` starts the replay on a new port. A listing's first page answers 304 from the
+    ETag cache, whose Link header named the old port: before, page 2 went there (connection refused, the
+    repo unreadable, the reconcile marking nothing, measured on 2 repos of 350 window issues). The cached
+    Link now names the API root and is read against the current one."""
+    world = make_world(platform="github", repos=2, closed_in_window=600, other_updated=100, old_issues=20, seed=3)
+    store = Store.open(f"sqlite:///{tmp_path / 'runs.db'}")
+    first = _harvest(world, store)
+    assert first.issues_listed > 2 * 100              # more than one page per repo
+    rec = _harvest(world, store, reconcile=True)      # another ReplayServer: another port
+    assert rec.unreadable == [] and rec.reconcile["repos"] == 2
+    assert rec.reconcile["issues_checked"] == rec.issues_listed == first.issues_listed
+    store.close()
