@@ -134,6 +134,7 @@ class RunRequest:
     as_of: datetime | None = None
     stage_names: tuple[str, ...] = ()
     naive: bool = False
+    reconcile: bool = False           # harvest: list each repo from the window start, mark what left it and is gone
     on_findings: str = "mark"         # the editorial check's gate: mark the rows, or fail (compose/gate.py)
     quiet: bool = True
     overrides: Path | None = None        # the editor's corrections (fixlore.rules.overrides)
@@ -271,6 +272,7 @@ def run_pipeline(request: RunRequest, *, settings: Settings | None = None, stage
                  settings.since.isoformat(), redact_url(base_url), info["settings"]["db"], out)
         ctx = RunContext(store=store, settings=settings, out_dir=out, since=settings.since, world=world,
                          client=client, source=source, quiet=request.quiet, naive=request.naive, info=info,
+                         reconcile=request.reconcile,
                          progress=progress, overrides=overrides, value_weights=value_weights,
                          on_findings=request.on_findings)
         ctx.run_id = store.start_run(json.loads(logs.redact(client.redact(json.dumps(info, default=str)))))

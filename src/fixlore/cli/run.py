@@ -50,6 +50,9 @@ def register(app: typer.Typer) -> None:
                                                           "(default 30)."),
         max_attempts: Optional[int] = typer.Option(None, "--max-attempts", help="Tries per request before giving up."),
         naive: bool = typer.Option(False, "--naive", help="Fetch every window issue's details (baseline)."),
+        reconcile: bool = typer.Option(False, "--reconcile", envvar="FIXLORE_RECONCILE", help="Each repo's issues listed from the window start, not its watermark: every stored issue of the window "
+                                       "the list no longer carries is asked for and marked deleted if gone. Costs the "
+                                       "whole window's issue-list pages again (env FIXLORE_RECONCILE)."),
         on_findings: Optional[str] = typer.Option(None, "--on-findings", help="What the editorial check does "
                                                   "with a finding before the digest is written: mark (the row marked, "
                                                   "the finding disclosed; default of a plain run) or fail (nothing "
@@ -138,7 +141,7 @@ def register(app: typer.Typer) -> None:
                                      since=parse_since(since, "--since") if since else None,
                                      flags=replace(flags, since=None), quiet=quiet, allow_empty=allow_empty,
                                      dry_run=dry_run, overrides=overrides,
-                                     on_findings=mode_of(on_findings, "fail"))
+                                     on_findings=mode_of(on_findings, "fail"), reconcile=reconcile)
             if not quiet or dry_run:
                 typer.echo(json_text(result, indent=2))
             return
@@ -147,7 +150,7 @@ def register(app: typer.Typer) -> None:
         show = not quiet and not as_json
         request = RunRequest(out=out, world=world, settings=flags, config=config, faults=faults,
                              fault_seed=fault_seed, strict=quirks or strict, probe=probe_forms, as_of=when,
-                             stage_names=tuple(stage), naive=naive, quiet=not show, overrides=overrides,
+                             stage_names=tuple(stage), naive=naive, reconcile=reconcile, quiet=not show, overrides=overrides,
                              on_findings=mode_of(on_findings, "mark"), value_weights=value_weights)
         frame = {k: v for k, v in {"number": number, "tagline": tagline, "agent_pointer": agent_pointer}.items()
                  if v is not None}

@@ -61,6 +61,10 @@ def summary_lines(info: dict[str, Any]) -> list[tuple[str, str]]:
         if harvest.get("issues_deleted"):            # gone on the platform: left out from now on, no gap
             rows.append(("issues deleted on the platform", ", ".join(f"{x.get('repo')}#{x.get('number')}"
                                                                      for x in harvest["issues_deleted"])))
+        if harvest.get("reconcile") is not None:      # the whole window listed again: what it held against
+            rec = harvest["reconcile"]
+            rows.append(("reconcile (window listed again)", f"{rec.get('issues_checked', 0)} stored issues checked in "
+                         f"{rec.get('repos', 0)} repos, {rec.get('issues_asked', 0)} not listed and asked for"))
         if harvest.get("unread_items"):
             rows.append(("issues / PRs read in part", str(len(_items(harvest["unread_items"])))))
         if harvest.get("unsorted_lists"):

@@ -31,6 +31,9 @@ def register(app: typer.Typer) -> None:
         time_scale: Optional[float] = typer.Option(None, "--time-scale", help="Compress quota time (replay benchmarks)."),
         max_attempts: Optional[int] = typer.Option(None, "--max-attempts", help="Tries per request before giving up."),
         naive: bool = typer.Option(False, "--naive", help="Fetch every window issue's details (baseline)."),
+        reconcile: bool = typer.Option(False, "--reconcile", envvar="FIXLORE_RECONCILE", help="Each repo's issues listed from the window start, not its watermark: every stored issue of the window "
+                                       "the list no longer carries is asked for and marked deleted if gone. Costs the "
+                                       "whole window's issue-list pages again (env FIXLORE_RECONCILE)."),
         quiet: bool = typer.Option(False, "--quiet", "-q", help="No progress and no report."),
         probe: Optional[Path] = typer.Option(None, "--probe", help="A `fixlore probe` report (JSON): ask the "
                                              "lists in the ordering forms it saw work."),
@@ -88,7 +91,7 @@ def register(app: typer.Typer) -> None:
         try:
             with interrupts.kept(), StageProgress(enabled=not quiet) as bar:
                 report = harvest(store, source, settings.orgs, settings.since, lookback_days=settings.lookback_days,
-                                 funnel_config=settings.funnel_rules, naive=naive,
+                                 funnel_config=settings.funnel_rules, naive=naive, reconcile=reconcile,
                                  progress=None if quiet else bar.update)
                 interrupts.check()
             status = "done"

@@ -4,7 +4,7 @@ Order of work (each step writes the store, so a crash loses at most one object's
 
 1. repos      list each org's repositories;
 2. issues     per repo, page issues by ``updated_at`` descending down to the window start
-              (or the repo's watermark on a re-run) and upsert them;
+              (or the repo's watermark on a re-run; always the window start with ``reconcile``) and upsert them;
 3. funnel     the cheap funnel over every issue updated in the window, before any detail;
 4. details    per repo with pool issues not yet detailed at their current ``updated_at``:
               their comments, history and platform links; the repo's PRs updated since
@@ -49,19 +49,19 @@ from fixlore.store import Store
 log = logging.getLogger(__name__)
 
 
-
 class Harvester:
     def __init__(self, store: Store, source: Source, *, since: datetime, lookback_days: int = 60,
-                 funnel_config: FunnelConfig | None = None, naive: bool = False,
+                 funnel_config: FunnelConfig | None = None, naive: bool = False, reconcile: bool = False,
                  progress: Callable[[str, int, int | None], None] | None = None):
         self.store = store
+        self.reconcile = reconcile              # list from the window start: what left the list is asked about
         self.source = source
         self.since = since
         self.pulls_since = since - timedelta(days=lookback_days)
         self.funnel_config = funnel_config or FunnelConfig()
         self.naive = naive
         self.progress = progress
-        self.report = HarvestReport()
+        self.report = HarvestReport(reconcile={"repos": 0, "issues_checked": 0, "issues_asked": 0} if reconcile else None)
         self.failed: set[str] = set()          # repos met with an unreadable endpoint in this run
         self.bursts: set[str] = set()          # issue keys outside the pool whose close is in a burst
         self.pulls_tried: set[tuple[str, int]] = set()   # candidate PRs asked for in this run
@@ -79,8 +79,7 @@ class Harvester:
         verdicts = self._timed("funnel", lambda: self._funnel(repos))
         self._timed("details", lambda: self._details(repos, verdicts, progress))
         self.report.unreadable = self.store.failures([r.full_name for r in repos])
-        # Items met in this run: one left unread by an earlier run and not needed since (its issue
-        # left the window) is no longer this run's to report.
+        # Items met in this run: one left unread earlier and not needed since (left the window) is not this run's.
         self.report.unread_items = [f for f in self.store.item_failures([r.full_name for r in repos])
                                     if f["failed_at"] is not None and f["failed_at"] >= started
                                     and f["kind"] != REPO]      # a repo's list: in `unreadable`
@@ -108,8 +107,8 @@ class Harvester:
         return breaker.reason if breaker is not None and breaker.is_open else ""
 
     def _not_reached(self, repos: list[str]) -> None:
-        """The host stopped answering: every repo this phase had not finished is recorded as not
-        read (its watermark stays put, so the next run reads it), none is asked for."""
+        """The host stopped answering: every repo this phase had not finished is recorded as not read (its
+        watermark stays put, so the next run reads it), none is asked for."""
         why = self._host_down()
         for repo in repos:
             self._fail(repo, HostDown("*", getattr(self.source.client, "host", "the host"), why))
@@ -152,7 +151,7 @@ class Harvester:
                 continue
             mark = self.store.watermark(repo.full_name)
             bound = self.since
-            if self._watermark_applies(mark) and mark.get("issues_updated_at"):
+            if not self.reconcile and self._watermark_applies(mark) and mark.get("issues_updated_at"):
                 bound = max(bound, mark["issues_updated_at"])
             batch: list[m.Issue] = []
             listed: set[int] = set()
@@ -182,8 +181,11 @@ class Harvester:
         """A page of a repo's issue list; with its last one, `listing` (the repo, every number it carried) takes the
         deleted marks off those listed again (StoreWriter.listed_again); one that ended without an error down to
         `complete_since` marks deleted what left it and is gone (sources.base.left_the_list, asked before the write
-        lock is taken). Killed before that, the marks stay and the next listing, starting no later, reads them again."""
-        left = left_the_listing(self.source, self.store.issues([listing[0]], complete_since), listing[1]) if listing and complete_since else []
+        lock is taken). Killed before that, the marks stay and the next listing, starting no later, reads them again.
+        With `reconcile` the bound is the window start: every stored live issue of the window is checked."""
+        stored = self.store.issues([listing[0]], complete_since) if listing and complete_since else []
+        left = left_the_listing(self.source, stored, listing[1]) if listing else []
+        self.report.count_reconciled(stored, listing[1] if listing and complete_since else None)
         if batch or listing:
             with self.store.writer() as w:
                 if batch:
@@ -235,8 +237,8 @@ class Harvester:
             mark = self.store.watermark(repo.full_name)
             pending = (selected and not self._watermark_applies(mark)) or repo.full_name in list_gaps
             plans.append((repo, selected, needs, pending))
-        # A repo whose issue list broke off still has the issues it listed: they are detailed like
-        # any other (their repo failure is recorded and the watermark stays put).
+        # A repo whose issue list broke off still has the issues it listed: detailed like any other (its failure is
+        # recorded, its watermark stays put).
         work = [p for p in plans if p[2] or p[3]]
         self.report.repos_with_work = len(work)
         repo_task = progress.task("repos with new pool issues", len(work))
@@ -267,8 +269,8 @@ class Harvester:
         progress.finish(pull_task)
 
     def _retry_unread_pulls(self, repos: list[str], progress: Progress, pull_task: Any) -> None:
-        """PRs left partly read by an earlier run and not asked for again in this one (their issue
-        is detailed already, or lives in another repo): asked again now, each on its own."""
+        """PRs left partly read by an earlier run and not asked for again in this one (their issue is detailed
+        already, or lives in another repo): asked again now, each on its own."""
         left = sorted({(f["repo"], f["number"]) for f in self.store.item_failures(repos) if f["kind"] == PULL}
                       - self.pulls_tried)
         if left:
@@ -326,9 +328,8 @@ class Harvester:
         except HostDown:
             raise
         except ApiError as exc:
-            # The PR list is the repo's, not an item's: recorded against the repo, whose watermark
-            # then stays put; the candidates the issues name are still fetched one by one below,
-            # and every issue of the repo carries the gap (rules.unread: it may name their fix).
+            # The PR list is the repo's, not an item's: recorded against the repo (its watermark stays put); the
+            # candidates the issues name are still fetched one by one, every issue carries the gap (rules.unread).
             self._fail(repo, exc)
             lost_list = exc
         self._item(REPO, repo, 0, {PULL_LIST: lost_list} if lost_list else {})
@@ -387,14 +388,13 @@ class Harvester:
 
 
 def harvest(store: Store, source: Source, orgs: Iterable[str], since: datetime, *, lookback_days: int = 60,
-            funnel_config: FunnelConfig | None = None, naive: bool = False,
+            funnel_config: FunnelConfig | None = None, naive: bool = False, reconcile: bool = False,
             progress: Callable[[str, int, int | None], None] | None = None) -> HarvestReport:
     """Harvest ``orgs`` from ``source`` into ``store`` for the window starting at ``since``.
-
-    ``naive=True`` fetches the details of every issue updated in the window instead of only
-    the cheap funnel's pool (the baseline the benchmark compares against). ``progress(phase,
-    done, total)``, when given, hears how each phase advances (total None when unknown).
-    """
+    ``naive=True`` fetches the details of every issue updated in the window instead of only the cheap funnel's
+    pool (the benchmark's baseline). ``reconcile=True`` lists each repo's issues from the window start, not its
+    watermark (the window's pages again): a stored issue deleted since, not updated, is asked about too.
+    ``progress(phase, done, total)`` hears how each phase advances (total None when unknown)."""
     harvester = Harvester(store, source, since=since, lookback_days=lookback_days, funnel_config=funnel_config,
-                          naive=naive, progress=progress)
+                          naive=naive, reconcile=reconcile, progress=progress)
     return harvester.run(list(orgs))

@@ -48,6 +48,10 @@ class HarvestReport:
     # Issues seen deleted on the platform when their details were asked for (sources.base.deleted_issue):
     # {repo, number, why}. Left out of the store's reads from now on: no case, no unread part, no new ask.
     issues_deleted: list[dict[str, Any]] = field(default_factory=list)
+    # With --reconcile (each repo listed from the window start): {repos, issues_checked, issues_asked}, the repos
+    # whose listing ended without an error, the stored live issues of the window held against it, those it did not
+    # carry (asked for by number, sources.base.left_the_listing). None on a plain run (not in the summary then).
+    reconcile: dict[str, int] | None = None
     # Issue.key -> cheap funnel stage of every issue updated in the window: the run's funnel
     # verdict (the funnel and link stages read it; not part of the summary)
     verdicts: dict[str, str] = field(default_factory=dict, repr=False)
@@ -71,7 +75,17 @@ class HarvestReport:
                 "closing_refs_unread": list(self.closing_refs_unread),
                 "repos_without_issues": list(self.without_issues),
                 "issues_deleted": list(self.issues_deleted),
+                **({"reconcile": dict(self.reconcile)} if self.reconcile is not None else {}),
                 "phase_seconds": {k: round(v, 3) for k, v in self.phase_seconds.items()}}
+
+    def count_reconciled(self, stored: list[Any], listed: set[int] | None) -> None:
+        """With a reconcile, one repo's listing that ended without an error (`listed`: None when it broke off,
+        or on a plain run): its stored live issues of the window (`stored`) were held against it."""
+        if self.reconcile is None or listed is None:
+            return
+        self.reconcile["repos"] += 1
+        self.reconcile["issues_checked"] += len(stored)
+        self.reconcile["issues_asked"] += sum(1 for i in stored if i.number not in listed)
 
     def take_source_findings(self, source: Any) -> None:
         """What the source met on its own: action types it does not know, lists whose order it could not

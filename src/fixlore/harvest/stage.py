@@ -32,6 +32,7 @@ class HarvestSummary(TypedDict, total=False):
     closing_refs_unread: list[dict[str, Any]]   # {repo, issues, numbers, why}: GitHub sidebar links not read
     repos_without_issues: list[dict[str, str]]  # {repo, why}: issues disabled, not asked for, not unreadable
     issues_deleted: list[dict[str, Any]]        # {repo, number, why}: deleted on the platform, left out from now on
+    reconcile: dict[str, int]                   # --reconcile only: {repos, issues_checked, issues_asked}
     phase_seconds: dict[str, float]
 
 
@@ -42,7 +43,7 @@ def run(ctx: RunContext) -> HarvestSummary:
     report = None
     try:
         report = harvest(ctx.store, ctx.source, settings.orgs, ctx.since, lookback_days=settings.lookback_days,
-                         funnel_config=settings.funnel_rules, naive=ctx.naive,
+                         funnel_config=settings.funnel_rules, naive=ctx.naive, reconcile=ctx.reconcile,
                          progress=ctx.reporter("harvest"))
         status = "partial" if report.unreadable or report.unread_items else "done"
     except KeyboardInterrupt:

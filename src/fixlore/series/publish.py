@@ -100,7 +100,7 @@ def publish_edition(name: str, *, out: Path, world: Path | None = None, db: str 
                     focus: dict[str, list[str]] | None = None, config: Path | None = None,
                     flags: SettingFlags | None = None, quiet: bool = True, dry_run: bool = False,
                     allow_empty: bool = False, overrides: Path | None = None,
-                    on_findings: str = "fail") -> dict[str, Any]:
+                    on_findings: str = "fail", reconcile: bool = False) -> dict[str, Any]:
     """Make and record the next edition of series `name`; return its ledger entry plus the folder
     written. ``flags`` are the run settings given as flags (their ``since`` and ``db`` are the
     edition's: the series' span and the store holding the ledger).
@@ -137,7 +137,7 @@ def publish_edition(name: str, *, out: Path, world: Path | None = None, db: str 
 
     overrides = overrides or series_overrides(out)       # the editors' file beside the ledger
     request = RunRequest(out=out, world=world, settings=flags, config=config, as_of=as_of, quiet=quiet,
-                         overrides=overrides)
+                         overrides=overrides, reconcile=reconcile)
     settings = plan_run(request, check_stages=False)
     until = plan_in["until"]
     edition_info = {"name": name, "number": plan_in["number"], "since": plan_in["since"].isoformat(),

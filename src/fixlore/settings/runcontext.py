@@ -50,6 +50,7 @@ class RunContext:
     source: Source | None = None
     quiet: bool = True
     naive: bool = False
+    reconcile: bool = False             # harvest: each repo listed from the window start (fixlore.harvest.harvester)
     on_findings: str = "mark"           # compose: a digest the editorial check flags is marked, or fails
     run_id: int | None = None
     info: dict[str, Any] = field(default_factory=dict)       # run.json under construction

@@ -55,6 +55,8 @@ RETRY_STATUSES = frozenset({429, 500, 502, 503, 504})
 # GitHub's secondary limit, and its former name ("You have triggered an abuse detection mechanism")
 _SECONDARY = re.compile(r"secondary rate limit|abuse detection", re.IGNORECASE)
 _NOTHING_YET = (b"", b"{}", b"[]", b"null")      # the body of a 202 that holds no answer yet
+# The API root in a cached answer's kept headers (a Link's next page): a replay on a new port follows its own
+_API_ROOT = "{api-root}"
 
 
 # One TLS context for every client of the process: building one reads the system's CA
@@ -288,7 +290,8 @@ class ApiClient(PagingMixin):
         if status == 304 and cached:
             self.answered = True
             self.accounting.not_modified += 1
-            return ApiResponse(200, json.loads(cached[1]), dict(cached[2]), url, from_cache=True)
+            kept = {k: v.replace(_API_ROOT, self.base_url) for k, v in cached[2].items()}
+            return ApiResponse(200, json.loads(cached[1]), kept, url, from_cache=True)
         if status == 202 and body.strip() in _NOTHING_YET:
             # "Accepted, ask again" (GitHub's statistics; a GitCode code): a wait, no empty answer
             self.accounting.record(endpoint, status)
@@ -343,7 +346,8 @@ class ApiClient(PagingMixin):
         kept = {k: resp.headers[k] for k in KEPT_HEADERS if k in resp.headers}
         etag = resp.headers.get("etag")
         if etag and self.cache is not None:
-            self.cache.put(self._cache_key(url), etag, body.decode("utf-8", "replace"), kept)
+            self.cache.put(self._cache_key(url), etag, body.decode("utf-8", "replace"),
+                           {k: v.replace(self.base_url, _API_ROOT) for k, v in kept.items()})
         return ApiResponse(status, data, kept, url)
 
     def _minute_then_longer(self, endpoint: str, what: str) -> float:
