@@ -146,3 +146,21 @@ def test_a_reconcile_pages_past_the_first_page_when_the_replay_has_moved_to_a_ne
     assert rec.unreadable == [] and rec.reconcile["repos"] == 2
     assert rec.reconcile["issues_checked"] == rec.issues_listed == first.issues_listed
     store.close()
+
+
+def test_series_publish_passes_the_reconcile_on_from_its_flag_and_its_env_var(monkeypatch, tmp_path):
+    """`fixlore series publish` takes --reconcile / FIXLORE_RECONCILE as `fixlore run --series` does."""
+    from typer.testing import CliRunner
+
+    import fixlore.series.publish as publish
+    from fixlore.cli.commands import app
+
+    seen = []
+    monkeypatch.setattr(publish, "publish_edition", lambda name, **kw: seen.append(kw["reconcile"]) or {"ok": True})
+    world = tmp_path / "w"
+    world.mkdir()
+    for args, env in ((["--reconcile"], {}), ([], {"FIXLORE_RECONCILE": "1"}), ([], {})):
+        result = CliRunner().invoke(app, ["series", "publish", "s", "--out", str(tmp_path / "o"), "--world", str(world),
+                                          "-q", *args], env=env)
+        assert result.exit_code == 0, result.output
+    assert seen == [True, True, False]

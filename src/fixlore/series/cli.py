@@ -248,6 +248,9 @@ def publish_cmd(
     on_findings: str = typer.Option("fail", "--on-findings", help="The editorial check on a finding: fail "
                                     "(nothing published, no number used, exit 1) or mark (published with the "
                                     "rows marked and the findings disclosed)."),
+    reconcile: bool = typer.Option(False, "--reconcile", envvar="FIXLORE_RECONCILE", help="Each repo's issues listed from the window start, not its watermark: every stored issue of the window "
+                                   "the list no longer carries is asked for and marked deleted if gone. Costs the "
+                                   "whole window's issue-list pages again (env FIXLORE_RECONCILE)."),
 ) -> None:
     """Make the next edition of series NAME: harvest, choose its cases (new closes, the backlog, update rows), analyse, write OUT/editions/NAME-NNN/ and record it in the ledger."""
     from fixlore.compose.gate import mode_of
@@ -264,7 +267,7 @@ def publish_cmd(
     result = publish_edition(name, out=out, world=world, db=db, config=config, as_of=when, since=start,
                              focus={"repos": list(repo), "themes": list(theme)},
                              flags=SettingFlags(platform=platform), quiet=quiet, dry_run=dry_run,
-                             allow_empty=allow_empty, on_findings=mode_of(on_findings, "fail"))
+                             allow_empty=allow_empty, on_findings=mode_of(on_findings, "fail"), reconcile=reconcile)
     if not quiet or dry_run:
         _echo(result)
 
