@@ -164,3 +164,24 @@ def test_series_publish_passes_the_reconcile_on_from_its_flag_and_its_env_var(mo
                                           "-q", *args], env=env)
         assert result.exit_code == 0, result.output
     assert seen == [True, True, False]
+
+
+def test_the_digest_of_a_run_that_marked_an_issue_deleted_names_it(make_world, tmp_path):
+    """A reader of the last edition would look for the issue and not know why it is gone: the disclosure's
+    scope paragraph names each issue the run found deleted on the platform, in both languages."""
+    from conftest import fixlore_here
+
+    world = make_world(platform="github", repos=2, closed_in_window=20, other_updated=5, old_issues=5, seed=3)
+    out = tmp_path / "out"
+    args = ("run", "--world", str(world), "--out", str(out), "-q")
+    assert fixlore_here(*args).returncode == 0
+    assert "deleted or moved away" not in (out / "digest.en.md").read_text("utf-8")
+    store = Store.open(f"sqlite:///{out / 'fixlore.db'}")
+    repo, number = _delete_from_world(world, store)
+    store.close()
+    proc = fixlore_here(*args, "--reconcile")
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    ref = f"{repo.split('/')[-1]}#{number}"
+    assert f"1 issue was found deleted or moved away on the platform this run ({ref}) and is left out" in (
+        out / "digest.en.md").read_text("utf-8")
+    assert f"本次确认平台上已删除或迁走的问题 1 条：{ref}" in (out / "digest.zh.md").read_text("utf-8")

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections import defaultdict
 
 from fixlore.compose.figures import stage_summary
-from fixlore.compose.gaps import (closing_refs_note, items_note, unread_repos, unreadable_note, without_issues,
+from fixlore.compose.gaps import (closing_refs_note, deleted_note, items_note, unread_repos, unreadable_note, without_issues,
                                   without_issues_note)
 from fixlore.compose.language import mark_runs
 from fixlore.compose.wording import date as _date, j as _j, t as _t
@@ -210,7 +210,8 @@ def disclosure(fig: dict, run: dict, lang: str, editorial: str = "") -> list[dic
         f"internal {f['internal']:,}, CVE {f['cve']:,} and empty titles {f['empty_title']:,}, {f['resolved_user_side']:,} resolved user-side issues; "
         f"{f['noise']:,} template-flood issues removed leaves a pool of {f['pool']:,}; {cut_en} were analysed "
         f"in depth: {f['kept']:,} kept, {f['dropped']:,} dropped.") + unreadable_note(fig["api"], walked, lang)
-        + without_issues_note(fig["api"], walked, lang) + closing_refs_note(fig["api"], lang)})
+        + without_issues_note(fig["api"], walked, lang) + closing_refs_note(fig["api"], lang)
+        + deleted_note(fig["api"], lang)})
     if (partly := items_note(fig.get("unread") or {}, lang)):
         items.append({"label": _t(lang, "逐条未读全", "Read in part"), "text": partly})
     scores = [r["score"] for r in kb["cases"]] or [0.0]

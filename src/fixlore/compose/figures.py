@@ -361,7 +361,7 @@ def compute_figures(cases: list[Case], run: dict[str, Any] | None = None) -> dic
         "backlog": backlog_figures(cases, ref),
         "analysis": analysis_figures(analysed, run, ref),
         "api": {k: harvest[k] for k in ("requests", "repos", "orgs", "api_requests", "unreadable",
-                                        "closing_refs_unread", "repos_without_issues")
+                                        "closing_refs_unread", "repos_without_issues", "issues_deleted")
                 if harvest.get(k) not in (None, [])},
         "unread": unread_figures(cases, ref, run),
     }

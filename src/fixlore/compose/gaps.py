@@ -1,5 +1,6 @@
 """What the run could not read, as the disclosure says it: repositories whose issue list failed,
-issues and PRs read in part (fixlore.rules.unread), closing references a platform would not give."""
+issues and PRs read in part (fixlore.rules.unread), closing references a platform would not give, and
+issues this run found deleted on the platform (left out of every read from then on)."""
 
 from __future__ import annotations
 
@@ -97,3 +98,15 @@ def closing_refs_note(api: dict, lang: str) -> str:
     return _t(lang, f"平台关联（Development 侧栏的关单 PR）未能读取：{names}；仅在侧栏关联的修复可能缺失。",
               f" The platform's closing references (the Development sidebar) could not be read for {names}; "
               f"a fix linked only there may be missing.")
+
+
+def deleted_note(api: dict, lang: str) -> str:
+    """The issues this run's harvest marked deleted (or moved away) on the platform, named: a reader of the
+    last edition would otherwise look for them here and not know why they are gone."""
+    gone = api.get("issues_deleted") or []
+    if not gone:
+        return ""
+    names = _j(lang, [f"{x['repo'].split('/')[-1]}#{x['number']}" for x in gone])
+    return _t(lang, f"本次确认平台上已删除或迁走的问题 {len(gone)} 条：{names}，不再计入任何统计。",
+              f" {len(gone)} {'issue was' if len(gone) == 1 else 'issues were'} found deleted or moved away on "
+              f"the platform this run ({names}) and {'is' if len(gone) == 1 else 'are'} left out of every count.")
