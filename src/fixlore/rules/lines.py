@@ -82,7 +82,7 @@ def joined(raws: list[str]) -> list[str]:
     return ["".join(parts) for parts in lines]
 
 
-__all__ = ["ENUMERATOR", "GREETING", "bare_lead_in", "joined"]
+__all__ = ["ENUMERATOR", "GREETING", "bare_lead_in", "field_as_prose", "joined"]
 
 
 # an issue template's filled-in field: "- 【硬件】： 如 Nvidia GPU TeslaP40", "[Version]: 1.0.2"; a value
