@@ -553,3 +553,18 @@ def served_app(app):
     finally:
         server.should_exit = True
         thread.join(10)
+
+
+@contextlib.contextmanager
+def clean_and_faulty_sources(world: Path, faults: str):
+    """(clean, faulty): one platform source over the world served as it is and one over the same world
+    served with `faults`, each on its own loopback replay server, one try per request."""
+    from fixlore.replay.server import ReplayServer
+    from fixlore.sources import make_source
+    from fixlore.sources.http import ApiClient
+
+    with ReplayServer(world) as clean_srv, ReplayServer(world, faults=faults) as srv:
+        platform = clean_srv.platform
+        with ApiClient(clean_srv.base_url, platform, rate_limit=False, max_attempts=1) as c1, \
+                ApiClient(srv.base_url, platform, rate_limit=False, max_attempts=1) as c2:
+            yield make_source(platform, c1), make_source(platform, c2)

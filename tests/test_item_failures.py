@@ -19,7 +19,7 @@ from fixlore.replay.faults import FaultPlan, parse_spec
 from fixlore.replay.server import ReplayServer
 from fixlore.rules.unread import Unread, case_gaps, fix_unknown, parse_label, unjudged
 
-from conftest import fixlore_here
+from conftest import clean_and_faulty_sources, fixlore_here
 
 ROOT = Path(__file__).resolve().parents[1]
 DEMO = ROOT / "worlds" / "demo"
@@ -207,29 +207,22 @@ def test_a_rerun_without_the_fault_reads_the_items_and_forgets_them(runs, tmp_pa
      "comments", ("files", "comments")),
 ])
 def test_a_source_keeps_the_parts_it_read(world, faults, issue_repo, issue_no, pull_no, lost_issue, lost_pull):
-    from fixlore.sources import make_source
-    from fixlore.sources.http import ApiClient
-
-    with ReplayServer(world) as clean_srv, ReplayServer(world, faults=faults) as srv:
-        platform = clean_srv.platform
-        with ApiClient(clean_srv.base_url, platform, rate_limit=False, max_attempts=1) as c1, \
-                ApiClient(srv.base_url, platform, rate_limit=False, max_attempts=1) as c2:
-            clean, faulty = make_source(platform, c1), make_source(platform, c2)
-            issue = clean.get_issue(issue_repo, issue_no)
-            pull = clean.get_pull(issue_repo, pull_no)
-            whole, part = clean.issue_detail(issue), faulty.issue_detail(issue)
-            assert whole.unread == {} and set(part.unread) == {lost_issue}
-            assert part.unread[lost_issue].endpoint.endswith({"events": "operate_logs"}.get(lost_issue, lost_issue))
-            for name in ("comments", "events", "links"):
-                if name != lost_issue:
-                    assert getattr(part, name) == getattr(whole, name)
-            assert getattr(part, lost_issue) == [] and getattr(whole, lost_issue)
-            pwhole, ppart = clean.pull_detail(pull), faulty.pull_detail(pull)
-            assert pwhole.unread == {} and set(ppart.unread) == set(lost_pull)
-            for name in ("files", "commits", "links", "events", "comments"):
-                if name not in lost_pull:
-                    assert getattr(ppart, name) == getattr(pwhole, name)
-            assert all(getattr(ppart, name) == [] and getattr(pwhole, name) for name in lost_pull)
+    with clean_and_faulty_sources(world, faults) as (clean, faulty):
+        issue = clean.get_issue(issue_repo, issue_no)
+        pull = clean.get_pull(issue_repo, pull_no)
+        whole, part = clean.issue_detail(issue), faulty.issue_detail(issue)
+        assert whole.unread == {} and set(part.unread) == {lost_issue}
+        assert part.unread[lost_issue].endpoint.endswith({"events": "operate_logs"}.get(lost_issue, lost_issue))
+        for name in ("comments", "events", "links"):
+            if name != lost_issue:
+                assert getattr(part, name) == getattr(whole, name)
+        assert getattr(part, lost_issue) == [] and getattr(whole, lost_issue)
+        pwhole, ppart = clean.pull_detail(pull), faulty.pull_detail(pull)
+        assert pwhole.unread == {} and set(ppart.unread) == set(lost_pull)
+        for name in ("files", "commits", "links", "events", "comments"):
+            if name not in lost_pull:
+                assert getattr(ppart, name) == getattr(pwhole, name)
+        assert all(getattr(ppart, name) == [] and getattr(pwhole, name) for name in lost_pull)
 
 
 # ---------- the store keeps what it had of an unread part, and asks again

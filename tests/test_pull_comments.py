@@ -7,15 +7,14 @@ from __future__ import annotations
 
 import json
 import sqlite3
-import subprocess
 from pathlib import Path
 
 import pytest
 
-from fixlore.replay.server import ReplayServer
 from fixlore.sources.gitcode import pull_comments_flat
 
-from conftest import fixlore_here
+from conftest import clean_and_faulty_sources
+from test_item_failures import _run      # a demo-speed `fixlore run`, faults optional
 
 ROOT = Path(__file__).resolve().parents[1]
 DEMO = ROOT / "worlds" / "demo"
@@ -34,36 +33,20 @@ def test_gitcode_replies_are_comments_after_their_root():
     (GITHUB_MINI, "minilab/widgets", 10, "500=*/pulls/10/comments", None),
 ])
 def test_a_source_reads_a_prs_comments_or_names_them_unread(world, repo, number, fault, body):
-    from fixlore.sources import make_source
-    from fixlore.sources.http import ApiClient
-
-    with ReplayServer(world) as clean_srv, ReplayServer(world, faults=fault) as srv:
-        platform = clean_srv.platform
-        with ApiClient(clean_srv.base_url, platform, rate_limit=False, max_attempts=1) as c1, \
-                ApiClient(srv.base_url, platform, rate_limit=False, max_attempts=1) as c2:
-            clean, faulty = make_source(platform, c1), make_source(platform, c2)
-            pull = clean.get_pull(repo, number)
-            whole, part = clean.pull_detail(pull), faulty.pull_detail(pull)
+    with clean_and_faulty_sources(world, fault) as (clean, faulty):
+        pull = clean.get_pull(repo, number)
+        whole, part = clean.pull_detail(pull), faulty.pull_detail(pull)
     assert whole.unread == {} and whole.comments
     assert {(c.repo, c.parent_kind, c.parent_number) for c in whole.comments} == {(repo, "pull", number)}
     if body:
         assert any(body in c.body for c in whole.comments)
-    if platform == "github":      # the conversation is the issue's comments under the PR's number
+    if clean.platform == "github":      # the conversation is the issue's comments under the PR's number
         talk = json.loads((world / "repos" / repo / "issues" / f"{number}.comments.json").read_text("utf-8"))
         assert {c.id for c in whole.comments} >= {str(c["id"]) for c in talk}
     assert set(part.unread) == {"comments"} and part.unread["comments"].endpoint.endswith("/comments")
     assert part.comments == [] and "comments" not in part.raw
     for name in ("files", "commits", "links", "events"):
         assert getattr(part, name) == getattr(whole, name)
-
-
-def _run(out: Path, world: Path, tmp: Path, faults: str | None = None) -> subprocess.CompletedProcess:
-    config = tmp / "fast.toml"
-    config.write_text("max_attempts = 2\ntime_scale = 10\n", encoding="utf-8")
-    cmd = ["run", "--world", str(world), "--out", str(out), "--quiet", "--config", str(config)]
-    if faults:
-        cmd += ["--faults", faults]
-    return fixlore_here(*cmd, env={"NO_COLOR": "1", "COLUMNS": "200"})
 
 
 def _pull_comments(out: Path) -> set[tuple[str, int, str]]:
@@ -99,12 +82,12 @@ def test_a_harvest_stores_pr_comments_and_names_a_failing_endpoint(platform, tmp
     else:
         world, repo, number = _github_world(tmp_path), "minilab/widgets", 97
         bodies = ["Verified on macOS 14: the crash is gone.", "This guard also covers the empty-list case."]
-    clean = _run(tmp_path / "clean", world, tmp_path)
+    clean = _run(tmp_path / "clean", None, tmp_path, world)
     assert clean.returncode == 0, clean.stderr[-2000:]
     stored = {b for r, n, b in _pull_comments(tmp_path / "clean") if (r, n) == (repo, number)}
     assert stored == set(bodies)
 
-    faulty = _run(tmp_path / "faulty", world, tmp_path, f"500=*/pulls/{number}/comments")
+    faulty = _run(tmp_path / "faulty", f"500=*/pulls/{number}/comments", tmp_path, world)
     assert faulty.returncode == 6, faulty.stderr[-2000:]
     info = json.loads((tmp_path / "faulty" / "run.json").read_text(encoding="utf-8"))
     harvest = next(s["summary"] for s in info["stages"] if s["name"] == "harvest")

@@ -89,12 +89,18 @@ def deleted_issue(source: "Source", issue: Issue, unread: dict[str, Any]) -> str
     except HostDown:
         raise
     except ApiError as exc:
-        said = f"HTTP {exc.status} {exc.message}".strip()
-        return said if exc.status == GONE and not _DISABLED.search(exc.message or "") else ""
+        return _says_gone(exc, (GONE,))
     return ""
 
 
 _DISABLED = re.compile(r"\bdisabled\b|未开启|已关闭", re.IGNORECASE)
+
+
+def _says_gone(exc: ApiError, statuses: tuple[str, ...]) -> str:
+    """"HTTP <status> <message>" when `exc` answers one of `statuses` and is not "Issues are disabled" (a
+    410 GitHub undoes when they are enabled again), else "": the one rule of both askers above and below."""
+    gone = exc.status in statuses and not _DISABLED.search(exc.message or "")
+    return f"HTTP {exc.status} {exc.message}".strip() if gone else ""
 
 
 def left_the_list(source: "Source", repo: str, number: int) -> str:
@@ -111,8 +117,8 @@ def left_the_list(source: "Source", repo: str, number: int) -> str:
     except NotFound as exc:
         return f"left the issue list; HTTP 404 {exc}".strip()
     except ApiError as exc:
-        if exc.status in ("404", GONE) and not _DISABLED.search(exc.message or ""):
-            return f"left the issue list; HTTP {exc.status} {exc.message}".strip()
+        if said := _says_gone(exc, ("404", GONE)):
+            return f"left the issue list; {said}"
     return ""
 
 

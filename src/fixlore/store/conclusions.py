@@ -131,6 +131,6 @@ class CaseConclusions:
 
     def load_cases(self) -> list[m.Case]:
         with self.engine.connect() as conn:
-            rows = conn.execute(sa.select(t.cases.c.export).where(not_of_a_deleted_issue(t.cases))    # store.live
+            rows = conn.execute(sa.select(t.cases.c.export).where(not_of_a_deleted_issue(t.cases.c.repo, t.cases.c.number))    # store.live
                                 .order_by(t.cases.c.repo, t.cases.c.number))
             return [m.Case.from_export(r.export) for r in rows if r.export]

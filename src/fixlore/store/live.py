@@ -1,8 +1,7 @@
 """The issues a read sees: those not seen deleted on the platform (``issues.deleted_at`` null, migration
 0009). Every read of issues starts from `live_issues` (store.reads; the full-text index, store.views), and
-what hangs off an issue (its comments and events) is read for a live issue only (`of_live_issue`), and so is
-its links to PRs (`link_of_live_issue`), and so is
-its case (`not_of_a_deleted_issue`: the case's export quotes the issue and its comments). The
+what hangs off an issue (its comments and events) is read for a live issue only (`of_live_issue`), and so are
+its links to PRs and its case (`not_of_a_deleted_issue`). The
 issues' search box holds live issues only: its triggers read `DELETED` (store.views, migration 0010)."""
 
 from __future__ import annotations
@@ -24,16 +23,8 @@ def of_live_issue(table: sa.Table) -> sa.ColumnElement[bool]:
                   sa.exists().where(live_issues.c.repo == c.repo, live_issues.c.number == c.parent_number))
 
 
-def not_of_a_deleted_issue(table: sa.Table) -> sa.ColumnElement[bool]:
-    """A row of `table` (cases: repo, number) whose issue is not marked deleted; one without an issue row
-    (a store a stage wrote alone) is kept."""
-    c = table.c
-    return sa.tuple_(c.repo, c.number).not_in(sa.select(t.issues.c.repo, t.issues.c.number).where(DELETED.is_not(None)))
-
-
-def link_of_live_issue(table: sa.Table) -> sa.ColumnElement[bool]:
-    """A row of `table` (issue_pull_links: issue_repo, issue_number) whose issue is not marked deleted: a PR
-    linked to a deleted issue would still read as fixing several issues. One without an issue row is kept."""
-    c = table.c
-    return sa.tuple_(c.issue_repo, c.issue_number).not_in(
-        sa.select(t.issues.c.repo, t.issues.c.number).where(DELETED.is_not(None)))
+def not_of_a_deleted_issue(repo: sa.ColumnElement, number: sa.ColumnElement) -> sa.ColumnElement[bool]:
+    """A row whose issue, named by its `repo` and `number` columns, is not marked deleted (cases: the export
+    quotes the issue; issue_pull_links: a PR linked to a deleted issue would still read as fixing one more);
+    a row without an issue row (a store a stage wrote alone) is kept."""
+    return sa.tuple_(repo, number).not_in(sa.select(t.issues.c.repo, t.issues.c.number).where(DELETED.is_not(None)))

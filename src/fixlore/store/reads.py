@@ -10,7 +10,7 @@ import sqlalchemy as sa
 
 from fixlore.core import model as m
 from fixlore.store import schema as t
-from fixlore.store.live import link_of_live_issue, live_issues, of_live_issue
+from fixlore.store.live import live_issues, not_of_a_deleted_issue, of_live_issue
 from fixlore.store.rows import _comment_of, _issue_of, _pull_of
 
 
@@ -82,7 +82,7 @@ class CorpusReads:
         c = t.issue_pull_links.c
         with self.engine.connect() as conn:
             rows = conn.execute(sa.select(t.issue_pull_links).where(c.issue_repo == repo, c.issue_number == number,
-                                                                    link_of_live_issue(t.issue_pull_links)))
+                                                                    not_of_a_deleted_issue(c.issue_repo, c.issue_number)))
             return [m.Link(r.issue_repo, r.issue_number, r.pull_repo, r.pull_number, r.source) for r in rows]
 
     def count(self, table: str) -> int:
@@ -107,7 +107,7 @@ class CorpusReads:
                 if table is t.comments or table is t.events:        # a deleted issue's go with it
                     query = query.where(of_live_issue(table))
                 if table is t.issue_pull_links:
-                    query = query.where(link_of_live_issue(table))
+                    query = query.where(not_of_a_deleted_issue(table.c.issue_repo, table.c.issue_number))
                 if order:
                     query = query.order_by(*[table.c[o] for o in order])
                 return conn.execute(query)
