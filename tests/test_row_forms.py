@@ -1,8 +1,10 @@
 """Forms of writing that lost a row its facts (issue #22): a contrast cut after its first half, a
 lead-in without a colon before its list, a cause let trail off with "…", an English edit note that
-names a fact read as a trim note. Table tests of each form, and properties over generated ones."""
+names a fact read as a trim note, a pair of names written "A / B". Table tests of each form, and properties over generated ones."""
 
 from __future__ import annotations
+
+import re
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -10,7 +12,7 @@ from hypothesis import strategies as st
 from fixlore.analyse.row_choice import _uncut
 from fixlore.rules.clause_choice import choose_clauses, parts
 from fixlore.rules.clauses import fit, trails_off, turns_on, whole_clauses
-from fixlore.rules.lines import bare_lead_in, field_as_prose
+from fixlore.rules.lines import bare_lead_in, field_as_prose, tight_pairs
 from fixlore.rules.text import sentences
 from fixlore.rules.trims import without_trim_notes
 
@@ -121,3 +123,36 @@ def test_a_generated_field_keeps_its_label_and_value_and_loses_its_brackets(labe
     out = field_as_prose(line)
     if label.strip() and value.strip():
         assert out.startswith(label.strip()) and out.endswith(value.strip()) and "【" not in out, (line, out)
+
+
+# --- a pair of names or figures written "A / B" reads as the one token a reader types
+
+PAIRS = [
+    ("qwen3-vl-30B / qwen3.5-27B 支持 mxfp8 训练", "qwen3-vl-30B/qwen3.5-27B 支持 mxfp8 训练"),
+    ("env / MindIE 配置可能被拼成命令行参数", "env/MindIE 配置可能被拼成命令行参数"),
+    ("cutoff_len / mbs raised to 16K / 4", "cutoff_len/mbs raised to 16K/4"),
+    ("`tp` / `dp` 不一致", "`tp`/`dp` 不一致"),
+    ("CP / EP / recompute / 异步激活卸载", "CP/EP/recompute / 异步激活卸载"),   # beside a Chinese word: as written
+    ("训练 / 推理都报错", "训练 / 推理都报错"),
+    ("see https://gitcode.com/Ascend/x and a/b", "see https://gitcode.com/Ascend/x and a/b"),
+    ("loss / 2 ", "loss/2 "),
+]
+
+
+def test_a_pair_is_written_tight_and_nothing_else_moves():
+    for text, want in PAIRS:
+        assert tight_pairs(text) == want, text
+
+
+@given(st.lists(st.text(alphabet="ab_Z09中文 ", min_size=1, max_size=6), min_size=1, max_size=5),
+       st.lists(st.sampled_from([" / ", "/", "  /  ", " /", "/ "]), min_size=4, max_size=4))
+@settings(max_examples=200, deadline=None)
+def test_a_generated_pair_list_loses_only_spaces_beside_its_slashes(words, slashes):
+    text = "".join(w + slashes[i % len(slashes)] for i, w in enumerate(words)) + "end"
+    tight = tight_pairs(text)
+    # only blanks go, the same slashes stay in the same order, and a second pass changes nothing
+    assert tight.replace(" ", "") == text.replace(" ", "")
+    assert tight.count("/") == text.count("/")
+    assert tight_pairs(tight) == tight
+    # no ASCII name or figure is left apart from its pair by a blank
+    assert not re.search(r"[A-Za-z0-9_] +/ +[A-Za-z0-9_]", tight)

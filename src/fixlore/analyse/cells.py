@@ -9,7 +9,7 @@ from fixlore.analyse.context import CaseContext
 from fixlore.analyse.fit import MIN_PIECE, fit, fit_facts, shown_len
 from fixlore.core.model import Case
 from fixlore.rules.clauses import leaves_open
-from fixlore.rules.lines import field_as_prose
+from fixlore.rules.lines import field_as_prose, tight_pairs
 from fixlore.rules.text import PROBLEM_CUES, cjk_count, clean_title, error_lines, hard_facts, sentences
 from fixlore.rules.words import has_cue
 
@@ -54,7 +54,8 @@ def names_only(title: str) -> bool:
 def problem_cell(case: Case, ctx: CaseContext) -> str:
     """The row's problem: the title without its tags, or with the error the reporter saw when the
     title only names the thing."""
-    title = clean_title(case.title or (ctx.issue.title if ctx.issue else ""))
+    # a pair written "A / B" reads as one token (rules/lines.tight_pairs)
+    title = tight_pairs(clean_title(case.title or (ctx.issue.title if ctx.issue else "")))
     # a title that only names the thing ("Qwen3-TTS-12Hz-1.7B-Base") says nothing went wrong:
     # the error the reporter saw says it
     bare = names_only(title)

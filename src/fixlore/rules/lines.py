@@ -82,7 +82,7 @@ def joined(raws: list[str]) -> list[str]:
     return ["".join(parts) for parts in lines]
 
 
-__all__ = ["ENUMERATOR", "GREETING", "bare_lead_in", "field_as_prose", "joined"]
+__all__ = ["ENUMERATOR", "GREETING", "bare_lead_in", "field_as_prose", "joined", "tight_pairs"]
 
 
 # an issue template's filled-in field: "- 【硬件】： 如 Nvidia GPU TeslaP40", "[Version]: 1.0.2"; a value
@@ -98,3 +98,24 @@ def field_as_prose(line: str) -> str:
     world held out: no other case of the 18 moved, rows figures unchanged."""
     m = _FIELD.match(line)
     return f"{m.group(1)} {m.group(2).strip()}" if m else line
+
+
+# "A / B" between two ASCII names or figures: a pair of settings, models or values written as one
+# ("qwen3-vl-30B / qwen3.5-27B", "env / MindIE 配置", "cutoff_len / mbs"). Engineers write the pair
+# with or without spaces around the slash; a row writes it tight, as the one token a reader types
+# or searches for ("env/MindIE", as the seed digest writes it). Only between ASCII word characters
+# (never beside a Chinese word, never a URL's "//"). Written from how settings pairs are written in
+# titles, PR bodies and the seed digest; read on the tune rows of seed-twin2 (MindSpeed-MM#716,
+# msmodeling#430) and ascend-2026-09. Used on the problem cell (analyse/cells.problem_cell) only:
+# tightening the analyst's sentences too (tried, 2026-12-08) left the chosen facts as they were but
+# shortened rows, and the room it freed below the median went (analyse/widen.py) to rows that then
+# chose other sentences: ascend-2026-09 held out 0.882 -> 0.876 / 0.885 -> 0.874 (figures only),
+# so it was not kept. Problem cells only, bench/rows.py / facts_reader.py before -> after:
+# ascend-2026-09 tune 0.942 -> 0.957 / 0.962 -> 0.962, held out 0.882 / 0.885 unchanged;
+# seed-twin2 tune 0.895 -> 0.921 / 0.977, held out 0.714 / 0.868 unchanged; seed-twin unchanged.
+_SPACED_SLASH = re.compile(r"(?<=[A-Za-z0-9_)\]`])[ \t]+/[ \t]+(?=[A-Za-z0-9_(\[`])")
+
+
+def tight_pairs(text: str) -> str:
+    """`text` with each "A / B" pair of ASCII names or figures written "A/B"."""
+    return _SPACED_SLASH.sub("/", text or "")
