@@ -16,7 +16,8 @@ WORLDS = {"demo": "worldgen/demo.py", "github-mini": "worldgen/github_mini.py", 
           "paddle-threads": "worldgen/paddle_threads.py", "pytest-threads": "worldgen/pytest_threads.py",
           **{w: "worldgen/held_out_batches.py"
              for w in ("accel-threads", "accel-threads2", "accel-threads3", "accel-threads4", "accel-threads5",
-                       "accel-threads6", "accel-threads7", "accel-threads8", "accel-threads9", "accel-threads10")}}
+                       "accel-threads6", "accel-threads7", "accel-threads8", "accel-threads9", "accel-threads10",
+                       "accel-threads11")}}
 # Worlds whose truth entries carry provenance after the common keys (real-data worlds).
 PROVENANCE_KEYS = {"npu-threads": ["split", "source", "fix_sources", "why"], "seed-twin": ["split", "why"],
                    "seed-twin2": ["split", "why"], "paddle-threads": ["split", "source", "fix_sources", "why"],
@@ -30,7 +31,8 @@ PROVENANCE_KEYS = {"npu-threads": ["split", "source", "fix_sources", "why"], "se
                    "accel-threads7": ["split", "source", "fix_sources", "why"],
                    "accel-threads8": ["split", "source", "fix_sources", "why"],
                    "accel-threads9": ["split", "source", "fix_sources", "why"],
-                   "accel-threads10": ["split", "source", "fix_sources", "why"]}
+                   "accel-threads10": ["split", "source", "fix_sources", "why"],
+                   "accel-threads11": ["split", "source", "fix_sources", "why"]}
 
 FUNNEL = ["window", "unresolved", "internal", "cve", "empty_title", "noise", "rank", "analysis", "selected"]
 DROP_REASONS = {"not_adopted", "no_fix_evidence", "internal_process", "consultation_only", "env_workaround",
@@ -513,6 +515,40 @@ def test_the_tenth_world_holds_closes_that_are_not_fixes_beside_fixes():
     issue, fix = world.issue("deepspeedai", "DeepSpeed", 7524), world.pull("deepspeedai", "DeepSpeed", 7531)
     assert "(https://github.com/deepspeedai/DeepSpeed/issues/7524)" in fix["body"]
     assert parse_time(issue["closed_at"]) > parse_time(fix["merged_at"]) and issue["state_reason"] is None
+
+
+def test_the_eleventh_world_holds_fixes_with_their_release_branch_landings():
+    """accel-threads11 (pandas-dev/pandas, pytorch/vision; hand labels committed before its first run), split by the hash
+    of accel-threads9: a fix on main closed on the merge with its hand backport on 3.0.x (a merge there closes nothing)
+    and two competing `closes #N` PRs closed unmerged; a backport that only 'Addresses' an issue it does not fix; a
+    fix naming its issue with no keyword, closed by hand, beside a release-branch cherry-pick naming nothing."""
+    import hashlib
+
+    entries = _entries_are_the_hand_labels("accel-threads11", "accel_threads11.yaml")
+    assert len(entries) >= 14 and {e["split"] for e in entries} == {"tune", "heldout"}
+    for e in entries:
+        first = hashlib.sha1(f"{e['repo']}#{e['number']}".encode("utf-8")).hexdigest()[0]
+        assert e["split"] == ("tune" if first in "01234567" else "heldout")
+    assert {"selected", "analysis", "internal", "window"} <= {e["funnel"] for e in entries}
+    others = {e["repo"] for w in WORLDS if w != "accel-threads11" for e in World(ROOT / "worlds" / w).truth()["issues"]}
+    assert not others & {e["repo"] for e in entries}
+    world = World(ROOT / "worlds" / "accel-threads11")
+    issue, fix, backport = (world.issue("pandas-dev", "pandas", 66639), world.pull("pandas-dev", "pandas", 66790),
+                            world.pull("pandas-dev", "pandas", 68970))
+    assert (parse_time(issue["closed_at"]) - parse_time(fix["merged_at"])).total_seconds() == 1
+    assert (fix["base"]["ref"], backport["base"]["ref"]) == ("main", "3.0.x") and backport["merged"]
+    for loser in (66644, 66723):
+        pull = world.pull("pandas-dev", "pandas", loser)
+        assert "closes #66639" in pull["body"] and not pull["merged"] and pull["state"] == "closed"
+    by_number = {(e["repo"], e["number"]): e for e in entries}
+    assert by_number[("pandas-dev/pandas", 66639)]["fix"] == [{"repo": "pandas-dev/pandas", "number": 66790, "role": "fix"},
+                                                               {"repo": "pandas-dev/pandas", "number": 68970,
+                                                                "role": "backport"}]
+    assert "Addresses https://github.com/pandas-dev/pandas/issues/66436" in world.pull("pandas-dev", "pandas", 68435)["body"]
+    assert not by_number[("pandas-dev/pandas", 66436)]["fix"]
+    issue, fix = world.issue("pytorch", "vision", 9223), world.pull("pytorch", "vision", 9236)
+    assert parse_time(issue["closed_at"]) > parse_time(fix["merged_at"]) and issue["state_reason"] is None
+    assert world.pull("pytorch", "vision", 9238)["base"]["ref"] == "release/0.24"
 
 
 def test_a_bare_issue_id_field_links_nothing_but_the_hand_close_waits_for_the_pr():

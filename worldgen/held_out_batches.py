@@ -1,4 +1,4 @@
-"""Generate the batches of real public issue/PR threads (worlds/accel-threads, accel-threads2 … 10).
+"""Generate the batches of real public issue/PR threads (worlds/accel-threads, accel-threads2 … 11).
 
     python worldgen/held_out_batches.py WORLD [OUT_DIR]   (default: worlds/WORLD next to this folder)
 
@@ -16,7 +16,7 @@ Which batches a later round read, and so is fitted for (worlds/README.md says wh
 - accel-threads2, accel-threads4, accel-threads5, accel-threads6, accel-threads8: never read; their per-case results are not
   written down.
 - accel-threads7: a tune world from the start (split ``tune``): its per-case output is read after its first run.
-- accel-threads9, accel-threads10: mixed (split by hash): the per-case output of their ``tune`` half may be read after
+- accel-threads9, accel-threads10, accel-threads11: mixed (split by hash): the per-case output of their ``tune`` half may be read after
   their first run, their ``heldout`` half gives figures only.
 """
 
@@ -65,10 +65,15 @@ BATCHES: dict[str, str] = {
         "Real public issue/PR threads of two projects no other world uses (DeepSpeed; TensorFlow: tensorflow and tfjs: "
         "stale, spam and lack-of-details closes beside keyword and hand-closed fixes), labelled by hand, split tune / "
         "heldout by a hash of owner/repo#N; times of day are synthetic."),
+    "accel-threads11": (
+        "Real public issue/PR threads of two projects no other world uses (pandas; torchvision: fixes on main with their "
+        "backports to release branches, competing closes-PRs closed unmerged, a backport naming an issue it does not "
+        "fix, a release-branch cherry-pick naming nothing), labelled by hand, split tune / heldout by a hash of "
+        "owner/repo#N; times of day are synthetic."),
 }
 # Batches whose issues are not held out: collected to be read after their first run (every other batch: heldout).
 SPLITS: dict[str, str] = {"accel-threads7": "tune", "accel-threads9": npu_threads.HASH_SPLIT,
-                          "accel-threads10": npu_threads.HASH_SPLIT}
+                          "accel-threads10": npu_threads.HASH_SPLIT, "accel-threads11": npu_threads.HASH_SPLIT}
 
 
 def writer(world: str):
