@@ -24,7 +24,8 @@ So an issue is junk (stage `noise`) when one of these holds:
    keyboard mashing are taken out, says nothing, and so does the body once the repository's
    template lines (`bookkeeping.template_lines`: lines two or more writers share), heading-only
    lines and keyboard mashing are taken out (`bookkeeping.MIN_OWN_CHARS` letters, that module's
-   number). Keyboard mashing is a run of five or more letters typed from one row of a QWERTY
+   number), and it carries no screenshot, attachment or link (a report made of a screenshot is a
+   report). A template's title tag is one bracketed word; a bracketed phrase is the filer's title. Keyboard mashing is a run of five or more letters typed from one row of a QWERTY
    keyboard ("adfdafad", "qwerty", "zxcvb"); a real word of one row (a "Flask" title) only counts
    as mashing when nothing else is written either. A terse title ("Segfault on import") or a body
    with a traceback is never junk: either says something of its own.
@@ -49,7 +50,11 @@ LOCK_SPAM = "spam"
 
 _ROWS = ("qwertyuiop", "asdfghjkl", "zxcvbnm")
 _MASH = re.compile("|".join(rf"\b[{row}]{{5,}}\b" for row in _ROWS), re.IGNORECASE)
-_TAGS = re.compile(r"^\s*(?:[\[【(（][^\]】)）]{0,30}[\]】)）]\s*[:：-]?\s*)+")
+# a template's title tag is one word in brackets ("[REQUEST]", "[Bug]:", "【问题】"); a bracketed phrase
+# ("[PaddleOCR 推理报错]") is the filer's title
+_TAGS = re.compile(r"^\s*(?:[\[【(（][^\]】)）\s]{0,20}[\]】)）]\s*[:：-]?\s*)+")
+# a screenshot, an attachment or a link: material the reporter brought, whatever the words say
+_ATTACHED = re.compile(r"!\[[^\]\n]{0,200}\]\(|<img\b|https?://|\.(?:png|jpe?g|gif|log|txt|zip)\b", re.IGNORECASE)
 _SPAM_SAID = re.compile(
     r"\bI(?:'m|\s+am)\s+(?:an?\s+)?spammer\b|\b(?:this|it)\s+is\s+(?:an?\s+|just\s+)?spam\b"
     r"|\bspam\s+(?:issue|post|ticket)\b|这是广告|垃圾广告", re.IGNORECASE)
@@ -85,10 +90,10 @@ def says_spam(issue: Issue) -> bool:
 def nothing_of_own(issue: Issue, shared: frozenset[str]) -> bool:
     """Rule 3: title and body say nothing once template and mashing are taken out."""
     title = without_mash(_TAGS.sub("", issue.title or ""))
-    if letters(title) > 0 and not title.strip().isdigit():
+    if letters(title) > 0:
         return False
     body = own_words(issue.body or "", shared)
-    if technical(body):
+    if technical(body) or _ATTACHED.search(issue.body or ""):
         return False
     return letters(without_mash(_unfenced(body))) < MIN_OWN_CHARS
 
