@@ -33,7 +33,10 @@ def _stage(*issues, **cfg):
     ("asdfgh", "```\nimport torch\ntorch.zeros(3).cuda()\n```", {}, "pool"),
     ("Warnings spam the log", "the logger spams deprecation warnings on every step", {}, "pool"),
     ("this is spam", "KeyError: 'spam' when loading config_name", {}, "pool"),
-    ("[Bug]: ", "", {}, "noise"),    # only the template's title tag, nothing else
+    ("[Bug]: ", "", {}, "noise"),
+    ("[Bug]: ", "![image](https://github.com/user-attachments/assets/1.png)", {}, "pool"),   # a screenshot report
+    ("[PaddleOCR 推理报错]", "", {}, "pool"),     # a bracketed phrase is the filer's title, not a tag
+    ("2024", "", {}, "pool"),    # only the template's title tag, nothing else
 ])
 def test_junk_table(title, body, kw, want):
     one = issue(1, title, body=body, closed=t(18), **kw)
