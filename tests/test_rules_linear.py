@@ -11,6 +11,7 @@ import time
 import pytest
 
 from fixlore.rules import markup, refs, text, trims
+from fixlore.rules.funnel import junk
 
 N = 20_000
 
@@ -37,6 +38,9 @@ CASES = [
     (refs.files_only, " \t"),         # blanks before a ticket mark, scanned from every blank
     (refs.without_refs, " \t"),
     (refs.without_written_refs, "a_"),  # an optional owner/repo before "#N", scanned from every word
+    (junk.without_mash, "asdfg"),      # a one-row run backtracked from every start
+    (junk.technical, "a_"),
+    (refs.duplicate_of, "dup "),       # an optional preposition before "#N", retried from every "dup"
 ]
 
 

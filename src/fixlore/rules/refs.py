@@ -625,11 +625,12 @@ _MERGED_INTO = re.compile(
 
 
 # GitHub's own wording ("Duplicate of #12" marks an issue a duplicate), and the same said with a
-# link or in Chinese ("duplicate with <issue URL>", "与 #12 重复", "重复 #12").
+# link or in Chinese ("duplicate with <issue URL>", "与 #12 重复", "重复 #12"); the preposition is often
+# dropped ("Duplicate #12", "dup #12", "duplicates #12", "重复了 #12": issue #23).
 _DUPLICATE = re.compile(
-    r"\bdup(?:licate)?\s+(?:of|with|to)\s*(?:issue\s*)?(?:[\w.-]+/[\w.-]+)?(?:#\s*\d+|https?://\S+/issues/\d+)"
+    r"\bdup(?:licate[sd]?)?(?:\s+(?:of|with|to))?\s*(?:issue\s*)?(?:[\w.-]+/[\w.-]+)?(?:#\s*\d+|https?://\S+/issues/\d+)"
     r"|(?:与|和|同)\s*(?:issue\s*)?(?:#\s*\d+|https?://\S+/issues/\d+)\s*(?:的问题)?\s*重复"
-    r"|重复(?:于|的问题)?\s*[:：]?\s*(?:issue\s*)?(?:#\s*\d+|https?://\S+/issues/\d+)", re.I)
+    r"|重复(?:于|的问题|了)?\s*[:：]?\s*(?:issue\s*)?(?:#\s*\d+|https?://\S+/issues/\d+)", re.I)
 
 
 def duplicate_of(text: str) -> str:

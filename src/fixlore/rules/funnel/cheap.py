@@ -1,7 +1,7 @@
 """The cheap funnel: stages decided from the issue list alone (no comments, no PRs).
 
 An issue gets the first stage that drops it, or "pool", in this order: window, unresolved,
-cve, empty_title, noise (templates and floods), internal (why noise precedes internal:
+cve, empty_title, noise (templates, spam and junk forms: `rules.funnel.junk`, floods), internal (why noise precedes internal:
 `cheap_funnel`). `CHEAP_STAGES` lists the stages in the order counts are reported.
 """
 
@@ -14,7 +14,9 @@ from functools import lru_cache
 from fixlore.core.enums import FunnelStage
 from fixlore.core.model import REASON_DUPLICATE, REASON_NOT_PLANNED, REASON_REJECTED, Issue
 from fixlore.rules.funnel.config import FunnelConfig
+from fixlore.rules.funnel.bookkeeping import template_lines
 from fixlore.rules.funnel.floods import flood_keys
+from fixlore.rules.funnel.junk import is_junk
 from fixlore.rules.funnel.planned import is_tracking_ticket
 from fixlore.rules.funnel.stale_reason import stale_default_close
 from fixlore.rules.funnel.titles import title_says_internal
@@ -139,6 +141,16 @@ def _bare_templates(templates: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(b for b in map(_bare, templates) if b)
 
 
+def repo_templates(issues: list[Issue]) -> dict[str, frozenset[str]]:
+    """Per repository, the lines its issue template writes (`bookkeeping.template_lines`, counted
+    over writers, as the link index counts them)."""
+    by_writer: dict[str, dict[str, list[str]]] = {}
+    for i in issues:
+        if not is_pull_item(i):
+            by_writer.setdefault(i.repo, {}).setdefault(i.author or f"#{i.number}", []).append(i.body or "")
+    return {repo: template_lines(writers.values()) for repo, writers in by_writer.items()}
+
+
 def cheap_funnel(issues: list[Issue], since: datetime, config: FunnelConfig | None = None,
                  until: datetime | None = None) -> dict[str, str]:
     """Issue.key -> the first cheap stage that drops it, or "pool".
@@ -154,6 +166,7 @@ def cheap_funnel(issues: list[Issue], since: datetime, config: FunnelConfig | No
     issue, whatever its type; the internal test runs on what is left.
     """
     cfg = config or FunnelConfig()
+    templates = repo_templates(issues)
     verdict: dict[str, str] = {}
     survivors: list[Issue] = []
     for issue in issues:
@@ -167,7 +180,7 @@ def cheap_funnel(issues: list[Issue], since: datetime, config: FunnelConfig | No
             verdict[issue.key] = FunnelStage.CVE
         elif is_empty_title(issue):
             verdict[issue.key] = FunnelStage.EMPTY_TITLE
-        elif is_template(issue, cfg):
+        elif is_template(issue, cfg) or is_junk(issue, templates.get(issue.repo, frozenset()), cfg.noise_labels):
             verdict[issue.key] = FunnelStage.NOISE
         else:
             survivors.append(issue)

@@ -51,6 +51,7 @@ class FunnelConfig:
     unresolved_states: tuple[str, ...] = field(default_factory=lambda: terms("unresolved_states"))
     # Labels a stale process sets before its close (link.stale_label).
     stale_labels: tuple[str, ...] = field(default_factory=lambda: terms("stale_labels"))
+    noise_labels: tuple[str, ...] = field(default_factory=lambda: terms("noise_labels"))
     extra: dict[str, Any] = field(default_factory=dict)
 
     def stale_label(self, labels: list[str] | tuple[str, ...]) -> str:
