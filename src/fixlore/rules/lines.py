@@ -38,14 +38,19 @@ def _wrapped(first: str, last: str, cjk: int, following: str) -> bool:
 # changes", "修改点如下", "主要改动"), then "1. …", "- …": the items are what it says, the line only
 # announces them, as a colon would. Written from how PR descriptions open their list of changes
 # (GitHub PR templates' "This PR does the following" / "Changes made", Gitee's "修改内容"/"主要改动";
-# read in public PR threads through the search tool); no world's figure chose it.
+# read in public PR threads through the search tool); no world's figure chose it. A line that counts
+# what follows ("原因有两点。", "分三步。", "There are two reasons.") announces the list the same way
+# (issue #22: such a lead-in stood alone as a sentence a row could choose).
 _BARE_LEAD_IN = re.compile(
     r"(?:\b(?:(?:does|do|did|makes|made|includes|contains|changes?)\s+(?:the\s+)?following(?:\s+(?:changes|things|steps))?"
     r"|the following(?:\s+(?:changes|things|steps))?|as follows|(?:these|the following|main|key)\s+changes"
     r"|changes(?:\s+(?:made|include|are|in this (?:PR|patch|commit)))?|what (?:this|the) (?:PR|patch|change|fix) does)"
-    r"|如下|以下几点|(?:主要|具体)?(?:改动|修改|变更|优化)(?:点|内容|项|如下)?|主要包括|包括以下(?:几点|内容)?)\s*[.。]?\s*$",
+    r"|(?:there are|in) (?:two|three|four|several|a few) (?:reasons|causes|steps|changes|parts|ways)"
+    r"|如下|以下几点|(?:主要|具体)?(?:改动|修改|变更|优化)(?:点|内容|项|如下)?|主要包括|包括以下(?:几点|内容)?"
+    r"|(?:有|分|分为|包括)(?:以下)?[两二三四五六七八九十几\d]{1,2}(?:点|步|种|个(?:原因|问题|方面|步骤|改动|地方)))\s*[.。]?\s*$",
     re.I)
-_LIST_ITEM = re.compile(r"^\s*(?:[-*+•]\s|\d{1,2}[.)、](?:\s|$)|[（(]\d{1,2}[)）]|[\u2460-\u2473])")
+# "1、" is written with no space after it in Chinese text ("1、缓存未清理"), "1." and "1)" with one
+_LIST_ITEM = re.compile(r"^\s*(?:[-*+•]\s|\d{1,2}(?:[.)](?:\s|$)|、)|[（(]\d{1,2}[)）]|[\u2460-\u2473])")
 
 
 def bare_lead_in(line: str, following: str) -> bool:

@@ -172,7 +172,10 @@ _EMPHASIS = re.compile(r"\*\*|__(?=\S)|(?<=\S)__")
 
 def sentences(text: str) -> list[str]:
     out, pieces = [], []
-    for raw in joined(_SENT_SPLIT.split(_EMPHASIS.sub("", clean_body(urls_as_keys(text or ""))))):
+    # a zero-width split beside a line break (before "①", after "。"/"?") leaves an empty piece that
+    # would part a lead-in from its list ("Steps:\n①…", "修改如下。\n1. …"): the line break already parts them
+    split = [p for p in _SENT_SPLIT.split(_EMPHASIS.sub("", clean_body(urls_as_keys(text or "")))) if p]
+    for raw in joined(split):
         pieces += _CLAUSE_SPLIT.split(raw) if raw and len(raw) > 240 else [raw]
     for raw in pieces:
         if not raw:
