@@ -8,7 +8,8 @@ A theme is what cases share, never their fix status: whether a fix landed is sai
 theme (its count sentence, and the cases closed before their fix landed by name), from the one
 rule `Case.fix_state`. The modes and their words are how maintainers and reporters describe these
 failures in issue threads (GitCode, GitHub, Chinese and English), written from how people report
-them; their reading was judged on the Ascend world (ascend-2026-09), the fitted world. A case
+them; their reading was judged on the Ascend world (ascend-2026-09), the fitted world. A clause that only points at attached material ("日志见附件", "log attached") is
+not read for cues (issue #22): a case's mode is what its report says about the failure. A case
 matching no mode, or left alone in every mode it shows, stays in no theme (the themes' heading
 says how many): a theme is what at least two cases share, never a bucket of leftovers. The order of `ORDER` is the order
 of the questions: what the report tells first (a regression, silent wrong numbers, distributed
@@ -37,7 +38,7 @@ from fixlore.compose.steps import ERROR_NAME
 from fixlore.core.enums import FixState
 from fixlore.core.model import Case
 from fixlore.rules.refs import find_refs
-from fixlore.rules.words import has_cue
+from fixlore.rules.words import has_cue, without_pointers
 
 
 @dataclass(frozen=True)
@@ -146,12 +147,14 @@ def pending(c: Case) -> bool:
 
 
 def _told(c: Case) -> str:
-    return f"{c.title} {c.problem}".lower()
+    """The report (title, problem) cues are read in, without the clauses that only point at attached
+    material ("附上完整日志供参考", "log attached": `rules.words.without_pointers`, issue #22)."""
+    return " ".join(without_pointers(t) for t in (c.title, c.problem)).lower()
 
 
 def _text(c: Case) -> str:
     w = c.written
-    return " ".join((c.title, c.problem, w.mechanism, w.change, w.workaround)).lower()
+    return " ".join(without_pointers(t) for t in (c.title, c.problem, w.mechanism, w.change, w.workaround)).lower()
 
 
 _CLAUSE_END = re.compile(r"[，。；;,!?！？\n]|\.(?:\s|$)")

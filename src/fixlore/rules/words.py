@@ -134,3 +134,55 @@ def has_cue(text: str, words: tuple[str, ...]) -> bool:
 def cue_count(text: str, words: tuple[str, ...]) -> int:
     """How many of the cue `words` `text` uses, as words."""
     return sum(1 for w in words if _found(text, cue_patterns((w,))))
+
+
+# Sentences that only point at attached material ("附上完整日志供参考。", "日志见附件", "log attached",
+# "see the attached log", "full logs below"): they say where the evidence is, nothing about the
+# failure, so cue words (日志/log are cues of the observe mode) are not read in them. A clause is such
+# a pointer when every word of it is a pointing word, a qualifier or the material's name, and it has
+# a pointing word and a name. Written from how reporters close an issue on GitHub and GitCode (issue
+# templates' "Logs: see attached", "附上日志"); a clause with any other word ("日志没有打印 rank 信息",
+# "no log output after step 3", "报错日志见附件") stays read. Issue #22; read on ascend-2026-09 and
+# npu-threads (tune), measured on every world.
+_POINT_ZH = ("附上", "附带", "附", "见附件", "如附件", "附件", "详见", "请见", "参见", "见", "如下", "见下方", "下方",
+             "见下", "下面", "后面", "上传", "贴上", "贴出", "贴在", "放在", "供参考", "以供参考", "仅供参考", "参考")
+_NAME_ZH = ("日志文件", "日志", "截图", "log", "logs")
+_FILLER_ZH = ("完整的", "完整", "详细的", "详细", "全部", "全量", "相关", "具体", "运行", "训练", "的", "了", "已",
+              "请", "在", "中", "里", "一下", "查看", "文件", "：", ":")
+_POINT_EN = ("attached", "attaching", "attach", "attachments", "attachment", "below", "above", "uploaded", "follows",
+             "here's", "here", "find", "see", "refer")
+_NAME_EN = ("logfiles", "logfile", "logs", "log", "screenshots", "screenshot", "outputs", "output")
+_FILLER_EN = ("full", "complete", "detailed", "whole", "entire", "relevant", "the", "a", "my", "our", "is", "are",
+              "file", "files", "please", "i", "i've", "have", "to", "for", "reference", "as", "in", "of", "more",
+              "you", "can", "with", "this", "issue", "and", ":")
+_STRONG = frozenset(_POINT_ZH + _POINT_EN) - {"find", "see", "refer", "参考", "见"}
+
+
+def _tokens(words: tuple[str, ...]) -> str:
+    return "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
+
+
+_POINTER_TOKEN = re.compile(rf"\s*(?:({_tokens(_POINT_ZH + _POINT_EN)})|({_tokens(_NAME_ZH + _NAME_EN)})|"
+                            rf"{_tokens(_FILLER_ZH + _FILLER_EN)})(?![a-z'])\s*")
+# clauses end at Chinese and English sentence marks, commas and line ends ('.' only before a space)
+_CLAUSE = re.compile(r"([。！？!?；;，,\n]+|\.(?:\s+|$))")
+
+
+def points_at_attachment(clause: str) -> bool:
+    """Whether `clause` only points at attached material: every word a pointing word, a qualifier or
+    the material's name ("附上完整日志供参考", "full logs below"), with a name and a pointing word that
+    says where ("附件", "below", "attached"; "see the log" alone points nowhere)."""
+    text, pos, named, strong = clause.strip().lower(), 0, False, False
+    while pos < len(text):
+        m = _POINTER_TOKEN.match(text, pos)
+        if not m or m.end() == pos:
+            return False
+        named, strong, pos = named or bool(m.group(2)), strong or (m.group(1) or "") in _STRONG, m.end()
+    return named and strong
+
+
+def without_pointers(text: str) -> str:
+    """`text` without its clauses that only point at attached material (`points_at_attachment`)."""
+    pieces = _CLAUSE.split(text or "")
+    return "".join(p for i in range(0, len(pieces), 2) if not points_at_attachment(pieces[i])
+                   for p in pieces[i:i + 2])
