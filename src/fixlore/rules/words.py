@@ -148,7 +148,7 @@ _POINT_ZH = ("附上", "附带", "附", "见附件", "如附件", "附件", "详
              "见下", "下面", "后面", "上传", "贴上", "贴出", "贴在", "放在", "供参考", "以供参考", "仅供参考", "参考")
 _NAME_ZH = ("日志文件", "日志", "截图", "log", "logs")
 _FILLER_ZH = ("完整的", "完整", "详细的", "详细", "全部", "全量", "相关", "具体", "运行", "训练", "的", "了", "已",
-              "请", "在", "中", "里", "一下", "查看", "文件", "：", ":")
+              "请", "在", "中", "里", "是", "为", "一下", "查看", "文件", "：", ":")
 _POINT_EN = ("attached", "attaching", "attach", "attachments", "attachment", "below", "above", "uploaded", "follows",
              "here's", "here", "find", "see", "refer")
 _NAME_EN = ("logfiles", "logfile", "logs", "log", "screenshots", "screenshot", "outputs", "output")
@@ -165,7 +165,7 @@ def _tokens(words: tuple[str, ...]) -> str:
 _POINTER_TOKEN = re.compile(rf"\s*(?:({_tokens(_POINT_ZH + _POINT_EN)})|({_tokens(_NAME_ZH + _NAME_EN)})|"
                             rf"{_tokens(_FILLER_ZH + _FILLER_EN)})(?![a-z'])\s*")
 # clauses end at Chinese and English sentence marks, commas and line ends ('.' only before a space)
-_CLAUSE = re.compile(r"([。！？!?；;，,\n]+|\.(?:\s+|$))")
+_CLAUSE = re.compile(r"([。！？!?；;，,\n]+\s*|\.(?:\s+|$))")
 
 
 def points_at_attachment(clause: str) -> bool:
