@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from fixlore.rules import markup, refs, text, trims
+from fixlore.rules import markup, refs, text, trims, words
 from fixlore.rules.funnel import junk
 
 N = 20_000
@@ -41,6 +41,9 @@ CASES = [
     (junk.without_mash, "asdfg"),      # a one-row run backtracked from every start
     (junk.technical, "a_"),
     (refs.duplicate_of, "dup "),       # an optional preposition before "#N", retried from every "dup"
+    (words.without_pointers, "the full log "),   # one long clause of pointer words, read word by word
+    (words.without_pointers, "附上日志 \t"),
+    (words.without_pointers, ". "),
 ]
 
 

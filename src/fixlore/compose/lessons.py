@@ -8,9 +8,10 @@ A theme is what cases share, never their fix status: whether a fix landed is sai
 theme (its count sentence, and the cases closed before their fix landed by name), from the one
 rule `Case.fix_state`. The modes and their words are how maintainers and reporters describe these
 failures in issue threads (GitCode, GitHub, Chinese and English), written from how people report
-them; their reading was judged on the Ascend world (ascend-2026-09), the fitted world. A clause that only points at attached material ("日志见附件", "log attached") is
-not read for cues (issue #22): a case's mode is what its report says about the failure. A case
-matching no mode, or left alone in every mode it shows, stays in no theme (the themes' heading
+them; their reading was judged on the Ascend world (ascend-2026-09), the fitted world.
+A clause that only points at attached material ("日志见附件", "log attached") is not read for cues
+(issue #22; written, not fitted: on all 19 worlds no case moved): a case's mode is what its report
+says about the failure. A case matching no mode, or left alone in every mode it shows, stays in no theme (the themes' heading
 says how many): a theme is what at least two cases share, never a bucket of leftovers. The order of `ORDER` is the order
 of the questions: what the report tells first (a regression, silent wrong numbers, distributed
 state, the observations), then where the fault sits (documents, configuration, the support
