@@ -138,12 +138,13 @@ def cue_count(text: str, words: tuple[str, ...]) -> int:
 
 # Sentences that only point at attached material ("附上完整日志供参考。", "日志见附件", "log attached",
 # "see the attached log", "full logs below"): they say where the evidence is, nothing about the
-# failure, so cue words (日志/log are cues of the observe mode) are not read in them. A clause is such
-# a pointer when every word of it is a pointing word, a qualifier or the material's name, and it has
-# a pointing word and a name. Written from how reporters close an issue on GitHub and GitCode (issue
-# templates' "Logs: see attached", "附上日志"); a clause with any other word ("日志没有打印 rank 信息",
-# "no log output after step 3", "报错日志见附件") stays read. Issue #22; no world was read for it: measured on all 19 worlds
-# (2026-12-08), no title or problem the modes read holds such a clause yet (0 cases, no theme moved).
+# failure, so cue words (日志 is a cue of the observe mode) are not read in them. A clause is such a
+# pointer when every word of it is a pointing word, a qualifier or the material's name, and it has a
+# pointing word that says where and a name. Written from the common ways reports point at their logs
+# (the issue's examples, issue-template habits such as "Logs: see attached", "附上日志"; not checked
+# against a corpus); a clause with any other word ("日志没有打印 rank 信息", "no log output after
+# step 3", "报错日志见附件") stays read. Issue #22; no world was read for it: measured on all 19
+# worlds (2026-12-08), no title or problem the modes read holds such a clause yet (0 cases moved).
 _POINT_ZH = ("附上", "附带", "附", "见附件", "如附件", "附件", "详见", "请见", "参见", "见", "如下", "见下方", "下方",
              "见下", "下面", "后面", "上传", "贴上", "贴出", "贴在", "放在", "供参考", "以供参考", "仅供参考", "参考")
 _NAME_ZH = ("日志文件", "日志", "截图", "log", "logs")
