@@ -159,7 +159,7 @@ def pytest_collection_finish(session):
     start of each test file below (what its predecessors loaded for good: models, dictionaries,
     session fixtures; once a file: a worker may take turns between the tests of several files).
     Measured 2026-12-08 on the 2-core machine, one process, CPU-s inside the collector:
-    test_kill_points 2.66 -> 1.38, test_harvest_strict 2.65 -> see the commit; six warm demo runs in
+    test_kill_points 2.66 -> 1.38, test_harvest_strict 2.65 -> 1.65; six warm demo runs in
     one process 4.45 -> 4.1 CPU-s in all. Module totals vary by +-10 s under the other helpers'
     load, more than this saves: the collector's own time is the figure."""
     _freeze_the_living()
