@@ -139,10 +139,39 @@ def pytest_configure(config):
         os.environ["FIXLORE_VECTOR_CACHE"] = os.path.join(folder, "vectors.sqlite")
 
 
+_FROZEN_AT: set[str] = set()              # the test files whose first test froze what was alive
+
+
+def _freeze_the_living() -> None:
+    """What is alive now is moved out of the garbage collector's reach (gc.freeze): its full
+    collections no longer walk it again and again, and a forked copy of this process (the kill
+    tests) does not copy its pages by touching their headers. Garbage is collected first, and an
+    object freed by its count later is freed all the same: only a cycle alive now and dropped
+    later is kept (a module fixture's world, say: kept until the worker ends)."""
+    import gc
+
+    gc.collect()
+    gc.freeze()
+
+
+def pytest_collection_finish(session):
+    """Once collected (the imported modules, the collected tests: alive all run long); and at the
+    start of each test file below (what its predecessors loaded for good: models, dictionaries,
+    session fixtures; once a file: a worker may take turns between the tests of several files).
+    Measured 2026-12-08 on the 2-core machine, one process, CPU-s inside the collector:
+    test_kill_points 2.66 -> 1.38, test_harvest_strict 2.65 -> 1.65; six warm demo runs in
+    one process 4.45 -> 4.1 CPU-s in all. Module totals vary by +-10 s under the other helpers'
+    load, more than this saves: the collector's own time is the figure."""
+    _freeze_the_living()
+
+
 @pytest.hookimpl(tryfirst=True)
 def pytest_runtest_setup(item):
     """Before any fixture of the test is made (a session fixture it starts runs as the test does)."""
     _REAL_MIGRATIONS[0] = item.get_closest_marker("real_migrations") is not None
+    if item.nodeid.split("::", 1)[0] not in _FROZEN_AT:     # a file's first test (pytest_collection_finish)
+        _FROZEN_AT.add(item.nodeid.split("::", 1)[0])
+        _freeze_the_living()
 
 
 def free_port() -> int:
