@@ -110,7 +110,8 @@ def issues(world: World, q: Query, owner: str, repo: str) -> Answer:
     canon = _repo_or_404(world, owner, repo)
     if canon is None:
         return project_not_found()
-    items = world.issues(*canon)
+    all_items = world.issues(*canon)     # read once: the filters below build new lists, the counts need them all
+    items = all_items
     state = q.get("state", "all")
     if state == "open":
         items = [it for it in items if _issue_open(it)]
@@ -128,7 +129,6 @@ def issues(world: World, q: Query, owner: str, repo: str) -> Answer:
     field, desc = _order(q)
     items = sort_by(items, time_key(field), desc, number_key)
     ans = paged([drop_keys(it, _ISSUE_SINGLE_ONLY) for it in items], q)
-    all_items = world.issues(*canon)
     n_open = sum(1 for it in all_items if _issue_open(it))
     ans.headers.update({"all_issues": str(len(all_items)), "open_issues": str(n_open),
                         "close_issues": str(len(all_items) - n_open)})
