@@ -272,8 +272,9 @@ def measure(title: str, refs: list[SeedRow], digest: dict, world: Path, show: in
 
     n_total, n_hit = sum(total.values()), sum(hit.values())
     print(f"== {title}")
+    # which rows lack one of ours names cases: shown on the tune split only (held-out: the count)
     print(f"reference rows: {len(refs)}; with a row of ours: {len(refs) - len(missing_rows)}"
-          + (f" (missing: {', '.join(missing_rows)})" if missing_rows else ""))
+          + (f" (missing: {', '.join(missing_rows)})" if missing_rows and rows_shown else ""))
     print(f"fact recall: {n_hit}/{n_total} = {n_hit / max(n_total, 1):.3f} (micro); "
           f"median per row {statistics.median([r for r, _, _ in per_row] or [0]):.3f}; on the rows both publish "
           f"{both_hit}/{both_total} = {both_hit / max(both_total, 1):.3f}")

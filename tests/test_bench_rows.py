@@ -84,3 +84,18 @@ def test_the_bundled_reference_is_half_held_out_and_lists_facts():
     held = rows.parse_reference(path, "heldout")
     assert len(every) >= 20 and 0.4 <= len(held) / len(every) <= 0.6
     assert all(r.facts for r in every)
+
+
+def test_held_out_figures_do_not_name_the_rows_we_lack(tmp_path, capsys):
+    """`heldout`/`all` print figures only: the count of reference rows without a row of ours, not their keys."""
+    ref = tmp_path / "reference_rows.yaml"
+    ref.write_text("world: demo\nrows:\n"
+                   "- {repo: o/r, number: 5, split: tune, problem: p, answer: a, hard: ['#259']}\n"
+                   "- {repo: o/r, number: 6, split: heldout, problem: p, answer: a, hard: ['#260']}\n", encoding="utf-8")
+    digest = tmp_path / "digest.json"
+    digest.write_text('{"digests": {"zh": {"repos": []}}, "cases": []}', encoding="utf-8")
+    for split, named in (("tune", "o/r#5"), ("heldout", None), ("all", None)):
+        assert rows.main(["--reference", str(ref), "--reference-digest", str(digest), "--split", split]) == 0
+        out = capsys.readouterr().out
+        assert "with a row of ours: 0" in out
+        assert ("missing: " + named in out) if named else ("o/r#" not in out)
