@@ -16,8 +16,8 @@ Which batches a later round read, and so is fitted for (worlds/README.md says wh
 - accel-threads2, accel-threads4, accel-threads5, accel-threads6, accel-threads8: never read; their per-case results are not
   written down.
 - accel-threads7: a tune world from the start (split ``tune``): its per-case output is read after its first run.
-- accel-threads9, accel-threads10, accel-threads11: mixed (split by hash): the per-case output of their ``tune`` half may be read after
-  their first run, their ``heldout`` half gives figures only.
+- accel-threads9, accel-threads10, accel-threads11, accel-threads12: mixed (split by hash): the per-case output of
+  their ``tune`` half may be read after their first run, their ``heldout`` half gives figures only.
 """
 
 from __future__ import annotations
@@ -70,10 +70,16 @@ BATCHES: dict[str, str] = {
         "backports to release branches, competing closes-PRs closed unmerged, a backport naming an issue it does not "
         "fix, a release-branch cherry-pick naming nothing), labelled by hand, split tune / heldout by a hash of "
         "owner/repo#N; times of day are synthetic."),
+    "accel-threads12": (
+        "Real public issue/PR threads of a project no other world uses (FlashInfer: a workaround in the report before "
+        "an unlinked merged change, a fix PR left unmerged because another change resolved the issue, fixes named only "
+        "in other repositories, a keyword fix on main, a CI-health bot report), labelled by hand, split tune / heldout "
+        "by a hash of owner/repo#N; times of day are synthetic."),
 }
 # Batches whose issues are not held out: collected to be read after their first run (every other batch: heldout).
 SPLITS: dict[str, str] = {"accel-threads7": "tune", "accel-threads9": npu_threads.HASH_SPLIT,
-                          "accel-threads10": npu_threads.HASH_SPLIT, "accel-threads11": npu_threads.HASH_SPLIT}
+                          "accel-threads10": npu_threads.HASH_SPLIT, "accel-threads11": npu_threads.HASH_SPLIT,
+                          "accel-threads12": npu_threads.HASH_SPLIT}
 
 
 def writer(world: str):
