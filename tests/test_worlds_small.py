@@ -17,7 +17,7 @@ WORLDS = {"demo": "worldgen/demo.py", "github-mini": "worldgen/github_mini.py", 
           **{w: "worldgen/held_out_batches.py"
              for w in ("accel-threads", "accel-threads2", "accel-threads3", "accel-threads4", "accel-threads5",
                        "accel-threads6", "accel-threads7", "accel-threads8", "accel-threads9", "accel-threads10",
-                       "accel-threads11")}}
+                       "accel-threads11", "accel-threads12")}}
 # Worlds whose truth entries carry provenance after the common keys (real-data worlds).
 PROVENANCE_KEYS = {"npu-threads": ["split", "source", "fix_sources", "why"], "seed-twin": ["split", "why"],
                    "seed-twin2": ["split", "why"], "paddle-threads": ["split", "source", "fix_sources", "why"],
@@ -32,7 +32,8 @@ PROVENANCE_KEYS = {"npu-threads": ["split", "source", "fix_sources", "why"], "se
                    "accel-threads8": ["split", "source", "fix_sources", "why"],
                    "accel-threads9": ["split", "source", "fix_sources", "why"],
                    "accel-threads10": ["split", "source", "fix_sources", "why"],
-                   "accel-threads11": ["split", "source", "fix_sources", "why"]}
+                   "accel-threads11": ["split", "source", "fix_sources", "why"],
+                   "accel-threads12": ["split", "source", "fix_sources", "why"]}
 
 FUNNEL = ["window", "unresolved", "internal", "cve", "empty_title", "noise", "rank", "analysis", "selected"]
 DROP_REASONS = {"not_adopted", "no_fix_evidence", "internal_process", "consultation_only", "env_workaround",
@@ -549,6 +550,36 @@ def test_the_eleventh_world_holds_fixes_with_their_release_branch_landings():
     issue, fix = world.issue("pytorch", "vision", 9223), world.pull("pytorch", "vision", 9236)
     assert parse_time(issue["closed_at"]) > parse_time(fix["merged_at"]) and issue["state_reason"] is None
     assert world.pull("pytorch", "vision", 9238)["base"]["ref"] == "release/0.24"
+
+
+def test_the_twelfth_world_holds_a_workaround_an_unmerged_fix_pr_and_a_keyword_fix():
+    """accel-threads12 (flashinfer-ai/flashinfer; hand labels committed before its first run), split by the hash of
+    accel-threads9: a report giving its own workaround beside a merged change that names no issue (no fix labelled), a
+    reporter's fix PR closed unmerged with a maintainer's 'should have been resolved', and a `Fixes #N` fix on main
+    closed on the merge; the hand close waits for every collected PR naming the issue (so a fix merged after the
+    close cannot be built)."""
+    import hashlib
+
+    entries = _entries_are_the_hand_labels("accel-threads12", "accel_threads12.yaml")
+    assert len(entries) >= 12 and {e["split"] for e in entries} == {"tune", "heldout"}
+    for e in entries:
+        first = hashlib.sha1(f"{e['repo']}#{e['number']}".encode("utf-8")).hexdigest()[0]
+        assert e["split"] == ("tune" if first in "01234567" else "heldout")
+    assert {"selected", "analysis", "internal", "rank", "window"} <= {e["funnel"] for e in entries}
+    others = {e["repo"] for w in WORLDS if w != "accel-threads12" for e in World(ROOT / "worlds" / w).truth()["issues"]}
+    assert not others & {e["repo"] for e in entries}
+    by_number = {e["number"]: e for e in entries}
+    world = World(ROOT / "worlds" / "accel-threads12")
+    issue, fix = world.issue("flashinfer-ai", "flashinfer", 4486), world.pull("flashinfer-ai", "flashinfer", 4563)
+    assert "Fixes #4486" in fix["body"] and fix["merged"]
+    assert (parse_time(issue["closed_at"]) - parse_time(fix["merged_at"])).total_seconds() == 1
+    assert by_number[4486]["fix"] == [{"repo": "flashinfer-ai/flashinfer", "number": 4563, "role": "fix"}]
+    issue, change = world.issue("flashinfer-ai", "flashinfer", 2939), world.pull("flashinfer-ai", "flashinfer", 2956)
+    assert "use_trtllm_attention=0" in issue["body"] and change["merged"] and "2939" not in change["body"]
+    assert not by_number[2939]["fix"] and by_number[2939]["drop_reason"] == "no_fix_evidence"
+    issue, pull = world.issue("flashinfer-ai", "flashinfer", 3620), world.pull("flashinfer-ai", "flashinfer", 3621)
+    assert not pull["merged"] and pull["state"] == "closed" and not by_number[3620]["fix"]
+    assert parse_time(issue["closed_at"]) > parse_time(pull["closed_at"]) and issue["state_reason"] is None
 
 
 def test_a_bare_issue_id_field_links_nothing_but_the_hand_close_waits_for_the_pr():

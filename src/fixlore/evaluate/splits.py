@@ -3,7 +3,8 @@ learn --split` and the benches (bench/splits.py) share.
 
 A world's truth names the split of each issue it encodes (`split:` in truth.yaml: npu-threads
 tune, tune2, heldout2..5; paddle-threads, pytest-threads, seed-twin, seed-twin2, accel-threads9,
-accel-threads10, accel-threads11 tune and heldout; accel-threads, accel-threads2 … accel-threads6, accel-threads8 heldout only;
+accel-threads10, accel-threads11, accel-threads12 tune and heldout; accel-threads, accel-threads2 … accel-threads6,
+accel-threads8 heldout only;
 accel-threads7 tune only). A truth that names none is split by the SHA-1 rule of
 worldgen/seed_twin.py: `tune` when the SHA-1 of "owner/repo#n" starts with 0-4, else `heldout`
 (ascend-2026-09, demo, github-mini name none). In a truth that names splits, a row naming none is in no split.
