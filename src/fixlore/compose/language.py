@@ -13,11 +13,11 @@ from __future__ import annotations
 import re
 
 from fixlore.core.model import Case
+from fixlore.rules.script import cjk_count
 from fixlore.wording.facts import row_facts
 from fixlore.wording.sentence import capital
 
 MARK = "[zh]"
-_HAN = re.compile(r"[\u3400-\u9fff]")
 
 # A quoted term: what a cell of our own words (a guide step) takes from a thread in the other
 # language without translating it: an identifier, a file, a config key and value, an error name, a
@@ -46,10 +46,6 @@ def foreign_prose(text: str, lang: str) -> str:
         return ""
     m = LATIN_RUN.search(_CODE_TOKEN.sub(" ", TERM.sub(" ", text or "")))
     return m.group(0) if m else ""
-
-
-def cjk_count(text: str) -> int:
-    return len(_HAN.findall(text or ""))
 
 
 def foreign(text: str, lang: str) -> bool:

@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 
 from fixlore.rules.refs import written_refs
+from fixlore.rules.script import HAN
 
 # the words of an English note: a short phrase ending "cut" ("log cut", "the rest of the description
 # is cut", "rest cut"), optionally "in the excerpt" and "; the excerpt ends here"
@@ -53,13 +54,12 @@ _TEXT_PART = re.compile(r"\b(?:output|log|logs|table|info|block|repro|trace|trac
 # describes a block of the thread the excerpt left out (the review of 2026-12-07 took accel-threads7's
 # vllm-ascend#5524 answer, which had been such a note, out of its row)
 _SAYS_WHAT_IT_WAS = re.compile(r";\s*cut\s*[)）]\s*$")
-_HAN = re.compile(r"[\u3400-\u9fff]")
 
 
 def _note(match: re.Match) -> str:
     """"" for a shortener's note; an English note naming a fact (`_FACT_IN_NOTE`) stays (issue #22)."""
     note = match.group(0)
-    keep = (not _HAN.search(note) and (_FACT_IN_NOTE.search(note) or written_refs(note))
+    keep = (not HAN.search(note) and (_FACT_IN_NOTE.search(note) or written_refs(note))
             and not _TEXT_PART.search(note) and not _SAYS_WHAT_IT_WAS.search(note))
     return note if keep else ""
 

@@ -24,7 +24,8 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-_CJK = re.compile(r"[\u3400-\u9fff]")
+from fixlore.rules.script import HAN
+
 _LETTER = re.compile(r"[^\W_]", re.UNICODE)     # a letter or digit of any script, CJK included
 
 
@@ -94,7 +95,7 @@ def _is_prose(word: str) -> bool:
 
 
 def _one(word: str, edge: str) -> str:
-    if _CJK.search(word):
+    if HAN.search(word):
         return re.escape(word.lower())
     w = word.strip().lower()
     stem = w.endswith("*") and len(w) > 1
@@ -112,7 +113,7 @@ def cue_patterns(words: tuple[str, ...]) -> tuple[re.Pattern[str] | None, re.Pat
     None for no cue."""
     kept = [w for w in words if w.strip()]
     prose = "|".join(_one(w, _PROSE) for w in kept)
-    names = "|".join(_one(w, _WORD) for w in kept if not _is_prose(w) and not _CJK.search(w))
+    names = "|".join(_one(w, _WORD) for w in kept if not _is_prose(w) and not HAN.search(w))
     return (re.compile(prose) if prose else None), (re.compile(names) if names else None)
 
 
